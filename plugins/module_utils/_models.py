@@ -1,0 +1,209 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Normalized views of RunPod resources, identical whichever API backend produced them."""
+
+from __future__ import annotations
+
+import traceback
+
+try:
+    from pydantic import BaseModel, ConfigDict, Field
+except ImportError:  # pragma: no cover - exercised by the sanity import test
+    HAS_PYDANTIC = False
+    PYDANTIC_IMPORT_ERROR = traceback.format_exc()
+
+    class BaseModel:  # type: ignore[no-redef]
+        """Stand-in so this file imports without pydantic; modules fail early via missing_required_lib."""
+
+    def ConfigDict(**kwargs):  # type: ignore[no-redef]  # noqa: N802
+        return kwargs
+
+    def Field(default=None, **kwargs):  # type: ignore[no-redef]  # noqa: N802
+        return default
+
+else:
+    HAS_PYDANTIC = True
+    PYDANTIC_IMPORT_ERROR = None
+
+
+class _View(BaseModel):
+    # Backends build views from API payloads they have already normalized; unknown keys never reach here.
+    model_config = ConfigDict(extra="ignore", frozen=False)
+
+
+class PortMapping(_View):
+    """One runtime port: container port ``private`` published as ``ip:public``."""
+
+    private: int
+    public: int | None = None
+    ip: str | None = None
+    type: str | None = None
+    # v1/GraphQL ``isIpPublic``; None where the API does not say (REST v2).
+    is_public: bool | None = None
+
+
+class SshAddress(_View):
+    host: str
+    port: int
+    user: str = "root"
+    command: str = ""
+
+
+class PodView(_View):
+    id: str
+    name: str = ""
+    api_version: str = "v2"
+    # The API's lifecycle value: REST v2 ``status`` or v1/GraphQL ``desiredStatus``.
+    status: str = ""
+    # The legacy ``desiredStatus`` (v2 status mapped as the reference does: PROVISIONING/STARTING/ERROR -> RUNNING).
+    desired_status: str = ""
+    actions: list[str] = Field(default_factory=list)
+    last_status_change: str | None = None
+    # The runtime lookup was made and succeeded (always true on v2: one read carries status and runtime).
+    runtime_probed: bool = True
+    # ``runtime`` was non-null (and non-empty) in that lookup.
+    runtime_reported: bool = False
+    uptime_seconds: int | None = None
+    image: str | None = None
+    template_id: str | None = None
+    compute_type: str = "GPU"
+    gpu_type: str | None = None
+    gpu_count: int = 0
+    cpu_flavor: str | None = None
+    vcpu_count: int | None = None
+    cloud_type: str | None = None
+    cost_per_hr: float | None = None
+    data_center_id: str | None = None
+    container_disk_gb: int | None = None
+    volume_gb: int | None = None
+    volume_mount_path: str | None = None
+    network_volume_id: str | None = None
+    ports: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    docker_args: str | None = None
+    interruptible: bool | None = None
+    public_ip: str | None = None
+    # v1 REST ``portMappings`` (private -> public), kept for the no-runtime fallback.
+    port_mappings: dict[str, int] = Field(default_factory=dict)
+    runtime_ports: list[PortMapping] = Field(default_factory=list)
+    # v2 ``ssh.direct`` as RunPod computed it; authoritative when present.
+    ssh_direct: SshAddress | None = None
+    ssh_proxy: SshAddress | None = None
+    created_at: str | None = None
+    started_at: str | None = None
+    locked: bool = False
+
+
+class PodSpec(_View):
+    """What a user asked for, in the collection's vocabulary; each backend translates it to its body."""
+
+    name: str
+    image: str | None = None
+    template_id: str | None = None
+    compute_type: str = "GPU"
+    gpu_type_ids: list[str] = Field(default_factory=list)
+    gpu_count: int = 1
+    cpu_flavor_ids: list[str] = Field(default_factory=list)
+    vcpu_count: int | None = None
+    cloud_type: str = "SECURE"
+    container_disk_gb: int | None = None
+    volume_gb: int | None = None
+    volume_mount_path: str | None = None
+    network_volume_id: str | None = None
+    ports: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    docker_args: str | None = None
+    data_center_ids: list[str] = Field(default_factory=list)
+    support_public_ip: bool | None = None
+    interruptible: bool | None = None
+    start_ssh: bool = True
+
+
+class Health(_View):
+    """Serverless ``/health`` counters; missing counters are 0."""
+
+    idle: int = 0
+    initializing: int = 0
+    ready: int = 0
+    running: int = 0
+    throttled: int = 0
+    unhealthy: int = 0
+    jobs: dict[str, int] = Field(default_factory=dict)
+
+
+class Worker(_View):
+    id: str
+    status: str
+    is_stale: bool = False
+
+
+class WorkerSummary(_View):
+    workers: list[Worker] = Field(default_factory=list)
+    running: int = 0
+    idle: int = 0
+    initializing: int = 0
+    throttled: int = 0
+    unhealthy: int = 0
+    total: int = 0
+
+
+class EndpointView(_View):
+    id: str
+    name: str = ""
+    api_version: str = "v2"
+    template_id: str | None = None
+    gpu_type_ids: list[str] = Field(default_factory=list)
+    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
+    gpu_pools: list[str] = Field(default_factory=list)
+    gpu_count: int | None = None
+    workers_min: int | None = None
+    workers_max: int | None = None
+    idle_timeout: int | None = None
+    scaler_type: str | None = None
+    scaler_value: float | None = None
+    flashboot: bool | None = None
+    network_volume_id: str | None = None
+    data_center_ids: list[str] = Field(default_factory=list)
+    execution_timeout_ms: int | None = None
+    created_at: str | None = None
+
+
+class EndpointSpec(_View):
+    name: str
+    template_id: str | None = None
+    gpu_type_ids: list[str] = Field(default_factory=list)
+    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
+    gpu_pools: list[str] = Field(default_factory=list)
+    gpu_count: int | None = None
+    workers_min: int | None = None
+    workers_max: int | None = None
+    idle_timeout: int | None = None
+    scaler_type: str | None = None
+    scaler_value: float | None = None
+    flashboot: bool | None = None
+    network_volume_id: str | None = None
+    data_center_ids: list[str] = Field(default_factory=list)
+    execution_timeout_ms: int | None = None
+
+
+class TemplateView(_View):
+    id: str
+    name: str = ""
+    image: str | None = None
+    serverless: bool = False
+    container_disk_gb: int | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    ports: list[str] = Field(default_factory=list)
+    docker_args: str | None = None
+
+
+class TemplateSpec(_View):
+    name: str
+    image: str
+    serverless: bool = False
+    container_disk_gb: int | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    ports: list[str] = Field(default_factory=list)
+    docker_args: str | None = None
