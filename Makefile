@@ -1,0 +1,82 @@
+# runpod.cloud developer commands. `make test` is what CI runs (.ci/run).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+STAMP := $(VENV)/.installed
+export PATH := $(BIN):$(PATH)
+# Unit and integration tests import the collection through this tree (see tests/conftest.py).
+SANITY_ROOT := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity
+SANITY_TREE := $(SANITY_ROOT)/ansible_collections/runpod/cloud
+PYTEST := $(BIN)/python -m pytest
+
+.PHONY: help venv sysdeps test lint ruff ansible-lint sanity unit integration sim clean
+
+help:
+	@echo "make test         everything CI runs: lint, sanity, unit and integration tests"
+	@echo "make lint         ruff + ansible-lint"
+	@echo "make sanity       ansible-test sanity (offline-capable)"
+	@echo "make unit         unit tests and the simulator's own tests"
+	@echo "make integration  ansible-playbook runs against the local simulator"
+	@echo "make sim          run the local RunPod simulator in the foreground"
+
+# --- environment -----------------------------------------------------------------------------
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --upgrade pip wheel
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+venv: $(STAMP)
+
+# System packages the tests need: the OpenSSH client for Ansible's ssh connection.
+sysdeps:
+	@missing=""; \
+	command -v ssh >/dev/null || missing="$$missing openssh-client"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "Please install:$$missing (e.g. sudo apt-get install$$missing)"; exit 1; \
+	  fi; \
+	fi
+
+# --- checks ----------------------------------------------------------------------------------
+test: venv sysdeps lint sanity unit integration
+
+lint: ruff ansible-lint
+
+ruff: venv
+	$(BIN)/ruff check .
+
+ansible-lint: venv
+	ANSIBLE_COLLECTIONS_PATH=$$($(BIN)/python tests/collections_path.py) $(BIN)/ansible-lint --offline
+
+# ansible-test needs the collection at .../ansible_collections/runpod/cloud and, offline, a
+# stand-in for the get-pip download it uses to seed its sanity virtualenvs.
+sanity: venv
+	rm -rf $(SANITY_ROOT) && mkdir -p $(SANITY_TREE)
+	git ls-files -z --cached --others --exclude-standard | \
+	  while IFS= read -r -d '' f; do [ -e "$$f" ] && printf '%s\0' "$$f"; done | \
+	  xargs -0 cp --parents -t $(SANITY_TREE)
+	pip_version=$$($(BIN)/python hack/ansible_test_pip_version.py) && \
+	  mkdir -p $(HOME)/.ansible/test/cache && \
+	  cp hack/get_pip_standin.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py
+	cd $(SANITY_TREE) && $(BIN)/ansible-test sanity --local --python 3.11 --color no
+
+unit: venv
+	$(PYTEST) tests/unit tests/simulator/tests -q
+
+integration: venv sysdeps
+	$(PYTEST) tests/integration -q
+
+sim: venv
+	PYTHONPATH=tests/simulator $(BIN)/python -m runpod_sim
+
+clean:
+	rm -rf $(SANITY_ROOT) .pytest_cache .ruff_cache tests/output

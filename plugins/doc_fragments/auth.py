@@ -1,0 +1,62 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+class ModuleDocFragment:
+    # Paired with AUTH_ARGUMENT_SPEC in plugins/module_utils/_base.py: change both together.
+    DOCUMENTATION = r"""
+options:
+  api_key:
+    description:
+      - RunPod API key.
+      - Falls back to the E(RUNPOD_API_KEY) environment variable. Prefer the environment variable,
+        or set it once for every module with C(module_defaults) and the C(group/runpod.cloud.all) action group
+        from a vaulted variable.
+      - Never logged and never included in any message or result.
+    type: str
+    required: true
+  api_version:
+    description:
+      - Which RunPod API generation to use.
+      - V(v2) is REST v2, the current API. V(v1) is the legacy REST v1 plus one GraphQL read for live runtime
+        data; RunPod retired REST v1 on 2026-11-15, so use it only against a control plane that still serves it.
+      - Falls back to the E(RUNPOD_API_VERSION) environment variable.
+    type: str
+    choices: [v2, v1]
+    default: v2
+  api_url:
+    description:
+      - Base URL of the RunPod REST API.
+      - Defaults to V(https://api.runpod.io/v2) with O(api_version=v2) and V(https://rest.runpod.io/v1)
+        with O(api_version=v1).
+      - Falls back to the E(RUNPOD_API_URL) environment variable.
+    type: str
+  graphql_url:
+    description:
+      - URL of the GraphQL API, read for live runtime data with O(api_version=v1) only.
+      - Defaults to V(https://api.runpod.io/graphql).
+      - Falls back to the E(RUNPOD_GRAPHQL_URL) environment variable.
+    type: str
+  serverless_url:
+    description:
+      - Base URL of the serverless data plane, where endpoint health is read.
+      - Defaults to V(https://api.runpod.ai/v2).
+      - Falls back to the E(RUNPOD_SERVERLESS_URL) environment variable.
+    type: str
+  validate_certs:
+    description:
+      - Whether to verify the TLS certificates of the API.
+    type: bool
+    default: true
+  request_timeout:
+    description:
+      - Timeout in seconds of each HTTP request to the API.
+    type: float
+    default: 30
+requirements:
+  - httpx >= 0.27.0
+  - pydantic >= 2.6.0
+"""

@@ -1,0 +1,50 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+
+class ModuleDocFragment:
+    # Paired with WAIT_ARGUMENT_SPEC in plugins/module_utils/_base.py: change both together.
+    DOCUMENTATION = r"""
+options:
+  wait:
+    description:
+      - Whether to block until the resource is ready. What ready means is defined by each module.
+      - A wait never deletes anything. On timeout, interrupt or a fatal error the task fails with the
+        resource id, its last known state and how to inspect or delete it; rerunning the task finds the
+        resource by name and resumes waiting on it.
+      - Ignored in check mode.
+    type: bool
+    default: false
+  wait_timeout:
+    description:
+      - How long to wait at most.
+      - A duration such as V(90s), V(10m), V(1h30m), V(1.5h) or V(7d), or a number of seconds.
+        It must be positive and at most V(106751d). Checked before any API call.
+    type: raw
+    default: 10m
+  wait_interval:
+    description:
+      - Cadence of API reads while waiting, in the same format as O(wait_timeout).
+      - API reads never exceed one per interval for the whole task; cheap SSH probes of a known
+        address may run more often.
+    type: raw
+    default: 5s
+"""
+
+    # Pods only (runpod.cloud.pod and runpod.cloud.pod_info). Paired with POD_WAIT_ARGUMENT_SPEC.
+    POD = r"""
+options:
+  wait_for:
+    description:
+      - What O(wait=true) waits for.
+      - V(ssh) (default) waits until the public port mapped to the pod's private port 22 accepts a TCP
+        connection and answers with an C(SSH-) banner. This proves sshd is up, not that a login will work.
+      - V(running) waits until RunPod reports the pod running with its container up (runtime reported),
+        which can be minutes before sshd answers.
+    type: str
+    choices: [ssh, running]
+    default: ssh
+"""

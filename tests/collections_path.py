@@ -1,0 +1,12 @@
+"""Print the collections path that makes this checkout importable as runpod.cloud."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import COLLECTIONS_ROOT  # noqa: E402
+
+print(COLLECTIONS_ROOT)

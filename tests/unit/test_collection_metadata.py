@@ -1,0 +1,52 @@
+"""Consistency of galaxy.yml, meta/runtime.yml and the plugins on disk."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load(path):
+    return yaml.safe_load((ROOT / path).read_text())
+
+
+def test_galaxy_identity_and_license():
+    galaxy = load("galaxy.yml")
+    assert (galaxy["namespace"], galaxy["name"]) == ("runpod", "cloud")
+    assert re.fullmatch(r"\d+\.\d+\.\d+", galaxy["version"])
+    assert galaxy["license"] == ["GPL-3.0-or-later"]
+
+
+def test_action_group_lists_exactly_the_modules_on_disk():
+    modules = sorted(p.stem for p in (ROOT / "plugins" / "modules").glob("*.py") if not p.stem.startswith("_"))
+    group = load("meta/runtime.yml")["action_groups"]["all"]
+    assert sorted(group) == modules
+
+
+def test_requires_ansible_is_a_full_version():
+    assert re.fullmatch(r">=\d+\.\d+\.\d+", load("meta/runtime.yml")["requires_ansible"])
+
+
+def test_collection_version_matches_user_agent_version():
+    version_file = (ROOT / "plugins" / "module_utils" / "_version.py").read_text()
+    assert f'COLLECTION_VERSION = "{load("galaxy.yml")["version"]}"' in version_file
+
+
+def test_build_ignore_keeps_dev_only_files_out_of_the_release():
+    ignored = set(load("galaxy.yml")["build_ignore"])
+    assert {"tests", "hack", ".venv", "Makefile", "requirements-dev.txt"} <= ignored
+    # The execution environment reads these from the installed collection.
+    assert not {"requirements.txt", "meta", "bindep.txt"} & ignored
+
+
+def test_requirements_have_lower_bounds_only():
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    requirements = [line for line in lines if line and not line.startswith("#")]
+    assert requirements, "requirements.txt lists the collection's Python dependencies"
+    for line in requirements:
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+>=[0-9.]+", line), line
+        assert not line.lower().startswith("ansible")
