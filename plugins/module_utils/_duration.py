@@ -1,0 +1,158 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Parse and format ``wait_timeout`` / ``wait_interval`` durations (pure Python, no Ansible import).
+
+Accepted: an int or float of seconds, a string of digits (seconds: templated values arrive as strings),
+``<N>d`` whole days, and Go duration syntax (``90s``, ``10m``, ``2h``, ``1h30m``, ``1.5h``, ``500ms``).
+Everything must be > 0 and <= ``106751d`` (Go's int64-nanosecond limit, in whole days).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+NANOS_PER_SECOND = 1_000_000_000
+MAX_DAYS = 106751
+MAX_SECONDS = MAX_DAYS * 86400
+
+# Go's time.ParseDuration units, in nanoseconds (both micro signs are accepted, as Go does).
+_UNIT_NANOS = {
+    "ns": 1,
+    "us": 1_000,
+    "\u00b5s": 1_000,
+    "\u03bcs": 1_000,
+    "ms": 1_000_000,
+    "s": NANOS_PER_SECOND,
+    "m": 60 * NANOS_PER_SECOND,
+    "h": 3600 * NANOS_PER_SECOND,
+}
+_COMPONENT = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
+_DAYS = re.compile(r"([+-]?\d+)d")
+_DIGITS = re.compile(r"\d+")
+
+_FORMAT_HINT = "supported formats are e.g. 30m, 2h, 7d, or a number of seconds such as 600"
+
+
+class DurationError(ValueError):
+    """A duration that cannot be used; ``str()`` names the value and shows a valid example."""
+
+    def __init__(self, value, reason):
+        self.value = value
+        self.reason = reason
+        super().__init__('invalid duration "%s": %s' % (value, reason))
+
+
+def _positive_error(value):
+    return DurationError(value, "must be positive, e.g. 30m")
+
+
+def _range_error(value):
+    return DurationError(value, "out of range (max %dd)" % MAX_DAYS)
+
+
+def _check_seconds(value, seconds):
+    if seconds <= 0:
+        raise _positive_error(value)
+    if seconds > MAX_SECONDS:
+        raise _range_error(value)
+    return seconds
+
+
+def _parse_go(value, text):
+    """Go ``time.ParseDuration`` syntax, computed exactly (Fraction) so ``0.1s`` is not 0.1000000001."""
+    body = text
+    negative = False
+    if body[:1] in ("+", "-"):
+        negative = body[0] == "-"
+        body = body[1:]
+    if not body:
+        raise DurationError(value, _FORMAT_HINT)
+    total = Fraction(0)
+    position = 0
+    while position < len(body):
+        match = _COMPONENT.match(body, position)
+        if match is None:
+            raise DurationError(value, _FORMAT_HINT)
+        number, unit = match.groups()
+        total += Fraction(number) * _UNIT_NANOS[unit]
+        position = match.end()
+    if negative:
+        total = -total
+    # Go truncates sub-nanosecond remainders.
+    return math.trunc(total)
+
+
+def parse(value):
+    """Return ``value`` as a positive number of seconds (float), or raise ``DurationError``."""
+    # bool is an int subclass; ``wait_timeout: true`` is a mistake, not one second.
+    if isinstance(value, bool) or value is None:
+        raise DurationError(value, _FORMAT_HINT)
+    if isinstance(value, int):
+        return float(_check_seconds(value, value))
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise DurationError(value, _FORMAT_HINT)
+        return float(_check_seconds(value, value))
+    if not isinstance(value, str):
+        raise DurationError(value, _FORMAT_HINT)
+    text = value
+    if _DIGITS.fullmatch(text):
+        return float(_check_seconds(value, int(text)))
+    days = _DAYS.fullmatch(text)
+    if days:
+        count = int(days.group(1))
+        if count <= 0:
+            raise _positive_error(value)
+        if count > MAX_DAYS:
+            raise _range_error(value)
+        return float(count * 86400)
+    nanos = _parse_go(value, text)
+    if nanos <= 0:
+        raise _positive_error(value)
+    if nanos > MAX_SECONDS * NANOS_PER_SECOND:
+        raise _range_error(value)
+    return nanos / NANOS_PER_SECOND
+
+
+def _format_fraction(whole, fraction, digits):
+    """``whole`` plus ``fraction`` (of 10**digits) with trailing zeros trimmed, as Go prints it."""
+    if fraction == 0:
+        return str(whole)
+    return "%d.%s" % (whole, ("%0*d" % (digits, fraction)).rstrip("0"))
+
+
+def format_duration(seconds):
+    """Go ``Duration.String()`` of ``seconds``: ``10m0s``, ``1h30m0s``, ``1.5s``, ``500ms``, ``0s``."""
+    nanos = round(Fraction(seconds) * NANOS_PER_SECOND)
+    sign = "-" if nanos < 0 else ""
+    nanos = abs(nanos)
+    if nanos == 0:
+        return "0s"
+    if nanos < NANOS_PER_SECOND:
+        if nanos < 1_000:
+            return "%s%dns" % (sign, nanos)
+        if nanos < 1_000_000:
+            return "%s%s\u00b5s" % (sign, _format_fraction(nanos // 1_000, nanos % 1_000, 3))
+        return "%s%sms" % (sign, _format_fraction(nanos // 1_000_000, nanos % 1_000_000, 6))
+    whole_seconds, fraction = divmod(nanos, NANOS_PER_SECOND)
+    hours, rest = divmod(whole_seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = _format_fraction(secs, fraction, 9) + "s"
+    if hours or minutes:
+        text = "%dm%s" % (minutes, text)
+    if hours:
+        text = "%dh%s" % (hours, text)
+    return sign + text
+
+
+def format_elapsed(seconds):
+    """Elapsed time rounded to whole seconds (half up, as Go's ``Round(time.Second)``), e.g. ``1m5s``."""
+    return format_duration(whole_seconds(seconds))
+
+
+def whole_seconds(seconds):
+    return math.floor(seconds + 0.5)

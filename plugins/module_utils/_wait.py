@@ -1,0 +1,456 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The poll engine shared by every waiting module (pure Python, no Ansible import).
+
+``until()`` follows runpodctl's wait contract (reference-semantics.md §1.2): first poll at once, never
+sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors
+end the wait, everything else is retried until the deadline. Between two API reads a cheap
+``recheck`` (the SSH probe) may run every ``probe_interval``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+
+from ansible_collections.runpod.cloud.plugins.module_utils._duration import (
+    format_duration,
+    format_elapsed,
+    whole_seconds,
+)
+
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_INTERVAL = 5.0
+DEFAULT_PROGRESS_EVERY = 15.0
+DEFAULT_PROBE_INTERVAL = 0.25
+
+WAIT_TIMEOUT = "wait_timeout"
+WAIT_INTERRUPTED = "wait_interrupted"
+
+# Reference §3: any of these ends the wait at once; everything else is transient.
+FATAL_CODES = frozenset(("unauthorized", "forbidden", "no_credentials", "bad_request"))
+FATAL_STATUSES = frozenset((400, 401, 403))
+
+# How deep to follow ``raise ... from ...`` chains when looking for a fatal verdict.
+_MAX_CAUSE_DEPTH = 8
+# A real sleep re-checks the cancel token at least this often, in case a signal lands outside Event.wait.
+_MAX_SLEEP_SLICE = 0.5
+
+
+class SystemClock:
+    """Monotonic wall clock; ``sleep`` wakes early when ``cancel`` fires."""
+
+    def now(self):
+        return time.monotonic()
+
+    def sleep(self, seconds, cancel=None):
+        end = time.monotonic() + seconds
+        while True:
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return
+            if cancel is None:
+                time.sleep(remaining)
+                return
+            if cancel.wait(min(remaining, _MAX_SLEEP_SLICE)):
+                return
+
+
+class CancelToken:
+    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``."""
+
+    def __init__(self):
+        self._event = threading.Event()
+        self.reason = None
+
+    @property
+    def cancelled(self):
+        return self._event.is_set()
+
+    def cancel(self, reason="cancelled"):
+        if not self._event.is_set():
+            self.reason = reason
+        self._event.set()
+
+    def wait(self, timeout):
+        return self._event.wait(timeout)
+
+
+@contextlib.contextmanager
+def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
+    """Make the first SIGINT/SIGTERM cancel ``token``.
+
+    The handler restores the previous handlers before returning, so a second signal gets the
+    default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
+    main thread signals cannot be handled; the block then runs without them.
+    """
+    previous = {}
+
+    def restore():
+        while previous:
+            signum, handler = previous.popitem()
+            signal.signal(signum, handler)
+
+    def on_signal(signum, frame):
+        restore()
+        token.cancel("signal %s" % signal.Signals(signum).name)
+
+    try:
+        for signum in signals:
+            previous[signum] = signal.signal(signum, on_signal)
+    except ValueError:  # not the main thread
+        restore()
+        yield token
+        return
+    try:
+        yield token
+    finally:
+        restore()
+
+
+class PollResult:
+    """One observation: ``ready``, a human ``detail``, the success ``value``, an optional cheap ``recheck``.
+
+    ``recheck`` is a zero-argument callable returning a ``PollResult``; the engine calls it every
+    ``probe_interval`` until the next API read. ``states`` optionally maps sub-resources (batch waits)
+    to their own last state, kept on the outcome and on ``WaitError.last_states``.
+    """
+
+    __slots__ = ("detail", "ready", "recheck", "states", "value")
+
+    def __init__(self, ready, detail="", value=None, recheck=None, states=None):
+        self.ready = bool(ready)
+        self.detail = detail or ""
+        self.value = value
+        self.recheck = recheck
+        self.states = states
+
+    def __repr__(self):
+        return "PollResult(ready=%r, detail=%r)" % (self.ready, self.detail)
+
+
+class PollError(Exception):
+    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once."""
+
+    def __init__(self, code, message, status=None, fatal=False):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.fatal = fatal
+
+
+def _error_chain(err):
+    seen = 0
+    while err is not None and seen < _MAX_CAUSE_DEPTH:
+        yield err
+        err = err.__cause__
+        seen += 1
+
+
+def _is_fatal_link(err):
+    if getattr(err, "fatal", False) is True:
+        return True
+    code = getattr(err, "code", None)
+    if isinstance(code, str) and code.lower() in FATAL_CODES:
+        return True
+    status = getattr(err, "status", None)
+    return isinstance(status, int) and not isinstance(status, bool) and status in FATAL_STATUSES
+
+
+def classify(err):
+    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal per reference §3.
+
+    Works on any exception with ``code``/``status``/``fatal`` attributes (``RunPodError``, ``PollError``).
+    """
+    return any(_is_fatal_link(link) for link in _error_chain(err))
+
+
+def _fatal_link(err):
+    """The link of the chain that made ``err`` fatal (its code and status are reported)."""
+    for link in _error_chain(err):
+        if _is_fatal_link(link):
+            return link
+    return err
+
+
+def error_text(err):
+    """The human text of an error; untyped empty errors get their class name (``EOFError``)."""
+    message = getattr(err, "message", None)
+    if isinstance(message, str) and message:
+        return message
+    text = str(err)
+    return text if text else type(err).__name__
+
+
+def rate_limit_sleep(retry_after, remaining):
+    """Seconds to wait for a 429's ``Retry-After``, never past the deadline (``remaining``)."""
+    if retry_after is None:
+        return 0.0
+    try:
+        wanted = float(retry_after)
+    except (TypeError, ValueError):
+        return 0.0
+    return max(0.0, min(wanted, remaining))
+
+
+def _retry_after_of(err):
+    for link in _error_chain(err):
+        retry_after = getattr(link, "retry_after", None)
+        if retry_after is not None:
+            return retry_after
+    return None
+
+
+class WaitError(Exception):
+    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
+
+    def __init__(self, code, label, message, *, resource_id=None, last_state="", elapsed=0, polls=0,
+                 status=None, history=None, last_states=None, probes=0):
+        super().__init__(message)
+        self.code = code
+        self.label = label
+        self.message = message
+        self.resource_id = resource_id
+        self.last_state = last_state
+        self.elapsed = elapsed
+        self.polls = polls
+        self.probes = probes
+        self.status = status
+        self.history = history if history is not None else []
+        self.last_states = last_states
+
+    def as_dict(self):
+        """The ``wait`` block of a failed task's result."""
+        return {"elapsed": self.elapsed, "polls": self.polls, "last_state": self.last_state}
+
+
+class WaitOutcome:
+    """A successful wait."""
+
+    __slots__ = ("detail", "elapsed", "history", "last_states", "polls", "probes", "value")
+
+    def __init__(self, value, detail, elapsed, polls, probes, history, last_states=None):
+        self.value = value
+        self.detail = detail
+        self.elapsed = elapsed
+        self.polls = polls
+        self.probes = probes
+        self.history = history
+        self.last_states = last_states
+
+    def as_dict(self):
+        return {"elapsed": self.elapsed, "polls": self.polls, "probes": self.probes, "last_state": self.detail}
+
+
+class _Waiter:
+    """State of one ``until()`` call; split out so the read and recheck paths share bookkeeping."""
+
+    def __init__(self, label, clock, cancel, progress, on_transition, progress_every, resource_id):
+        self.label = label
+        self.clock = clock
+        self.cancel = cancel
+        self.progress = progress
+        self.on_transition = on_transition
+        self.progress_every = progress_every
+        self.resource_id = resource_id
+        self.start = clock.now()
+        self.last_progress = self.start
+        self.detail = ""
+        self.states = None
+        self.history = []
+        self.polls = 0
+        self.probes = 0
+
+    def emit(self, line):
+        if self.progress is not None:
+            self.progress(line)
+
+    def elapsed(self):
+        return self.clock.now() - self.start
+
+    def shown_detail(self):
+        return self.detail or "not ready"
+
+    def observe(self, detail, states=None):
+        detail = detail or ""
+        if states is not None:
+            self.states = states
+        if detail != self.detail or not self.history:
+            self.detail = detail
+            entry = {"elapsed": round(self.elapsed(), 3), "state": self.shown_detail()}
+            self.history.append(entry)
+            if self.on_transition is not None:
+                self.on_transition(dict(entry))
+
+    def maybe_progress(self):
+        now = self.clock.now()
+        if now - self.last_progress >= self.progress_every:
+            self.emit("still waiting for %s (%s elapsed): %s"
+                      % (self.label, format_elapsed(now - self.start), self.shown_detail()))
+            self.last_progress = now
+
+    def fail(self, code, text, status=None):
+        return WaitError(code, self.label, text, resource_id=self.resource_id, last_state=self.shown_detail(),
+                         elapsed=whole_seconds(self.elapsed()), polls=self.polls, probes=self.probes,
+                         status=status, history=self.history, last_states=self.states)
+
+    def ended(self, code, verb):
+        text = "%s after %s waiting for %s; last known state: %s" % (
+            verb, format_elapsed(self.elapsed()), self.label, self.shown_detail())
+        return self.fail(code, text)
+
+    def fatal(self, err):
+        link = _fatal_link(err)
+        text = "waiting for %s: %s" % (self.label, error_text(err))
+        status = getattr(link, "status", None)
+        code = getattr(link, "code", None) or "api_error"
+        return self.fail(code, text, status=status if isinstance(status, int) else None)
+
+    def succeed(self, result):
+        self.observe(result.detail, result.states)
+        self.emit("%s ready after %s: %s" % (self.label, format_elapsed(self.elapsed()), self.shown_detail()))
+        return WaitOutcome(result.value, self.shown_detail(), whole_seconds(self.elapsed()), self.polls,
+                           self.probes, self.history, self.states)
+
+    def run(self, check):
+        """Call ``check``; return a PollResult (transient errors become a not-ready one) and the error."""
+        try:
+            result = check()
+        except Exception as err:
+            if classify(err):
+                raise self.fatal(err) from err
+            return PollResult(False, error_text(err)), err
+        if not isinstance(result, PollResult):
+            result = PollResult(bool(result))
+        return result, None
+
+    def sleep(self, seconds):
+        if self.cancel is not None and self.cancel.cancelled:
+            raise self.ended(WAIT_INTERRUPTED, "interrupted")
+        if seconds > 0:
+            if self.cancel is not None and isinstance(self.clock, SystemClock):
+                self.clock.sleep(seconds, cancel=self.cancel)
+            else:
+                self.clock.sleep(seconds)
+        if self.cancel is not None and self.cancel.cancelled:
+            raise self.ended(WAIT_INTERRUPTED, "interrupted")
+
+
+def _positive_or(value, default):
+    try:
+        return float(value) if value is not None and float(value) > 0 else default
+    except (TypeError, ValueError):
+        return default
+
+
+def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, clock=None, cancel=None,
+          progress=None, progress_every=DEFAULT_PROGRESS_EVERY, probe_interval=DEFAULT_PROBE_INTERVAL,
+          resource_id=None, on_transition=None):
+    """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``.
+
+    ``poll()`` is the API read (one per ``interval``); it returns a ``PollResult`` or raises. A
+    result's ``recheck`` runs every ``probe_interval`` seconds until the next read (``None`` = only
+    on reads). ``progress(line)`` receives the reference progress lines; ``on_transition(entry)``
+    each ``{"elapsed", "state"}`` change, also collected in ``history``. Durations <= 0 mean defaults.
+    """
+    clock = clock if clock is not None else SystemClock()
+    timeout = _positive_or(timeout, DEFAULT_TIMEOUT)
+    interval = _positive_or(interval, DEFAULT_INTERVAL)
+    progress_every = _positive_or(progress_every, DEFAULT_PROGRESS_EVERY)
+    probe_interval = None if probe_interval is None else _positive_or(probe_interval, DEFAULT_PROBE_INTERVAL)
+    waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
+    deadline = waiter.start + timeout
+    waiter.emit("waiting for %s (timeout %s)" % (label, format_duration(timeout)))
+
+    while True:
+        waiter.polls += 1
+        result, err = waiter.run(poll)
+        if result.ready:
+            return waiter.succeed(result)
+        waiter.observe(result.detail, result.states)
+        waiter.maybe_progress()
+        remaining = deadline - clock.now()
+        if remaining <= 0:
+            raise waiter.ended(WAIT_TIMEOUT, "timed out")
+        next_read = clock.now() + max(interval, rate_limit_sleep(_retry_after_of(err), remaining))
+        next_read = min(next_read, deadline)
+        recheck = result.recheck if probe_interval is not None else None
+        while True:
+            gap = next_read - clock.now()
+            if gap <= 0:
+                waiter.sleep(0)  # still honour a cancel that arrived during the read
+                break
+            if recheck is None:
+                waiter.sleep(gap)
+                break
+            waiter.sleep(min(probe_interval, gap))
+            if clock.now() >= next_read:
+                break  # the API read re-probes anyway
+            waiter.probes += 1
+            checked, _ = waiter.run(recheck)
+            if checked.ready:
+                return waiter.succeed(checked)
+            waiter.observe(checked.detail, checked.states)
+            waiter.maybe_progress()
+            if checked.recheck is not None:
+                recheck = checked.recheck
+
+
+class MissCounter:
+    """Consecutive-miss rules shared by pods and endpoints (reference §4).
+
+    Once seen, ``gone_limit`` consecutive misses mean the resource went away; never seen,
+    ``never_seen_limit`` consecutive misses mean it is not coming. Any failed read resets the run.
+    """
+
+    _TEXTS = {
+        "pod": {
+            "never_seen": "pod not listed yet",
+            "missed_once": "pod not listed in the last read",
+            "never_seen_fatal": ("pod {id} has not appeared in {n} consecutive reads, so it was terminated before "
+                                 "it was ever listed, or it is not visible to this api key"),
+            "gone_fatal": "pod {id} is no longer listed, so it was terminated or deleted while waiting",
+        },
+        "endpoint": {
+            "never_seen": "{error}",
+            "missed_once": "endpoint health unreadable in the last poll: {error}",
+            "never_seen_fatal": ("the invoke service still does not know endpoint {id} after {n} consecutive "
+                                 "reads, so it was deleted before it propagated, or it is not visible to this api key"),
+            "gone_fatal": "endpoint {id} is no longer known to the invoke service, so it was deleted while waiting",
+        },
+    }
+
+    def __init__(self, resource_kind, resource_id, never_seen_limit=12, gone_limit=2):
+        if resource_kind not in self._TEXTS:
+            raise ValueError("resource_kind must be one of %s" % ", ".join(sorted(self._TEXTS)))
+        self.kind = resource_kind
+        self.resource_id = resource_id
+        self.never_seen_limit = never_seen_limit
+        self.gone_limit = gone_limit
+        self.ever_seen = False
+        self.misses = 0
+
+    def seen(self):
+        self.ever_seen = True
+        self.misses = 0
+
+    def read_failed(self):
+        self.misses = 0
+
+    def missed(self, error=None):
+        """Count one miss; return the not-ready detail or raise a fatal ``not_found`` ``PollError``."""
+        self.misses += 1
+        texts = self._TEXTS[self.kind]
+        values = {"id": self.resource_id, "n": self.misses, "error": error_text(error) if error else "not found"}
+        if self.ever_seen:
+            if self.misses >= self.gone_limit:
+                raise PollError("not_found", texts["gone_fatal"].format(**values), fatal=True)
+            return texts["missed_once"].format(**values)
+        if self.misses >= self.never_seen_limit:
+            raise PollError("not_found", texts["never_seen_fatal"].format(**values), fatal=True)
+        return texts["never_seen"].format(**values)
