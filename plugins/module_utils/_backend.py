@@ -1,0 +1,307 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The backend interface shared by REST v2 and REST v1 (+GraphQL), and ``make_backend``.
+
+Both backends return the same ``_models`` views, so modules, the inventory plugin and the poll
+engine never look at raw API payloads.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from ansible_collections.runpod.cloud.plugins.module_utils._client import Client, RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import Health
+
+API_VERSIONS = ("v2", "v1")
+DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
+DEFAULT_GRAPHQL_URL = "https://api.runpod.io/graphql"
+DEFAULT_SERVERLESS_URL = "https://api.runpod.ai/v2"
+DEFAULT_REQUEST_TIMEOUT = 30.0
+# Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
+GONE_POD_STATUSES = frozenset(("TERMINATED",))
+
+
+def resolve_options(options):
+    """Connection options with design §2 defaults applied (``api_url`` default depends on the version)."""
+    options = dict(options or {})
+    version = (options.get("api_version") or "v2").lower()
+    if version not in API_VERSIONS:
+        raise ValueError(f"api_version must be one of {', '.join(API_VERSIONS)}, got {version!r}")
+    timeout = options.get("request_timeout")
+    validate_certs = options.get("validate_certs")
+    return {
+        "api_key": options.get("api_key") or "",
+        "api_version": version,
+        "api_url": (options.get("api_url") or DEFAULT_API_URLS[version]).rstrip("/"),
+        "graphql_url": (options.get("graphql_url") or DEFAULT_GRAPHQL_URL).rstrip("/"),
+        "serverless_url": (options.get("serverless_url") or DEFAULT_SERVERLESS_URL).rstrip("/"),
+        "validate_certs": True if validate_certs is None else bool(validate_certs),
+        "request_timeout": DEFAULT_REQUEST_TIMEOUT if timeout in (None, "") else float(timeout),
+    }
+
+
+def make_backend(options, *, transport=None, clock=None, rng=None):
+    """Build the backend named by ``options['api_version']`` (default v2)."""
+    resolved = resolve_options(options)
+    client = Client(
+        resolved["api_key"],
+        resolved["api_url"],
+        timeout=resolved["request_timeout"],
+        validate_certs=resolved["validate_certs"],
+        transport=transport,
+        clock=clock,
+        rng=rng,
+    )
+    if resolved["api_version"] == "v1":
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import BackendV1
+
+        return BackendV1(client, resolved)
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
+
+    return BackendV2(client, resolved)
+
+
+class Backend:
+    """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
+
+    api_version = ""
+
+    def __init__(self, client, options):
+        self.client = client
+        self.options = options
+        self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
+        self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
+        self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
+
+    def __repr__(self):
+        return f"{type(self).__name__}(api_url={self.client.base_url!r})"
+
+    @property
+    def requests_made(self):
+        """HTTP requests sent so far (every attempt, retries included)."""
+        return self.client.requests_made
+
+    @property
+    def request_log(self):
+        """``(method, path, status-or-code)`` per request sent; no query strings, no headers."""
+        return self.client.request_log
+
+    def close(self):
+        self.client.close()
+
+    # -- pods --------------------------------------------------------------------------------------
+
+    def list_pods(self, runtime=True, attempts=None):
+        raise NotImplementedError
+
+    def get_pod(self, pod_id, attempts=None):
+        raise NotImplementedError
+
+    def find_pods(self, name, attempts=None):
+        """Live pods (not terminated) named exactly ``name``."""
+        return [
+            pod
+            for pod in self.list_pods(attempts=attempts)
+            if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES
+        ]
+
+    def create_pod(self, spec):
+        raise NotImplementedError
+
+    def update_pod(self, pod_id, changes):
+        raise NotImplementedError
+
+    def start_pod(self, pod_id):
+        raise NotImplementedError
+
+    def stop_pod(self, pod_id):
+        raise NotImplementedError
+
+    def restart_pod(self, pod_id):
+        raise NotImplementedError
+
+    def delete_pod(self, pod_id):
+        raise NotImplementedError
+
+    # -- serverless endpoints ------------------------------------------------------------------------
+
+    def list_endpoints(self):
+        raise NotImplementedError
+
+    def get_endpoint(self, endpoint_id):
+        raise NotImplementedError
+
+    def find_endpoints(self, name):
+        return [endpoint for endpoint in self.list_endpoints() if endpoint.name == name]
+
+    def create_endpoint(self, spec):
+        raise NotImplementedError
+
+    def update_endpoint(self, endpoint_id, changes):
+        raise NotImplementedError
+
+    def delete_endpoint(self, endpoint_id):
+        raise NotImplementedError
+
+    def endpoint_health(self, endpoint_id, attempts=1):
+        """``/health`` on the serverless data plane; 404 raises ``not_found`` (propagation lag after create)."""
+        if not endpoint_id:
+            raise ValueError("endpoint_health needs an endpoint id")
+        url = f"{self.serverless_url}/{quote_id(endpoint_id)}/health"
+        return health_from_payload(self.client.request("GET", url, attempts=attempts))
+
+    def endpoint_workers(self, endpoint_id, attempts=None):
+        return None
+
+    # -- templates ---------------------------------------------------------------------------------
+
+    def list_templates(self):
+        raise NotImplementedError
+
+    def get_template(self, template_id):
+        raise NotImplementedError
+
+    def find_templates(self, name):
+        return [template for template in self.list_templates() if template.name == name]
+
+    def create_template(self, spec):
+        raise NotImplementedError
+
+    def update_template(self, template_id, changes):
+        raise NotImplementedError
+
+    def delete_template(self, template_id):
+        raise NotImplementedError
+
+
+def quote_id(resource_id):
+    """A resource id made safe for a URL path segment."""
+    return quote(str(resource_id), safe="")
+
+
+# -- lenient payload readers shared by both backends ------------------------------------------------
+
+
+def as_int(value):
+    """An int from an int, float or digit string; None otherwise (bools are not counts)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(float(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def as_float(value):
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def as_str(value):
+    """A non-empty string or None."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def as_dict(value):
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value):
+    """A list without its ``null`` entries."""
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if item is not None]
+
+
+def env_dict(value):
+    """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
+    result = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            result[str(key)] = "" if item is None else str(item)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict) and "key" in item:
+                result[str(item["key"])] = "" if item.get("value") is None else str(item.get("value"))
+            elif isinstance(item, str) and "=" in item:
+                key, _, text = item.partition("=")
+                result[key] = text
+    return result
+
+
+def port_list(value):
+    """Declared ports as a list of strings, from a list or a comma-separated string."""
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return [str(item).strip() for item in as_list(value) if str(item).strip()]
+
+
+def declares_port(ports, number):
+    """True when any declared port's part before ``/`` is ``number``."""
+    return any(item.split("/", 1)[0].strip() == str(number) for item in ports)
+
+
+def ports_with_ssh(ports, start_ssh):
+    """``ports`` plus ``22/tcp`` when SSH is wanted and 22 is not declared yet."""
+    ports = list(ports or [])
+    if start_ssh and not declares_port(ports, 22):
+        ports.append("22/tcp")
+    return ports
+
+
+def health_from_payload(payload):
+    """``Health`` from a serverless ``/health`` body; missing counters are 0."""
+    payload = as_dict(payload)
+    workers = as_dict(payload.get("workers"))
+    jobs = {str(key): as_int(value) or 0 for key, value in as_dict(payload.get("jobs")).items()}
+    counters = {key: as_int(workers.get(key)) or 0 for key in HEALTH_COUNTERS}
+    return Health(jobs=jobs, **counters)
+
+
+HEALTH_COUNTERS = ("idle", "initializing", "ready", "running", "throttled", "unhealthy")
+
+
+def require_id(payload, kind):
+    """The ``id`` of a resource payload, or ``bad_response`` naming what was missing."""
+    if not isinstance(payload, dict):
+        raise RunPodError("bad_response", None, f"expected a {kind} object, got {type(payload).__name__}")
+    resource_id = payload.get("id")
+    if not isinstance(resource_id, str) or not resource_id:
+        raise RunPodError("bad_response", None, f"the API returned a {kind} without an id")
+    return resource_id
+
+
+def pick_list(payload, key, kind):
+    """Entries of a list response: a wrapped ``{key: [...]}`` (v2) or a bare array (v1); nulls skipped."""
+    if isinstance(payload, list):
+        return as_list(payload)
+    if isinstance(payload, dict) and isinstance(payload.get(key), list):
+        return as_list(payload[key])
+    if isinstance(payload, dict) and payload.get(key) is None and key in payload:
+        return []
+    raise RunPodError("bad_response", None, f"expected a list of {kind}s in the response")
+
+
+__all__ = [
+    "API_VERSIONS",
+    "DEFAULT_API_URLS",
+    "DEFAULT_GRAPHQL_URL",
+    "DEFAULT_SERVERLESS_URL",
+    "Backend",
+    "RunPodError",
+    "make_backend",
+    "quote_id",
+    "resolve_options",
+]

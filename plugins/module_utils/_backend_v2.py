@@ -1,0 +1,538 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""REST v2 backend: pods, serverless endpoints and templates as normalized ``_models`` views."""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    Backend,
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    env_dict,
+    port_list,
+    ports_with_ssh,
+    quote_id,
+    require_id,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    EndpointView,
+    PodView,
+    PortMapping,
+    SshAddress,
+    TemplateView,
+    Worker,
+    WorkerSummary,
+)
+
+# Reference §9.5: v2 status -> legacy desiredStatus.
+V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
+# A 400 on create carries no machine code for a stock-out, only prose (runpod-api.md §1.4, §3.4).
+NO_CAPACITY_PHRASES = (
+    "capacity",
+    "instances available",
+    "no longer any instances",
+    "no instances",
+    "not enough free gpus",
+    "does not have the resources",
+    "could not find any pods with required specifications",
+)
+MAX_PAGES = 100
+WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
+FLASHBOOT_ON = "FLASHBOOT"
+FLASHBOOT_OFF = "OFF"
+
+
+def desired_status_from_v2(status):
+    status = (status or "").strip().upper()
+    return V2_DESIRED_STATUS.get(status, status)
+
+
+def is_no_capacity(error):
+    """A create answer that means "this GPU/CPU type has no capacity now, try the next one"."""
+    if error.status == 403:
+        return True
+    text = f"{error.message} {' '.join(error.errors)}".lower()
+    return error.status in (400, 500) and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
+
+
+def ssh_address(block):
+    """``SshAddress`` from a v2 ``ssh.direct``/``ssh.proxy`` block; None when it is null or incomplete."""
+    block = as_dict(block)
+    host = as_str(block.get("host")) or as_str(block.get("ip"))
+    port = as_int(block.get("port"))
+    if not host or not port:
+        return None
+    user = as_str(block.get("username")) or as_str(block.get("user")) or "root"
+    command = as_str(block.get("command")) or f"ssh {user}@{host} -p {port}"
+    return SshAddress(host=host, port=port, user=user, command=command)
+
+
+def runtime_port(entry):
+    entry = as_dict(entry)
+    private = as_int(entry.get("private", entry.get("privatePort")))
+    if private is None:
+        return None
+    return PortMapping(
+        private=private,
+        public=as_int(entry.get("public", entry.get("publicPort"))),
+        ip=as_str(entry.get("ip")),
+        type=as_str(entry.get("type")),
+        is_public=None,
+    )
+
+
+def docker_args_from_v2(payload):
+    args = payload.get("args")
+    if isinstance(args, str):
+        return args.strip() or None
+    # Field drift: later builds send cmd[]/entrypoint[] instead of the args string.
+    parts = [str(item) for item in as_list(payload.get("entrypoint")) + as_list(payload.get("cmd"))]
+    return " ".join(parts) or None
+
+
+def pod_from_v2(payload):
+    """Normalize one REST v2 Pod object."""
+    pod_id = require_id(payload, "pod")
+    status = (as_str(payload.get("status")) or "").upper()
+    runtime = payload.get("runtime")
+    runtime_reported = isinstance(runtime, dict) and bool(runtime)
+    runtime = as_dict(runtime)
+    ssh = as_dict(payload.get("ssh"))
+    gpu = as_dict(payload.get("gpu"))
+    cpu = as_dict(payload.get("cpu"))
+    mounts = as_dict(payload.get("mounts"))
+    persistent = as_dict(mounts.get("persistent"))
+    network = as_dict((as_list(mounts.get("network")) or [None])[0])
+    template = payload.get("template")
+    return PodView(
+        id=pod_id,
+        name=as_str(payload.get("name")) or "",
+        api_version="v2",
+        status=status,
+        desired_status=desired_status_from_v2(status),
+        actions=[str(action) for action in as_list(payload.get("actions"))],
+        last_status_change=None,
+        runtime_probed=True,
+        runtime_reported=runtime_reported,
+        uptime_seconds=as_int(runtime.get("uptime")) if runtime_reported else None,
+        image=as_str(payload.get("image")),
+        template_id=as_str(template if isinstance(template, str) else as_dict(template).get("id")),
+        compute_type="CPU" if cpu and not gpu else "GPU",
+        gpu_type=as_str(gpu.get("id")),
+        gpu_count=as_int(gpu.get("count")) or 0,
+        cpu_flavor=as_str(cpu.get("id")),
+        vcpu_count=as_int(cpu.get("vcpuCount")),
+        cloud_type=as_str(payload.get("cloud")),
+        cost_per_hr=as_float(payload.get("cost")),
+        data_center_id=as_str(payload.get("dataCenterId")),
+        container_disk_gb=as_int(payload.get("disk")),
+        volume_gb=as_int(persistent.get("size")),
+        volume_mount_path=as_str(persistent.get("path")) or as_str(network.get("path")),
+        network_volume_id=as_str(network.get("volumeId")),
+        ports=port_list(payload.get("ports")),
+        env=env_dict(payload.get("env")),
+        docker_args=docker_args_from_v2(payload),
+        interruptible=None,
+        public_ip=None,
+        port_mappings={},
+        runtime_ports=[port for port in map(runtime_port, as_list(runtime.get("ports"))) if port is not None],
+        ssh_direct=ssh_address(ssh.get("direct")),
+        ssh_proxy=ssh_address(ssh.get("proxy")),
+        created_at=as_str(payload.get("createdAt")),
+        started_at=as_str(payload.get("startedAt")),
+        locked=bool(payload.get("locked")),
+    )
+
+
+def endpoint_from_v2(payload):
+    endpoint_id = require_id(payload, "endpoint")
+    gpu = as_dict(payload.get("gpu"))
+    workers = as_dict(payload.get("workers"))
+    scaling = as_dict(payload.get("scaling"))
+    scaler_type = as_str(scaling.get("type"))
+    scaler_value = as_float(scaling.get("requestCount" if scaler_type == "REQUEST_COUNT" else "queueDelay"))
+    flashboot = as_str(payload.get("flashboot"))
+    template = payload.get("templateId") or payload.get("template")
+    return EndpointView(
+        id=endpoint_id,
+        name=as_str(payload.get("name")) or "",
+        api_version="v2",
+        template_id=as_str(template if isinstance(template, str) else as_dict(template).get("id")),
+        # v2 selects by pool; GPU type ids exist only on v1 endpoints.
+        gpu_type_ids=[],
+        gpu_pools=[str(item) for item in as_list(gpu.get("pools"))],
+        gpu_count=as_int(gpu.get("count")),
+        workers_min=as_int(workers.get("min")),
+        workers_max=as_int(workers.get("max")),
+        idle_timeout=as_int(workers.get("idleTimeout")),
+        scaler_type=scaler_type,
+        scaler_value=scaler_value,
+        flashboot=None if flashboot is None else flashboot.upper() != FLASHBOOT_OFF,
+        network_volume_id=as_str((as_list(payload.get("networkVolumes")) or [None])[0]),
+        data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
+        execution_timeout_ms=as_int(payload.get("timeout")),
+        created_at=as_str(payload.get("createdAt")),
+    )
+
+
+def template_from_v2(payload):
+    template_id = require_id(payload, "template")
+    return TemplateView(
+        id=template_id,
+        name=as_str(payload.get("name")) or "",
+        image=as_str(payload.get("image")),
+        serverless=bool(payload.get("serverless")),
+        container_disk_gb=as_int(payload.get("disk")),
+        env=env_dict(payload.get("env")),
+        ports=port_list(payload.get("ports")),
+        docker_args=docker_args_from_v2(payload),
+    )
+
+
+def workers_from_v2(payload):
+    payload = as_dict(payload)
+    workers = []
+    for entry in as_list(payload.get("workers")):
+        entry = as_dict(entry)
+        if not as_str(entry.get("id")):
+            continue
+        workers.append(
+            Worker(
+                id=str(entry["id"]),
+                status=(as_str(entry.get("status")) or "").upper(),
+                is_stale=bool(entry.get("isStale")),
+            )
+        )
+    summary = as_dict(payload.get("summary"))
+    counts = {}
+    for state in WORKER_STATES:
+        counted = as_int(summary.get(state))
+        counts[state] = counted if counted is not None else sum(1 for w in workers if w.status.lower() == state)
+    total = as_int(summary.get("total"))
+    return WorkerSummary(workers=workers, total=len(workers) if total is None else total, **counts)
+
+
+# -- request bodies ---------------------------------------------------------------------------------
+
+
+def reject_v1_only_fields(spec):
+    for field, option in (("support_public_ip", "support_public_ip"), ("interruptible", "interruptible")):
+        if getattr(spec, field, None):
+            raise ValueError(
+                f"{option} is only available with api_version v1; REST v2 has no such create field "
+                f"(remove {option} or set api_version: v1)"
+            )
+
+
+def mounts_body(volume_gb, volume_mount_path, network_volume_id):
+    if network_volume_id:
+        return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
+    if volume_gb:
+        return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
+    return None
+
+
+def pod_create_body(spec, candidate):
+    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id)."""
+    body = {"name": spec.name}
+    if spec.image:
+        body["image"] = spec.image
+    if spec.template_id:
+        body["templateId"] = spec.template_id
+    if spec.compute_type.upper() == "CPU":
+        cpu = {"id": candidate}
+        if spec.vcpu_count:
+            cpu["vcpuCount"] = int(spec.vcpu_count)
+        body["cpu"] = cpu
+    else:
+        body["gpu"] = {"id": candidate, "count": int(spec.gpu_count or 1)}
+    if spec.cloud_type:
+        body["cloud"] = spec.cloud_type.upper()
+    if spec.container_disk_gb:
+        body["disk"] = int(spec.container_disk_gb)
+    mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
+    if mounts:
+        body["mounts"] = mounts
+    ports = ports_with_ssh(spec.ports, spec.start_ssh)
+    if ports:
+        body["ports"] = ports
+    if spec.env:
+        body["env"] = {str(key): str(value) for key, value in spec.env.items()}
+    if spec.docker_args:
+        body["args"] = spec.docker_args
+    if spec.data_center_ids:
+        body["dataCenterIds"] = list(spec.data_center_ids)
+    body["startSsh"] = bool(spec.start_ssh)
+    return body
+
+
+def create_candidates(spec):
+    if spec.compute_type.upper() == "CPU":
+        if not spec.cpu_flavor_ids:
+            raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
+        return list(spec.cpu_flavor_ids)
+    if not spec.gpu_type_ids:
+        raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
+    return list(spec.gpu_type_ids)
+
+
+# PodSpec-vocabulary keys accepted by update_pod, and their PATCH body names.
+POD_UPDATE_KEYS = {
+    "name": "name",
+    "image": "image",
+    "docker_args": "args",
+    "container_disk_gb": "disk",
+    "ports": "ports",
+    "env": "env",
+    "locked": "locked",
+    "template_id": "templateId",
+}
+POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
+
+
+def pod_update_body(changes):
+    body = {}
+    unknown = sorted(set(changes) - set(POD_UPDATE_KEYS) - set(POD_MOUNT_KEYS))
+    if unknown:
+        raise ValueError(f"REST v2 cannot update pod field(s): {', '.join(unknown)}")
+    for key, api_key in POD_UPDATE_KEYS.items():
+        if key in changes:
+            value = changes[key]
+            if key == "container_disk_gb":
+                value = int(value)
+            elif key == "env":
+                value = {str(k): str(v) for k, v in (value or {}).items()}
+            elif key == "docker_args":
+                value = value or ""
+            body[api_key] = value
+    if any(key in changes for key in POD_MOUNT_KEYS):
+        mounts = mounts_body(
+            changes.get("volume_gb"), changes.get("volume_mount_path"), changes.get("network_volume_id")
+        )
+        if mounts:
+            body["mounts"] = mounts
+    return body
+
+
+def scaling_body(scaler_type, scaler_value):
+    scaler_type = (scaler_type or "QUEUE_DELAY").upper()
+    if scaler_type == "REQUEST_COUNT":
+        return {"type": scaler_type, "requestCount": int(scaler_value if scaler_value is not None else 1)}
+    if scaler_type == "QUEUE_DELAY":
+        return {"type": scaler_type, "queueDelay": float(scaler_value if scaler_value is not None else 4)}
+    raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
+
+
+def endpoint_body(fields, creating):
+    """CreateEndpointRequest/UpdateEndpointRequest from EndpointSpec-vocabulary ``fields``."""
+    body = {}
+    if "name" in fields:
+        body["name"] = fields["name"]
+    if creating:
+        body["type"] = "QUEUE"
+    if fields.get("template_id"):
+        body["templateId"] = fields["template_id"]
+    pools = list(fields.get("gpu_pools") or [])
+    if creating and not pools:
+        raise ValueError(
+            "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16); "
+            "gpu_type_ids alone is only understood by api_version v1"
+        )
+    if pools or fields.get("gpu_count") is not None:
+        gpu = {}
+        if pools:
+            gpu["pools"] = pools
+        if fields.get("gpu_count") is not None:
+            gpu["count"] = int(fields["gpu_count"])
+        body["gpu"] = gpu
+    scaler_type = fields.get("scaler_type")
+    if fields.get("scaler_value") is not None and not scaler_type and not creating:
+        raise ValueError("changing scaler_value on REST v2 needs scaler_type too (QUEUE_DELAY or REQUEST_COUNT)")
+    if creating or scaler_type:
+        body["scaling"] = scaling_body(scaler_type, fields.get("scaler_value"))
+    workers = {}
+    for key, api_key in (("workers_min", "min"), ("workers_max", "max"), ("idle_timeout", "idleTimeout")):
+        if fields.get(key) is not None:
+            workers[api_key] = int(fields[key])
+    # RunPod rejects idleTimeout beside a REQUEST_COUNT scaler on queue endpoints.
+    if body.get("scaling", {}).get("type") == "REQUEST_COUNT":
+        workers.pop("idleTimeout", None)
+    if workers:
+        body["workers"] = workers
+    if fields.get("flashboot") is not None:
+        body["flashboot"] = FLASHBOOT_ON if fields["flashboot"] else FLASHBOOT_OFF
+    if fields.get("execution_timeout_ms") is not None:
+        body["timeout"] = int(fields["execution_timeout_ms"])
+    if fields.get("network_volume_id"):
+        body["networkVolumes"] = [fields["network_volume_id"]]
+    if fields.get("data_center_ids"):
+        body["dataCenterIds"] = list(fields["data_center_ids"])
+    return body
+
+
+TEMPLATE_KEYS = {
+    "name": "name",
+    "image": "image",
+    "serverless": "serverless",
+    "container_disk_gb": "disk",
+    "env": "env",
+    "ports": "ports",
+    "docker_args": "args",
+}
+
+
+def template_body(fields, creating):
+    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
+    if unknown:
+        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
+    body = {}
+    for key, api_key in TEMPLATE_KEYS.items():
+        value = fields.get(key)
+        # On create, empty collections are the defaults; on update an explicit empty value clears.
+        if value is None or (creating and value in ({}, [], "")):
+            continue
+        if key == "container_disk_gb":
+            value = int(value)
+        elif key == "env":
+            value = {str(k): str(v) for k, v in value.items()}
+        body[api_key] = value
+    return body
+
+
+class BackendV2(Backend):
+    api_version = "v2"
+
+    # -- pods --------------------------------------------------------------------------------------
+
+    def list_pods(self, runtime=True, attempts=None):
+        """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped."""
+        pods = []
+        params = None
+        seen_cursors = set()
+        for _page in range(MAX_PAGES):
+            payload = self.client.request("GET", "pods", params=params, attempts=attempts)
+            if isinstance(payload, list):
+                entries, pagination = payload, {}
+            elif isinstance(payload, dict) and isinstance(payload.get("pods"), list):
+                entries, pagination = payload.get("pods") or [], as_dict(payload.get("pagination"))
+            else:
+                raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
+            pods.extend(pod_from_v2(entry) for entry in entries if entry is not None)
+            cursor = as_str(pagination.get("nextCursor"))
+            if not cursor or pagination.get("hasNextPage") is False or cursor in seen_cursors:
+                break
+            seen_cursors.add(cursor)
+            params = {"cursor": cursor}
+        return pods
+
+    def get_pod(self, pod_id, attempts=None):
+        return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
+
+    def create_pod(self, spec):
+        """Create on the first candidate GPU type (or CPU flavor) with capacity; one POST per candidate."""
+        reject_v1_only_fields(spec)
+        candidates = create_candidates(spec)
+        refusals = []
+        last_error = None
+        for candidate in candidates:
+            try:
+                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
+            except RunPodError as error:
+                if error.code in ("server_error", "network_error"):
+                    # RunPod can bill a pod whose create failed mid-flight: never re-POST, let the caller look.
+                    error.maybe_created = True
+                    raise
+                if is_no_capacity(error):
+                    refusals.append(f"{candidate}: {error.message}")
+                    last_error = error
+                    continue
+                raise
+            return pod_from_v2(payload)
+        raise RunPodError(
+            last_error.code,
+            last_error.status,
+            f"no capacity for any requested type ({'; '.join(refusals)})",
+            errors=last_error.errors,
+        )
+
+    def update_pod(self, pod_id, changes):
+        body = pod_update_body(changes)
+        return pod_from_v2(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=body))
+
+    def _action(self, pod_id, action):
+        payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
+        return pod_from_v2(payload) if isinstance(payload, dict) and payload.get("id") else None
+
+    def start_pod(self, pod_id):
+        return self._action(pod_id, "start")
+
+    def stop_pod(self, pod_id):
+        return self._action(pod_id, "stop")
+
+    def restart_pod(self, pod_id):
+        return self._action(pod_id, "restart")
+
+    def delete_pod(self, pod_id):
+        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")
+
+    # -- serverless ----------------------------------------------------------------------------------
+
+    def list_endpoints(self):
+        payload = self.client.request("GET", "serverless")
+        entries = payload if isinstance(payload, list) else as_dict(payload).get("endpoints")
+        if not isinstance(entries, list):
+            raise RunPodError("bad_response", None, 'expected {"endpoints": [...]} from GET /serverless')
+        return [endpoint_from_v2(entry) for entry in entries if entry is not None]
+
+    def get_endpoint(self, endpoint_id):
+        return endpoint_from_v2(self.client.request("GET", f"serverless/{quote_id(endpoint_id)}"))
+
+    def create_endpoint(self, spec):
+        body = endpoint_body(spec.model_dump(), creating=True)
+        try:
+            payload = self.client.request("POST", "serverless", json=body)
+        except RunPodError as error:
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return endpoint_from_v2(payload)
+
+    def update_endpoint(self, endpoint_id, changes):
+        body = endpoint_body(dict(changes), creating=False)
+        return endpoint_from_v2(self.client.request("PATCH", f"serverless/{quote_id(endpoint_id)}", json=body))
+
+    def delete_endpoint(self, endpoint_id):
+        self.client.request("DELETE", f"serverless/{quote_id(endpoint_id)}")
+
+    def endpoint_workers(self, endpoint_id, attempts=None):
+        path = f"serverless/{quote_id(endpoint_id)}/workers"
+        return workers_from_v2(self.client.request("GET", path, attempts=attempts))
+
+    # -- templates ---------------------------------------------------------------------------------
+
+    def list_templates(self):
+        payload = self.client.request("GET", "templates")
+        entries = payload if isinstance(payload, list) else as_dict(payload).get("templates")
+        if not isinstance(entries, list):
+            raise RunPodError("bad_response", None, 'expected {"templates": [...]} from GET /templates')
+        return [template_from_v2(entry) for entry in entries if entry is not None]
+
+    def get_template(self, template_id):
+        return template_from_v2(self.client.request("GET", f"templates/{quote_id(template_id)}"))
+
+    def create_template(self, spec):
+        body = template_body(spec.model_dump(), creating=True)
+        return template_from_v2(self.client.request("POST", "templates", json=body))
+
+    def update_template(self, template_id, changes):
+        body = template_body(dict(changes), creating=False)
+        return template_from_v2(self.client.request("PATCH", f"templates/{quote_id(template_id)}", json=body))
+
+    def delete_template(self, template_id):
+        self.client.request("DELETE", f"templates/{quote_id(template_id)}")

@@ -1,0 +1,380 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""HTTP client for the RunPod APIs: auth, timeouts, bounded retries, errors mapped to ``RunPodError``.
+
+The API key lives only in the Authorization header of the underlying httpx client. It never
+reaches an error message, a URL, a repr or a chained traceback: transport exceptions are
+re-raised as ``RunPodError`` outside the ``except`` block (no ``__context__``) with their text
+scrubbed of the key.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json as jsonlib
+import random
+import time
+import traceback
+from datetime import UTC, datetime
+
+from ansible_collections.runpod.cloud.plugins.module_utils._version import COLLECTION_VERSION
+
+try:
+    import httpx
+except ImportError:  # pragma: no cover - exercised by the sanity import test
+    HAS_HTTPX = False
+    HTTPX_IMPORT_ERROR = traceback.format_exc()
+    httpx = None
+else:
+    HAS_HTTPX = True
+    HTTPX_IMPORT_ERROR = None
+
+DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
+
+# HTTP status -> error code (reference-semantics §2.2, plus 422 which REST v2 uses for schema violations).
+STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    409: "conflict",
+    422: "unprocessable",
+    429: "rate_limited",
+}
+ERROR_CODES = frozenset(
+    (
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "bad_request",
+        "conflict",
+        "unprocessable",
+        "rate_limited",
+        "server_error",
+        "network_error",
+        "graphql_error",
+        "bad_response",
+        "api_error",
+    )
+)
+READ_METHODS = frozenset(("GET", "HEAD"))
+# Backoff: 0.5 s, 1 s, 2 s ... capped; a Retry-After longer than this is not slept inside one call,
+# the error goes back to the caller (the poll engine knows its own deadline).
+BACKOFF_BASE = 0.5
+BACKOFF_CAP = 8.0
+MAX_RETRY_AFTER = 30.0
+RAW_BODY_LIMIT = 300
+REDACTED = "<redacted>"
+
+
+class RunPodError(Exception):
+    """A failed API call. ``code`` is one of ``ERROR_CODES``; ``status`` the HTTP status or None."""
+
+    def __init__(
+        self,
+        code,
+        status=None,
+        message="",
+        retry_after=None,
+        maybe_created=False,
+        errors=None,
+        resource_id=None,
+    ):
+        self.code = code
+        self.status = status
+        self.message = message or code
+        self.retry_after = retry_after
+        # True when a create may have taken effect although it failed (5xx / connection lost mid-call).
+        self.maybe_created = maybe_created
+        self.errors = list(errors or [])
+        self.resource_id = resource_id
+        super().__init__(self.message)
+
+    def __str__(self):
+        return self.message
+
+    def __repr__(self):
+        return f"RunPodError(code={self.code!r}, status={self.status!r}, message={self.message!r})"
+
+    def to_dict(self):
+        """JSON-safe fields for a module result."""
+        result = {"code": self.code, "message": self.message}
+        if self.status is not None:
+            result["status"] = self.status
+        if self.retry_after is not None:
+            result["retry_after"] = self.retry_after
+        if self.errors:
+            result["errors"] = self.errors
+        if self.maybe_created:
+            result["maybe_created"] = True
+        return result
+
+
+class _SystemClock:
+    def now(self):
+        return time.monotonic()
+
+    def sleep(self, seconds):
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+def code_for_status(status):
+    if status in STATUS_CODES:
+        return STATUS_CODES[status]
+    if status >= 500:
+        return "server_error"
+    return "api_error"
+
+
+def parse_retry_after(value, now=None):
+    """Seconds from a ``Retry-After`` header (delta-seconds or HTTP date); None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    if seconds != seconds:  # NaN
+        return None
+    return max(0.0, seconds)
+
+
+def _text(value):
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    return jsonlib.dumps(value, sort_keys=True)
+
+
+def message_from_body(status, body_text):
+    """The human message of an error body: ``error`` -> ``message`` -> ``detail`` -> raw body -> generic.
+
+    Returns ``(message, errors)``; ``errors`` is the problem+json ``errors`` list (validation details).
+    """
+    errors = []
+    parsed = None
+    if body_text:
+        try:
+            parsed = jsonlib.loads(body_text)
+        except ValueError:
+            parsed = None
+    if isinstance(parsed, dict):
+        raw_errors = parsed.get("errors")
+        if isinstance(raw_errors, list):
+            errors = [_text(item.get("message") if isinstance(item, dict) else item) for item in raw_errors]
+            errors = [item for item in errors if item]
+        for key in ("error", "message", "detail", "title"):
+            text = _text(parsed.get(key))
+            if text:
+                if errors and key in ("detail", "title"):
+                    text = f"{text}: {'; '.join(errors)}"
+                return text, errors
+        if errors:
+            return "; ".join(errors), errors
+    if body_text and body_text.strip() and not isinstance(parsed, (dict, list)):
+        return body_text.strip()[:RAW_BODY_LIMIT], errors
+    return f"api request failed with status {status}", errors
+
+
+class Client:
+    """One RunPod API base URL plus absolute URLs on other RunPod hosts (GraphQL, serverless)."""
+
+    def __init__(
+        self,
+        api_key,
+        base_url,
+        *,
+        timeout=30.0,
+        validate_certs=True,
+        user_agent=DEFAULT_USER_AGENT,
+        transport=None,
+        clock=None,
+        max_attempts=3,
+        rng=None,
+    ):
+        if not HAS_HTTPX:
+            raise RuntimeError("the httpx Python library is required")
+        self._secret = api_key or ""
+        self.base_url = base_url.rstrip("/")
+        self.timeout = float(timeout)
+        self.max_attempts = max(1, int(max_attempts))
+        self.clock = clock or _SystemClock()
+        self._rng = rng or random.Random()
+        self.requests_made = 0
+        # (method, path, status or error code) per attempt; never query strings or headers.
+        self.request_log = []
+        headers = {"User-Agent": user_agent or DEFAULT_USER_AGENT, "Accept": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self._http = httpx.Client(
+            base_url=self.base_url + "/",
+            headers=headers,
+            timeout=self.timeout,
+            verify=validate_certs,
+            transport=transport,
+            follow_redirects=False,
+        )
+
+    def __repr__(self):
+        return f"Client(base_url={self.base_url!r}, timeout={self.timeout!r})"
+
+    def close(self):
+        self._http.close()
+
+    def redact(self, text):
+        """``text`` with every occurrence of the API key replaced."""
+        text = str(text)
+        if self._secret and len(self._secret) >= 4:
+            text = text.replace(self._secret, REDACTED)
+        return text
+
+    # -- retries -----------------------------------------------------------------------------------
+
+    def backoff_delay(self, attempt, retry_after=None):
+        """Seconds to wait before attempt ``attempt + 1``: Retry-After if given, else jittered 0.5 s * 2^(n-1)."""
+        if retry_after is not None:
+            return float(retry_after)
+        ceiling = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** (attempt - 1)))
+        # Equal jitter: never less than half the step, so retries still spread out.
+        return ceiling / 2 + self._rng.random() * ceiling / 2
+
+    @staticmethod
+    def _retryable(method, error):
+        if error.code == "rate_limited":
+            return error.retry_after is None or error.retry_after <= MAX_RETRY_AFTER
+        # Only reads are safe to repeat after a 5xx or a lost connection; a create may have happened.
+        return method in READ_METHODS and error.code in ("server_error", "network_error")
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def _send(self, method, url, json=None, params=None, timeout=None):
+        """One attempt. Returns the httpx response or a ``RunPodError`` for a transport failure."""
+        self.requests_made += 1
+        failure = None
+        try:
+            response = self._http.request(
+                method,
+                url,
+                json=json,
+                params=params,
+                timeout=self.timeout if timeout is None else float(timeout),
+            )
+        except httpx.TimeoutException as exc:
+            failure = f"request timed out ({type(exc).__name__}): {exc}"
+        except httpx.HTTPError as exc:
+            failure = f"network error ({type(exc).__name__}): {exc}"
+        if failure is not None:
+            # Built after the except block so the transport exception (which may carry the request and
+            # its headers) is not chained onto the error's traceback.
+            self._log(method, url, "network_error")
+            return RunPodError("network_error", None, self.redact(failure))
+        self._log(method, url, response.status_code)
+        return response
+
+    def _log(self, method, url, outcome):
+        path = str(url).split("?", 1)[0]
+        self.request_log.append((method, self.redact(path), outcome))
+
+    def _error_from_response(self, response):
+        status = response.status_code
+        try:
+            body_text = response.text
+        except Exception:  # undecodable body: fall back to the generic message
+            body_text = ""
+        message, errors = message_from_body(status, body_text)
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        return RunPodError(
+            code_for_status(status),
+            status,
+            self.redact(message),
+            retry_after=retry_after,
+            errors=[self.redact(item) for item in errors],
+        )
+
+    def _decode(self, response):
+        if response.status_code == 204 or not response.content:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            snippet = self.redact(response.text[:80])
+            return RunPodError(
+                "bad_response",
+                response.status_code,
+                f"the API answered {response.status_code} with a body that is not JSON: {snippet!r}",
+            )
+
+    def request(self, method, url, *, json=None, params=None, attempts=None, timeout=None):
+        """Send a request; return the decoded JSON body (None when empty) or raise ``RunPodError``.
+
+        ``url`` is a path under ``base_url`` or an absolute URL. GETs retry 429/5xx/network errors,
+        other methods retry only 429; ``attempts=1`` disables retries.
+        """
+        method = method.upper()
+        limit = self.max_attempts if attempts is None else max(1, int(attempts))
+        attempt = 0
+        while True:
+            attempt += 1
+            outcome = self._send(method, url, json=json, params=params, timeout=timeout)
+            if isinstance(outcome, RunPodError):
+                error = outcome
+            elif outcome.is_success:
+                decoded = self._decode(outcome)
+                if isinstance(decoded, RunPodError):
+                    raise decoded
+                return decoded
+            else:
+                error = self._error_from_response(outcome)
+            if attempt >= limit or not self._retryable(method, error):
+                raise error
+            self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
+
+    def graphql(self, url, query, variables=None, timeout=None):
+        """POST one GraphQL query (never retried: callers bound GraphQL reads); return ``data``.
+
+        Raises ``graphql_error`` carrying the HTTP status (200 for ``errors[]`` in a 200, 401 for a bad
+        key, ...), or ``network_error``.
+        """
+        payload = {"query": query}
+        if variables:
+            payload["variables"] = variables
+        outcome = self._send("POST", url, json=payload, timeout=timeout)
+        if isinstance(outcome, RunPodError):
+            raise outcome
+        status = outcome.status_code
+        if not outcome.is_success:
+            error = self._error_from_response(outcome)
+            raise RunPodError(
+                "graphql_error",
+                status,
+                f"graphql error: {error.message}",
+                retry_after=error.retry_after,
+                errors=error.errors,
+            )
+        decoded = self._decode(outcome)
+        if isinstance(decoded, RunPodError) or not isinstance(decoded, dict):
+            raise RunPodError("graphql_error", status, "graphql error: the response is not a JSON object")
+        errors = decoded.get("errors")
+        if errors:
+            messages = [_text(item.get("message") if isinstance(item, dict) else item) for item in errors]
+            messages = [self.redact(item) for item in messages if item] or ["unknown error"]
+            raise RunPodError("graphql_error", status, f"graphql error: {'; '.join(messages)}", errors=messages)
+        data = decoded.get("data")
+        if not isinstance(data, dict):
+            raise RunPodError("graphql_error", status, "graphql error: the response has no data")
+        return data
