@@ -1,0 +1,259 @@
+"""Realistic API payloads (shapes from the OpenAPI specs and shared/docs/runpod-api.md) for backend tests."""
+
+from __future__ import annotations
+
+import copy
+
+
+def v2_pod(**overrides):
+    """A RUNNING REST v2 GPU pod with a public 22/tcp mapping."""
+    pod = {
+        "id": "pod_abc123",
+        "name": "trainer",
+        "status": "RUNNING",
+        "actions": ["stop", "restart", "terminate"],
+        "image": "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404",
+        "args": "",
+        "disk": 50,
+        "mounts": {"persistent": {"size": 20, "path": "/workspace"}},
+        "ports": ["8888/http", "22/tcp"],
+        "env": {"JUPYTER_PASSWORD": "hunter2"},
+        "registry": None,
+        "cloud": "SECURE",
+        "dataCenterId": "US-TX-3",
+        "cudaVersion": "12.8",
+        "ssh": {
+            "proxy": {
+                "host": "ssh.runpod.io",
+                "port": 22,
+                "username": "pod_abc123-64411eb2",
+                "command": "ssh pod_abc123-64411eb2@ssh.runpod.io",
+            },
+            "direct": {
+                "host": "45.23.12.1",
+                "port": 43022,
+                "username": "root",
+                "command": "ssh root@45.23.12.1 -p 43022",
+            },
+        },
+        "template": None,
+        "cost": 0.69,
+        "locked": False,
+        "runtime": {
+            "uptime": 111,
+            "gpus": [{"util": 3, "memoryUtil": 10}],
+            "cpu": {"util": 2},
+            "memory": {"util": 5},
+            "ports": [
+                {"private": 8888, "public": 43210, "type": "http", "ip": "100.65.0.101"},
+                {"private": 22, "public": 43022, "type": "tcp", "ip": "45.23.12.1"},
+            ],
+        },
+        "createdAt": "2026-03-13T20:00:00Z",
+        "startedAt": "2026-03-13T20:00:30Z",
+        "globalNetworking": {"enabled": False},
+        "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1},
+        "someFutureField": {"nested": True},
+    }
+    pod.update(overrides)
+    return copy.deepcopy(pod)
+
+
+def v2_provisioning_pod(**overrides):
+    fields = {
+        "id": "pod_new",
+        "name": "fresh",
+        "status": "PROVISIONING",
+        "actions": ["stop", "terminate"],
+        "dataCenterId": None,
+        "cudaVersion": None,
+        "ssh": {"proxy": None, "direct": None},
+        "runtime": None,
+        "startedAt": None,
+        "mounts": {},
+    }
+    fields.update(overrides)
+    return v2_pod(**fields)
+
+
+def v2_cpu_pod(**overrides):
+    pod = v2_pod(
+        id="pod_cpu",
+        name="cpu-box",
+        mounts={"network": [{"volumeId": "vol_xyz", "path": "/runpod-volume"}]},
+        cost=0.12,
+        **overrides,
+    )
+    del pod["gpu"]
+    pod["cpu"] = {"id": "cpu5c", "vcpuCount": 4, "memory": 8}
+    return pod
+
+
+def v2_endpoint(**overrides):
+    endpoint = {
+        "id": "ep_abc123",
+        "name": "inference",
+        "type": "QUEUE",
+        "image": "runpod/serverless-hello-world:latest",
+        "args": "",
+        "disk": 20,
+        "env": {},
+        "ports": [],
+        "registry": None,
+        "requestUrls": {"health": "https://api.runpod.ai/v2/ep_abc123/health"},
+        "gpu": {"pools": ["ADA_24", "AMPERE_16"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": None},
+        "workers": {"min": 1, "max": 3, "idleTimeout": 5},
+        "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
+        "dataCenterIds": ["US-TX-3"],
+        "networkVolumes": ["vol_abc"],
+        "timeout": 300000,
+        "flashboot": "FLASHBOOT",
+        "createdAt": "2026-03-13T20:00:00Z",
+    }
+    endpoint.update(overrides)
+    return copy.deepcopy(endpoint)
+
+
+def v2_template(**overrides):
+    template = {
+        "id": "tpl_abc",
+        "name": "torch",
+        "image": "runpod/pytorch:2.1.0",
+        "args": "sleep infinity",
+        "disk": 40,
+        "mounts": {},
+        "ports": ["22/tcp"],
+        "env": {"A": "1"},
+        "registry": None,
+        "serverless": False,
+        "public": False,
+        "category": "NVIDIA",
+        "startSsh": True,
+        "startJupyter": False,
+        "allowedCudaVersions": [],
+    }
+    template.update(overrides)
+    return copy.deepcopy(template)
+
+
+def v1_pod(**overrides):
+    """A REST v1 pod (desiredStatus RUNNING); live responses send imageName, the spec image."""
+    pod = {
+        "id": "xedezhzb9la3ye",
+        "name": "trainer",
+        "desiredStatus": "RUNNING",
+        "lastStatusChange": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400 (Eastern Daylight Time)",
+        "imageName": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04",
+        "costPerHr": "0.74",
+        "adjustedCostPerHr": 0.69,
+        "containerDiskInGb": 50,
+        "volumeInGb": 20,
+        "volumeMountPath": "/workspace",
+        "ports": ["8888/http", "22/tcp"],
+        "env": {"ENV_VAR": "value"},
+        "publicIp": "45.23.12.1",
+        "portMappings": {"22": 10341, "8888": 10342},
+        "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1, "displayName": "RTX 4090"},
+        "machine": {"gpuTypeId": "NVIDIA GeForce RTX 4090", "location": "US", "dataCenterId": "US-TX-3"},
+        "memoryInGb": 62,
+        "vcpuCount": 16,
+        "interruptible": False,
+        "locked": False,
+        "templateId": None,
+        "dockerStartCmd": ["sleep", "infinity"],
+        "dockerEntrypoint": [],
+        "lastStartedAt": "2024-07-12T19:14:40.144Z",
+        "createdAt": "2024-07-12T19:14:38.000Z",
+    }
+    pod.update(overrides)
+    return copy.deepcopy(pod)
+
+
+def gql_pod(pod_id="xedezhzb9la3ye", desired="RUNNING", runtime="default", **overrides):
+    pod = {
+        "id": pod_id,
+        "desiredStatus": desired,
+        "lastStatusChange": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400",
+        "runtime": {
+            "uptimeInSeconds": 111,
+            "ports": [
+                {"ip": "100.65.0.101", "isIpPublic": False, "privatePort": 8888, "publicPort": 60141, "type": "http"},
+                {"ip": "45.23.12.1", "isIpPublic": True, "privatePort": 22, "publicPort": 10341, "type": "tcp"},
+            ],
+        }
+        if runtime == "default"
+        else runtime,
+    }
+    pod.update(overrides)
+    return pod
+
+
+# -- test doubles shared by the backend tests ----------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 0.0
+        self.sleeps = []
+
+    def now(self):
+        return self.t
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.t += seconds
+
+
+class Router:
+    """MockTransport handler: ``(METHOD, path)`` -> queue of answers (the last one repeats).
+
+    An answer is an ``httpx.Response``, a JSON-able object (200), a callable(request) or an exception.
+    Every request is recorded with its decoded JSON body.
+    """
+
+    def __init__(self):
+        self.routes = {}
+        self.calls = []
+
+    def add(self, method, path, *answers):
+        self.routes.setdefault((method, path), []).extend(answers)
+        return self
+
+    def bodies(self, method, path):
+        return [body for (m, p, body, _req) in self.calls if (m, p) == (method, path)]
+
+    def count(self, method, path):
+        return len(self.bodies(method, path))
+
+    def __call__(self, request):
+        import json
+
+        import httpx
+
+        body = json.loads(request.content) if request.content else None
+        path = request.url.raw_path.decode().split("?", 1)[0]
+        self.calls.append((request.method, path, body, request))
+        queue = self.routes.get((request.method, path))
+        if not queue:
+            return httpx.Response(404, json={"title": "Not Found", "status": 404, "detail": "no route in test"})
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        if isinstance(answer, Exception):
+            raise answer
+        if callable(answer):
+            answer = answer(request)
+        if isinstance(answer, httpx.Response):
+            return answer
+        return httpx.Response(200, json=answer)
+
+
+def problem(status, detail, errors=None, headers=None):
+    import json
+
+    import httpx
+
+    body = {"title": "Error", "status": status, "detail": detail}
+    if errors:
+        body["errors"] = errors
+    return httpx.Response(
+        status, content=json.dumps(body), headers={"Content-Type": "application/problem+json", **(headers or {})}
+    )

@@ -1,0 +1,688 @@
+"""REST v2 backend: normalization of realistic payloads, create bodies, GPU fallback, serverless, templates."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import payloads
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from payloads import FakeClock, Router, problem
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    DEFAULT_API_URLS,
+    DEFAULT_GRAPHQL_URL,
+    DEFAULT_SERVERLESS_URL,
+    make_backend,
+    resolve_options,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
+    BackendV2,
+    desired_status_from_v2,
+    is_no_capacity,
+    pod_from_v2,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+
+API = "https://rest.example.test/v2"
+SLS = "https://sls.example.test/sls"
+PODS = "/v2/pods"
+
+
+def backend_with(router, **options):
+    opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": SLS, **options}
+    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+
+
+# -- options ---------------------------------------------------------------------------------------
+
+
+def test_resolve_options_defaults_depend_on_version():
+    assert resolve_options({"api_key": "k"})["api_url"] == DEFAULT_API_URLS["v2"] == "https://api.runpod.io/v2"
+    v1 = resolve_options({"api_key": "k", "api_version": "v1"})
+    assert v1["api_url"] == "https://rest.runpod.io/v1"
+    assert v1["graphql_url"] == DEFAULT_GRAPHQL_URL
+    assert v1["serverless_url"] == DEFAULT_SERVERLESS_URL
+    assert v1["request_timeout"] == 30.0 and v1["validate_certs"] is True
+    custom = resolve_options({"api_url": "http://127.0.0.1:9/v2/", "request_timeout": "7", "validate_certs": False})
+    assert custom["api_url"] == "http://127.0.0.1:9/v2"
+    assert custom["request_timeout"] == 7.0 and custom["validate_certs"] is False
+    with pytest.raises(ValueError, match="api_version"):
+        resolve_options({"api_version": "v3"})
+
+
+def test_make_backend_picks_v2_by_default_and_counts_requests():
+    router = Router().add("GET", PODS, {"pods": []})
+    backend = backend_with(router)
+    assert isinstance(backend, BackendV2)
+    assert backend.list_pods() == []
+    assert backend.requests_made == 1
+    assert backend.request_log == [("GET", "pods", 200)]
+    assert "k-test-123456" not in repr(backend)
+
+
+# -- pod normalization -------------------------------------------------------------------------------
+
+
+def test_running_pod_normalization():
+    pod = pod_from_v2(payloads.v2_pod())
+    assert pod.id == "pod_abc123" and pod.name == "trainer" and pod.api_version == "v2"
+    assert (pod.status, pod.desired_status) == ("RUNNING", "RUNNING")
+    assert pod.runtime_probed is True and pod.runtime_reported is True
+    assert pod.uptime_seconds == 111
+    assert pod.actions == ["stop", "restart", "terminate"]
+    assert pod.image.startswith("runpod/pytorch")
+    assert (pod.compute_type, pod.gpu_type, pod.gpu_count) == ("GPU", "NVIDIA GeForce RTX 4090", 1)
+    assert pod.cost_per_hr == 0.69 and pod.data_center_id == "US-TX-3" and pod.cloud_type == "SECURE"
+    assert (pod.container_disk_gb, pod.volume_gb, pod.volume_mount_path) == (50, 20, "/workspace")
+    assert pod.network_volume_id is None
+    assert pod.ports == ["8888/http", "22/tcp"]
+    assert pod.env == {"JUPYTER_PASSWORD": "hunter2"}
+    assert pod.docker_args is None  # "" = image default
+    assert [(p.private, p.public, p.ip, p.type, p.is_public) for p in pod.runtime_ports] == [
+        (8888, 43210, "100.65.0.101", "http", None),
+        (22, 43022, "45.23.12.1", "tcp", None),
+    ]
+    assert pod.ssh_direct.model_dump() == {
+        "host": "45.23.12.1",
+        "port": 43022,
+        "user": "root",
+        "command": "ssh root@45.23.12.1 -p 43022",
+    }
+    assert pod.ssh_proxy.user == "pod_abc123-64411eb2"
+    assert pod.created_at == "2026-03-13T20:00:00Z" and pod.started_at == "2026-03-13T20:00:30Z"
+    assert pod.last_status_change is None
+
+
+def test_provisioning_pod_has_no_runtime_and_maps_to_desired_running():
+    pod = pod_from_v2(payloads.v2_provisioning_pod())
+    assert (pod.status, pod.desired_status) == ("PROVISIONING", "RUNNING")
+    assert pod.runtime_reported is False and pod.runtime_probed is True
+    assert pod.uptime_seconds is None
+    assert pod.runtime_ports == [] and pod.ssh_direct is None and pod.ssh_proxy is None
+    assert pod.data_center_id is None and pod.volume_gb is None
+
+
+def test_empty_runtime_object_counts_as_no_runtime():
+    pod = pod_from_v2(payloads.v2_pod(runtime={}))
+    assert pod.runtime_reported is False
+    assert pod.uptime_seconds is None
+
+
+@pytest.mark.parametrize(
+    ("status", "desired"),
+    [
+        ("PROVISIONING", "RUNNING"),
+        ("STARTING", "RUNNING"),
+        ("RUNNING", "RUNNING"),
+        ("ERROR", "RUNNING"),
+        ("EXITED", "EXITED"),
+        ("TERMINATED", "TERMINATED"),
+        ("exited", "EXITED"),
+        ("", ""),
+    ],
+)
+def test_v2_status_to_desired_status(status, desired):
+    assert desired_status_from_v2(status) == desired
+
+
+@given(st.text(max_size=20))
+def test_desired_status_mapping_is_total_and_upper_cased(status):
+    mapped = desired_status_from_v2(status)
+    assert mapped == mapped.upper()
+    assert mapped in ("RUNNING", status.strip().upper())
+
+
+def test_cpu_pod_with_network_volume():
+    pod = pod_from_v2(payloads.v2_cpu_pod())
+    assert (pod.compute_type, pod.cpu_flavor, pod.vcpu_count, pod.gpu_type, pod.gpu_count) == (
+        "CPU",
+        "cpu5c",
+        4,
+        None,
+        0,
+    )
+    assert (pod.network_volume_id, pod.volume_mount_path, pod.volume_gb) == ("vol_xyz", "/runpod-volume", None)
+
+
+def test_lenient_decoding_of_field_drift_and_partial_ssh_blocks():
+    pod = pod_from_v2(
+        payloads.v2_pod(
+            args=None,
+            cmd=["python", "serve.py"],
+            ports="8888/http,22/tcp",
+            ssh={"direct": {"ip": "1.2.3.4", "port": "51227"}},
+            runtime={"uptime": 5, "ports": [None, {"public": 3}, {"private": 22, "public": 51227}]},
+        )
+    )
+    assert pod.docker_args == "python serve.py"
+    assert pod.ports == ["8888/http", "22/tcp"]
+    assert pod.ssh_direct.host == "1.2.3.4" and pod.ssh_direct.port == 51227 and pod.ssh_direct.user == "root"
+    assert pod.ssh_direct.command == "ssh root@1.2.3.4 -p 51227"
+    assert [(p.private, p.public) for p in pod.runtime_ports] == [(22, 51227)]
+    assert pod_from_v2(payloads.v2_pod(ssh={"direct": {"host": "1.2.3.4"}})).ssh_direct is None
+    assert pod_from_v2(payloads.v2_pod(ssh=None)).ssh_direct is None
+
+
+@pytest.mark.parametrize("bad", [{"name": "no id"}, {"id": ""}, {"id": None}, ["not", "a", "dict"], None])
+def test_missing_id_is_bad_response(bad):
+    with pytest.raises(RunPodError) as caught:
+        pod_from_v2(bad)
+    assert caught.value.code == "bad_response"
+
+
+@given(
+    st.fixed_dictionaries(
+        {"id": st.text(min_size=1, max_size=8)},
+        optional={
+            "status": st.one_of(st.none(), st.text(max_size=12)),
+            "runtime": st.one_of(st.none(), st.just({}), st.dictionaries(st.text(max_size=5), st.integers())),
+            "ports": st.one_of(st.none(), st.text(max_size=20), st.lists(st.text(max_size=8))),
+            "cost": st.one_of(st.none(), st.floats(allow_nan=False), st.text(max_size=5)),
+            "ssh": st.one_of(st.none(), st.dictionaries(st.sampled_from(["direct", "proxy"]), st.none())),
+            "gpu": st.one_of(st.none(), st.fixed_dictionaries({"id": st.text(max_size=8), "count": st.integers(0, 8)})),
+            "env": st.one_of(st.none(), st.dictionaries(st.text(max_size=5), st.text(max_size=5))),
+        },
+    )
+)
+def test_pod_normalization_never_crashes_on_partial_payloads(raw):
+    pod = pod_from_v2(raw)
+    assert pod.id == raw["id"]
+    assert pod.runtime_probed is True
+    assert pod.runtime_reported == (isinstance(raw.get("runtime"), dict) and bool(raw.get("runtime")))
+
+
+# -- listing ---------------------------------------------------------------------------------------
+
+
+def test_list_pods_skips_null_entries_and_tolerates_unknown_fields():
+    router = Router().add("GET", PODS, {"pods": [None, payloads.v2_pod(), None, payloads.v2_provisioning_pod()]})
+    pods = backend_with(router).list_pods()
+    assert [pod.id for pod in pods] == ["pod_abc123", "pod_new"]
+
+
+def test_list_pods_follows_pagination_cursor():
+    pages = [
+        {"pods": [payloads.v2_pod(id="a")], "pagination": {"hasNextPage": True, "nextCursor": "c1"}},
+        {"pods": [payloads.v2_pod(id="b")], "pagination": {"hasNextPage": True, "nextCursor": "c2"}},
+        {"pods": [payloads.v2_pod(id="c")], "pagination": {"hasNextPage": False, "nextCursor": None}},
+    ]
+    router = Router().add("GET", PODS, *pages)
+    backend = backend_with(router)
+    assert [pod.id for pod in backend.list_pods()] == ["a", "b", "c"]
+    cursors = [req.url.params.get("cursor") for (_m, _p, _b, req) in router.calls]
+    assert cursors == [None, "c1", "c2"]
+    assert backend.requests_made == 3
+
+
+def test_list_pods_stops_on_a_repeated_cursor():
+    page = {"pods": [payloads.v2_pod(id="a")], "pagination": {"hasNextPage": True, "nextCursor": "same"}}
+    router = Router().add("GET", PODS, page)
+    assert len(backend_with(router).list_pods()) == 2
+    assert router.count("GET", PODS) == 2
+
+
+def test_list_pods_without_pods_key_is_bad_response():
+    router = Router().add("GET", PODS, {"items": []})
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).list_pods()
+    assert caught.value.code == "bad_response"
+
+
+def test_list_pods_attempts_one_disables_retries_for_the_poll_engine():
+    router = Router().add("GET", PODS, problem(503, "busy"), {"pods": []})
+    backend = backend_with(router)
+    with pytest.raises(RunPodError) as caught:
+        backend.list_pods(attempts=1)
+    assert caught.value.code == "server_error"
+    assert router.count("GET", PODS) == 1
+    # Without the override the read is retried.
+    router2 = Router().add("GET", PODS, problem(503, "busy"), {"pods": []})
+    assert backend_with(router2).list_pods() == []
+    assert router2.count("GET", PODS) == 2
+
+
+def test_get_pod_quotes_the_id_and_passes_attempts():
+    router = Router().add("GET", "/v2/pods/a%2Fb", problem(500, "x"), payloads.v2_pod(id="a/b"))
+    backend = backend_with(router)
+    with pytest.raises(RunPodError):
+        backend.get_pod("a/b", attempts=1)
+    assert backend.get_pod("a/b").id == "a/b"
+
+
+def test_find_pods_returns_only_live_pods_with_that_exact_name():
+    listing = {
+        "pods": [
+            payloads.v2_pod(id="a", name="web"),
+            payloads.v2_pod(id="b", name="web", status="EXITED"),
+            payloads.v2_pod(id="c", name="web", status="TERMINATED"),
+            payloads.v2_pod(id="d", name="web2"),
+        ]
+    }
+    router = Router().add("GET", PODS, listing)
+    assert [pod.id for pod in backend_with(router).find_pods("web")] == ["a", "b"]
+
+
+# -- create ----------------------------------------------------------------------------------------
+
+
+def gpu_spec(**overrides):
+    fields = {
+        "name": "trainer",
+        "image": "runpod/pytorch:2.1.0",
+        "gpu_type_ids": ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A4000"],
+        "gpu_count": 2,
+        "container_disk_gb": 40,
+        "volume_gb": 20,
+        "volume_mount_path": "/workspace",
+        "ports": ["8888/http"],
+        "env": {"PUBLIC_KEY": "ssh-ed25519 AAAA"},
+        "docker_args": "sleep infinity",
+        "data_center_ids": ["US-TX-3"],
+    }
+    fields.update(overrides)
+    return PodSpec(**fields)
+
+
+def test_create_pod_body_matches_create_pod_request():
+    router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
+    pod = backend_with(router).create_pod(gpu_spec())
+    assert pod.status == "PROVISIONING"
+    (body,) = router.bodies("POST", PODS)
+    assert body == {
+        "name": "trainer",
+        "image": "runpod/pytorch:2.1.0",
+        "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 2},
+        "cloud": "SECURE",
+        "disk": 40,
+        "mounts": {"persistent": {"size": 20, "path": "/workspace"}},
+        "ports": ["8888/http", "22/tcp"],
+        "env": {"PUBLIC_KEY": "ssh-ed25519 AAAA"},
+        "args": "sleep infinity",
+        "dataCenterIds": ["US-TX-3"],
+        "startSsh": True,
+    }
+
+
+def test_create_pod_does_not_duplicate_a_declared_22_and_respects_start_ssh_false():
+    router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
+    backend = backend_with(router)
+    backend.create_pod(gpu_spec(ports=["22/tcp", "8888/http"]))
+    backend.create_pod(gpu_spec(ports=["8888/http"], start_ssh=False))
+    first, second = router.bodies("POST", PODS)
+    assert first["ports"] == ["22/tcp", "8888/http"]
+    assert second["ports"] == ["8888/http"] and second["startSsh"] is False
+
+
+def test_create_cpu_pod_with_template_and_network_volume():
+    router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_cpu_pod()))
+    spec = PodSpec(
+        name="cpu-box",
+        template_id="tpl_abc",
+        compute_type="CPU",
+        cpu_flavor_ids=["cpu5c"],
+        vcpu_count=4,
+        network_volume_id="vol_xyz",
+        volume_mount_path="/data",
+        start_ssh=False,
+    )
+    backend_with(router).create_pod(spec)
+    (body,) = router.bodies("POST", PODS)
+    assert body["cpu"] == {"id": "cpu5c", "vcpuCount": 4}
+    assert "gpu" not in body and "image" not in body
+    assert body["templateId"] == "tpl_abc"
+    assert body["mounts"] == {"network": [{"volumeId": "vol_xyz", "path": "/data"}]}
+
+
+@pytest.mark.parametrize(("field", "value"), [("support_public_ip", True), ("interruptible", True)])
+def test_v1_only_fields_raise_value_error_before_any_request(field, value):
+    router = Router()
+    with pytest.raises(ValueError, match=field):
+        backend_with(router).create_pod(gpu_spec(**{field: value}))
+    assert router.calls == []
+
+
+def test_gpu_pod_without_types_is_refused():
+    with pytest.raises(ValueError, match="gpu_type_ids"):
+        backend_with(Router()).create_pod(gpu_spec(gpu_type_ids=[]))
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        problem(400, "There are no longer any instances available with the requested specifications."),
+        problem(400, "no instances currently available"),
+        problem(400, "insufficient capacity for NVIDIA GeForce RTX 4090"),
+        problem(403, "access denied"),
+    ],
+)
+def test_gpu_fallback_moves_on_only_on_no_capacity(refusal):
+    router = Router().add("POST", PODS, refusal, httpx.Response(201, json=payloads.v2_provisioning_pod()))
+    backend = backend_with(router)
+    backend.create_pod(gpu_spec(gpu_type_ids=["A", "B", "C"]))
+    assert [body["gpu"]["id"] for body in router.bodies("POST", PODS)] == ["A", "B"]
+
+
+def test_gpu_fallback_stops_on_a_plain_400_or_422():
+    for answer, code in (
+        (problem(400, "allowedCudaVersions and minCudaVersion are mutually exclusive"), "bad_request"),
+        (problem(422, "Request validation failed.", errors=["$.disk: must be >= 1"]), "unprocessable"),
+    ):
+        router = Router().add("POST", PODS, answer, httpx.Response(201, json=payloads.v2_pod()))
+        with pytest.raises(RunPodError) as caught:
+            backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+        assert caught.value.code == code
+        assert router.count("POST", PODS) == 1
+
+
+def test_every_candidate_without_capacity_raises_naming_each():
+    router = Router().add("POST", PODS, problem(400, "no instances available"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    assert caught.value.code == "bad_request" and caught.value.status == 400
+    assert "A: no instances available" in caught.value.message and "B:" in caught.value.message
+    assert caught.value.maybe_created is False
+    assert router.count("POST", PODS) == 2
+
+
+@pytest.mark.parametrize("failure", [problem(500, "internal"), problem(502, "bad gateway"), httpx.ReadTimeout("t")])
+def test_5xx_or_lost_connection_on_create_is_maybe_created_and_never_retried(failure):
+    router = Router().add("POST", PODS, failure, httpx.Response(201, json=payloads.v2_pod()))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    assert caught.value.maybe_created is True
+    assert router.count("POST", PODS) == 1
+
+
+def test_429_on_create_is_retried_after_retry_after():
+    router = Router().add(
+        "POST", PODS, problem(429, "slow", headers={"Retry-After": "2"}), httpx.Response(201, json=payloads.v2_pod())
+    )
+    backend = backend_with(router)
+    assert backend.create_pod(gpu_spec()).id == "pod_abc123"
+    assert backend.client.clock.sleeps == [2.0]
+    assert router.count("POST", PODS) == 2
+
+
+def test_is_no_capacity_table():
+    assert is_no_capacity(RunPodError("bad_request", 400, "No instances available"))
+    assert is_no_capacity(RunPodError("forbidden", 403, "access denied"))
+    assert not is_no_capacity(RunPodError("bad_request", 400, "request could not be processed"))
+    assert not is_no_capacity(RunPodError("conflict", 409, "no instances available"))
+
+
+# -- update / actions / delete ------------------------------------------------------------------------
+
+
+def test_update_pod_translates_fields_and_rejects_unknown_ones():
+    router = Router().add("PATCH", "/v2/pods/p1", payloads.v2_pod(id="p1", name="renamed"))
+    backend = backend_with(router)
+    pod = backend.update_pod("p1", {"name": "renamed", "ports": ["22/tcp"], "docker_args": None, "env": {"A": 1}})
+    assert pod.name == "renamed"
+    assert router.bodies("PATCH", "/v2/pods/p1") == [
+        {"name": "renamed", "ports": ["22/tcp"], "args": "", "env": {"A": "1"}}
+    ]
+    with pytest.raises(ValueError, match="gpu_count"):
+        backend.update_pod("p1", {"gpu_count": 2})
+
+
+@pytest.mark.parametrize("action", ["start", "stop", "restart"])
+def test_actions_post_the_action_and_return_the_pod(action):
+    router = Router().add("POST", "/v2/pods/p1/action", payloads.v2_pod(id="p1"))
+    pod = getattr(backend_with(router), f"{action}_pod")("p1")
+    assert pod.id == "p1"
+    assert router.bodies("POST", "/v2/pods/p1/action") == [{"action": action}]
+
+
+def test_action_with_204_returns_none_and_409_is_conflict():
+    router = Router().add("POST", "/v2/pods/p1/action", httpx.Response(204), problem(409, "not valid for EXITED"))
+    backend = backend_with(router)
+    assert backend.stop_pod("p1") is None
+    with pytest.raises(RunPodError) as caught:
+        backend.restart_pod("p1")
+    assert caught.value.code == "conflict"
+
+
+def test_delete_pod_and_404():
+    router = Router().add("DELETE", "/v2/pods/p1", httpx.Response(204), problem(404, "pod not found"))
+    backend = backend_with(router)
+    assert backend.delete_pod("p1") is None
+    with pytest.raises(RunPodError) as caught:
+        backend.delete_pod("p1")
+    assert caught.value.code == "not_found"
+
+
+# -- serverless endpoints ------------------------------------------------------------------------------
+
+
+def endpoint_spec(**overrides):
+    fields = {
+        "name": "inference",
+        "template_id": "tpl_sls",
+        "gpu_pools": ["ADA_24", "AMPERE_16"],
+        "gpu_count": 1,
+        "workers_min": 1,
+        "workers_max": 3,
+        "idle_timeout": 5,
+        "scaler_type": "QUEUE_DELAY",
+        "scaler_value": 4,
+        "flashboot": True,
+        "network_volume_id": "vol_abc",
+        "data_center_ids": ["US-TX-3"],
+        "execution_timeout_ms": 300000,
+    }
+    fields.update(overrides)
+    return EndpointSpec(**fields)
+
+
+def test_endpoint_normalization():
+    router = Router().add("GET", "/v2/serverless/ep_abc123", payloads.v2_endpoint())
+    endpoint = backend_with(router).get_endpoint("ep_abc123")
+    assert endpoint.model_dump() == {
+        "id": "ep_abc123",
+        "name": "inference",
+        "api_version": "v2",
+        "template_id": None,
+        "gpu_type_ids": [],
+        "gpu_pools": ["ADA_24", "AMPERE_16"],
+        "gpu_count": 1,
+        "workers_min": 1,
+        "workers_max": 3,
+        "idle_timeout": 5,
+        "scaler_type": "QUEUE_DELAY",
+        "scaler_value": 4.0,
+        "flashboot": True,
+        "network_volume_id": "vol_abc",
+        "data_center_ids": ["US-TX-3"],
+        "execution_timeout_ms": 300000,
+        "created_at": "2026-03-13T20:00:00Z",
+    }
+
+
+def test_endpoint_request_count_scaler_and_flashboot_off():
+    raw = payloads.v2_endpoint(scaling={"type": "REQUEST_COUNT", "requestCount": 2}, flashboot="OFF")
+    router = Router().add("GET", "/v2/serverless", {"endpoints": [None, raw]})
+    (endpoint,) = backend_with(router).list_endpoints()
+    assert (endpoint.scaler_type, endpoint.scaler_value, endpoint.flashboot) == ("REQUEST_COUNT", 2.0, False)
+
+
+def test_create_endpoint_body():
+    router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
+    assert backend_with(router).create_endpoint(endpoint_spec()).id == "ep_abc123"
+    assert router.bodies("POST", "/v2/serverless") == [
+        {
+            "name": "inference",
+            "type": "QUEUE",
+            "templateId": "tpl_sls",
+            "gpu": {"pools": ["ADA_24", "AMPERE_16"], "count": 1},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4.0},
+            "workers": {"min": 1, "max": 3, "idleTimeout": 5},
+            "flashboot": "FLASHBOOT",
+            "timeout": 300000,
+            "networkVolumes": ["vol_abc"],
+            "dataCenterIds": ["US-TX-3"],
+        }
+    ]
+
+
+def test_create_endpoint_request_count_drops_idle_timeout_and_flashboot_false_is_off():
+    router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
+    backend_with(router).create_endpoint(endpoint_spec(scaler_type="REQUEST_COUNT", scaler_value=3, flashboot=False))
+    (body,) = router.bodies("POST", "/v2/serverless")
+    assert body["scaling"] == {"type": "REQUEST_COUNT", "requestCount": 3}
+    assert body["workers"] == {"min": 1, "max": 3}
+    assert body["flashboot"] == "OFF"
+
+
+def test_create_endpoint_needs_pools_on_v2():
+    router = Router()
+    with pytest.raises(ValueError, match="gpu_pools"):
+        backend_with(router).create_endpoint(endpoint_spec(gpu_pools=[], gpu_type_ids=["NVIDIA A40"]))
+    assert router.calls == []
+
+
+def test_create_endpoint_5xx_is_maybe_created():
+    router = Router().add("POST", "/v2/serverless", problem(500, "oops"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_endpoint(endpoint_spec())
+    assert caught.value.maybe_created is True
+    assert router.count("POST", "/v2/serverless") == 1
+
+
+def test_update_endpoint_sends_only_given_fields():
+    router = Router().add("PATCH", "/v2/serverless/ep_abc123", payloads.v2_endpoint(workers={"min": 0, "max": 5}))
+    backend = backend_with(router)
+    endpoint = backend.update_endpoint("ep_abc123", {"workers_max": 5, "workers_min": 0})
+    assert endpoint.workers_max == 5
+    assert router.bodies("PATCH", "/v2/serverless/ep_abc123") == [{"workers": {"min": 0, "max": 5}}]
+    with pytest.raises(ValueError, match="scaler_type"):
+        backend.update_endpoint("ep_abc123", {"scaler_value": 2})
+
+
+def test_find_and_delete_endpoint():
+    router = Router().add(
+        "GET", "/v2/serverless", {"endpoints": [payloads.v2_endpoint(), payloads.v2_endpoint(id="ep2", name="x")]}
+    )
+    router.add("DELETE", "/v2/serverless/ep2", httpx.Response(204))
+    backend = backend_with(router)
+    assert [e.id for e in backend.find_endpoints("x")] == ["ep2"]
+    assert backend.delete_endpoint("ep2") is None
+
+
+def test_endpoint_health_reads_the_data_plane_once_with_missing_counters_zero():
+    router = Router().add(
+        "GET",
+        "/sls/ep_abc123/health",
+        {"jobs": {"completed": 3, "inQueue": 1}, "workers": {"idle": 1, "ready": 1}},
+    )
+    backend = backend_with(router)
+    health = backend.endpoint_health("ep_abc123")
+    assert (health.idle, health.ready, health.running, health.initializing, health.throttled, health.unhealthy) == (
+        1,
+        1,
+        0,
+        0,
+        0,
+        0,
+    )
+    assert health.jobs == {"completed": 3, "inQueue": 1}
+    (_m, _p, _b, request) = router.calls[0]
+    assert str(request.url) == "https://sls.example.test/sls/ep_abc123/health"
+    assert request.headers["Authorization"] == "Bearer k-test-123456"
+
+
+def test_endpoint_health_404_is_not_found_after_one_request():
+    router = Router().add("GET", "/sls/ep_new/health", httpx.Response(404, json={"error": "endpoint not found"}))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).endpoint_health("ep_new")
+    assert (caught.value.code, caught.value.message) == ("not_found", "endpoint not found")
+    assert router.count("GET", "/sls/ep_new/health") == 1
+
+
+def test_endpoint_health_default_is_one_attempt_even_on_5xx():
+    router = Router().add("GET", "/sls/ep/health", problem(502, "bad gateway"), {"workers": {}})
+    with pytest.raises(RunPodError):
+        backend_with(router).endpoint_health("ep")
+    assert router.count("GET", "/sls/ep/health") == 1
+    with pytest.raises(ValueError):
+        backend_with(router).endpoint_health("")
+
+
+def test_endpoint_workers_summary():
+    router = Router().add(
+        "GET",
+        "/v2/serverless/ep/workers",
+        {
+            "workers": [
+                {"id": "w1", "status": "RUNNING", "isStale": False, "gpuCount": 1},
+                None,
+                {"id": "w2", "status": "IDLE", "isStale": True, "gpuCount": 1},
+                {"id": "w3", "status": "THROTTLED", "isStale": False, "gpuCount": 1},
+            ],
+            "summary": {"running": 1, "idle": 1, "initializing": 0, "throttled": 1, "unhealthy": 0, "total": 3},
+            "endpointVersion": 4,
+        },
+    )
+    summary = backend_with(router).endpoint_workers("ep")
+    assert [(w.id, w.status, w.is_stale) for w in summary.workers] == [
+        ("w1", "RUNNING", False),
+        ("w2", "IDLE", True),
+        ("w3", "THROTTLED", False),
+    ]
+    assert (summary.running, summary.idle, summary.throttled, summary.total) == (1, 1, 1, 3)
+
+
+def test_endpoint_workers_counts_from_the_list_when_summary_is_missing():
+    router = Router().add(
+        "GET",
+        "/v2/serverless/ep/workers",
+        {"workers": [{"id": "w1", "status": "IDLE"}, {"id": "w2", "status": "idle"}]},
+    )
+    summary = backend_with(router).endpoint_workers("ep")
+    assert (summary.idle, summary.total, summary.running) == (2, 2, 0)
+
+
+# -- templates -------------------------------------------------------------------------------------
+
+
+def test_template_crud():
+    router = Router()
+    router.add("GET", "/v2/templates", {"templates": [payloads.v2_template(), None]})
+    router.add("POST", "/v2/templates", httpx.Response(201, json=payloads.v2_template(id="tpl_new")))
+    router.add("PATCH", "/v2/templates/tpl_new", payloads.v2_template(id="tpl_new", disk=60))
+    router.add("DELETE", "/v2/templates/tpl_new", httpx.Response(204))
+    backend = backend_with(router)
+    (template,) = backend.find_templates("torch")
+    assert template.model_dump() == {
+        "id": "tpl_abc",
+        "name": "torch",
+        "image": "runpod/pytorch:2.1.0",
+        "serverless": False,
+        "container_disk_gb": 40,
+        "env": {"A": "1"},
+        "ports": ["22/tcp"],
+        "docker_args": "sleep infinity",
+    }
+    created = backend.create_template(
+        TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])
+    )
+    assert created.id == "tpl_new"
+    assert router.bodies("POST", "/v2/templates") == [
+        {"name": "torch2", "image": "img:1", "serverless": False, "disk": 30, "ports": ["22/tcp"]}
+    ]
+    assert backend.update_template("tpl_new", {"container_disk_gb": 60, "env": {}}).container_disk_gb == 60
+    assert router.bodies("PATCH", "/v2/templates/tpl_new") == [{"disk": 60, "env": {}}]
+    assert backend.delete_template("tpl_new") is None
+    with pytest.raises(ValueError, match="bogus"):
+        backend.update_template("tpl_new", {"bogus": 1})
+
+
+def test_template_in_use_delete_surfaces_the_api_message():
+    message = "Template is in use by a pod or serverless endpoint and cannot be deleted"
+    router = Router().add("DELETE", "/v2/templates/t1", problem(400, message))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).delete_template("t1")
+    assert (caught.value.code, caught.value.message) == ("bad_request", message)
