@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import signal
 import threading
 import time
@@ -57,13 +58,21 @@ NOT_READY = PollResult(False, "pod status starting")
 
 def test_ready_on_first_poll_does_not_sleep(fake_clock):
     lines = []
-    outcome = until(scripted(PollResult(True, "ssh reachable at 1.2.3.4:51227", value={"port": 51227})),
-                    label="ssh on pod pod-1", timeout=600, interval=5, clock=fake_clock, progress=lines.append)
+    outcome = until(
+        scripted(PollResult(True, "ssh reachable at 1.2.3.4:51227", value={"port": 51227})),
+        label="ssh on pod pod-1",
+        timeout=600,
+        interval=5,
+        clock=fake_clock,
+        progress=lines.append,
+    )
     assert fake_clock.sleeps == []
     assert outcome.value == {"port": 51227}
     assert (outcome.polls, outcome.elapsed) == (1, 0)
-    assert lines == ["waiting for ssh on pod pod-1 (timeout 10m0s)",
-                     "ssh on pod pod-1 ready after 0s: ssh reachable at 1.2.3.4:51227"]
+    assert lines == [
+        "waiting for ssh on pod pod-1 (timeout 10m0s)",
+        "ssh on pod pod-1 ready after 0s: ssh reachable at 1.2.3.4:51227",
+    ]
 
 
 def test_polls_until_ready(fake_clock):
@@ -135,8 +144,7 @@ def test_cancel_before_the_first_sleep_is_interrupted_at_zero_seconds(fake_clock
     token = CancelToken()
     token.cancel("signal SIGINT")
     with pytest.raises(WaitError) as info:
-        until(scripted(NOT_READY), label="ssh on pod pod-1", timeout=600, interval=5, clock=fake_clock,
-              cancel=token)
+        until(scripted(NOT_READY), label="ssh on pod pod-1", timeout=600, interval=5, clock=fake_clock, cancel=token)
     err = info.value
     assert (err.code, err.elapsed, err.polls) == ("wait_interrupted", 0, 1)
     assert str(err) == "interrupted after 0s waiting for ssh on pod pod-1; last known state: pod status starting"
@@ -162,20 +170,34 @@ def test_empty_detail_renders_as_not_ready(fake_clock):
 
 def test_not_found_then_eof_then_ready_succeeds_with_failures_in_progress(fake_clock):
     lines = []
-    poll = scripted(ApiError("not_found", 404, "pod not found"), ApiError("not_found", 404, "pod not found"),
-                    EOFError(), PollResult(True, "up"))
-    outcome = until(poll, label="x", timeout=60, interval=10, progress_every=10, clock=fake_clock,
-                    progress=lines.append)
+    poll = scripted(
+        ApiError("not_found", 404, "pod not found"),
+        ApiError("not_found", 404, "pod not found"),
+        EOFError(),
+        PollResult(True, "up"),
+    )
+    outcome = until(
+        poll, label="x", timeout=60, interval=10, progress_every=10, clock=fake_clock, progress=lines.append
+    )
     assert outcome.polls == 4
     assert [entry["state"] for entry in outcome.history] == ["pod not found", "EOFError", "up"]
-    assert lines == ["waiting for x (timeout 1m0s)", "still waiting for x (10s elapsed): pod not found",
-                     "still waiting for x (20s elapsed): EOFError", "x ready after 30s: up"]
+    assert lines == [
+        "waiting for x (timeout 1m0s)",
+        "still waiting for x (10s elapsed): pod not found",
+        "still waiting for x (20s elapsed): EOFError",
+        "x ready after 30s: up",
+    ]
 
 
 def test_tolerated_error_is_kept_on_the_state(fake_clock):
     with pytest.raises(WaitError) as info:
-        until(scripted(ApiError("graphql_error", 200, "graphql error: boom")), label="x", timeout=5, interval=5,
-              clock=fake_clock)
+        until(
+            scripted(ApiError("graphql_error", 200, "graphql error: boom")),
+            label="x",
+            timeout=5,
+            interval=5,
+            clock=fake_clock,
+        )
     assert info.value.last_state == "graphql error: boom"
     assert info.value.code == "wait_timeout"
 
@@ -184,8 +206,15 @@ def test_sixty_second_budget_gives_thirteen_polls_and_five_progress_lines(fake_c
     lines = []
     poll = scripted(NOT_READY, clock=fake_clock)
     with pytest.raises(WaitError):
-        until(poll, label="ssh on pod pod-1", timeout=60, interval=5, progress_every=15, clock=fake_clock,
-              progress=lines.append)
+        until(
+            poll,
+            label="ssh on pod pod-1",
+            timeout=60,
+            interval=5,
+            progress_every=15,
+            clock=fake_clock,
+            progress=lines.append,
+        )
     assert len(poll.calls) == 13
     assert lines == [
         "waiting for ssh on pod pod-1 (timeout 1m0s)",
@@ -207,8 +236,16 @@ def test_zero_and_negative_options_mean_defaults(fake_clock):
     lines = []
     poll = scripted(NOT_READY, clock=fake_clock)
     with pytest.raises(WaitError) as info:
-        until(poll, label="x", timeout=0, interval=-1, progress_every=0, probe_interval=0, clock=fake_clock,
-              progress=lines.append)
+        until(
+            poll,
+            label="x",
+            timeout=0,
+            interval=-1,
+            progress_every=0,
+            probe_interval=0,
+            clock=fake_clock,
+            progress=lines.append,
+        )
     assert lines[0] == "waiting for x (timeout 10m0s)"
     assert info.value.elapsed == 600
     assert len(poll.calls) == 121  # every 5 s from 0 to 600 inclusive
@@ -220,8 +257,11 @@ def test_ten_minute_wait_runs_in_milliseconds_with_probes(fake_clock):
     probes = []
 
     def poll():
-        return PollResult(False, "ssh port 1.2.3.4:1 allocated but not reachable: refused",
-                          recheck=lambda: probes.append(1) or PollResult(False, "refused again"))
+        return PollResult(
+            False,
+            "ssh port 1.2.3.4:1 allocated but not reachable: refused",
+            recheck=lambda: probes.append(1) or PollResult(False, "refused again"),
+        )
 
     with pytest.raises(WaitError) as info:
         until(poll, label="x", timeout=600, interval=5, clock=fake_clock)
@@ -255,8 +295,12 @@ def test_rate_limit_sleep_is_capped_and_tolerant():
 
 def test_history_and_transition_callback_record_each_change(fake_clock):
     seen = []
-    poll = scripted(PollResult(False, "pod status provisioning"), PollResult(False, "pod status provisioning"),
-                    PollResult(False, "pod status starting"), PollResult(True, "ssh reachable at h:1"))
+    poll = scripted(
+        PollResult(False, "pod status provisioning"),
+        PollResult(False, "pod status provisioning"),
+        PollResult(False, "pod status starting"),
+        PollResult(True, "ssh reachable at h:1"),
+    )
     outcome = until(poll, label="x", timeout=60, interval=5, clock=fake_clock, on_transition=seen.append)
     assert outcome.history == [
         {"elapsed": 0.0, "state": "pod status provisioning"},
@@ -274,8 +318,7 @@ def test_recheck_notices_readiness_between_reads_without_extra_api_reads(fake_cl
 
     def recheck():
         probe_times.append(fake_clock.elapsed)
-        return PollResult(fake_clock.elapsed >= 6.6, "banner" if fake_clock.elapsed >= 6.6 else "refused",
-                          value="addr")
+        return PollResult(fake_clock.elapsed >= 6.6, "banner" if fake_clock.elapsed >= 6.6 else "refused", value="addr")
 
     poll = scripted(PollResult(False, "refused", recheck=recheck), clock=fake_clock)
     outcome = until(poll, label="x", timeout=600, interval=5, clock=fake_clock)
@@ -283,14 +326,15 @@ def test_recheck_notices_readiness_between_reads_without_extra_api_reads(fake_cl
     assert outcome.value == "addr"
     assert outcome.elapsed == 7
     assert probe_times[-1] == pytest.approx(6.75)
-    assert all(abs(b - a - 0.25) < 1e-9 for a, b in zip(probe_times, probe_times[1:]) if b < 5 or a > 5)
+    assert all(abs(b - a - 0.25) < 1e-9 for a, b in itertools.pairwise(probe_times) if b < 5 or a > 5)
     assert outcome.probes == len(probe_times)
 
 
 def test_reference_discipline_probes_only_on_reads(fake_clock):
     recheck_calls = []
-    poll = scripted(PollResult(False, "refused", recheck=lambda: recheck_calls.append(1) or PollResult(True)),
-                    clock=fake_clock)
+    poll = scripted(
+        PollResult(False, "refused", recheck=lambda: recheck_calls.append(1) or PollResult(True)), clock=fake_clock
+    )
     with pytest.raises(WaitError) as info:
         until(poll, label="x", timeout=12, interval=5, probe_interval=None, clock=fake_clock)
     assert recheck_calls == []
@@ -322,8 +366,7 @@ def test_fatal_recheck_error_aborts(fake_clock):
         raise PollError("conflict", "gone bad", fatal=True)
 
     with pytest.raises(WaitError) as info:
-        until(scripted(PollResult(False, "read", recheck=recheck)), label="x", timeout=60, interval=5,
-              clock=fake_clock)
+        until(scripted(PollResult(False, "read", recheck=recheck)), label="x", timeout=60, interval=5, clock=fake_clock)
     assert info.value.code == "conflict"
     assert fake_clock.elapsed == pytest.approx(0.25)
 
@@ -367,9 +410,17 @@ def test_graphql_errors_with_other_statuses_are_transient(status):
 
 @pytest.mark.parametrize(
     "err",
-    [ApiError("not_found", 404), ApiError("server_error", 500), ApiError("rate_limited", 429),
-     ApiError("network_error"), ApiError("conflict", 409), EOFError(), ValueError("Expecting value"),
-     OSError("reset"), PollError("not_found", "missed", fatal=False)],
+    [
+        ApiError("not_found", 404),
+        ApiError("server_error", 500),
+        ApiError("rate_limited", 429),
+        ApiError("network_error"),
+        ApiError("conflict", 409),
+        EOFError(),
+        ValueError("Expecting value"),
+        OSError("reset"),
+        PollError("not_found", "missed", fatal=False),
+    ],
 )
 def test_everything_else_is_transient(err):
     assert classify(err) is False
@@ -392,11 +443,11 @@ def test_wrapped_poller_verdict_is_fatal_and_reports_its_code(fake_clock):
 
 
 def test_fatal_status_only_error_gets_a_code(fake_clock):
-    class StatusOnly(Exception):
+    class StatusOnlyError(Exception):
         status = 403
 
     with pytest.raises(WaitError) as info:
-        until(scripted(StatusOnly("no")), label="x", clock=fake_clock)
+        until(scripted(StatusOnlyError("no")), label="x", clock=fake_clock)
     assert (info.value.code, info.value.status) == ("api_error", 403)
 
 
@@ -416,8 +467,10 @@ def test_pod_never_seen_is_not_found_on_the_twelfth_miss():
     with pytest.raises(PollError) as info:
         counter.missed()
     assert info.value.fatal and info.value.code == "not_found"
-    assert str(info.value) == ("pod pod-1 has not appeared in 12 consecutive reads, so it was terminated before it "
-                               "was ever listed, or it is not visible to this api key")
+    assert str(info.value) == (
+        "pod pod-1 has not appeared in 12 consecutive reads, so it was terminated before it "
+        "was ever listed, or it is not visible to this api key"
+    )
     assert "never existed" not in str(info.value)
 
 
@@ -427,7 +480,7 @@ def test_pod_seen_then_two_misses_is_gone_and_a_reappearance_resets():
     assert counter.missed() == "pod not listed in the last read"
     counter.seen()
     assert counter.missed() == "pod not listed in the last read"
-    with pytest.raises(PollError, match="^pod pod-1 is no longer listed, so it was terminated or deleted while"):
+    with pytest.raises(PollError, match=r"^pod pod-1 is no longer listed, so it was terminated or deleted while"):
         counter.missed()
 
 
@@ -445,12 +498,12 @@ def test_endpoint_texts():
     assert counter.missed(ApiError("not_found", 404, "endpoint not found")) == "endpoint not found"
     for _ in range(10):
         counter.missed()
-    with pytest.raises(PollError, match="^the invoke service still does not know endpoint ep-1 after 12 "):
+    with pytest.raises(PollError, match=r"^the invoke service still does not know endpoint ep-1 after 12 "):
         counter.missed()
     seen = MissCounter("endpoint", "ep-1")
     seen.seen()
     assert seen.missed(ApiError("not_found", 404, "nope")) == "endpoint health unreadable in the last poll: nope"
-    with pytest.raises(PollError, match="^endpoint ep-1 is no longer known to the invoke service, so it was deleted"):
+    with pytest.raises(PollError, match=r"^endpoint ep-1 is no longer known to the invoke service, so it was deleted"):
         seen.missed()
 
 

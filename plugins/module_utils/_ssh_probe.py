@@ -1,0 +1,130 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""SSH readiness probe: TCP connect, then read the server's first 4 bytes (pure Python, no Ansible import).
+
+RFC 4253 has the server speak first, so ``SSH-`` proves sshd is up without a handshake or a key.
+Accept-then-close, an HTTP answer, or a merely mapped port are never ready (reference §5.2).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+BANNER_PREFIX = b"SSH-"
+DEFAULT_CONNECT_TIMEOUT = 5.0
+DEFAULT_READ_TIMEOUT = 5.0
+# Never pass a zero/negative timeout to a socket (zero means non-blocking).
+_MIN_TIMEOUT = 0.001
+_MAX_PROBE_THREADS = 32
+
+
+class ProbeResult:
+    """``ok`` iff the banner started with ``SSH-``; ``detail`` is the state text; ``address`` is ``host:port``."""
+
+    __slots__ = ("address", "detail", "host", "ok", "port")
+
+    def __init__(self, ok, detail, address, host=None, port=None):
+        self.ok = ok
+        self.detail = detail
+        self.address = address
+        self.host = host
+        self.port = port
+
+    def __repr__(self):
+        return "ProbeResult(ok=%r, detail=%r, address=%r)" % (self.ok, self.detail, self.address)
+
+    def __eq__(self, other):
+        if not isinstance(other, ProbeResult):
+            return NotImplemented
+        return (self.ok, self.detail, self.address) == (other.ok, other.detail, other.address)
+
+    __hash__ = None
+
+
+def format_address(host, port):
+    """``host:port``, bracketing IPv6 literals as Go's ``net.JoinHostPort`` does."""
+    if ":" in str(host):
+        return "[%s]:%s" % (host, port)
+    return "%s:%s" % (host, port)
+
+
+def _os_error_text(err):
+    """Go-like lowercase text of a socket error: ``connection refused``, ``i/o timeout``, ``EOF``."""
+    if isinstance(err, (socket.timeout, TimeoutError)):
+        return "i/o timeout"
+    code = getattr(err, "errno", None)
+    if isinstance(code, int) and code in errno.errorcode:
+        if code == errno.ETIMEDOUT:
+            return "i/o timeout"
+        return os.strerror(code).lower()
+    text = str(err)
+    return text.lower() if text else type(err).__name__
+
+
+def _remaining(limit, deadline, clock):
+    if deadline is None:
+        return max(limit, _MIN_TIMEOUT)
+    return max(min(limit, deadline - clock()), _MIN_TIMEOUT)
+
+
+def _read_exactly(sock, count):
+    """Read ``count`` bytes; raise EOFError (``EOF`` or ``unexpected EOF``) if the peer closes early."""
+    data = b""
+    while len(data) < count:
+        chunk = sock.recv(count - len(data))
+        if not chunk:
+            raise EOFError("unexpected EOF" if data else "EOF")
+        data += chunk
+    return data
+
+
+def probe(host, port, connect_timeout=DEFAULT_CONNECT_TIMEOUT, read_timeout=DEFAULT_READ_TIMEOUT, deadline=None,
+          clock=time.monotonic):
+    """Probe ``host:port`` once; ``deadline`` (in ``clock()`` time) caps both timeouts when sooner."""
+    address = format_address(host, port)
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=_remaining(connect_timeout, deadline, clock))
+    except socket.gaierror as err:
+        reason = err.strerror or str(err)
+        return ProbeResult(False, "dial tcp: lookup %s: %s" % (host, reason.lower()), address, host, port)
+    except (OSError, ValueError, OverflowError) as err:
+        return ProbeResult(False, "dial tcp %s: connect: %s" % (address, _os_error_text(err)), address, host, port)
+    try:
+        sock.settimeout(_remaining(read_timeout, deadline, clock))
+        try:
+            banner = _read_exactly(sock, len(BANNER_PREFIX))
+        except EOFError as err:
+            return ProbeResult(False, "connected to %s but got no ssh banner: %s" % (address, err), address, host,
+                               port)
+        except OSError as err:
+            return ProbeResult(False, "connected to %s but got no ssh banner: read: %s"
+                               % (address, _os_error_text(err)), address, host, port)
+    finally:
+        sock.close()
+    if banner != BANNER_PREFIX:
+        return ProbeResult(False, "%s answered but is not an ssh server" % address, address, host, port)
+    return ProbeResult(True, "ssh reachable at %s" % address, address, host, port)
+
+
+def probe_many(targets, connect_timeout=DEFAULT_CONNECT_TIMEOUT, read_timeout=DEFAULT_READ_TIMEOUT, deadline=None,
+               clock=time.monotonic):
+    """Probe ``{key: (host, port)}`` concurrently; returns ``{key: ProbeResult}``.
+
+    One thread per target (capped), so the batch takes about as long as its slowest probe.
+    """
+    targets = dict(targets)
+    if not targets:
+        return {}
+    workers = min(len(targets), _MAX_PROBE_THREADS)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runpod-ssh-probe") as pool:
+        futures = {
+            key: pool.submit(probe, host, port, connect_timeout, read_timeout, deadline, clock)
+            for key, (host, port) in targets.items()
+        }
+        return {key: future.result() for key, future in futures.items()}
