@@ -1,0 +1,492 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Legacy backend: REST v1 for CRUD plus at most one GraphQL runtime read per pod listing.
+
+REST v1 never fills ``runtime``; the live container state only comes from GraphQL. Following the
+reference CLI, a listing makes one bulk GraphQL read, only when a listed pod is RUNNING, with the
+HTTP timeout capped at 5 s. If that read fails, or a pod is missing from it, the pod is returned with
+``runtime_probed=False`` (derived state ``unknown``/``runtime_unavailable``) and the call succeeds.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    Backend,
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    env_dict,
+    pick_list,
+    port_list,
+    ports_with_ssh,
+    quote_id,
+    require_id,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import is_no_capacity
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    EndpointView,
+    PodView,
+    PortMapping,
+    TemplateView,
+)
+
+GRAPHQL_TIMEOUT_CAP = 5.0
+RUNTIME_QUERY = (
+    "query RunpodCloudPodRuntimes { myself { pods { id desiredStatus lastStatusChange "
+    "runtime { uptimeInSeconds ports { ip isIpPublic privatePort publicPort type } } } } }"
+)
+
+
+def _upper(value):
+    return (as_str(value) or "").upper()
+
+
+def docker_args_from_v1(payload):
+    """One command string from ``dockerEntrypoint`` + ``dockerStartCmd`` (REST) or ``dockerArgs`` (GraphQL)."""
+    parts = [str(item) for item in as_list(payload.get("dockerEntrypoint")) + as_list(payload.get("dockerStartCmd"))]
+    if parts:
+        return shlex.join(parts)
+    return as_str(payload.get("dockerArgs"))
+
+
+def graphql_port(entry):
+    entry = as_dict(entry)
+    private = as_int(entry.get("privatePort"))
+    if private is None:
+        return None
+    public_flag = entry.get("isIpPublic")
+    return PortMapping(
+        private=private,
+        public=as_int(entry.get("publicPort")),
+        ip=as_str(entry.get("ip")),
+        type=as_str(entry.get("type")),
+        is_public=public_flag if isinstance(public_flag, bool) else None,
+    )
+
+
+def pod_from_v1(payload, runtime_entry=None):
+    """Normalize a REST v1 Pod, merged with its GraphQL runtime entry when that read succeeded.
+
+    ``runtime_entry`` is None when no GraphQL read was made, it failed, or the pod was not in it.
+    """
+    pod_id = require_id(payload, "pod")
+    rest_status = _upper(payload.get("desiredStatus"))
+    gpu = as_dict(payload.get("gpu"))
+    machine = as_dict(payload.get("machine"))
+    network_volume = as_dict(payload.get("networkVolume"))
+    machine_gpu = as_str(machine.get("gpuTypeId"))
+    gpu_type = as_str(gpu.get("id")) or (machine_gpu if machine_gpu and machine_gpu.lower() != "unknown" else None)
+    compute_type = _upper(payload.get("computeType")) or (
+        "CPU" if as_str(payload.get("cpuFlavorId")) and not gpu_type else "GPU"
+    )
+    port_mappings = {}
+    for private, public in as_dict(payload.get("portMappings")).items():
+        public_port = as_int(public)
+        if public_port is not None:
+            port_mappings[str(private)] = public_port
+
+    probed = runtime_entry is not None
+    runtime_entry = as_dict(runtime_entry)
+    runtime = runtime_entry.get("runtime")
+    runtime_reported = probed and isinstance(runtime, dict) and bool(runtime)
+    runtime = as_dict(runtime)
+    # The GraphQL read is the fresher source of intent and last change (reference §9.6): a pod that REST
+    # still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's value.
+    desired_status = _upper(runtime_entry.get("desiredStatus")) or rest_status
+    last_status_change = as_str(runtime_entry.get("lastStatusChange")) or as_str(payload.get("lastStatusChange"))
+    return PodView(
+        id=pod_id,
+        name=as_str(payload.get("name")) or "",
+        api_version="v1",
+        status=rest_status,
+        desired_status=desired_status,
+        actions=[],
+        last_status_change=last_status_change,
+        runtime_probed=probed,
+        runtime_reported=runtime_reported,
+        uptime_seconds=as_int(runtime.get("uptimeInSeconds")) if runtime_reported else None,
+        image=as_str(payload.get("image")) or as_str(payload.get("imageName")),
+        template_id=as_str(payload.get("templateId")),
+        compute_type=compute_type,
+        gpu_type=gpu_type if compute_type == "GPU" else None,
+        gpu_count=(as_int(gpu.get("count")) or as_int(payload.get("gpuCount")) or 0) if compute_type == "GPU" else 0,
+        cpu_flavor=as_str(payload.get("cpuFlavorId")),
+        vcpu_count=as_int(payload.get("vcpuCount")),
+        cloud_type=as_str(payload.get("cloudType")),
+        cost_per_hr=as_float(payload.get("costPerHr")),
+        data_center_id=as_str(payload.get("dataCenterId")) or as_str(machine.get("dataCenterId")),
+        container_disk_gb=as_int(payload.get("containerDiskInGb")),
+        volume_gb=as_int(payload.get("volumeInGb")) or None,
+        volume_mount_path=as_str(payload.get("volumeMountPath")),
+        network_volume_id=as_str(payload.get("networkVolumeId")) or as_str(network_volume.get("id")),
+        ports=port_list(payload.get("ports")),
+        env=env_dict(payload.get("env")),
+        docker_args=docker_args_from_v1(payload),
+        interruptible=payload.get("interruptible") if isinstance(payload.get("interruptible"), bool) else None,
+        public_ip=as_str(payload.get("publicIp")),
+        port_mappings=port_mappings,
+        runtime_ports=[port for port in map(graphql_port, as_list(runtime.get("ports"))) if port is not None],
+        ssh_direct=None,
+        ssh_proxy=None,
+        created_at=as_str(payload.get("createdAt")),
+        started_at=as_str(payload.get("lastStartedAt")),
+        locked=bool(payload.get("locked")),
+    )
+
+
+def endpoint_from_v1(payload):
+    endpoint_id = require_id(payload, "endpoint")
+    template = payload.get("template")
+    flashboot = payload.get("flashboot")
+    network_volumes = as_list(payload.get("networkVolumeIds"))
+    return EndpointView(
+        id=endpoint_id,
+        name=as_str(payload.get("name")) or "",
+        api_version="v1",
+        template_id=as_str(payload.get("templateId")) or as_str(as_dict(template).get("id")),
+        gpu_type_ids=[str(item) for item in as_list(payload.get("gpuTypeIds"))],
+        gpu_pools=[],
+        gpu_count=as_int(payload.get("gpuCount")),
+        workers_min=as_int(payload.get("workersMin")),
+        workers_max=as_int(payload.get("workersMax")),
+        idle_timeout=as_int(payload.get("idleTimeout")),
+        scaler_type=as_str(payload.get("scalerType")),
+        scaler_value=as_float(payload.get("scalerValue")),
+        flashboot=flashboot if isinstance(flashboot, bool) else None,
+        network_volume_id=as_str(payload.get("networkVolumeId")) or as_str((network_volumes or [None])[0]),
+        data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
+        execution_timeout_ms=as_int(payload.get("executionTimeoutMs")),
+        created_at=as_str(payload.get("createdAt")),
+    )
+
+
+def template_from_v1(payload):
+    template_id = require_id(payload, "template")
+    return TemplateView(
+        id=template_id,
+        name=as_str(payload.get("name")) or "",
+        image=as_str(payload.get("imageName")) or as_str(payload.get("image")),
+        serverless=bool(payload.get("isServerless")),
+        container_disk_gb=as_int(payload.get("containerDiskInGb")),
+        env=env_dict(payload.get("env")),
+        ports=port_list(payload.get("ports")),
+        docker_args=docker_args_from_v1(payload),
+    )
+
+
+# -- request bodies (only PodCreateInput/PodUpdateInput/... keys: v1 rejects anything else) --------------
+
+
+def _start_cmd(docker_args):
+    return shlex.split(docker_args) if docker_args else []
+
+
+def pod_create_body(spec, candidate):
+    cpu = spec.compute_type.upper() == "CPU"
+    body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
+    if spec.image:
+        body["imageName"] = spec.image
+    if spec.template_id:
+        body["templateId"] = spec.template_id
+    if cpu:
+        body["cpuFlavorIds"] = [candidate]
+        if spec.vcpu_count:
+            body["vcpuCount"] = int(spec.vcpu_count)
+    else:
+        body["gpuTypeIds"] = [candidate]
+        body["gpuCount"] = int(spec.gpu_count or 1)
+    if spec.cloud_type:
+        body["cloudType"] = spec.cloud_type.upper()
+    if spec.container_disk_gb:
+        body["containerDiskInGb"] = int(spec.container_disk_gb)
+    if spec.network_volume_id:
+        body["networkVolumeId"] = spec.network_volume_id
+    if spec.volume_gb is not None:
+        body["volumeInGb"] = int(spec.volume_gb)
+    if spec.volume_mount_path:
+        body["volumeMountPath"] = spec.volume_mount_path
+    ports = ports_with_ssh(spec.ports, spec.start_ssh)
+    if ports:
+        body["ports"] = ports
+    if spec.env:
+        body["env"] = {str(key): str(value) for key, value in spec.env.items()}
+    if spec.docker_args:
+        body["dockerStartCmd"] = _start_cmd(spec.docker_args)
+    if spec.data_center_ids:
+        body["dataCenterIds"] = list(spec.data_center_ids)
+    if spec.support_public_ip is not None:
+        body["supportPublicIp"] = bool(spec.support_public_ip)
+    if spec.interruptible is not None:
+        body["interruptible"] = bool(spec.interruptible)
+    return body
+
+
+POD_UPDATE_KEYS = {
+    "name": "name",
+    "image": "imageName",
+    "docker_args": "dockerStartCmd",
+    "container_disk_gb": "containerDiskInGb",
+    "volume_gb": "volumeInGb",
+    "volume_mount_path": "volumeMountPath",
+    "ports": "ports",
+    "env": "env",
+    "locked": "locked",
+}
+
+
+def pod_update_body(changes):
+    unknown = sorted(set(changes) - set(POD_UPDATE_KEYS))
+    if unknown:
+        raise ValueError(f"REST v1 cannot update pod field(s): {', '.join(unknown)}")
+    body = {}
+    for key, api_key in POD_UPDATE_KEYS.items():
+        if key not in changes:
+            continue
+        value = changes[key]
+        if key == "docker_args":
+            value = _start_cmd(value)
+        elif key in ("container_disk_gb", "volume_gb"):
+            value = int(value)
+        elif key == "env":
+            value = {str(k): str(v) for k, v in (value or {}).items()}
+        body[api_key] = value
+    return body
+
+
+def endpoint_body(fields, creating):
+    """EndpointCreateInput/EndpointUpdateInput from EndpointSpec-vocabulary ``fields``."""
+    if fields.get("gpu_pools") and not fields.get("gpu_type_ids"):
+        raise ValueError(
+            "REST v1 endpoints select GPUs by type: set gpu_type_ids (e.g. NVIDIA A40); "
+            "gpu_pools is only understood by api_version v2"
+        )
+    if creating and not fields.get("template_id"):
+        raise ValueError("REST v1 needs template_id to create an endpoint")
+    body = {}
+    if creating:
+        body["computeType"] = "GPU"
+    simple = (
+        ("name", "name", str),
+        ("template_id", "templateId", str),
+        ("gpu_count", "gpuCount", int),
+        ("workers_min", "workersMin", int),
+        ("workers_max", "workersMax", int),
+        ("idle_timeout", "idleTimeout", int),
+        ("execution_timeout_ms", "executionTimeoutMs", int),
+        ("network_volume_id", "networkVolumeId", str),
+        ("flashboot", "flashboot", bool),
+    )
+    for key, api_key, convert in simple:
+        if fields.get(key) is not None:
+            body[api_key] = convert(fields[key])
+    if fields.get("gpu_type_ids"):
+        body["gpuTypeIds"] = list(fields["gpu_type_ids"])
+    if fields.get("scaler_type"):
+        body["scalerType"] = fields["scaler_type"].upper()
+    if fields.get("scaler_value") is not None:
+        body["scalerValue"] = int(fields["scaler_value"])
+    if fields.get("data_center_ids"):
+        body["dataCenterIds"] = list(fields["data_center_ids"])
+    return body
+
+
+TEMPLATE_KEYS = {
+    "name": "name",
+    "image": "imageName",
+    "serverless": "isServerless",
+    "container_disk_gb": "containerDiskInGb",
+    "env": "env",
+    "ports": "ports",
+    "docker_args": "dockerStartCmd",
+}
+
+
+def template_body(fields, creating):
+    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
+    if unknown:
+        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
+    if not creating:
+        # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
+        fields = {key: value for key, value in fields.items() if key != "serverless"}
+    body = {}
+    for key, api_key in TEMPLATE_KEYS.items():
+        value = fields.get(key)
+        if value is None or (creating and value in ({}, [], "")):
+            continue
+        if key == "docker_args":
+            value = _start_cmd(value)
+        elif key == "container_disk_gb":
+            value = int(value)
+        elif key == "env":
+            value = {str(k): str(v) for k, v in value.items()}
+        body[api_key] = value
+    return body
+
+
+class BackendV1(Backend):
+    api_version = "v1"
+
+    def __init__(self, client, options):
+        super().__init__(client, options)
+        # Why the last GraphQL runtime read failed (None when it succeeded or was not needed).
+        self.runtime_error = None
+
+    # -- pods --------------------------------------------------------------------------------------
+
+    def _runtime_entries(self, raw_pods):
+        """One bulk GraphQL read when a pod is RUNNING: ``{id: entry}``; None when not made or failed."""
+        if not any(_upper(raw.get("desiredStatus")) == "RUNNING" for raw in raw_pods):
+            return None
+        timeout = min(float(self.request_timeout), GRAPHQL_TIMEOUT_CAP)
+        try:
+            data = self.client.graphql(self.graphql_url, RUNTIME_QUERY, timeout=timeout)
+        except RunPodError as error:
+            self.runtime_error = error.message
+            return None
+        myself = data.get("myself")
+        if not isinstance(myself, dict) or not isinstance(myself.get("pods"), list):
+            self.runtime_error = "graphql error: no pods for this api key (myself is null)"
+            return None
+        self.runtime_error = None
+        return {
+            entry["id"]: entry
+            for entry in myself["pods"]
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+        }
+
+    def _views(self, raw_pods, runtime):
+        self.runtime_error = None
+        entries = self._runtime_entries(raw_pods) if runtime else None
+        entries = entries or {}
+        return [pod_from_v1(raw, entries.get(raw["id"])) for raw in raw_pods]
+
+    def _list_raw(self, params=None, attempts=None):
+        payload = self.client.request("GET", "pods", params=params, attempts=attempts)
+        raw_pods = pick_list(payload, "pods", "pod")
+        for raw in raw_pods:
+            require_id(raw, "pod")
+        return raw_pods
+
+    def list_pods(self, runtime=True, attempts=None):
+        return self._views(self._list_raw(attempts=attempts), runtime)
+
+    def get_pod(self, pod_id, attempts=None, runtime=True):
+        raw = self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts)
+        require_id(raw, "pod")
+        return self._views([raw], runtime)[0]
+
+    def find_pods(self, name, attempts=None):
+        # v1 filters by name server-side; names repeat, so the caller still checks for ambiguity.
+        raw_pods = [raw for raw in self._list_raw({"name": name}, attempts) if raw.get("name") == name]
+        raw_pods = [raw for raw in raw_pods if _upper(raw.get("desiredStatus")) != "TERMINATED"]
+        return self._views(raw_pods, True)
+
+    def create_pod(self, spec):
+        """One POST per candidate type: v1 stock-outs come back as 500s that never created a pod."""
+        if spec.compute_type.upper() == "CPU":
+            candidates = list(spec.cpu_flavor_ids)
+            if not candidates:
+                raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
+        else:
+            candidates = list(spec.gpu_type_ids)
+            if not candidates:
+                raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
+        refusals = []
+        last_error = None
+        for candidate in candidates:
+            try:
+                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
+            except RunPodError as error:
+                if is_no_capacity(error):
+                    refusals.append(f"{candidate}: {error.message}")
+                    last_error = error
+                    continue
+                if error.code in ("server_error", "network_error"):
+                    # 500 after a billed create is a known v1 quirk: the caller must look the pod up by name.
+                    error.maybe_created = True
+                raise
+            return pod_from_v1(payload)
+        raise RunPodError(
+            last_error.code,
+            last_error.status,
+            f"no capacity for any requested type ({'; '.join(refusals)})",
+            errors=last_error.errors,
+        )
+
+    def update_pod(self, pod_id, changes):
+        body = pod_update_body(changes)
+        return pod_from_v1(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=body))
+
+    def _action(self, pod_id, action):
+        payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")
+        return pod_from_v1(payload) if isinstance(payload, dict) and payload.get("id") else None
+
+    def start_pod(self, pod_id):
+        return self._action(pod_id, "start")
+
+    def stop_pod(self, pod_id):
+        return self._action(pod_id, "stop")
+
+    def restart_pod(self, pod_id):
+        return self._action(pod_id, "restart")
+
+    def delete_pod(self, pod_id):
+        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")
+
+    # -- serverless ----------------------------------------------------------------------------------
+
+    def list_endpoints(self):
+        return [
+            endpoint_from_v1(raw) for raw in pick_list(self.client.request("GET", "endpoints"), "endpoints", "endpoint")
+        ]
+
+    def get_endpoint(self, endpoint_id):
+        return endpoint_from_v1(self.client.request("GET", f"endpoints/{quote_id(endpoint_id)}"))
+
+    def create_endpoint(self, spec):
+        body = endpoint_body(spec.model_dump(), creating=True)
+        try:
+            payload = self.client.request("POST", "endpoints", json=body)
+        except RunPodError as error:
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return endpoint_from_v1(payload)
+
+    def update_endpoint(self, endpoint_id, changes):
+        body = endpoint_body(dict(changes), creating=False)
+        return endpoint_from_v1(self.client.request("PATCH", f"endpoints/{quote_id(endpoint_id)}", json=body))
+
+    def delete_endpoint(self, endpoint_id):
+        self.client.request("DELETE", f"endpoints/{quote_id(endpoint_id)}")
+
+    def endpoint_workers(self, endpoint_id, attempts=None):
+        """REST v1 has no worker listing."""
+        return None
+
+    # -- templates ---------------------------------------------------------------------------------
+
+    def list_templates(self):
+        payload = self.client.request("GET", "templates")
+        return [template_from_v1(raw) for raw in pick_list(payload, "templates", "template")]
+
+    def get_template(self, template_id):
+        return template_from_v1(self.client.request("GET", f"templates/{quote_id(template_id)}"))
+
+    def create_template(self, spec):
+        body = template_body(spec.model_dump(), creating=True)
+        return template_from_v1(self.client.request("POST", "templates", json=body))
+
+    def update_template(self, template_id, changes):
+        body = template_body(dict(changes), creating=False)
+        return template_from_v1(self.client.request("PATCH", f"templates/{quote_id(template_id)}", json=body))
+
+    def delete_template(self, template_id):
+        self.client.request("DELETE", f"templates/{quote_id(template_id)}")
