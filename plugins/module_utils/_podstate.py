@@ -1,0 +1,261 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
+
+Operates on ``PodView``-like objects (attributes) or plain dicts with the same snake_case keys.
+Reference: reference-semantics.md §5.3 and §9 (GraphQL generation table), plus the documented v2
+mapping that keeps the five-value vocabulary.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+RUNNING = "running"
+INITIALIZING = "initializing"
+STOPPED = "stopped"
+TERMINATED = "terminated"
+UNKNOWN = "unknown"
+STATUSES = (RUNNING, INITIALIZING, STOPPED, TERMINATED, UNKNOWN)
+
+REASONS = (
+    "awaiting_container",
+    "runtime_unavailable",
+    "stopped_by_user",
+    "stopped_by_runpod",
+    "stopped_outbid",
+    "terminated_by_user",
+    "terminated_by_runpod",
+    "terminated_outbid",
+    # v2 only: finer initializing states and ERROR.
+    "provisioning",
+    "starting_container",
+    "container_error",
+)
+
+# Pod statuses after which a wait for ssh/running can never succeed without user action.
+# v2 ERROR is deliberately absent: it can be started again, so a wait reports it and keeps going.
+TERMINAL_STATUSES = {"v1": frozenset(("EXITED", "TERMINATED", "DEAD")), "v2": frozenset(("EXITED", "TERMINATED"))}
+
+_V2_INITIALIZING = {"PROVISIONING": "provisioning", "STARTING": "starting_container"}
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+
+EXPLAIN_INITIALIZING = "no container reported yet (image pull, container create or boot)"
+EXPLAIN_TERMINATED = "pod is terminated"
+NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
+UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
+
+
+def _get(pod, name, default=None):
+    value = pod.get(name, default) if isinstance(pod, dict) else getattr(pod, name, default)
+    return default if value is None else value
+
+
+def api_version(pod):
+    return "v1" if str(_get(pod, "api_version", "v2")).lower() == "v1" else "v2"
+
+
+def _upper(value):
+    return value.strip().upper() if isinstance(value, str) else ""
+
+
+def _stop_reason(text, desired):
+    """EXITED/TERMINATED reason from ``lastStatusChange`` (case-insensitive, "user" before "runpod")."""
+    lowered = text.lower() if isinstance(text, str) else ""
+    if "terminated by user" in lowered:
+        return TERMINATED, "terminated_by_user"
+    if "terminated by runpod" in lowered:
+        return TERMINATED, "terminated_by_runpod"
+    if desired == "TERMINATED":
+        return TERMINATED, "terminated_outbid" if "outbid" in lowered else None
+    if "exited by user" in lowered:
+        return STOPPED, "stopped_by_user"
+    if "exited by runpod" in lowered:
+        return STOPPED, "stopped_by_runpod"
+    if "outbid" in lowered:
+        return STOPPED, "stopped_outbid"
+    return STOPPED, None
+
+
+def derive_v1(desired_status, last_status_change=None, probed=True, reported=False):
+    """Reference §9.3 decision table; runtime is consulted only for RUNNING (stopped pods keep stale runtime)."""
+    desired = _upper(desired_status)
+    if desired == "RUNNING":
+        if not probed:
+            return UNKNOWN, "runtime_unavailable"
+        return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
+    if desired in ("EXITED", "TERMINATED"):
+        return _stop_reason(last_status_change, desired)
+    return UNKNOWN, None
+
+
+def derive_v2(status, probed=True, reported=False, last_status_change=None):
+    """v2 ``status`` mapped onto the same vocabulary (documented in docs/developing.md)."""
+    value = _upper(status)
+    if value in _V2_INITIALIZING:
+        return INITIALIZING, _V2_INITIALIZING[value]
+    if value == "ERROR":
+        return STOPPED, "container_error"
+    if value in ("RUNNING", "EXITED", "TERMINATED"):
+        # v2 has no lastStatusChange; a backend that supplies one gets the v1 reasons.
+        return derive_v1(value, last_status_change, probed, reported)
+    return UNKNOWN, None
+
+
+def derive(pod):
+    """``(runtime_status, reason or None)`` for a normalized pod."""
+    probed = bool(_get(pod, "runtime_probed", True))
+    reported = bool(_get(pod, "runtime_reported", False))
+    if api_version(pod) == "v2":
+        return derive_v2(_get(pod, "status", ""), probed, reported, _get(pod, "last_status_change"))
+    desired = _get(pod, "desired_status", "") or _get(pod, "status", "")
+    return derive_v1(desired, _get(pod, "last_status_change"), probed, reported)
+
+
+def known_down(runtime_status):
+    """Stopped or terminated; ``unknown`` is never down (it must not hide a live connection)."""
+    return runtime_status in (STOPPED, TERMINATED)
+
+
+def is_terminal(pod):
+    return _upper(_get(pod, "status", "")) in TERMINAL_STATUSES[api_version(pod)]
+
+
+def is_public_ip(ip):
+    """Reference v2 rule: a routable IP, not private, loopback, link-local, or in 100.64.0.0/10."""
+    try:
+        address = ipaddress.ip_address(str(ip).strip())
+    except ValueError:
+        return False
+    if address.version == 4 and address in _CGNAT:
+        return False
+    return not (address.is_private or address.is_loopback or address.is_link_local or address.is_unspecified
+                or address.is_multicast or address.is_reserved)
+
+
+def split_ports(ports):
+    """Declared ports as a list, from a REST list or the GraphQL comma string."""
+    if not ports:
+        return []
+    if isinstance(ports, str):
+        ports = ports.split(",")
+    return [str(port).strip() for port in ports if str(port).strip()]
+
+
+def declares_22(ports):
+    """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
+    return any(port.split("/", 1)[0].strip() == "22" for port in split_ports(ports))
+
+
+def ssh_command(host, port, user="root"):
+    return "ssh %s@%s -p %s" % (user, host, port)
+
+
+def _address(host, port, user="root", command=""):
+    user = user or "root"
+    return {"host": host, "port": int(port), "user": user, "command": command or ssh_command(host, port, user)}
+
+
+def _runtime_ports(pod):
+    return list(_get(pod, "runtime_ports", []))
+
+
+def _v2_public_port(port):
+    is_public = _get(port, "is_public")
+    if is_public is not None:
+        return bool(is_public)
+    return str(_get(port, "type", "")).lower() == "tcp" and is_public_ip(_get(port, "ip", ""))
+
+
+def public_ssh(pod):
+    """The pod's public SSH address ``{host, port, user, command}``, or None (always None when known-down)."""
+    status, _ = derive(pod)
+    if known_down(status):
+        return None
+    if api_version(pod) == "v2":
+        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (design §4).
+        direct = _get(pod, "ssh_direct")
+        if direct is not None and _get(direct, "host") and _get(direct, "port"):
+            return _address(_get(direct, "host"), _get(direct, "port"), _get(direct, "user", "root"),
+                            _get(direct, "command", ""))
+        for port in _runtime_ports(pod):
+            if _get(port, "private") == 22 and _get(port, "public") and _v2_public_port(port):
+                return _address(_get(port, "ip"), _get(port, "public"))
+        return None
+    if _get(pod, "runtime_probed", True):
+        for port in _runtime_ports(pod):
+            if _get(port, "private") == 22 and _get(port, "is_public") is True and _get(port, "public"):
+                return _address(_get(port, "ip"), _get(port, "public"))
+        return None
+    # The runtime lookup failed: REST v1's publicIp + portMappings["22"] is the best evidence left.
+    public_ip = _get(pod, "public_ip")
+    mapped = _get(pod, "port_mappings", {}).get("22")
+    if public_ip and mapped:
+        return _address(public_ip, mapped)
+    return None
+
+
+def _add_22_remedy(pod):
+    pod_id = _get(pod, "id") or "<pod-id>"
+    ports = [port for port in split_ports(_get(pod, "ports")) if port] + ["22/tcp"]
+    return ("pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id=%s "
+            "ports=%s (the whole list is replaced, and changing it may restart the container)"
+            % (pod_id, ",".join(ports)))
+
+
+def explain(pod, runtime_status, reason=None):
+    """The clause for a pod that is not up (reference §9.4, remedies phrased for Ansible users)."""
+    if runtime_status == INITIALIZING:
+        return EXPLAIN_INITIALIZING
+    if runtime_status == STOPPED:
+        pod_id = _get(pod, "id") or "<pod-id>"
+        why = " after a container error" if reason == "container_error" else ""
+        return "pod is stopped%s; start it with runpod.cloud.pod id=%s state=running" % (why, pod_id)
+    if runtime_status == TERMINATED:
+        return EXPLAIN_TERMINATED
+    return None
+
+
+def ssh_not_ready(pod, runtime_status=None, reason=None):
+    """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None."""
+    if runtime_status is None:
+        runtime_status, reason = derive(pod)
+    if not known_down(runtime_status) and public_ssh(pod) is not None:
+        return None
+    detail = None
+    if runtime_status == RUNNING:
+        if not declares_22(_get(pod, "ports")):
+            detail = _add_22_remedy(pod)
+        elif any(_get(port, "private") == 22 for port in _runtime_ports(pod)):
+            detail = NOT_PUBLIC_22
+        else:
+            detail = UNPUBLISHED_22
+    else:
+        detail = explain(pod, runtime_status, reason)
+    return "pod not ready: %s" % detail if detail else "pod not ready"
+
+
+def describe(pod):
+    """The result shape shared by every module (design §4), JSON-safe, snake_case."""
+    runtime_status, reason = derive(pod)
+    ssh = public_ssh(pod)
+    return {
+        "id": _get(pod, "id"),
+        "name": _get(pod, "name", ""),
+        "status": _get(pod, "status", ""),
+        "runtime_status": runtime_status,
+        "runtime_status_reason": reason,
+        "uptime_seconds": _get(pod, "uptime_seconds") if runtime_status == RUNNING else None,
+        "image": _get(pod, "image"),
+        "gpu": {"type": _get(pod, "gpu_type"), "count": _get(pod, "gpu_count", 0)},
+        "cost_per_hr": _get(pod, "cost_per_hr"),
+        "data_center_id": _get(pod, "data_center_id"),
+        "ports": split_ports(_get(pod, "ports")),
+        "public_ip": _get(pod, "public_ip"),
+        "ssh": ssh,
+        "ssh_not_ready": None if ssh is not None else ssh_not_ready(pod, runtime_status, reason),
+        "created_at": _get(pod, "created_at"),
+        "last_status_change": _get(pod, "last_status_change") if api_version(pod) == "v1" else None,
+    }
