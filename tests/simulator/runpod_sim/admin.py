@@ -1,0 +1,329 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The admin API under ``/_sim/`` (no API key): reset, config, faults, pod behaviour, out-of-band actions, seed, log.
+
+Bad input answers 400 ``{"error": "<what is wrong>"}``; it never crashes the simulator.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from . import __version__, views
+from .app import ApiError, Ctx, Reply, Sim
+from .faults import validate_health_sequence
+from .store import (
+    DEFAULT_GPU_TYPE,
+    EXITED,
+    RUNNING,
+    TERMINATED,
+    ConfigError,
+    Pod,
+    apply_config,
+    new_id,
+    validate_pod_overrides,
+)
+
+
+def register(sim: Sim) -> None:
+    for method, path, handler in (
+        ("GET", "/_sim", info),
+        ("GET", "/_sim/", info),
+        ("POST", "/_sim/reset", reset),
+        ("GET", "/_sim/config", get_config),
+        ("PATCH", "/_sim/config", patch_config),
+        ("POST", "/_sim/config", patch_config),
+        ("GET", "/_sim/faults", list_faults),
+        ("POST", "/_sim/faults", add_fault),
+        ("DELETE", "/_sim/faults", clear_faults),
+        ("DELETE", "/_sim/faults/{fault_id}", delete_fault),
+        ("GET", "/_sim/requests", list_requests),
+        ("DELETE", "/_sim/requests", clear_requests),
+        ("GET", "/_sim/pods", list_pod_states),
+        ("GET", "/_sim/pods/{pod_id}", pod_state),
+        ("DELETE", "/_sim/pods/{pod_id}", oob_delete),
+        ("POST", "/_sim/pods/{pod_id}/behaviour", set_behaviour),
+        ("POST", "/_sim/pods/{pod_id}/stop", oob_stop),
+        ("POST", "/_sim/pods/{pod_id}/terminate", oob_terminate),
+        ("POST", "/_sim/pods/{pod_id}/delete", oob_delete),
+        ("POST", "/_sim/pods/{pod_id}/outbid", oob_outbid),
+        ("POST", "/_sim/pods/{pod_id}/error", oob_error),
+        ("POST", "/_sim/seed", seed),
+        ("POST", "/_sim/endpoints/{endpoint_id}/health-sequence", set_health_sequence),
+        ("POST", "/_sim/endpoints/{endpoint_id}/workers", set_worker_statuses),
+        ("POST", "/_sim/endpoints/{endpoint_id}/propagate", propagate_endpoint),
+    ):
+        sim.route(method, path, _guard(handler), auth=False)
+
+
+def _guard(handler: Any) -> Any:
+    async def wrapped(sim: Sim, ctx: Ctx) -> Reply:
+        try:
+            return await handler(sim, ctx)
+        except ConfigError as exc:
+            raise ApiError(400, str(exc)) from None
+        except ApiError as exc:
+            if exc.status == 400 and exc.detail == "request body is not valid JSON":
+                raise ApiError(400, "bad JSON in the admin request body") from None
+            raise
+
+    return wrapped
+
+
+async def _object(ctx: Ctx) -> dict[str, Any]:
+    body = await ctx.json(default={})
+    if not isinstance(body, dict):
+        raise ConfigError("the request body must be a JSON object")
+    return body
+
+
+def _pod(sim: Sim, ctx: Ctx) -> Pod:
+    pod = sim.store.pods.get(ctx.params["pod_id"])
+    if pod is None:
+        raise ApiError(404, f"no pod {ctx.params['pod_id']}")
+    return pod
+
+
+async def info(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(
+        200,
+        {
+            "simulator": "runpod_sim",
+            "version": __version__,
+            "urls": sim.urls(),
+            "host_key": sim.listeners.host_key_public,
+            "started_at": sim.started_at,
+        },
+    )
+
+
+async def reset(sim: Sim, ctx: Ctx) -> Reply:
+    """Everything back to the startup state: resources, listeners, faults, rate window, request log and config."""
+    sim.store.reset()
+    sim.faults.clear()
+    sim.limiter.reset()
+    sim.requests.clear()
+    await sim.listeners.reconcile()
+    return Reply(200, {"reset": True, "config": sim.store.config.to_dict()})
+
+
+async def get_config(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, sim.store.config.to_dict())
+
+
+async def patch_config(sim: Sim, ctx: Ctx) -> Reply:
+    apply_config(sim.store.config, await _object(ctx))
+    return Reply(200, sim.store.config.to_dict())
+
+
+async def list_faults(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, {"faults": [rule.to_dict() for rule in sim.faults.rules]})
+
+
+async def add_fault(sim: Sim, ctx: Ctx) -> Reply:
+    spec = await _object(ctx)
+    rule = sim.faults.add(spec)
+    if rule.kind == "health_sequence":
+        # Health sequences belong to the endpoint, not to a route.
+        sim.faults.remove(rule.id)
+        endpoint = sim.store.endpoints.get(rule.params["endpoint_id"])
+        if endpoint is None:
+            raise ApiError(404, f"no endpoint {rule.params['endpoint_id']}")
+        endpoint.health_sequence = list(rule.params["sequence"])
+    return Reply(201, rule.to_dict())
+
+
+async def clear_faults(sim: Sim, ctx: Ctx) -> Reply:
+    sim.faults.clear()
+    return Reply(200, {"faults": []})
+
+
+async def delete_fault(sim: Sim, ctx: Ctx) -> Reply:
+    try:
+        fault_id = int(ctx.params["fault_id"])
+    except ValueError:
+        raise ConfigError("fault id must be an integer") from None
+    if not sim.faults.remove(fault_id):
+        raise ApiError(404, f"no fault {fault_id}")
+    return Reply(204)
+
+
+async def list_requests(sim: Sim, ctx: Ctx) -> Reply:
+    entries = sim.requests.entries
+    since = ctx.query.get("since")
+    if since is not None:
+        try:
+            since_seq = int(since)
+        except ValueError:
+            raise ConfigError("since must be an integer sequence number") from None
+        entries = [entry for entry in entries if entry["seq"] > since_seq]
+    method = ctx.query.get("method")
+    if method:
+        entries = [entry for entry in entries if entry["method"] == method.upper()]
+    path = ctx.query.get("path")
+    if path:
+        try:
+            pattern = re.compile(path)
+        except re.error as exc:
+            raise ConfigError(f"bad path pattern {path!r}: {exc}") from None
+        entries = [entry for entry in entries if pattern.search(entry["path"])]
+    return Reply(200, {"requests": entries})
+
+
+async def clear_requests(sim: Sim, ctx: Ctx) -> Reply:
+    sim.requests.clear()
+    return Reply(200, {"requests": []})
+
+
+def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
+    store = sim.store
+    return {
+        "id": pod.id,
+        "name": pod.name,
+        "status": pod.status,
+        "v1_desired_status": views.v1_desired_status(pod),
+        "last_status_change": pod.last_status_change,
+        "terminated": pod.terminated_at is not None,
+        "port_map": {str(k): v for k, v in pod.port_map.items()},
+        "stale_port_map": {str(k): v for k, v in pod.stale_port_map.items()},
+        "listeners": sim.listeners.port_state(pod.id),
+        "ssh_behaviour": store.pod_setting(pod, "ssh_behaviour"),
+        "overrides": dict(pod.overrides),
+        "home": str(sim.listeners.home_dir(pod.id)),
+    }
+
+
+async def list_pod_states(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, {"pods": [_pod_state(sim, pod) for pod in sim.store.pods.values()]})
+
+
+async def pod_state(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, _pod_state(sim, _pod(sim, ctx)))
+
+
+async def set_behaviour(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    sim.store.set_overrides(pod, validate_pod_overrides(await _object(ctx)))
+    await sim.listeners.reconcile()
+    return Reply(200, _pod_state(sim, pod))
+
+
+async def oob_stop(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    body = await _object(ctx)
+    reason = str(body.get("reason") or "Exited by Runpod")
+    if pod.status == TERMINATED:
+        raise ApiError(409, "pod is terminated")
+    sim.store.stop(pod, reason)
+    await sim.listeners.reconcile()
+    return Reply(200, _pod_state(sim, pod))
+
+
+async def oob_error(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    if pod.status == TERMINATED:
+        raise ApiError(409, "pod is terminated")
+    sim.store.fail(pod)
+    await sim.listeners.reconcile()
+    return Reply(200, _pod_state(sim, pod))
+
+
+async def oob_terminate(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    sim.store.terminate(pod, "Runpod")
+    await sim.listeners.reconcile()
+    return Reply(200, _pod_state(sim, pod))
+
+
+async def oob_outbid(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    body = await _object(ctx)
+    desired = body.get("desired_status", TERMINATED)
+    if desired not in (EXITED, TERMINATED):
+        raise ConfigError("desired_status must be EXITED or TERMINATED")
+    sim.store.outbid(pod, desired)
+    await sim.listeners.reconcile()
+    return Reply(200, _pod_state(sim, pod))
+
+
+async def oob_delete(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    sim.store.delete(pod)
+    await sim.listeners.reconcile()
+    return Reply(200, {"id": pod.id, "deleted": True})
+
+
+async def seed(sim: Sim, ctx: Ctx) -> Reply:
+    """Create N pods at once, RUNNING by default, for listing benchmarks and inventory tests."""
+    body = await _object(ctx)
+    unknown = set(body) - {"count", "status", "name_prefix", "ports", "gpu_type", "image", "env"}
+    if unknown:
+        raise ConfigError(f"unknown seed key(s): {', '.join(sorted(unknown))}")
+    count = body.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 20000:
+        raise ConfigError("count must be an integer between 1 and 20000")
+    status = body.get("status", RUNNING)
+    if status not in (RUNNING, "PROVISIONING", EXITED):
+        raise ConfigError("status must be RUNNING, PROVISIONING or EXITED")
+    ports = body.get("ports", ["8888/http"])
+    if not isinstance(ports, list):
+        raise ConfigError('ports must be a list like ["8888/http", "22/tcp"]')
+    prefix = str(body.get("name_prefix", "seed"))
+    ids = []
+    now = time.time()
+    for index in range(count):
+        pod = Pod(
+            id=new_id(),
+            name=f"{prefix}-{index:05d}",
+            image=str(body.get("image", "runpod/pytorch:2.8.0-py3.11-cuda12.8.1-cudnn-devel-ubuntu22.04")),
+            created_at=now,
+            gpu_type=str(body.get("gpu_type", DEFAULT_GPU_TYPE)),
+            ports=[str(port) for port in ports],
+            env=dict(body.get("env") or {}),
+        )
+        sim.store.add_pod(pod, initial_status=RUNNING if status == RUNNING else "PROVISIONING")
+        if status == EXITED:
+            sim.store.stop(pod, "Exited by user")
+        ids.append(pod.id)
+    await sim.listeners.reconcile()
+    return Reply(201, {"ids": ids})
+
+
+def _endpoint(sim: Sim, ctx: Ctx) -> Any:
+    endpoint = sim.store.endpoints.get(ctx.params["endpoint_id"])
+    if endpoint is None:
+        raise ApiError(404, f"no endpoint {ctx.params['endpoint_id']}")
+    return endpoint
+
+
+async def set_health_sequence(sim: Sim, ctx: Ctx) -> Reply:
+    endpoint = _endpoint(sim, ctx)
+    body = await _object(ctx)
+    endpoint.health_sequence = list(validate_health_sequence(body.get("sequence")))
+    return Reply(200, {"id": endpoint.id, "sequence": endpoint.health_sequence})
+
+
+async def set_worker_statuses(sim: Sim, ctx: Ctx) -> Reply:
+    """Force worker statuses: {"statuses": ["IDLE", "UNHEALTHY", ...]} (one per worker, creating workers as needed)."""
+    endpoint = _endpoint(sim, ctx)
+    body = await _object(ctx)
+    statuses = body.get("statuses")
+    allowed = {"RUNNING", "IDLE", "INITIALIZING", "THROTTLED", "UNHEALTHY"}
+    if not isinstance(statuses, list) or not all(status in allowed for status in statuses):
+        raise ConfigError(f"statuses must be a list of worker statuses ({', '.join(sorted(allowed))})")
+    saved_min = endpoint.workers_min
+    endpoint.workers_min = len(statuses)
+    sim.store.scale_workers(endpoint)
+    endpoint.workers_min = saved_min
+    for worker, status in zip(endpoint.workers, statuses, strict=False):
+        worker.status_override = status
+    return Reply(200, views.workers_v2(sim.store, endpoint))
+
+
+async def propagate_endpoint(sim: Sim, ctx: Ctx) -> Reply:
+    endpoint = _endpoint(sim, ctx)
+    endpoint.visible_at = sim.store.now()
+    return Reply(200, {"id": endpoint.id, "visible": True})

@@ -1,0 +1,449 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""REST v2 (``/v2/...``) and the serverless data plane (``/invoke/v2/{endpoint_id}/health``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import views
+from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
+from .schemas import validate_v2
+from .store import (
+    DEFAULT_GPU_TYPE,
+    ERROR,
+    EXITED,
+    TERMINATED,
+    Endpoint,
+    Pod,
+    Template,
+    new_id,
+)
+
+
+def register(sim: Sim) -> None:
+    sim.route("GET", "/v2/pods", list_pods)
+    sim.route("POST", "/v2/pods", create_pod)
+    sim.route("GET", "/v2/pods/{pod_id}", get_pod)
+    sim.route("PATCH", "/v2/pods/{pod_id}", update_pod)
+    sim.route("DELETE", "/v2/pods/{pod_id}", delete_pod)
+    sim.route("POST", "/v2/pods/{pod_id}/action", pod_action)
+    sim.route("GET", "/v2/account/ssh-keys", get_ssh_keys)
+    sim.route("PUT", "/v2/account/ssh-keys", put_ssh_keys)
+    sim.route("GET", "/v2/serverless", list_endpoints)
+    sim.route("POST", "/v2/serverless", create_endpoint)
+    sim.route("GET", "/v2/serverless/{endpoint_id}", get_endpoint)
+    sim.route("PATCH", "/v2/serverless/{endpoint_id}", update_endpoint)
+    sim.route("DELETE", "/v2/serverless/{endpoint_id}", delete_endpoint)
+    sim.route("GET", "/v2/serverless/{endpoint_id}/workers", list_workers)
+    sim.route("GET", "/v2/templates", list_templates)
+    sim.route("POST", "/v2/templates", create_template)
+    sim.route("GET", "/v2/templates/{template_id}", get_template)
+    sim.route("PATCH", "/v2/templates/{template_id}", update_template)
+    sim.route("DELETE", "/v2/templates/{template_id}", delete_template)
+    sim.route("GET", "/invoke/v2/{endpoint_id}/health", endpoint_health)
+
+
+async def _body(ctx: Ctx, schema: str) -> dict[str, Any]:
+    body = await ctx.json(default={})
+    errors = validate_v2(schema, body)
+    if errors:
+        raise ApiError(422, "Request validation failed.", errors)
+    return body
+
+
+def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True) -> Pod:
+    pod = sim.store.get_pod(ctx.params["pod_id"])
+    if pod is None or (not allow_terminated and pod.status == TERMINATED):
+        raise ApiError(404, "pod not found")
+    return pod
+
+
+# -- pods ------------------------------------------------------------------------------------------------------
+async def list_pods(sim: Sim, ctx: Ctx) -> Reply:
+    store = sim.store
+    pods = [views.pod_v2(store, pod) for pod in store.live_pods() if pod.status != TERMINATED]
+    return Reply(200, {"pods": pods})
+
+
+async def get_pod(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, views.pod_v2(sim.store, _pod(sim, ctx)))
+
+
+def _resolve_template(sim: Sim, template_id: str | None) -> Template | None:
+    if not template_id:
+        return None
+    template = sim.store.templates.get(template_id)
+    if template is None:
+        raise ApiError(404, "template not found")
+    if template.serverless:
+        raise ApiError(
+            422, "Request validation failed.", [f"$.templateId: template {template_id} is a serverless template"]
+        )
+    return template
+
+
+async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
+    body = await _body(ctx, "CreatePodRequest")
+    store = sim.store
+    gpu, cpu = body.get("gpu"), body.get("cpu")
+    if (gpu is None) == (cpu is None):
+        raise ApiError(400, "exactly one of gpu or cpu must be set")
+    if gpu and gpu.get("allowedCudaVersions") and gpu.get("minCudaVersion"):
+        raise ApiError(400, "allowedCudaVersions and minCudaVersion cannot be combined")
+    mounts = body.get("mounts") or {}
+    if mounts.get("persistent") and mounts.get("network"):
+        raise ApiError(400, "at most one of mounts.persistent or mounts.network may be set")
+    if cpu and mounts.get("persistent"):
+        raise ApiError(400, "mounts.persistent is not supported on CPU pods")
+    if cpu and (cpu["vcpuCount"] & (cpu["vcpuCount"] - 1)):
+        raise ApiError(400, "cpu.vcpuCount must be a power of two")
+    template = _resolve_template(sim, body.get("templateId"))
+    gpu_type = gpu["id"] if gpu else None
+    if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
+        raise ApiError(400, NO_CAPACITY)
+
+    env = dict(template.env) if template else {}
+    env.update(body.get("env") or {})
+    if body.get("startSsh") and "PUBLIC_KEY" not in env and store.account_ssh_keys:
+        env["PUBLIC_KEY"] = "\n".join(store.account_ssh_keys)
+    if body.get("startJupyter") and "JUPYTER_PASSWORD" not in env:
+        env["JUPYTER_PASSWORD"] = new_id(16)
+    persistent = mounts.get("persistent") or {}
+    network = (mounts.get("network") or [{}])[0]
+    if not mounts and template and template.volume_gb:
+        persistent = {"size": template.volume_gb, "path": template.volume_mount_path}
+    pod = Pod(
+        id=new_id(),
+        name=body["name"],
+        image=body.get("image") or (template.image if template else ""),
+        created_at=time.time(),
+        gpu_type=gpu_type,
+        gpu_count=int(gpu.get("count", 1)) if gpu else 0,
+        cpu_flavor=cpu["id"] if cpu else None,
+        vcpu_count=int(cpu["vcpuCount"]) if cpu else 0,
+        memory_gb=int(cpu["vcpuCount"]) * 2 if cpu else 0,
+        args=body.get("args", template.args if template else ""),
+        disk_gb=int(body.get("disk", template.disk_gb if template else 50)),
+        volume_gb=int(persistent.get("size", 0)),
+        volume_mount_path=persistent.get("path") or network.get("path") or "/workspace",
+        network_volume_id=network.get("volumeId"),
+        ports=list(body.get("ports", template.ports if template else [])),
+        env=env,
+        registry=body.get("registry", template.registry if template else None),
+        cloud=body.get("cloud", "SECURE"),
+        global_networking=bool(body.get("globalNetworking", False)),
+        data_center_preferences=list(body.get("dataCenterIds") or []),
+    )
+    store.add_pod(pod)
+    return Reply(201, views.pod_v2(store, pod))
+
+
+async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx, allow_terminated=False)
+    body = await _body(ctx, "UpdatePodRequest")
+    mounts = body.get("mounts")
+    if mounts:
+        if mounts.get("network") == []:
+            raise ApiError(400, "mounts.network cannot be cleared")
+        if "persistent" in mounts and not pod.volume_gb:
+            raise ApiError(400, "mount kind is fixed at create: this pod has no persistent mount")
+        if "network" in mounts and (
+            not pod.network_volume_id or mounts["network"][0]["volumeId"] != pod.network_volume_id
+        ):
+            raise ApiError(400, "the network volume of a pod cannot be added or changed")
+    template = _resolve_template(sim, body.get("templateId"))
+    if template is not None:
+        for key, value in (
+            ("image", template.image),
+            ("args", template.args),
+            ("disk", template.disk_gb),
+            ("ports", template.ports),
+            ("registry", template.registry),
+        ):
+            body.setdefault(key, value)
+        body["env"] = {**template.env, **(body.get("env") or {})}
+    if "name" in body:
+        pod.name = body["name"]
+    if "image" in body:
+        pod.image = body["image"]
+    if "args" in body:
+        pod.args = body["args"]
+    if "disk" in body:
+        pod.disk_gb = int(body["disk"])
+    if "env" in body:
+        pod.env = dict(body["env"])
+    if "registry" in body:
+        pod.registry = body["registry"]
+    if "locked" in body:
+        pod.locked = bool(body["locked"])
+    if "globalNetworking" in body:
+        pod.global_networking = bool(body["globalNetworking"])
+    if mounts and mounts.get("persistent"):
+        pod.volume_gb = int(mounts["persistent"]["size"])
+        pod.volume_mount_path = mounts["persistent"]["path"]
+    if "ports" in body:
+        sim.store.update_ports(pod, body["ports"])
+    return Reply(200, views.pod_v2(sim.store, pod))
+
+
+async def delete_pod(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx, allow_terminated=False)
+    sim.store.terminate(pod, "user")
+    return Reply(204)
+
+
+async def pod_action(sim: Sim, ctx: Ctx) -> Reply:
+    pod = _pod(sim, ctx)
+    body = await _body(ctx, "PodActionRequest")
+    action = body["action"]
+    if action not in pod.actions:
+        allowed = ", ".join(pod.actions) or "none"
+        raise ApiError(
+            409, f"action '{action}' is not valid for a pod in status {pod.status} (valid actions: {allowed})"
+        )
+    store = sim.store
+    if action == "terminate":
+        store.terminate(pod, "user")
+        return Reply(204)
+    if action == "stop":
+        store.stop(pod, "Exited by user")
+    elif action == "start":
+        if pod.status in (EXITED, ERROR) and pod.gpu_type in store.config.out_of_stock_gpu_types:
+            raise ApiError(400, "There are not enough free GPUs on the host machine to start this pod")
+        store.start(pod)
+    elif action == "restart":
+        store.restart(pod)
+    return Reply(200, views.pod_v2(store, pod))
+
+
+async def get_ssh_keys(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, {"keys": list(sim.store.account_ssh_keys)})
+
+
+async def put_ssh_keys(sim: Sim, ctx: Ctx) -> Reply:
+    body = await ctx.json(default={})
+    keys = body.get("keys") if isinstance(body, dict) else None
+    if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys) or set(body) - {"keys"}:
+        raise ApiError(422, "Request validation failed.", ["$.keys: expected an array of public key strings"])
+    sim.store.account_ssh_keys[:] = keys
+    return Reply(200, {"keys": keys})
+
+
+# -- serverless ------------------------------------------------------------------------------------------------
+def _endpoint(sim: Sim, ctx: Ctx) -> Endpoint:
+    endpoint = sim.store.endpoints.get(ctx.params["endpoint_id"])
+    if endpoint is None:
+        raise ApiError(404, "endpoint not found")
+    return endpoint
+
+
+async def list_endpoints(sim: Sim, ctx: Ctx) -> Reply:
+    base = sim.urls()["serverless"]
+    return Reply(200, {"endpoints": [views.endpoint_v2(sim.store, ep, base) for ep in sim.store.endpoints.values()]})
+
+
+async def get_endpoint(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, views.endpoint_v2(sim.store, _endpoint(sim, ctx), sim.urls()["serverless"]))
+
+
+def _apply_endpoint_fields(endpoint: Endpoint, body: dict[str, Any]) -> None:
+    if "name" in body:
+        endpoint.name = body["name"]
+    if "gpu" in body:
+        gpu = body["gpu"]
+        endpoint.gpu_pools = list(gpu.get("pools", endpoint.gpu_pools))
+        endpoint.gpu_count = int(gpu.get("count", endpoint.gpu_count))
+        endpoint.excluded_types = list(gpu.get("excludedTypes", endpoint.excluded_types))
+        endpoint.allowed_cuda_versions = list(gpu.get("allowedCudaVersions", endpoint.allowed_cuda_versions))
+        endpoint.min_cuda_version = gpu.get("minCudaVersion", endpoint.min_cuda_version) or None
+        endpoint.cpu = []
+    if "cpu" in body:
+        endpoint.cpu = [
+            {"id": item["id"], "vcpuCount": item["vcpuCount"], "memory": item["vcpuCount"] * 2} for item in body["cpu"]
+        ]
+    workers = body.get("workers") or {}
+    endpoint.workers_min = int(workers.get("min", endpoint.workers_min))
+    endpoint.workers_max = int(workers.get("max", endpoint.workers_max))
+    endpoint.idle_timeout = int(workers.get("idleTimeout", endpoint.idle_timeout))
+    if "scaling" in body:
+        scaling = body["scaling"]
+        endpoint.scaler_type = scaling["type"]
+        endpoint.scaler_value = scaling.get("queueDelay", scaling.get("requestCount", endpoint.scaler_value))
+    if "flashboot" in body:
+        endpoint.flashboot = body["flashboot"]
+    if "timeout" in body:
+        endpoint.timeout_ms = int(body["timeout"])
+    if "dataCenterIds" in body:
+        endpoint.data_center_ids = list(body["dataCenterIds"])
+    if "networkVolumes" in body:
+        endpoint.network_volumes = list(body["networkVolumes"])
+
+
+def _serverless_template(sim: Sim, template_id: str) -> Template:
+    template = sim.store.templates.get(template_id)
+    if template is None:
+        raise ApiError(404, "template not found")
+    if not template.serverless:
+        raise ApiError(
+            422, "Request validation failed.", [f"$.templateId: template {template_id} is not a serverless template"]
+        )
+    return template
+
+
+async def create_endpoint(sim: Sim, ctx: Ctx) -> Reply:
+    body = await _body(ctx, "CreateEndpointRequest")
+    if ("gpu" in body) == ("cpu" in body):
+        raise ApiError(400, "exactly one of gpu or cpu must be set")
+    store = sim.store
+    endpoint_id = new_id()
+    if body.get("templateId"):
+        template = _serverless_template(sim, body["templateId"])
+    else:
+        template = Template(
+            id=new_id(10),
+            name=f"{body['name']}__template__{endpoint_id}",
+            image=body["image"],
+            serverless=True,
+            bound_endpoint_id=endpoint_id,
+        )
+        store.templates[template.id] = template
+    # Container fields in the body win over the template's (they become the endpoint's bound template).
+    for key, attr in (("image", "image"), ("args", "args"), ("disk", "disk_gb"), ("registry", "registry")):
+        if key in body and template.bound_endpoint_id == endpoint_id:
+            setattr(template, attr, body[key])
+    if template.bound_endpoint_id == endpoint_id:
+        template.env = dict(body.get("env") or {})
+        template.ports = list(body.get("ports") or [])
+    endpoint = Endpoint(
+        id=endpoint_id,
+        name=body["name"],
+        created_at=time.time(),
+        visible_at=store.now() + store.scaled(store.config.propagation_lag),
+        type=body["type"],
+        template_id=template.id,
+        gpu_type_ids=[DEFAULT_GPU_TYPE] if "gpu" in body else [],
+    )
+    _apply_endpoint_fields(endpoint, body)
+    store.add_endpoint(endpoint)
+    return Reply(201, views.endpoint_v2(store, endpoint, sim.urls()["serverless"]))
+
+
+async def update_endpoint(sim: Sim, ctx: Ctx) -> Reply:
+    endpoint = _endpoint(sim, ctx)
+    body = await _body(ctx, "UpdateEndpointRequest")
+    if "gpu" in body and "cpu" in body:
+        raise ApiError(400, "exactly one of gpu or cpu must be set")
+    if body.get("templateId"):
+        endpoint.template_id = _serverless_template(sim, body["templateId"]).id
+    template = sim.store.templates.get(endpoint.template_id or "")
+    if template is not None:
+        for key, attr in (
+            ("image", "image"),
+            ("args", "args"),
+            ("disk", "disk_gb"),
+            ("env", "env"),
+            ("ports", "ports"),
+            ("registry", "registry"),
+        ):
+            if key in body:
+                setattr(template, attr, body[key])
+    _apply_endpoint_fields(endpoint, body)
+    endpoint.version += 1
+    sim.store.scale_workers(endpoint)
+    return Reply(200, views.endpoint_v2(sim.store, endpoint, sim.urls()["serverless"]))
+
+
+async def delete_endpoint(sim: Sim, ctx: Ctx) -> Reply:
+    sim.store.delete_endpoint(_endpoint(sim, ctx))
+    return Reply(204)
+
+
+async def list_workers(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, views.workers_v2(sim.store, _endpoint(sim, ctx)))
+
+
+# -- templates -------------------------------------------------------------------------------------------------
+def _template(sim: Sim, ctx: Ctx) -> Template:
+    template = sim.store.templates.get(ctx.params["template_id"])
+    if template is None:
+        raise ApiError(404, "template not found")
+    return template
+
+
+def _apply_template_fields(template: Template, body: dict[str, Any]) -> None:
+    simple = {
+        "name": "name",
+        "image": "image",
+        "args": "args",
+        "disk": "disk_gb",
+        "registry": "registry",
+        "category": "category",
+        "public": "public",
+        "serverless": "serverless",
+        "startSsh": "start_ssh",
+        "startJupyter": "start_jupyter",
+    }
+    for key, attr in simple.items():
+        if key in body:
+            setattr(template, attr, body[key])
+    if "ports" in body:
+        template.ports = list(body["ports"])
+    if "env" in body:
+        template.env = dict(body["env"])
+    if "allowedCudaVersions" in body:
+        template.allowed_cuda_versions = list(body["allowedCudaVersions"])
+    persistent = (body.get("mounts") or {}).get("persistent")
+    if persistent:
+        template.volume_gb = int(persistent["size"])
+        template.volume_mount_path = persistent["path"]
+
+
+async def list_templates(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, {"templates": [views.template_v2(t) for t in sim.store.templates.values()]})
+
+
+async def get_template(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, views.template_v2(_template(sim, ctx)))
+
+
+async def create_template(sim: Sim, ctx: Ctx) -> Reply:
+    body = await _body(ctx, "CreateTemplateRequest")
+    if (body.get("mounts") or {}).get("persistent") and body.get("serverless"):
+        raise ApiError(400, "serverless templates cannot have a persistent mount")
+    template = Template(id=new_id(10), name=body["name"], image=body["image"])
+    _apply_template_fields(template, body)
+    sim.store.templates[template.id] = template
+    return Reply(201, views.template_v2(template))
+
+
+async def update_template(sim: Sim, ctx: Ctx) -> Reply:
+    template = _template(sim, ctx)
+    body = await _body(ctx, "UpdateTemplateRequest")
+    _apply_template_fields(template, body)
+    return Reply(200, views.template_v2(template))
+
+
+async def delete_template(sim: Sim, ctx: Ctx) -> Reply:
+    template = _template(sim, ctx)
+    if sim.store.template_in_use(template.id):
+        raise ApiError(400, "Template is in use by a pod or serverless endpoint and cannot be deleted")
+    sim.store.templates.pop(template.id, None)
+    return Reply(204)
+
+
+# -- serverless data plane -------------------------------------------------------------------------------------
+async def endpoint_health(sim: Sim, ctx: Ctx) -> Reply:
+    store = sim.store
+    endpoint = store.endpoints.get(ctx.params["endpoint_id"])
+    if endpoint is None or store.now() < endpoint.visible_at:
+        return Reply(404, {"error": "endpoint not found"})
+    if endpoint.health_sequence:
+        entry = endpoint.health_sequence.pop(0) if len(endpoint.health_sequence) > 1 else endpoint.health_sequence[0]
+        if "status" in entry and entry["status"] != 200:
+            detail = entry.get("error") or ("endpoint not found" if entry["status"] == 404 else "upstream error")
+            return Reply(int(entry["status"]), {"error": detail})
+        return Reply(200, {key: value for key, value in entry.items() if key != "status"})
+    return Reply(200, views.health(store, endpoint))

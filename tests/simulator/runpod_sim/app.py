@@ -1,0 +1,358 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The HTTP server: one starlette app, one dispatcher doing auth, faults, rate limit and the request log.
+
+Every request goes through :meth:`Sim.dispatch`, which is why each surface formats errors its own way
+(``surface`` = v2 problem+json, v1 ``{"message"}``, GraphQL ``{"errors"}``, invoke/admin ``{"error"}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import DEFAULT_API_KEY
+from .faults import FaultBook, FaultRule, RateLimiter, RequestLog
+from .listeners import ListenerManager
+from .store import SimConfig, Store
+
+log = logging.getLogger("runpod_sim")
+
+PROBLEM_JSON = "application/problem+json"
+NO_CAPACITY = "There are no longer any instances available with the requested specifications"
+
+
+class ApiError(Exception):
+    """Raised by handlers; rendered in the surface's error format."""
+
+    def __init__(
+        self, status: int, detail: str, errors: list[str] | None = None, headers: dict[str, str] | None = None
+    ):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers or {}
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    media_type: str = "application/json"
+    raw: bytes | None = None  # pre-rendered bytes (malformed bodies)
+
+
+@dataclass
+class Ctx:
+    request: Request
+    params: dict[str, str]
+    surface: str
+    _body: Any = None
+    _read: bool = False
+
+    @property
+    def query(self) -> Any:
+        return self.request.query_params
+
+    async def json(self, *, default: Any = None) -> Any:
+        if not self._read:
+            raw = await self.request.body()
+            self._read = True
+            if not raw.strip():
+                self._body = default
+            else:
+                try:
+                    self._body = json.loads(raw)
+                except ValueError:
+                    raise ApiError(400, "request body is not valid JSON") from None
+        return self._body
+
+
+Handler = Callable[["Sim", Ctx], Awaitable[Reply]]
+
+
+@dataclass
+class _Route:
+    method: str
+    pattern: re.Pattern[str]
+    surface: str
+    handler: Handler
+    auth: bool = True
+
+
+def error_reply(surface: str, status: int, detail: str, errors: list[str] | None = None) -> Reply:
+    if surface == "v2":
+        body: dict[str, Any] = {"title": _phrase(status), "status": status, "detail": detail}
+        if errors:
+            body["errors"] = errors
+        return Reply(status, body, media_type=PROBLEM_JSON)
+    if surface == "v1":
+        return Reply(status, {"message": detail})
+    if surface == "graphql":
+        return Reply(status, {"errors": [{"message": detail}]})
+    return Reply(status, {"error": detail})
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def _surface_for(path: str) -> str:
+    for prefix, surface in (("/v2/", "v2"), ("/v1/", "v1"), ("/graphql", "graphql"), ("/invoke/", "invoke")):
+        if path.startswith(prefix) or path == prefix.rstrip("/"):
+            return surface
+    return "admin" if path.startswith("/_sim") else "other"
+
+
+def _list_slot(surface: str, body: Any) -> tuple[Any, Any] | None:
+    """Where a list response keeps its items: (container, key) for null-entry and empty-list faults."""
+    if surface == "v1" and isinstance(body, list):
+        return body, None
+    if surface == "graphql" and isinstance(body, dict):
+        data = body.get("data") or {}
+        myself = data.get("myself") if isinstance(data, dict) else None
+        if isinstance(myself, dict) and isinstance(myself.get("pods"), list):
+            return myself, "pods"
+        return None
+    if isinstance(body, dict):
+        for key in ("pods", "endpoints", "templates", "workers"):
+            if isinstance(body.get(key), list):
+                return body, key
+    return None
+
+
+class Sim:
+    """Everything the server holds. ``base_url`` is filled in once the socket is bound."""
+
+    def __init__(
+        self, config: SimConfig | None = None, *, api_key: str = DEFAULT_API_KEY, state_dir: str | None = None
+    ):
+        self.api_key = api_key
+        self.listeners = ListenerManager(state_dir)
+        self.store = Store(config or SimConfig(), self.listeners)
+        self.faults = FaultBook()
+        self.limiter = RateLimiter()
+        self.requests = RequestLog()
+        self.base_url = "http://127.0.0.1"
+        self.started_at = time.time()
+        self._routes: list[_Route] = []
+        self._ticker: asyncio.Task[None] | None = None
+        from . import admin, api_graphql, api_v1, api_v2
+
+        for module in (api_v2, api_v1, api_graphql, admin):
+            module.register(self)
+
+    # -- urls ------------------------------------------------------------------------------------------------
+    def urls(self) -> dict[str, str]:
+        base = self.base_url
+        return {
+            "base": base,
+            "api_v2": f"{base}/v2",
+            "api_v1": f"{base}/v1",
+            "graphql": f"{base}/graphql",
+            "serverless": f"{base}/invoke/v2",
+            "admin": f"{base}/_sim",
+        }
+
+    # -- routing ---------------------------------------------------------------------------------------------
+    def route(self, method: str, path: str, handler: Handler, *, auth: bool = True) -> None:
+        regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path) + "$"
+        self._routes.append(_Route(method, re.compile(regex), _surface_for(path), handler, auth))
+
+    def _match(self, method: str, path: str) -> tuple[_Route | None, dict[str, str], bool]:
+        path_known = False
+        for route in self._routes:
+            match = route.pattern.match(path)
+            if match:
+                path_known = True
+                if route.method == method:
+                    return route, match.groupdict(), True
+        return None, {}, path_known
+
+    # -- auth ------------------------------------------------------------------------------------------------
+    def _authorized(self, request: Request, surface: str) -> tuple[bool, str]:
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header[:7].lower() == "bearer " else ""
+        if surface == "invoke" and not token:
+            token = header.strip()  # the serverless docs send the raw key
+        if surface == "graphql" and not token:
+            token = request.query_params.get("api_key", "")
+        if not token:
+            return False, "missing bearer token"
+        if token != self.api_key:
+            return False, "invalid api key"
+        return True, ""
+
+    # -- the dispatcher --------------------------------------------------------------------------------------
+    async def asgi_entry(self, request: Request) -> Response:
+        started = time.time()
+        method = request.method.upper()
+        path = request.url.path
+        surface = _surface_for(path)
+        fault_kinds: list[str] = []
+        try:
+            reply = await self._dispatch(request, method, path, surface, fault_kinds)
+        except Exception:
+            log.exception("unhandled error serving %s %s", method, path)
+            reply = error_reply(surface, 500, "internal server error")
+        response = self._render(reply)
+        if surface != "admin":
+            self.requests.add(
+                {
+                    "method": method,
+                    "path": path,
+                    "query": str(request.url.query),
+                    "status": reply.status,
+                    "surface": surface,
+                    "started_at": started,
+                    "finished_at": time.time(),
+                    "duration_ms": round((time.time() - started) * 1000, 3),
+                    "faults": fault_kinds,
+                }
+            )
+        return response
+
+    async def _dispatch(self, request: Request, method: str, path: str, surface: str, fault_kinds: list[str]) -> Reply:
+        self.store.advance()
+        await self.listeners.reconcile()
+        route, params, path_known = self._match(method, path)
+        if route is None:
+            if path_known:
+                return error_reply(surface, 405, f"method {method} not allowed on {path}")
+            return error_reply(surface, 404, "resource not found" if surface != "v1" else "Not Found")
+
+        rules: list[FaultRule] = self.faults.take(method, path) if surface != "admin" else []
+        fault_kinds.extend(rule.kind for rule in rules)
+        for rule in rules:
+            if rule.kind == "delay":
+                await asyncio.sleep(float(rule.params["seconds"]))
+        for rule in rules:
+            if rule.kind == "status":
+                return self._status_fault(surface, rule)
+            if rule.kind == "stock_out":
+                if surface == "v2":
+                    return error_reply("v2", 400, NO_CAPACITY)
+                return error_reply(surface, 500, NO_CAPACITY)
+
+        extra_headers: dict[str, str] = {}
+        if route.auth:
+            ok, why = self._authorized(request, surface)
+            if not ok:
+                return error_reply(surface, 401, why if surface != "v1" else "Unauthorized")
+            limit = self.store.config.rate_limit_per_minute
+            if limit:
+                allowed, extra_headers = self.limiter.hit(limit)
+                if not allowed:
+                    reply = error_reply(surface, 429, "rate limit exceeded for the minute window")
+                    reply.headers.update(extra_headers)
+                    return reply
+
+        ctx = Ctx(request, params, surface)
+        try:
+            reply = await route.handler(self, ctx)
+        except ApiError as exc:
+            reply = error_reply(surface, exc.status, exc.detail, exc.errors)
+            reply.headers.update(exc.headers)
+        self.store.advance()
+        await self.listeners.reconcile()
+        reply.headers.update(extra_headers)
+        for rule in rules:
+            reply = self._post_fault(surface, rule, reply)
+        return reply
+
+    def _status_fault(self, surface: str, rule: FaultRule) -> Reply:
+        status = int(rule.params["status"])
+        if "body" in rule.params:
+            reply = Reply(status, rule.params["body"])
+        else:
+            reply = error_reply(surface, status, str(rule.params.get("detail") or _phrase(status).lower()))
+        if status == 429 or "retry_after" in rule.params:
+            retry_after = rule.params.get("retry_after", 1)
+            reply.headers["Retry-After"] = str(int(retry_after) if float(retry_after).is_integer() else retry_after)
+            if status == 429:
+                reply.headers["RateLimit-Policy"] = '"minute";q=60;w=60'
+                reply.headers["RateLimit"] = f'"minute";r=0;t={max(1, int(float(retry_after) + 0.999))}'
+        return reply
+
+    def _post_fault(self, surface: str, rule: FaultRule, reply: Reply) -> Reply:
+        if rule.kind == "malformed":
+            rendered = json.dumps(reply.body, separators=(",", ":")).encode() if reply.body is not None else b"{}"
+            return Reply(
+                200 if reply.status == 204 else reply.status,
+                raw=rendered[: max(1, len(rendered) // 2)] + b'{"',
+                headers=reply.headers,
+                media_type=reply.media_type,
+            )
+        if rule.kind == "error_after_create":
+            if 200 <= reply.status < 300:
+                status = int(rule.params.get("status", 500))
+                if surface == "v1":
+                    return error_reply(
+                        surface, status, "Something went wrong. Please try again later or contact support."
+                    )
+                return error_reply(surface, status, "internal server error")
+            return reply
+        slot = _list_slot(surface, reply.body)
+        if slot is None:
+            return reply
+        container, key = slot
+        items = container if key is None else container[key]
+        if rule.kind == "null_entry":
+            items.insert(len(items) // 2, None)
+        elif rule.kind == "empty_list":
+            items.clear()
+        return reply
+
+    @staticmethod
+    def _render(reply: Reply) -> Response:
+        if reply.raw is not None:
+            return Response(reply.raw, status_code=reply.status, headers=reply.headers, media_type=reply.media_type)
+        if reply.status == 204 or reply.body is None:
+            return Response(b"", status_code=reply.status, headers=reply.headers)
+        content = json.dumps(reply.body, separators=(",", ":")).encode()
+        return Response(content, status_code=reply.status, headers=reply.headers, media_type=reply.media_type)
+
+    # -- background ------------------------------------------------------------------------------------------
+    async def _tick_forever(self) -> None:
+        # Lifecycle steps and listener changes happen on time even when no request arrives.
+        while True:
+            try:
+                self.store.advance()
+                await self.listeners.reconcile()
+            except Exception:
+                log.exception("ticker error")
+            await asyncio.sleep(0.02)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette):
+        self._ticker = asyncio.create_task(self._tick_forever())
+        try:
+            yield
+        finally:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            await self.listeners.close()
+
+    def asgi_app(self) -> Starlette:
+        methods = ["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"]
+        return Starlette(routes=[Route("/{path:path}", self.asgi_entry, methods=methods)], lifespan=self.lifespan)

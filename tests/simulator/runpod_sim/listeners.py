@@ -1,0 +1,364 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Real loopback TCP ports for pods' public tcp ports, and the scripted behaviour behind port 22.
+
+A mapped port is *reserved*: a socket bound to 127.0.0.1 that does not listen, so connects are refused
+(exactly what a mapped-but-not-yet-up sshd looks like). When the pod's SSH comes up the socket starts
+listening with the pod's behaviour; when the pod stops, the socket is closed and the port released.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shlex
+import shutil
+import socket
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+log = logging.getLogger("runpod_sim.listeners")
+
+SSH_BANNER = b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5\r\n"
+NOT_SSH_ANSWER = b"HTTP/1.1 400 Bad Request\r\n"
+
+_FAKE_NVIDIA_SMI = """#!/bin/sh
+# runpod_sim stand-in for nvidia-smi: reports the pod's GPU type and count.
+GPU_NAME={gpu_name}
+GPU_COUNT={gpu_count}
+case "$1" in
+  -L)
+    i=0
+    while [ "$i" -lt "$GPU_COUNT" ]; do
+      echo "GPU $i: $GPU_NAME (UUID: GPU-00000000-0000-0000-0000-00000000000$i)"
+      i=$((i + 1))
+    done
+    ;;
+  --query-gpu=*)
+    i=0
+    while [ "$i" -lt "$GPU_COUNT" ]; do
+      case "$1" in
+        *count*) echo "$GPU_COUNT" ;;
+        *) echo "$GPU_NAME" ;;
+      esac
+      i=$((i + 1))
+    done
+    ;;
+  *)
+    if [ "$GPU_COUNT" -eq 0 ]; then
+      echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver." >&2
+      exit 9
+    fi
+    echo "+-----------------------------------------------------------------------------+"
+    echo "| NVIDIA-SMI 570.124.06   Driver Version: 570.124.06   CUDA Version: 12.8     |"
+    echo "|-----------------------------------------------------------------------------|"
+    i=0
+    while [ "$i" -lt "$GPU_COUNT" ]; do
+      echo "|   $i  $GPU_NAME |"
+      i=$((i + 1))
+    done
+    echo "+-----------------------------------------------------------------------------+"
+    ;;
+esac
+"""
+
+
+def _bind_loopback(port: int = 0) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.setblocking(False)
+    return sock
+
+
+@dataclass
+class _Port:
+    pod_id: str
+    private: int
+    port: int
+    sock: socket.socket | None
+    server: Any = None  # asyncio.Server or asyncssh acceptor while listening
+    behaviour: str | None = None
+
+
+class _PodSSHServer(asyncssh.SSHServer):
+    """Public-key auth against the keys the pod was created with (env PUBLIC_KEY), user root only."""
+
+    def __init__(self, authorized: list[bytes]) -> None:
+        self._authorized = authorized
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        return username == "root" and key.public_data in self._authorized
+
+
+class _HomeSFTPServer(asyncssh.SFTPServer):
+    """The host filesystem, with relative paths resolved against the pod's HOME (as OpenSSH's sftp-server does)."""
+
+    def __init__(self, chan: Any, home: str) -> None:
+        super().__init__(chan)
+        self._home = os.fsencode(home)
+
+    def map_path(self, path: bytes) -> bytes:
+        if not path.startswith(b"/"):
+            path = self._home + (b"/" + path if path not in (b"", b".") else b"")
+        return super().map_path(path)
+
+
+def parse_authorized_keys(text: str) -> list[bytes]:
+    keys = []
+    for line in (text or "").replace("\\n", "\n").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            keys.append(asyncssh.import_public_key(line).public_data)
+        except (asyncssh.KeyImportError, ValueError):
+            log.info("ignoring an unparseable PUBLIC_KEY line")
+    return keys
+
+
+class ListenerManager:
+    """Owns every pod port socket; the store calls the sync methods, the ticker applies them asynchronously."""
+
+    def __init__(self, state_dir: str | None = None) -> None:
+        self._ports: dict[tuple[str, int], _Port] = {}
+        self._wanted: dict[str, tuple[Any, bool, str]] = {}  # pod id -> (pod, listen, behaviour)
+        self._owns_state_dir = state_dir is None
+        self.state_dir = Path(state_dir or tempfile.mkdtemp(prefix="runpod_sim_"))
+        self._host_key = asyncssh.generate_private_key("ssh-ed25519")
+        self.host_key_public = self._host_key.export_public_key().decode().strip()
+        self._lock = asyncio.Lock()
+
+    # -- sync API used by the store ------------------------------------------------------------------------------
+    def reserve(self, pod_id: str, private: int) -> int:
+        sock = _bind_loopback(0)
+        port = sock.getsockname()[1]
+        self._ports[(pod_id, private)] = _Port(pod_id, private, port, sock)
+        return port
+
+    def release(self, pod_id: str, private: int) -> None:
+        entry = self._ports.pop((pod_id, private), None)
+        if entry is not None:
+            self._close_entry(entry)
+
+    def release_all(self, pod_id: str) -> None:
+        for key in [key for key in self._ports if key[0] == pod_id]:
+            self.release(*key)
+        self._wanted.pop(pod_id, None)
+
+    def want(self, pod: Any, listen: bool, behaviour: str) -> None:
+        self._wanted[pod.id] = (pod, listen, behaviour)
+
+    def pending(self) -> bool:
+        return bool(self._wanted)
+
+    def port_state(self, pod_id: str) -> dict[str, Any]:
+        return {
+            str(private): {"port": entry.port, "listening": entry.server is not None, "behaviour": entry.behaviour}
+            for (owner, private), entry in self._ports.items()
+            if owner == pod_id
+        }
+
+    def home_dir(self, pod_id: str) -> Path:
+        return self.state_dir / "pods" / pod_id / "home"
+
+    # -- async application -------------------------------------------------------------------------------------
+    async def reconcile(self) -> None:
+        """Start or stop listeners so they match what the store wants; awaited before each API response."""
+        if not self._wanted:
+            return
+        async with self._lock:
+            wanted, self._wanted = self._wanted, {}
+            for pod, listen, behaviour in wanted.values():
+                entry = self._ports.get((pod.id, 22))
+                if entry is None:
+                    continue
+                target = behaviour if listen and behaviour != "refused" else None
+                if entry.behaviour == target and (target is None or entry.server is not None):
+                    continue
+                await self._stop_listening(entry)
+                if target is not None:
+                    await self._start_listening(entry, pod, target)
+
+    async def close(self) -> None:
+        for entry in list(self._ports.values()):
+            await self._stop_listening(entry, rebind=False)
+            self._close_entry(entry)
+        self._ports.clear()
+        if self._owns_state_dir:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+
+    async def _start_listening(self, entry: _Port, pod: Any, behaviour: str) -> None:
+        sock = entry.sock if entry.sock is not None else _bind_loopback(entry.port)
+        entry.sock = None  # the server owns it now
+        if behaviour == "sshd":
+            entry.server = await self._start_sshd(sock, pod)
+        else:
+            handler = {"accept_close": _accept_close, "not_ssh": _not_ssh, "banner": _banner_only}[behaviour]
+            entry.server = await asyncio.start_server(handler, sock=sock)
+        entry.behaviour = behaviour
+
+    async def _stop_listening(self, entry: _Port, *, rebind: bool = True) -> None:
+        server, entry.server = entry.server, None
+        entry.behaviour = None
+        if server is None:
+            return
+        server.close()
+        with contextlib.suppress(TimeoutError, Exception):
+            await asyncio.wait_for(server.wait_closed(), timeout=2)
+        if rebind and (entry.pod_id, entry.private) in self._ports:
+            # Keep the port reserved (bound, refusing) for the pod's next RUNNING.
+            try:
+                entry.sock = _bind_loopback(entry.port)
+            except OSError:
+                entry.sock = None
+
+    @staticmethod
+    def _close_entry(entry: _Port) -> None:
+        if entry.server is not None:
+            entry.server.close()
+            entry.server = None
+        if entry.sock is not None:
+            entry.sock.close()
+            entry.sock = None
+
+    def _prepare_home(self, pod: Any) -> tuple[Path, Path]:
+        pod_dir = self.state_dir / "pods" / pod.id
+        home = pod_dir / "home"
+        bin_dir = pod_dir / "bin"
+        home.mkdir(parents=True, exist_ok=True)
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        smi = bin_dir / "nvidia-smi"
+        smi.write_text(
+            _FAKE_NVIDIA_SMI.format(
+                gpu_name=shlex.quote(pod.gpu_type or ""), gpu_count=pod.gpu_count if pod.is_gpu else 0
+            )
+        )
+        smi.chmod(0o755)
+        return home, bin_dir
+
+    async def _start_sshd(self, sock: socket.socket, pod: Any) -> Any:
+        home, bin_dir = self._prepare_home(pod)
+        authorized = parse_authorized_keys(pod.env.get("PUBLIC_KEY", ""))
+        base_env = {
+            **{key: str(value) for key, value in pod.env.items()},
+            "HOME": str(home),
+            "USER": "root",
+            "LOGNAME": "root",
+            "SHELL": "/bin/sh",
+            "PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}",
+            "LANG": "C.UTF-8",
+            "RUNPOD_POD_ID": pod.id,
+            "RUNPOD_GPU_COUNT": str(pod.gpu_count if pod.is_gpu else 0),
+        }
+
+        async def handle_process(process: asyncssh.SSHServerProcess) -> None:
+            env = dict(base_env)
+            env.update({str(k): str(v) for k, v in (process.env or {}).items()})
+            env.update({"HOME": str(home), "RUNPOD_POD_ID": pod.id})
+            command = process.command
+            argv = ["/bin/sh", "-c", command] if command is not None else ["/bin/sh", "-i"]
+            await _run_local(process, argv, env, str(home))
+
+        return await asyncssh.listen(
+            sock=sock,
+            server_host_keys=[self._host_key],
+            server_factory=lambda: _PodSSHServer(authorized),
+            process_factory=handle_process,
+            sftp_factory=lambda chan: _HomeSFTPServer(chan, str(home)),
+            allow_scp=True,
+            encoding=None,
+            keepalive_interval=0,
+        )
+
+
+async def _run_local(process: asyncssh.SSHServerProcess, argv: list[str], env: dict[str, str], cwd: str) -> None:
+    try:
+        local = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        process.stderr.write(f"runpod_sim: cannot run command: {exc}\n".encode())
+        process.exit(127)
+        return
+
+    async def pump_in() -> None:
+        try:
+            while True:
+                data = await process.stdin.read(65536)
+                if not data:
+                    break
+                local.stdin.write(data)
+                await local.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError, asyncssh.Error):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                local.stdin.close()
+
+    async def pump_out(reader: asyncio.StreamReader, writer: Any) -> None:
+        while True:
+            chunk = await reader.read(65536)
+            if not chunk:
+                break
+            writer.write(chunk)
+            await writer.drain()
+
+    feeder = asyncio.ensure_future(pump_in())
+    try:
+        await asyncio.gather(pump_out(local.stdout, process.stdout), pump_out(local.stderr, process.stderr))
+        code = await local.wait()
+    except (asyncssh.Error, ConnectionError, BrokenPipeError):
+        if local.returncode is None:
+            local.kill()
+        code = await local.wait()
+    finally:
+        feeder.cancel()
+    with contextlib.suppress(asyncssh.Error, OSError):
+        process.exit(code if code >= 0 else 128 - code)
+
+
+async def _accept_close(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.close()
+
+
+async def _not_ssh(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.write(NOT_SSH_ANSWER)
+    try:
+        await writer.drain()
+    finally:
+        writer.close()
+
+
+async def _banner_only(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.write(SSH_BANNER)
+    try:
+        await writer.drain()
+        while await reader.read(4096):  # idle until the client gives up
+            pass
+    except ConnectionError:
+        pass
+    finally:
+        writer.close()

@@ -1,0 +1,551 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one store behind every surface: pods, templates, endpoints, their timed lifecycle and the sim config.
+
+v1, v2 and GraphQL are *views* of these records (see ``views.py``), so a pod reads the same through all three.
+Time: lifecycle deadlines use ``time.monotonic()``; every configured delay is multiplied by ``time_scale``
+when it is scheduled, so ``time_scale=0.01`` turns a 2-minute boot into 1.2 s.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import secrets
+import string
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+# The six v2 lifecycle values.
+PROVISIONING = "PROVISIONING"
+STARTING = "STARTING"
+RUNNING = "RUNNING"
+EXITED = "EXITED"
+ERROR = "ERROR"
+TERMINATED = "TERMINATED"
+
+# What POST /v2/pods/{id}/action accepts per status (runpod-api.md 1.2).
+ACTIONS_BY_STATUS: dict[str, tuple[str, ...]] = {
+    PROVISIONING: ("stop", "terminate"),
+    STARTING: ("stop", "terminate"),
+    RUNNING: ("stop", "restart", "terminate"),
+    EXITED: ("start", "terminate"),
+    ERROR: ("start", "terminate"),
+    TERMINATED: (),
+}
+
+SSH_BEHAVIOURS = ("refused", "accept_close", "not_ssh", "banner", "sshd")
+
+# Per-GPU secure-cloud price (USD/h) for the GPU types tests commonly name; others cost DEFAULT_GPU_PRICE.
+GPU_PRICES = {
+    "NVIDIA GeForce RTX 4090": 0.69,
+    "NVIDIA GeForce RTX 3090": 0.43,
+    "NVIDIA RTX A5000": 0.27,
+    "NVIDIA RTX A6000": 0.49,
+    "NVIDIA A40": 0.40,
+    "NVIDIA L4": 0.43,
+    "NVIDIA L40S": 0.86,
+    "NVIDIA A100 80GB PCIe": 1.64,
+    "NVIDIA A100-SXM4-80GB": 1.74,
+    "NVIDIA H100 80GB HBM3": 2.99,
+    "NVIDIA H100 PCIe": 2.39,
+    "NVIDIA H200": 3.59,
+}
+DEFAULT_GPU_PRICE = 0.50
+CPU_PRICE_PER_VCPU = 0.03
+DEFAULT_GPU_TYPE = "NVIDIA GeForce RTX 4090"
+DATA_CENTERS = ("US-TX-3", "EU-RO-1", "CA-MTL-1", "US-IL-1", "EU-SE-1")
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+
+def new_id(length: int = 14) -> str:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
+
+
+def rfc3339(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def js_date(epoch: float) -> str:
+    """The date text RunPod writes into ``lastStatusChange`` (a JS ``Date.toString()``)."""
+    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)")
+
+
+@dataclass
+class SimConfig:
+    """Knobs changed through ``/_sim/config``. Delays are in simulated seconds (scaled by ``time_scale``)."""
+
+    time_scale: float = 1.0
+    provisioning_delay: float = 5.0
+    starting_delay: float = 10.0
+    ssh_delay: float = 0.0
+    ssh_behaviour: str = "sshd"
+    propagation_lag: float = 3.0
+    worker_boot_delay: float = 5.0
+    # 0 disables the limiter; otherwise authenticated API requests per 60 s window.
+    rate_limit_per_minute: int = 0
+    out_of_stock_gpu_types: list[str] = field(default_factory=list)
+    # Keep the last runtime ports in v1/GraphQL reads after a stop (RunPod does this on some hosts).
+    stale_runtime_ports: bool = False
+    # Per-pod overrides applied at create time to pods with this exact name: {"name": {"ssh_behaviour": ...}}.
+    name_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(SimConfig)}
+POD_OVERRIDE_KEYS = ("provisioning_delay", "starting_delay", "ssh_delay", "ssh_behaviour")
+
+
+class ConfigError(ValueError):
+    """Bad admin input; the admin API answers 400 with the message."""
+
+
+def validate_pod_overrides(overrides: Any) -> dict[str, Any]:
+    if not isinstance(overrides, dict):
+        raise ConfigError("pod overrides must be a JSON object")
+    clean: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in POD_OVERRIDE_KEYS:
+            raise ConfigError(f"unknown pod override {key!r}; expected one of {', '.join(POD_OVERRIDE_KEYS)}")
+        if key == "ssh_behaviour":
+            if value not in SSH_BEHAVIOURS:
+                raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{key} must be a non-negative number of seconds")
+        clean[key] = value
+    return clean
+
+
+def apply_config(config: SimConfig, changes: Any) -> None:
+    """Validate everything first, then apply, so a bad key leaves the config untouched."""
+    if not isinstance(changes, dict):
+        raise ConfigError("config must be a JSON object")
+    staged = copy.deepcopy(config)
+    for key, value in changes.items():
+        if key not in CONFIG_FIELDS:
+            raise ConfigError(f"unknown config key {key!r}; known keys: {', '.join(sorted(CONFIG_FIELDS))}")
+        if key == "ssh_behaviour":
+            if value not in SSH_BEHAVIOURS:
+                raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
+        elif key == "out_of_stock_gpu_types":
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise ConfigError("out_of_stock_gpu_types must be a list of GPU type ids")
+        elif key == "stale_runtime_ports":
+            if not isinstance(value, bool):
+                raise ConfigError("stale_runtime_ports must be a boolean")
+        elif key == "name_overrides":
+            if not isinstance(value, dict):
+                raise ConfigError("name_overrides must be an object of pod name -> overrides")
+            value = {str(name): validate_pod_overrides(item) for name, item in value.items()}
+        elif key == "rate_limit_per_minute":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError("rate_limit_per_minute must be a non-negative integer (0 disables it)")
+        else:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ConfigError(f"{key} must be a non-negative number")
+            if key == "time_scale" and value <= 0:
+                raise ConfigError("time_scale must be greater than 0")
+            value = float(value)
+        setattr(staged, key, value)
+    for key in CONFIG_FIELDS:
+        setattr(config, key, getattr(staged, key))
+
+
+@dataclass
+class Pod:
+    id: str
+    name: str
+    image: str
+    created_at: float
+    gpu_type: str | None = DEFAULT_GPU_TYPE
+    gpu_count: int = 1
+    cpu_flavor: str | None = None
+    vcpu_count: int = 0
+    memory_gb: int = 0
+    args: str = ""
+    docker_entrypoint: list[str] = field(default_factory=list)
+    docker_start_cmd: list[str] = field(default_factory=list)
+    disk_gb: int = 50
+    volume_gb: int = 0
+    volume_mount_path: str = "/workspace"
+    network_volume_id: str | None = None
+    ports: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    registry: str | None = None
+    cloud: str = "SECURE"
+    template_id: str | None = None  # v1 keeps it; v2 reads show template null
+    interruptible: bool = False
+    locked: bool = False
+    global_networking: bool = False
+    data_center_preferences: list[str] = field(default_factory=list)
+    status: str = PROVISIONING
+    data_center_id: str | None = None
+    machine_id: str | None = None
+    proxy_user: str | None = None
+    cuda_version: str | None = None
+    started_at: float | None = None  # wall clock of the last start
+    running_since: float | None = None  # monotonic, for uptime
+    last_status_change: str = ""
+    v1_desired_status: str | None = None  # set for terminate/outbid where v1 differs from the v2 mapping
+    terminated_at: float | None = None
+    hidden: bool = False  # deleted out of band: 404 everywhere
+    next_at: float | None = None  # monotonic deadline of the next lifecycle step
+    ssh_ready_at: float | None = None
+    # private port -> public port for tcp ports (real loopback sockets) and http ports (proxy numbers).
+    port_map: dict[int, int] = field(default_factory=dict)
+    stale_port_map: dict[int, int] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)
+    listen_wanted: bool = False
+
+    @property
+    def actions(self) -> list[str]:
+        actions = list(ACTIONS_BY_STATUS[self.status])
+        if self.locked and "stop" in actions:
+            actions.remove("stop")
+        return actions
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.cpu_flavor is None
+
+    def cost_per_hr(self) -> float:
+        if self.status in (EXITED, TERMINATED):
+            return 0.0
+        if self.is_gpu:
+            return round(GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE) * self.gpu_count, 3)
+        return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
+
+    def declared_ports(self) -> list[tuple[int, str]]:
+        parsed = []
+        for entry in self.ports:
+            number, _, proto = str(entry).partition("/")
+            if number.strip().isdigit():
+                parsed.append((int(number.strip()), (proto or "tcp").strip().lower()))
+        return parsed
+
+    def declares_ssh(self) -> bool:
+        return any(number == 22 and proto == "tcp" for number, proto in self.declared_ports())
+
+
+@dataclass
+class Template:
+    id: str
+    name: str
+    image: str
+    args: str = ""
+    disk_gb: int = 50
+    volume_gb: int = 0
+    volume_mount_path: str = "/workspace"
+    ports: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    registry: str | None = None
+    category: str = "NVIDIA"
+    public: bool = False
+    serverless: bool = False
+    start_ssh: bool = True
+    start_jupyter: bool = True
+    allowed_cuda_versions: list[str] = field(default_factory=list)
+    docker_entrypoint: list[str] = field(default_factory=list)
+    docker_start_cmd: list[str] = field(default_factory=list)
+    readme: str = ""
+    # Created implicitly for an endpoint given an image; deleted with it.
+    bound_endpoint_id: str | None = None
+
+
+@dataclass
+class Worker:
+    id: str
+    created_at: float  # wall clock
+    ready_at: float  # monotonic
+    gpu_type: str | None
+    data_center_id: str
+    status_override: str | None = None
+
+
+@dataclass
+class Endpoint:
+    id: str
+    name: str
+    created_at: float
+    visible_at: float  # monotonic: when the invoke service learns the id
+    type: str = "QUEUE"
+    template_id: str | None = None
+    gpu_pools: list[str] = field(default_factory=list)
+    gpu_type_ids: list[str] = field(default_factory=list)
+    gpu_count: int = 1
+    excluded_types: list[str] = field(default_factory=list)
+    allowed_cuda_versions: list[str] = field(default_factory=list)
+    min_cuda_version: str | None = None
+    cpu: list[dict[str, Any]] = field(default_factory=list)
+    workers_min: int = 0
+    workers_max: int = 3
+    idle_timeout: int = 10
+    scaler_type: str = "QUEUE_DELAY"
+    scaler_value: float = 4
+    flashboot: str = "OFF"
+    timeout_ms: int = 300000
+    data_center_ids: list[str] = field(default_factory=list)
+    network_volumes: list[str] = field(default_factory=list)
+    workers: list[Worker] = field(default_factory=list)
+    health_sequence: list[Any] = field(default_factory=list)
+    version: int = 1
+
+
+class Store:
+    """All simulated resources plus the timed lifecycle; mutated only from the event loop thread."""
+
+    def __init__(self, config: SimConfig, listeners: Any = None) -> None:
+        self.startup_config = copy.deepcopy(config)
+        self.config = config
+        self.listeners = listeners  # ListenerManager; None in pure unit use
+        self.pods: dict[str, Pod] = {}
+        self.templates: dict[str, Template] = {}
+        self.endpoints: dict[str, Endpoint] = {}
+        self.account_ssh_keys: list[str] = []
+        self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
+
+    # -- time -------------------------------------------------------------------------------------------------
+    @staticmethod
+    def now() -> float:
+        return time.monotonic()
+
+    def scaled(self, seconds: float) -> float:
+        return float(seconds) * self.config.time_scale
+
+    def pod_setting(self, pod: Pod, key: str) -> Any:
+        return pod.overrides.get(key, getattr(self.config, key))
+
+    # -- reset ------------------------------------------------------------------------------------------------
+    def reset(self) -> None:
+        for pod in self.pods.values():
+            self._release_ports(pod, keep_stale=False)
+        self.pods.clear()
+        self.templates.clear()
+        self.endpoints.clear()
+        self.account_ssh_keys.clear()
+        self._timed.clear()
+        fresh = copy.deepcopy(self.startup_config)
+        for key in CONFIG_FIELDS:
+            setattr(self.config, key, getattr(fresh, key))
+
+    # -- pods -------------------------------------------------------------------------------------------------
+    def live_pods(self) -> list[Pod]:
+        """Pods that list endpoints show: not deleted and not terminated."""
+        return [pod for pod in self.pods.values() if not pod.hidden and pod.terminated_at is None]
+
+    def get_pod(self, pod_id: str) -> Pod | None:
+        pod = self.pods.get(pod_id)
+        if pod is None or pod.hidden:
+            return None
+        return pod
+
+    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING) -> Pod:
+        overrides = self.config.name_overrides.get(pod.name)
+        if overrides:
+            pod.overrides = {**overrides, **pod.overrides}
+        pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
+        self.pods[pod.id] = pod
+        if initial_status == RUNNING:
+            self._assign_machine(pod)
+            self._enter_running(pod, self.now())
+            pod.ssh_ready_at = self.now()
+            self._advance_pod(pod, self.now())
+        else:
+            pod.status = PROVISIONING
+            pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "provisioning_delay"))
+            self._timed[pod.id] = pod
+        return pod
+
+    def advance(self) -> None:
+        """Apply every lifecycle step whose deadline has passed (cheap: only pods with pending steps)."""
+        if not self._timed:
+            return
+        now = self.now()
+        for pod in list(self._timed.values()):
+            self._advance_pod(pod, now)
+
+    def _advance_pod(self, pod: Pod, now: float) -> None:
+        while True:
+            if pod.status == PROVISIONING and pod.next_at is not None and now >= pod.next_at:
+                self._assign_machine(pod)
+                pod.status = STARTING
+                pod.next_at = pod.next_at + self.scaled(self.pod_setting(pod, "starting_delay"))
+                continue
+            if pod.status == STARTING and pod.next_at is not None and now >= pod.next_at:
+                self._enter_running(pod, pod.next_at)
+                continue
+            break
+        if pod.status == RUNNING and pod.ssh_ready_at is not None and now >= pod.ssh_ready_at:
+            pod.ssh_ready_at = None
+            pod.listen_wanted = True
+            self._sync_listeners(pod)
+        if pod.status in (PROVISIONING, STARTING) or (pod.status == RUNNING and pod.ssh_ready_at is not None):
+            self._timed[pod.id] = pod
+        else:
+            self._timed.pop(pod.id, None)
+
+    def _assign_machine(self, pod: Pod) -> None:
+        if pod.machine_id is None:
+            pod.machine_id = new_id(12)
+            pod.proxy_user = f"{pod.id}-{secrets.token_hex(4)}"
+            preferences = pod.data_center_preferences or list(DATA_CENTERS)
+            pod.data_center_id = preferences[0]
+            pod.cuda_version = "12.8" if pod.is_gpu else None
+
+    def _enter_running(self, pod: Pod, at: float) -> None:
+        pod.status = RUNNING
+        pod.next_at = None
+        pod.started_at = time.time() - max(0.0, self.now() - at)
+        pod.running_since = at
+        pod.stale_port_map = {}
+        self._map_ports(pod)
+        pod.ssh_ready_at = at + self.scaled(self.pod_setting(pod, "ssh_delay"))
+
+    def _map_ports(self, pod: Pod) -> None:
+        wanted = {number: proto for number, proto in pod.declared_ports()}
+        for private in list(pod.port_map):
+            if private not in wanted:
+                self._release_port(pod, private)
+        for private, proto in wanted.items():
+            if private in pod.port_map:
+                continue
+            if proto == "http" or self.listeners is None:
+                pod.port_map[private] = 60000 + secrets.randbelow(5000)
+            else:
+                pod.port_map[private] = self.listeners.reserve(pod.id, private)
+
+    def _release_port(self, pod: Pod, private: int) -> None:
+        pod.port_map.pop(private, None)
+        if self.listeners is not None:
+            self.listeners.release(pod.id, private)
+
+    def _release_ports(self, pod: Pod, *, keep_stale: bool) -> None:
+        if keep_stale and pod.port_map:
+            pod.stale_port_map = dict(pod.port_map)
+        for private in list(pod.port_map):
+            self._release_port(pod, private)
+        pod.listen_wanted = False
+        if self.listeners is not None:
+            self.listeners.release_all(pod.id)
+
+    def _sync_listeners(self, pod: Pod) -> None:
+        if self.listeners is not None:
+            self.listeners.want(
+                pod, pod.listen_wanted and pod.status == RUNNING, self.pod_setting(pod, "ssh_behaviour")
+            )
+
+    def update_ports(self, pod: Pod, ports: list[str]) -> None:
+        pod.ports = list(ports)
+        if pod.status == RUNNING:
+            self._map_ports(pod)
+            self._sync_listeners(pod)
+
+    def set_overrides(self, pod: Pod, overrides: dict[str, Any]) -> None:
+        pod.overrides.update(overrides)
+        now = self.now()
+        # A new delay applies to the step in progress, measured from now.
+        if pod.status == PROVISIONING and "provisioning_delay" in overrides:
+            pod.next_at = now + self.scaled(overrides["provisioning_delay"])
+        if pod.status == STARTING and "starting_delay" in overrides:
+            pod.next_at = now + self.scaled(overrides["starting_delay"])
+        if pod.status == RUNNING and "ssh_delay" in overrides and not pod.listen_wanted:
+            pod.ssh_ready_at = now + self.scaled(overrides["ssh_delay"])
+            self._timed[pod.id] = pod
+        if "ssh_behaviour" in overrides:
+            self._sync_listeners(pod)
+        self._advance_pod(pod, now)
+
+    # Lifecycle actions shared by v1, v2, GraphQL and the admin API.
+    def stop(self, pod: Pod, reason: str = "Exited by user") -> None:
+        pod.status = EXITED
+        pod.next_at = None
+        pod.ssh_ready_at = None
+        pod.running_since = None
+        pod.last_status_change = f"{reason}: {js_date(time.time())}"
+        self._release_ports(pod, keep_stale=self.config.stale_runtime_ports)
+        self._timed.pop(pod.id, None)
+
+    def fail(self, pod: Pod, reason: str = "Exited by Runpod") -> None:
+        self.stop(pod, reason)
+        pod.status = ERROR
+
+    def start(self, pod: Pod) -> None:
+        """Resume a stopped pod on its host: it skips PROVISIONING."""
+        pod.status = STARTING
+        pod.v1_desired_status = None
+        pod.last_status_change = f"Rented by User: {js_date(time.time())}"
+        pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "starting_delay"))
+        pod.stale_port_map = {}
+        self._timed[pod.id] = pod
+
+    def restart(self, pod: Pod) -> None:
+        """Restart the container in place: the host port mapping survives, the listener goes down until RUNNING."""
+        pod.status = STARTING
+        pod.running_since = None
+        pod.listen_wanted = False
+        self._sync_listeners(pod)
+        pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "starting_delay"))
+        self._timed[pod.id] = pod
+
+    def terminate(self, pod: Pod, by: str = "user") -> None:
+        self.stop(pod, f"Terminated by {by}")
+        pod.status = TERMINATED
+        pod.terminated_at = time.time()
+        pod.v1_desired_status = EXITED  # terminate writes EXITED + "Terminated by ..." (runpod-api.md 3.3)
+        pod.stale_port_map = {}
+
+    def outbid(self, pod: Pod, desired_status: str = TERMINATED) -> None:
+        self.stop(pod, "Outbid")
+        pod.v1_desired_status = desired_status
+        if desired_status == TERMINATED:
+            pod.status = TERMINATED
+            pod.stale_port_map = {}
+
+    def delete(self, pod: Pod) -> None:
+        self.terminate(pod, "user")
+        pod.hidden = True
+        self.pods.pop(pod.id, None)
+
+    # -- endpoints ---------------------------------------------------------------------------------------------
+    def add_endpoint(self, endpoint: Endpoint) -> Endpoint:
+        self.endpoints[endpoint.id] = endpoint
+        self.scale_workers(endpoint)
+        return endpoint
+
+    def scale_workers(self, endpoint: Endpoint) -> None:
+        while len(endpoint.workers) < endpoint.workers_min:
+            endpoint.workers.append(
+                Worker(
+                    id=new_id(14),
+                    created_at=time.time(),
+                    ready_at=self.now() + self.scaled(self.config.worker_boot_delay),
+                    gpu_type=(endpoint.gpu_type_ids or [DEFAULT_GPU_TYPE])[0] if not endpoint.cpu else None,
+                    data_center_id=(endpoint.data_center_ids or list(DATA_CENTERS))[0],
+                )
+            )
+        del endpoint.workers[max(endpoint.workers_min, 0) :]
+
+    def worker_status(self, worker: Worker) -> str:
+        if worker.status_override:
+            return worker.status_override
+        return "IDLE" if self.now() >= worker.ready_at else "INITIALIZING"
+
+    def delete_endpoint(self, endpoint: Endpoint) -> None:
+        self.endpoints.pop(endpoint.id, None)
+        if endpoint.template_id:
+            template = self.templates.get(endpoint.template_id)
+            if template is not None and template.bound_endpoint_id == endpoint.id:
+                self.templates.pop(template.id, None)
+
+    def template_in_use(self, template_id: str) -> bool:
+        if any(ep.template_id == template_id for ep in self.endpoints.values()):
+            return True
+        return any(pod.template_id == template_id for pod in self.live_pods())

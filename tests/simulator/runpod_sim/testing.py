@@ -1,0 +1,293 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Helpers for tests: start the simulator as a subprocess and drive its admin API.
+
+Example::
+
+    from runpod_sim.testing import start_simulator
+
+    with start_simulator(time_scale=0.01) as sim:
+        sim.admin.inject_fault("/v2/pods", "status", method="GET", status=429, retry_after=2)
+        httpx.get(sim.urls["api_v2"] + "/pods", headers={"Authorization": f"Bearer {sim.api_key}"})
+        assert sim.admin.count("GET", r"^/v2/pods$") == 1
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from . import DEFAULT_API_KEY
+
+SIMULATOR_ROOT = Path(__file__).resolve().parent.parent
+
+# start_simulator keyword -> command-line flag
+_FLAGS = {
+    "api_key": "--api-key",
+    "time_scale": "--time-scale",
+    "provisioning_delay": "--provisioning-delay",
+    "starting_delay": "--starting-delay",
+    "ssh_delay": "--ssh-delay",
+    "ssh_behaviour": "--ssh-behaviour",
+    "propagation_lag": "--propagation-lag",
+    "worker_boot_delay": "--worker-boot-delay",
+    "rate_limit_per_minute": "--rate-limit",
+    "state_dir": "--state-dir",
+    "log_level": "--log-level",
+    "port": "--port",
+}
+
+
+class SimAdminError(RuntimeError):
+    def __init__(self, status: int, message: str):
+        super().__init__(f"admin API answered {status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class SimAdmin:
+    """A small client for ``/_sim/`` (no API key). Methods raise :class:`SimAdminError` on a 4xx/5xx."""
+
+    def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._client = httpx.Client(base_url=self.base_url, timeout=timeout)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _call(self, method: str, path: str, body: Any = None, params: dict[str, Any] | None = None) -> Any:
+        response = self._client.request(method, path, json=body, params=params)
+        if response.status_code >= 400:
+            try:
+                message = response.json().get("error", response.text)
+            except ValueError:
+                message = response.text
+            raise SimAdminError(response.status_code, message)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
+
+    # -- state -----------------------------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        return self._call("GET", "/")
+
+    def reset(self) -> dict[str, Any]:
+        """Delete every resource and listener; clear faults, the request log and the rate window; restore the config."""
+        return self._call("POST", "/reset")
+
+    def config(self) -> dict[str, Any]:
+        return self._call("GET", "/config")
+
+    def configure(self, **changes: Any) -> dict[str, Any]:
+        """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
+        propagation_lag, worker_boot_delay, rate_limit_per_minute, out_of_stock_gpu_types, stale_runtime_ports,
+        name_overrides). Returns the whole config."""
+        return self._call("PATCH", "/config", changes)
+
+    # -- faults ----------------------------------------------------------------------------------------------
+    def inject_fault(
+        self,
+        route: str,
+        kind: str,
+        *,
+        method: str = "*",
+        count: int | None = None,
+        duration: float | None = None,
+        **params: Any,
+    ) -> dict[str, Any]:
+        """Add a fault; ``route`` is a regex matched against the whole path (e.g. ``r"/v2/pods"``).
+
+        Kinds: status (status, detail, retry_after, body), delay (seconds), stock_out, malformed, null_entry,
+        empty_list, error_after_create (status), health_sequence (endpoint_id, sequence).
+        Without count/duration the fault applies to the next matching request only.
+        """
+        spec: dict[str, Any] = {"route": route, "kind": kind, "method": method, **params}
+        if count is not None:
+            spec["count"] = count
+        if duration is not None:
+            spec["duration"] = duration
+        return self._call("POST", "/faults", spec)
+
+    def faults(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/faults")["faults"]
+
+    def clear_faults(self) -> None:
+        self._call("DELETE", "/faults")
+
+    def health_sequence(self, endpoint_id: str, sequence: list[dict[str, Any]]) -> dict[str, Any]:
+        """Script ``/health``: each entry is a body ({"workers": {...}}) or {"status": 404}; the last one repeats."""
+        return self._call("POST", f"/endpoints/{endpoint_id}/health-sequence", {"sequence": sequence})
+
+    def set_worker_statuses(self, endpoint_id: str, statuses: list[str]) -> dict[str, Any]:
+        return self._call("POST", f"/endpoints/{endpoint_id}/workers", {"statuses": statuses})
+
+    def propagate(self, endpoint_id: str) -> dict[str, Any]:
+        return self._call("POST", f"/endpoints/{endpoint_id}/propagate")
+
+    # -- pods ------------------------------------------------------------------------------------------------
+    def pod(self, pod_id: str) -> dict[str, Any]:
+        """Internal state: status, port_map, listeners, ssh_behaviour, home, ..."""
+        return self._call("GET", f"/pods/{pod_id}")
+
+    def pods(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/pods")["pods"]
+
+    def set_pod_behaviour(self, pod_id: str, **overrides: Any) -> dict[str, Any]:
+        """Per-pod overrides: provisioning_delay, starting_delay, ssh_delay, ssh_behaviour."""
+        return self._call("POST", f"/pods/{pod_id}/behaviour", overrides)
+
+    def stop_pod(self, pod_id: str, reason: str | None = None) -> dict[str, Any]:
+        """Stop out of band ("Exited by Runpod: <date>" unless another reason is given)."""
+        return self._call("POST", f"/pods/{pod_id}/stop", {"reason": reason} if reason else {})
+
+    def terminate_pod(self, pod_id: str) -> dict[str, Any]:
+        return self._call("POST", f"/pods/{pod_id}/terminate")
+
+    def delete_pod(self, pod_id: str) -> dict[str, Any]:
+        """Make the pod vanish from every surface (404)."""
+        return self._call("POST", f"/pods/{pod_id}/delete")
+
+    def outbid_pod(self, pod_id: str, desired_status: str = "TERMINATED") -> dict[str, Any]:
+        return self._call("POST", f"/pods/{pod_id}/outbid", {"desired_status": desired_status})
+
+    def error_pod(self, pod_id: str) -> dict[str, Any]:
+        return self._call("POST", f"/pods/{pod_id}/error")
+
+    def seed(self, count: int, **options: Any) -> list[str]:
+        """Create ``count`` pods at once (RUNNING by default).
+
+        Options: status, name_prefix, ports, gpu_type, image, env.
+        """
+        return self._call("POST", "/seed", {"count": count, **options})["ids"]
+
+    def wait_pod(
+        self, pod_id: str, status: str = "RUNNING", *, listening: bool | None = None, timeout: float = 15.0
+    ) -> dict[str, Any]:
+        """Poll the admin view until the pod has ``status`` (and, if asked, its port 22 is listening)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.pod(pod_id)
+            port22 = state["listeners"].get("22") or {}
+            if state["status"] == status and (listening is None or bool(port22.get("listening")) == listening):
+                return state
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"pod {pod_id} did not reach {status} (listening={listening}): {state}")
+            time.sleep(0.02)
+
+    # -- request log -----------------------------------------------------------------------------------------
+    def requests(self, *, since: int | None = None) -> list[dict[str, Any]]:
+        params = {"since": since} if since is not None else None
+        return self._call("GET", "/requests", params=params)["requests"]
+
+    def clear_requests(self) -> None:
+        self._call("DELETE", "/requests")
+
+    def count(self, method: str | None = None, path_regex: str | None = None, *, status: int | None = None) -> int:
+        """How many API requests matched (``path_regex`` is searched in the path, e.g. ``r"^/v2/pods$"``)."""
+        pattern = re.compile(path_regex) if path_regex else None
+        total = 0
+        for entry in self.requests():
+            if method and entry["method"] != method.upper():
+                continue
+            if pattern and not pattern.search(entry["path"]):
+                continue
+            if status is not None and entry["status"] != status:
+                continue
+            total += 1
+        return total
+
+
+class SimProcess:
+    """A running simulator subprocess. ``urls`` has api_v2, api_v1, graphql, serverless, admin and base."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], ready: dict[str, Any], workdir: tempfile.TemporaryDirectory[str]
+    ):
+        self.process = process
+        self.ready = ready
+        self.urls = {key: ready[key] for key in ("base", "api_v2", "api_v1", "graphql", "serverless", "admin")}
+        self.api_key: str = ready["api_key"]
+        self.port: int = ready["port"]
+        self.admin = SimAdmin(self.urls["admin"])
+        self._workdir = workdir
+
+    @property
+    def base_url(self) -> str:
+        return self.urls["base"]
+
+    def env(self, api_version: str = "v2") -> dict[str, str]:
+        """The RUNPOD_* variables pointing the collection at this simulator."""
+        return {
+            "RUNPOD_API_KEY": self.api_key,
+            "RUNPOD_API_VERSION": api_version,
+            "RUNPOD_API_URL": self.urls["api_v1" if api_version == "v1" else "api_v2"],
+            "RUNPOD_GRAPHQL_URL": self.urls["graphql"],
+            "RUNPOD_SERVERLESS_URL": self.urls["serverless"],
+        }
+
+    def stop(self, timeout: float = 10.0) -> int | None:
+        self.admin.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self._workdir.cleanup()
+        return self.process.returncode
+
+    def __enter__(self) -> SimProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start_simulator(*, startup_timeout: float = 30.0, **config: Any) -> SimProcess:
+    """Start ``python -m runpod_sim`` on a free loopback port and wait until it is listening.
+
+    Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
+    propagation_lag, worker_boot_delay, rate_limit_per_minute, state_dir, log_level. These become the
+    startup config that ``/_sim/reset`` restores.
+    """
+    unknown = set(config) - set(_FLAGS)
+    if unknown:
+        raise TypeError(f"unknown simulator option(s): {', '.join(sorted(unknown))}")
+    workdir = tempfile.TemporaryDirectory(prefix="runpod_sim_run_")
+    ready_file = Path(workdir.name) / "ready.json"
+    log_file = Path(workdir.name) / "sim.log"
+    argv = [sys.executable, "-m", "runpod_sim", "--ready-file", str(ready_file)]
+    config.setdefault("api_key", DEFAULT_API_KEY)
+    for key, value in config.items():
+        argv += [_FLAGS[key], str(value)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SIMULATOR_ROOT), env.get("PYTHONPATH")]))
+    with open(log_file, "wb") as log:
+        process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir.name)
+    deadline = time.monotonic() + startup_timeout
+    while not ready_file.exists():
+        if process.poll() is not None:
+            output = log_file.read_text(errors="replace")
+            workdir.cleanup()
+            raise RuntimeError(f"runpod_sim exited with {process.returncode} before listening:\n{output}")
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait(5)
+            output = log_file.read_text(errors="replace")
+            workdir.cleanup()
+            raise TimeoutError(f"runpod_sim did not start within {startup_timeout}s:\n{output}")
+        time.sleep(0.02)
+    ready = json.loads(ready_file.read_text())
+    return SimProcess(process, ready, workdir)
