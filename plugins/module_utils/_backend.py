@@ -236,7 +236,7 @@ def env_dict(value):
             if isinstance(item, dict) and "key" in item:
                 result[str(item["key"])] = "" if item.get("value") is None else str(item.get("value"))
             elif isinstance(item, str) and "=" in item:
-                key, _, text = item.partition("=")
+                key, text = item.split("=", 1)
                 result[key] = text
     return result
 

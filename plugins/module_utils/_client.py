@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import email.utils
 import json as jsonlib
+import math
 import random
 import time
 import traceback
@@ -148,7 +149,7 @@ def parse_retry_after(value, now=None):
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if seconds != seconds:  # NaN
+    if math.isnan(seconds):
         return None
     return max(0.0, seconds)
 
