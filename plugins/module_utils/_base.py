@@ -190,12 +190,10 @@ class RunPodModule:
                     resource_id=resource_id,
                 )
         except _wait.WaitError as error:
-            wait_info = {
-                "elapsed": error.elapsed,
-                "polls": error.polls,
-                "last_state": error.last_state,
-                "history": list(error.history or []),
-            }
+            wait_info = dict(error.as_dict(), probes=error.probes, history=list(error.history or []))
+            if error.last_states:
+                # Batch waits: the last known state of every resource that was not ready.
+                wait_info["last_states"] = dict(error.last_states)
             self.result[self.result_key] = describe_last()
             self.fail(
                 f"{error}; {self.resource_remedy(resource_id)}",
