@@ -79,6 +79,15 @@ def running_pod(sim, backend, **overrides):
     return pod
 
 
+def ssh_pair(address):
+    """``(host, port)`` of ``_podstate.public_ssh`` (a dict or an object with those attributes)."""
+    if address is None:
+        return None
+    if isinstance(address, dict):
+        return (address["host"], int(address["port"]))
+    return (address.host, int(address.port))
+
+
 def comparable(pod):
     """What must agree between backends: identity, derived state, ports and the public ssh address."""
     runtime_status, reason = _podstate.derive(pod)
@@ -92,7 +101,7 @@ def comparable(pod):
         "desired_status": pod.desired_status,
         "runtime_status": runtime_status,
         "reason": reason,
-        "ssh": None if address is None else (address.host, address.port),
+        "ssh": ssh_pair(address),
         "runtime_22": sorted((p.public, p.ip) for p in pod.runtime_ports if p.private == 22),
     }
 
