@@ -119,8 +119,16 @@ def known_down(runtime_status):
     return runtime_status in (STOPPED, TERMINATED)
 
 
+def lifecycle_status(pod):
+    """The upper-cased lifecycle value a wait judges by: v2 ``status``; v1 ``desiredStatus`` (GraphQL's when read)."""
+    if api_version(pod) == "v1":
+        return _upper(_get(pod, "desired_status", "") or _get(pod, "status", ""))
+    return _upper(_get(pod, "status", ""))
+
+
 def is_terminal(pod):
-    return _upper(_get(pod, "status", "")) in TERMINAL_STATUSES[api_version(pod)]
+    """EXITED/TERMINATED/DEAD on v1, EXITED/TERMINATED on v2 (v2 ERROR can be started again)."""
+    return lifecycle_status(pod) in TERMINAL_STATUSES[api_version(pod)]
 
 
 def is_public_ip(ip):

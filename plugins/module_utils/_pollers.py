@@ -1,0 +1,299 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Pollers that turn backend reads into ``PollResult``s for ``_wait.until`` (pure Python, duck-typed backend).
+
+Each ``poll()`` makes exactly one API read and never retries inside it: the engine's cadence is the
+retry. Backend methods are called with ``attempts=1`` when their signature accepts it.
+Reference: reference-semantics.md §4 (misses), §5.1 (pod ssh), §6 (endpoint).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
+    MissCounter,
+    PollError,
+    PollResult,
+    classify,
+)
+
+WAIT_FOR = ("ssh", "running")
+HEALTH_COUNTERS = ("ready", "running", "initializing", "throttled", "unhealthy")
+READY_SIGNALS = ("worker_idle", "worker_running", "health_ready", "health_running")
+
+
+def _accepts_attempts(method):
+    try:
+        parameters = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "attempts" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _single_read(method):
+    """``method`` bound to one attempt when the backend supports it (its own retries would stretch a poll)."""
+    if _accepts_attempts(method):
+        return lambda *args: method(*args, attempts=1)
+    return method
+
+
+def _get(obj, name, default=None):
+    value = obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
+    return default if value is None else value
+
+
+def _pod_id(pod):
+    return _get(pod, "id") if pod is not None else None
+
+
+def _terminal_verdict(pod_id, pod):
+    return "pod %s is %s, so the wait cannot succeed" % (pod_id, _podstate.lifecycle_status(pod).lower())
+
+
+def _running_state(pod):
+    """wait_for=running: ready iff the derived status is running (API RUNNING and runtime reported)."""
+    status, _ = _podstate.derive(pod)
+    lifecycle = _podstate.lifecycle_status(pod)
+    if status == _podstate.RUNNING:
+        return True, "pod running"
+    if lifecycle == "RUNNING" and status == _podstate.UNKNOWN:
+        return False, "pod running, runtime status unavailable"
+    if lifecycle == "RUNNING":
+        return False, "pod running, container not up yet"
+    return False, "pod status %s" % (lifecycle.lower() or "unknown")
+
+
+def _ssh_state(pod):
+    """wait_for=ssh before probing: ``(detail, address or None)``."""
+    lifecycle = _podstate.lifecycle_status(pod)
+    if lifecycle != "RUNNING":
+        return "pod status %s" % (lifecycle.lower() or "unknown"), None
+    address = _podstate.public_ssh(pod)
+    if address is None:
+        return "ssh port not allocated yet", None
+    return None, address
+
+
+def _address_text(address):
+    return _ssh_probe.format_address(address["host"], address["port"])
+
+
+class _ProbingMixin:
+    """Probe bookkeeping shared by the single and batch pod pollers."""
+
+    deadline = None
+
+    def _probe_kwargs(self):
+        # The module may set ``deadline`` (monotonic) so a 5 s probe read never outlives the wait.
+        return {} if self.deadline is None else {"deadline": self.deadline}
+
+
+class PodPoller(_ProbingMixin):
+    """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
+
+    ``backend.list_pods()`` is read once per poll (the id is looked up in the list, ``None`` entries
+    skipped). On success the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
+    Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
+    """
+
+    def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
+        if wait_for not in WAIT_FOR:
+            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+        self.pod_id = pod_id
+        self.wait_for = wait_for
+        self.probe = probe if probe is not None else _ssh_probe.probe
+        self.misses = MissCounter("pod", pod_id)
+        self.last_pod = None
+        self._list_pods = _single_read(backend.list_pods)
+
+    def __call__(self):
+        return self.poll()
+
+    def poll(self):
+        try:
+            pods = self._list_pods()
+        except Exception:
+            self.misses.read_failed()
+            raise
+        pod = next((entry for entry in pods or () if _pod_id(entry) == self.pod_id), None)
+        if pod is None:
+            return PollResult(False, self.misses.missed())
+        self.misses.seen()
+        self.last_pod = pod
+        if _podstate.is_terminal(pod):
+            raise PollError("conflict", _terminal_verdict(self.pod_id, pod), fatal=True)
+        if self.wait_for == "running":
+            ready, detail = _running_state(pod)
+            return PollResult(ready, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)} if ready else None)
+        detail, address = _ssh_state(pod)
+        if address is None:
+            return PollResult(False, detail)
+        return self._probe(address, pod)
+
+    def _probe(self, address, pod):
+        result = self.probe(address["host"], address["port"], **self._probe_kwargs())
+        text = _address_text(address)
+        if result.ok:
+            return PollResult(True, "ssh reachable at %s" % text, value={"pod": pod, "ssh": address})
+        return PollResult(False, "ssh port %s allocated but not reachable: %s" % (text, result.detail),
+                          recheck=lambda: self._probe(address, pod))
+
+
+class BatchPodPoller(_ProbingMixin):
+    """Wait for several pods with one list read per poll and concurrent probes.
+
+    Fails fast (fatal ``conflict``) naming every pod in a terminal state, or ``not_found`` naming every
+    pod that vanished / never appeared. Each pod is probed until its first banner, then left alone.
+    ``states`` (pod id -> last state) rides on every result, hence on the timeout ``WaitError``.
+    The success value maps each pod id to ``{"pod", "ssh"}``.
+    """
+
+    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None):
+        if wait_for not in WAIT_FOR:
+            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+        self.pod_ids = list(dict.fromkeys(pod_ids))
+        self.wait_for = wait_for
+        self.probe_many = probe_many if probe_many is not None else _ssh_probe.probe_many
+        self.misses = {pod_id: MissCounter("pod", pod_id) for pod_id in self.pod_ids}
+        self.states = {pod_id: "pod not listed yet" for pod_id in self.pod_ids}
+        self.last_pods = {}
+        self.done = {}
+        self._list_pods = _single_read(backend.list_pods)
+
+    def __call__(self):
+        return self.poll()
+
+    def poll(self):
+        try:
+            pods = self._list_pods()
+        except Exception:
+            for counter in self.misses.values():
+                counter.read_failed()
+            raise
+        listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
+        terminal, vanished, targets = [], [], {}
+        for pod_id in self.pod_ids:
+            if pod_id in self.done:
+                continue
+            pod = listed.get(pod_id)
+            if pod is None:
+                try:
+                    self.states[pod_id] = self.misses[pod_id].missed()
+                except PollError as verdict:
+                    vanished.append(verdict.message)
+                continue
+            self.misses[pod_id].seen()
+            self.last_pods[pod_id] = pod
+            if _podstate.is_terminal(pod):
+                terminal.append(_terminal_verdict(pod_id, pod))
+                continue
+            self._judge(pod_id, pod, targets)
+        if terminal or vanished:
+            raise PollError("conflict" if terminal else "not_found", "; ".join(terminal + vanished), fatal=True)
+        return self._probe_round(targets)
+
+    def _judge(self, pod_id, pod, targets):
+        if self.wait_for == "running":
+            ready, detail = _running_state(pod)
+            self.states[pod_id] = detail
+            if ready:
+                self.done[pod_id] = {"pod": pod, "ssh": _podstate.public_ssh(pod)}
+            return
+        detail, address = _ssh_state(pod)
+        if address is None:
+            self.states[pod_id] = detail
+        else:
+            targets[pod_id] = address
+
+    def _probe_round(self, targets):
+        if targets:
+            results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
+                                       targets.items()}, **self._probe_kwargs())
+            for pod_id, address in targets.items():
+                result = results[pod_id]
+                text = _address_text(address)
+                if result.ok:
+                    self.states[pod_id] = "ssh reachable at %s" % text
+                    self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
+                else:
+                    self.states[pod_id] = "ssh port %s allocated but not reachable: %s" % (text, result.detail)
+        pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
+        states = dict(self.states)
+        if len(self.done) == len(self.pod_ids):
+            return PollResult(True, "all %d pods ready" % len(self.pod_ids), value=dict(self.done), states=states)
+        waiting = ", ".join("%s (%s)" % (pod_id, self.states[pod_id]) for pod_id in self.pod_ids
+                            if pod_id not in self.done)
+        detail = "%d of %d pods ready; waiting for %s" % (len(self.done), len(self.pod_ids), waiting)
+        recheck = (lambda: self._probe_round(pending)) if pending else None
+        return PollResult(False, detail, recheck=recheck, states=states)
+
+
+def _is_not_found(err):
+    return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
+
+
+class EndpointPoller:
+    """Wait for a serverless endpoint to have a worker (reference §4 endpoint table, §6).
+
+    Ready iff ``/health`` says ``ready > 0 or running > 0``, or, when ``prefer_workers`` and the backend
+    lists workers (v2), a non-stale worker is ``IDLE``/``RUNNING`` (the stronger signal: the container is
+    up). The success value is ``{"ready_signal", "health", "worker_id"}``; ``ready_signal`` is one of
+    ``worker_idle``, ``worker_running``, ``health_ready``, ``health_running``. A failed workers read is
+    ignored unless fatal (health stays the source of truth). v1 backends return None for workers.
+    """
+
+    def __init__(self, backend, endpoint_id, prefer_workers=True):
+        self.endpoint_id = endpoint_id
+        self.misses = MissCounter("endpoint", endpoint_id)
+        self._health = _single_read(backend.endpoint_health)
+        workers = getattr(backend, "endpoint_workers", None) if prefer_workers else None
+        self._workers = _single_read(workers) if workers is not None else None
+        self.last_health = None
+
+    def __call__(self):
+        return self.poll()
+
+    def poll(self):
+        try:
+            health = self._health(self.endpoint_id)
+        except Exception as err:
+            if _is_not_found(err):
+                return PollResult(False, self.misses.missed(err))
+            self.misses.read_failed()
+            raise
+        self.misses.seen()
+        counts = {name: int(_get(health, name, 0) or 0) for name in (*HEALTH_COUNTERS, "idle")}
+        self.last_health = counts
+        detail = "workers ready %(ready)d, running %(running)d, initializing %(initializing)d, " \
+                 "throttled %(throttled)d, unhealthy %(unhealthy)d" % counts
+        signal, worker_id = self._worker_signal()
+        if signal is None:
+            if counts["ready"] > 0:
+                signal = "health_ready"
+            elif counts["running"] > 0:
+                signal = "health_running"
+        if signal is None:
+            return PollResult(False, detail)
+        return PollResult(True, detail, value={"ready_signal": signal, "health": counts, "worker_id": worker_id})
+
+    def _worker_signal(self):
+        if self._workers is None:
+            return None, None
+        try:
+            summary = self._workers(self.endpoint_id)
+        except Exception as err:
+            if classify(err):
+                raise
+            return None, None
+        if summary is None:
+            return None, None
+        live = [worker for worker in _get(summary, "workers", []) if not _get(worker, "is_stale", False)]
+        for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
+            for worker in live:
+                if str(_get(worker, "status", "")).upper() == wanted:
+                    return signal, _get(worker, "id")
+        return None, None

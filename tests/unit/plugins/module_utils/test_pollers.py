@@ -1,0 +1,467 @@
+"""Pod, batch and endpoint pollers over a scripted backend (reference §4, §5.1, §6 and §11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    Health,
+    PodView,
+    PortMapping,
+    SshAddress,
+    Worker,
+    WorkerSummary,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import (
+    BatchPodPoller,
+    EndpointPoller,
+    PodPoller,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._wait import PollError, WaitError, until
+
+
+class ApiError(Exception):
+    def __init__(self, code, status=None, message=""):
+        super().__init__(message or code)
+        self.code, self.status, self.message = code, status, message or code
+
+
+class Backend:
+    """Replays one scripted answer per read (a list of pods or an exception); the last one repeats."""
+
+    def __init__(self, *reads, health=(), workers=()):
+        self.reads = list(reads)
+        self.health = list(health)
+        self.workers = list(workers)
+        self.calls = []
+
+    @staticmethod
+    def _next(script, count):
+        step = script[min(count, len(script) - 1)]
+        if isinstance(step, BaseException):
+            raise step
+        return step
+
+    def list_pods(self, runtime=True, attempts=None):
+        self.calls.append(("list_pods", attempts))
+        return self._next(self.reads, sum(1 for call in self.calls if call[0] == "list_pods") - 1)
+
+    def endpoint_health(self, endpoint_id, attempts=None):
+        self.calls.append(("endpoint_health", attempts))
+        return self._next(self.health, sum(1 for call in self.calls if call[0] == "endpoint_health") - 1)
+
+    def endpoint_workers(self, endpoint_id):
+        self.calls.append(("endpoint_workers", None))
+        return self._next(self.workers, sum(1 for call in self.calls if call[0] == "endpoint_workers") - 1)
+
+
+def pod(pod_id="pod-1", status="RUNNING", runtime=True, ports=("22/tcp",), runtime_ports=(), direct=None,
+        version="v2", **extra):
+    return PodView(id=pod_id, api_version=version, status=status, desired_status=status, runtime_reported=runtime,
+                   ports=list(ports), runtime_ports=[PortMapping(**p) for p in runtime_ports],
+                   ssh_direct=SshAddress(**direct) if direct else None, **extra)
+
+
+DIRECT = {"host": "1.2.3.4", "port": 51227}
+V1_PUBLIC = {"private": 22, "public": 51227, "ip": "1.2.3.4", "type": "tcp", "is_public": True}
+
+
+class Probe:
+    """Scripted probe: ``answers`` are bools (ok or refused), the last repeats; calls are recorded."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers) or [False]
+        self.calls = []
+
+    def __call__(self, host, port, **kwargs):
+        self.calls.append((host, port, kwargs))
+        ok = self.answers[min(len(self.calls) - 1, len(self.answers) - 1)]
+        address = "%s:%s" % (host, port)
+        detail = "ssh reachable at %s" % address if ok else "dial tcp %s: connect: connection refused" % address
+        return ProbeResult(ok, detail, address)
+
+
+# -- PodPoller -----------------------------------------------------------------------------------
+
+
+def test_not_listed_yet_then_lag_before_first_sighting():
+    poller = PodPoller(Backend([], [], [pod(direct=DIRECT)]), "pod-1", probe=Probe(True))
+    assert poller.poll().detail == "pod not listed yet"
+    assert poller.poll().detail == "pod not listed yet"
+    result = poller.poll()
+    assert result.ready and result.value["ssh"]["port"] == 51227
+
+
+def test_status_created_is_reported_lowercase():
+    poller = PodPoller(Backend([pod(status="CREATED", version="v1")]), "pod-1", probe=Probe())
+    assert poller.poll().detail == "pod status created"
+
+
+def test_v2_provisioning_and_error_wait_without_conflict():
+    poller = PodPoller(Backend([pod(status="PROVISIONING", runtime=False)], [pod(status="ERROR", runtime=False)]),
+                       "pod-1", probe=Probe())
+    assert poller.poll().detail == "pod status provisioning"
+    assert poller.poll().detail == "pod status error"
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        pod(),  # RUNNING, 22 declared, nothing mapped (nil ssh.direct, no runtime ports)
+        pod(version="v1", runtime=False),  # nil runtime
+        pod(version="v1", runtime_ports=[{"private": 22, "public": 40022, "ip": "10.0.0.1", "is_public": False}]),
+        pod(runtime_ports=[{"private": 22, "public": 40022, "ip": "100.65.17.95", "type": "tcp"}]),
+    ],
+)
+def test_no_public_22_is_not_allocated_and_never_probed(candidate):
+    probe = Probe(True)
+    result = PodPoller(Backend([candidate]), "pod-1", probe=probe).poll()
+    assert (result.ready, result.detail) == (False, "ssh port not allocated yet")
+    assert probe.calls == []
+
+
+def test_allocated_but_refused_offers_a_recheck_of_the_same_address():
+    probe = Probe(False, True)
+    result = PodPoller(Backend([pod(version="v1", runtime_ports=[V1_PUBLIC])]), "pod-1", probe=probe).poll()
+    assert not result.ready
+    assert result.detail == ("ssh port 1.2.3.4:51227 allocated but not reachable: dial tcp 1.2.3.4:51227: connect: "
+                             "connection refused")
+    again = result.recheck()
+    assert again.ready and again.detail == "ssh reachable at 1.2.3.4:51227"
+    assert [call[:2] for call in probe.calls] == [("1.2.3.4", 51227), ("1.2.3.4", 51227)]
+
+
+def test_reachable_returns_the_address_and_the_pod():
+    poller = PodPoller(Backend([pod(direct=DIRECT)]), "pod-1", probe=Probe(True))
+    result = poller.poll()
+    assert result.ready and result.detail == "ssh reachable at 1.2.3.4:51227"
+    assert result.value["ssh"] == {"host": "1.2.3.4", "port": 51227, "user": "root",
+                                   "command": "ssh root@1.2.3.4 -p 51227"}
+    assert result.value["pod"].id == "pod-1"
+
+
+def test_right_id_among_several_and_null_entries_skipped():
+    listing = [None, pod("pod-0", direct={"host": "9.9.9.9", "port": 1}), None, pod("pod-1", direct=DIRECT)]
+    probe = Probe(True)
+    assert PodPoller(Backend(listing), "pod-1", probe=probe).poll().ready
+    assert probe.calls[0][:2] == ("1.2.3.4", 51227)
+
+
+@pytest.mark.parametrize(("status", "version"), [("EXITED", "v2"), ("TERMINATED", "v2"), ("DEAD", "v1"),
+                                                 ("exited", "v1")])
+def test_terminal_status_is_conflict_on_the_first_poll_even_with_a_long_interval(status, version, fake_clock):
+    backend = Backend([pod(status=status, version=version)])
+    with pytest.raises(WaitError) as info:
+        until(PodPoller(backend, "pod-1", probe=Probe()), label="ssh on pod pod-1", timeout=7200, interval=3600,
+              clock=fake_clock)
+    assert info.value.code == "conflict" and info.value.polls == 1
+    assert str(info.value) == ("waiting for ssh on pod pod-1: pod pod-1 is %s, so the wait cannot succeed"
+                               % status.lower())
+    assert fake_clock.sleeps == []
+
+
+def test_vanishes_mid_wait_first_miss_ok_second_not_found():
+    poller = PodPoller(Backend([pod()], [], []), "pod-1", probe=Probe())
+    poller.poll()
+    assert poller.poll().detail == "pod not listed in the last read"
+    with pytest.raises(PollError) as info:
+        poller.poll()
+    assert info.value.fatal and info.value.code == "not_found"
+    assert "no longer listed" in str(info.value)
+
+
+def test_miss_then_reappearance_resets():
+    poller = PodPoller(Backend([pod()], [], [pod()], [], [pod()]), "pod-1", probe=Probe())
+    details = [poller.poll().detail for _ in range(5)]
+    assert details.count("pod not listed in the last read") == 2
+
+
+def test_never_listed_is_not_found_on_read_twelve(fake_clock):
+    backend = Backend([])
+    with pytest.raises(WaitError) as info:
+        until(PodPoller(backend, "pod-1", probe=Probe()), label="ssh on pod pod-1", timeout=600, interval=5,
+              clock=fake_clock)
+    assert info.value.code == "not_found" and info.value.polls == 12
+    assert "terminated before it was ever listed" in str(info.value)
+
+
+def test_empty_read_then_graphql_blip_then_empty_read_is_not_not_found(fake_clock):
+    reads = [[]] * 11 + [ApiError("graphql_error", 200, "graphql error: blip")] + [[]] * 11 + [[pod(direct=DIRECT)]]
+    poller = PodPoller(Backend(*reads), "pod-1", probe=Probe(True))
+    outcome = until(poller, label="x", timeout=600, interval=5, clock=fake_clock)
+    assert outcome.polls == 24 and outcome.value["ssh"]["host"] == "1.2.3.4"
+
+
+def test_list_errors_are_non_fatal_and_reset_misses(fake_clock):
+    backend = Backend(ApiError("server_error", 502, "bad gateway"))
+    with pytest.raises(WaitError) as info:
+        until(PodPoller(backend, "pod-1", probe=Probe()), label="x", timeout=60, interval=5, clock=fake_clock)
+    assert info.value.code == "wait_timeout" and info.value.last_state == "bad gateway"
+
+
+def test_unauthorized_list_is_fatal(fake_clock):
+    with pytest.raises(WaitError) as info:
+        until(PodPoller(Backend(ApiError("unauthorized", 401)), "pod-1"), label="x", clock=fake_clock)
+    assert (info.value.code, info.value.polls) == ("unauthorized", 1)
+
+
+def test_reads_ask_the_backend_for_a_single_attempt():
+    backend = Backend([pod()])
+    PodPoller(backend, "pod-1", probe=Probe()).poll()
+    assert backend.calls == [("list_pods", 1)]
+
+    class PlainBackend:
+        def list_pods(self):
+            return [pod(status="STARTING", runtime=False)]
+
+    assert PodPoller(PlainBackend(), "pod-1").poll().detail == "pod status starting"
+
+
+def test_probe_between_reads_detects_readiness_without_extra_reads(fake_clock):
+    probe = Probe(*([False] * 9 + [True]))
+    backend = Backend([pod(direct=DIRECT)])
+    outcome = until(PodPoller(backend, "pod-1", probe=probe), label="x", timeout=600, interval=5, clock=fake_clock)
+    assert backend.calls == [("list_pods", 1)]  # one read; nine probes later the banner answered
+    assert outcome.elapsed == 2 and fake_clock.elapsed == pytest.approx(2.25)
+    assert outcome.value["ssh"]["port"] == 51227
+
+
+def test_deadline_is_passed_to_the_probe():
+    probe = Probe(False)
+    poller = PodPoller(Backend([pod(direct=DIRECT)]), "pod-1", probe=probe)
+    poller.deadline = 1234.5
+    poller()
+    assert probe.calls[0][2] == {"deadline": 1234.5}
+
+
+def test_wait_for_must_be_known():
+    with pytest.raises(ValueError, match="wait_for"):
+        PodPoller(Backend([]), "pod-1", wait_for="banner")
+    with pytest.raises(ValueError, match="wait_for"):
+        BatchPodPoller(Backend([]), ["pod-1"], wait_for="banner")
+
+
+# -- running-only mode ---------------------------------------------------------------------------
+
+
+def test_running_mode_states():
+    backend = Backend([pod(status="CREATED", version="v1")], [pod(runtime=False)],
+                      [pod(version="v1", runtime=False, runtime_probed=False)], [pod(direct=DIRECT)])
+    poller = PodPoller(backend, "pod-1", wait_for="running")
+    assert poller.poll().detail == "pod status created"
+    assert poller.poll().detail == "pod running, container not up yet"
+    assert poller.poll().detail == "pod running, runtime status unavailable"
+    result = poller.poll()
+    assert result.ready and result.detail == "pod running" and result.value["ssh"]["host"] == "1.2.3.4"
+
+
+def test_running_mode_exited_is_conflict():
+    with pytest.raises(PollError) as info:
+        PodPoller(Backend([pod(status="EXITED")]), "pod-1", wait_for="running").poll()
+    assert info.value.code == "conflict"
+
+
+# -- BatchPodPoller ------------------------------------------------------------------------------
+
+
+class ProbeMany:
+    def __init__(self, ready_after):
+        self.ready_after = ready_after  # pod id -> number of rounds before its banner answers
+        self.rounds = []
+
+    def __call__(self, targets, **kwargs):
+        self.rounds.append(sorted(targets))
+        results = {}
+        for key, (host, port) in targets.items():
+            seen = sum(1 for r in self.rounds if key in r)
+            ok = seen > self.ready_after.get(key, 10**9)
+            detail = "x" if ok else "dial tcp: connect: connection refused"
+            results[key] = ProbeResult(ok, detail, "%s:%s" % (host, port))
+        return results
+
+
+def test_batch_reads_once_per_poll_probes_concurrently_and_stops_at_first_banner(fake_clock):
+    pods = [pod("a", direct={"host": "1.1.1.1", "port": 1}), pod("b", direct={"host": "2.2.2.2", "port": 2}),
+            pod("c", status="STARTING", runtime=False)]
+    later = [*pods[:2], pod("c", direct={"host": "3.3.3.3", "port": 3})]
+    backend = Backend(pods, later)
+    probe_many = ProbeMany({"a": 0, "b": 3, "c": 0})
+    outcome = until(BatchPodPoller(backend, ["a", "b", "c"], probe_many=probe_many), label="ssh on 3 pods",
+                    timeout=600, interval=5, clock=fake_clock)
+    assert backend.calls == [("list_pods", 1), ("list_pods", 1)]
+    assert probe_many.rounds[0] == ["a", "b"]
+    assert all("a" not in r for r in probe_many.rounds[1:])  # a answered in round one, never probed again
+    assert probe_many.rounds[-1] == ["c"]
+    assert set(outcome.value) == {"a", "b", "c"}
+    assert outcome.value["b"]["ssh"] == {"host": "2.2.2.2", "port": 2, "user": "root",
+                                         "command": "ssh root@2.2.2.2 -p 2"}
+    assert outcome.detail == "all 3 pods ready"
+
+
+def test_batch_fails_fast_naming_every_terminal_pod():
+    backend = Backend([pod("a", status="EXITED"), pod("b"), pod("c", status="TERMINATED")])
+    with pytest.raises(PollError) as info:
+        BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({})).poll()
+    assert info.value.code == "conflict" and info.value.fatal
+    assert str(info.value) == ("pod a is exited, so the wait cannot succeed; "
+                               "pod c is terminated, so the wait cannot succeed")
+
+
+def test_batch_not_found_names_vanished_pods():
+    poller = BatchPodPoller(Backend([pod("a"), pod("b")], [pod("b")], [pod("b")]), ["a", "b"],
+                            probe_many=ProbeMany({}))
+    poller.poll()
+    assert "a (pod not listed in the last read)" in poller.poll().detail
+    with pytest.raises(PollError) as info:
+        poller.poll()
+    assert info.value.code == "not_found" and str(info.value).startswith("pod a is no longer listed")
+
+
+def test_batch_timeout_carries_each_pods_last_state(fake_clock):
+    backend = Backend([pod("a", direct={"host": "1.1.1.1", "port": 1}), pod("b", status="STARTING", runtime=False)])
+    with pytest.raises(WaitError) as info:
+        until(BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({})), label="ssh on 3 pods",
+              timeout=20, interval=5, clock=fake_clock)
+    err = info.value
+    assert err.code == "wait_timeout"
+    assert err.last_states == {
+        "a": "ssh port 1.1.1.1:1 allocated but not reachable: dial tcp: connect: connection refused",
+        "b": "pod status starting",
+        "c": "pod not listed yet",
+    }
+    assert err.last_state.startswith("0 of 3 pods ready; waiting for a (ssh port 1.1.1.1:1 allocated")
+    assert "b (pod status starting), c (pod not listed yet)" in err.last_state
+
+
+def test_batch_failed_read_resets_every_counter():
+    poller = BatchPodPoller(Backend(*([[]] * 11 + [ApiError("server_error", 500)] + [[]] * 11)), ["a", "b"],
+                            probe_many=ProbeMany({}))
+    for _ in range(11):
+        poller.poll()
+    with pytest.raises(ApiError):
+        poller.poll()
+    for _ in range(11):
+        assert "pod not listed yet" in poller.poll().detail
+
+
+def test_batch_running_mode_needs_no_probes():
+    probe_many = ProbeMany({})
+    backend = Backend([pod("a", runtime=False), pod("b")], [pod("a"), pod("b")])
+    poller = BatchPodPoller(backend, ["a", "b", "a"], wait_for="running", probe_many=probe_many)
+    first = poller.poll()
+    assert first.detail == "1 of 2 pods ready; waiting for a (pod running, container not up yet)"
+    assert first.recheck is None
+    assert poller.poll().ready
+    assert probe_many.rounds == []
+
+
+# -- EndpointPoller ------------------------------------------------------------------------------
+
+
+def health(**counts):
+    return Health(**counts)
+
+
+def test_endpoint_counts_in_detail_and_ready_on_ready_workers():
+    poller = EndpointPoller(Backend(health=[health(initializing=1, throttled=1), health(ready=1)]), "ep-1",
+                            prefer_workers=False)
+    first = poller.poll()
+    assert (first.ready, first.detail) == (False, "workers ready 0, running 0, initializing 1, throttled 1, "
+                                                  "unhealthy 0")
+    second = poller.poll()
+    assert second.ready and second.detail == "workers ready 1, running 0, initializing 0, throttled 0, unhealthy 0"
+    assert second.value["ready_signal"] == "health_ready"
+
+
+def test_endpoint_running_only_is_ready():
+    result = EndpointPoller(Backend(health=[health(running=2)]), "ep-1", prefer_workers=False).poll()
+    assert result.ready and result.value["ready_signal"] == "health_running"
+
+
+@pytest.mark.parametrize("counts", [{"initializing": 3}, {"throttled": 1}, {"unhealthy": 2}, {"idle": 1}, {}])
+def test_endpoint_not_ready_counts(counts):
+    assert not EndpointPoller(Backend(health=[health(**counts)]), "ep-1", prefer_workers=False).poll().ready
+
+
+def test_endpoint_404_before_first_success_is_tolerated_then_ready(fake_clock):
+    missing = ApiError("not_found", 404, "endpoint not found")
+    backend = Backend(health=[missing, missing, health(ready=1)])
+    outcome = until(EndpointPoller(backend, "ep-1", prefer_workers=False), label="a ready worker on endpoint ep-1",
+                    timeout=600, interval=5, clock=fake_clock)
+    assert outcome.polls == 3 and outcome.history[0]["state"] == "endpoint not found"
+    assert backend.calls[0] == ("endpoint_health", 1)
+
+
+def test_endpoint_never_known_is_not_found_on_404_number_twelve(fake_clock):
+    backend = Backend(health=[ApiError("not_found", 404, "endpoint not found")])
+    with pytest.raises(WaitError) as info:
+        until(EndpointPoller(backend, "ep-1"), label="a ready worker on endpoint ep-1", timeout=600, interval=5,
+              clock=fake_clock)
+    assert info.value.code == "not_found" and info.value.polls == 12
+    assert "still does not know endpoint ep-1 after 12 consecutive reads" in str(info.value)
+
+
+def test_endpoint_500_between_404s_resets_the_run():
+    missing = ApiError("not_found", 404)
+    poller = EndpointPoller(Backend(health=[missing] * 11 + [ApiError("server_error", 500)] + [missing] * 11),
+                            "ep-1", prefer_workers=False)
+    for _ in range(11):
+        poller.poll()
+    with pytest.raises(ApiError):
+        poller.poll()
+    for _ in range(11):
+        assert not poller.poll().ready
+
+
+def test_endpoint_deleted_mid_wait():
+    missing = ApiError("not_found", 404, "endpoint not found")
+    poller = EndpointPoller(Backend(health=[health(), missing, missing]), "ep-1", prefer_workers=False)
+    poller.poll()
+    assert poller.poll().detail == "endpoint health unreadable in the last poll: endpoint not found"
+    with pytest.raises(PollError, match="no longer known to the invoke service"):
+        poller.poll()
+
+
+def test_endpoint_repeated_500s_after_success_stay_transient(fake_clock):
+    backend = Backend(health=[health(), ApiError("server_error", 500, "upstream")])
+    with pytest.raises(WaitError) as info:
+        until(EndpointPoller(backend, "ep-1", prefer_workers=False), label="x", timeout=60, interval=5,
+              clock=fake_clock)
+    assert info.value.code == "wait_timeout" and info.value.polls == 13 and info.value.last_state == "upstream"
+
+
+def test_endpoint_idle_worker_is_the_stronger_signal():
+    summary = WorkerSummary(workers=[Worker(id="w-old", status="IDLE", is_stale=True),
+                                     Worker(id="w-run", status="RUNNING"), Worker(id="w-idle", status="IDLE")])
+    result = EndpointPoller(Backend(health=[health()], workers=[summary]), "ep-1").poll()
+    assert result.ready
+    assert result.value == {"ready_signal": "worker_idle", "worker_id": "w-idle",
+                            "health": {"ready": 0, "running": 0, "initializing": 0, "throttled": 0, "unhealthy": 0,
+                                       "idle": 0}}
+
+
+def test_endpoint_running_worker_signal_and_stale_only_is_ignored():
+    running = WorkerSummary(workers=[Worker(id="w1", status="RUNNING")])
+    assert EndpointPoller(Backend(health=[health()], workers=[running]), "ep-1").poll().value["ready_signal"] == \
+        "worker_running"
+    stale = WorkerSummary(workers=[Worker(id="w1", status="IDLE", is_stale=True),
+                                   Worker(id="w2", status="INITIALIZING")])
+    assert not EndpointPoller(Backend(health=[health()], workers=[stale]), "ep-1").poll().ready
+
+
+def test_endpoint_workers_unavailable_or_failing_falls_back_to_health():
+    for workers in ([None], [ApiError("server_error", 500)]):
+        result = EndpointPoller(Backend(health=[health(running=1)], workers=workers), "ep-1").poll()
+        assert result.value["ready_signal"] == "health_running"
+
+
+def test_endpoint_fatal_workers_error_aborts():
+    with pytest.raises(ApiError):
+        EndpointPoller(Backend(health=[health()], workers=[ApiError("forbidden", 403)]), "ep-1").poll()
+
+
+def test_endpoint_fatal_health_error_is_not_treated_as_a_miss(fake_clock):
+    with pytest.raises(WaitError) as info:
+        until(EndpointPoller(Backend(health=[ApiError("unauthorized", 401)]), "ep-1"), label="x", clock=fake_clock)
+    assert (info.value.code, info.value.status, info.value.polls) == ("unauthorized", 401, 1)
