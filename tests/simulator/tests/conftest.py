@@ -1,0 +1,106 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fixtures for the simulator's own tests: one simulator process per session, reset before each test."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from runpod_sim.testing import SimProcess, start_simulator
+
+GPU = "NVIDIA GeForce RTX 4090"
+
+
+@pytest.fixture(scope="session")
+def sim() -> Iterator[SimProcess]:
+    process = start_simulator(time_scale=0.01)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(autouse=True)
+def _clean(request: pytest.FixtureRequest) -> None:
+    if "sim" in request.fixturenames:
+        request.getfixturevalue("sim").admin.reset()
+
+
+def _client(base: str, api_key: str | None) -> httpx.Client:
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    return httpx.Client(base_url=base, headers=headers, timeout=10)
+
+
+@pytest.fixture
+def v2(sim: SimProcess) -> Iterator[httpx.Client]:
+    with _client(sim.urls["api_v2"], sim.api_key) as client:
+        yield client
+
+
+@pytest.fixture
+def v1(sim: SimProcess) -> Iterator[httpx.Client]:
+    with _client(sim.urls["api_v1"], sim.api_key) as client:
+        yield client
+
+
+@pytest.fixture
+def gql(sim: SimProcess) -> Callable[..., httpx.Response]:
+    def run(query: str, variables: dict[str, Any] | None = None, **kwargs: Any) -> httpx.Response:
+        headers = kwargs.pop("headers", {"Authorization": f"Bearer {sim.api_key}"})
+        return httpx.post(
+            sim.urls["graphql"], json={"query": query, "variables": variables}, headers=headers, timeout=10, **kwargs
+        )
+
+    return run
+
+
+def pod_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "name": "pod-a",
+        "image": "ubuntu:22.04",
+        "gpu": {"id": GPU, "count": 1},
+        "ports": ["22/tcp", "8888/http"],
+    }
+    body.update(overrides)
+    return body
+
+
+@pytest.fixture
+def create_pod(v2: httpx.Client) -> Callable[..., dict[str, Any]]:
+    def create(**overrides: Any) -> dict[str, Any]:
+        response = v2.post("/pods", json=pod_body(**overrides))
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    return create
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02) -> Any:
+    """Poll ``predicate`` until it returns something truthy (a deadline, not a fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met before the deadline")
+        time.sleep(interval)
+
+
+@pytest.fixture
+def running_pod(sim: SimProcess, v2: httpx.Client, create_pod: Callable[..., dict[str, Any]]) -> Callable[..., dict]:
+    """Create a pod and return its v2 JSON once RUNNING with port 22 listening (unless the behaviour refuses)."""
+
+    def make(**overrides: Any) -> dict[str, Any]:
+        pod = create_pod(**overrides)
+        behaviour = sim.admin.pod(pod["id"])["ssh_behaviour"]
+        sim.admin.wait_pod(pod["id"], "RUNNING", listening=None if behaviour == "refused" else True)
+        return v2.get(f"/pods/{pod['id']}").json()
+
+    return make

@@ -1,0 +1,183 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every route the collection uses answers what RunPod's published OpenAPI documents promise (openapi-core).
+
+The documents are read from ``shared/reference`` (falling back to the simulator's byte-identical copies).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+from openapi_core import Config, OpenAPI
+from openapi_core.datatypes import RequestParameters
+from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+from runpod_sim.schemas import SPEC_DIR
+
+GPU = "NVIDIA GeForce RTX 4090"
+
+SHARED = Path("/work/shared/reference")
+SHA256 = {
+    "runpod-rest-v2-openapi.json": "b8bce61c5a2290d28a7cb2ed53173637166817249986cb18b101b2fd651fd313",
+    "runpod-rest-openapi.json": "a8f5aebc4338883270a5d97f8b9a89ba4b7838d1c99f0a8392e117937caba57c",
+}
+
+
+# RunPod's errors are application/problem+json, which openapi-core does not decode by itself.
+CONFIG = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+# The published v1 document reuses operationId UpdatePod (PATCH and POST .../update), which the spec validator
+# rejects; the schemas themselves are fine, so skip validating the document, not the responses.
+CONFIG_V1 = Config(extra_media_type_deserializers={"application/problem+json": json.loads}, spec_validator_cls=None)
+
+
+def _spec_path(name: str) -> Path:
+    shared = SHARED / name
+    return shared if shared.exists() else SPEC_DIR / name
+
+
+@pytest.fixture(scope="module")
+def openapi_v2() -> OpenAPI:
+    return OpenAPI.from_file_path(str(_spec_path("runpod-rest-v2-openapi.json")), config=CONFIG)
+
+
+@pytest.fixture(scope="module")
+def openapi_v1() -> OpenAPI:
+    return OpenAPI.from_file_path(str(_spec_path("runpod-rest-openapi.json")), config=CONFIG_V1)
+
+
+class _Request:
+    """An httpx request as openapi-core sees it, re-homed onto the spec's server URL."""
+
+    def __init__(self, request: httpx.Request, host_url: str, path_prefix: str):
+        parsed = urlparse(str(request.url))
+        self.host_url = host_url
+        self.path = path_prefix + parsed.path.split(path_prefix, 1)[1] if path_prefix else parsed.path
+        self.method = request.method.lower()
+        self.body = request.content or None
+        self.content_type = request.headers.get("content-type", "application/json")
+        self.parameters = RequestParameters(
+            query=ImmutableMultiDict(parse_qs(parsed.query)),
+            header=Headers(dict(request.headers)),
+            cookie=ImmutableMultiDict({}),
+        )
+
+
+class _Response:
+    def __init__(self, response: httpx.Response):
+        self.data = response.content
+        self.status_code = response.status_code
+        self.content_type = response.headers.get("content-type", "")
+        self.headers = Headers(dict(response.headers))
+
+
+def check_v2(openapi: OpenAPI, response: httpx.Response) -> Any:
+    openapi.validate_response(_Request(response.request, "https://api.runpod.io", "/v2"), _Response(response))
+    return response.json() if response.content else None
+
+
+def check_v1(openapi: OpenAPI, response: httpx.Response) -> Any:
+    openapi.validate_response(_Request(response.request, "https://rest.runpod.io", "/v1"), _Response(response))
+    return response.json() if response.content else None
+
+
+def test_bundled_specs_are_the_reference_documents():
+    for name, digest in SHA256.items():
+        assert hashlib.sha256((SPEC_DIR / name).read_bytes()).hexdigest() == digest
+
+
+def test_v2_pod_routes_match_the_spec(sim, v2, openapi_v2):
+    created = v2.post("/pods", json={"name": "c", "image": "ubuntu", "gpu": {"id": GPU}, "ports": ["22/tcp"]})
+    assert created.status_code == 201
+    pod = check_v2(openapi_v2, created)
+    assert pod["status"] == "PROVISIONING" and pod["runtime"] is None
+    assert check_v2(openapi_v2, v2.get("/pods"))["pods"][0]["id"] == pod["id"]
+    sim.admin.wait_pod(pod["id"], "RUNNING", listening=True)
+    running = check_v2(openapi_v2, v2.get(f"/pods/{pod['id']}"))
+    assert running["runtime"]["ports"][0]["private"] == 22
+    assert check_v2(openapi_v2, v2.get("/pods"))["pods"][0]["ssh"]["direct"] is not None
+    assert check_v2(openapi_v2, v2.patch(f"/pods/{pod['id']}", json={"name": "renamed"}))["name"] == "renamed"
+    assert check_v2(openapi_v2, v2.post(f"/pods/{pod['id']}/action", json={"action": "stop"}))["status"] == "EXITED"
+    conflict = v2.post(f"/pods/{pod['id']}/action", json={"action": "restart"})
+    assert conflict.status_code == 409
+    assert check_v2(openapi_v2, conflict)["status"] == 409
+    assert check_v2(openapi_v2, v2.post(f"/pods/{pod['id']}/action", json={"action": "start"}))["status"] == "STARTING"
+    assert v2.post(f"/pods/{pod['id']}/action", json={"action": "terminate"}).status_code == 204
+    other = check_v2(
+        openapi_v2, v2.post("/pods", json={"name": "d", "image": "x", "cpu": {"id": "cpu5c", "vcpuCount": 4}})
+    )
+    deleted = v2.delete(f"/pods/{other['id']}")
+    assert deleted.status_code == 204
+    check_v2(openapi_v2, deleted)
+    missing = v2.get("/pods/nope")
+    assert missing.status_code == 404
+    check_v2(openapi_v2, missing)
+    invalid = v2.post("/pods", json={"name": "x", "image": "y", "gpu": {"id": GPU}, "bogus": 1})
+    assert invalid.status_code == 422
+    assert check_v2(openapi_v2, invalid)["errors"] == ["$: additional properties 'bogus' not allowed"]
+
+
+def test_v2_serverless_and_template_routes_match_the_spec(sim, v2, openapi_v2):
+    template = check_v2(openapi_v2, v2.post("/templates", json={"name": "t", "image": "img", "serverless": True}))
+    assert template["startSsh"] is True and template["serverless"] is True
+    assert check_v2(openapi_v2, v2.get("/templates"))["templates"][0]["id"] == template["id"]
+    assert check_v2(openapi_v2, v2.patch(f"/templates/{template['id']}", json={"name": "t2"}))["name"] == "t2"
+    body = {
+        "name": "e",
+        "type": "QUEUE",
+        "templateId": template["id"],
+        "gpu": {"pools": ["ADA_24"]},
+        "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
+        "workers": {"min": 2, "max": 3},
+    }
+    created = v2.post("/serverless", json=body)
+    assert created.status_code == 201
+    endpoint = check_v2(openapi_v2, created)
+    assert endpoint["requestUrls"]["health"].endswith(f"/invoke/v2/{endpoint['id']}/health")
+    assert check_v2(openapi_v2, v2.get("/serverless"))["endpoints"][0]["id"] == endpoint["id"]
+    assert check_v2(openapi_v2, v2.get(f"/serverless/{endpoint['id']}"))["workers"]["min"] == 2
+    patched = check_v2(openapi_v2, v2.patch(f"/serverless/{endpoint['id']}", json={"workers": {"min": 1}}))
+    assert patched["workers"]["min"] == 1
+    workers = check_v2(openapi_v2, v2.get(f"/serverless/{endpoint['id']}/workers"))
+    assert workers["summary"]["total"] == len(workers["workers"]) == 1
+    in_use = v2.delete(f"/templates/{template['id']}")
+    assert in_use.status_code == 400
+    check_v2(openapi_v2, in_use)
+    assert v2.delete(f"/serverless/{endpoint['id']}").status_code == 204
+    lone = check_v2(openapi_v2, v2.post("/templates", json={"name": "pod-t", "image": "img"}))
+    deleted = v2.delete(f"/templates/{lone['id']}")
+    assert deleted.status_code == 204
+    check_v2(openapi_v2, deleted)
+
+
+def test_v1_routes_match_the_spec(sim, v1, openapi_v1):
+    created = v1.post("/pods", json={"name": "p", "imageName": "ubuntu", "gpuTypeIds": [GPU], "ports": ["22/tcp"]})
+    assert created.status_code == 201
+    pod = check_v1(openapi_v1, created)
+    assert check_v1(openapi_v1, v1.get("/pods"))[0]["id"] == pod["id"]
+    sim.admin.wait_pod(pod["id"], "RUNNING")
+    running = check_v1(openapi_v1, v1.get(f"/pods/{pod['id']}", params={"includeMachine": "true"}))
+    assert running["portMappings"]["22"] > 0 and running["machine"]["gpuTypeId"] == GPU
+    assert check_v1(openapi_v1, v1.patch(f"/pods/{pod['id']}", json={"name": "q"}))["name"] == "q"
+    assert v1.post(f"/pods/{pod['id']}/stop").status_code == 200
+    assert v1.post(f"/pods/{pod['id']}/start").status_code == 200
+    deleted = v1.delete(f"/pods/{pod['id']}")
+    assert deleted.status_code == 204
+    template = check_v1(openapi_v1, v1.post("/templates", json={"name": "t", "imageName": "img", "isServerless": True}))
+    assert check_v1(openapi_v1, v1.get("/templates"))[0]["id"] == template["id"]
+    endpoint = check_v1(
+        openapi_v1,
+        v1.post("/endpoints", json={"name": "e", "templateId": template["id"], "gpuTypeIds": [GPU], "workersMin": 1}),
+    )
+    assert check_v1(openapi_v1, v1.get("/endpoints"))[0]["id"] == endpoint["id"]
+    assert check_v1(openapi_v1, v1.get(f"/endpoints/{endpoint['id']}"))["workersMin"] == 1
+    assert check_v1(openapi_v1, v1.patch(f"/endpoints/{endpoint['id']}", json={"workersMax": 5}))["workersMax"] == 5
+    assert v1.delete(f"/endpoints/{endpoint['id']}").status_code == 204
+    assert v1.delete(f"/templates/{template['id']}").status_code == 204
