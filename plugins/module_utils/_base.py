@@ -178,6 +178,9 @@ class RunPodModule:
         """
         settings = self.wait_settings
         token = _wait.CancelToken()
+        if hasattr(poll, "deadline"):
+            # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
+            poll.deadline = _wait.SystemClock().now() + settings.timeout
         try:
             with _wait.cancel_on_signals(token):
                 return _wait.until(
