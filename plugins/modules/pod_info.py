@@ -1,0 +1,415 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: pod_info
+short_description: Read RunPod pods with their derived runtime status, and wait for many pods at once
+version_added: 0.1.0
+description:
+  - Reads RunPod pods selected by O(id), O(name), O(ids), O(names), or all pods of the account, and returns
+    each one with its derived runtime status, the reason for it, and its public SSH address (or why there is none).
+  - Costs one list read for any number of pods, never one call per pod. With O(api_version=v1) the list is
+    followed by at most one GraphQL runtime read, made only when a selected pod is C(RUNNING) and bounded
+    at 5 seconds; if that read fails or misses a pod, the pod reads V(unknown)/V(runtime_unavailable)
+    and the task still succeeds.
+  - An id given in O(id) or O(ids) that the list does not show (REST v2 drops terminated pods from its list)
+    is read once by id, so a terminated pod is still reported; an id the API does not know is returned in
+    RV(missing).
+  - With O(wait=true) it waits until B(every) selected pod is ready (see O(wait_for)), with one list read
+    per O(wait_interval) for all of them and the SSH probes of all pods running concurrently between reads.
+    This is how a playbook brings up many pods without waiting for them one after another, create them
+    with M(runpod.cloud.pod) and O(wait=false) in a loop, then run one M(runpod.cloud.pod_info) wait.
+  - "Runtime status vocabulary (RV(pods[].runtime_status)): V(running) (container up), V(initializing)
+    (not up yet), V(stopped) (stopped, start it again), V(terminated) (gone for good), V(unknown) (the runtime
+    could not be read; never treated as down)."
+  - "Reason tokens (RV(pods[].runtime_status_reason)): V(provisioning), V(starting_container) and
+    V(awaiting_container) (initializing); V(runtime_unavailable) (unknown); V(stopped_by_user),
+    V(stopped_by_runpod), V(stopped_outbid), V(container_error) (stopped); V(terminated_by_user),
+    V(terminated_by_runpod), V(terminated_outbid) (terminated). The C(stopped_*) and C(terminated_*) reasons
+    need the C(lastStatusChange) text that only O(api_version=v1) provides; REST v2 reports them without a
+    reason. C(docs/runtime-status.md) in the collection explains each one and what to do about it."
+author:
+  - runpod.cloud contributors
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.wait
+  - runpod.cloud.wait.POD
+  - runpod.cloud.attributes
+  - runpod.cloud.attributes.INFO_MODULE
+options:
+  id:
+    description:
+      - Select the pod with this id.
+      - Mutually exclusive with O(name), O(ids) and O(names). Without any of them every pod is selected.
+    type: str
+  name:
+    description:
+      - Select the pods named exactly this. RunPod names are not unique, so this can select several pods.
+    type: str
+  ids:
+    description:
+      - Select the pods with these ids.
+    type: list
+    elements: str
+  names:
+    description:
+      - Select the pods with any of these names.
+    type: list
+    elements: str
+  runtime_status:
+    description:
+      - Keep only the selected pods whose derived runtime status is one of these.
+      - With O(wait=true) the filter applies before the wait, so it chooses which pods are waited for.
+    type: list
+    elements: str
+    choices: [running, initializing, stopped, terminated, unknown]
+  wait:
+    description:
+      - With this module, ready means ready for every selected pod at once (see O(wait_for)).
+      - The wait fails fast, naming the pods, as soon as a selected pod is stopped or terminated (it could
+        never become ready without user action), and on timeout names each pod that is not ready with its
+        last state (also in RV(not_ready)).
+notes:
+  - Supports check mode; it never changes anything. No wait happens in check mode.
+seealso:
+  - module: runpod.cloud.pod
+  - plugin: runpod.cloud.runpod
+    plugin_type: inventory
+"""
+
+EXAMPLES = r"""
+- name: Read every pod of the account
+  runpod.cloud.pod_info:
+  register: all_pods
+
+- name: Read one pod by id
+  runpod.cloud.pod_info:
+    id: "{{ pod_id }}"
+  register: one_pod
+
+- name: Show the SSH command of each running pod
+  ansible.builtin.debug:
+    msg: "{{ item.name }}: {{ item.ssh.command }}"
+  loop: "{{ all_pods.pods }}"
+  when: item.ssh is not none
+
+- name: Create many pods without waiting for each
+  runpod.cloud.pod:
+    name: "worker-{{ item }}"
+    image: runpod/pytorch:2.8.0-py3.11-cuda12.8.1-cudnn-devel-ubuntu22.04
+    gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+    wait: false
+  loop: "{{ range(1, 51) | list }}"
+
+- name: Then wait once until all fifty answer on SSH
+  runpod.cloud.pod_info:
+    names: "{{ range(1, 51) | map('string') | map('regex_replace', '^', 'worker-') | list }}"
+    wait: true
+    wait_timeout: 20m
+  register: workers
+
+- name: Only pods that are not running
+  runpod.cloud.pod_info:
+    runtime_status: [initializing, stopped, unknown]
+  register: not_running
+"""
+
+RETURN = r"""
+pods:
+  description:
+    - The selected pods, in the order the API listed them.
+    - After a wait, each pod as last read by the wait.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Pod id.
+      type: str
+      sample: 3kq9z1x8a7b6c5
+    name:
+      description: Pod name.
+      type: str
+      sample: trainer-1
+    status:
+      description: The API's lifecycle value (REST v2 C(status), REST v1 C(desiredStatus)).
+      type: str
+      sample: RUNNING
+    runtime_status:
+      description: Derived runtime status, one of V(running), V(initializing), V(stopped), V(terminated), V(unknown).
+      type: str
+      sample: running
+    runtime_status_reason:
+      description: Why the pod has that status (see the module description for the tokens); null when none applies.
+      type: str
+      sample: awaiting_container
+    uptime_seconds:
+      description: Container uptime; null unless RV(pods[].runtime_status) is V(running).
+      type: int
+      sample: 3600
+    image:
+      description: Container image.
+      type: str
+      sample: runpod/pytorch:2.8.0-py3.11-cuda12.8.1-cudnn-devel-ubuntu22.04
+    gpu:
+      description: GPU type and count (type null for CPU pods).
+      type: dict
+      sample: {type: NVIDIA GeForce RTX 4090, count: 1}
+    cost_per_hr:
+      description: Price in USD per hour (0 when stopped).
+      type: float
+      sample: 0.69
+    data_center_id:
+      description: Data center the pod runs in.
+      type: str
+      sample: US-TX-3
+    ports:
+      description: Declared ports.
+      type: list
+      elements: str
+      sample: ["8888/http", "22/tcp"]
+    public_ip:
+      description: Public IP address (REST v1 only; null on v2).
+      type: str
+      sample: 203.0.113.7
+    ssh:
+      description:
+        - Public SSH address C({host, port, user, command}) when a public port is mapped to the pod's port 22
+          and the pod is not stopped or terminated; null otherwise.
+      type: dict
+      sample: {host: 203.0.113.7, port: 10341, user: root, command: ssh root@203.0.113.7 -p 10341}
+    ssh_not_ready:
+      description: Why RV(pods[].ssh) is null, as a sentence with the remedy; null when RV(pods[].ssh) is set.
+      type: str
+      sample: "pod not ready: no container reported yet (image pull, container create or boot)"
+    created_at:
+      description: Creation time (RFC 3339).
+      type: str
+      sample: "2026-07-29T21:51:59Z"
+    last_status_change:
+      description: RunPod's C(lastStatusChange) text (O(api_version=v1) only; null on v2).
+      type: str
+      sample: "Exited by user: Wed Jul 29 2026 21:51:59 GMT+0000"
+missing:
+  description: Ids or names given in O(id), O(ids), O(name) or O(names) that matched no pod.
+  returned: always
+  type: list
+  elements: str
+  sample: []
+wait:
+  description:
+    - How the wait went; only with O(wait=true) outside check mode.
+    - C(elapsed) whole seconds, C(polls) API list reads, C(probes) SSH probe rounds between reads,
+      C(history) the state transitions C({elapsed, state}) of the whole batch.
+    - On failure also C(last_state) and C(last_states) (pod id to its last state).
+  returned: when waiting
+  type: dict
+  sample: {elapsed: 42, polls: 9, probes: 12, history: [{elapsed: 0.0, state: "0 of 2 pods ready; ..."}]}
+not_ready:
+  description: On a failed wait, each pod that was not ready, C({id, name, state}).
+  returned: failure while waiting
+  type: list
+  elements: dict
+  sample: [{id: 3kq9z1x8a7b6c5, name: trainer-2, state: "pod status starting"}]
+code:
+  description: Machine-readable failure code (V(wait_timeout), V(wait_interrupted), V(conflict), V(not_found), ...).
+  returned: failure
+  type: str
+  sample: wait_timeout
+"""
+
+from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (  # noqa: E402
+    AUTH_ARGUMENT_SPEC,
+    POD_WAIT_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    RunPodModule,
+    argument_spec,
+    run_module,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller  # noqa: E402
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    POD_WAIT_ARGUMENT_SPEC,
+    id=dict(type="str"),
+    name=dict(type="str"),
+    ids=dict(type="list", elements="str"),
+    names=dict(type="list", elements="str"),
+    runtime_status=dict(type="list", elements="str", choices=list(_podstate.STATUSES)),
+)
+MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
+
+
+class _FirstReadBackend:
+    """Hands the wait's first poll the list read already made, so a wait starts without a second read."""
+
+    def __init__(self, backend, first_read):
+        self._backend = backend
+        self._first = first_read
+
+    def list_pods(self, runtime=True, attempts=None):
+        if self._first is not None:
+            pods, self._first = self._first, None
+            return pods
+        return self._backend.list_pods(runtime=runtime, attempts=attempts)
+
+
+class PodInfoModule(RunPodModule):
+    result_key = "pods"
+    resource_kind = "pod"
+
+    def info_hint(self, resource_id):
+        return "runpod.cloud.pod_info id=%s" % resource_id
+
+    def delete_hint(self, resource_id):
+        return "runpod.cloud.pod id=%s state=absent" % resource_id
+
+    # --- selection -----------------------------------------------------------------------------
+    def _selectors(self):
+        params = self.module.params
+        ids = [params["id"]] if params["id"] else list(params["ids"] or [])
+        names = [params["name"]] if params["name"] else list(params["names"] or [])
+        if any(not str(value).strip() for value in ids + names):
+            self.fail("pod ids and names must not be empty strings.", code="bad_request")
+        return list(dict.fromkeys(ids)), list(dict.fromkeys(names))
+
+    def _read(self, ids, names):
+        """One list read; on v1 the GraphQL runtime read covers only the selected pods (made iff one is RUNNING)."""
+        backend = self.backend
+        selective = (ids or names) and hasattr(backend, "_list_raw") and hasattr(backend, "_views")
+        if selective:
+            wanted_ids, wanted_names = set(ids), set(names)
+            raw = [entry for entry in backend._list_raw()
+                   if entry.get("id") in wanted_ids or entry.get("name") in wanted_names]
+            return backend._views(raw, True)
+        return [pod for pod in backend.list_pods() if pod is not None]
+
+    def _select(self, ids, names):
+        try:
+            listed = self._read(ids, names)
+        except RunPodError as error:
+            self.fail_api(error, "Could not list pods")
+        if not ids and not names:
+            return listed, []
+        selected = [pod for pod in listed if pod.id in ids or pod.name in names]
+        found_ids = {pod.id for pod in selected}
+        found_names = {pod.name for pod in selected}
+        missing = []
+        for pod_id in ids:
+            if pod_id in found_ids:
+                continue
+            pod = self._read_unlisted(pod_id)
+            if pod is None:
+                missing.append(pod_id)
+            else:
+                selected.append(pod)
+        missing.extend(name for name in names if name not in found_names)
+        return selected, missing
+
+    def _read_unlisted(self, pod_id):
+        """An explicitly requested id the list does not show (v2 drops terminated pods): one read by id."""
+        try:
+            return self.backend.get_pod(pod_id)
+        except RunPodError as error:
+            if error.code == "not_found":
+                return None
+            self.fail_api(error, "Could not read pod %s" % pod_id, resource_id=pod_id)
+
+    # --- run -----------------------------------------------------------------------------------
+    def run(self):
+        ids, names = self._selectors()
+        pods, missing = self._select(ids, names)
+        wanted = self.module.params["runtime_status"]
+        if wanted:
+            pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
+        self.result["pods"] = [_podstate.describe(pod) for pod in pods]
+        self.result["missing"] = missing
+        if self.wait_settings is not None and self.wait_settings.wait:
+            self._wait_all(pods, ids, missing)
+        self.exit()
+
+    # --- batch wait ----------------------------------------------------------------------------
+    def _wait_all(self, pods, ids, missing):
+        missing_names = [entry for entry in missing if entry not in ids]
+        if missing_names:
+            self.fail(
+                "No pod is named %s, so there is nothing to wait for; check the names with runpod.cloud.pod_info."
+                % ", ".join(missing_names),
+                code="not_found",
+            )
+        # Ids not listed yet (a pod created a moment ago) are waited for too; the poller gives up on them
+        # after 12 reads in which they never appear.
+        pod_ids = [pod.id for pod in pods] + [pod_id for pod_id in missing if pod_id in ids]
+        if not pod_ids:
+            self.result["wait"] = {"elapsed": 0, "polls": 0, "probes": 0, "history": []}
+            return
+        names = {pod.id: pod.name for pod in pods}
+        settings = self.wait_settings
+        poller = BatchPodPoller(_FirstReadBackend(self.backend, list(pods)), pod_ids, wait_for=settings.wait_for)
+        label = "%s on %d pod%s" % ("ssh" if settings.wait_for == "ssh" else "running status", len(pod_ids),
+                                    "" if len(pod_ids) == 1 else "s")
+        token = _wait.CancelToken()
+        try:
+            with _wait.cancel_on_signals(token):
+                poller.deadline = _wait.SystemClock().now() + settings.timeout
+                outcome = _wait.until(poller, label=label, timeout=settings.timeout, interval=settings.interval,
+                                      cancel=token)
+        except _wait.WaitError as error:
+            self._wait_failed(error, poller, pod_ids, names, pods)
+        final = outcome.value or {}
+        self.result["pods"] = [_podstate.describe(final[pod_id]["pod"] if pod_id in final else pod)
+                               for pod_id, pod in self._last_seen(pods, pod_ids, poller)]
+        self.result["missing"] = [entry for entry in missing if entry not in final]
+        self.result["wait"] = {"elapsed": outcome.elapsed, "polls": outcome.polls, "probes": outcome.probes,
+                               "history": list(outcome.history)}
+
+    @staticmethod
+    def _last_seen(pods, pod_ids, poller):
+        """``(id, pod)`` in wait order for every pod seen at least once, each as last read."""
+        by_id = {pod.id: pod for pod in pods}
+        by_id.update(poller.last_pods)
+        return [(pod_id, by_id[pod_id]) for pod_id in pod_ids if pod_id in by_id]
+
+    def _wait_failed(self, error, poller, pod_ids, names, pods):
+        states = dict(error.last_states or poller.states)
+        not_ready = []
+        for pod_id in pod_ids:
+            if pod_id in poller.done:
+                continue
+            pod = poller.last_pods.get(pod_id)
+            name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
+            not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
+        self.result["pods"] = [_podstate.describe(pod) for _, pod in self._last_seen(pods, pod_ids, poller)]
+        listing = "; ".join("%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"])
+                            for entry in not_ready)
+        ready = len(pod_ids) - len(not_ready)
+        if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
+            verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
+            head = "%s after %ss waiting for %s (%d of %d ready)" % (verb, error.elapsed, error.label, ready,
+                                                                     len(pod_ids))
+        else:
+            head = error.message[:1].upper() + error.message[1:]
+        msg = ("%s. Not ready: %s. Nothing was deleted: inspect the pods with runpod.cloud.pod_info ids=%s, "
+               "or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
+               % (head, listing or "none", ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)))
+        wait_info = {"elapsed": error.elapsed, "polls": error.polls, "probes": error.probes,
+                     "last_state": error.last_state, "history": list(error.history or []), "last_states": states}
+        self.fail(msg, code=error.code, status=getattr(error, "status", None), wait=wait_info, not_ready=not_ready)
+
+
+def main():
+    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, mutually_exclusive=MUTUALLY_EXCLUSIVE, supports_check_mode=True)
+    run_module(PodInfoModule, module)
+
+
+if __name__ == "__main__":
+    main()
