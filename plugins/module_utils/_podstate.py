@@ -179,7 +179,7 @@ def _v2_public_port(port):
 
 def public_ssh(pod):
     """The pod's public SSH address ``{host, port, user, command}``, or None (always None when known-down)."""
-    status, _ = derive(pod)
+    status, _ignored = derive(pod)
     if known_down(status):
         return None
     if api_version(pod) == "v2":

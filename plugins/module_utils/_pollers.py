@@ -56,7 +56,7 @@ def _terminal_verdict(pod_id, pod):
 
 def _running_state(pod):
     """wait_for=running: ready iff the derived status is running (API RUNNING and runtime reported)."""
-    status, _ = _podstate.derive(pod)
+    status, _ignored = _podstate.derive(pod)
     lifecycle = _podstate.lifecycle_status(pod)
     if status == _podstate.RUNNING:
         return True, "pod running"

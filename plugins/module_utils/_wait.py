@@ -392,7 +392,7 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
             if clock.now() >= next_read:
                 break  # the API read re-probes anyway
             waiter.probes += 1
-            checked, _ = waiter.run(recheck)
+            checked, _ignored = waiter.run(recheck)
             if checked.ready:
                 return waiter.succeed(checked)
             waiter.observe(checked.detail, checked.states)

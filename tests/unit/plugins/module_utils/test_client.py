@@ -81,7 +81,7 @@ def problem(status, detail, title="Error", errors=None, headers=None):
 
 
 def test_sends_bearer_auth_user_agent_and_joins_paths_under_the_base_url():
-    client, script, _ = make_client(httpx.Response(200, json={"pods": []}))
+    client, script, _ignored = make_client(httpx.Response(200, json={"pods": []}))
     assert client.request("GET", "pods") == {"pods": []}
     request = script.requests[0]
     assert str(request.url) == "https://api.example.test/v2/pods"
@@ -92,14 +92,14 @@ def test_sends_bearer_auth_user_agent_and_joins_paths_under_the_base_url():
 
 
 def test_absolute_urls_go_to_their_own_host_with_the_same_auth():
-    client, script, _ = make_client(httpx.Response(200, json={"workers": {}}))
+    client, script, _ignored = make_client(httpx.Response(200, json={"workers": {}}))
     client.request("GET", "https://api.runpod.example/v2/ep-1/health")
     assert str(script.requests[0].url) == "https://api.runpod.example/v2/ep-1/health"
     assert script.requests[0].headers["Authorization"] == f"Bearer {SECRET}"
 
 
 def test_empty_body_and_204_decode_to_none():
-    client, _, _ = make_client(httpx.Response(204))
+    client, _ignored, _ignored = make_client(httpx.Response(204))
     assert client.request("DELETE", "pods/p1") is None
 
 
@@ -135,7 +135,7 @@ def test_request_timeout_is_passed_per_request_and_overridable():
     ],
 )
 def test_status_maps_to_error_code(status, code):
-    client, _, _ = make_client(problem(status, "went wrong"), max_attempts=1)
+    client, _ignored, _ignored = make_client(problem(status, "went wrong"), max_attempts=1)
     with pytest.raises(RunPodError) as caught:
         client.request("POST", "pods", json={})
     assert caught.value.code == code
@@ -145,7 +145,7 @@ def test_status_maps_to_error_code(status, code):
 
 
 def test_problem_json_validation_errors_are_kept_and_named_in_the_message():
-    client, _, _ = make_client(
+    client, _ignored, _ignored = make_client(
         problem(422, "Request validation failed.", errors=["$: additional properties 'bogus' not allowed"])
     )
     with pytest.raises(RunPodError) as caught:
@@ -169,7 +169,7 @@ def test_problem_json_validation_errors_are_kept_and_named_in_the_message():
     ],
 )
 def test_message_order_error_message_detail_raw_generic(body, expected):
-    message, _ = message_from_body(404, body)
+    message, _ignored = message_from_body(404, body)
     assert message == expected
 
 
@@ -182,7 +182,7 @@ def test_message_parser_never_raises_and_never_returns_empty(body):
 
 @given(st.dictionaries(st.sampled_from(["error", "message", "detail", "title", "other"]), st.text(min_size=1)))
 def test_message_parser_follows_the_key_order_for_any_json_object(body):
-    message, _ = message_from_body(400, json.dumps(body))
+    message, _ignored = message_from_body(400, json.dumps(body))
     for key in ("error", "message", "detail", "title"):
         if body.get(key, "").strip():
             assert message == body[key].strip()
@@ -213,7 +213,7 @@ def test_get_gives_up_after_max_attempts_with_the_last_error():
 
 
 def test_backoff_is_capped():
-    client, _, _ = make_client(httpx.Response(200))
+    client, _ignored, _ignored = make_client(httpx.Response(200))
     assert all(client.backoff_delay(attempt) <= _client.BACKOFF_CAP for attempt in range(1, 30))
     assert client.backoff_delay(20) >= _client.BACKOFF_CAP / 2
 
@@ -249,7 +249,7 @@ def test_non_get_methods_never_retry_5xx(method):
 
 
 def test_non_get_methods_never_retry_network_errors():
-    client, script, _ = make_client(httpx.ReadTimeout("timed out"), httpx.Response(201, json={"id": "x"}))
+    client, script, _ignored = make_client(httpx.ReadTimeout("timed out"), httpx.Response(201, json={"id": "x"}))
     with pytest.raises(RunPodError) as caught:
         client.request("POST", "pods", json={})
     assert caught.value.code == "network_error"
@@ -257,7 +257,7 @@ def test_non_get_methods_never_retry_network_errors():
 
 
 def test_get_retries_network_errors():
-    client, script, _ = make_client(httpx.ConnectError("refused"), httpx.Response(200, json={"pods": []}))
+    client, script, _ignored = make_client(httpx.ConnectError("refused"), httpx.Response(200, json={"pods": []}))
     assert client.request("GET", "pods") == {"pods": []}
     assert len(script.requests) == 2
 
@@ -271,7 +271,7 @@ def test_attempts_one_disables_retries_even_for_reads():
 
 
 def test_4xx_other_than_429_is_not_retried_on_get():
-    client, script, _ = make_client(problem(404, "pod not found"), httpx.Response(200, json={}))
+    client, script, _ignored = make_client(problem(404, "pod not found"), httpx.Response(200, json={}))
     with pytest.raises(RunPodError) as caught:
         client.request("GET", "pods/x")
     assert caught.value.code == "not_found"
@@ -279,7 +279,7 @@ def test_4xx_other_than_429_is_not_retried_on_get():
 
 
 def test_non_json_success_body_is_bad_response():
-    client, _, _ = make_client(httpx.Response(200, content=b"<html>ok</html>"))
+    client, _ignored, _ignored = make_client(httpx.Response(200, content=b"<html>ok</html>"))
     with pytest.raises(RunPodError) as caught:
         client.request("GET", "pods")
     assert caught.value.code == "bad_response"
@@ -305,7 +305,7 @@ def test_parse_retry_after_http_date():
 
 
 def test_graphql_returns_data_and_sends_query_and_variables():
-    client, script, _ = make_client(httpx.Response(200, json={"data": {"myself": {"pods": []}}}))
+    client, script, _ignored = make_client(httpx.Response(200, json={"data": {"myself": {"pods": []}}}))
     data = client.graphql("https://gql.example.test/graphql", "query { myself { pods { id } } }", {"a": 1}, 5.0)
     assert data == {"myself": {"pods": []}}
     sent = json.loads(script.requests[0].content)
@@ -315,7 +315,7 @@ def test_graphql_returns_data_and_sends_query_and_variables():
 
 
 def test_graphql_errors_inside_a_200_are_graphql_error_status_200():
-    client, _, _ = make_client(httpx.Response(200, json={"data": None, "errors": [{"message": "boom"}]}))
+    client, _ignored, _ignored = make_client(httpx.Response(200, json={"data": None, "errors": [{"message": "boom"}]}))
     with pytest.raises(RunPodError) as caught:
         client.graphql("https://gql.example.test/graphql", "query { x }")
     assert (caught.value.code, caught.value.status) == ("graphql_error", 200)
@@ -324,7 +324,7 @@ def test_graphql_errors_inside_a_200_are_graphql_error_status_200():
 
 @pytest.mark.parametrize("status", [401, 403, 400, 429, 502])
 def test_graphql_non_200_keeps_its_status(status):
-    client, script, _ = make_client(httpx.Response(status, json={"errors": [{"message": "nope"}]}))
+    client, script, _ignored = make_client(httpx.Response(status, json={"errors": [{"message": "nope"}]}))
     with pytest.raises(RunPodError) as caught:
         client.graphql("https://gql.example.test/graphql", "query { x }")
     assert caught.value.code == "graphql_error"
@@ -333,14 +333,14 @@ def test_graphql_non_200_keeps_its_status(status):
 
 
 def test_graphql_without_data_is_an_error():
-    client, _, _ = make_client(httpx.Response(200, json={"data": None}))
+    client, _ignored, _ignored = make_client(httpx.Response(200, json={"data": None}))
     with pytest.raises(RunPodError) as caught:
         client.graphql("https://gql.example.test/graphql", "query { x }")
     assert caught.value.code == "graphql_error"
 
 
 def test_graphql_network_failure_is_network_error():
-    client, _, _ = make_client(httpx.ConnectTimeout("slow"))
+    client, _ignored, _ignored = make_client(httpx.ConnectTimeout("slow"))
     with pytest.raises(RunPodError) as caught:
         client.graphql("https://gql.example.test/graphql", "query { x }")
     assert caught.value.code == "network_error"
@@ -354,7 +354,7 @@ def _all_text(error):
 
 
 def test_client_repr_does_not_show_the_key():
-    client, _, _ = make_client(httpx.Response(200))
+    client, _ignored, _ignored = make_client(httpx.Response(200))
     assert SECRET not in repr(client)
     assert SECRET not in str(client)
 
@@ -363,7 +363,7 @@ def test_transport_exception_carrying_the_headers_does_not_leak_the_key():
     def explode(request):
         raise httpx.ConnectError(f"cannot connect; headers were {dict(request.headers)}", request=request)
 
-    client, _, _ = make_client(explode, max_attempts=1)
+    client, _ignored, _ignored = make_client(explode, max_attempts=1)
     with pytest.raises(RunPodError) as caught:
         client.request("GET", "pods")
     assert caught.value.code == "network_error"
@@ -377,7 +377,7 @@ def test_transport_exception_carrying_the_headers_does_not_leak_the_key():
 def test_error_bodies_echoing_the_key_are_redacted_for_every_status():
     for status in (400, 401, 403, 404, 409, 422, 429, 500):
         echo = {"message": f"bad key {SECRET}", "errors": [f"key={SECRET}"]}
-        client, _, _ = make_client(httpx.Response(status, json=echo), max_attempts=1)
+        client, _ignored, _ignored = make_client(httpx.Response(status, json=echo), max_attempts=1)
         with pytest.raises(RunPodError) as caught:
             client.request("GET", "pods")
         assert SECRET not in _all_text(caught.value), status
@@ -385,14 +385,15 @@ def test_error_bodies_echoing_the_key_are_redacted_for_every_status():
 
 
 def test_graphql_errors_echoing_the_key_are_redacted():
-    client, _, _ = make_client(httpx.Response(200, json={"errors": [{"message": f"token {SECRET} invalid"}]}))
+    echoed = {"errors": [{"message": f"token {SECRET} invalid"}]}
+    client, _ignored, _ignored = make_client(httpx.Response(200, json=echoed))
     with pytest.raises(RunPodError) as caught:
         client.graphql("https://gql.example.test/graphql", "query { x }")
     assert SECRET not in _all_text(caught.value)
 
 
 def test_request_log_holds_no_query_strings_or_secrets():
-    client, _, _ = make_client(httpx.Response(200, json={}))
+    client, _ignored, _ignored = make_client(httpx.Response(200, json={}))
     client.request("GET", f"https://gql.example.test/graphql?api_key={SECRET}")
     assert SECRET not in repr(client.request_log)
 

@@ -158,8 +158,8 @@ def test_v2_ssh_direct_is_authoritative_even_on_loopback():
 
 def test_v2_runtime_fallback_applies_the_public_ip_rule():
     routable = v2_pod(runtime_ports=[{"private": 22, "public": 41000, "ip": "8.8.4.4", "type": "tcp"}])
-    assert ps.public_ssh(routable) == {"host": "8.8.4.4", "port": 41000, "user": "root",
-                                      "command": "ssh root@8.8.4.4 -p 41000"}
+    expected = {"host": "8.8.4.4", "port": 41000, "user": "root", "command": "ssh root@8.8.4.4 -p 41000"}
+    assert ps.public_ssh(routable) == expected
     cgnat = v2_pod(runtime_ports=[{"private": 22, "public": 41000, "ip": "100.65.17.95", "type": "tcp"}])
     assert ps.public_ssh(cgnat) is None
     assert ps.ssh_not_ready(cgnat) == "pod not ready: port 22 is mapped but not publicly routable on this machine"
@@ -293,7 +293,7 @@ def test_known_down_never_yields_ssh(status, change, probed, reported, version):
            "runtime_probed": probed, "runtime_reported": reported, "public_ip": "8.8.4.4",
            "port_mappings": {"22": 1022}, "runtime_ports": [PUBLIC_22],
            "ssh_direct": {"host": "8.8.4.4", "port": 1022}}
-    runtime_status, _ = ps.derive(pod)
+    runtime_status, _ignored = ps.derive(pod)
     described = ps.describe(pod)
     if ps.known_down(runtime_status):
         assert described["ssh"] is None

@@ -173,7 +173,7 @@ def test_vanishes_mid_wait_first_miss_ok_second_not_found():
 
 def test_miss_then_reappearance_resets():
     poller = PodPoller(Backend([pod()], [], [pod()], [], [pod()]), "pod-1", probe=Probe())
-    details = [poller.poll().detail for _ in range(5)]
+    details = [poller.poll().detail for _ignored in range(5)]
     assert details.count("pod not listed in the last read") == 2
 
 
@@ -337,11 +337,11 @@ def test_batch_timeout_carries_each_pods_last_state(fake_clock):
 def test_batch_failed_read_resets_every_counter():
     poller = BatchPodPoller(Backend(*([[]] * 11 + [ApiError("server_error", 500)] + [[]] * 11)), ["a", "b"],
                             probe_many=ProbeMany({}))
-    for _ in range(11):
+    for _ignored in range(11):
         poller.poll()
     with pytest.raises(ApiError):
         poller.poll()
-    for _ in range(11):
+    for _ignored in range(11):
         assert "pod not listed yet" in poller.poll().detail
 
 
@@ -406,11 +406,11 @@ def test_endpoint_500_between_404s_resets_the_run():
     missing = ApiError("not_found", 404)
     poller = EndpointPoller(Backend(health=[missing] * 11 + [ApiError("server_error", 500)] + [missing] * 11),
                             "ep-1", prefer_workers=False)
-    for _ in range(11):
+    for _ignored in range(11):
         poller.poll()
     with pytest.raises(ApiError):
         poller.poll()
-    for _ in range(11):
+    for _ignored in range(11):
         assert not poller.poll().ready
 
 

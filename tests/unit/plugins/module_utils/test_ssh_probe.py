@@ -36,7 +36,7 @@ class Listener:
     def _serve(self):
         while True:
             try:
-                conn, _ = self.server.accept()
+                conn, _ignored = self.server.accept()
             except OSError:
                 return
             self.connections += 1
@@ -226,7 +226,7 @@ def test_probe_result_equality_and_repr():
 
 def test_probe_many_runs_concurrently_and_keys_results(listen):
     ssh = listen(send(b"SSH-2.0-OpenSSH_9.6\r\n"))
-    quiet = [listen(silence) for _ in range(4)]
+    quiet = [listen(silence) for _ignored in range(4)]
     refused = closed_port()
     targets = {"ssh": ("127.0.0.1", ssh.port), "refused": ("127.0.0.1", refused)}
     targets.update({"quiet%d" % n: ("127.0.0.1", server.port) for n, server in enumerate(quiet)})

@@ -355,7 +355,7 @@ def test_recheck_replacement_and_transient_recheck_errors(fake_clock):
     assert info.value.last_state == "read"
 
     clock_two = type(fake_clock)()
-    poll_two = scripted(PollResult(False, "read", recheck=lambda: (_ for _ in ()).throw(OSError("boom"))))
+    poll_two = scripted(PollResult(False, "read", recheck=lambda: (_ignored for _ignored in ()).throw(OSError("boom"))))
     with pytest.raises(WaitError) as info_two:
         until(poll_two, label="x", timeout=0.6, interval=5, clock=clock_two)
     assert [entry["state"] for entry in info_two.value.history][:2] == ["read", "boom"]
@@ -462,7 +462,7 @@ def test_error_text_prefers_message_and_names_untyped_errors():
 
 def test_pod_never_seen_is_not_found_on_the_twelfth_miss():
     counter = MissCounter("pod", "pod-1")
-    for _ in range(11):
+    for _ignored in range(11):
         assert counter.missed() == "pod not listed yet"
     with pytest.raises(PollError) as info:
         counter.missed()
@@ -486,17 +486,17 @@ def test_pod_seen_then_two_misses_is_gone_and_a_reappearance_resets():
 
 def test_failed_read_resets_the_run():
     counter = MissCounter("pod", "pod-1")
-    for _ in range(11):
+    for _ignored in range(11):
         counter.missed()
     counter.read_failed()
-    for _ in range(11):
+    for _ignored in range(11):
         assert counter.missed() == "pod not listed yet"
 
 
 def test_endpoint_texts():
     counter = MissCounter("endpoint", "ep-1")
     assert counter.missed(ApiError("not_found", 404, "endpoint not found")) == "endpoint not found"
-    for _ in range(10):
+    for _ignored in range(10):
         counter.missed()
     with pytest.raises(PollError, match=r"^the invoke service still does not know endpoint ep-1 after 12 "):
         counter.missed()
