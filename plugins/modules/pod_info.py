@@ -222,10 +222,10 @@ code:
   sample: wait_timeout
 """
 
-from ansible.module_utils.basic import AnsibleModule  # noqa: E402
+from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
@@ -233,8 +233,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (  # noq
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -288,8 +288,11 @@ class PodInfoModule(RunPodModule):
         selective = (ids or names) and hasattr(backend, "_list_raw") and hasattr(backend, "_views")
         if selective:
             wanted_ids, wanted_names = set(ids), set(names)
-            raw = [entry for entry in backend._list_raw()
-                   if entry.get("id") in wanted_ids or entry.get("name") in wanted_names]
+            raw = [
+                entry
+                for entry in backend._list_raw()
+                if entry.get("id") in wanted_ids or entry.get("name") in wanted_names
+            ]
             return backend._views(raw, True)
         return [pod for pod in backend.list_pods() if pod is not None]
 
@@ -355,22 +358,32 @@ class PodInfoModule(RunPodModule):
         names = {pod.id: pod.name for pod in pods}
         settings = self.wait_settings
         poller = BatchPodPoller(_FirstReadBackend(self.backend, list(pods)), pod_ids, wait_for=settings.wait_for)
-        label = "%s on %d pod%s" % ("ssh" if settings.wait_for == "ssh" else "running status", len(pod_ids),
-                                    "" if len(pod_ids) == 1 else "s")
+        label = "%s on %d pod%s" % (
+            "ssh" if settings.wait_for == "ssh" else "running status",
+            len(pod_ids),
+            "" if len(pod_ids) == 1 else "s",
+        )
         token = _wait.CancelToken()
         try:
             with _wait.cancel_on_signals(token):
                 poller.deadline = _wait.SystemClock().now() + settings.timeout
-                outcome = _wait.until(poller, label=label, timeout=settings.timeout, interval=settings.interval,
-                                      cancel=token)
+                outcome = _wait.until(
+                    poller, label=label, timeout=settings.timeout, interval=settings.interval, cancel=token
+                )
         except _wait.WaitError as error:
             self._wait_failed(error, poller, pod_ids, names, pods)
         final = outcome.value or {}
-        self.result["pods"] = [_podstate.describe(final[pod_id]["pod"] if pod_id in final else pod)
-                               for pod_id, pod in self._last_seen(pods, pod_ids, poller)]
+        self.result["pods"] = [
+            _podstate.describe(final[pod_id]["pod"] if pod_id in final else pod)
+            for pod_id, pod in self._last_seen(pods, pod_ids, poller)
+        ]
         self.result["missing"] = [entry for entry in missing if entry not in final]
-        self.result["wait"] = {"elapsed": outcome.elapsed, "polls": outcome.polls, "probes": outcome.probes,
-                               "history": list(outcome.history)}
+        self.result["wait"] = {
+            "elapsed": outcome.elapsed,
+            "polls": outcome.polls,
+            "probes": outcome.probes,
+            "history": list(outcome.history),
+        }
 
     @staticmethod
     def _last_seen(pods, pod_ids, poller):
@@ -389,20 +402,34 @@ class PodInfoModule(RunPodModule):
             name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
             not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
         self.result["pods"] = [_podstate.describe(pod) for _, pod in self._last_seen(pods, pod_ids, poller)]
-        listing = "; ".join("%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"])
-                            for entry in not_ready)
+        listing = "; ".join(
+            "%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"]) for entry in not_ready
+        )
         ready = len(pod_ids) - len(not_ready)
         if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
             verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
-            head = "%s after %ss waiting for %s (%d of %d ready)" % (verb, error.elapsed, error.label, ready,
-                                                                     len(pod_ids))
+            head = "%s after %ss waiting for %s (%d of %d ready)" % (
+                verb,
+                error.elapsed,
+                error.label,
+                ready,
+                len(pod_ids),
+            )
         else:
             head = error.message[:1].upper() + error.message[1:]
-        msg = ("%s. Not ready: %s. Nothing was deleted: inspect the pods with runpod.cloud.pod_info ids=%s, "
-               "or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
-               % (head, listing or "none", ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)))
-        wait_info = {"elapsed": error.elapsed, "polls": error.polls, "probes": error.probes,
-                     "last_state": error.last_state, "history": list(error.history or []), "last_states": states}
+        msg = (
+            "%s. Not ready: %s. Nothing was deleted: inspect the pods with runpod.cloud.pod_info ids=%s, "
+            "or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
+            % (head, listing or "none", ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids))
+        )
+        wait_info = {
+            "elapsed": error.elapsed,
+            "polls": error.polls,
+            "probes": error.probes,
+            "last_state": error.last_state,
+            "history": list(error.history or []),
+            "last_states": states,
+        }
         self.fail(msg, code=error.code, status=getattr(error, "status", None), wait=wait_info, not_ready=not_ready)
 
 
