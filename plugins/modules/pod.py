@@ -1,0 +1,946 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: pod
+short_description: Create, update, start, stop, restart and delete RunPod pods, and wait until SSH answers
+version_added: 0.1.0
+description:
+  - Manages one RunPod pod, found by O(id), else by O(name).
+  - Names are not unique on RunPod, so this module enforces it. A lookup by name that finds several live pods
+    fails and lists their ids. A pod is never created twice for one name, also not after a create that
+    answered with a server error (the module lists pods by name and adopts the one it finds) or after a
+    timed-out wait (the rerun finds the pod and resumes waiting on it).
+  - Mutable fields that differ on an existing pod (O(image), O(docker_args), O(container_disk_gb), O(volume_gb),
+    O(volume_mount_path), O(ports), O(env), O(name) when O(id) is given) are changed with one update call.
+    B(RunPod restarts the pod's container when a pod is updated.) Other create options (GPU type and count,
+    cloud type, data center, network volume, CPU flavor) cannot be changed on an existing pod; a difference
+    is reported as a warning and left alone.
+  - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
+    anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
+author:
+  - runpod.cloud contributors
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.wait
+  - runpod.cloud.wait.POD
+  - runpod.cloud.attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Makes no create, update, start, stop, restart or delete call and reports what would change. Never waits.
+  diff_mode:
+    support: full
+options:
+  name:
+    description:
+      - Name of the pod. The usual key: the pod is looked up by this name when O(id) is not given, and a
+        new pod gets this name.
+      - With O(id) given as well, a different name renames the pod.
+      - One of O(name) and O(id) is required.
+    type: str
+  id:
+    description:
+      - Id of an existing pod. Takes precedence over O(name) for the lookup.
+      - An O(id) that does not exist (or names a terminated pod) never creates anything.
+    type: str
+  state:
+    description:
+      - V(present) makes sure the pod exists; a new pod is created running. An existing stopped pod is left
+        stopped.
+      - V(running) makes sure the pod exists and is started (a stopped pod is started).
+      - V(stopped) stops the pod. Fails, creating nothing, when the pod does not exist.
+      - V(restarted) restarts the pod's container (starts it if it is stopped). Fails, creating nothing, when the
+        pod does not exist.
+      - V(absent) deletes (terminates) the pod. A pod that is already gone is not an error. Only the pod found
+        by O(id) or O(name) is ever deleted.
+      - O(wait) applies to V(present), V(running) and V(restarted).
+    type: str
+    choices: [present, running, stopped, restarted, absent]
+    default: present
+  image:
+    description:
+      - Container image, for example V(runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04).
+      - A create needs O(image) or O(template_id); the two are mutually exclusive.
+    type: str
+  template_id:
+    description:
+      - Id of a pod template to create the pod from. Used at create only.
+    type: str
+  compute_type:
+    description:
+      - Whether the pod runs on GPUs (O(gpu_type_ids)) or CPUs only (O(cpu_flavor_ids)).
+    type: str
+    choices: [GPU, CPU]
+    default: GPU
+  gpu_type_ids:
+    description:
+      - GPU types to create the pod on, tried in order when RunPod reports no capacity for one.
+      - Checked against the known GPU types before any API call; unknown names fail with suggestions.
+      - Required for a GPU pod create.
+    type: list
+    elements: str
+  gpu_count:
+    description:
+      - Number of GPUs. Defaults to 1 at create.
+    type: int
+  cpu_flavor_ids:
+    description:
+      - CPU flavors (for example V(cpu3c), V(cpu5c)) tried in order, for O(compute_type=CPU).
+    type: list
+    elements: str
+  vcpu_count:
+    description:
+      - Number of vCPUs of a CPU pod.
+    type: int
+  cloud_type:
+    description:
+      - V(SECURE) (RunPod's data centers) or V(COMMUNITY) (hosts run by third parties).
+      - Community hosts do not all have a public IP; without O(support_public_ip=true) a wait for SSH may never
+        see a public port for 22 (a warning says so).
+    type: str
+    choices: [SECURE, COMMUNITY]
+    default: SECURE
+  container_disk_gb:
+    description:
+      - Size of the container disk in GB (lost when the pod stops).
+    type: int
+  volume_gb:
+    description:
+      - Size of the pod volume in GB (kept while the pod exists).
+    type: int
+  volume_mount_path:
+    description:
+      - Where the volume (or network volume) is mounted, default V(/workspace).
+    type: str
+  network_volume_id:
+    description:
+      - Id of a network volume to attach at create.
+    type: str
+  ports:
+    description:
+      - Ports to expose, each like V(22/tcp) or V(8888/http).
+      - With O(ssh=true), V(22/tcp) is added when port 22 is not in the list.
+      - On an existing pod the ports are only managed when this option is given; the whole list is replaced.
+    type: list
+    elements: str
+  env:
+    description:
+      - Environment variables of the container.
+      - On an existing pod the environment is only managed when this option (or O(ssh_public_key)) is given;
+        the whole environment is replaced, except that an existing E(PUBLIC_KEY) is kept unless
+        O(ssh_public_key) or O(env) sets it.
+    type: dict
+  docker_args:
+    description:
+      - Command (arguments) the container is started with, replacing the image's default.
+      - An image started with its own command may never start sshd, so a wait for SSH may not succeed.
+    type: str
+  data_center_ids:
+    description:
+      - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
+    type: list
+    elements: str
+  support_public_ip:
+    description:
+      - Ask for a host with a public IP (community cloud). Only with O(api_version=v1); refused on REST v2
+        before any API call.
+    type: bool
+  interruptible:
+    description:
+      - Create a spot (interruptible) pod. Only with O(api_version=v1); refused on REST v2 before any API call.
+    type: bool
+  ssh:
+    description:
+      - Ask RunPod to start SSH in the pod and make sure V(22/tcp) is declared at create.
+      - O(wait_for=ssh) with O(wait=true) needs this.
+    type: bool
+    default: true
+  ssh_public_key:
+    description:
+      - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
+        environment variable, which the sshd start-up of RunPod images reads.
+    type: str
+notes:
+  - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
+    says how to delete it.
+  - O(wait_for=ssh) proves that sshd answers with an C(SSH-) banner on the public port mapped to the pod's
+    port 22, not that a login works. See the collection's C(docs/pods.md).
+seealso:
+  - module: runpod.cloud.pod_info
+"""
+
+EXAMPLES = r"""
+- name: Create a GPU pod and wait until SSH answers
+  runpod.cloud.pod:
+    name: trainer
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu_type_ids:
+      - NVIDIA GeForce RTX 4090
+      - NVIDIA RTX A6000
+    container_disk_gb: 50
+    ports:
+      - 8888/http
+    ssh_public_key: "{{ lookup('ansible.builtin.file', '~/.ssh/id_ed25519.pub') }}"
+    wait: true
+    wait_timeout: 15m
+  register: trainer
+
+- name: Add the pod to the inventory
+  ansible.builtin.add_host:
+    name: trainer
+    ansible_host: "{{ trainer.pod.ssh.host }}"
+    ansible_port: "{{ trainer.pod.ssh.port }}"
+    ansible_user: "{{ trainer.pod.ssh.user }}"
+  when: trainer.pod.ssh is not none
+
+- name: Stop the pod
+  runpod.cloud.pod:
+    name: trainer
+    state: stopped
+
+- name: Start it again and wait until the container runs
+  runpod.cloud.pod:
+    name: trainer
+    state: running
+    wait: true
+    wait_for: running
+
+- name: Delete the pod
+  runpod.cloud.pod:
+    name: trainer
+    state: absent
+"""
+
+RETURN = r"""
+pod:
+  description:
+    - The pod as last read (the shared pod shape of every runpod.cloud module). Null after a delete, and in
+      check mode when the pod would be created.
+  returned: always
+  type: dict
+  sample:
+    id: abc123xyz
+    name: trainer
+    status: RUNNING
+    runtime_status: running
+    runtime_status_reason: null
+    uptime_seconds: 42
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu: {type: NVIDIA GeForce RTX 4090, count: 1}
+    cost_per_hr: 0.69
+    data_center_id: US-TX-3
+    ports: [8888/http, 22/tcp]
+    public_ip: null
+    ssh: {host: 203.0.113.7, port: 40123, user: root, command: ssh root@203.0.113.7 -p 40123}
+    ssh_not_ready: null
+    created_at: "2026-01-01T00:00:00Z"
+    last_status_change: null
+  contains:
+    id:
+      description: The pod id.
+      type: str
+      returned: always
+    name:
+      description: The pod name.
+      type: str
+      returned: always
+    status:
+      description: The API's lifecycle value (REST v2 C(status), v1 C(desiredStatus)).
+      type: str
+      returned: always
+    runtime_status:
+      description: Derived status, one of C(running), C(initializing), C(stopped), C(terminated), C(unknown).
+      type: str
+      returned: always
+    runtime_status_reason:
+      description: Why, for example C(awaiting_container) or C(stopped_by_user); null when there is nothing to say.
+      type: str
+      returned: always
+    uptime_seconds:
+      description: Container uptime, only while running.
+      type: int
+      returned: always
+    image:
+      description: Container image.
+      type: str
+      returned: always
+    gpu:
+      description: GPU type and count (C(type) null and C(count) 0 on CPU pods).
+      type: dict
+      returned: always
+    cost_per_hr:
+      description: Price in USD per hour.
+      type: float
+      returned: always
+    data_center_id:
+      description: Data center the pod runs in.
+      type: str
+      returned: always
+    ports:
+      description: Declared ports.
+      type: list
+      elements: str
+      returned: always
+    public_ip:
+      description: Public IP (REST v1 only).
+      type: str
+      returned: always
+    ssh:
+      description:
+        - C({host, port, user, command}) when a public address for port 22 exists and the pod is not stopped or
+          terminated, else null.
+      type: dict
+      returned: always
+    ssh_not_ready:
+      description: Why O(ssh) is null, else null.
+      type: str
+      returned: always
+    created_at:
+      description: Creation time.
+      type: str
+      returned: always
+    last_status_change:
+      description: RunPod's last status change text (REST v1 only).
+      type: str
+      returned: always
+actions:
+  description:
+    - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name
+      after a create that answered with a server error), C(update), C(start), C(stop), C(restart), C(delete).
+  returned: always
+  type: list
+  elements: str
+  sample: [create]
+updated_fields:
+  description: Fields changed (or that would be changed) by the update call.
+  returned: when an update was made or would be made
+  type: list
+  elements: str
+  sample: [image, env]
+wait:
+  description:
+    - How the wait went. On success C(elapsed), C(polls), C(probes), C(history) and C(ready_detail); on a failed
+      wait C(elapsed), C(polls), C(last_state) and C(history).
+  returned: when the module waited
+  type: dict
+  sample:
+    elapsed: 94
+    polls: 19
+    probes: 12
+    ready_detail: ssh reachable at 203.0.113.7:40123
+    history:
+      - {elapsed: 0.0, state: pod status provisioning}
+      - {elapsed: 30.1, state: ssh port not allocated yet}
+      - {elapsed: 94.2, state: ssh reachable at 203.0.113.7:40123}
+code:
+  description:
+    - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(not_found), C(conflict),
+      C(unauthorized), C(bad_request), C(ambiguous), C(server_error).
+  returned: on failure
+  type: str
+  sample: wait_timeout
+id:
+  description: Id of the pod the failure concerns, when there is one (always after a create or start).
+  returned: on failure, when a pod is involved
+  type: str
+  sample: abc123xyz
+diff:
+  description: Before and after views of the pod's managed fields.
+  returned: with C(--diff), when something changed
+  type: dict
+"""
+
+import shlex
+import time
+import traceback
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+    AUTH_ARGUMENT_SPEC,
+    POD_WAIT_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    RunPodModule,
+    argument_spec,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    POD_WAIT_ARGUMENT_SPEC,
+    name=dict(type="str"),
+    id=dict(type="str"),
+    state=dict(type="str", choices=["present", "running", "stopped", "restarted", "absent"], default="present"),
+    image=dict(type="str"),
+    template_id=dict(type="str"),
+    compute_type=dict(type="str", choices=["GPU", "CPU"], default="GPU"),
+    gpu_type_ids=dict(type="list", elements="str"),
+    gpu_count=dict(type="int"),
+    cpu_flavor_ids=dict(type="list", elements="str"),
+    vcpu_count=dict(type="int"),
+    cloud_type=dict(type="str", choices=["SECURE", "COMMUNITY"], default="SECURE"),
+    container_disk_gb=dict(type="int"),
+    volume_gb=dict(type="int"),
+    volume_mount_path=dict(type="str"),
+    network_volume_id=dict(type="str"),
+    ports=dict(type="list", elements="str"),
+    env=dict(type="dict"),
+    docker_args=dict(type="str"),
+    data_center_ids=dict(type="list", elements="str"),
+    support_public_ip=dict(type="bool"),
+    interruptible=dict(type="bool"),
+    ssh=dict(type="bool", default=True),
+    ssh_public_key=dict(type="str", no_log=False),
+)
+
+MUTUALLY_EXCLUSIVE = [("image", "template_id")]
+REQUIRED_ONE_OF = [("name", "id")]
+
+V1_ONLY_OPTIONS = ("support_public_ip", "interruptible")
+# Options that only mean something for a create: given without image/template_id, the task is a broken create.
+CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id")
+WAIT_STATES = ("present", "running", "restarted")
+# Fields compared on an existing pod, in the order they are reported.
+MUTABLE_FIELDS = ("name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env")
+# v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
+STOPPED_STATUSES = ("EXITED", "ERROR")
+BOOTING_STATUSES = ("PROVISIONING", "STARTING")
+
+
+def _normalize_ports(ports):
+    return sorted({str(port).strip().lower() for port in ports or [] if str(port).strip()})
+
+
+def _split_args(value):
+    if not value:
+        return []
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return [value]
+
+
+def _with_ssh_port(ports, ssh):
+    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
+    if ssh and not _podstate.declares_22(ports):
+        ports.append("22/tcp")
+    return ports
+
+
+class PodModule(RunPodModule):
+    result_key = "pod"
+    resource_kind = "pod"
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.params = module.params
+        self.result["actions"] = []
+        # Set once this task has created or started a pod: every later failure reports it and changed=true.
+        self.touched_id = None
+        self.last_seen = None
+        self._check_options()
+
+    # --- checks made before any API call ---------------------------------------------------------------
+    def _check_options(self):
+        p = self.params
+        if p["api_version"] == "v2":
+            given = [option for option in V1_ONLY_OPTIONS if p[option] is not None]
+            if given:
+                self.fail(
+                    f"{' and '.join(given)} can only be used with api_version v1: REST v2 has no such create "
+                    f"field. Remove {' and '.join(given)} or set api_version: v1.",
+                    code="bad_request",
+                )
+        if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
+            self.fail(
+                "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
+                "Set ssh: true, or wait_for: running.",
+                code="bad_request",
+            )
+        if p["gpu_type_ids"]:
+            unknown, hint = _catalog.unknown_gpu_types(p["gpu_type_ids"])
+            if unknown:
+                names = ", ".join(repr(gpu) for gpu in unknown)
+                self.fail(
+                    f"unknown GPU type(s) in gpu_type_ids: {names}. Use RunPod's GPU type ids such as "
+                    f"'NVIDIA GeForce RTX 4090'" + (f"; {hint}" if hint else "."),
+                    code="bad_request",
+                )
+        if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
+            self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
+        if p["state"] != "absent" and not (p["image"] or p["template_id"]):
+            intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
+            if intent:
+                self.fail(
+                    f"creating a pod needs image or template_id, but only {', '.join(intent)} "
+                    "were given. Add image (or template_id).",
+                    code="bad_request",
+                )
+
+    def _create_warnings(self):
+        p = self.params
+        if p["wait"] and p["wait_for"] == "ssh" and p["compute_type"] == "CPU":
+            self.module.warn(
+                "CPU pods get no managed SSH from RunPod: wait_for: ssh succeeds only if the image starts sshd "
+                "itself. Use wait_for: running otherwise."
+            )
+        if p["cloud_type"] == "COMMUNITY" and not p["support_public_ip"]:
+            remedy = (
+                "set support_public_ip: true"
+                if p["api_version"] == "v1"
+                else "use cloud_type: SECURE (REST v2 cannot ask for a public IP)"
+            )
+            self.module.warn(
+                "Community cloud hosts do not all have a public IP, so the pod may never get a public port for 22 "
+                f"and a wait for ssh may run to its timeout; {remedy}."
+            )
+
+    # --- helpers ---------------------------------------------------------------------------------------
+    def resource_remedy(self, resource_id):
+        return (
+            f"pod {resource_id} was kept and bills by the second while it runs: inspect it with "
+            f"{self.info_hint(resource_id)}, or delete it with {self.delete_hint(resource_id)}"
+        )
+
+    def _describe(self, pod):
+        return _podstate.describe(pod) if pod is not None else None
+
+    def _seen(self, pod):
+        if pod is not None:
+            self.last_seen = pod
+            self.result["pod"] = self._describe(pod)
+        return pod
+
+    def _fail_touched(self, error, action):
+        """A RunPodError after this task created or started a pod: keep the id, changed=true and the remedy."""
+        pod_id = self.touched_id
+        state = self.result["pod"]["runtime_status"] if self.result.get("pod") else "unknown"
+        self.mark_changed()
+        self.fail(
+            f"{action}: {error.message} ({error.code}); the last known state of pod {pod_id} is {state}; "
+            f"{self.resource_remedy(pod_id)}",
+            code=error.code,
+            status=error.status,
+            resource_id=pod_id,
+        )
+
+    def _is_stopped(self, pod):
+        if _podstate.api_version(pod) == "v1":
+            return (pod.desired_status or pod.status).upper() in ("EXITED",)
+        return pod.status.upper() in STOPPED_STATUSES
+
+    # --- lookup ----------------------------------------------------------------------------------------
+    def _find(self):
+        p = self.params
+        if p["id"]:
+            try:
+                pod = self.backend.get_pod(p["id"])
+            except RunPodError as error:
+                if error.code == "not_found":
+                    return None
+                self.fail_api(error, f"reading pod {p['id']} failed", resource_id=p["id"])
+            if pod.status.upper() == "TERMINATED":
+                return None
+            return pod
+        try:
+            pods = self.backend.find_pods(p["name"])
+        except RunPodError as error:
+            self.fail_api(error, f"listing pods named {p['name']!r} failed")
+        if len(pods) > 1:
+            ids = ", ".join(pod.id for pod in pods)
+            self.fail(
+                f"{len(pods)} live pods are named {p['name']!r} ({ids}); names must be unique for this module. "
+                "Pass id to pick one, or delete the extra pods with runpod.cloud.pod id=<id> state=absent.",
+                code="ambiguous",
+                ids=[pod.id for pod in pods],
+            )
+        return pods[0] if pods else None
+
+    # --- diff ------------------------------------------------------------------------------------------
+    def _diff_view(self, pod):
+        if pod is None:
+            return {"state": "absent"}
+        return {
+            "id": pod.id,
+            "name": pod.name,
+            "status": pod.status,
+            "image": pod.image,
+            "docker_args": pod.docker_args,
+            "container_disk_gb": pod.container_disk_gb,
+            "volume_gb": pod.volume_gb,
+            "volume_mount_path": pod.volume_mount_path,
+            "ports": list(pod.ports),
+            "env": dict(pod.env),
+        }
+
+    def _set_diff(self, before, after):
+        if self.module._diff:
+            self.result["diff"] = {"before": before, "after": after}
+
+    # --- wanted state ----------------------------------------------------------------------------------
+    def _wanted_env(self, existing=None):
+        p = self.params
+        if p["env"] is None and p["ssh_public_key"] is None:
+            return None
+        env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
+        if p["ssh_public_key"]:
+            env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
+        elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
+            env["PUBLIC_KEY"] = existing["PUBLIC_KEY"]
+        return env
+
+    def _spec(self):
+        p = self.params
+        return PodSpec(
+            name=p["name"],
+            image=p["image"],
+            template_id=p["template_id"],
+            compute_type=p["compute_type"],
+            gpu_type_ids=list(p["gpu_type_ids"] or []),
+            gpu_count=p["gpu_count"] or 1,
+            cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
+            vcpu_count=p["vcpu_count"],
+            cloud_type=p["cloud_type"],
+            container_disk_gb=p["container_disk_gb"],
+            volume_gb=p["volume_gb"],
+            volume_mount_path=p["volume_mount_path"],
+            network_volume_id=p["network_volume_id"],
+            ports=_with_ssh_port(p["ports"], p["ssh"]),
+            env=self._wanted_env() or {},
+            docker_args=p["docker_args"],
+            data_center_ids=list(p["data_center_ids"] or []),
+            support_public_ip=p["support_public_ip"],
+            interruptible=p["interruptible"],
+            start_ssh=p["ssh"],
+        )
+
+    def _changes(self, pod):
+        """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
+        p = self.params
+        changes = {}
+        if p["id"] and p["name"] and p["name"] != pod.name:
+            changes["name"] = p["name"]
+        if p["image"] and p["image"] != pod.image:
+            changes["image"] = p["image"]
+        if p["docker_args"] is not None and _split_args(p["docker_args"]) != _split_args(pod.docker_args):
+            changes["docker_args"] = p["docker_args"]
+        for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
+            if p[field] is not None and p[field] != getattr(pod, field):
+                changes[field] = p[field]
+        if p["ports"] is not None:
+            ports = _with_ssh_port(p["ports"], p["ssh"])
+            if _normalize_ports(ports) != _normalize_ports(pod.ports):
+                changes["ports"] = ports
+        env = self._wanted_env(pod.env)
+        if env is not None and env != dict(pod.env):
+            changes["env"] = env
+        return changes
+
+    def _immutable_warnings(self, pod):
+        p = self.params
+        differences = []
+        if p["gpu_type_ids"] and pod.gpu_type and pod.gpu_type not in p["gpu_type_ids"]:
+            differences.append(f"GPU type {pod.gpu_type!r} is not in gpu_type_ids")
+        if p["gpu_count"] and pod.gpu_count and p["gpu_count"] != pod.gpu_count:
+            differences.append(f"gpu_count is {pod.gpu_count}, not {p['gpu_count']}")
+        if p["cpu_flavor_ids"] and pod.cpu_flavor and pod.cpu_flavor not in p["cpu_flavor_ids"]:
+            differences.append(f"CPU flavor {pod.cpu_flavor!r} is not in cpu_flavor_ids")
+        if p["network_volume_id"] and p["network_volume_id"] != pod.network_volume_id:
+            differences.append(f"network volume is {pod.network_volume_id!r}, not {p['network_volume_id']!r}")
+        if differences:
+            self.module.warn(
+                f"pod {pod.id} differs from the task in fields RunPod cannot change on an existing pod: "
+                f"{'; '.join(differences)}. They were left as they are; delete the pod "
+                f"(runpod.cloud.pod id={pod.id} state=absent) and run the task again to get the new settings."
+            )
+
+    # --- actions ---------------------------------------------------------------------------------------
+    def _act(self, pod, action):
+        """A lifecycle action (start/stop/restart); returns the pod as the API answered or as re-read."""
+        changed_before = self.result["changed"]
+        self.result["actions"].append(action)
+        self.mark_changed()
+        if self.module.check_mode:
+            return pod
+        calls = {"start": self.backend.start_pod, "stop": self.backend.stop_pod, "restart": self.backend.restart_pod}
+        try:
+            after = calls[action](pod.id)
+        except RunPodError as error:
+            self.fail_api(error, f"{action} of pod {pod.id} failed", resource_id=pod.id, changed=changed_before)
+        if action in ("start", "restart"):
+            self.touched_id = pod.id
+        if after is None:
+            after = self.backend.get_pod(pod.id)
+        return self._seen(after)
+
+    def _update(self, pod, changes):
+        self.result["actions"].append("update")
+        self.result["updated_fields"] = list(changes)
+        self.mark_changed()
+        if self.module.check_mode:
+            return pod
+        try:
+            updated = self.backend.update_pod(pod.id, changes)
+        except RunPodError as error:
+            if self.touched_id:
+                self._fail_touched(error, f"updating pod {pod.id} failed")
+            self.fail_api(error, f"updating pod {pod.id} ({', '.join(changes)}) failed", resource_id=pod.id)
+        except ValueError as error:
+            self.fail(f"pod {pod.id} cannot be updated: {error}", code="bad_request", resource_id=pod.id)
+        return self._seen(updated)
+
+    def _create(self):
+        p = self.params
+        if not p["name"]:
+            self.fail(
+                f"pod {p['id']} does not exist or is terminated, and no name was given for a new pod. "
+                "Remove id and set name to create a pod.",
+                code="not_found",
+                resource_id=p["id"],
+            )
+        if p["id"]:
+            self.fail(
+                f"pod {p['id']} does not exist or is terminated; an id never creates a pod. Remove id to create a "
+                f"pod named {p['name']!r}.",
+                code="not_found",
+                resource_id=p["id"],
+            )
+        if not (p["image"] or p["template_id"]):
+            self.fail(
+                f"no pod named {p['name']!r} exists and creating one needs image or template_id. Add image "
+                "(or template_id).",
+                code="bad_request",
+            )
+        if p["compute_type"] == "GPU" and not p["gpu_type_ids"]:
+            self.fail(
+                f"no pod named {p['name']!r} exists and creating a GPU pod needs gpu_type_ids "
+                "(e.g. ['NVIDIA GeForce RTX 4090']).",
+                code="bad_request",
+            )
+        if p["compute_type"] == "CPU" and not p["cpu_flavor_ids"]:
+            self.fail(
+                f"no pod named {p['name']!r} exists and creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).",
+                code="bad_request",
+            )
+        self._create_warnings()
+        spec = self._spec()
+        self.result["actions"].append("create")
+        self.mark_changed()
+        after = {
+            "state": "present",
+            "name": spec.name,
+            "image": spec.image,
+            "template_id": spec.template_id,
+            "ports": list(spec.ports),
+            "env": dict(spec.env),
+            "docker_args": spec.docker_args,
+            "container_disk_gb": spec.container_disk_gb,
+            "volume_gb": spec.volume_gb,
+        }
+        self._set_diff({"state": "absent"}, after)
+        if self.module.check_mode:
+            return None
+        try:
+            pod = self.backend.create_pod(spec)
+        except RunPodError as error:
+            if not error.maybe_created:
+                self.fail_api(error, f"creating pod {spec.name!r} failed", changed=False)
+            pod = self._adopt_after_failed_create(error)
+        except ValueError as error:
+            self.fail(f"creating pod {spec.name!r} refused: {error}", code="bad_request", changed=False)
+        self.touched_id = pod.id
+        return self._seen(pod)
+
+    def _adopt_after_failed_create(self, error):
+        """The create answered 5xx or the connection dropped: the pod may exist. Look before anything else."""
+        name = self.params["name"]
+        try:
+            pods = self.backend.find_pods(name)
+        except RunPodError as lookup_error:
+            self.fail(
+                f"creating pod {name!r} failed with {error.message} ({error.code}), and listing pods by name to see "
+                f"whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). A pod may "
+                f"exist and bill: check with runpod.cloud.pod_info before running the task again.",
+                code=error.code,
+                status=error.status,
+                changed=True,
+            )
+        if len(pods) == 1:
+            pod = pods[0]
+            self.result["actions"][-1:] = ["adopt"]
+            self.module.warn(
+                f"the create request answered {error.message} ({error.code}), but pod {pod.id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return pod
+        if len(pods) > 1:
+            ids = ", ".join(pod.id for pod in pods)
+            self.fail(
+                f"creating pod {name!r} answered {error.message} ({error.code}), and now {len(pods)} live pods carry "
+                f"that name ({ids}). Delete the extra ones with runpod.cloud.pod id=<id> state=absent.",
+                code="ambiguous",
+                status=error.status,
+                changed=True,
+                ids=[pod.id for pod in pods],
+            )
+        self.fail(
+            f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            "looks the name up first, so it cannot create a second pod.",
+            code=error.code,
+            status=error.status,
+            changed=False,
+        )
+
+    # --- waiting ---------------------------------------------------------------------------------------
+    def _wait(self, pod):
+        settings = self.wait_settings
+        poller = PodPoller(self.backend, pod.id, wait_for=settings.wait_for)
+        poller.deadline = time.monotonic() + settings.timeout
+        label = f"{settings.wait_for} on pod {pod.id}"
+
+        def describe_last():
+            return self._describe(poller.last_pod or self.last_seen or pod)
+
+        outcome = self.wait_until(poller, label=label, resource_id=pod.id, describe_last=describe_last)
+        proven = (outcome.value or {}).get("ssh")
+        try:
+            final = self.backend.get_pod(pod.id)
+        except RunPodError as error:
+            where = f" and ssh answered at {_podstate.ssh_command(proven['host'], proven['port'])}" if proven else ""
+            self.result["pod"] = describe_last()
+            if proven and self.result["pod"]["ssh"] is None:
+                self.result["pod"]["ssh"] = proven
+            self.fail(
+                f"pod {pod.id} is ready{where}, but reading the pod back failed: {error.message} ({error.code}); "
+                f"read it with {self.info_hint(pod.id)}",
+                code=error.code,
+                status=error.status,
+                resource_id=pod.id,
+                wait=self._wait_result(outcome),
+            )
+        self._seen(final)
+        described = self.result["pod"]
+        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
+            described["ssh"] = proven
+            described["ssh_not_ready"] = None
+        self.result["wait"] = self._wait_result(outcome)
+
+    @staticmethod
+    def _wait_result(outcome):
+        return {
+            "elapsed": outcome.elapsed,
+            "polls": outcome.polls,
+            "probes": outcome.probes,
+            "history": list(outcome.history or []),
+            "ready_detail": outcome.detail,
+        }
+
+    # --- states ----------------------------------------------------------------------------------------
+    def run(self):
+        state = self.params["state"]
+        pod = self._seen(self._find())
+        if state == "absent":
+            return self.absent(pod)
+        if pod is None:
+            if state in ("stopped", "restarted"):
+                key = f"id {self.params['id']}" if self.params["id"] else f"name {self.params['name']!r}"
+                self.fail(
+                    f"no pod with {key} exists, so it cannot be {state}; state: {state} never creates a pod. "
+                    "Use state: present or running to create it.",
+                    code="not_found",
+                    resource_id=self.params["id"],
+                )
+            pod = self._create()
+        else:
+            pod = self.reconcile(pod, state)
+        if pod is not None and state in WAIT_STATES and self.wait_settings.wait:
+            self._wait(pod)
+        self.exit()
+
+    def reconcile(self, pod, state):
+        """Update the mutable fields of an existing pod, then bring it to ``state``."""
+        before = self._diff_view(pod)
+        self._immutable_warnings(pod)
+        changes = self._changes(pod)
+        if changes:
+            pod = self._update(pod, changes)
+        pod = self.transition(pod, state)
+        if self.result["changed"]:
+            if self.module.check_mode:
+                after = dict(before, **changes)
+                if self.result["actions"][-1] in ("start", "stop", "restart"):
+                    after["status"] = self._expected_status(state)
+            else:
+                after = self._diff_view(self.last_seen)
+            self._set_diff(before, after)
+        return pod
+
+    def _expected_status(self, state):
+        return {"running": "RUNNING", "restarted": "RUNNING", "stopped": "EXITED"}.get(state, "")
+
+    def transition(self, pod, state):
+        if state == "running" and self._is_stopped(pod):
+            return self._act(pod, "start")
+        if state == "stopped" and not self._is_stopped(pod):
+            return self._act(pod, "stop")
+        if state == "restarted":
+            if self._is_stopped(pod):
+                return self._act(pod, "start")
+            if _podstate.api_version(pod) == "v2" and pod.status.upper() in BOOTING_STATUSES:
+                self.module.warn(
+                    f"pod {pod.id} is still booting (status {pod.status.lower()}), which already gives it a fresh "
+                    "container; it was not restarted."
+                )
+                return pod
+            return self._act(pod, "restart")
+        return pod
+
+    def absent(self, pod):
+        if pod is None:
+            self.exit()
+        self.result["actions"].append("delete")
+        self.mark_changed()
+        self._set_diff(self._diff_view(pod), {"state": "absent"})
+        if not self.module.check_mode:
+            try:
+                self.backend.delete_pod(pod.id)
+            except RunPodError as error:
+                if error.code != "not_found":
+                    self.fail_api(error, f"deleting pod {pod.id} failed", resource_id=pod.id, changed=False)
+            self.result["pod"] = None
+        self.exit()
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=ARGUMENT_SPEC,
+        mutually_exclusive=MUTUALLY_EXCLUSIVE,
+        required_one_of=REQUIRED_ONE_OF,
+        supports_check_mode=True,
+    )
+    runner = PodModule(module)
+    try:
+        runner.run()
+    except RunPodError as error:
+        if runner.touched_id:
+            runner._fail_touched(error, "RunPod API error")
+        runner.fail(
+            f"RunPod API error: {error.message} ({error.code})",
+            code=error.code,
+            status=error.status,
+            exception=traceback.format_exc(),
+        )
+
+
+if __name__ == "__main__":
+    main()
