@@ -5,16 +5,14 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+from simhelpers import pod_body
 
 from runpod_sim.testing import SimProcess, start_simulator
-
-GPU = "NVIDIA GeForce RTX 4090"
 
 
 @pytest.fixture(scope="session")
@@ -60,17 +58,6 @@ def gql(sim: SimProcess) -> Callable[..., httpx.Response]:
     return run
 
 
-def pod_body(**overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "name": "pod-a",
-        "image": "ubuntu:22.04",
-        "gpu": {"id": GPU, "count": 1},
-        "ports": ["22/tcp", "8888/http"],
-    }
-    body.update(overrides)
-    return body
-
-
 @pytest.fixture
 def create_pod(v2: httpx.Client) -> Callable[..., dict[str, Any]]:
     def create(**overrides: Any) -> dict[str, Any]:
@@ -81,18 +68,6 @@ def create_pod(v2: httpx.Client) -> Callable[..., dict[str, Any]]:
     return create
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02) -> Any:
-    """Poll ``predicate`` until it returns something truthy (a deadline, not a fixed sleep)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met before the deadline")
-        time.sleep(interval)
-
-
 @pytest.fixture
 def running_pod(sim: SimProcess, v2: httpx.Client, create_pod: Callable[..., dict[str, Any]]) -> Callable[..., dict]:
     """Create a pod and return its v2 JSON once RUNNING with port 22 listening (unless the behaviour refuses)."""
@@ -100,7 +75,8 @@ def running_pod(sim: SimProcess, v2: httpx.Client, create_pod: Callable[..., dic
     def make(**overrides: Any) -> dict[str, Any]:
         pod = create_pod(**overrides)
         behaviour = sim.admin.pod(pod["id"])["ssh_behaviour"]
-        sim.admin.wait_pod(pod["id"], "RUNNING", listening=None if behaviour == "refused" else True)
+        serves_22 = "22/tcp" in pod["ports"] and behaviour != "refused"
+        sim.admin.wait_pod(pod["id"], "RUNNING", listening=True if serves_22 else None)
         return v2.get(f"/pods/{pod['id']}").json()
 
     return make
