@@ -46,6 +46,37 @@ sysdeps:
 	  fi; \
 	fi
 
+# --- ecosystem (issue 10): docs, changelog, EE, AWX runner, release build ------------------------
+# These lines come before `# --- checks` on purpose: make merges prerequisites in the order the rules
+# appear, so the `test:` line below runs ecosystem after sanity and before unit.
+.PHONY: docs docs-lint changelog-lint ecosystem browser
+test: venv sysdeps lint sanity ecosystem
+lint: docs-lint changelog-lint
+DOCS_BUILD := $(CURDIR)/docs/build
+
+# The collection docsite: plugin pages from DOCUMENTATION/EXAMPLES/RETURN plus docs/docsite guides.
+docs: venv
+	PYTHON=$(BIN)/python hack/docs/build.sh $(DOCS_BUILD)
+
+docs-lint: venv
+	ANSIBLE_COLLECTIONS_PATH=$$($(BIN)/python tests/collections_path.py) $(BIN)/antsibull-docs \
+	  lint-collection-docs --plugin-docs --validate-collection-refs self --check-extra-docs-refs .
+
+changelog-lint: venv
+	$(BIN)/antsibull-changelog lint
+
+# Headless Debian chromium for the rendered-docs check in tests/ecosystem.
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "Please install chromium (e.g. sudo apt-get install chromium)"; exit 1; \
+	  fi; }
+
+ecosystem: venv browser
+	$(PYTEST) tests/ecosystem -q
+
 # --- checks ----------------------------------------------------------------------------------
 test: venv sysdeps lint sanity unit integration
 
