@@ -1,0 +1,180 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Fault injection, the rate limiter, the request log and auth on every surface."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from simhelpers import GPU, pod_body, wait_for
+
+POD_LIST_QUERY = "query { myself { pods { id desiredStatus } } }"
+
+
+def test_status_fault_429_carries_retry_after_and_ratelimit_headers(sim, v2):
+    sim.admin.inject_fault(r"/v2/pods", "status", method="GET", status=429, retry_after=7)
+    limited = v2.get("/pods")
+    assert limited.status_code == 429
+    assert limited.headers["Retry-After"] == "7"
+    assert limited.headers["RateLimit"] == '"minute";r=0;t=7'
+    assert "RateLimit-Policy" in limited.headers
+    assert limited.json()["status"] == 429
+    assert v2.get("/pods").status_code == 200  # count defaults to the next one request
+    assert sim.admin.count("GET", r"^/v2/pods$", status=429) == 1
+
+
+def test_fault_count_and_method_and_route_matching(sim, v2):
+    sim.admin.inject_fault(r"/v2/pods/[^/]+", "status", method="GET", status=503, count=2)
+    assert v2.get("/pods").status_code == 200  # the list path does not match
+    assert [v2.get("/pods/abc").status_code for _ in range(3)] == [503, 503, 404]
+    assert v2.post("/pods/abc/action", json={"action": "stop"}).status_code == 404
+
+
+def test_fault_time_window_expires(sim, v2):
+    sim.admin.inject_fault(r"/v2/pods", "status", status=502, duration=0.3)
+    assert v2.get("/pods").status_code == 502
+    assert v2.get("/pods").status_code == 502
+    wait_for(lambda: v2.get("/pods").status_code == 200, timeout=3)
+
+
+def test_delay_fault_slows_the_answer(sim, v2):
+    sim.admin.inject_fault(r"/v2/pods", "delay", seconds=0.3)
+    started = time.monotonic()
+    assert v2.get("/pods").status_code == 200
+    assert time.monotonic() - started >= 0.3
+
+
+def test_malformed_body(sim, v2, create_pod):
+    create_pod()
+    sim.admin.inject_fault(r"/v2/pods", "malformed", method="GET")
+    response = v2.get("/pods")
+    assert response.status_code == 200
+    with pytest.raises(ValueError):
+        response.json()
+
+
+def test_null_entry_in_every_list_surface(sim, v2, v1, gql, create_pod):
+    create_pod()
+    create_pod(name="pod-b")
+    sim.admin.inject_fault(r"/v2/pods", "null_entry", method="GET")
+    sim.admin.inject_fault(r"/v1/pods", "null_entry", method="GET")
+    sim.admin.inject_fault(r"/graphql", "null_entry")
+    assert None in v2.get("/pods").json()["pods"]
+    assert None in v1.get("/pods").json()
+    pods = gql(POD_LIST_QUERY).json()["data"]["myself"]["pods"]
+    assert None in pods and len(pods) == 3
+
+
+def test_one_empty_list_read(sim, v2, create_pod):
+    create_pod()
+    sim.admin.inject_fault(r"/v2/pods", "empty_list", method="GET")
+    assert v2.get("/pods").json() == {"pods": []}
+    assert len(v2.get("/pods").json()["pods"]) == 1
+
+
+def test_500_after_create_still_creates_the_pod(sim, v2, v1):
+    sim.admin.inject_fault(r"/v2/pods", "error_after_create", method="POST")
+    response = v2.post("/pods", json=pod_body(name="billed"))
+    assert response.status_code == 500
+    assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["billed"]
+    sim.admin.inject_fault(r"/v1/pods", "error_after_create", method="POST")
+    legacy = v1.post("/pods", json={"name": "billed-v1", "imageName": "ubuntu"})
+    assert legacy.status_code == 500 and "message" in legacy.json()
+    assert {pod["name"] for pod in v1.get("/pods").json()} == {"billed", "billed-v1"}
+
+
+def test_stock_out_fault_and_config(sim, v2, v1):
+    sim.admin.inject_fault(r"/v2/pods", "stock_out", method="POST")
+    stock_out = v2.post("/pods", json=pod_body())
+    assert stock_out.status_code == 400 and "no longer any instances available" in stock_out.json()["detail"]
+    sim.admin.inject_fault(r"/v1/pods", "stock_out", method="POST")
+    legacy = v1.post("/pods", json={"name": "x", "imageName": "ubuntu"})
+    assert legacy.status_code == 500
+    assert legacy.json() == {"message": "There are no longer any instances available with the requested specifications"}
+    assert v2.get("/pods").json()["pods"] == [] and v1.get("/pods").json() == []
+    sim.admin.configure(out_of_stock_gpu_types=[GPU])
+    assert v2.post("/pods", json=pod_body()).status_code == 400
+    assert v2.post("/pods", json=pod_body(gpu={"id": "NVIDIA A40"})).status_code == 201
+    picked = v1.post("/pods", json={"name": "y", "imageName": "ubuntu", "gpuTypeIds": [GPU, "NVIDIA L4"]})
+    assert picked.status_code == 201 and picked.json()["gpu"]["id"] == "NVIDIA L4"
+
+
+def test_rate_limit_answers_429_after_the_quota(sim, v2):
+    sim.admin.configure(rate_limit_per_minute=3)
+    answers = [v2.get("/pods") for _ in range(4)]
+    assert [r.status_code for r in answers] == [200, 200, 200, 429]
+    assert answers[0].headers["RateLimit"].startswith('"minute";r=2;')
+    assert answers[0].headers["RateLimit-Policy"] == '"minute";q=3;w=60'
+    assert int(answers[3].headers["Retry-After"]) >= 1
+    sim.admin.reset()
+    assert v2.get("/pods").status_code == 200 and "RateLimit" not in v2.get("/pods").headers
+
+
+def test_request_log_records_and_resets(sim, v2):
+    v2.get("/pods")
+    v2.get("/pods/nope")
+    entries = sim.admin.requests()
+    assert [(e["method"], e["path"], e["status"]) for e in entries] == [
+        ("GET", "/v2/pods", 200),
+        ("GET", "/v2/pods/nope", 404),
+    ]
+    assert entries[0]["finished_at"] >= entries[0]["started_at"]
+    assert sim.admin.count("GET", r"^/v2/pods") == 2
+    sim.admin.clear_requests()
+    assert sim.admin.requests() == []
+
+
+@pytest.mark.parametrize(
+    ("surface", "method", "path"),
+    [
+        ("api_v2", "GET", "/pods"),
+        ("api_v2", "POST", "/serverless"),
+        ("api_v1", "GET", "/pods"),
+        ("api_v1", "GET", "/templates"),
+        ("graphql", "POST", ""),
+        ("serverless", "GET", "/abc/health"),
+    ],
+)
+def test_every_surface_requires_the_key(sim, surface, method, path):
+    url = sim.urls[surface] + path
+    body = {"query": POD_LIST_QUERY} if surface == "graphql" else None
+    missing = httpx.request(method, url, json=body)
+    wrong = httpx.request(method, url, json=body, headers={"Authorization": "Bearer wrong"})
+    assert missing.status_code == 401 and wrong.status_code == 401
+    assert "wrong" not in wrong.text
+    if surface == "api_v2":
+        assert missing.json() == {"title": "Unauthorized", "status": 401, "detail": "missing bearer token"}
+        assert missing.headers["content-type"] == "application/problem+json"
+    elif surface == "api_v1":
+        assert missing.json() == {"message": "Unauthorized"}
+    elif surface == "graphql":
+        assert missing.json()["errors"][0]["message"]
+
+
+def test_key_forms_accepted(sim, create_pod):
+    pod = create_pod()
+    by_param = httpx.post(sim.urls["graphql"], params={"api_key": sim.api_key}, json={"query": POD_LIST_QUERY})
+    assert by_param.json()["data"]["myself"]["pods"][0]["id"] == pod["id"]
+    endpoint = httpx.post(
+        sim.urls["api_v2"] + "/serverless",
+        headers={"Authorization": f"Bearer {sim.api_key}"},
+        json={
+            "name": "e",
+            "type": "QUEUE",
+            "image": "x",
+            "gpu": {"pools": ["ADA_24"]},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
+        },
+    ).json()
+    sim.admin.propagate(endpoint["id"])
+    raw = httpx.get(f"{sim.urls['serverless']}/{endpoint['id']}/health", headers={"Authorization": sim.api_key})
+    assert raw.status_code == 200
+
+
+def test_unknown_paths_answer_in_the_surface_format(sim, v2, v1):
+    assert v2.get("/nothing").json()["status"] == 404
+    assert v1.get("/nothing").json() == {"message": "Not Found"}
+    assert v2.put("/pods").status_code == 405

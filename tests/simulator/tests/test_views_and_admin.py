@@ -1,0 +1,272 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One store, three views (v2, v1, GraphQL); out-of-band actions; serverless; admin input errors; the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from simhelpers import GPU, wait_for
+
+from runpod_sim.testing import SIMULATOR_ROOT, SimAdminError
+
+FULL_QUERY = """
+query Pods {
+  myself { pods { id name desiredStatus lastStatusChange imageName costPerHr gpuCount ports env
+    machine { gpuDisplayName location }
+    runtime { uptimeInSeconds ports { ip isIpPublic privatePort publicPort type } gpus { id } container { cpuPercent } }
+  } }
+}
+"""
+
+
+def _gql_pods(gql):
+    response = gql(FULL_QUERY)
+    assert response.status_code == 200, response.text
+    return {pod["id"]: pod for pod in response.json()["data"]["myself"]["pods"]}
+
+
+def test_the_same_pod_reads_consistently_through_v1_graphql_and_v2(sim, v2, v1, gql, running_pod):
+    pod = running_pod(env={"K": "V"}, gpu={"id": GPU, "count": 2})
+    v2_pod = v2.get(f"/pods/{pod['id']}").json()
+    v1_pod = v1.get(f"/pods/{pod['id']}").json()
+    g_pod = _gql_pods(gql)[pod["id"]]
+    ssh_port = v2_pod["ssh"]["direct"]["port"]
+    assert v1_pod["name"] == g_pod["name"] == v2_pod["name"]
+    assert v1_pod["imageName"] == g_pod["imageName"] == v2_pod["image"]
+    assert v1_pod["desiredStatus"] == g_pod["desiredStatus"] == "RUNNING"
+    assert v1_pod["costPerHr"] == g_pod["costPerHr"] == v2_pod["cost"]
+    assert v1_pod["gpuCount"] == g_pod["gpuCount"] == v2_pod["gpu"]["count"] == 2
+    assert v1_pod["ports"] == v2_pod["ports"] and g_pod["ports"] == ",".join(v2_pod["ports"])
+    assert v1_pod["env"] == v2_pod["env"] and g_pod["env"] == ["K=V"]
+    assert v1_pod["publicIp"] == "127.0.0.1" and v1_pod["portMappings"]["22"] == ssh_port
+    public22 = [p for p in g_pod["runtime"]["ports"] if p["privatePort"] == 22]
+    assert public22 == [
+        {"ip": "127.0.0.1", "isIpPublic": True, "privatePort": 22, "publicPort": ssh_port, "type": "tcp"}
+    ]
+    http = next(p for p in g_pod["runtime"]["ports"] if p["privatePort"] == 8888)
+    assert http["isIpPublic"] is False and http["type"] == "http"
+    assert len(g_pod["runtime"]["gpus"]) == 2 and g_pod["runtime"]["uptimeInSeconds"] >= 0
+    assert v1.get("/pods", params={"name": "pod-a"}).json()[0]["id"] == pod["id"]
+    assert v1.get("/pods", params={"name": "other"}).json() == []
+
+
+def test_initializing_pod_has_no_runtime_anywhere(sim, v2, v1, gql, create_pod):
+    sim.admin.configure(provisioning_delay=100000)
+    pod = create_pod()
+    assert v2.get(f"/pods/{pod['id']}").json()["runtime"] is None
+    legacy = v1.get(f"/pods/{pod['id']}").json()
+    assert legacy["desiredStatus"] == "RUNNING" and legacy["publicIp"] is None and legacy["portMappings"] == {}
+    assert legacy["lastStatusChange"].startswith("Rented by User: ")
+    g_pod = gql('query { pod(input: {podId: "%s"}) { id runtime { uptimeInSeconds } } }' % pod["id"]).json()
+    assert g_pod["data"]["pod"] == {"id": pod["id"], "runtime": None}
+
+
+@pytest.mark.parametrize(
+    ("action", "desired", "prefix", "v2_status", "listed"),
+    [
+        ("stop", "EXITED", "Exited by Runpod: ", "EXITED", True),
+        ("terminate", "EXITED", "Terminated by Runpod: ", "TERMINATED", False),
+        ("outbid", "TERMINATED", "Outbid: ", "TERMINATED", True),
+    ],
+)
+def test_out_of_band_actions_write_runpod_texts(
+    sim, v2, v1, gql, running_pod, action, desired, prefix, v2_status, listed
+):
+    pod = running_pod()
+    getattr(sim.admin, f"{action}_pod")(pod["id"])
+    legacy = v1.get(f"/pods/{pod['id']}").json()
+    assert legacy["desiredStatus"] == desired
+    assert legacy["lastStatusChange"].startswith(prefix) and legacy["lastStatusChange"].endswith(
+        "GMT+0000 (Coordinated Universal Time)"
+    )
+    assert v2.get(f"/pods/{pod['id']}").json()["status"] == v2_status
+    assert (pod["id"] in _gql_pods(gql)) is listed
+    assert (pod["id"] in {p["id"] for p in v1.get("/pods").json()}) is listed
+    assert pod["id"] not in {p["id"] for p in v2.get("/pods").json()["pods"]} or v2_status == "EXITED"
+
+
+def test_user_stop_and_delete_texts_in_v1(sim, v1):
+    pod = v1.post("/pods", json={"name": "x", "imageName": "ubuntu"}).json()
+    sim.admin.wait_pod(pod["id"], "RUNNING")
+    assert v1.post(f"/pods/{pod['id']}/stop").json()["lastStatusChange"].startswith("Exited by user: ")
+    assert v1.post(f"/pods/{pod['id']}/stop").status_code == 400
+    assert v1.delete(f"/pods/{pod['id']}").status_code == 204
+    gone = v1.get(f"/pods/{pod['id']}").json()
+    assert gone["desiredStatus"] == "EXITED" and gone["lastStatusChange"].startswith("Terminated by user: ")
+
+
+def test_oob_delete_makes_the_pod_vanish_everywhere(sim, v2, v1, gql, running_pod):
+    pod = running_pod()
+    sim.admin.delete_pod(pod["id"])
+    assert v2.get(f"/pods/{pod['id']}").status_code == 404
+    assert v1.get(f"/pods/{pod['id']}").json() == {"message": "Pod not found."}
+    assert gql('query { pod(input: {podId: "%s"}) { id } }' % pod["id"]).json()["data"]["pod"] is None
+
+
+def test_stale_runtime_ports_linger_in_v1_and_graphql_when_configured(sim, v2, v1, gql, running_pod):
+    sim.admin.configure(stale_runtime_ports=True)
+    pod = running_pod()
+    port = pod["ssh"]["direct"]["port"]
+    v2.post(f"/pods/{pod['id']}/action", json={"action": "stop"})
+    assert v2.get(f"/pods/{pod['id']}").json()["runtime"] is None
+    assert v1.get(f"/pods/{pod['id']}").json()["portMappings"] == {"22": port}
+    stale = _gql_pods(gql)[pod["id"]]
+    assert stale["desiredStatus"] == "EXITED"
+    assert [p["publicPort"] for p in stale["runtime"]["ports"] if p["privatePort"] == 22] == [port]
+
+
+def test_graphql_rejects_fields_the_real_schema_lacks(sim, gql):
+    response = gql("query { myself { pods { id sshCommand } } }")
+    assert response.status_code == 400
+    assert "Cannot query field 'sshCommand' on type 'Pod'" in response.json()["errors"][0]["message"]
+
+
+def test_graphql_mutations_share_the_store(sim, v2, gql, running_pod):
+    pod = running_pod()
+    stopped = gql('mutation { podStop(input: {podId: "%s"}) { id desiredStatus } }' % pod["id"]).json()
+    assert stopped["data"]["podStop"]["desiredStatus"] == "EXITED"
+    assert v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED"
+
+
+def test_serverless_health_propagation_workers_and_sequence(sim, v2):
+    sim.admin.configure(propagation_lag=30, worker_boot_delay=30)  # 0.3 s each
+    endpoint = v2.post(
+        "/serverless",
+        json={
+            "name": "e",
+            "type": "QUEUE",
+            "image": "worker:1",
+            "gpu": {"pools": ["ADA_24"]},
+            "workers": {"min": 1},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
+        },
+    ).json()
+    health_url = f"{sim.urls['serverless']}/{endpoint['id']}/health"
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    first = httpx.get(health_url, headers=headers)
+    assert first.status_code == 404 and first.json() == {"error": "endpoint not found"}
+    ready = wait_for(
+        lambda: (
+            (r := httpx.get(health_url, headers=headers)).status_code == 200
+            and r.json()["workers"]["ready"] == 1
+            and r.json()
+        ),
+        timeout=10,
+    )
+    assert set(ready["workers"]) == {"idle", "initializing", "ready", "running", "throttled", "unhealthy"}
+    assert set(ready["jobs"]) == {"completed", "failed", "inProgress", "inQueue", "retried"}
+    workers = v2.get(f"/serverless/{endpoint['id']}/workers").json()
+    assert workers["summary"] == {
+        "running": 0,
+        "idle": 1,
+        "initializing": 0,
+        "throttled": 0,
+        "unhealthy": 0,
+        "total": 1,
+    }
+    sim.admin.health_sequence(endpoint["id"], [{"status": 404}, {"workers": {"throttled": 2}}])
+    assert httpx.get(health_url, headers=headers).status_code == 404
+    assert httpx.get(health_url, headers=headers).json() == {"workers": {"throttled": 2}}
+    assert httpx.get(health_url, headers=headers).json() == {"workers": {"throttled": 2}}  # the last entry repeats
+    unhealthy = sim.admin.set_worker_statuses(endpoint["id"], ["UNHEALTHY", "THROTTLED"])
+    assert unhealthy["summary"]["unhealthy"] == 1 and unhealthy["summary"]["total"] == 2
+    assert v2.delete(f"/serverless/{endpoint['id']}").status_code == 204
+    assert v2.get("/templates").json() == {"templates": []}  # the bound template went with it
+    assert httpx.get(health_url, headers=headers).status_code == 404
+
+
+def test_serverless_workers_min_zero_never_ready(sim, v2):
+    endpoint = v2.post(
+        "/serverless",
+        json={
+            "name": "e",
+            "type": "QUEUE",
+            "image": "w",
+            "gpu": {"pools": ["ADA_24"]},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
+        },
+    ).json()
+    sim.admin.propagate(endpoint["id"])
+    health = httpx.get(
+        f"{sim.urls['serverless']}/{endpoint['id']}/health", headers={"Authorization": f"Bearer {sim.api_key}"}
+    ).json()
+    assert health["workers"]["ready"] == 0 and health["workers"]["running"] == 0
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda a: a.inject_fault("/v2/pods", "explode"), "unknown fault kind 'explode'"),
+        (lambda a: a.inject_fault("/v2/(pods", "status", status=500), "bad route pattern"),
+        (lambda a: a.inject_fault("/v2/pods", "status"), "needs status"),
+        (lambda a: a.inject_fault("/v2/pods", "status", status=500, count=0), "count must be a positive integer"),
+        (lambda a: a.inject_fault("/v2/pods", "status", status=500, colour="red"), "unknown key(s)"),
+        (lambda a: a.configure(time_scale=0), "time_scale must be greater than 0"),
+        (lambda a: a.configure(ssh_behaviour="telnet"), "unknown ssh_behaviour 'telnet'"),
+        (lambda a: a.configure(warp=9), "unknown config key 'warp'"),
+        (lambda a: a.seed(0), "count must be an integer"),
+        (lambda a: a.set_pod_behaviour("nope", ssh_delay=1), "no pod nope"),
+    ],
+)
+def test_bad_admin_input_is_a_clear_400(sim, call, message):
+    with pytest.raises(SimAdminError) as caught:
+        call(sim.admin)
+    assert caught.value.status in (400, 404)
+    assert message in caught.value.message
+    assert sim.admin.info()["simulator"] == "runpod_sim"  # still serving
+
+
+def test_bad_admin_json_is_400(sim):
+    response = httpx.post(
+        sim.urls["admin"] + "/faults", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400 and response.json() == {"error": "bad JSON in the admin request body"}
+    config_before = sim.admin.config()
+    assert httpx.patch(sim.urls["admin"] + "/config", json={"time_scale": 2, "warp": 1}).status_code == 400
+    assert sim.admin.config() == config_before  # nothing half-applied
+
+
+def test_reset_restores_everything(sim, v2, create_pod):
+    create_pod()
+    sim.admin.configure(time_scale=5.0)
+    sim.admin.inject_fault("/v2/pods", "status", status=500, count=5)
+    sim.admin.reset()
+    assert sim.admin.config()["time_scale"] == 0.01
+    assert sim.admin.faults() == [] and sim.admin.requests() == []
+    assert v2.get("/pods").json() == {"pods": []}
+
+
+def test_cli_prints_urls_and_export_lines():
+    env = {**os.environ, "PYTHONPATH": str(SIMULATOR_ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "runpod_sim", "--port", "0", "--api-key", "k1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+    try:
+        lines = []
+        deadline = time.monotonic() + 20
+        while not any(line.startswith("export ") for line in lines) and time.monotonic() < deadline:
+            lines.append(process.stdout.readline())
+        export = next(line for line in lines if line.startswith("export "))
+        assert "RUNPOD_API_KEY=k1 " in export
+        variables = dict(item.split("=", 1) for item in export.split()[1:])
+        assert variables["RUNPOD_API_URL"].startswith("http://127.0.0.1:") and variables["RUNPOD_API_URL"].endswith(
+            "/v2"
+        )
+        assert variables["RUNPOD_SERVERLESS_URL"].endswith("/invoke/v2")
+        assert (
+            httpx.get(variables["RUNPOD_API_URL"] + "/pods", headers={"Authorization": "Bearer k1"}).status_code == 200
+        )
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
