@@ -1,0 +1,383 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod_info against the simulator: the status table, API costs, the v1 GraphQL bound, batch waits."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+import httpx
+import pytest
+
+V2_LIST = r"^/v2/pods$"
+V1_LIST = r"^/v1/pods$"
+GRAPHQL = r"^/graphql"
+FOREVER = 10_000_000  # simulated seconds: a pod that stays in its current step for the whole test
+
+
+def serves_v1(sim):
+    """The simulator answers REST v1 and GraphQL (they landed after v2 in its history)."""
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    try:
+        rest = httpx.get(sim.urls["api_v1"] + "/pods", headers=headers, timeout=5)
+        gql = httpx.post(sim.urls["graphql"], json={"query": "query { myself { pods { id } } }"}, headers=headers,
+                         timeout=5)
+    except httpx.HTTPError:
+        return False
+    return rest.status_code == 200 and gql.status_code == 200
+
+
+@pytest.fixture(params=["v2", "v1"])
+def api_version(request, sim):
+    if request.param == "v1" and not serves_v1(sim):
+        pytest.skip("the simulator does not serve REST v1 + GraphQL yet")
+    return request.param
+
+
+def list_route(api_version):
+    return V1_LIST if api_version == "v1" else V2_LIST
+
+
+def hold_new_pods(sim):
+    """New PROVISIONING pods stay there until a test sets their own delays (no race with the seed)."""
+    sim.admin.configure(provisioning_delay=FOREVER)
+
+
+def seed_one(sim, prefix, status="RUNNING", ports=("22/tcp",), **behaviour):
+    (pod_id,) = sim.admin.seed(1, status=status, name_prefix=prefix, ports=list(ports))
+    if behaviour:
+        sim.admin.set_pod_behaviour(pod_id, **behaviour)
+    return pod_id
+
+
+def info_task(title, task_keys=(), **args):
+    """A pod_info task; ``task_keys`` are extra task-level lines such as ``check_mode: true``."""
+    lines = [f"    - name: {title}", "      runpod.cloud.pod_info:"]
+    for key, value in args.items():
+        lines.append(f"        {key}: {value}")
+    lines.extend(f"      {line}" for line in (*task_keys, "register: out"))
+    return "\n".join(lines) + "\n"
+
+
+def playbook(*tasks):
+    return "- hosts: localhost\n  gather_facts: false\n  tasks:\n" + "".join(tasks)
+
+
+def by_name(pods):
+    return {pod["name"].rsplit("-", 1)[0]: pod for pod in pods}
+
+
+# -- the status table ----------------------------------------------------------------------------------------
+
+# lifecycle point -> (v2 runtime_status, v2 reason, v1 runtime_status, v1 reason, ssh expected)
+STATUS_TABLE = {
+    "provisioning": ("initializing", "provisioning", "initializing", "awaiting_container", False),
+    "starting": ("initializing", "starting_container", "initializing", "awaiting_container", False),
+    "running": ("running", None, "running", None, True),
+    "nossh": ("running", None, "running", None, False),
+    "byuser": ("stopped", None, "stopped", "stopped_by_user", False),
+    "byrunpod": ("stopped", None, "stopped", "stopped_by_runpod", False),
+    "outbid": ("stopped", None, "stopped", "stopped_outbid", False),
+    "outbidterm": ("terminated", None, "terminated", "terminated_outbid", False),
+    "terminated": ("terminated", None, "terminated", "terminated_by_runpod", False),
+    "error": ("stopped", "container_error", None, None, False),
+}
+
+
+def make_status_table_pods(sim, api_version):
+    hold_new_pods(sim)
+    ids = {
+        "provisioning": seed_one(sim, "provisioning", "PROVISIONING", provisioning_delay=FOREVER),
+        "starting": seed_one(sim, "starting", "PROVISIONING", provisioning_delay=0, starting_delay=FOREVER),
+        "running": seed_one(sim, "running"),
+        "nossh": seed_one(sim, "nossh", ports=("8888/http",)),
+        "byuser": seed_one(sim, "byuser", "EXITED"),
+        "byrunpod": seed_one(sim, "byrunpod"),
+        "outbid": seed_one(sim, "outbid"),
+        "outbidterm": seed_one(sim, "outbidterm"),
+        "terminated": seed_one(sim, "terminated"),
+    }
+    sim.admin.stop_pod(ids["byrunpod"])
+    sim.admin.outbid_pod(ids["outbid"], "EXITED")
+    sim.admin.outbid_pod(ids["outbidterm"], "TERMINATED")
+    sim.admin.terminate_pod(ids["terminated"])
+    if api_version == "v2":
+        ids["error"] = seed_one(sim, "error")
+        sim.admin.error_pod(ids["error"])
+    sim.admin.wait_pod(ids["running"], "RUNNING", listening=True)
+    return ids
+
+
+def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_version):
+    ids = make_status_table_pods(sim, api_version)
+    sim.admin.clear_requests()
+    id_list = "[" + ", ".join(ids.values()) + "]"
+    result = run_playbook(
+        tmp_path,
+        playbook(
+            info_task("by ids", ids=id_list),
+            info_task("check mode wait returns at once", ["check_mode: true"], id=ids["provisioning"], wait="true",
+                      wait_timeout="1h"),
+        ),
+        api_version=api_version,
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    out = result.task_result("by ids")
+    assert out["changed"] is False
+    pods = by_name(out["pods"])
+    assert set(pods) == set(ids), out["missing"]
+    assert out["missing"] == []
+    for point, (v2_status, v2_reason, v1_status, v1_reason, has_ssh) in STATUS_TABLE.items():
+        if point not in ids:
+            continue
+        pod = pods[point]
+        expected = (v2_status, v2_reason) if api_version == "v2" else (v1_status, v1_reason)
+        assert (pod["runtime_status"], pod["runtime_status_reason"]) == expected, (point, pod)
+        assert pod["id"] == ids[point]
+        if has_ssh:
+            assert pod["ssh"]["host"] == "127.0.0.1" and pod["ssh"]["user"] == "root"
+            assert pod["ssh"]["command"] == f"ssh root@127.0.0.1 -p {pod['ssh']['port']}"
+            assert pod["ssh_not_ready"] is None
+            assert isinstance(pod["uptime_seconds"], int)
+        else:
+            assert pod["ssh"] is None
+            assert pod["ssh_not_ready"].startswith("pod not ready"), (point, pod)
+        if pod["runtime_status"] != "running":
+            assert pod["uptime_seconds"] is None, point
+        if api_version == "v1":
+            assert pod["last_status_change"], point
+        else:
+            assert pod["last_status_change"] is None
+    assert "does not publish 22/tcp" in pods["nossh"]["ssh_not_ready"]
+    assert f"id={ids['byuser']} state=running" in pods["byuser"]["ssh_not_ready"]
+    assert pods["terminated"]["ssh_not_ready"] == "pod not ready: pod is terminated"
+    assert pods["provisioning"]["ssh_not_ready"] == (
+        "pod not ready: no container reported yet (image pull, container create or boot)"
+    )
+    # Cost: one list read for the lot; ids the list does not show (terminated) are read once each.
+    unlisted = 2 if api_version == "v2" else len(out["pods"]) - sim.admin.count("GET", list_route(api_version))
+    assert sim.admin.count("GET", list_route(api_version)) == 2  # the two tasks: one list read each
+    if api_version == "v2":
+        assert sim.admin.count("GET", r"^/v2/pods/[^/]+$") == unlisted
+    check = result.task_result("check mode wait returns at once")
+    assert "wait" not in check
+    assert check["pods"][0]["runtime_status"] == "initializing"
+
+
+def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path, api_version):
+    running = seed_one(sim, "alpha")
+    seed_one(sim, "beta", "EXITED")
+    twin_a, twin_b = sim.admin.seed(2, status="EXITED", name_prefix="twin")
+    sim.admin.wait_pod(running, "RUNNING", listening=True)
+    result = run_playbook(
+        tmp_path,
+        playbook(
+            info_task("running only", runtime_status="[running]"),
+            info_task("stopped only", runtime_status="[stopped, terminated]"),
+            info_task("by names", names="[alpha-00000, nosuch]"),
+            info_task("by name", name="twin-00001"),
+        ),
+        api_version=api_version,
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    assert [pod["id"] for pod in result.task_result("running only")["pods"]] == [running]
+    stopped = result.task_result("stopped only")["pods"]
+    assert sorted(pod["name"] for pod in stopped) == ["beta-00000", "twin-00000", "twin-00001"]
+    by_names = result.task_result("by names")
+    assert [pod["id"] for pod in by_names["pods"]] == [running]
+    assert by_names["missing"] == ["nosuch"]
+    assert [pod["id"] for pod in result.task_result("by name")["pods"]] == [twin_b]
+    assert twin_a != twin_b
+
+
+def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path):
+    result = run_playbook(
+        tmp_path,
+        playbook(
+            info_task("bad timeout", ["ignore_errors: true"], wait="true", wait_timeout="later"),
+            info_task("exclusive", ["ignore_errors: true"], id="abc", name="def"),
+        ),
+    )
+    bad = result.task_result("bad timeout")
+    assert bad["failed"] is True and bad["code"] == "bad_request"
+    assert 'invalid wait_timeout: invalid duration "later"' in bad["msg"]
+    exclusive = result.task_result("exclusive")
+    assert exclusive["failed"] is True and "mutually exclusive" in exclusive["msg"]
+    assert sim.admin.requests() == []
+
+
+# -- API costs -----------------------------------------------------------------------------------------------
+
+
+def test_one_list_read_for_200_pods(sim, run_playbook, tmp_path, api_version):
+    sim.admin.seed(200, name_prefix="bulk")
+    sim.admin.clear_requests()
+    result = run_playbook(tmp_path, playbook(info_task("all")), api_version=api_version)
+    assert result.rc == 0, result.stdout + result.stderr
+    pods = result.task_result("all")["pods"]
+    assert len(pods) == 200
+    assert {pod["runtime_status"] for pod in pods} == {"running"}
+    requests = sim.admin.requests()
+    assert sim.admin.count("GET", list_route(api_version)) == 1
+    # v1: exactly one GraphQL runtime read for all 200 (something runs); v2: none at all.
+    assert sim.admin.count("POST", GRAPHQL) == (1 if api_version == "v1" else 0)
+    assert len(requests) == (2 if api_version == "v1" else 1)
+
+
+def test_v1_graphql_read_only_when_a_selected_pod_runs(sim, run_playbook, tmp_path):
+    if not serves_v1(sim):
+        pytest.skip("the simulator does not serve REST v1 + GraphQL yet")
+    running = seed_one(sim, "up")
+    stopped = seed_one(sim, "down", "EXITED")
+    sim.admin.wait_pod(running, "RUNNING")
+    sim.admin.clear_requests()
+    result = run_playbook(
+        tmp_path,
+        playbook(info_task("stopped one", id=stopped)),
+        api_version="v1",
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    assert [pod["runtime_status"] for pod in result.task_result("stopped one")["pods"]] == ["stopped"]
+    assert sim.admin.count("POST", GRAPHQL) == 0
+    assert sim.admin.count("GET", V1_LIST) == 1
+
+
+@pytest.mark.parametrize("fault", ["slow", "failing"])
+def test_v1_graphql_slow_or_failing_degrades_to_unknown(sim, run_playbook, tmp_path, fault):
+    if not serves_v1(sim):
+        pytest.skip("the simulator does not serve REST v1 + GraphQL yet")
+    running = seed_one(sim, "up")
+    sim.admin.wait_pod(running, "RUNNING")
+    if fault == "slow":
+        sim.admin.inject_fault(GRAPHQL, "delay", seconds=60, count=5)
+    else:
+        sim.admin.inject_fault(GRAPHQL, "status", status=500, count=5)
+    sim.admin.clear_requests()
+    started = time.monotonic()
+    result = run_playbook(tmp_path, playbook(info_task("degraded")), api_version="v1")
+    took = time.monotonic() - started
+    assert result.rc == 0, result.stdout + result.stderr
+    (pod,) = result.task_result("degraded")["pods"]
+    assert (pod["runtime_status"], pod["runtime_status_reason"]) == ("unknown", "runtime_unavailable")
+    assert pod["uptime_seconds"] is None
+    # One GraphQL attempt, never retried, bounded at 5 s (ansible start-up included in ``took``).
+    assert sim.admin.count("GET", V1_LIST) == 1
+    if fault == "slow":
+        assert 5 <= took < 5 + 12
+    else:
+        assert took < 12
+
+
+# -- batch wait ----------------------------------------------------------------------------------------------
+
+
+def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook, tmp_path, api_version):
+    scale = sim.admin.config()["time_scale"]
+    hold_new_pods(sim)
+    ids = sim.admin.seed(20, status="PROVISIONING", name_prefix="batch", ports=["22/tcp"])
+    ready_at = []
+    for index, pod_id in enumerate(ids):
+        # Real seconds until this pod answers on ssh: 5 s, 5.25 s, ... 9.75 s (ansible start-up is ~3 s).
+        delay = 5.0 + 0.25 * index
+        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
+        ready_at.append(time.time() + delay)
+    sim.admin.clear_requests()
+    result = run_playbook(
+        tmp_path,
+        playbook(info_task("wait for all", ids="[" + ", ".join(ids) + "]", wait="true", wait_interval="1s",
+                           wait_timeout="2m")),
+        api_version=api_version,
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    out = result.task_result("wait for all")
+    assert [pod["id"] for pod in out["pods"]] == ids
+    assert all(pod["ssh"] is not None and pod["runtime_status"] == "running" for pod in out["pods"])
+    wait = out["wait"]
+    reads = sim.admin.requests()
+    lists = [entry for entry in reads if entry["method"] == "GET" and entry["path"].endswith("/pods")]
+    # The first list read is both the selection and the wait's first poll.
+    assert len(lists) == wait["polls"]
+    started = lists[0]["started_at"]
+    done = started + wait["history"][-1]["elapsed"]
+    assert wait["history"][-1]["state"] == "all 20 pods ready"
+    # Within about a second of the last pod (one interval at most, plus probe rounding).
+    assert done - max(ready_at) < 1.5, (done - max(ready_at), wait)
+    # At most one list read per interval over the whole wait.
+    span = lists[-1]["started_at"] - lists[0]["started_at"]
+    assert len(lists) <= int(span / 1.0) + 1
+    for earlier, later in itertools.pairwise(lists):
+        assert later["started_at"] - earlier["started_at"] >= 0.9
+    if api_version == "v1":
+        assert sim.admin.count("POST", GRAPHQL) <= len(lists)
+
+
+def run_in_thread(run_playbook, tmp_path, text, **kwargs):
+    box = {}
+
+    def target():
+        box["result"] = run_playbook(tmp_path, text, **kwargs)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    return thread, box
+
+
+def wait_for_request(sim, route, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while sim.admin.count("GET", route) == 0:
+        assert time.monotonic() < deadline, "the module never read the pod list"
+        time.sleep(0.05)  # polling for an event (the module's first read), not letting simulated time pass
+
+
+def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbook, tmp_path, api_version):
+    hold_new_pods(sim)
+    ids = sim.admin.seed(3, status="PROVISIONING", name_prefix="fast", ports=["22/tcp"])
+    sim.admin.clear_requests()
+    text = playbook(info_task("wait", names="[fast-00000, fast-00001, fast-00002]", wait="true",
+                              wait_interval="1s", wait_timeout="10m"))
+    thread, box = run_in_thread(run_playbook, tmp_path, text, api_version=api_version)
+    wait_for_request(sim, list_route(api_version))
+    sim.admin.stop_pod(ids[1], reason="Exited by user")
+    stopped_at = time.monotonic()
+    thread.join(120)
+    finished_at = time.monotonic()
+    result = box["result"]
+    assert result.rc != 0
+    out = result.task_result("wait")
+    assert out["failed"] is True
+    assert out["code"] == "conflict"
+    assert f"pod {ids[1]} is exited, so the wait cannot succeed" in out["msg"]
+    assert ids[0] in out["msg"] and ids[2] in out["msg"]  # the not-ready ones are named too
+    assert [entry["id"] for entry in out["not_ready"]] == ids
+    assert out["wait"]["elapsed"] <= 3
+    assert finished_at - stopped_at < 10
+    assert sim.admin.count("GET", list_route(api_version)) <= 4
+
+
+def test_batch_wait_timeout_names_each_pod_not_ready(sim, run_playbook, tmp_path):
+    hold_new_pods(sim)
+    up = seed_one(sim, "up")
+    late = seed_one(sim, "late", "PROVISIONING")
+    refused = seed_one(sim, "refused")
+    sim.admin.set_pod_behaviour(refused, ssh_behaviour="refused")
+    sim.admin.wait_pod(up, "RUNNING", listening=True)
+    result = run_playbook(
+        tmp_path,
+        playbook(info_task("wait", ids=f"[{up}, {late}, {refused}]", wait="true", wait_interval="1s",
+                           wait_timeout="3s")),
+    )
+    out = result.task_result("wait")
+    assert out["failed"] is True and out["code"] == "wait_timeout"
+    states = {entry["id"]: entry["state"] for entry in out["not_ready"]}
+    assert set(states) == {late, refused}
+    assert states[late] == "pod status provisioning"
+    assert states[refused].startswith("ssh port 127.0.0.1:") and "allocated but not reachable" in states[refused]
+    assert "Timed out after 3s waiting for ssh on 3 pods (1 of 3 ready)" in out["msg"]
+    assert f"{late} (late-00000): pod status provisioning" in out["msg"]
+    assert f"{refused} (refused-00000): ssh port" in out["msg"]
+    assert up not in [entry["id"] for entry in out["not_ready"]]
+    assert out["wait"]["polls"] <= 5
+    assert out["wait"]["probes"] >= 1
