@@ -32,6 +32,18 @@ from .store import SimConfig, Store
 
 log = logging.getLogger("runpod_sim")
 
+try:  # optional: about 10x faster for the 1,000-pod listing; the stdlib encoder is the fallback
+    import orjson
+
+    def dump_json(value: Any) -> bytes:
+        return orjson.dumps(value)
+
+except ImportError:  # pragma: no cover - depends on the environment
+
+    def dump_json(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+
 PROBLEM_JSON = "application/problem+json"
 NO_CAPACITY = "There are no longer any instances available with the requested specifications"
 
@@ -295,7 +307,7 @@ class Sim:
 
     def _post_fault(self, surface: str, rule: FaultRule, reply: Reply) -> Reply:
         if rule.kind == "malformed":
-            rendered = json.dumps(reply.body, separators=(",", ":")).encode() if reply.body is not None else b"{}"
+            rendered = dump_json(reply.body) if reply.body is not None else b"{}"
             return Reply(
                 200 if reply.status == 204 else reply.status,
                 raw=rendered[: max(1, len(rendered) // 2)] + b'{"',
@@ -328,7 +340,7 @@ class Sim:
             return Response(reply.raw, status_code=reply.status, headers=reply.headers, media_type=reply.media_type)
         if reply.status == 204 or reply.body is None:
             return Response(b"", status_code=reply.status, headers=reply.headers)
-        content = json.dumps(reply.body, separators=(",", ":")).encode()
+        content = dump_json(reply.body)
         return Response(content, status_code=reply.status, headers=reply.headers, media_type=reply.media_type)
 
     # -- background ------------------------------------------------------------------------------------------

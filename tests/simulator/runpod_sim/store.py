@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import secrets
 import string
 import time
@@ -66,10 +67,25 @@ def new_id(length: int = 14) -> str:
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
 
 
+@functools.lru_cache(maxsize=65536)
+def _rfc3339_second(second: int) -> str:
+    return datetime.fromtimestamp(second, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def rfc3339(epoch: float | None) -> str | None:
-    if epoch is None:
-        return None
-    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # Cached per whole second: listing 1,000 pods formats 2,000 timestamps.
+    return None if epoch is None else _rfc3339_second(int(epoch))
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_ports(ports: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """``("8888/http", "22/tcp")`` -> ``((8888, "http"), (22, "tcp"))``; entries without a number are skipped."""
+    parsed = []
+    for entry in ports:
+        number, _, proto = str(entry).partition("/")
+        if number.strip().isdigit():
+            parsed.append((int(number.strip()), (proto or "tcp").strip().lower()))
+    return tuple(parsed)
 
 
 def js_date(epoch: float) -> str:
@@ -204,6 +220,16 @@ class Pod:
     stale_port_map: dict[int, int] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     listen_wanted: bool = False
+    # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.
+    revision: int = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "revision":
+            object.__setattr__(self, "revision", self.__dict__.get("revision", 0) + 1)
+
+    def touch(self) -> None:
+        self.revision += 1
 
     @property
     def actions(self) -> list[str]:
@@ -224,12 +250,7 @@ class Pod:
         return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
 
     def declared_ports(self) -> list[tuple[int, str]]:
-        parsed = []
-        for entry in self.ports:
-            number, _, proto = str(entry).partition("/")
-            if number.strip().isdigit():
-                parsed.append((int(number.strip()), (proto or "tcp").strip().lower()))
-        return parsed
+        return list(parse_ports(tuple(self.ports)))
 
     def declares_ssh(self) -> bool:
         return any(number == 22 and proto == "tcp" for number, proto in self.declared_ports())
@@ -311,6 +332,7 @@ class Store:
         self.endpoints: dict[str, Endpoint] = {}
         self.account_ssh_keys: list[str] = []
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
+        self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
 
     # -- time -------------------------------------------------------------------------------------------------
     @staticmethod
@@ -332,6 +354,7 @@ class Store:
         self.endpoints.clear()
         self.account_ssh_keys.clear()
         self._timed.clear()
+        self.view_cache.clear()
         fresh = copy.deepcopy(self.startup_config)
         for key in CONFIG_FIELDS:
             setattr(self.config, key, getattr(fresh, key))
@@ -421,9 +444,11 @@ class Store:
                 pod.port_map[private] = 60000 + secrets.randbelow(5000)
             else:
                 pod.port_map[private] = self.listeners.reserve(pod.id, private)
+        pod.touch()
 
     def _release_port(self, pod: Pod, private: int) -> None:
         pod.port_map.pop(private, None)
+        pod.touch()
         if self.listeners is not None:
             self.listeners.release(pod.id, private)
 
