@@ -1,0 +1,133 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Shared helpers for the ecosystem tests (issue 10): docs, changelog, EE, ansible-runner, release build.
+
+Everything is discovered from disk (``plugins/modules/*.py``), never from a hard-coded module list, so the
+tests follow the collection as modules are added.
+
+Fixtures:
+
+* ``modules_on_disk`` (session): sorted short names of ``plugins/modules/*.py``.
+* ``collection_tarball`` (session): ``ansible-galaxy collection build`` of this checkout, in a temp dir.
+* ``installed_collection`` (session): that tarball installed with ``ansible-galaxy collection install -p``
+  into a fresh collections path; the value is the path (use it as ``ANSIBLE_COLLECTIONS_PATH``).
+* ``ecosystem_sim`` (session): the local RunPod simulator with a random API key of its own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _root_conftest() -> Any:
+    # tests/conftest.py builds the symlinked collection tree and puts tests/simulator on sys.path; load it
+    # by path for its constants (pytest imports every conftest under the same module name).
+    path = Path(__file__).resolve().parent.parent / "conftest.py"
+    spec = importlib.util.spec_from_file_location("runpod_cloud_tests_root_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ROOT = _root_conftest()
+REPO_ROOT: Path = _ROOT.REPO_ROOT
+COLLECTIONS_ROOT: Path = _ROOT.COLLECTIONS_ROOT
+VENV_BIN = Path(sys.executable).parent
+OUTPUT_DIR = REPO_ROOT / "tests" / "output" / "ecosystem"
+
+
+def tool(name: str) -> str:
+    """The venv's copy of an ansible/antsibull tool (the one ``make`` uses)."""
+    candidate = VENV_BIN / name
+    return str(candidate) if candidate.exists() else name
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """os.environ without RUNPOD_* and ANSIBLE_* variables (tests set what they need), venv first on PATH."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RUNPOD_", "ANSIBLE_"))}
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["ANSIBLE_NOCOLOR"] = "1"
+    env.update(extra)
+    return env
+
+
+def run(argv: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300):
+    """Run a command, capture text output; the caller asserts on ``returncode``."""
+    return subprocess.run(
+        argv, cwd=cwd or REPO_ROOT, env=env or clean_env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+def module_names() -> list[str]:
+    return sorted(p.stem for p in (REPO_ROOT / "plugins" / "modules").glob("*.py") if p.stem != "__init__")
+
+
+def inventory_plugin_names() -> list[str]:
+    return sorted(p.stem for p in (REPO_ROOT / "plugins" / "inventory").glob("*.py") if p.stem != "__init__")
+
+
+@pytest.fixture(scope="session")
+def modules_on_disk() -> list[str]:
+    names = module_names()
+    if not names:
+        pytest.skip("no module in plugins/modules yet")
+    return names
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    """tests/output/ecosystem (git-ignored): artifacts a person may want to look at after a run."""
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    return OUTPUT_DIR
+
+
+@pytest.fixture(scope="session")
+def collection_tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("galaxy_build")
+    result = run([tool("ansible-galaxy"), "collection", "build", "--output-path", str(out), str(REPO_ROOT)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    tarballs = list(out.glob("runpod-cloud-*.tar.gz"))
+    assert len(tarballs) == 1, tarballs
+    return tarballs[0]
+
+
+@pytest.fixture(scope="session")
+def installed_collection(collection_tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("clean_collections")
+    result = run(
+        [tool("ansible-galaxy"), "collection", "install", "--offline", "-p", str(dest), str(collection_tarball)],
+        env=clean_env(ANSIBLE_COLLECTIONS_PATH=str(dest)),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    installed = dest / "ansible_collections" / "runpod" / "cloud"
+    assert (installed / "MANIFEST.json").is_file(), list(dest.rglob("*"))[:20]
+    assert not installed.is_symlink()
+    return dest
+
+
+@pytest.fixture(scope="session")
+def ecosystem_sim() -> Iterator[Any]:
+    """A simulator that only accepts a random key, so a task that succeeds proves the key reached it."""
+    from runpod_sim.testing import start_simulator
+
+    process = start_simulator(api_key=f"rpa_{secrets.token_hex(16)}", time_scale=0.02)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def sim(ecosystem_sim: Any) -> Any:
+    ecosystem_sim.admin.reset()
+    return ecosystem_sim
