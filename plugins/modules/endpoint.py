@@ -1,0 +1,724 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: endpoint
+short_description: Manage RunPod serverless endpoints and wait for a ready worker
+version_added: 0.1.0
+description:
+  - Create, update in place and delete RunPod serverless (queue) endpoints.
+  - An endpoint is identified by O(id), else by O(name). RunPod does not enforce unique endpoint names, so a
+    lookup by name that finds several endpoints fails and lists their ids; one match is used; none creates
+    the endpoint. A rerun after a failed wait therefore finds the same endpoint and resumes waiting.
+  - Only the options you give are compared and changed; omitted options leave the endpoint as it is.
+  - With O(wait=true) the task returns once the endpoint has a ready worker, see O(wait). The wait never deletes
+    anything. On failure the result carries C(code), C(id), the endpoint and C(wait) (C(elapsed), C(polls),
+    C(last_state) with the worker counters).
+  - See C(docs/endpoints.md) in the collection for what ready means and how GPU types map to GPU pools.
+author:
+  - runpod.cloud contributors
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.wait
+  - runpod.cloud.attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Check mode makes no mutating call and never waits.
+  diff_mode:
+    support: full
+notes:
+  - "What O(wait=true) waits for: the serverless C(/health) of the endpoint reports C(ready > 0) or
+    C(running > 0). With O(api_version=v2) the worker list is read too, and a non-stale worker in state
+    C(IDLE) or C(RUNNING) is the stronger signal (its container is up). RV(ready_signal) says which one fired."
+  - C(running) counts scheduled workers, so a ready endpoint is not proof that a container serves requests yet.
+  - Right after creation the invoke service may not know the endpoint yet (HTTP 404 for a while). That is
+    treated as propagation lag; only 12 consecutive misses before the first successful read end the wait
+    with C(not_found). Two consecutive 404s after a successful read mean the endpoint was deleted while
+    waiting (C(not_found)). HTTP 401/403 end the wait at once; 5xx and network errors are ridden out.
+  - Throttled or unhealthy workers are never ready; such an endpoint waits until O(wait_timeout).
+  - "An endpoint with no running worker is not billing, but it starts one on the first request."
+options:
+  id:
+    description:
+      - Id of an existing endpoint. Takes precedence over O(name) for the lookup; with O(name) also given, the
+        endpoint is renamed when the names differ.
+    type: str
+  name:
+    description:
+      - Name of the endpoint. Required to create one.
+    type: str
+  state:
+    description:
+      - V(present) creates the endpoint or updates it in place; V(absent) deletes it.
+      - Deleting an endpoint terminates its workers and cancels its queued and running jobs.
+    type: str
+    choices: [present, absent]
+    default: present
+  template_id:
+    description:
+      - Id of a serverless template (see M(runpod.cloud.template)). Required to create an endpoint.
+    type: str
+  gpu_type_ids:
+    description:
+      - GPU types the workers may use, for example V(NVIDIA GeForce RTX 4090). Required to create an endpoint.
+      - With O(api_version=v1) they are sent as GPU type ids, in order.
+      - With O(api_version=v2) endpoints select GPUs by pool, so each GPU type is mapped to its serverless pool
+        (for example C(NVIDIA GeForce RTX 4090) and C(NVIDIA L4) to C(ADA_24), C(NVIDIA RTX A4000) to
+        C(AMPERE_16), C(NVIDIA A100 80GB PCIe) to C(AMPERE_80), C(NVIDIA H200) to C(HOPPER_141)); pool ids
+        such as V(ADA_24) are accepted directly. GPU types without a serverless pool are refused before any
+        API call. Pool ids are refused with O(api_version=v1).
+      - Compared as a set of types (v1) or pools (v2).
+    type: list
+    elements: str
+  gpu_count:
+    description:
+      - GPUs per worker.
+    type: int
+  workers_min:
+    description:
+      - Workers kept running at all times (they bill while idle). With V(0) no worker is guaranteed, so
+        O(wait=true) warns (but still waits).
+    type: int
+  workers_max:
+    description:
+      - Maximum number of workers.
+    type: int
+  idle_timeout:
+    description:
+      - Seconds a worker stays up without work before it is scaled down (1 to 3600).
+      - With O(api_version=v2) and O(scaler_type=REQUEST_COUNT) RunPod rejects it, so it is not sent nor compared.
+    type: int
+  scaler_type:
+    description:
+      - How the endpoint scales.
+    type: str
+    choices: [QUEUE_DELAY, REQUEST_COUNT]
+  scaler_value:
+    description:
+      - Seconds of queue delay before scaling up (V(QUEUE_DELAY)), or requests per worker (V(REQUEST_COUNT)).
+      - Sent as a whole number with O(api_version=v1) and with V(REQUEST_COUNT).
+    type: float
+  flashboot:
+    description:
+      - Whether FlashBoot (cached workers for faster cold starts) is on.
+      - REST v1 does not report this setting back, so with O(api_version=v1) it is applied at creation and not
+        compared afterwards.
+    type: bool
+  network_volume_id:
+    description:
+      - Id of a network volume to attach to the workers. An empty value leaves the current setting unchanged.
+    type: str
+  data_center_ids:
+    description:
+      - Data centers the workers may run in, for example V(EU-RO-1). Compared without regard to order.
+        An empty list leaves the current setting unchanged.
+    type: list
+    elements: str
+  execution_timeout_ms:
+    description:
+      - Maximum run time of one request, in milliseconds.
+    type: int
+"""
+
+EXAMPLES = r"""
+- name: Create a serverless template
+  runpod.cloud.template:
+    name: hello-worker
+    image: runpod/serverless-hello-world:latest
+    serverless: true
+  register: hello_template
+
+- name: Create the endpoint and wait for a ready worker
+  runpod.cloud.endpoint:
+    name: hello
+    template_id: "{{ hello_template.template.id }}"
+    gpu_type_ids:
+      - NVIDIA GeForce RTX 4090
+      - NVIDIA L4
+    workers_min: 1
+    workers_max: 3
+    idle_timeout: 5
+    scaler_type: QUEUE_DELAY
+    scaler_value: 4
+    wait: true
+    wait_timeout: 15m
+  register: hello
+
+- name: Show where to send requests
+  ansible.builtin.debug:
+    msg: "{{ hello.endpoint.urls.runsync }} ({{ hello.ready_signal }})"
+
+- name: Scale down to zero standing workers
+  runpod.cloud.endpoint:
+    name: hello
+    workers_min: 0
+
+- name: Delete the endpoint
+  runpod.cloud.endpoint:
+    name: hello
+    state: absent
+"""
+
+RETURN = r"""
+endpoint:
+  description:
+    - The endpoint after the task (the planned endpoint with a null RV(endpoint.id) when created in check mode;
+      the deleted endpoint with O(state=absent); null when there was nothing to delete).
+    - On a failed wait, the endpoint as last seen, with the last health counters.
+  returned: always
+  type: dict
+  sample:
+    id: a1b2c3d4e5f6g7
+    name: hello
+    template_id: 2k4zq1n8xw
+    gpu_type_ids: []
+    gpu_pools: [ADA_24]
+    gpu_count: 1
+    workers_min: 1
+    workers_max: 3
+    idle_timeout: 5
+    scaler_type: QUEUE_DELAY
+    scaler_value: 4.0
+    flashboot: false
+    network_volume_id: null
+    data_center_ids: []
+    execution_timeout_ms: 300000
+    created_at: "2026-03-01T10:00:00Z"
+    urls:
+      run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
+      runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
+      status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
+      health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
+    health: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
+  contains:
+    id:
+      description: Endpoint id.
+      type: str
+      returned: always
+      sample: a1b2c3d4e5f6g7
+    name:
+      description: Endpoint name.
+      type: str
+      returned: always
+      sample: hello
+    template_id:
+      description: Id of the template the workers run.
+      type: str
+      returned: always
+      sample: 2k4zq1n8xw
+    gpu_type_ids:
+      description: GPU type ids (REST v1; empty with REST v2, which selects by pool).
+      type: list
+      elements: str
+      returned: always
+      sample: [NVIDIA GeForce RTX 4090]
+    gpu_pools:
+      description: GPU pools (REST v2; empty with REST v1).
+      type: list
+      elements: str
+      returned: always
+      sample: [ADA_24]
+    gpu_count:
+      description: GPUs per worker.
+      type: int
+      returned: always
+      sample: 1
+    workers_min:
+      description: Minimum number of workers.
+      type: int
+      returned: always
+      sample: 1
+    workers_max:
+      description: Maximum number of workers.
+      type: int
+      returned: always
+      sample: 3
+    idle_timeout:
+      description: Idle seconds before a worker is scaled down.
+      type: int
+      returned: always
+      sample: 5
+    scaler_type:
+      description: Scaler type.
+      type: str
+      returned: always
+      sample: QUEUE_DELAY
+    scaler_value:
+      description: Scaler value.
+      type: float
+      returned: always
+      sample: 4.0
+    flashboot:
+      description: Whether FlashBoot is on (null where the API does not report it, REST v1).
+      type: bool
+      returned: always
+      sample: false
+    network_volume_id:
+      description: Attached network volume id.
+      type: str
+      returned: always
+      sample: null
+    data_center_ids:
+      description: Allowed data centers.
+      type: list
+      elements: str
+      returned: always
+      sample: [EU-RO-1]
+    execution_timeout_ms:
+      description: Per-request execution timeout in milliseconds.
+      type: int
+      returned: always
+      sample: 300000
+    created_at:
+      description: Creation time as the API reports it.
+      type: str
+      returned: always
+      sample: "2026-03-01T10:00:00Z"
+    urls:
+      description:
+        - Serverless URLs of the endpoint, built from O(serverless_url). Append a job id to C(status).
+        - Null for an endpoint planned in check mode.
+      type: dict
+      returned: always
+      sample:
+        run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
+        runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
+        status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
+        health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
+    health:
+      description:
+        - Worker counters from the last C(/health) read of the wait (C(ready), C(running), C(idle),
+          C(initializing), C(throttled), C(unhealthy)).
+        - Null when the task did not wait or no health read succeeded; use M(runpod.cloud.endpoint_info) to read it.
+      type: dict
+      returned: always
+      sample: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
+ready_signal:
+  description:
+    - Which signal ended the wait. V(worker_idle) / V(worker_running) - a non-stale worker in that state in
+      the v2 worker list (the stronger signal); V(health_ready) / V(health_running) - the C(/health) counter.
+  returned: when O(wait=true) succeeded
+  type: str
+  sample: worker_idle
+ready_worker_id:
+  description: Id of the worker that was seen ready, when the signal came from the worker list.
+  returned: when O(wait=true) succeeded
+  type: str
+  sample: w-4f9a2c
+wait:
+  description:
+    - How the wait went; C(last_state) holds the worker counters of the last health read.
+  returned: when the task waited
+  type: dict
+  sample: {elapsed: 42, polls: 9, last_state: "workers ready 0, running 0, initializing 0, throttled 1, unhealthy 0"}
+diff:
+  description: The endpoint before and after the change (only the changed fields for an update).
+  returned: when changed and in diff mode
+  type: dict
+  sample:
+    before: {workers_max: 3}
+    after: {workers_max: 5}
+code:
+  description:
+    - Machine-readable failure code, for example V(wait_timeout), V(wait_interrupted), V(not_found),
+      V(unauthorized), V(forbidden), V(bad_request) or V(conflict) (several endpoints share O(name)).
+  returned: failure
+  type: str
+  sample: wait_timeout
+id:
+  description: Id of the endpoint the failure concerns; it is kept, never deleted by a failed task.
+  returned: failure, when an endpoint is concerned
+  type: str
+  sample: a1b2c3d4e5f6g7
+ids:
+  description: Ids of the endpoints sharing O(name) when the task failed because the name is ambiguous.
+  returned: on ambiguity failure
+  type: list
+  elements: str
+  sample: [a1b2c3d4e5f6g7, h8i9j0k1l2m3n4]
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    RunPodModule,
+    argument_spec,
+    run_module,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import EndpointPoller
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    id=dict(type="str"),
+    name=dict(type="str"),
+    state=dict(type="str", choices=["present", "absent"], default="present"),
+    template_id=dict(type="str"),
+    gpu_type_ids=dict(type="list", elements="str"),
+    gpu_count=dict(type="int"),
+    workers_min=dict(type="int"),
+    workers_max=dict(type="int"),
+    idle_timeout=dict(type="int"),
+    scaler_type=dict(type="str", choices=["QUEUE_DELAY", "REQUEST_COUNT"]),
+    scaler_value=dict(type="float"),
+    flashboot=dict(type="bool"),
+    network_volume_id=dict(type="str"),
+    data_center_ids=dict(type="list", elements="str"),
+    execution_timeout_ms=dict(type="int"),
+)
+
+# Options compared one to one with the EndpointView field of the same name.
+SIMPLE_FIELDS = (
+    "template_id",
+    "gpu_count",
+    "workers_min",
+    "workers_max",
+    "idle_timeout",
+    "scaler_type",
+    "scaler_value",
+    "flashboot",
+    "network_volume_id",
+    "execution_timeout_ms",
+)
+HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")
+DESCRIBED_FIELDS = (
+    "id",
+    "name",
+    "template_id",
+    "gpu_type_ids",
+    "gpu_pools",
+    "gpu_count",
+    "workers_min",
+    "workers_max",
+    "idle_timeout",
+    "scaler_type",
+    "scaler_value",
+    "flashboot",
+    "network_volume_id",
+    "data_center_ids",
+    "execution_timeout_ms",
+    "created_at",
+)
+
+
+def endpoint_urls(serverless_url, endpoint_id):
+    if not endpoint_id:
+        return None
+    base = f"{serverless_url.rstrip('/')}/{endpoint_id}"
+    return {"run": f"{base}/run", "runsync": f"{base}/runsync", "status": f"{base}/status", "health": f"{base}/health"}
+
+
+def health_counts(health):
+    """The worker counters of a ``Health`` view or a poller's counts dict; None stays None."""
+    if health is None:
+        return None
+    get = health.get if isinstance(health, dict) else lambda key, default=0: getattr(health, key, default)
+    return {key: int(get(key, 0) or 0) for key in HEALTH_KEYS}
+
+
+def describe_endpoint(endpoint, serverless_url, health=None):
+    """The stable, JSON-safe ``endpoint`` result from an ``EndpointView`` (or a planned field dict)."""
+    if endpoint is None:
+        return None
+    fields = endpoint if isinstance(endpoint, dict) else endpoint.model_dump()
+    described = {key: fields.get(key) for key in DESCRIBED_FIELDS}
+    for key in ("gpu_type_ids", "gpu_pools", "data_center_ids"):
+        described[key] = list(described[key] or [])
+    described["urls"] = endpoint_urls(serverless_url, described["id"])
+    described["health"] = health_counts(health)
+    return described
+
+
+def gpu_selection(gpu_type_ids, api_version):
+    """``(field, values)``: v2 pools from the catalog, v1 GPU type ids. Raises ValueError for bad input."""
+    if api_version == "v1":
+        pools = [gpu for gpu in gpu_type_ids if gpu in _catalog.GPU_POOLS]
+        if pools:
+            raise ValueError(
+                f"gpu_type_ids {', '.join(pools)} {'is a GPU pool' if len(pools) == 1 else 'are GPU pools'}, which "
+                f"only api_version v2 understands; with api_version v1 give GPU type ids such as "
+                f"'NVIDIA GeForce RTX 4090'"
+            )
+        return "gpu_type_ids", list(gpu_type_ids)
+    unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids if gpu not in _catalog.GPU_POOLS])
+    if unknown:
+        raise ValueError(
+            f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
+            f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
+            f"directly)"
+        )
+    return "gpu_pools", _catalog.pools_for(gpu_type_ids)
+
+
+def scaler_number(value, scaler_type, api_version):
+    """The scaler value as the API stores it: whole numbers on v1 and for REQUEST_COUNT."""
+    if value is None:
+        return None
+    if api_version == "v1" or (scaler_type or "").upper() == "REQUEST_COUNT":
+        return int(value)
+    return float(value)
+
+
+def validate_params(params):
+    """Problems the API would reject, found before any API call (a list of sentences)."""
+    problems = []
+    for option, low, high in (
+        ("gpu_count", 1, None),
+        ("workers_min", 0, None),
+        ("workers_max", 0, None),
+        ("idle_timeout", 1, 3600),
+        ("execution_timeout_ms", 1, None),
+    ):
+        value = params.get(option)
+        if value is None:
+            continue
+        if value < low or (high is not None and value > high):
+            bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+            problems.append(f"{option} must be {bound}, got {value}")
+    if params.get("scaler_value") is not None and params["scaler_value"] <= 0:
+        problems.append(f"scaler_value must be positive, got {params['scaler_value']}")
+    low, high = params.get("workers_min"), params.get("workers_max")
+    if low is not None and high is not None and low > high:
+        problems.append(f"workers_min ({low}) must not be larger than workers_max ({high})")
+    return problems
+
+
+class EndpointModule(RunPodModule):
+    result_key = "endpoint"
+    resource_kind = "endpoint"
+
+    def __init__(self, module):
+        super().__init__(module)
+        params = module.params
+        problems = validate_params(params)
+        self.gpu = None
+        if params.get("gpu_type_ids"):
+            try:
+                self.gpu = gpu_selection(params["gpu_type_ids"], params["api_version"])
+            except ValueError as exc:
+                problems.append(str(exc))
+        if problems:
+            self.fail("; ".join(problems), code="bad_request")
+
+    # -- messages ------------------------------------------------------------------------------------
+    def resource_remedy(self, resource_id):
+        return (
+            f"endpoint {resource_id} was kept (nothing is deleted): inspect it with {self.info_hint(resource_id)}, "
+            f"or delete it with {self.delete_hint(resource_id)} if you no longer want it (an endpoint with no "
+            f"running worker is not billing, but it will start one on the first request)"
+        )
+
+    @property
+    def api_version(self):
+        return self.module.params["api_version"]
+
+    def describe(self, endpoint, health=None):
+        return describe_endpoint(endpoint, self.backend.serverless_url, health)
+
+    # -- lookup --------------------------------------------------------------------------------------
+    def find(self):
+        params = self.module.params
+        if params.get("id"):
+            try:
+                return self.backend.get_endpoint(params["id"])
+            except RunPodError as error:
+                if error.code == "not_found":
+                    return None
+                self.fail_api(error, f"reading endpoint {params['id']} failed", resource_id=params["id"])
+        name = params["name"]
+        try:
+            matches = self.backend.find_endpoints(name)
+        except RunPodError as error:
+            self.fail_api(error, f"listing endpoints to find {name!r} failed")
+        if len(matches) > 1:
+            ids = sorted(endpoint.id for endpoint in matches)
+            self.fail(
+                f"found {len(matches)} endpoints named {name!r} (ids: {', '.join(ids)}); RunPod does not enforce "
+                f"unique names, so this task will not guess: set id to the one you mean, or delete the others "
+                f"with runpod.cloud.endpoint id=<id> state=absent",
+                code="conflict",
+                ids=ids,
+            )
+        return matches[0] if matches else None
+
+    # -- states --------------------------------------------------------------------------------------
+    def run(self):
+        if self.module.params["state"] == "absent":
+            self.absent()
+        else:
+            self.present()
+
+    def present(self):
+        params = self.module.params
+        current = self.find()
+        if current is None and params.get("id"):
+            self.fail(
+                f"endpoint {params['id']} was not found (deleted, or not visible to this api key); to create an "
+                f"endpoint, give name (and no id)",
+                code="not_found",
+                resource_id=params["id"],
+            )
+        endpoint = self.create() if current is None else self.update(current)
+        if endpoint is None:  # check mode create: nothing exists to wait on
+            self.exit()
+        self.result["endpoint"] = self.describe(endpoint)
+        if self.wait_settings.wait:
+            self.wait_for_worker(endpoint)
+        self.exit()
+
+    def wanted(self):
+        """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted)."""
+        params = self.module.params
+        wanted = {field: params[field] for field in SIMPLE_FIELDS if params.get(field) is not None}
+        for field in ("network_volume_id",):
+            if wanted.get(field) == "":
+                wanted.pop(field)
+        if params.get("data_center_ids"):
+            wanted["data_center_ids"] = list(params["data_center_ids"])
+        if self.gpu is not None:
+            field, values = self.gpu
+            wanted[field] = values
+        return wanted
+
+    def create(self):
+        params = self.module.params
+        wanted = self.wanted()
+        missing = [option for option in ("name", "template_id", "gpu_type_ids") if not params.get(option)]
+        if missing:
+            self.fail(
+                f"no endpoint named {params['name']!r} exists, and creating one needs {' and '.join(missing)} "
+                f"(template_id is the id of a serverless template, see runpod.cloud.template)",
+                code="bad_request",
+            )
+        if "scaler_value" in wanted:
+            wanted["scaler_value"] = scaler_number(wanted["scaler_value"], wanted.get("scaler_type"), self.api_version)
+        spec = EndpointSpec(name=params["name"], **wanted)
+        self.mark_changed()
+        planned = dict(spec.model_dump(), id=None, created_at=None)
+        if self.module._diff:
+            self.result["diff"] = {"before": {}, "after": self.describe(planned)}
+        if self.module.check_mode:
+            self.result["endpoint"] = self.describe(planned)
+            return None
+        try:
+            return self.backend.create_endpoint(spec)
+        except RunPodError as error:
+            if error.maybe_created:
+                self.fail(
+                    f"creating endpoint {spec.name!r} failed ({error.message}, {error.code}), and RunPod may have "
+                    f"created it anyway; it was not retried: rerun this task (it finds the endpoint by name) or "
+                    f"check with runpod.cloud.endpoint_info name={spec.name}",
+                    code=error.code,
+                    status=error.status,
+                )
+            self.fail_api(error, f"creating endpoint {spec.name!r} failed")
+        return None
+
+    def changes(self, current):
+        """``{field: wanted value}`` for every wanted field that differs from ``current``."""
+        params = self.module.params
+        wanted = self.wanted()
+        changes = {}
+        if params.get("id") and params.get("name") and params["name"] != current.name:
+            changes["name"] = params["name"]
+        scaler_type = wanted.get("scaler_type") or current.scaler_type
+        for field, value in wanted.items():
+            have = getattr(current, field)
+            if field in ("gpu_pools", "gpu_type_ids", "data_center_ids"):
+                if sorted(have or []) != sorted(value):
+                    changes[field] = list(value)
+                continue
+            if field == "scaler_value":
+                value = scaler_number(value, scaler_type, self.api_version)
+                have = scaler_number(have, scaler_type, self.api_version)
+            if field == "flashboot" and have is None and self.api_version == "v1":
+                continue  # REST v1 does not report flashboot back
+            if field == "idle_timeout" and self.api_version == "v2" and (scaler_type or "").upper() == "REQUEST_COUNT":
+                continue  # RunPod rejects idleTimeout beside REQUEST_COUNT (the backend drops it)
+            if have != value:
+                changes[field] = value
+        if self.api_version == "v2" and "scaler_value" in changes and "scaler_type" not in changes:
+            # REST v2 replaces the whole scaling block: send the type the endpoint keeps.
+            changes["scaler_type"] = scaler_type
+        return changes
+
+    def update(self, current):
+        changes = self.changes(current)
+        if not changes:
+            return current
+        described = self.describe(current)
+        self.mark_changed()
+        if self.module._diff:
+            self.result["diff"] = {
+                "before": {field: described.get(field) for field in changes},
+                "after": dict(changes),
+            }
+        if self.module.check_mode:
+            return current.model_copy(update=changes)
+        try:
+            return self.backend.update_endpoint(current.id, changes)
+        except RunPodError as error:
+            self.fail_api(error, f"updating endpoint {current.id} ({current.name!r}) failed", resource_id=current.id)
+        return None
+
+    def absent(self):
+        current = self.find()
+        if current is None:
+            self.exit()
+        described = self.describe(current)
+        self.result["endpoint"] = described
+        self.mark_changed()
+        if self.module._diff:
+            self.result["diff"] = {"before": described, "after": {}}
+        if not self.module.check_mode:
+            try:
+                self.backend.delete_endpoint(current.id)
+            except RunPodError as error:
+                if error.code != "not_found":
+                    self.fail_api(error, f"deleting endpoint {current.id} ({current.name!r}) failed",
+                                  resource_id=current.id)
+        self.exit()
+
+    # -- waiting -------------------------------------------------------------------------------------
+    def wait_for_worker(self, endpoint):
+        if not endpoint.workers_min:
+            self.module.warn(
+                f"endpoint {endpoint.id} has workers_min 0, so RunPod keeps no worker running and none is "
+                f"guaranteed to start before a request arrives; waiting anyway (set workers_min to 1 or more to "
+                f"guarantee a worker)"
+            )
+        poller = EndpointPoller(self.backend, endpoint.id)
+        outcome = self.wait_until(
+            poller,
+            label=f"a ready worker on endpoint {endpoint.id}",
+            resource_id=endpoint.id,
+            describe_last=lambda: self.describe(endpoint, poller.last_health),
+        )
+        value = outcome.value or {}
+        self.result["endpoint"] = self.describe(endpoint, value.get("health") or poller.last_health)
+        self.result["ready_signal"] = value.get("ready_signal")
+        self.result["ready_worker_id"] = value.get("worker_id")
+        self.result["wait"] = {"elapsed": outcome.elapsed, "polls": outcome.polls, "last_state": outcome.detail}
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=ARGUMENT_SPEC,
+        required_one_of=[("id", "name")],
+        supports_check_mode=True,
+    )
+    run_module(EndpointModule, module)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,315 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: endpoint_info
+short_description: Read RunPod serverless endpoints and their worker health
+version_added: 0.1.0
+description:
+  - List RunPod serverless endpoints, one by O(id), those named O(name), or all of them.
+  - Each endpoint comes with the worker counters of its serverless C(/health). The health reads (one per
+    endpoint) run concurrently, at most 8 at a time.
+  - An endpoint whose health cannot be read (for example a new endpoint the invoke service does not know yet)
+    is still listed, with a null RV(endpoints[].health) and the reason in RV(endpoints[].health_error).
+author:
+  - runpod.cloud contributors
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.attributes
+  - runpod.cloud.attributes.INFO_MODULE
+options:
+  id:
+    description:
+      - Id of the endpoint to read. An unknown id gives an empty list.
+    type: str
+  name:
+    description:
+      - Name of the endpoints to read (names are not unique on RunPod, so several may match).
+    type: str
+"""
+
+EXAMPLES = r"""
+- name: Read every endpoint with its health
+  runpod.cloud.endpoint_info:
+  register: all_endpoints
+
+- name: Read one endpoint by name
+  runpod.cloud.endpoint_info:
+    name: hello
+  register: hello_info
+
+- name: Fail when the endpoint has no ready worker
+  ansible.builtin.assert:
+    that:
+      - hello_info.endpoints | length == 1
+      - hello_info.endpoints[0].health is not none
+      - hello_info.endpoints[0].health.ready + hello_info.endpoints[0].health.running > 0
+"""
+
+RETURN = r"""
+endpoints:
+  description: The endpoints found, each with its health counters.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - id: a1b2c3d4e5f6g7
+      name: hello
+      template_id: 2k4zq1n8xw
+      gpu_type_ids: []
+      gpu_pools: [ADA_24]
+      gpu_count: 1
+      workers_min: 1
+      workers_max: 3
+      idle_timeout: 5
+      scaler_type: QUEUE_DELAY
+      scaler_value: 4.0
+      flashboot: false
+      network_volume_id: null
+      data_center_ids: []
+      execution_timeout_ms: 300000
+      created_at: "2026-03-01T10:00:00Z"
+      urls:
+        run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
+        runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
+        status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
+        health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
+      health: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
+      jobs: {completed: 3, failed: 0, inProgress: 0, inQueue: 0, retried: 0}
+      health_error: null
+  contains:
+    id:
+      description: Endpoint id.
+      type: str
+      returned: always
+      sample: a1b2c3d4e5f6g7
+    name:
+      description: Endpoint name.
+      type: str
+      returned: always
+      sample: hello
+    template_id:
+      description: Id of the template the workers run.
+      type: str
+      returned: always
+      sample: 2k4zq1n8xw
+    gpu_type_ids:
+      description: GPU type ids (REST v1; empty with REST v2, which selects by pool).
+      type: list
+      elements: str
+      returned: always
+      sample: [NVIDIA GeForce RTX 4090]
+    gpu_pools:
+      description: GPU pools (REST v2; empty with REST v1).
+      type: list
+      elements: str
+      returned: always
+      sample: [ADA_24]
+    gpu_count:
+      description: GPUs per worker.
+      type: int
+      returned: always
+      sample: 1
+    workers_min:
+      description: Minimum number of workers.
+      type: int
+      returned: always
+      sample: 1
+    workers_max:
+      description: Maximum number of workers.
+      type: int
+      returned: always
+      sample: 3
+    idle_timeout:
+      description: Idle seconds before a worker is scaled down.
+      type: int
+      returned: always
+      sample: 5
+    scaler_type:
+      description: Scaler type.
+      type: str
+      returned: always
+      sample: QUEUE_DELAY
+    scaler_value:
+      description: Scaler value.
+      type: float
+      returned: always
+      sample: 4.0
+    flashboot:
+      description: Whether FlashBoot is on (null where the API does not report it, REST v1).
+      type: bool
+      returned: always
+      sample: false
+    network_volume_id:
+      description: Attached network volume id.
+      type: str
+      returned: always
+      sample: null
+    data_center_ids:
+      description: Allowed data centers.
+      type: list
+      elements: str
+      returned: always
+      sample: [EU-RO-1]
+    execution_timeout_ms:
+      description: Per-request execution timeout in milliseconds.
+      type: int
+      returned: always
+      sample: 300000
+    created_at:
+      description: Creation time as the API reports it.
+      type: str
+      returned: always
+      sample: "2026-03-01T10:00:00Z"
+    urls:
+      description: Serverless URLs of the endpoint, built from O(serverless_url).
+      type: dict
+      returned: always
+      sample:
+        run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
+        runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
+        status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
+        health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
+    health:
+      description: Worker counters from C(/health); null when the read failed.
+      type: dict
+      returned: always
+      sample: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
+    jobs:
+      description: Job counters from C(/health); null when the read failed.
+      type: dict
+      returned: always
+      sample: {completed: 3, failed: 0, inProgress: 0, inQueue: 0, retried: 0}
+    health_error:
+      description: Why the health read failed (C(<message> (<code>))), else null.
+      type: str
+      returned: always
+      sample: "endpoint not found (not_found)"
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+    AUTH_ARGUMENT_SPEC,
+    RunPodModule,
+    argument_spec,
+    run_module,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    id=dict(type="str"),
+    name=dict(type="str"),
+)
+
+MAX_CONCURRENT_HEALTH_READS = 8
+HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")
+DESCRIBED_FIELDS = (
+    "id",
+    "name",
+    "template_id",
+    "gpu_type_ids",
+    "gpu_pools",
+    "gpu_count",
+    "workers_min",
+    "workers_max",
+    "idle_timeout",
+    "scaler_type",
+    "scaler_value",
+    "flashboot",
+    "network_volume_id",
+    "data_center_ids",
+    "execution_timeout_ms",
+    "created_at",
+)
+
+
+def describe_endpoint(endpoint, serverless_url):
+    """The same shape as ``runpod.cloud.endpoint`` returns, plus ``jobs`` and ``health_error``."""
+    fields = endpoint.model_dump()
+    described = {key: fields.get(key) for key in DESCRIBED_FIELDS}
+    for key in ("gpu_type_ids", "gpu_pools", "data_center_ids"):
+        described[key] = list(described[key] or [])
+    base = f"{serverless_url.rstrip('/')}/{endpoint.id}"
+    described["urls"] = {
+        "run": f"{base}/run",
+        "runsync": f"{base}/runsync",
+        "status": f"{base}/status",
+        "health": f"{base}/health",
+    }
+    described["health"] = None
+    described["jobs"] = None
+    described["health_error"] = None
+    return described
+
+
+def read_health(backend, endpoint_id):
+    """``(health, error)`` for one endpoint; never raises an API error."""
+    try:
+        return backend.endpoint_health(endpoint_id), None
+    except RunPodError as error:
+        return None, f"{error.message} ({error.code})"
+
+
+def read_all_health(backend, endpoint_ids, max_workers=MAX_CONCURRENT_HEALTH_READS):
+    """``{id: (health, error)}`` with the reads made concurrently, at most ``max_workers`` at once."""
+    if not endpoint_ids:
+        return {}
+    with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(endpoint_ids)))) as pool:
+        futures = {endpoint_id: pool.submit(read_health, backend, endpoint_id) for endpoint_id in endpoint_ids}
+        return {endpoint_id: future.result() for endpoint_id, future in futures.items()}
+
+
+class EndpointInfoModule(RunPodModule):
+    result_key = "endpoints"
+    resource_kind = "endpoint"
+
+    def run(self):
+        params = self.module.params
+        try:
+            if params.get("id"):
+                endpoints = self.by_id(params["id"])
+            elif params.get("name"):
+                endpoints = self.backend.find_endpoints(params["name"])
+            else:
+                endpoints = self.backend.list_endpoints()
+        except RunPodError as error:
+            self.fail_api(error, "reading endpoints failed")
+        health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
+        described = []
+        for endpoint in endpoints:
+            entry = describe_endpoint(endpoint, self.backend.serverless_url)
+            counts, error = health[endpoint.id]
+            if counts is not None:
+                entry["health"] = {key: int(getattr(counts, key, 0) or 0) for key in HEALTH_KEYS}
+                entry["jobs"] = dict(counts.jobs or {})
+            entry["health_error"] = error
+            described.append(entry)
+        self.exit(endpoints=described)
+
+    def by_id(self, endpoint_id):
+        try:
+            return [self.backend.get_endpoint(endpoint_id)]
+        except RunPodError as error:
+            if error.code == "not_found":
+                return []
+            raise
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=ARGUMENT_SPEC,
+        mutually_exclusive=[("id", "name")],
+        supports_check_mode=True,
+    )
+    run_module(EndpointInfoModule, module)
+
+
+if __name__ == "__main__":
+    main()

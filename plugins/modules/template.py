@@ -1,0 +1,385 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: template
+short_description: Manage RunPod pod and serverless templates
+version_added: 0.1.0
+description:
+  - Create, update and delete RunPod templates, identified by O(name).
+  - A serverless endpoint (M(runpod.cloud.endpoint)) needs a serverless template, so a playbook can create
+    the template with O(serverless=true) and pass its RV(template.id) to the endpoint.
+  - Template names are unique on RunPod. If several templates nevertheless share O(name), the task fails and
+    lists their ids instead of guessing.
+  - Only the options you give are compared and changed; omitted options leave the template as it is.
+author:
+  - runpod.cloud contributors
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.attributes
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+options:
+  name:
+    description:
+      - Name of the template; the identity used to find it.
+    type: str
+    required: true
+  state:
+    description:
+      - V(present) creates the template or updates it in place; V(absent) deletes it.
+      - RunPod refuses to delete a template that a pod or an endpoint still uses; delete those first.
+    type: str
+    choices: [present, absent]
+    default: present
+  image:
+    description:
+      - Container image, for example V(runpod/serverless-hello-world:latest).
+      - Required with O(state=present).
+    type: str
+  serverless:
+    description:
+      - Whether this is a serverless template (usable by endpoints) rather than a pod template.
+      - When creating, omitting it means V(false).
+      - With O(api_version=v1) this is fixed at creation; changing it on an existing template fails
+        (delete the template and create it again, or use O(api_version=v2)).
+    type: bool
+  container_disk_gb:
+    description:
+      - Container disk size in GB.
+    type: int
+  env:
+    description:
+      - Environment variables of the container. Values are converted to strings.
+      - Replaces the whole set when it differs.
+    type: dict
+  ports:
+    description:
+      - Exposed ports such as V(8888/http) or V(22/tcp). Compared without regard to order.
+    type: list
+    elements: str
+  docker_args:
+    description:
+      - Container start command (arguments), as one string. V("") clears it.
+    type: str
+"""
+
+EXAMPLES = r"""
+- name: Create a serverless template for an endpoint
+  runpod.cloud.template:
+    name: hello-worker
+    image: runpod/serverless-hello-world:latest
+    serverless: true
+    container_disk_gb: 10
+    env:
+      MODEL: tiny
+  register: hello_template
+
+- name: Preview a change without making it
+  runpod.cloud.template:
+    name: hello-worker
+    image: runpod/serverless-hello-world:v2
+  check_mode: true
+  diff: true
+
+- name: Delete the template
+  runpod.cloud.template:
+    name: hello-worker
+    state: absent
+"""
+
+RETURN = r"""
+template:
+  description:
+    - The template after the task (the planned template with a null RV(template.id) when created in check mode;
+      the deleted template with O(state=absent); null when there was nothing to delete).
+  returned: always
+  type: dict
+  sample:
+    id: 2k4zq1n8xw
+    name: hello-worker
+    image: runpod/serverless-hello-world:latest
+    serverless: true
+    container_disk_gb: 10
+    env: {MODEL: tiny}
+    ports: []
+    docker_args: null
+  contains:
+    id:
+      description: Template id.
+      type: str
+      returned: always
+      sample: 2k4zq1n8xw
+    name:
+      description: Template name.
+      type: str
+      returned: always
+      sample: hello-worker
+    image:
+      description: Container image.
+      type: str
+      returned: always
+      sample: runpod/serverless-hello-world:latest
+    serverless:
+      description: Whether this is a serverless template.
+      type: bool
+      returned: always
+      sample: true
+    container_disk_gb:
+      description: Container disk size in GB.
+      type: int
+      returned: always
+      sample: 10
+    env:
+      description: Environment variables.
+      type: dict
+      returned: always
+      sample: {MODEL: tiny}
+    ports:
+      description: Exposed ports.
+      type: list
+      elements: str
+      returned: always
+      sample: ["8888/http"]
+    docker_args:
+      description: Container start command, or null when the image default is used.
+      type: str
+      returned: always
+      sample: python handler.py
+diff:
+  description: The template before and after the change (only the compared fields).
+  returned: when changed and in diff mode
+  type: dict
+  sample:
+    before: {image: runpod/serverless-hello-world:latest}
+    after: {image: runpod/serverless-hello-world:v2}
+ids:
+  description: Ids of the templates sharing O(name) when the task failed because the name is ambiguous.
+  returned: on ambiguity failure
+  type: list
+  elements: str
+  sample: [2k4zq1n8xw, 9m3pq7c1vb]
+code:
+  description: Machine-readable failure code, for example V(conflict), V(bad_request) or V(unauthorized).
+  returned: failure
+  type: str
+  sample: conflict
+"""
+
+import shlex
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+    AUTH_ARGUMENT_SPEC,
+    RunPodModule,
+    argument_spec,
+    run_module,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import TemplateSpec
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    name=dict(type="str", required=True),
+    state=dict(type="str", choices=["present", "absent"], default="present"),
+    image=dict(type="str"),
+    serverless=dict(type="bool"),
+    container_disk_gb=dict(type="int"),
+    env=dict(type="dict"),
+    ports=dict(type="list", elements="str"),
+    docker_args=dict(type="str"),
+)
+
+MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args")
+
+
+def describe_template(template):
+    """The stable, JSON-safe ``template`` result from a ``TemplateView``."""
+    if template is None:
+        return None
+    return {
+        "id": template.id,
+        "name": template.name,
+        "image": template.image,
+        "serverless": bool(template.serverless),
+        "container_disk_gb": template.container_disk_gb,
+        "env": dict(template.env or {}),
+        "ports": list(template.ports or []),
+        "docker_args": template.docker_args or None,
+    }
+
+
+def _args_tokens(value):
+    try:
+        return shlex.split(value or "")
+    except ValueError:
+        return [value or ""]
+
+
+def same_value(field, current, wanted):
+    """Whether ``current`` (from the API) already satisfies ``wanted`` (from the task)."""
+    if field == "ports":
+        return sorted(current or []) == sorted(wanted or [])
+    if field == "env":
+        return dict(current or {}) == dict(wanted or {})
+    if field == "docker_args":
+        return _args_tokens(current) == _args_tokens(wanted)
+    return current == wanted
+
+
+def wanted_fields(params):
+    """The options the task sets, normalized to the ``TemplateSpec`` vocabulary (unset options are omitted)."""
+    wanted = {}
+    for field in MANAGED_FIELDS:
+        value = params.get(field)
+        if value is None:
+            continue
+        if field == "env":
+            value = {str(key): "" if item is None else str(item) for key, item in value.items()}
+        elif field == "ports":
+            value = [str(item).strip() for item in value]
+        wanted[field] = value
+    return wanted
+
+
+def template_changes(current, wanted):
+    """``{field: wanted value}`` for every wanted field that differs from the ``current`` template."""
+    described = describe_template(current)
+    return {field: value for field, value in wanted.items() if not same_value(field, described[field], value)}
+
+
+class TemplateModule(RunPodModule):
+    result_key = "template"
+    resource_kind = "template"
+
+    def run(self):
+        params = self.module.params
+        self.wanted = wanted_fields(params)
+        if params["state"] == "absent":
+            self.absent()
+        else:
+            self.present()
+
+    # -- lookup ------------------------------------------------------------------------------------
+    def find(self):
+        name = self.module.params["name"]
+        try:
+            matches = self.backend.find_templates(name)
+        except RunPodError as error:
+            self.fail_api(error, f"listing templates to find {name!r} failed")
+        if len(matches) > 1:
+            ids = sorted(template.id for template in matches)
+            self.fail(
+                f"found {len(matches)} templates named {name!r} (ids: {', '.join(ids)}); RunPod template names "
+                f"should be unique, so this task will not guess: rename or delete the extra templates first",
+                code="conflict",
+                ids=ids,
+            )
+        return matches[0] if matches else None
+
+    # -- states ------------------------------------------------------------------------------------
+    def present(self):
+        current = self.find()
+        if current is None:
+            self.create()
+        else:
+            self.update(current)
+        self.exit()
+
+    def create(self):
+        params = self.module.params
+        fields = dict(self.wanted)
+        fields.setdefault("serverless", False)
+        spec = TemplateSpec(name=params["name"], **fields)
+        planned = {
+            "id": None,
+            "name": spec.name,
+            "image": spec.image,
+            "serverless": spec.serverless,
+            "container_disk_gb": spec.container_disk_gb,
+            "env": dict(spec.env),
+            "ports": list(spec.ports),
+            "docker_args": spec.docker_args or None,
+        }
+        self.mark_changed()
+        if self.module._diff:
+            self.result["diff"] = {"before": {}, "after": planned}
+        if self.module.check_mode:
+            self.result["template"] = planned
+            return
+        try:
+            created = self.backend.create_template(spec)
+        except RunPodError as error:
+            self.fail_api(error, f"creating template {spec.name!r} failed")
+        self.result["template"] = describe_template(created)
+
+    def update(self, current):
+        changes = template_changes(current, self.wanted)
+        described = describe_template(current)
+        self.result["template"] = described
+        if not changes:
+            return
+        if "serverless" in changes and self.backend.api_version == "v1":
+            self.fail(
+                f"template {current.id} ({current.name!r}) has serverless={described['serverless']}, and REST v1 "
+                f"fixes that at creation: delete the template (state=absent) and create it again, "
+                f"or use api_version v2, which can change it in place",
+                code="bad_request",
+                resource_id=current.id,
+            )
+        self.mark_changed()
+        if self.module._diff:
+            self.result["diff"] = {
+                "before": {field: described[field] for field in changes},
+                "after": dict(changes),
+            }
+        if self.module.check_mode:
+            self.result["template"] = dict(described, **changes)
+            return
+        try:
+            updated = self.backend.update_template(current.id, changes)
+        except RunPodError as error:
+            self.fail_api(error, f"updating template {current.id} ({current.name!r}) failed", resource_id=current.id)
+        self.result["template"] = describe_template(updated)
+
+    def absent(self):
+        current = self.find()
+        if current is None:
+            self.exit()
+        described = describe_template(current)
+        self.result["template"] = described
+        self.mark_changed()
+        if self.module._diff:
+            self.result["diff"] = {"before": described, "after": {}}
+        if not self.module.check_mode:
+            try:
+                self.backend.delete_template(current.id)
+            except RunPodError as error:
+                if error.code != "not_found":
+                    self.fail_api(
+                        error,
+                        f"deleting template {current.id} ({current.name!r}) failed; if a pod or an endpoint still "
+                        f"uses it, delete those first",
+                        resource_id=current.id,
+                    )
+        self.exit()
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=ARGUMENT_SPEC,
+        required_if=[("state", "present", ("image",))],
+        supports_check_mode=True,
+    )
+    run_module(TemplateModule, module)
+
+
+if __name__ == "__main__":
+    main()

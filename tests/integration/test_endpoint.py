@@ -1,0 +1,373 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs (v2 and v1)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(180)
+
+API_VERSIONS = ["v2", "v1"]
+API_PREFIX = {"v2": "/v2/serverless", "v1": "/v1/endpoints"}
+TEMPLATE_PREFIX = {"v2": "/v2/templates", "v1": "/v1/templates"}
+GPUS = ["NVIDIA GeForce RTX 4090", "NVIDIA L4"]
+
+
+@pytest.fixture(params=API_VERSIONS)
+def api(request, sim):
+    version = request.param
+    if version == "v1":
+        response = httpx.get(
+            sim.urls["api_v1"] + "/endpoints", headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
+        )
+        if response.status_code == 404 and "Endpoint" not in response.text:
+            pytest.skip("the simulator does not serve REST v1 endpoints yet")
+    return version
+
+
+def play(tasks: str, **extra_vars) -> str:
+    header = "- hosts: localhost\n  gather_facts: false\n"
+    if extra_vars:
+        header += "  vars:\n" + "".join(f"    {key}: {json.dumps(value)}\n" for key, value in extra_vars.items())
+    return header + "  tasks:\n" + tasks
+
+
+TEMPLATE_TASK = """
+    - name: template
+      runpod.cloud.template:
+        name: worker-tpl
+        image: runpod/serverless-hello-world:latest
+        serverless: true
+      register: tpl
+"""
+
+# Creates the endpoint without waiting, then scripts its /health or workers through the admin API (real HTTP).
+SETUP_TASKS = TEMPLATE_TASK + """
+    - name: setup
+      runpod.cloud.endpoint:
+        name: ep
+        template_id: "{{ tpl.template.id }}"
+        gpu_type_ids: %(gpus)s
+        workers_min: 0
+      register: setup
+    - name: script
+      ansible.builtin.uri:
+        url: "{{ admin }}/endpoints/{{ setup.endpoint.id }}/%(admin_path)s"
+        method: POST
+        body_format: json
+        body: %(body)s
+"""
+
+
+def wait_task(interval="100ms", timeout="30s", name="wait"):
+    return f"""
+    - name: {name}
+      runpod.cloud.endpoint:
+        name: ep
+        template_id: "{{{{ tpl.template.id }}}}"
+        gpu_type_ids: {json.dumps(GPUS)}
+        workers_min: 0
+        wait: true
+        wait_interval: {interval}
+        wait_timeout: {timeout}
+"""
+
+
+def scripted(admin_path, body):
+    return SETUP_TASKS % {"gpus": json.dumps(GPUS), "admin_path": admin_path, "body": json.dumps(body)}
+
+
+def health_gets(sim, endpoint_id):
+    return sim.admin.count("GET", rf"^/invoke/v2/{endpoint_id}/health$")
+
+
+def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_path, api):
+    tasks = TEMPLATE_TASK + f"""
+    - name: preview
+      runpod.cloud.endpoint: &ep
+        name: ep
+        template_id: "{{{{ tpl.template.id }}}}"
+        gpu_type_ids: {json.dumps(GPUS)}
+        workers_min: 1
+        workers_max: 3
+        idle_timeout: 5
+        scaler_type: QUEUE_DELAY
+        scaler_value: 4
+        execution_timeout_ms: 600000
+        data_center_ids: [EU-RO-1]
+        wait: true
+      check_mode: true
+      diff: true
+    - name: create
+      runpod.cloud.endpoint:
+        <<: *ep
+        wait: true
+        wait_interval: 100ms
+        wait_timeout: 30s
+    - name: rerun
+      runpod.cloud.endpoint: *ep
+    - name: update
+      runpod.cloud.endpoint:
+        <<: *ep
+        wait: false
+        workers_max: 5
+        idle_timeout: 7
+      diff: true
+    - name: rerun update
+      runpod.cloud.endpoint:
+        <<: *ep
+        wait: false
+        workers_max: 5
+        idle_timeout: 7
+    - name: info
+      runpod.cloud.endpoint_info:
+        name: ep
+    - name: info all
+      runpod.cloud.endpoint_info:
+    - name: info unknown id
+      runpod.cloud.endpoint_info:
+        id: nope-nope
+    - name: delete
+      runpod.cloud.endpoint:
+        name: ep
+        state: absent
+    - name: delete again
+      runpod.cloud.endpoint:
+        name: ep
+        state: absent
+"""
+    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    prefix = API_PREFIX[api]
+
+    preview = result.task_result("preview")
+    assert preview["changed"] is True
+    assert preview["endpoint"]["id"] is None
+    assert preview["diff"]["before"] == {}
+    assert preview["diff"]["after"]["workers_min"] == 1
+    assert "ready_signal" not in preview  # check mode never waits
+
+    created = result.task_result("create")
+    endpoint = created["endpoint"]
+    assert created["changed"] is True
+    assert endpoint["id"] and endpoint["name"] == "ep"
+    assert endpoint["template_id"] == result.task_result("template")["template"]["id"]
+    if api == "v2":
+        assert endpoint["gpu_pools"] == ["ADA_24"]  # both GPU types map to one pool
+        assert created["ready_signal"] == "worker_idle"
+        assert created["ready_worker_id"]
+    else:
+        assert endpoint["gpu_type_ids"] == GPUS
+        assert created["ready_signal"] == "health_ready"
+    assert endpoint["workers_min"] == 1 and endpoint["workers_max"] == 3
+    assert endpoint["idle_timeout"] == 5 and endpoint["scaler_type"] == "QUEUE_DELAY"
+    assert endpoint["scaler_value"] == 4
+    assert endpoint["execution_timeout_ms"] == 600000
+    assert endpoint["data_center_ids"] == ["EU-RO-1"]
+    assert endpoint["health"]["ready"] >= 1
+    serverless = sim.urls["serverless"]
+    assert endpoint["urls"] == {
+        "run": f"{serverless}/{endpoint['id']}/run",
+        "runsync": f"{serverless}/{endpoint['id']}/runsync",
+        "status": f"{serverless}/{endpoint['id']}/status",
+        "health": f"{serverless}/{endpoint['id']}/health",
+    }
+    assert created["wait"]["polls"] >= 1
+    assert not created.get("warnings")
+
+    rerun = result.task_result("rerun")
+    assert rerun["changed"] is False
+    assert rerun["endpoint"]["id"] == endpoint["id"]
+
+    update = result.task_result("update")
+    assert update["changed"] is True
+    assert update["endpoint"]["id"] == endpoint["id"]
+    assert update["endpoint"]["workers_max"] == 5 and update["endpoint"]["idle_timeout"] == 7
+    assert update["diff"] == {"before": {"workers_max": 3, "idle_timeout": 5},
+                              "after": {"workers_max": 5, "idle_timeout": 7}}
+    assert result.task_result("rerun update")["changed"] is False
+
+    info = result.task_result("info")
+    assert info["changed"] is False
+    assert [entry["id"] for entry in info["endpoints"]] == [endpoint["id"]]
+    assert info["endpoints"][0]["health"]["ready"] >= 1
+    assert info["endpoints"][0]["health_error"] is None
+    assert info["endpoints"][0]["workers_max"] == 5
+    assert [entry["id"] for entry in result.task_result("info all")["endpoints"]] == [endpoint["id"]]
+    assert result.task_result("info unknown id")["endpoints"] == []
+
+    deleted = result.task_result("delete")
+    assert deleted["changed"] is True and deleted["endpoint"]["id"] == endpoint["id"]
+    assert result.task_result("delete again")["changed"] is False
+
+    # One create, one update, one delete: check mode and reruns never mutate.
+    assert sim.admin.count("POST", rf"^{prefix}$") == 1
+    assert sim.admin.count("PATCH", rf"^{prefix}/") == 1
+    assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
+    # Health reads: the wait's polls plus one per endpoint_info listing that found the endpoint.
+    # Health reads: the waits' polls (the rerun waits too, ready at once) plus one per endpoint_info hit.
+    assert rerun["wait"]["polls"] == 1 and rerun["ready_signal"] == created["ready_signal"]
+    assert health_gets(sim, endpoint["id"]) == created["wait"]["polls"] + 1 + 2
+
+
+def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, tmp_path, api):
+    sequence = [{"status": 404}, {"status": 404}, {"workers": {"ready": 1, "idle": 1}}]
+    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    waited = result.task_result("wait")
+    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    assert waited["changed"] is False
+    assert waited["endpoint"]["id"] == endpoint_id
+    assert waited["ready_signal"] == "health_ready"
+    assert waited["endpoint"]["health"] == {"ready": 1, "running": 0, "idle": 1, "initializing": 0,
+                                            "throttled": 0, "unhealthy": 0}
+    assert waited["wait"]["polls"] == 3
+    assert any("workers_min 0" in warning and endpoint_id in warning for warning in waited["warnings"])
+    assert health_gets(sim, endpoint_id) == 3
+
+
+def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbook, tmp_path, api):
+    sequence = [{"workers": {"initializing": 1}}, {"status": 404}]
+    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("wait")
+    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    assert failed["failed"] is True
+    assert failed["code"] == "not_found"
+    assert failed["id"] == endpoint_id
+    assert failed["changed"] is False  # it existed before this task
+    assert failed["wait"]["polls"] == 3  # one good read, then two 404s
+    assert "deleted while waiting" in failed["msg"]
+    assert f"endpoint {endpoint_id}" in failed["msg"]
+    assert failed["endpoint"]["id"] == endpoint_id
+    assert failed["endpoint"]["health"]["initializing"] == 1
+    assert health_gets(sim, endpoint_id) == 3
+    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
+
+
+def test_never_propagating_endpoint_is_not_found_on_the_12th_read(sim, run_playbook, tmp_path, api):
+    sim.admin.configure(propagation_lag=1_000_000)
+    tasks = TEMPLATE_TASK + wait_task(timeout="60s")
+    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("wait")
+    endpoint_id = failed["id"]
+    assert failed["code"] == "not_found"
+    assert failed["changed"] is True  # this task created it, and it is kept
+    assert failed["endpoint"]["id"] == endpoint_id
+    assert failed["endpoint"]["health"] is None
+    assert failed["wait"]["polls"] == 12
+    assert "still does not know endpoint" in failed["msg"] and "12 consecutive reads" in failed["msg"]
+    for claim in ("never existed", "does not exist", "never created"):
+        assert claim not in failed["msg"]
+    assert "runpod.cloud.endpoint id=%s state=absent" % endpoint_id in failed["msg"]
+    assert "not billing" in failed["msg"]
+    assert health_gets(sim, endpoint_id) == 12
+    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
+    assert sim.admin.count("POST", rf"^{API_PREFIX[api]}$") == 1
+
+
+def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path, api):
+    sequence = [{"workers": {"initializing": 1}}, {"status": 401, "error": "invalid api key"}]
+    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task(interval="500ms", timeout="60s")
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("wait")
+    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    assert failed["code"] == "unauthorized"
+    assert failed["status"] == 401
+    assert failed["id"] == endpoint_id
+    assert failed["wait"]["polls"] == 2
+    # Fatal at the second read (0.5 s in), far from the 60 s budget: under 2 s measured by the engine.
+    assert failed["wait"]["elapsed"] < 2
+    assert failed["wait"]["history"][-1]["elapsed"] < 2
+    assert health_gets(sim, endpoint_id) == 2
+    assert sim.api_key not in json.dumps(failed)
+
+
+def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path, api):
+    tasks = scripted("workers", {"statuses": ["THROTTLED", "UNHEALTHY"]}) + wait_task(interval="200ms", timeout="1s")
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("wait")
+    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    assert failed["code"] == "wait_timeout"
+    assert failed["id"] == endpoint_id
+    counters = "workers ready 0, running 0, initializing 0, throttled 1, unhealthy 1"
+    assert failed["wait"]["last_state"] == counters
+    assert counters in failed["msg"]
+    assert f"a ready worker on endpoint {endpoint_id}" in failed["msg"]
+    assert "not billing, but it will start one on the first request" in failed["msg"]
+    assert failed["endpoint"]["health"]["throttled"] == 1 and failed["endpoint"]["health"]["unhealthy"] == 1
+    # Polls at 0, 0.2, ... and a final one at the deadline (1 s): at most 6, never more than one per interval;
+    # read latency can push the 5th poll onto the deadline. Exactly one health read per poll.
+    assert 5 <= failed["wait"]["polls"] <= 6
+    assert health_gets(sim, endpoint_id) == failed["wait"]["polls"]
+
+
+def test_rename_by_id_then_duplicate_names_are_refused_with_their_ids(sim, run_playbook, tmp_path, api):
+    tasks = TEMPLATE_TASK + f"""
+    - name: first
+      runpod.cloud.endpoint: &ep
+        name: ep
+        template_id: "{{{{ tpl.template.id }}}}"
+        gpu_type_ids: {json.dumps(GPUS)}
+    - name: second
+      runpod.cloud.endpoint:
+        <<: *ep
+        name: other
+      register: second
+    - name: rename
+      runpod.cloud.endpoint:
+        id: "{{{{ second.endpoint.id }}}}"
+        name: ep
+      diff: true
+    - name: ambiguous
+      runpod.cloud.endpoint:
+        name: ep
+        state: absent
+"""
+    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    assert result.rc != 0
+    first = result.task_result("first")["endpoint"]["id"]
+    second = result.task_result("second")["endpoint"]["id"]
+    renamed = result.task_result("rename")
+    assert renamed["changed"] is True
+    assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep"
+    assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep"}}
+    failed = result.task_result("ambiguous")
+    assert failed["code"] == "conflict"
+    assert failed["ids"] == sorted([first, second])
+    assert first in failed["msg"] and second in failed["msg"]
+    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
+
+
+def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path, api):
+    tasks = """
+    - name: bad
+      runpod.cloud.endpoint:
+        name: ep
+        template_id: t
+        gpu_type_ids: [%s]
+        workers_min: 4
+        workers_max: 2
+        wait: true
+""" % ("NVIDIA GeForce RTX 3070" if api == "v2" else "ADA_24")
+    sim.admin.clear_requests()
+    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("bad")
+    assert failed["code"] == "bad_request"
+    assert "workers_min (4) must not be larger than workers_max (2)" in failed["msg"]
+    if api == "v2":
+        assert "not offered to serverless endpoints" in failed["msg"]
+    else:
+        assert "only api_version v2 understands" in failed["msg"]
+    assert sim.admin.requests() == []
