@@ -702,7 +702,7 @@ class PodModule(RunPodModule):
         p = self.params
         if not p["name"]:
             self.fail(
-                f"pod {p['id']} does not exist or is terminated, and no name was given for a new pod. "
+                f"pod {p['id']} does not exist or is terminated; an id never creates a pod. "
                 "Remove id and set name to create a pod.",
                 code="not_found",
                 resource_id=p["id"],
