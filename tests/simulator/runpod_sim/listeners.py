@@ -26,6 +26,7 @@ import asyncssh
 
 log = logging.getLogger("runpod_sim.listeners")
 
+CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SSH_BANNER = b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5\r\n"
 NOT_SSH_ANSWER = b"HTTP/1.1 400 Bad Request\r\n"
 
@@ -262,7 +263,8 @@ class ListenerManager:
             "USER": "root",
             "LOGNAME": "root",
             "SHELL": "/bin/sh",
-            "PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/local/bin:/usr/bin:/bin')}",
+            # A container's PATH, not the simulator's (which may hold pyenv shims or virtualenvs).
+            "PATH": f"{bin_dir}:{CONTAINER_PATH}",
             "LANG": "C.UTF-8",
             "RUNPOD_POD_ID": pod.id,
             "RUNPOD_GPU_COUNT": str(pod.gpu_count if pod.is_gpu else 0),
