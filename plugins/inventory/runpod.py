@@ -1,0 +1,362 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: runpod
+short_description: RunPod pods as Ansible hosts, reachable over their public SSH port
+version_added: 0.1.0
+description:
+  - Reads the pods of a RunPod account and adds each one as a host named after the pod, with
+    C(ansible_host), C(ansible_port) and C(ansible_user) set from the pod's public SSH address (the
+    public port mapped to the pod's port 22), so plays can connect to it directly.
+  - Costs one list read per inventory parse (plus, with O(api_version=v1), at most one GraphQL runtime
+    read bounded at 5 seconds), and none at all when the cache is used.
+  - Host names are the pod names; when several included pods share a name, each of them is named
+    C(<name>-<id>) instead. A pod without a name is named after its id.
+  - Every host joins the group C(runpod). Host variables carry the C(runpod_) prefix, see the notes.
+  - The configuration file name must end in C(runpod.yml) or C(runpod.yaml).
+author:
+  - runpod.cloud contributors
+requirements:
+  - httpx >= 0.27.0
+  - pydantic >= 2.6.0
+extends_documentation_fragment:
+  - constructed
+  - inventory_cache
+options:
+  plugin:
+    description: The name of this plugin; it marks the file as a source for it.
+    required: true
+    type: str
+    choices: [runpod.cloud.runpod]
+  api_key:
+    description:
+      - RunPod API key.
+      - Templated, so a vaulted value or C({{ lookup('ansible.builtin.env', 'MY_KEY') }}) works.
+      - Never written to the inventory, the cache or any message.
+    type: str
+    required: true
+    env:
+      - name: RUNPOD_API_KEY
+  api_version:
+    description:
+      - Which RunPod API generation to use; V(v1) adds one GraphQL read for live runtime data.
+    type: str
+    choices: [v2, v1]
+    default: v2
+    env:
+      - name: RUNPOD_API_VERSION
+  api_url:
+    description:
+      - Base URL of the RunPod REST API.
+      - Defaults to V(https://api.runpod.io/v2) with O(api_version=v2) and V(https://rest.runpod.io/v1)
+        with O(api_version=v1). Templated.
+    type: str
+    env:
+      - name: RUNPOD_API_URL
+  graphql_url:
+    description:
+      - URL of the GraphQL API, read for live runtime data with O(api_version=v1) only.
+      - Defaults to V(https://api.runpod.io/graphql). Templated.
+    type: str
+    env:
+      - name: RUNPOD_GRAPHQL_URL
+  serverless_url:
+    description:
+      - Base URL of the serverless data plane. Not read by this plugin; accepted so one set of
+        connection settings serves the modules and the inventory.
+    type: str
+    env:
+      - name: RUNPOD_SERVERLESS_URL
+  validate_certs:
+    description: Whether to verify the TLS certificates of the API.
+    type: bool
+    default: true
+  request_timeout:
+    description: Timeout in seconds of each HTTP request to the API.
+    type: float
+    default: 30
+  runtime_status:
+    description:
+      - Include only pods whose derived runtime status is one of these.
+      - V(running) means the container is up; see the C(runpod.cloud.pod_info) module for the vocabulary.
+    type: list
+    elements: str
+    choices: [running, initializing, stopped, terminated, unknown]
+    default: [running]
+  name_pattern:
+    description:
+      - Include only pods whose name matches this shell-style B(glob) pattern, matched against the whole
+        name and case-sensitively (C(*) any text, C(?) one character, C([abc]) a set), for example
+        V(trainer-*). It is not a regular expression.
+    type: str
+  gpu_types:
+    description:
+      - Include only pods with one of these GPU type ids, for example V(NVIDIA GeForce RTX 4090).
+    type: list
+    elements: str
+  data_center_ids:
+    description:
+      - Include only pods in one of these data centers, for example V(US-TX-3).
+    type: list
+    elements: str
+  include_unreachable:
+    description:
+      - Pods that have no public SSH address (no public port for 22, or not running) are left out by
+        default, with a verbose line (C(-v)) saying why.
+      - When true they are added anyway, without C(ansible_host), C(ansible_port) and C(ansible_user);
+        C(runpod_ssh_not_ready) then says why there is no address.
+    type: bool
+    default: false
+notes:
+  - "Host variables: C(runpod_id), C(runpod_name), C(runpod_status) (the API's lifecycle value),
+    C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
+    C(runpod_gpu) (C({type, count})), C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports),
+    C(runpod_image), C(runpod_public_ip), C(runpod_ssh) (C({host, port, user, command}) or null) and
+    C(runpod_ssh_not_ready). Their names are public interface."
+  - The cache stores the pods as read (never the API key); with O(cache=true) a parse within
+    O(cache_timeout) makes no API call, and C(--flush-cache) forces a fresh read.
+seealso:
+  - module: runpod.cloud.pod_info
+"""
+
+EXAMPLES = r"""
+# inventory/runpod.yml: every running pod, grouped by GPU type and data center
+plugin: runpod.cloud.runpod
+keyed_groups:
+  - key: runpod_gpu.type
+    prefix: gpu
+  - key: runpod_data_center_id
+    prefix: dc
+groups:
+  expensive: runpod_cost_per_hr > 1.0
+
+# inventory/trainers.runpod.yml: only the trainer pods, key from a vaulted variable, cached for 5 minutes
+plugin: runpod.cloud.runpod
+api_key: "{{ lookup('ansible.builtin.env', 'RUNPOD_TRAINER_KEY') }}"
+name_pattern: "trainer-*"
+gpu_types: ["NVIDIA H100 80GB HBM3"]
+data_center_ids: [US-TX-3, EU-RO-1]
+cache: true
+cache_timeout: 300
+compose:
+  ansible_ssh_private_key_file: "'~/.ssh/runpod_ed25519'"
+
+# inventory/all.runpod.yml: every pod, also the ones that are not reachable yet
+plugin: runpod.cloud.runpod
+runtime_status: [running, initializing, stopped, unknown]
+include_unreachable: true
+"""
+
+import fnmatch
+
+from ansible.errors import AnsibleError
+from ansible.module_utils.common.text.converters import to_native
+from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.display import Display
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
+
+display = Display()
+
+CONNECTION_OPTIONS = (
+    "api_key",
+    "api_version",
+    "api_url",
+    "graphql_url",
+    "serverless_url",
+    "validate_certs",
+    "request_timeout",
+)
+TEMPLATED_OPTIONS = ("api_key", "api_url", "graphql_url", "serverless_url")
+HOSTVAR_PREFIX = "runpod_"
+DEFAULT_GROUP = "runpod"
+
+
+def pod_record(pod):
+    """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4."""
+    return _podstate.describe(pod)
+
+
+def hostvars_for(record):
+    """The ``runpod_*`` host variables of one pod record (names are public interface)."""
+    values = {
+        "id": record.get("id"),
+        "name": record.get("name"),
+        "status": record.get("status"),
+        "runtime_status": record.get("runtime_status"),
+        "reason": record.get("runtime_status_reason"),
+        "gpu": record.get("gpu") or {"type": None, "count": 0},
+        "data_center_id": record.get("data_center_id"),
+        "cost_per_hr": record.get("cost_per_hr"),
+        "ports": list(record.get("ports") or []),
+        "image": record.get("image"),
+        "public_ip": record.get("public_ip"),
+        "ssh": record.get("ssh"),
+        "ssh_not_ready": record.get("ssh_not_ready"),
+    }
+    return {HOSTVAR_PREFIX + key: value for key, value in values.items()}
+
+
+def host_names(records):
+    """Pod name as the host name; ``<name>-<id>`` for every pod whose name is shared; the id when unnamed."""
+    counts = {}
+    for record in records:
+        counts[record.get("name") or ""] = counts.get(record.get("name") or "", 0) + 1
+    names = {}
+    for record in records:
+        name = record.get("name") or ""
+        if not name:
+            names[record["id"]] = record["id"]
+        elif counts[name] > 1:
+            names[record["id"]] = "%s-%s" % (name, record["id"])
+        else:
+            names[record["id"]] = name
+    return names
+
+
+class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
+    NAME = "runpod.cloud.runpod"
+
+    def verify_file(self, path):
+        if not super().verify_file(path):
+            return False
+        if path.endswith(("runpod.yml", "runpod.yaml")):
+            return True
+        display.vvv("Skipping %s: a runpod.cloud.runpod inventory file name must end in runpod.yml or runpod.yaml"
+                    % path)
+        return False
+
+    # --- options -------------------------------------------------------------------------------
+    def _templated(self, name):
+        value = self.get_option(name)
+        if isinstance(value, str) and self.templar.is_template(value):
+            value = self.templar.template(value)
+        return value
+
+    def _connection_options(self):
+        options = {}
+        for name in CONNECTION_OPTIONS:
+            options[name] = self._templated(name) if name in TEMPLATED_OPTIONS else self.get_option(name)
+        if not options["api_key"]:
+            raise AnsibleError(
+                "The runpod.cloud.runpod inventory needs an API key: set api_key in the inventory file "
+                "(a vaulted value works) or the RUNPOD_API_KEY environment variable."
+            )
+        return options
+
+    # --- reading -------------------------------------------------------------------------------
+    def _fetch(self):
+        """One list read; returns JSON-safe pod records (what the cache stores)."""
+        for available, lib, error in (
+            (HAS_HTTPX, "httpx", HTTPX_IMPORT_ERROR),
+            (HAS_PYDANTIC, "pydantic", PYDANTIC_IMPORT_ERROR),
+        ):
+            if not available:
+                raise AnsibleError(
+                    "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
+                    "(pip install %s): %s" % (lib, lib, error)
+                )
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+
+        try:
+            backend = make_backend(self._connection_options())
+        except ValueError as exc:
+            raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
+        try:
+            pods = backend.list_pods()
+        except RunPodError as error:
+            raise AnsibleError(
+                "The runpod.cloud.runpod inventory could not list pods: %s (%s)%s"
+                % (error.message, error.code, self._remedy(error))
+            ) from None
+        finally:
+            backend.close()
+        runtime_error = getattr(backend, "runtime_error", None)
+        if runtime_error:
+            display.warning(
+                "RunPod's GraphQL runtime read failed (%s), so running pods read as unknown/runtime_unavailable; "
+                "include unknown in runtime_status to list them anyway." % runtime_error
+            )
+        return [pod_record(pod) for pod in pods if pod is not None]
+
+    @staticmethod
+    def _remedy(error):
+        if error.code in ("unauthorized", "forbidden"):
+            return "; check the API key (api_key or RUNPOD_API_KEY) and its permissions"
+        return ""
+
+    # --- filtering and hosts -------------------------------------------------------------------
+    def _wanted(self, record):
+        """``None`` when the pod passes the filters, else why not (for the verbose line)."""
+        statuses = self.get_option("runtime_status") or []
+        if statuses and record.get("runtime_status") not in statuses:
+            return "its runtime status is %s, not one of %s" % (record.get("runtime_status"), ", ".join(statuses))
+        pattern = self.get_option("name_pattern")
+        if pattern and not fnmatch.fnmatchcase(record.get("name") or "", pattern):
+            return "its name does not match %s" % pattern
+        gpu_types = self.get_option("gpu_types")
+        gpu_type = (record.get("gpu") or {}).get("type")
+        if gpu_types and gpu_type not in gpu_types:
+            return "its GPU type %s is not one of %s" % (gpu_type, ", ".join(gpu_types))
+        data_centers = self.get_option("data_center_ids")
+        if data_centers and record.get("data_center_id") not in data_centers:
+            return "its data center %s is not one of %s" % (record.get("data_center_id"), ", ".join(data_centers))
+        return None
+
+    def _populate(self, records):
+        include_unreachable = self.get_option("include_unreachable")
+        chosen = []
+        for record in records:
+            why = self._wanted(record)
+            if why is not None:
+                display.vvv("runpod inventory: pod %s (%s) left out: %s" % (record["id"], record.get("name"), why))
+                continue
+            if record.get("ssh") is None and not include_unreachable:
+                display.v(
+                    "runpod inventory: pod %s (%s) left out because it has no public SSH address (%s); "
+                    "set include_unreachable: true to add it without connection variables"
+                    % (record["id"], record.get("name"), record.get("ssh_not_ready") or "pod not ready")
+                )
+                continue
+            chosen.append(record)
+        names = host_names(chosen)
+        strict = self.get_option("strict")
+        self.inventory.add_group(DEFAULT_GROUP)
+        for record in chosen:
+            host = names[record["id"]]
+            self.inventory.add_host(host, group=DEFAULT_GROUP)
+            hostvars = hostvars_for(record)
+            ssh = record.get("ssh")
+            if ssh is not None:
+                hostvars.update(ansible_host=ssh["host"], ansible_port=ssh["port"], ansible_user=ssh["user"])
+            for key, value in hostvars.items():
+                self.inventory.set_variable(host, key, value)
+            self._set_composite_vars(self.get_option("compose"), hostvars, host, strict=strict)
+            self._add_host_to_composed_groups(self.get_option("groups"), hostvars, host, strict=strict)
+            self._add_host_to_keyed_groups(self.get_option("keyed_groups"), hostvars, host, strict=strict)
+
+    # --- entry point ---------------------------------------------------------------------------
+    def parse(self, inventory, loader, path, cache=True):
+        super().parse(inventory, loader, path, cache)
+        self._read_config_data(path)
+        cache_key = self.get_cache_key(path)
+        use_cache = self.get_option("cache")
+        read_cache = use_cache and cache
+        update_cache = use_cache and not cache
+        records = None
+        if read_cache:
+            try:
+                records = self._cache[cache_key]
+            except KeyError:
+                update_cache = True
+        if records is None:
+            records = self._fetch()
+        if update_cache:
+            self._cache[cache_key] = records
+        self._populate(records)
