@@ -9,8 +9,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(BIN):$(PATH)
 # Unit and integration tests import the collection through this tree (see tests/conftest.py).
-SANITY_ROOT := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity
-SANITY_TREE := $(SANITY_ROOT)/ansible_collections/runpod/cloud
+SANITY_LOCK := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity.lock
 PYTEST := $(BIN)/python -m pytest
 
 .PHONY: help venv sysdeps test lint ruff ansible-lint sanity unit integration sim clean
@@ -90,15 +89,17 @@ ansible-lint: venv
 
 # ansible-test needs the collection at .../ansible_collections/runpod/cloud and, offline, a
 # stand-in for the get-pip download it uses to seed its sanity virtualenvs.
+# Runs are serialised with a lock: ansible-test shares its cached virtualenvs under ~/.ansible/test.
 sanity: venv
-	rm -rf $(SANITY_ROOT) && mkdir -p $(SANITY_TREE)
+	root=$$(mktemp -d) && trap 'rm -rf "$$root"' EXIT && tree=$$root/ansible_collections/runpod/cloud && \
+	mkdir -p $$tree && \
 	git ls-files -z --cached --others --exclude-standard | \
 	  while IFS= read -r -d '' f; do [ -e "$$f" ] && printf '%s\0' "$$f"; done | \
-	  xargs -0 cp --parents -t $(SANITY_TREE)
+	  xargs -0 cp --parents -t $$tree && \
 	pip_version=$$($(BIN)/python hack/ansible_test_pip_version.py) && \
 	  mkdir -p $(HOME)/.ansible/test/cache && \
-	  cp hack/get_pip_standin.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py
-	cd $(SANITY_TREE) && $(BIN)/ansible-test sanity --local --python 3.11 --color no
+	  cp hack/get_pip_standin.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py && \
+	cd $$tree && flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python 3.11 --color no
 
 unit: venv
 	$(PYTEST) tests/unit tests/simulator/tests -q
@@ -110,4 +111,4 @@ sim: venv
 	PYTHONPATH=tests/simulator $(BIN)/python -m runpod_sim
 
 clean:
-	rm -rf $(SANITY_ROOT) .pytest_cache .ruff_cache tests/output
+	rm -rf .pytest_cache .ruff_cache tests/output

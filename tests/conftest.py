@@ -6,6 +6,7 @@ tree. A symlink tree outside the repository avoids a self-referencing link insid
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -22,10 +23,8 @@ def collections_root() -> Path:
     link = root / "ansible_collections" / "runpod" / "cloud"
     if not link.is_symlink():
         link.parent.mkdir(parents=True, exist_ok=True)
-        try:
+        with contextlib.suppress(FileExistsError):  # another test process made it first
             link.symlink_to(REPO_ROOT, target_is_directory=True)
-        except FileExistsError:  # another test process made it first
-            pass
     return root
 
 
