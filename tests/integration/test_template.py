@@ -1,0 +1,200 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.template against the simulator, with real ansible-playbook runs (v2 and v1)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(180)
+
+PREFIX = {"v2": "/v2/templates", "v1": "/v1/templates"}
+
+
+@pytest.fixture(params=["v2", "v1"])
+def api(request, sim):
+    version = request.param
+    if version == "v1":
+        response = httpx.get(
+            sim.urls["api_v1"] + "/templates", headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
+        )
+        if response.status_code == 404:
+            pytest.skip("the simulator does not serve REST v1 templates yet")
+    return version
+
+
+PLAYBOOK = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: preview create
+      runpod.cloud.template: &tpl
+        name: hello-worker
+        image: runpod/serverless-hello-world:1
+        serverless: true
+        container_disk_gb: 10
+        env: {MODEL: tiny, THREADS: 4}
+        ports: [8000/http]
+        docker_args: python handler.py --port 8000
+      check_mode: true
+      diff: true
+    - name: create
+      runpod.cloud.template: *tpl
+      diff: true
+    - name: rerun
+      runpod.cloud.template: *tpl
+    - name: rerun with reordered ports and image only
+      runpod.cloud.template:
+        name: hello-worker
+        image: runpod/serverless-hello-world:1
+    - name: preview update
+      runpod.cloud.template:
+        <<: *tpl
+        image: runpod/serverless-hello-world:2
+        env: {MODEL: large, THREADS: 4}
+      check_mode: true
+      diff: true
+    - name: update
+      runpod.cloud.template:
+        <<: *tpl
+        image: runpod/serverless-hello-world:2
+        env: {MODEL: large, THREADS: 4}
+      diff: true
+    - name: rerun update
+      runpod.cloud.template:
+        <<: *tpl
+        image: runpod/serverless-hello-world:2
+        env: {MODEL: large, THREADS: 4}
+    - name: preview delete
+      runpod.cloud.template:
+        name: hello-worker
+        state: absent
+      check_mode: true
+    - name: delete
+      runpod.cloud.template:
+        name: hello-worker
+        state: absent
+      diff: true
+    - name: delete again
+      runpod.cloud.template:
+        name: hello-worker
+        state: absent
+"""
+
+
+def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_path, api):
+    result = run_playbook(tmp_path, PLAYBOOK, api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    prefix = PREFIX[api]
+
+    preview = result.task_result("preview create")
+    assert preview["changed"] is True
+    assert preview["template"]["id"] is None
+    assert preview["diff"]["before"] == {}
+    assert preview["diff"]["after"]["image"] == "runpod/serverless-hello-world:1"
+
+    created = result.task_result("create")
+    template = created["template"]
+    assert created["changed"] is True
+    assert template["id"]
+    assert template == {
+        "id": template["id"],
+        "name": "hello-worker",
+        "image": "runpod/serverless-hello-world:1",
+        "serverless": True,
+        "container_disk_gb": 10,
+        "env": {"MODEL": "tiny", "THREADS": "4"},
+        "ports": ["8000/http"],
+        "docker_args": "python handler.py --port 8000",
+    }
+    assert created["diff"]["after"]["env"] == {"MODEL": "tiny", "THREADS": "4"}
+
+    for name in ("rerun", "rerun with reordered ports and image only"):
+        rerun = result.task_result(name)
+        assert rerun["changed"] is False, name
+        assert rerun["template"]["id"] == template["id"]
+        assert "diff" not in rerun
+
+    preview_update = result.task_result("preview update")
+    assert preview_update["changed"] is True
+    assert preview_update["diff"] == {
+        "before": {"image": "runpod/serverless-hello-world:1", "env": {"MODEL": "tiny", "THREADS": "4"}},
+        "after": {"image": "runpod/serverless-hello-world:2", "env": {"MODEL": "large", "THREADS": "4"}},
+    }
+    update = result.task_result("update")
+    assert update["changed"] is True
+    assert update["diff"] == preview_update["diff"]
+    assert update["template"]["id"] == template["id"]
+    assert update["template"]["image"] == "runpod/serverless-hello-world:2"
+    assert update["template"]["env"] == {"MODEL": "large", "THREADS": "4"}
+    assert update["template"]["docker_args"] == "python handler.py --port 8000"
+    assert result.task_result("rerun update")["changed"] is False
+
+    assert result.task_result("preview delete")["changed"] is True
+    deleted = result.task_result("delete")
+    assert deleted["changed"] is True
+    assert deleted["template"]["id"] == template["id"]
+    assert deleted["diff"]["after"] == {}
+    assert result.task_result("delete again")["changed"] is False
+    assert result.task_result("delete again")["template"] is None
+
+    # Check mode and reruns never mutate: exactly one create, one update, one delete.
+    assert sim.admin.count("POST", rf"^{prefix}$") == 1
+    assert sim.admin.count("PATCH", rf"^{prefix}/") + sim.admin.count("POST", rf"^{prefix}/.+/update$") == 1
+    assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
+
+
+def test_template_in_use_is_not_deleted_and_says_why(sim, run_playbook, tmp_path, api):
+    playbook = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: template
+      runpod.cloud.template: {name: busy, image: "runpod/serverless-hello-world:1", serverless: true}
+      register: tpl
+    - name: endpoint
+      runpod.cloud.endpoint:
+        name: busy-ep
+        template_id: "{{ tpl.template.id }}"
+        gpu_type_ids: [NVIDIA L4]
+    - name: delete
+      runpod.cloud.template: {name: busy, state: absent}
+"""
+    result = run_playbook(tmp_path, playbook, api_version=api)
+    assert result.rc != 0
+    failed = result.task_result("delete")
+    template_id = result.task_result("template")["template"]["id"]
+    assert failed["code"] == "bad_request"
+    assert failed["id"] == template_id
+    assert f"deleting template {template_id} ('busy') failed" in failed["msg"]
+    assert "in use" in failed["msg"]
+    assert template_id in {t["id"] for t in httpx.get(
+        sim.urls["api_v2"] + "/templates", headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
+    ).json()["templates"]}
+
+
+def test_duplicate_template_names_are_refused_with_their_ids(sim, run_playbook, tmp_path):
+    # REST v2 states no uniqueness rule, so duplicates can exist there; the module must not guess.
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    ids = sorted(
+        httpx.post(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10,
+                   json={"name": "twin", "image": "busybox"}).json()["id"]
+        for _ in range(2)
+    )
+    playbook = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: update twin
+      runpod.cloud.template: {name: twin, image: alpine}
+"""
+    result = run_playbook(tmp_path, playbook, api_version="v2")
+    assert result.rc != 0
+    failed = result.task_result("update twin")
+    assert failed["code"] == "conflict"
+    assert failed["ids"] == ids
+    assert all(template_id in failed["msg"] for template_id in ids)
+    assert sim.admin.count("PATCH", r"^/v2/templates/") == 0
+    assert sim.admin.count("DELETE", r"^/v2/templates/") == 0
