@@ -1,0 +1,496 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod waits against the simulator: real ansible-playbook, real loopback SSH ports, real faults.
+
+Out-of-band events that must land *during* a wait (terminate, stop, 401, SIGTERM, an empty read after a
+sighting) run the playbook in the background and act once the simulator's request log shows the wait polling.
+No test sleeps to let time pass: delays come from the simulator's scaled lifecycle (time_scale 0.02).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+GPU = "NVIDIA GeForce RTX 4090"
+VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
+
+
+def _load_integration_conftest():
+    path = Path(__file__).with_name("conftest.py")
+    spec = importlib.util.spec_from_file_location("runpod_pod_wait_integration_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file executes
+    spec.loader.exec_module(module)
+    return module
+
+
+IT = _load_integration_conftest()
+
+
+@pytest.fixture
+def api(request, sim):
+    return getattr(request, "param", "v2")
+
+
+def list_route(api_version: str) -> str:
+    return f"/{api_version}/pods"
+
+
+def play(*tasks: str, hosts: str = "localhost") -> str:
+    body = "\n".join(textwrap.indent(textwrap.dedent(task).strip("\n"), "    ") for task in tasks)
+    return f"- hosts: {hosts}\n  gather_facts: false\n  tasks:\n{body}\n"
+
+
+def pod_task(name: str, args: dict, *, register: str | None = None, ignore_errors: bool = False) -> str:
+    lines = [f"- name: {name}", f"  runpod.cloud.pod: {json.dumps(args)}"]
+    if register:
+        lines.append(f"  register: {register}")
+    if ignore_errors:
+        lines.append("  ignore_errors: true")
+    return "\n".join(lines)
+
+
+def wait_args(name: str = "web", **extra) -> dict:
+    args = {
+        "name": name,
+        "image": "runpod/base:1.0",
+        "gpu_type_ids": [GPU],
+        "wait": True,
+        "wait_interval": "100ms",
+        "wait_timeout": "30s",
+    }
+    args.update(extra)
+    return args
+
+
+def fault_task(sim, name: str, **spec) -> str:
+    body = json.dumps(spec)
+    return textwrap.dedent(
+        f"""\
+        - name: {name}
+          ansible.builtin.uri:
+            url: {sim.urls["admin"]}/faults
+            method: POST
+            body_format: json
+            body: {body}
+            status_code: [200, 201]
+        """
+    )
+
+
+def ssh_port(sim, pod_id: str) -> int:
+    return sim.admin.pod(pod_id)["listeners"]["22"]["port"]
+
+
+def list_gets(sim, api_version: str, *, after: float = 0.0) -> list[dict]:
+    route = list_route(api_version)
+    return [
+        entry
+        for entry in sim.admin.requests()
+        if entry["method"] == "GET" and entry["path"] == route and entry["started_at"] >= after
+    ]
+
+
+class Background:
+    """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
+
+    def __init__(self, sim, tmp_path: Path, text: str, api_version: str = "v2") -> None:
+        tmp_path = Path(tmp_path)
+        (tmp_path / "playbook.yml").write_text(text)
+        inventory = tmp_path / "inventory.ini"
+        inventory.write_text(f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+        env = dict(os.environ)
+        env.update(sim.env(api_version))
+        env.update(
+            {
+                "ANSIBLE_COLLECTIONS_PATH": str(IT.COLLECTIONS_ROOT),
+                "ANSIBLE_STDOUT_CALLBACK": "sim_json",
+                "ANSIBLE_CALLBACK_PLUGINS": str(IT.CALLBACK_DIR),
+                "ANSIBLE_HOST_KEY_CHECKING": "False",
+                "ANSIBLE_RETRY_FILES_ENABLED": "False",
+                "ANSIBLE_NOCOLOR": "1",
+                "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible-local"),
+                "ANSIBLE_SSH_CONTROL_PATH_DIR": tempfile.mkdtemp(prefix="rpcp_"),
+                "ANSIBLE_DEPRECATION_WARNINGS": "False",
+                "PATH": f"{IT.VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            }
+        )
+        self.stdout_path = tmp_path / "stdout.txt"
+        self.stderr_path = tmp_path / "stderr.txt"
+        self.command = [str(IT.ANSIBLE_PLAYBOOK), "-i", str(inventory), str(tmp_path / "playbook.yml")]
+        with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
+            self.process = subprocess.Popen(self.command, cwd=tmp_path, env=env, stdout=out, stderr=err)
+
+    def result(self, timeout: float = 120):
+        try:
+            rc = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+            raise
+        stdout, stderr = self.stdout_path.read_text(), self.stderr_path.read_text()
+        start = stdout.find("{")
+        report = json.loads(stdout[start:]) if start != -1 else None
+        return IT.PlaybookResult(rc, stdout, stderr, report, self.command)
+
+    def _descendants(self) -> set[int]:
+        children: dict[int, list[int]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+        found, todo = set(), [self.process.pid]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+        return found
+
+    def module_pid(self, timeout: float = 20.0) -> int:
+        """The Python process running AnsiballZ_pod under this playbook (never anybody else's)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            listed = subprocess.run(["pgrep", "-f", "AnsiballZ_pod"], capture_output=True, text=True).stdout.split()
+            mine = self._descendants()
+            for pid in map(int, listed):
+                if pid not in mine:
+                    continue
+                try:
+                    argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+                except OSError:
+                    continue
+                if b"python" in os.path.basename(argv0):
+                    return pid
+            time.sleep(0.05)
+        raise TimeoutError("no AnsiballZ_pod python process appeared under the playbook")
+
+
+def wait_until_polling(sim, api_version: str, bg: Background, *, polls: int, timeout: float = 60.0) -> str:
+    """Block until the wait has made ``polls`` list reads after the create; return the pod id."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert bg.process.poll() is None, bg.stdout_path.read_text() + bg.stderr_path.read_text()
+        pods = [p for p in sim.admin.pods() if p["status"] != "TERMINATED"]
+        if pods:
+            created = pods[0]["id"]
+            route = list_route(api_version)
+            creates = [e for e in sim.admin.requests() if e["method"] == "POST" and e["path"] == route]
+            if creates and len(list_gets(sim, api_version, after=creates[-1]["finished_at"])) >= polls:
+                return created
+        time.sleep(0.05)
+    raise TimeoutError("the wait never started polling")
+
+
+def assert_kept(sim, pod_id: str, status: str | None = None) -> None:
+    state = sim.admin.pod(pod_id)
+    if status:
+        assert state["status"] == status
+    assert sim.admin.count("DELETE") == 0
+    assert sim.admin.count("POST", r"/pods/[^/]+/(action|stop|terminate)") == 0
+
+
+def assert_failure_names_pod(outcome: dict, pod_id: str, code: str) -> None:
+    assert outcome["failed"] is True
+    assert outcome["changed"] is True
+    assert outcome["code"] == code
+    assert outcome["id"] == pod_id
+    assert outcome["pod"]["id"] == pod_id
+    assert {"elapsed", "polls", "last_state"} <= set(outcome["wait"])
+    assert f"runpod.cloud.pod_info id={pod_id}" in outcome["msg"]
+    assert f"runpod.cloud.pod id={pod_id} state=absent" in outcome["msg"]
+    assert "bills by the second" in outcome["msg"]
+
+
+# --- success ------------------------------------------------------------------------------------------------
+
+
+@VERSIONS
+def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path, api):
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    args = wait_args(ssh_public_key=(tmp_path / "id_ed25519.pub").read_text().strip())
+    text = play(
+        pod_task("create", args, register="created"),
+        pod_task("rerun", args),
+        textwrap.dedent(
+            f"""\
+            - name: add pod
+              ansible.builtin.add_host:
+                name: gpu-pod
+                ansible_connection: ssh
+                ansible_host: "{{{{ created.pod.ssh.host }}}}"
+                ansible_port: "{{{{ created.pod.ssh.port }}}}"
+                ansible_user: "{{{{ created.pod.ssh.user }}}}"
+                ansible_ssh_private_key_file: {key}
+            """
+        ),
+    ) + play("- name: on the pod\n  ansible.builtin.raw: echo hello-$((6 * 7))", hosts="gpu-pod")
+    result = run_playbook(tmp_path, text, api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    created = result.task_result("create")
+    pod_id = created["pod"]["id"]
+    port = ssh_port(sim, pod_id)
+    assert created["changed"] is True and created["actions"] == ["create"]
+    assert created["pod"]["runtime_status"] == "running"
+    assert created["pod"]["ssh"] == {
+        "host": "127.0.0.1",
+        "port": port,
+        "user": "root",
+        "command": f"ssh root@127.0.0.1 -p {port}",
+    }
+    assert created["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{port}"
+    assert created["wait"]["history"][-1]["state"] == created["wait"]["ready_detail"]
+    assert created["wait"]["polls"] >= 1 and created["wait"]["elapsed"] >= 0
+    rerun = result.task_result("rerun")
+    assert rerun["changed"] is False and rerun["pod"]["id"] == pod_id
+    assert rerun["wait"]["ready_detail"] == created["wait"]["ready_detail"]
+    assert "hello-42" in result.task_result("on the pod")["stdout"]
+    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+
+
+def test_running_long_before_sshd(sim, run_playbook, tmp_path):
+    """wait_for=running returns while sshd is still down; wait_for=ssh keeps probing until the banner."""
+    sim.admin.configure(name_overrides={"slow": {"ssh_delay": 200}})  # 4 s after RUNNING at time_scale 0.02
+    text = play(
+        pod_task("running", wait_args("slow", wait_for="running")),
+        pod_task("ssh", wait_args("slow")),
+    )
+    result = run_playbook(tmp_path, text)
+    assert result.rc == 0, result.stdout + result.stderr
+    running = result.task_result("running")
+    pod_id = running["pod"]["id"]
+    assert running["changed"] is True and running["wait"]["ready_detail"] == "pod running"
+    assert running["pod"]["runtime_status"] == "running"
+    ssh = result.task_result("ssh")
+    port = ssh_port(sim, pod_id)
+    assert ssh["changed"] is False and ssh["pod"]["id"] == pod_id
+    states = [entry["state"] for entry in ssh["wait"]["history"]]
+    assert states[0].startswith(f"ssh port 127.0.0.1:{port} allocated but not reachable: dial tcp")
+    assert states[-1] == f"ssh reachable at 127.0.0.1:{port}"
+    assert ssh["wait"]["polls"] + ssh["wait"]["probes"] >= 3
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
+
+
+# --- never ready: timeouts, and the rerun that resumes ------------------------------------------------------
+
+
+@VERSIONS
+def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook, tmp_path, api):
+    sim.admin.configure(
+        name_overrides={"ac": {"ssh_behaviour": "accept_close"}, "ns": {"ssh_behaviour": "not_ssh"}}
+    )
+    text = play(
+        pod_task("ac", wait_args("ac", wait_timeout="2s"), ignore_errors=True),
+        pod_task("ns", wait_args("ns", wait_timeout="2s"), ignore_errors=True),
+    )
+    result = run_playbook(tmp_path, text, api_version=api)
+    pods = {p["name"]: p["id"] for p in sim.admin.pods()}
+    for name, why in (("ac", "but got no ssh banner"), ("ns", "answered but is not an ssh server")):
+        outcome = result.task_result(name)
+        pod_id = pods[name]
+        assert_failure_names_pod(outcome, pod_id, "wait_timeout")
+        port = ssh_port(sim, pod_id)
+        assert outcome["msg"].startswith(f"timed out after 2s waiting for ssh on pod {pod_id}; last known state: ")
+        assert outcome["wait"]["last_state"].startswith(f"ssh port 127.0.0.1:{port} allocated but not reachable")
+        assert why in outcome["wait"]["last_state"]
+        assert outcome["wait"]["elapsed"] == 2
+        assert outcome["pod"]["runtime_status"] == "running"
+        assert_kept(sim, pod_id, "RUNNING")
+
+    sim.admin.set_pod_behaviour(pods["ac"], ssh_behaviour="sshd")
+    result = run_playbook(tmp_path, play(pod_task("rerun", wait_args("ac"))), api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    rerun = result.task_result("rerun")
+    assert rerun["changed"] is False and rerun["pod"]["id"] == pods["ac"]
+    assert rerun["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{ssh_port(sim, pods['ac'])}"
+    assert sim.admin.count("POST", rf"^/{api}/pods$") == 2
+
+
+# --- transient faults ridden out ----------------------------------------------------------------------------
+
+
+@VERSIONS
+def test_5xx_and_429_bursts_ridden_out(sim, run_playbook, tmp_path, api):
+    route = list_route(api)
+    text = play(
+        pod_task("create", {k: v for k, v in wait_args().items() if not k.startswith("wait")}, register="created"),
+        fault_task(sim, "503s", kind="status", route=route, method="GET", status=503, count=2),
+        fault_task(sim, "429s", kind="status", route=route, method="GET", status=429, retry_after=1, count=4),
+        pod_task("wait", {"id": "{{ created.pod.id }}", "wait": True, "wait_interval": "100ms"}),
+    )
+    result = run_playbook(tmp_path, text, api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    created, waited = result.task_result("create"), result.task_result("wait")
+    assert waited["changed"] is False and waited["pod"]["id"] == created["pod"]["id"]
+    assert waited["wait"]["ready_detail"].startswith("ssh reachable at 127.0.0.1:")
+    assert waited["wait"]["polls"] >= 5
+    gets = list_gets(sim, api)
+    statuses = [entry["status"] for entry in gets]
+    assert statuses.count(503) == 2 and statuses.count(429) == 2
+    last_429 = max(i for i, status in enumerate(statuses) if status == 429)
+    # Retry-After: 1 is honoured before the next read (the interval alone is 100 ms).
+    assert gets[last_429 + 1]["started_at"] - gets[last_429]["finished_at"] >= 0.9
+    states = " ".join(entry["state"] for entry in waited["wait"]["history"])
+    assert "service unavailable" in states and "too many requests" in states
+    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+
+
+@VERSIONS
+def test_one_empty_read_and_a_null_entry_tolerated(sim, tmp_path, api):
+    sim.admin.configure(name_overrides={"web": {"ssh_delay": 150}})  # sshd 3 s after RUNNING
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
+    pod_id = wait_until_polling(sim, api, bg, polls=2)
+    route = list_route(api)
+    for kind in ("empty_list", "null_entry"):
+        sim.admin.inject_fault(route, kind, method="GET", count=1)
+        deadline = time.monotonic() + 20
+        while sim.admin.faults() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    result = bg.result()
+    assert result.rc == 0, result.stdout + result.stderr
+    created = result.task_result("create")
+    assert created["changed"] is True and created["pod"]["id"] == pod_id
+    assert created["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{ssh_port(sim, pod_id)}"
+    assert "pod not listed in the last read" in [entry["state"] for entry in created["wait"]["history"]]
+    kinds = [kind for entry in list_gets(sim, api) for kind in entry["faults"]]
+    assert kinds == ["empty_list", "null_entry"]
+    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+
+
+# --- fatal: out-of-band terminate/stop, 401 -----------------------------------------------------------------
+
+
+@VERSIONS
+def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path, api):
+    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
+    pod_id = wait_until_polling(sim, api, bg, polls=2)
+    sim.admin.terminate_pod(pod_id)
+    after = time.time()
+    result = bg.result()
+    outcome = result.task_result("create")
+    assert_failure_names_pod(outcome, pod_id, "not_found")
+    assert f"pod {pod_id} is no longer listed, so it was terminated or deleted while waiting" in outcome["msg"]
+    assert 1 <= len(list_gets(sim, api, after=after)) <= 2
+    assert sim.admin.count("DELETE") == 0
+
+
+@VERSIONS
+def test_stopped_out_of_band_is_a_conflict_at_once(sim, tmp_path, api):
+    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
+    pod_id = wait_until_polling(sim, api, bg, polls=2)
+    sim.admin.stop_pod(pod_id)
+    after = time.time()
+    result = bg.result()
+    outcome = result.task_result("create")
+    assert_failure_names_pod(outcome, pod_id, "conflict")
+    assert f"pod {pod_id} is exited, so the wait cannot succeed" in outcome["msg"]
+    assert outcome["pod"]["runtime_status"] == "stopped"
+    assert len(list_gets(sim, api, after=after)) <= 1
+    assert_kept(sim, pod_id, "EXITED")
+
+
+@VERSIONS
+def test_401_in_the_middle_of_a_wait_fails_in_under_two_seconds(sim, tmp_path, api):
+    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
+    pod_id = wait_until_polling(sim, api, bg, polls=3)
+    sim.admin.inject_fault(list_route(api), "status", method="GET", status=401, duration=60)
+    started = time.monotonic()
+    result = bg.result()
+    took = time.monotonic() - started
+    outcome = result.task_result("create")
+    assert_failure_names_pod(outcome, pod_id, "unauthorized")
+    assert outcome["status"] == 401
+    assert took < 2.0, took
+    assert_kept(sim, pod_id, "RUNNING")
+
+
+def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path):
+    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2")
+    pod_id = wait_until_polling(sim, "v2", bg, polls=2)
+    os.kill(bg.module_pid(), signal.SIGTERM)
+    result = bg.result()
+    outcome = result.task_result("create")
+    assert_failure_names_pod(outcome, pod_id, "wait_interrupted")
+    assert outcome["msg"].startswith("interrupted after ")
+    assert outcome["wait"]["polls"] >= 2
+    assert_kept(sim, pod_id, "RUNNING")
+
+
+# --- create that answered 5xx -------------------------------------------------------------------------------
+
+
+@VERSIONS
+def test_500_after_create_adopts_and_rerun_makes_no_second_pod(sim, run_playbook, tmp_path, api):
+    route = list_route(api)
+    sim.admin.inject_fault(route, "error_after_create", method="POST", status=500)
+    args = {k: v for k, v in wait_args().items() if not k.startswith("wait")}
+    result = run_playbook(tmp_path, play(pod_task("create", args), pod_task("rerun", args)), api_version=api)
+    assert result.rc == 0, result.stdout + result.stderr
+    created, rerun = result.task_result("create"), result.task_result("rerun")
+    pod_id = created["pod"]["id"]
+    assert created["changed"] is True and created["actions"] == ["adopt"]
+    assert any(f"pod {pod_id} named 'web' is listed" in warning for warning in created["warnings"])
+    assert rerun["changed"] is False and rerun["pod"]["id"] == pod_id
+    assert sim.admin.count("POST", rf"^{route}$") == 1
+    assert [p["id"] for p in sim.admin.pods()] == [pod_id]
+
+
+@VERSIONS
+def test_500_without_a_pod_fails_and_never_reposts(sim, run_playbook, tmp_path, api):
+    route = list_route(api)
+    sim.admin.inject_fault(route, "status", method="POST", status=500)
+    args = {k: v for k, v in wait_args().items() if not k.startswith("wait")}
+    text = play(pod_task("create", args, ignore_errors=True), pod_task("rerun", args))
+    result = run_playbook(tmp_path, text, api_version=api)
+    failed = result.task_result("create")
+    assert failed["failed"] is True and failed["changed"] is False and failed["code"] == "server_error"
+    assert "no pod with that name is listed" in failed["msg"]
+    rerun = result.task_result("rerun")
+    assert rerun["changed"] is True and rerun["actions"] == ["create"]
+    assert sim.admin.count("POST", rf"^{route}$") == 2
+    assert [p["id"] for p in sim.admin.pods()] == [rerun["pod"]["id"]]
+
+
+# --- secrets ------------------------------------------------------------------------------------------------
+
+
+def test_api_key_never_in_verbose_output(run_playbook, tmp_path):
+    from runpod_sim.testing import start_simulator
+
+    key = "rpa_NEVERLEAK_5f0c2b9e7d41a8"
+    wrong = "rpa_WRONGKEY_1a2b3c4d5e6f70"
+    with start_simulator(api_key=key, time_scale=0.02) as own:
+        env = own.env("v2")
+        text = play(
+            pod_task("create", wait_args(api_key=key)),
+            pod_task("wrong key", wait_args(api_key=wrong), ignore_errors=True),
+        )
+        result = run_playbook(tmp_path, text, env=env, extra_args=["-vvvv"])
+    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert result.task_result("create")["wait"]["ready_detail"].startswith("ssh reachable at")
+    wrong_outcome = result.task_result("wrong key")
+    assert wrong_outcome["failed"] is True and wrong_outcome["code"] == "unauthorized"
+    for secret in (key, wrong):
+        assert secret not in result.stdout and secret not in result.stderr
