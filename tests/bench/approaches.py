@@ -1,0 +1,232 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The approaches compared by the benchmark, each run against the same simulator and boot schedule.
+
+Each runner creates the pods named ``names`` and waits until it believes they answer on SSH, and returns a
+``RunRecord`` with, per pod, the moment the approach *reported* it ready (its task returned). Ground truth
+(when sshd first answered) comes from the ``BannerWatcher``, not from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchlib import GPU, IMAGE, WAIT_INTERVAL, PlaybookRun, run_playbook
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._wait import WaitError, until
+
+MAX_FORKS = 50
+
+
+@dataclass
+class RunRecord:
+    approach: str
+    names: list[str]
+    started: float
+    finished: float
+    ready_at: dict[str, float] = field(default_factory=dict)  # task return that reported the pod ready
+    job_done_at: dict[str, float] = field(default_factory=dict)  # async only: when the background job ended
+    failed: dict[str, str] = field(default_factory=dict)  # name -> code/message
+    wait_window: tuple[float, float] | None = None  # batch approaches: the batch wait task
+    command: str = ""
+    rc: int = 0
+    workdir: str = ""
+    log_tail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and len(self.ready_at) == len(self.names)
+
+
+def _vars(names: list[str], timeout: float) -> dict[str, Any]:
+    return {
+        "bench_names": names,
+        "bench_image": IMAGE,
+        "bench_gpu": GPU,
+        "bench_timeout": int(timeout),
+        "bench_retries": max(1, math.ceil(timeout / WAIT_INTERVAL)),
+    }
+
+
+def _record(approach: str, names: list[str], run: PlaybookRun) -> RunRecord:
+    return RunRecord(
+        approach,
+        names,
+        run.started,
+        run.finished,
+        command=run.command,
+        rc=run.rc,
+        workdir=str(run.workdir),
+        log_tail=run.log[-3000:],
+    )
+
+
+def _code(res: dict[str, Any]) -> str:
+    return str(res.get("code") or res.get("msg") or "failed")[:160]
+
+
+# -- 1. naive playbook -----------------------------------------------------------------------------------------
+def naive(sim, names: list[str], timeout: float) -> RunRecord:
+    run = run_playbook(sim, "naive.yml", _vars(names, timeout), forks=min(len(names), MAX_FORKS))
+    record = _record("naive", names, run)
+    for event in run.task_events("Wait for ssh"):
+        if event["ev"] == "ok":
+            record.ready_at[event["host"]] = event["t"]
+        else:
+            record.failed[event["host"]] = _code(event["res"])
+    for event in run.task_events("Wait until running", ("item_failed",)) + run.task_events(
+        "Create pods", ("item_failed",)
+    ):
+        record.failed.setdefault(event["item"], _code(event["res"]))
+    for name in names:
+        if name not in record.ready_at:
+            record.failed.setdefault(name, "never reported ready (rc=%d)" % run.rc)
+    return record
+
+
+# -- 2. reference discipline (our engine, configured like runpodctl) ------------------------------------------------
+def engine(
+    sim, names: list[str], timeout: float, *, probe_interval: float | None, label: str, reread: bool = True
+) -> RunRecord:
+    """One thread per pod, like N concurrent ``runpodctl pod create --wait``: create, then ``until`` with a
+    ``PodPoller`` (one list read per 5 s; with ``probe_interval=None`` the SSH probe runs only on a read),
+    then the reference's post-wait re-read (``pod get``)."""
+    record = RunRecord(label, names, time.time(), 0.0)
+    record.command = (
+        "python tests/bench/run_bench.py: _wait.until(PodPoller(...), interval=5, probe_interval=%r), "
+        "one thread per pod" % probe_interval
+    )
+    lock = threading.Lock()
+    options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"], "api_version": "v2"}
+
+    def one(name: str) -> None:
+        backend = make_backend(options)
+        try:
+            pod = backend.create_pod(PodSpec(name=name, image=IMAGE, gpu_type_ids=[GPU], ports=["22/tcp"]))
+            until(
+                PodPoller(backend, pod.id),
+                label="ssh on pod %s" % pod.id,
+                timeout=timeout,
+                interval=WAIT_INTERVAL,
+                probe_interval=probe_interval,
+                resource_id=pod.id,
+            )
+            if reread:
+                backend.get_pod(pod.id)
+            with lock:
+                record.ready_at[name] = time.time()
+        except WaitError as err:
+            with lock:
+                record.failed[name] = err.code
+        except Exception as err:
+            with lock:
+                record.failed[name] = "%s: %s" % (type(err).__name__, str(err)[:120])
+        finally:
+            backend.close()
+
+    threads = [threading.Thread(target=one, args=(name,), daemon=True) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout + 120)
+    record.finished = time.time()
+    return record
+
+
+def reference(sim, names: list[str], timeout: float) -> RunRecord:
+    return engine(sim, names, timeout, probe_interval=None, label="reference")
+
+
+def engine_default(sim, names: list[str], timeout: float) -> RunRecord:
+    return engine(sim, names, timeout, probe_interval=0.25, label="engine_python", reread=False)
+
+
+# -- 3. runpod.cloud ---------------------------------------------------------------------------------------------
+def pod_wait(sim, names: list[str], timeout: float) -> RunRecord:
+    hosts = {name: {} for name in names}
+    run = run_playbook(sim, "pod_wait.yml", _vars(names, timeout), hosts=hosts, forks=min(len(names), MAX_FORKS))
+    record = _record("pod_wait", names, run)
+    for event in run.task_events("Create and wait"):
+        if event["ev"] == "ok":
+            record.ready_at[event["host"]] = event["t"]
+        else:
+            record.failed[event["host"]] = _code(event["res"])
+    _missing(record, run)
+    return record
+
+
+def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
+    events = run.task_events("Batch wait")
+    record.wait_window = run.task_window("Batch wait")
+    for event in events:
+        if event["ev"] == "ok":
+            for name in names:
+                record.ready_at[name] = event["t"]
+        else:
+            for name in names:
+                record.failed[name] = _code(event["res"])
+    _missing(record, run)
+
+
+
+def pod_batch(sim, names: list[str], timeout: float) -> RunRecord:
+    run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout))
+    record = _record("pod_batch", names, run)
+    for event in run.task_events("Create without waiting", ("item_failed",)):
+        record.failed[event["item"]] = _code(event["res"])
+    _batch(record, run, names)
+    return record
+
+
+def pod_async(sim, names: list[str], timeout: float) -> RunRecord:
+    run = run_playbook(sim, "pod_async.yml", _vars(names, timeout))
+    record = _record("pod_async", names, run)
+    files = {}
+    for event in run.task_events("Start create and wait", ("item_ok",)):
+        if event["res"].get("results_file"):
+            files[event["item"]] = event["res"]["results_file"]
+    for event in run.task_events("Collect"):
+        if event["ev"] == "item_ok":
+            record.ready_at[event["item"]] = event["t"]
+        elif event["ev"] == "item_failed":
+            record.failed[event["item"]] = _code(event["res"])
+    for name, path in files.items():
+        with contextlib.suppress(OSError):
+            record.job_done_at[name] = Path(path).stat().st_mtime
+    _missing(record, run)
+    return record
+
+
+def _missing(record: RunRecord, run: PlaybookRun) -> None:
+    for name in record.names:
+        if name not in record.ready_at:
+            record.failed.setdefault(name, "never reported ready (rc=%d)" % run.rc)
+
+
+APPROACHES = {
+    "naive": naive,
+    "reference": reference,
+    "pod_wait": pod_wait,
+    "pod_batch": pod_batch,
+    "pod_async": pod_async,
+    "engine_python": engine_default,
+}
+
+LABELS = {
+    "naive": "naive playbook (uri + until delay 5 + wait_for)",
+    "reference": "reference discipline (engine: 1 read / 5 s, probe only on reads)",
+    "pod_wait": "runpod.cloud.pod wait: true (one task per host)",
+    "pod_batch": "runpod.cloud.pod wait: false loop + one pod_info batch wait",
+    "pod_async": "runpod.cloud.pod wait: true under async + async_status",
+    "engine_python": "engine in Python, module defaults (probe every 0.25 s), no Ansible",
+}

@@ -1,0 +1,3 @@
+# placeholder
+def write(out, meta):
+    pass

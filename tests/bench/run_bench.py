@@ -1,0 +1,429 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""``make bench``: run every benchmark on one simulator and write docs/benchmarks.md, PNGs and CSVs.
+
+Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
+``BENCH_SECTIONS=sweep,list,overhead,correctness`` picks sections. Nothing here is edited by hand afterwards:
+the page is generated from the CSVs this run wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import stat
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib
+from approaches import APPROACHES, RunRecord
+from benchlib import WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
+
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+SWEEP_APPROACHES = ["naive", "reference", "pod_wait", "pod_batch", "pod_async"]
+if QUICK:
+    SIZES = {1: 1, 10: 1, 30: 1}  # N -> repeats
+    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS = 1000, 2, 3
+else:
+    SIZES = {1: 3, 10: 3, 50: 1, 100: 1}
+    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS = 1000, 5, 7
+SWEEP_TIMEOUT = 180.0
+COMMAND = "make bench" + (" (BENCH_QUICK=1)" if QUICK else "")
+HARNESS = "tests/bench/run_bench.py"
+
+
+def log(msg: str) -> None:
+    print("[bench %s] %s" % (time.strftime("%H:%M:%S"), msg), flush=True)
+
+
+def wait_for_banners(watcher: BannerWatcher, names: list[str], limit: float = 5.0) -> dict[str, float]:
+    """Give the watcher a moment for pods an approach gave up on or reported before the watcher saw them."""
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        seen = watcher.banner_by_name()
+        if all(name in seen for name in names):
+            return seen
+        time.sleep(0.05)
+    return watcher.banner_by_name()
+
+
+def classify_requests(entries: list[dict[str, Any]], start: float, end: float) -> dict[str, int]:
+    counts = {"total": 0, "create": 0, "list_read": 0, "pod_read": 0, "other": 0}
+    for entry in entries:
+        if not start <= entry["started_at"] <= end:
+            continue
+        counts["total"] += 1
+        path, method = entry["path"], entry["method"]
+        if method == "POST" and path.rstrip("/") == "/v2/pods":
+            counts["create"] += 1
+        elif method == "GET" and path.rstrip("/") == "/v2/pods":
+            counts["list_read"] += 1
+        elif method == "GET" and path.startswith("/v2/pods/"):
+            counts["pod_read"] += 1
+        else:
+            counts["other"] += 1
+    return counts
+
+
+# -- section 1: the sweep (latency, requests, wall time) -------------------------------------------------------
+def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict]]:
+    pod_rows: list[dict] = []
+    run_rows: list[dict] = []
+    for n, repeats in SIZES.items():
+        for rep in range(repeats):
+            boots = boot_schedule(1000 * n + rep, n)
+            for approach in SWEEP_APPROACHES:
+                names = ["%s-n%d-r%d-%03d" % (approach.replace("_", ""), n, rep, i) for i in range(n)]
+                prepare(sim, names, boots)
+                sim.admin.configure(ssh_behaviour="banner")
+                watcher.reset()
+                load = os.getloadavg()[0]
+                log("sweep N=%d rep=%d %s" % (n, rep, approach))
+                record: RunRecord = APPROACHES[approach](sim, names, SWEEP_TIMEOUT)
+                sshd = wait_for_banners(watcher, names)
+                ids = watcher.ids_by_name()
+                entries = benchlib.api_requests(sim)
+                counts = classify_requests(entries, record.started - 1, record.finished + 1)
+                row = _run_row(approach, n, rep, record, sshd, counts, entries, load)
+                run_rows.append(row)
+                if not record.ok:
+                    log("  not ok: %s" % (list(record.failed.items())[:3],))
+                    (out / "benchmarks" / "last_failure.log").write_text(record.log_tail)
+                for index, name in enumerate(names):
+                    reported = record.ready_at.get(name)
+                    pod_rows.append(
+                        {
+                            "approach": approach,
+                            "n": n,
+                            "rep": rep,
+                            "pod": name,
+                            "pod_id": ids.get(name, ""),
+                            "sshd_after_create_schedule": round(boots[index].sshd_after_create, 3),
+                            "running_to_sshd_schedule": round(boots[index].ssh_delay, 3),
+                            "sshd_answered_rel": _rel(sshd.get(name), record.started),
+                            "reported_ready_rel": _rel(reported, record.started),
+                            "latency": _diff(reported, sshd.get(name)),
+                            "async_job_done_latency": _diff(record.job_done_at.get(name), sshd.get(name)),
+                            "failed": record.failed.get(name, ""),
+                        }
+                    )
+                log(
+                    "  wall %.1fs, last ready - slowest sshd %s s, requests %d"
+                    % (row["wall_all_reported"] or -1, row["gap_to_slowest_sshd"], counts["total"])
+                )
+    return pod_rows, run_rows
+
+
+def _rel(t: float | None, start: float) -> float | str:
+    return "" if t is None else round(t - start, 3)
+
+
+def _diff(a: float | None, b: float | None) -> float | str:
+    return "" if a is None or b is None else round(a - b, 3)
+
+
+def _run_row(approach, n, rep, record: RunRecord, sshd, counts, entries, load) -> dict[str, Any]:
+    reported = [record.ready_at[name] for name in record.names if name in record.ready_at]
+    slowest = max((sshd[name] for name in record.names if name in sshd), default=None)
+    last = max(reported) if len(reported) == len(record.names) and reported else None
+    row = {
+        "approach": approach,
+        "n": n,
+        "rep": rep,
+        "ok": record.ok,
+        "wall_all_reported": round(last - record.started, 3) if last else "",
+        "slowest_sshd_rel": round(slowest - record.started, 3) if slowest else "",
+        "gap_to_slowest_sshd": round(last - slowest, 3) if last and slowest else "",
+        "run_wall": round(record.finished - record.started, 3),
+        "requests_total": counts["total"],
+        "creates": counts["create"],
+        "list_reads": counts["list_read"],
+        "pod_reads": counts["pod_read"],
+        "reads_per_pod": round((counts["list_read"] + counts["pod_read"]) / n, 2),
+        "wait_T": "",
+        "wait_reads": "",
+        "wait_read_budget": "",
+        "load1_at_start": round(load, 2),
+        "command": record.command,
+    }
+    if record.wait_window:
+        t0, t1 = record.wait_window
+        wait_counts = classify_requests(entries, t0, t1)
+        row["wait_T"] = round(t1 - t0, 3)
+        row["wait_reads"] = wait_counts["list_read"] + wait_counts["pod_read"]
+        row["wait_read_budget"] = round((t1 - t0) / WAIT_INTERVAL + 2, 2)
+    return row
+
+
+# -- section 2: pod_info over 1,000 pods vs a bare uri GET -------------------------------------------------------
+def list_bench(sim) -> list[dict]:
+    rows = []
+    sim.admin.reset()
+    sim.admin.configure(ssh_behaviour="banner")
+    sim.admin.seed(LIST_PODS, ports=["8888/http", "22/tcp"], name_prefix="listbench")
+    for run_index in range(LIST_RUNS):
+        log("list %d pods, run %d" % (LIST_PODS, run_index))
+        run = benchlib.run_playbook(sim, "list_pods.yml", {"bench_pod_count": LIST_PODS})
+        bare = run.task_window("Bare uri list")
+        info = run.task_window("Collection pod_info")
+        if run.rc != 0 or not bare or not info:
+            log("  list run failed: %s" % run.log[-1500:])
+            continue
+        rows.append(
+            {
+                "run": run_index,
+                "pods": LIST_PODS,
+                "uri_task_s": round(bare[1] - bare[0], 3),
+                "pod_info_task_s": round(info[1] - info[0], 3),
+                "ratio": round((info[1] - info[0]) / (bare[1] - bare[0]), 3),
+                "load1": round(os.getloadavg()[0], 2),
+                "command": run.command,
+            }
+        )
+    return rows
+
+
+# -- section 3: per-task overhead (wall time, peak RSS of the module process) ------------------------------------
+def overhead_bench(sim) -> list[dict]:
+    sim.admin.reset()
+    sim.admin.seed(1, ports=["8888/http"], name_prefix="overhead")
+    workdir = Path(tempfile.mkdtemp(prefix="runpod_bench_mem_"))
+    mem_file = workdir / "mem.jsonl"
+    shim = workdir / "python-measured"
+    shim.write_text(
+        "#!/bin/sh\nexec %s %s \"$@\"\n" % (benchlib.PYTHON, Path(__file__).resolve().parent / "measure_python.py")
+    )
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    log("overhead: %d rounds of uri vs pod_info" % OVERHEAD_ROUNDS)
+    run = benchlib.run_playbook(
+        sim,
+        "overhead.yml",
+        {"bench_rounds": OVERHEAD_ROUNDS, "bench_interpreter": str(shim)},
+        env_extra={"RUNPOD_BENCH_MEM": str(mem_file), "RUNPOD_BENCH_PYTHON": benchlib.PYTHON},
+    )
+    if run.rc != 0:
+        log("  overhead run failed: %s" % run.log[-1500:])
+    records = [json.loads(line) for line in mem_file.read_text().splitlines()] if mem_file.exists() else []
+    task_times: dict[str, list[float]] = {"uri": [], "pod_info": []}
+    starts: dict[str, list[float]] = {}
+    for event in run.events:
+        if event["ev"] == "task_start" and event["task"] in ("Overhead uri", "Overhead pod_info"):
+            starts.setdefault(event["task"], []).append(event["t"])
+        if event["ev"] == "ok" and event.get("task") in ("Overhead uri", "Overhead pod_info"):
+            key = "uri" if event["task"] == "Overhead uri" else "pod_info"
+            task_times[key].append(event["t"] - starts[event["task"]][len(task_times[key])])
+    rows = []
+    for module in ("uri", "pod_info"):
+        mods = [r for r in records if r["module"] == module]
+        for index, rec in enumerate(mods):
+            rows.append(
+                {
+                    "module": module,
+                    "round": index,
+                    "task_wall_s": round(task_times[module][index], 3) if index < len(task_times[module]) else "",
+                    "module_process_wall_s": round(rec["wall"], 3),
+                    "module_cpu_s": round(rec["user"] + rec["sys"], 3),
+                    "peak_rss_mb": round(rec["maxrss_mb"], 1),
+                    "command": run.command,
+                }
+            )
+    return rows
+
+
+# -- section 4: correctness ----------------------------------------------------------------------------------------
+CORRECTNESS_APPROACHES = ["naive", "reference", "pod_wait", "pod_batch", "pod_async"]
+BEHAVIOURS = {
+    # name suffix -> (sim overrides, what it tests)
+    "acceptclose": ({"ssh_behaviour": "accept_close"}, "accept-then-close"),
+    "notssh": ({"ssh_behaviour": "not_ssh"}, "non-SSH answer"),
+    "late": ({"ssh_behaviour": "banner", "ssh_delay": 9.0}, "RUNNING 9 s before sshd"),
+    "asyncssh": ({"ssh_behaviour": "sshd"}, "real sshd, banner not OpenSSH"),
+}
+
+
+def _fault_after_create(sim, name: str, spec: dict[str, Any], then: dict[str, Any] | None = None) -> threading.Thread:
+    """Inject ``spec`` as soon as a pod named ``name`` exists (so the fault lands on the wait's reads)."""
+
+    def inject() -> None:
+        admin = benchlib.SimAdmin(sim.urls["admin"])
+        try:
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                if any(p["name"] == name for p in admin.pods()):
+                    admin.inject_fault(**spec)
+                    return
+                time.sleep(0.05)
+        finally:
+            admin.close()
+
+    thread = threading.Thread(target=inject, daemon=True)
+    thread.start()
+    return thread
+
+
+def correctness(sim, watcher: BannerWatcher) -> list[dict]:
+    rows = []
+    for approach in CORRECTNESS_APPROACHES:
+        runner = APPROACHES[approach]
+        tag = approach.replace("_", "")
+        result: dict[str, Any] = {"approach": approach}
+        # 1. Listener behaviours, all at once (short timeout: a wrong "ready" comes fast, a right one never does).
+        names = ["c%s-%s" % (tag, key) for key in BEHAVIOURS]
+        boots = boot_schedule(7, len(names), prov=(1, 1), start=(1, 1), ssh=(1, 1))
+        prepare(sim, names, boots, {n: BEHAVIOURS[k][0] for n, k in zip(names, BEHAVIOURS, strict=True)})
+        watcher.reset()
+        log("correctness %s: listener behaviours" % approach)
+        record = runner(sim, names, 16.0)
+        sshd = wait_for_banners(watcher, [names[2]], 2)
+        ready = _ready_set(record, watcher)
+        for name, key in zip(names, BEHAVIOURS, strict=True):
+            result["ready_on_" + key] = name in ready
+        late = names[2]
+        result["late_ready_minus_sshd"] = _diff(record.ready_at.get(late), sshd.get(late))
+        result["late_reported_before_sshd"] = (
+            late in record.ready_at and (late not in sshd or record.ready_at[late] < sshd[late])
+        )
+        # 2. A burst of three 503s on the wait's reads.
+        name = "c%s-burst" % tag
+        prepare(sim, [name], boot_schedule(8, 1, prov=(1, 1), start=(1, 1), ssh=(2, 2)))
+        sim.admin.configure(ssh_behaviour="banner")
+        log("correctness %s: 503 burst" % approach)
+        _fault_after_create(sim, name, {"route": "/v2/pods.*", "kind": "status", "method": "GET", "status": 503,
+                                        "count": 3})
+        record = runner(sim, [name], 60.0)
+        result["survives_503_burst"] = record.ok
+        result["burst_503_served"] = sum(1 for e in benchlib.api_requests(sim) if e["status"] == 503)
+        # 3. One 429 with Retry-After: 8 (longer than the 5 s interval) on a wait read.
+        name = "c%s-retry" % tag
+        prepare(sim, [name], boot_schedule(9, 1, prov=(1, 1), start=(1, 1), ssh=(2, 2)))
+        sim.admin.configure(ssh_behaviour="banner")
+        log("correctness %s: 429 Retry-After 8" % approach)
+        _fault_after_create(sim, name, {"route": "/v2/pods.*", "kind": "status", "method": "GET", "status": 429,
+                                        "retry_after": 8, "count": 1})
+        record = runner(sim, [name], 60.0)
+        gap = _retry_gap(benchlib.api_requests(sim))
+        result["retry_after_gap_s"] = "" if gap is None else round(gap, 2)
+        result["honours_retry_after"] = gap is not None and gap >= 8.0 - 0.05
+        result["ready_after_429"] = record.ok
+        # 4. Rerun after a timed-out wait: does a second pod appear?
+        name = "c%s-rerun" % tag
+        prepare(sim, [name], [benchlib.Boot(60.0, 5.0, 1.0)])
+        log("correctness %s: rerun after timeout" % approach)
+        first = runner(sim, [name], 4.0)
+        second = runner(sim, [name], 4.0)
+        live = [p for p in sim.admin.pods() if p["name"] == name and not p["terminated"]]
+        result["first_run_timed_out"] = not first.ok
+        result["second_run_timed_out"] = not second.ok
+        result["pods_after_rerun"] = len(live)
+        result["duplicate_on_rerun"] = len(live) > 1
+        result["command"] = first.command
+        rows.append(result)
+        log("  %s" % result)
+    return rows
+
+
+def _ready_set(record: RunRecord, watcher: BannerWatcher) -> set[str]:
+    """Names the approach treated as ready. A batch that timed out names the pods it still waited for
+    (``wait.last_states``); the others it had found ready."""
+    if record.approach != "pod_batch" or record.ok:
+        return set(record.ready_at)
+    ids = watcher.ids_by_name()
+    not_ready: set[str] = set()
+    found = False
+    for line in (Path(record.workdir) / "events.jsonl").read_text().splitlines():
+        event = json.loads(line)
+        if event.get("task") == "Batch wait" and event["ev"] == "failed":
+            states = (event["res"].get("wait") or {}).get("last_states") or {}
+            found = True
+            not_ready = {name for name, pod_id in ids.items() if pod_id in states}
+    if not found:
+        return set()
+    return {name for name in record.names if name not in not_ready}
+
+
+def _retry_gap(entries: list[dict[str, Any]]) -> float | None:
+    entries = sorted(entries, key=lambda e: e["started_at"])
+    for index, entry in enumerate(entries):
+        if entry["status"] == 429:
+            later = [e for e in entries[index + 1 :] if e["method"] == "GET"]
+            if later:
+                return later[0]["started_at"] - entry["finished_at"]
+            return None
+    return None
+
+
+# -- main ------------------------------------------------------------------------------------------------------------
+def write_csv(path: Path, rows: list[dict]) -> None:
+    if not rows:
+        return
+    keys: list[str] = []
+    for row in rows:
+        keys += [k for k in row if k not in keys]
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "docs"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    (out / "benchmarks").mkdir(parents=True, exist_ok=True)
+    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness").split(","))
+    began = time.time()
+    machine_before = benchlib.machine_info()
+    log("machine: %s" % machine_before)
+    sim = benchlib.start_sim()
+    watcher = BannerWatcher(sim.urls["admin"])
+    watcher.start()
+    data: dict[str, Any] = {}
+    try:
+        if "sweep" in sections:
+            data["pods"], data["runs"] = sweep(sim, watcher, out)
+            write_csv(out / "benchmarks" / "latency.csv", data["pods"])
+            write_csv(out / "benchmarks" / "sweep.csv", data["runs"])
+        if "list" in sections:
+            data["list"] = list_bench(sim)
+            write_csv(out / "benchmarks" / "list1000.csv", data["list"])
+        if "overhead" in sections:
+            data["overhead"] = overhead_bench(sim)
+            write_csv(out / "benchmarks" / "overhead.csv", data["overhead"])
+        if "correctness" in sections:
+            data["correctness"] = correctness(sim, watcher)
+            write_csv(out / "benchmarks" / "correctness.csv", data["correctness"])
+    finally:
+        watcher.stop()
+        sim.stop()
+    machine_after = benchlib.machine_info()
+    meta = {
+        "command": COMMAND,
+        "quick": QUICK,
+        "sizes": SIZES,
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(began)),
+        "duration_s": round(time.time() - began, 1),
+        "machine_before": machine_before,
+        "machine_after": machine_after,
+        "sections": sorted(sections),
+    }
+    (out / "benchmarks" / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    import report
+
+    report.write(out, meta)
+    log("done in %.0f s" % (time.time() - began))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
