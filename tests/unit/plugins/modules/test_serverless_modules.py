@@ -1,0 +1,390 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Unit tests for runpod.cloud.endpoint, endpoint_info and template: decisions, with a scripted fake backend."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _base
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, Health, TemplateView
+from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
+from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
+from ansible_collections.runpod.cloud.plugins.modules import template as template_module
+
+API_KEY = "unit-test-secret-key"
+
+
+class FakeBackend:
+    """Records every call; endpoints/templates live in dicts; health answers come from a script."""
+
+    def __init__(self, api_version="v2", endpoints=(), templates=(), health=None):
+        self.api_version = api_version
+        self.serverless_url = "https://invoke.example/v2"
+        self.endpoints = {endpoint.id: endpoint for endpoint in endpoints}
+        self.templates = {template.id: template for template in templates}
+        self.health = list(health or [])
+        self.calls = []
+
+    def mutations(self):
+        return [call for call in self.calls if call[0].split("_")[0] in ("create", "update", "delete")]
+
+    def get_endpoint(self, endpoint_id):
+        self.calls.append(("get_endpoint", endpoint_id))
+        if endpoint_id not in self.endpoints:
+            raise RunPodError("not_found", 404, "endpoint not found")
+        return self.endpoints[endpoint_id]
+
+    def find_endpoints(self, name):
+        self.calls.append(("find_endpoints", name))
+        return [endpoint for endpoint in self.endpoints.values() if endpoint.name == name]
+
+    def list_endpoints(self):
+        self.calls.append(("list_endpoints",))
+        return list(self.endpoints.values())
+
+    def create_endpoint(self, spec):
+        self.calls.append(("create_endpoint", spec.model_dump()))
+        fields = spec.model_dump()
+        view = EndpointView(id="ep-new", api_version=self.api_version, **fields)
+        self.endpoints[view.id] = view
+        return view
+
+    def update_endpoint(self, endpoint_id, changes):
+        self.calls.append(("update_endpoint", endpoint_id, dict(changes)))
+        view = self.endpoints[endpoint_id].model_copy(update=changes)
+        self.endpoints[endpoint_id] = view
+        return view
+
+    def delete_endpoint(self, endpoint_id):
+        self.calls.append(("delete_endpoint", endpoint_id))
+        self.endpoints.pop(endpoint_id)
+
+    def endpoint_health(self, endpoint_id, attempts=1):
+        self.calls.append(("endpoint_health", endpoint_id))
+        answer = self.health.pop(0) if len(self.health) > 1 else self.health[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def endpoint_workers(self, endpoint_id, attempts=None):
+        self.calls.append(("endpoint_workers", endpoint_id))
+        return None
+
+    def find_templates(self, name):
+        self.calls.append(("find_templates", name))
+        return [template for template in self.templates.values() if template.name == name]
+
+    def create_template(self, spec):
+        self.calls.append(("create_template", spec.model_dump()))
+        view = TemplateView(id="tpl-new", **spec.model_dump())
+        self.templates[view.id] = view
+        return view
+
+    def update_template(self, template_id, changes):
+        self.calls.append(("update_template", template_id, dict(changes)))
+        view = self.templates[template_id].model_copy(update=changes)
+        self.templates[template_id] = view
+        return view
+
+    def delete_template(self, template_id):
+        self.calls.append(("delete_template", template_id))
+        self.templates.pop(template_id)
+
+
+def run(module, backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
+    """Run ``module.main()`` with ``args`` against ``backend``; return the parsed result dict."""
+    monkeypatch.setattr(_base, "make_backend", lambda options: backend)
+    args = dict(args, api_key=API_KEY, api_version=backend.api_version if backend else "v2")
+    if check_mode:
+        args["_ansible_check_mode"] = True
+    if diff:
+        args["_ansible_diff"] = True
+    with patch_module_args(args), pytest.raises(SystemExit):
+        module.main()
+    out = capsys.readouterr().out
+    assert API_KEY not in out
+    return json.loads(out)
+
+
+def endpoint_view(**fields):
+    base = dict(id="ep-1", name="ep", template_id="tpl-1", gpu_pools=["ADA_24"], gpu_count=1, workers_min=1,
+                workers_max=3, idle_timeout=5, scaler_type="QUEUE_DELAY", scaler_value=4.0, flashboot=False,
+                execution_timeout_ms=300000)
+    base.update(fields)
+    return EndpointView(**base)
+
+
+# -- pure decisions ------------------------------------------------------------------------------------------
+
+
+def test_v2_maps_gpu_types_to_deduplicated_pools_and_accepts_pool_ids():
+    field, pools = endpoint_module.gpu_selection(
+        ["NVIDIA GeForce RTX 4090", "NVIDIA L4", "AMPERE_80", "NVIDIA RTX A4000"], "v2")
+    assert field == "gpu_pools"
+    assert pools == ["ADA_24", "AMPERE_80", "AMPERE_16"]
+
+
+def test_v2_refuses_unknown_gpu_types_with_a_suggestion():
+    with pytest.raises(ValueError, match=r"unknown GPU type\(s\) 'NVIDIA GeForce RTX 4091'.*did you mean"):
+        endpoint_module.gpu_selection(["NVIDIA GeForce RTX 4091"], "v2")
+
+
+def test_v2_refuses_gpu_types_without_a_serverless_pool():
+    with pytest.raises(ValueError, match="not offered to serverless endpoints"):
+        endpoint_module.gpu_selection(["NVIDIA GeForce RTX 3070"], "v2")
+
+
+def test_v1_sends_gpu_type_ids_as_given_and_refuses_pools():
+    assert endpoint_module.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1") == ("gpu_type_ids",
+                                                                                ["NVIDIA A40", "NVIDIA L4"])
+    with pytest.raises(ValueError, match="ADA_24 is a GPU pool"):
+        endpoint_module.gpu_selection(["ADA_24"], "v1")
+
+
+@pytest.mark.parametrize(
+    ("value", "scaler_type", "api_version", "expected"),
+    [(4, "QUEUE_DELAY", "v2", 4.0), (2.5, "QUEUE_DELAY", "v2", 2.5), (3.0, "REQUEST_COUNT", "v2", 3),
+     (2.5, "QUEUE_DELAY", "v1", 2), (None, "QUEUE_DELAY", "v2", None)],
+)
+def test_scaler_number_matches_what_the_api_stores(value, scaler_type, api_version, expected):
+    result = endpoint_module.scaler_number(value, scaler_type, api_version)
+    assert result == expected and type(result) is type(expected)
+
+
+def test_validate_params_reports_every_problem():
+    problems = endpoint_module.validate_params(
+        {"gpu_count": 0, "workers_min": 4, "workers_max": 2, "idle_timeout": 4000, "scaler_value": 0,
+         "execution_timeout_ms": None})
+    assert problems == [
+        "gpu_count must be at least 1, got 0",
+        "idle_timeout must be between 1 and 3600, got 4000",
+        "scaler_value must be positive, got 0",
+        "workers_min (4) must not be larger than workers_max (2)",
+    ]
+
+
+# -- endpoint module ----------------------------------------------------------------------------------------
+
+
+def test_bad_input_fails_before_any_backend_call(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", gpu_type_ids=["NVIDIA GeForce RTX 3070"],
+                 workers_min=5, workers_max=1)
+    assert result["failed"] is True and result["code"] == "bad_request"
+    assert "not offered to serverless endpoints" in result["msg"]
+    assert backend.calls == []
+
+
+def test_create_needs_template_and_gpus_and_makes_no_mutation(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep")
+    assert result["code"] == "bad_request"
+    assert "creating one needs template_id and gpu_type_ids" in result["msg"]
+    assert backend.mutations() == []
+
+
+def test_create_sends_pools_on_v2_and_builds_urls(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", template_id="tpl-1",
+                 gpu_type_ids=["NVIDIA GeForce RTX 4090"], scaler_type="REQUEST_COUNT", scaler_value=2.0)
+    assert result["changed"] is True
+    created = backend.calls[-1]
+    assert created[0] == "create_endpoint"
+    assert created[1]["gpu_pools"] == ["ADA_24"] and created[1]["gpu_type_ids"] == []
+    assert created[1]["scaler_value"] == 2
+    assert result["endpoint"]["urls"]["runsync"] == "https://invoke.example/v2/ep-new/runsync"
+    assert result["endpoint"]["health"] is None
+    assert "ready_signal" not in result
+
+
+def test_check_mode_create_plans_without_mutating(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(endpoint_module, backend, capsys, monkeypatch, check_mode=True, diff=True, name="ep",
+                 template_id="tpl-1", gpu_type_ids=["NVIDIA L4"], wait=True)
+    assert result["changed"] is True
+    assert result["endpoint"]["id"] is None and result["endpoint"]["gpu_pools"] == ["ADA_24"]
+    assert result["diff"]["before"] == {}
+    assert backend.mutations() == [] and not any(call[0] == "endpoint_health" for call in backend.calls)
+
+
+def test_v2_scaler_value_change_carries_the_kept_scaler_type(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view()])
+    result = run(endpoint_module, backend, capsys, monkeypatch, diff=True, name="ep", scaler_value=6)
+    assert result["changed"] is True
+    assert backend.calls[-1] == ("update_endpoint", "ep-1", {"scaler_value": 6.0, "scaler_type": "QUEUE_DELAY"})
+    assert result["diff"]["before"] == {"scaler_value": 4.0, "scaler_type": "QUEUE_DELAY"}
+
+
+def test_unchanged_fields_in_any_order_make_no_update(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view(data_center_ids=["EU-RO-1", "US-TX-3"])])
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", template_id="tpl-1",
+                 gpu_type_ids=["NVIDIA L4", "NVIDIA GeForce RTX 4090"], data_center_ids=["US-TX-3", "EU-RO-1"],
+                 scaler_value=4, workers_min=1, flashboot=False, network_volume_id="")
+    assert result["changed"] is False
+    assert backend.mutations() == []
+
+
+def test_v1_flashboot_is_not_compared_because_v1_does_not_report_it(capsys, monkeypatch):
+    backend = FakeBackend("v1", endpoints=[endpoint_view(api_version="v1", gpu_pools=[], flashboot=None,
+                                                          gpu_type_ids=["NVIDIA L4"], scaler_value=4)])
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", flashboot=True, scaler_value=4.4)
+    assert result["changed"] is False  # 4.4 is stored as 4 on v1
+    assert backend.mutations() == []
+
+
+def test_v2_request_count_ignores_idle_timeout(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view(scaler_type="REQUEST_COUNT", scaler_value=1.0)])
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", idle_timeout=30)
+    assert result["changed"] is False
+
+
+def test_unknown_id_is_not_created(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(endpoint_module, backend, capsys, monkeypatch, id="ep-x", name="ep", template_id="t",
+                 gpu_type_ids=["NVIDIA L4"])
+    assert result["code"] == "not_found" and result["id"] == "ep-x"
+    assert "to create an endpoint, give name (and no id)" in result["msg"]
+    assert backend.mutations() == []
+
+
+def test_duplicate_names_fail_listing_ids(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view(id="b"), endpoint_view(id="a")])
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", state="absent")
+    assert result["code"] == "conflict" and result["ids"] == ["a", "b"]
+    assert backend.mutations() == []
+
+
+def test_absent_deletes_once_and_is_idempotent(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view()])
+    first = run(endpoint_module, backend, capsys, monkeypatch, name="ep", state="absent")
+    second = run(endpoint_module, backend, capsys, monkeypatch, name="ep", state="absent")
+    assert first["changed"] is True and first["endpoint"]["id"] == "ep-1"
+    assert second["changed"] is False and second["endpoint"] is None
+    assert backend.mutations() == [("delete_endpoint", "ep-1")]
+
+
+def test_wait_success_reports_signal_and_counts(capsys, monkeypatch):
+    health = [Health(ready=0, running=2, initializing=1)]
+    backend = FakeBackend(endpoints=[endpoint_view()], health=health)
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", wait=True, wait_interval="10ms")
+    assert result["changed"] is False
+    assert result["ready_signal"] == "health_running"
+    assert result["endpoint"]["health"] == {"ready": 0, "running": 2, "idle": 0, "initializing": 1,
+                                            "throttled": 0, "unhealthy": 0}
+    assert result["wait"]["polls"] == 1
+    assert "warnings" not in result
+
+
+def test_wait_forbidden_fails_at_once_with_the_endpoint_and_remedy(capsys, monkeypatch):
+    health = [RunPodError("forbidden", 403, "access denied")]
+    backend = FakeBackend(endpoints=[endpoint_view(workers_min=0)], health=health)
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", wait=True, wait_interval="1h",
+                 wait_timeout="2h")
+    assert result["failed"] is True and result["code"] == "forbidden" and result["status"] == 403
+    assert result["id"] == "ep-1" and result["endpoint"]["id"] == "ep-1"
+    assert result["wait"]["polls"] == 1
+    assert "runpod.cloud.endpoint id=ep-1 state=absent" in result["msg"]
+    assert "endpoint ep-1 has workers_min 0" in json.dumps(result["warnings"])  # raw 2.19 warning events
+
+
+# -- endpoint_info --------------------------------------------------------------------------------------------
+
+
+class GatedHealthBackend(FakeBackend):
+    """Health reads block until ``parties`` of them run at once (proves concurrency without sleeping)."""
+
+    def __init__(self, endpoints, parties):
+        super().__init__(endpoints=endpoints, health=[Health(ready=1)])
+        self.barrier = threading.Barrier(parties, timeout=10)
+        self.lock = threading.Lock()
+        self.active = 0
+        self.peak = 0
+
+    def endpoint_health(self, endpoint_id, attempts=1):
+        with self.lock:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+        try:
+            self.barrier.wait()
+            if endpoint_id == "e2":
+                raise RunPodError("not_found", 404, "endpoint not found")
+            return Health(ready=1, jobs={"inQueue": 2})
+        finally:
+            with self.lock:
+                self.active -= 1
+
+
+def test_info_reads_health_concurrently_and_keeps_failed_reads():
+    endpoints = [endpoint_view(id=f"e{i}") for i in range(4)]
+    backend = GatedHealthBackend(endpoints, parties=2)
+    health = info_module.read_all_health(backend, [e.id for e in endpoints], max_workers=2)
+    assert backend.peak == 2  # two at once (a serial loop would break the barrier), never more than the bound
+    assert health["e2"] == (None, "endpoint not found (not_found)")
+    assert health["e0"][0].ready == 1
+
+
+def test_info_module_lists_with_health(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view(id="a"), endpoint_view(id="b", name="other")],
+                          health=[Health(ready=1, jobs={"inQueue": 2})])
+    result = run(info_module, backend, capsys, monkeypatch, check_mode=True)
+    assert result["changed"] is False
+    assert [entry["id"] for entry in result["endpoints"]] == ["a", "b"]
+    assert result["endpoints"][0]["health"]["ready"] == 1 and result["endpoints"][0]["jobs"] == {"inQueue": 2}
+    assert sum(1 for call in backend.calls if call[0] == "endpoint_health") == 2
+    by_name = run(info_module, backend, capsys, monkeypatch, name="other")
+    assert [entry["id"] for entry in by_name["endpoints"]] == ["b"]
+
+
+# -- template ------------------------------------------------------------------------------------------------
+
+
+def template_view(**fields):
+    base = dict(id="t1", name="tpl", image="img:1", serverless=True, container_disk_gb=10, env={"A": "1"},
+                ports=["8000/http", "22/tcp"], docker_args="python -u handler.py")
+    base.update(fields)
+    return TemplateView(**base)
+
+
+def test_template_compares_ports_unordered_env_as_strings_and_args_by_tokens(capsys, monkeypatch):
+    backend = FakeBackend(templates=[template_view()])
+    result = run(template_module, backend, capsys, monkeypatch, name="tpl", image="img:1", env={"A": 1},
+                 ports=["22/tcp", "8000/http"], docker_args="python  -u 'handler.py'")
+    assert result["changed"] is False
+    assert backend.mutations() == []
+
+
+def test_template_update_sends_only_changed_fields(capsys, monkeypatch):
+    backend = FakeBackend(templates=[template_view()])
+    result = run(template_module, backend, capsys, monkeypatch, diff=True, name="tpl", image="img:2",
+                 container_disk_gb=10)
+    assert backend.mutations() == [("update_template", "t1", {"image": "img:2"})]
+    assert result["diff"] == {"before": {"image": "img:1"}, "after": {"image": "img:2"}}
+
+
+def test_template_v1_cannot_flip_serverless(capsys, monkeypatch):
+    backend = FakeBackend("v1", templates=[template_view()])
+    result = run(template_module, backend, capsys, monkeypatch, name="tpl", image="img:1", serverless=False)
+    assert result["code"] == "bad_request" and result["id"] == "t1"
+    assert "REST v1 fixes that at creation" in result["msg"]
+    assert backend.mutations() == []
+
+
+def test_template_present_needs_image_before_any_call(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(template_module, backend, capsys, monkeypatch, name="tpl")
+    assert result["failed"] is True and "image" in result["msg"]
+    assert backend.calls == []
+
+
+def test_template_create_defaults_serverless_false(capsys, monkeypatch):
+    backend = FakeBackend()
+    result = run(template_module, backend, capsys, monkeypatch, name="tpl", image="img:1")
+    assert result["changed"] is True and result["template"]["id"] == "tpl-new"
+    assert backend.calls[-1][1]["serverless"] is False
