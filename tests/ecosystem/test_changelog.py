@@ -75,7 +75,9 @@ def test_changelog_md_is_generated_from_changelog_yaml(collection_copy: Path) ->
     result = run([tool("antsibull-changelog"), "generate"], cwd=collection_copy, env=clean_env())
     assert result.returncode == 0, result.stdout + result.stderr
     regenerated = (collection_copy / "CHANGELOG.md").read_text()
-    assert regenerated == (REPO_ROOT / "CHANGELOG.md").read_text(), "CHANGELOG.md is stale: run `antsibull-changelog generate`"
+    assert regenerated == (REPO_ROOT / "CHANGELOG.md").read_text(), (
+        "CHANGELOG.md is stale: run `antsibull-changelog generate`"
+    )
 
 
 def test_rerunning_the_release_changes_nothing_and_stays_lint_clean(collection_copy: Path) -> None:
@@ -83,8 +85,15 @@ def test_rerunning_the_release_changes_nothing_and_stays_lint_clean(collection_c
     before = _changelog()
     version = _galaxy_version()
     result = run(
-        [tool("antsibull-changelog"), "release", "--version", version, "--reload-plugins",
-         "--date", str(before["releases"][version]["release_date"])],
+        [
+            tool("antsibull-changelog"),
+            "release",
+            "--version",
+            version,
+            "--reload-plugins",
+            "--date",
+            str(before["releases"][version]["release_date"]),
+        ],
         cwd=collection_copy,
         env=clean_env(),
     )

@@ -71,7 +71,16 @@ def test_build_context_requirements_include_collection_deps(collection_tarball: 
     (tmp_path / "execution-environment.yml").write_text(yaml.safe_dump(definition))
     context = tmp_path / "context"
     result = run(
-        [tool("ansible-builder"), "create", "-f", "execution-environment.yml", "-c", str(context), "--output-filename", "Containerfile"],
+        [
+            tool("ansible-builder"),
+            "create",
+            "-f",
+            "execution-environment.yml",
+            "-c",
+            str(context),
+            "--output-filename",
+            "Containerfile",
+        ],
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -84,7 +93,16 @@ def test_build_context_requirements_include_collection_deps(collection_tarball: 
     # Galaxy stage, offline: install what the context's requirements.yml names, from inside _build.
     collections = tmp_path / "usr_share_ansible" / "collections"
     install = run(
-        [tool("ansible-galaxy"), "collection", "install", "--offline", "-r", "requirements.yml", "-p", str(collections)],
+        [
+            tool("ansible-galaxy"),
+            "collection",
+            "install",
+            "--offline",
+            "-r",
+            "requirements.yml",
+            "-p",
+            str(collections),
+        ],
         cwd=build,
         env=clean_env(ANSIBLE_COLLECTIONS_PATH=str(collections)),
     )
@@ -96,8 +114,12 @@ def test_build_context_requirements_include_collection_deps(collection_tarball: 
     pip_out, bindep_out = tmp_path / "requirements.out", tmp_path / "bindep.out"
     introspect = run(
         [
-            tool("python"), str(build / "scripts" / "introspect.py"), "introspect",
-            f"--user-pip={build / 'requirements.txt'}", f"--write-pip={pip_out}", f"--write-bindep={bindep_out}",
+            tool("python"),
+            str(build / "scripts" / "introspect.py"),
+            "introspect",
+            f"--user-pip={build / 'requirements.txt'}",
+            f"--write-pip={pip_out}",
+            f"--write-bindep={bindep_out}",
             str(collections),
         ]
     )

@@ -66,7 +66,11 @@ def test_manifest_matches_galaxy_yml(collection_tarball: Path) -> None:
     with tarfile.open(collection_tarball) as archive:
         manifest = json.load(archive.extractfile("MANIFEST.json"))
     info = manifest["collection_info"]
-    assert (info["namespace"], info["name"], info["version"]) == (galaxy["namespace"], galaxy["name"], galaxy["version"])
+    assert (info["namespace"], info["name"], info["version"]) == (
+        galaxy["namespace"],
+        galaxy["name"],
+        galaxy["version"],
+    )
     assert collection_tarball.name == f"runpod-cloud-{galaxy['version']}.tar.gz"
 
 
