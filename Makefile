@@ -21,6 +21,7 @@ help:
 	@echo "make unit         unit tests and the simulator's own tests"
 	@echo "make integration  ansible-playbook runs against the local simulator"
 	@echo "make sim          run the local RunPod simulator in the foreground"
+	@echo "make bench        benchmarks vs the naive playbook -> docs/benchmarks.md (BENCH_QUICK=1: reduced, ~2-3 min)"
 
 # --- environment -----------------------------------------------------------------------------
 $(VENV)/bin/python:
@@ -112,3 +113,9 @@ sim: venv
 
 clean:
 	rm -rf .pytest_cache .ruff_cache tests/output
+
+# --- benchmarks (not part of make test) ------------------------------------------------------------------
+.PHONY: bench
+bench: venv
+	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
+	$(BIN)/python tests/bench/run_bench.py

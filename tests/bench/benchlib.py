@@ -71,7 +71,7 @@ class Boot:
         }
 
 
-def boot_schedule(seed: int, count: int, *, prov=(1.0, 4.0), start=(1.0, 5.0), ssh=(1.0, 6.0)) -> list[Boot]:
+def boot_schedule(seed: int, count: int, *, prov=(0.5, 3.0), start=(0.5, 3.0), ssh=(1.0, 5.0)) -> list[Boot]:
     """Randomized but reproducible: the same seed gives every approach the same delays per pod index.
 
     ``ssh_delay`` is at least 1 s so the watcher (which learns mapped ports every 0.1 s) is already

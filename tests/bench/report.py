@@ -1,3 +1,538 @@
-# placeholder
-def write(out, meta):
-    pass
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Turn the CSVs of one bench run into docs/benchmarks.md and the PNG plots (matplotlib, Agg).
+
+Called by run_bench.py at the end of a run; ``python tests/bench/report.py [--out docs]`` regenerates the page
+and plots from the committed CSVs and meta.json alone, so every figure on the page traces back to a CSV row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import statistics
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+LABELS = {
+    "naive": "naive playbook (uri create, until GET delay 5, wait_for OpenSSH sleep 1)",
+    "reference": "reference discipline (our engine: 1 list read / 5 s, SSH probe only on a read)",
+    "pod_wait": "runpod.cloud.pod wait: true (one task per host, forks <= 50)",
+    "pod_batch": "runpod.cloud.pod wait: false in a loop + one pod_info batch wait",
+    "pod_async": "runpod.cloud.pod wait: true under async (poll 0) + async_status (delay 1)",
+}
+SHORT = {
+    "naive": "naive",
+    "reference": "reference",
+    "pod_wait": "pod wait:true",
+    "pod_batch": "pod + pod_info batch",
+    "pod_async": "pod wait:true async",
+}
+COLORS = {"naive": "#d62728", "reference": "#7f7f7f", "pod_wait": "#1f77b4", "pod_batch": "#2ca02c",
+          "pod_async": "#9467bd"}
+SINGLE_WAITS = ["naive", "reference", "pod_wait", "pod_async"]
+GOAL_P50, GOAL_P95, GOAL_BATCH_GAP, GOAL_LIST_RATIO = 0.3, 1.1, 1.5, 2.0
+PLAYBOOK = {
+    "naive": "tests/bench/playbooks/naive.yml",
+    "reference": "tests/bench/approaches.py::reference (Python, no Ansible)",
+    "pod_wait": "tests/bench/playbooks/pod_wait.yml",
+    "pod_batch": "tests/bench/playbooks/pod_batch.yml",
+    "pod_async": "tests/bench/playbooks/pod_async.yml",
+}
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def num(value: Any) -> float | None:
+    try:
+        return None if value in ("", None) else float(value)
+    except ValueError:
+        return None
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = (len(ordered) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def spread(values: list[float], fmt: str = "%.2f") -> str:
+    """``median [min-max] (k runs)``, or the single value."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return "n/a"
+    if len(values) == 1:
+        return (fmt % values[0]) + " (1 run)"
+    return "%s [%s-%s] (%d runs)" % (fmt % statistics.median(values), fmt % min(values), fmt % max(values),
+                                      len(values))
+
+
+def verdict(value: float | None, goal: float, unit: str = " s") -> str:
+    if value is None or math.isnan(value):
+        return "not measured"
+    if value <= goal:
+        return "**met**"
+    return "**missed** by %.2f%s (%.0f%% over)" % (value - goal, unit, 100 * (value - goal) / goal)
+
+
+# -- plots -------------------------------------------------------------------------------------------------------
+def plot_latency(pods: list[dict], path: Path) -> None:
+    data, labels, colors = [], [], []
+    for approach in [*SINGLE_WAITS, "pod_batch"]:
+        values = [num(r["latency"]) for r in pods if r["approach"] == approach and num(r["latency"]) is not None]
+        if values:
+            data.append(values)
+            labels.append("%s\n(n=%d)" % (SHORT[approach], len(values)))
+            colors.append(COLORS[approach])
+    if not data:
+        return
+    fig, ax = plt.subplots(figsize=(9, 4.8))
+    parts = ax.boxplot(data, vert=False, whis=(5, 95), showfliers=True, patch_artist=True)
+    for patch, color in zip(parts["boxes"], colors, strict=True):
+        patch.set_facecolor(color)
+        patch.set_alpha(0.45)
+    ax.set_yticks(range(1, len(labels) + 1), labels)
+    ax.axvline(GOAL_P50, color="green", linestyle="--", label="goal p50 <= %.1f s" % GOAL_P50)
+    ax.axvline(GOAL_P95, color="orange", linestyle="--", label="goal p95 <= %.1f s" % GOAL_P95)
+    ax.set_xlabel("readiness detection latency: task return minus sshd's first banner (s); whiskers p5-p95")
+    ax.set_title("Detection latency per pod (all sweep runs pooled)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _by(runs: list[dict], approach: str, key: str) -> dict[int, list[float]]:
+    out: dict[int, list[float]] = defaultdict(list)
+    for row in runs:
+        if row["approach"] == approach and num(row[key]) is not None:
+            out[int(row["n"])].append(num(row[key]))
+    return out
+
+
+def plot_requests(runs: list[dict], path: Path) -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    for approach in LABELS:
+        series = _by(runs, approach, "requests_total")
+        if not series:
+            continue
+        ns = sorted(series)
+        axes[0].plot(ns, [statistics.median(series[n]) for n in ns], "o-", color=COLORS[approach],
+                     label=SHORT[approach])
+        reads = _by(runs, approach, "reads_per_pod")
+        axes[1].plot(ns, [statistics.median(reads[n]) for n in ns], "o-", color=COLORS[approach],
+                     label=SHORT[approach])
+    wait = _by(runs, "pod_batch", "wait_reads")
+    budget = _by(runs, "pod_batch", "wait_read_budget")
+    if wait:
+        ns = sorted(wait)
+        axes[0].plot(ns, [statistics.median(wait[n]) for n in ns], "s--", color=COLORS["pod_batch"],
+                     label="pod_info batch wait only")
+        axes[0].plot(ns, [statistics.median(budget[n]) for n in ns], ":", color="black",
+                     label="goal: T/interval + 2")
+    for ax, title in zip(axes, ("API requests per run (creates + reads), median", "API reads per pod, median"),
+                         strict=True):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("N pods")
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3, which="both")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_walltime(runs: list[dict], path: Path) -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    for approach in LABELS:
+        wall = _by(runs, approach, "wall_all_reported")
+        gap = _by(runs, approach, "gap_to_slowest_sshd")
+        if not wall:
+            continue
+        ns = sorted(wall)
+        axes[0].plot(ns, [statistics.median(wall[n]) for n in ns], "o-", color=COLORS[approach], label=SHORT[approach])
+        slow = _by(runs, approach, "slowest_sshd_rel")
+        axes[0].plot(ns, [statistics.median(slow[n]) for n in ns], "x:", color=COLORS[approach], alpha=0.6)
+        gns = sorted(gap)
+        axes[1].plot(gns, [statistics.median(gap[n]) for n in gns], "o-", color=COLORS[approach],
+                     label=SHORT[approach])
+    axes[1].axhline(GOAL_BATCH_GAP, color="green", linestyle="--", label="batch goal <= 1.5 s")
+    axes[0].set_title("Wall time until all N reported ready (o) / slowest sshd answered (x)", fontsize=9)
+    axes[0].set_ylabel("seconds since the run started")
+    axes[1].set_title("Last 'ready' report minus slowest pod's first banner", fontsize=9)
+    axes[1].set_ylabel("seconds")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("N pods")
+        ax.grid(alpha=0.3, which="both")
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# -- the page ------------------------------------------------------------------------------------------------------
+def write(out: Path, meta: dict[str, Any]) -> None:
+    bench = out / "benchmarks"
+    pods = read_csv(bench / "latency.csv")
+    runs = read_csv(bench / "sweep.csv")
+    lists = read_csv(bench / "list1000.csv")
+    overhead = read_csv(bench / "overhead.csv")
+    correct = read_csv(bench / "correctness.csv")
+    plot_latency(pods, bench / "latency.png")
+    plot_requests(runs, bench / "requests.png")
+    plot_walltime(runs, bench / "walltime.png")
+    lines: list[str] = []
+    add = lines.append
+    m0, m1 = meta["machine_before"], meta["machine_after"]
+    add("# Benchmarks: waiting for pods, side by side")
+    add("")
+    add("<!-- Generated by `%s` (tests/bench/run_bench.py, page by tests/bench/report.py). Do not edit by hand: "
+        "rerun the bench, or `python tests/bench/report.py` to rebuild this page from the CSVs. -->" % meta["command"])
+    add("")
+    add("Every figure below was produced by **`%s`** on %s (%.0f s in total)%s. Raw data: "
+        "[`docs/benchmarks/*.csv`](benchmarks/); each CSV row names the command (playbook) that produced it." % (
+            meta["command"], meta["started"], meta["duration_s"],
+            " — **quick mode: reduced sizes, not the published figures**" if meta.get("quick") else ""))
+    add("")
+    add("**Machine**: %s cores (%s), %s GB RAM, Python %s, ansible-core %s. Load average (1/5/15 min) %s at the "
+        "start and %s at the end. The machine was shared with other engineers' test runs, so absolute times carry "
+        "noise; each run's 1-minute load at its start is in `sweep.csv` (`load1_at_start`). All traffic is loopback "
+        "to the local simulator (`tests/simulator`, `time_scale=1`), never RunPod." % (
+            m0.get("cores"), m0.get("cpu_model", "?"), m0.get("memory_gb", "?"), m0.get("python"),
+            m0.get("ansible_core"), "/".join(map(str, m0.get("loadavg", []))),
+            "/".join(map(str, m1.get("loadavg", [])))))
+    add("")
+    _method(add, meta)
+    _goals(add, pods, runs, lists)
+    _latency(add, pods)
+    _requests(add, runs)
+    _walltime(add, runs)
+    _list(add, lists)
+    _overhead(add, overhead)
+    _correctness(add, correct)
+    _limits(add)
+    (out / "benchmarks.md").write_text("\n".join(lines) + "\n")
+
+
+def _method(add, meta) -> None:
+    add("## What runs")
+    add("")
+    add("| approach | what it is | driven by |")
+    add("|---|---|---|")
+    for key, label in LABELS.items():
+        add("| `%s` | %s | `%s` |" % (key, label, PLAYBOOK[key]))
+    add("")
+    add("* One simulator process serves every run. Before each run it is reset and given, per pod name, a boot "
+        "schedule drawn from a seeded RNG: PROVISIONING 0.5-3 s, STARTING 0.5-3 s, then sshd answers 1-5 s after "
+        "RUNNING (uniform). Within one comparison (same N, same repeat) every approach gets the **same schedule per "
+        "pod index**; delays count from each pod's own create request.")
+    add("* Port 22 answers with the simulator's `banner` listener (`SSH-2.0-OpenSSH_9.6p1 ...`) in the timing runs: "
+        "the simulator's real sshd announces itself as AsyncSSH, which the naive `search_regex: OpenSSH` never "
+        "matches (see the correctness table), so the naive approach could not be timed against it.")
+    add("* **Ground truth**: a watcher thread in the harness connects to every mapped port every 20 ms and records "
+        "the first moment `SSH-` arrives (it learns ports from the simulator's admin API every 100 ms; sshd always "
+        "starts >= 1 s after the port is mapped). It is independent of every approach measured.")
+    add("* **Reported ready** = the moment Ansible's callback saw the task (or loop item) return ok, on the "
+        "controller's clock; for the Python reference, when `until()` plus its post-wait re-read returned. For "
+        "`pod_async` it is the `async_status` item that saw the job finished (the job's own end is in "
+        "`latency.csv` as `async_job_done_latency`).")
+    add("* API requests come from the simulator's request log (admin calls excluded), counted between each run's "
+        "start and end. `wait_interval` is 5 s everywhere.")
+    add("* Sizes and repeats: %s (N: repeats). Forks = min(N, 50) for per-host plays." % (
+        ", ".join("%s: %s" % kv for kv in meta["sizes"].items())))
+    add("")
+
+
+def _latencies(pods, approach, n=None):
+    return [num(r["latency"]) for r in pods if r["approach"] == approach and num(r["latency"]) is not None
+            and (n is None or int(r["n"]) == n)]
+
+
+def _goals(add, pods, runs, lists) -> None:
+    add("## Goals")
+    add("")
+    add("| goal | measured | verdict |")
+    add("|---|---|---|")
+    lat = _latencies(pods, "pod_wait")
+    if lat:
+        p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
+        add("| `pod` wait: true detection latency p50 <= %.1f s (%d pods) | %.2f s | %s |" % (
+            GOAL_P50, len(lat), p50, verdict(p50, GOAL_P50)))
+        add("| `pod` wait: true detection latency p95 <= %.1f s | %.2f s (max %.2f s) | %s |" % (
+            GOAL_P95, p95, max(lat), verdict(p95, GOAL_P95)))
+    rate = []
+    for row in runs:
+        if row["approach"] in ("pod_wait", "pod_async") and num(row["wall_all_reported"]):
+            # reads per pod against what one read per 5 s allows over the run, plus the pre-create lookup + re-read
+            rate.append(num(row["reads_per_pod"]) - (num(row["run_wall"]) / 5.0 + 2))
+    if rate:
+        worst = max(rate)
+        add("| ... while API reads stay <= 1 per 5 s per wait (reads per pod <= run time/5 s + 2) | worst run: "
+            "%+.2f reads vs that budget | %s |" % (worst, "**met**" if worst <= 0 else "**missed** by %.2f reads"
+                                                   % worst))
+    waits = [(int(r["n"]), num(r["wait_reads"]), num(r["wait_read_budget"])) for r in runs
+             if r["approach"] == "pod_batch" and num(r["wait_reads"]) is not None]
+    if waits:
+        over = [w - b for _, w, b in waits]
+        by_n = defaultdict(list)
+        for n, w, _ in waits:
+            by_n[n].append(w)
+        add("| batch wait reads independent of N, <= T/interval + 2 | %s | %s |" % (
+            ", ".join("N=%d: %s" % (n, "/".join("%g" % v for v in vs)) for n, vs in sorted(by_n.items())),
+            "**met** (every run within its budget)" if max(over) <= 0 else "**missed**: worst run %.2f reads over"
+            % max(over)))
+    gaps = [(int(r["n"]), num(r["gap_to_slowest_sshd"])) for r in runs
+            if r["approach"] == "pod_batch" and num(r["gap_to_slowest_sshd"]) is not None]
+    if gaps:
+        worst = max(g for _, g in gaps)
+        add("| batch wait returns within %.1f s of the slowest pod's sshd (N = %s) | worst %.2f s, median %.2f s |"
+            " %s |" % (GOAL_BATCH_GAP, ", ".join(sorted({str(n) for n, _ in gaps}, key=int)), worst,
+                       statistics.median(g for _, g in gaps), verdict(worst, GOAL_BATCH_GAP)))
+    ratios = [num(r["ratio"]) for r in lists if num(r["ratio"]) is not None]
+    if ratios:
+        med = statistics.median(ratios)
+        add("| `pod_info` over %s pods <= 2x a bare `uri` GET (ratio within each run) | %s | %s |" % (
+            lists[0]["pods"], spread(ratios, "%.2fx"), verdict(med, GOAL_LIST_RATIO, "x")))
+    add("")
+
+
+def _latency(add, pods) -> None:
+    add("## Readiness detection latency")
+    add("")
+    add("Task return minus the moment sshd first answered, per pod, all sweep runs pooled. Produced by `make bench` "
+        "(section `sweep`); rows in [`latency.csv`](benchmarks/latency.csv).")
+    add("")
+    add("![detection latency](benchmarks/latency.png)")
+    add("")
+    add("| approach | pods | p50 (s) | p95 (s) | max (s) | p50 by N |")
+    add("|---|---|---|---|---|---|")
+    for approach in [*SINGLE_WAITS, "pod_batch"]:
+        values = _latencies(pods, approach)
+        if not values:
+            continue
+        ns = sorted({int(r["n"]) for r in pods if r["approach"] == approach})
+        by_n = ", ".join("N=%d: %.2f" % (n, pct(_latencies(pods, approach, n), 0.5)) for n in ns
+                         if _latencies(pods, approach, n))
+        add("| %s | %d | %.2f | %.2f | %.2f | %s |" % (SHORT[approach], len(values), pct(values, 0.5),
+                                                      pct(values, 0.95), max(values), by_n))
+    failed = [r for r in pods if r["failed"]]
+    add("")
+    if failed:
+        add("Pods an approach never reported ready (excluded above): %d — %s." % (len(failed), "; ".join(
+            "%s/%s: %s" % (r["approach"], r["n"], r["failed"][:80]) for r in failed[:6])))
+    else:
+        add("Every pod of every sweep run was reported ready.")
+    asyncs = [num(r["async_job_done_latency"]) for r in pods if num(r.get("async_job_done_latency")) is not None]
+    if asyncs:
+        add("")
+        add("For `pod_async`, the background job itself ended p50 %.2f s / p95 %.2f s after sshd answered; the rest "
+            "of its latency is the `async_status` loop (sequential over the jobs, `delay: 1`)." % (
+                pct(asyncs, 0.5), pct(asyncs, 0.95)))
+    add("")
+    add("For the batch (`pod_info`), every pod's latency is measured against the one task return, so it includes "
+        "waiting for the slowest pod; its own goal is the gap to the slowest sshd below.")
+    add("")
+
+
+def _requests(add, runs) -> None:
+    add("## API requests")
+    add("")
+    add("All API requests the run made (creates and reads), and reads per pod. Median over repeats [min-max]. "
+        "Produced by `make bench` (section `sweep`); rows in [`sweep.csv`](benchmarks/sweep.csv).")
+    add("")
+    add("![requests](benchmarks/requests.png)")
+    add("")
+    ns = sorted({int(r["n"]) for r in runs})
+    add("| approach | " + " | ".join("N=%d requests / reads per pod" % n for n in ns) + " |")
+    add("|---|" + "---|" * len(ns))
+    for approach in LABELS:
+        cells = []
+        for n in ns:
+            sel = [r for r in runs if r["approach"] == approach and int(r["n"]) == n]
+            if not sel:
+                cells.append("")
+                continue
+            cells.append("%s / %s" % (spread([num(r["requests_total"]) for r in sel], "%.0f"),
+                                      spread([num(r["reads_per_pod"]) for r in sel], "%.1f").split(" (")[0]))
+        add("| %s | %s |" % (SHORT[approach], " | ".join(cells)))
+    add("")
+    batch = [r for r in runs if r["approach"] == "pod_batch" and num(r["wait_reads"]) is not None]
+    if batch:
+        add("The batch wait alone (`pod_info` task window): ")
+        add("")
+        add("| N | wait T (s) | list reads during the wait | budget T/5 s + 2 |")
+        add("|---|---|---|---|")
+        for row in batch:
+            add("| %s | %s | %s | %s |" % (row["n"], row["wait_T"], row["wait_reads"], row["wait_read_budget"]))
+        add("")
+        add("`pod` with `wait: false` makes one list read (the name lookup that keeps it idempotent) and one create "
+            "per pod, so the *create loop* scales with N; the wait does not.")
+        add("")
+
+
+def _walltime(add, runs) -> None:
+    add("## Wall time until N pods are SSH-ready")
+    add("")
+    add("From the start of the run (ansible-playbook launched, or the Python threads started) to the moment the "
+        "approach reported the last pod ready; and that moment minus the slowest pod's first banner. Median over "
+        "repeats [min-max]. Produced by `make bench` (section `sweep`); rows in [`sweep.csv`](benchmarks/sweep.csv).")
+    add("")
+    add("![wall time](benchmarks/walltime.png)")
+    add("")
+    ns = sorted({int(r["n"]) for r in runs})
+    add("| approach | " + " | ".join("N=%d wall (s) / after slowest sshd (s)" % n for n in ns) + " |")
+    add("|---|" + "---|" * len(ns))
+    for approach in LABELS:
+        cells = []
+        for n in ns:
+            sel = [r for r in runs if r["approach"] == approach and int(r["n"]) == n]
+            cells.append("%s / %s" % (spread([num(r["wall_all_reported"]) for r in sel], "%.1f").split(" (")[0],
+                                      spread([num(r["gap_to_slowest_sshd"]) for r in sel], "%.2f"))
+                         if sel else "")
+        add("| %s | %s |" % (SHORT[approach], " | ".join(cells)))
+    add("")
+
+
+def _list(add, lists) -> None:
+    add("## `pod_info` over 1,000 pods vs a bare `uri` GET")
+    add("")
+    if not lists:
+        add("Not run.")
+        add("")
+        return
+    add("The simulator is seeded with %s RUNNING pods; one playbook run does a bare `ansible.builtin.uri` GET of "
+        "`/v2/pods` and then one `runpod.cloud.pod_info` (no filter, no wait); task wall times from the callback. "
+        "The ratio is computed within each run. Produced by `ansible-playbook tests/bench/playbooks/list_pods.yml` "
+        "(run %d times by `make bench`); rows in [`list1000.csv`](benchmarks/list1000.csv)." % (
+            lists[0]["pods"], len(lists)))
+    add("")
+    add("| | uri GET (s) | pod_info (s) | ratio |")
+    add("|---|---|---|---|")
+    add("| median [min-max] | %s | %s | %s |" % (
+        spread([num(r["uri_task_s"]) for r in lists]), spread([num(r["pod_info_task_s"]) for r in lists]),
+        spread([num(r["ratio"]) for r in lists], "%.2fx")))
+    add("")
+
+
+def _overhead(add, overhead) -> None:
+    add("## Per-task overhead")
+    add("")
+    if not overhead:
+        add("Not run.")
+        add("")
+        return
+    add("One `ansible.builtin.uri` GET and one `runpod.cloud.pod_info` on a one-pod account, alternating in one "
+        "playbook run. The module process runs under an interpreter shim (`tests/bench/measure_python.py`) that "
+        "records its wall time and peak RSS (`wait4`); the imports of httpx and pydantic are included. Produced by "
+        "`ansible-playbook tests/bench/playbooks/overhead.yml`; rows in [`overhead.csv`](benchmarks/overhead.csv).")
+    add("")
+    add("| module | task wall (s) | module process wall (s) | module CPU (s) | peak RSS (MB) |")
+    add("|---|---|---|---|---|")
+    for module in ("uri", "pod_info"):
+        sel = [r for r in overhead if r["module"] == module]
+        add("| `%s` | %s | %s | %s | %s |" % (
+            module,
+            spread([num(r["task_wall_s"]) for r in sel]),
+            spread([num(r["module_process_wall_s"]) for r in sel]),
+            spread([num(r["module_cpu_s"]) for r in sel]),
+            spread([num(r["peak_rss_mb"]) for r in sel], "%.1f"),
+        ))
+    uri = [r for r in overhead if r["module"] == "uri"]
+    info = [r for r in overhead if r["module"] == "pod_info"]
+    if uri and info:
+        add("")
+        wall = statistics.median(num(r["task_wall_s"]) for r in info if num(r["task_wall_s"])) / statistics.median(
+            num(r["task_wall_s"]) for r in uri if num(r["task_wall_s"])
+        )
+        rss = statistics.median(num(r["peak_rss_mb"]) for r in info) / statistics.median(
+            num(r["peak_rss_mb"]) for r in uri
+        )
+        add("Within this run: `pod_info` took %.2fx the task wall time and %.2fx the peak memory of `uri` "
+            "(medians)." % (wall, rss))
+    add("")
+
+
+def _yn(value: str) -> str:
+    return {"True": "yes", "False": "no"}.get(value, value or "n/a")
+
+
+def _correctness(add, rows) -> None:
+    add("## Correctness side by side")
+    add("")
+    if not rows:
+        add("Not run.")
+        add("")
+        return
+    add("Not timings: what each approach concludes. Produced by `make bench` (section `correctness`, one run per "
+        "cell group); rows in [`correctness.csv`](benchmarks/correctness.csv). Listener cases ran with a 16 s "
+        "timeout, fault cases with 60 s, the rerun case with 4 s (pod boot 60 s) run twice.")
+    add("")
+    add("| question | " + " | ".join(SHORT.get(r["approach"], r["approach"]) for r in rows) + " |")
+    add("|---|" + "---|" * len(rows))
+    questions = [
+        ("reports ready on accept-then-close (wrong if yes)", "ready_on_acceptclose", _yn),
+        ("reports ready on a non-SSH answer (wrong if yes)", "ready_on_notssh", _yn),
+        ("reports ready on RUNNING before sshd answers (wrong if yes)", "late_reported_before_sshd", _yn),
+        ("... its ready report minus sshd's first banner (s)", "late_ready_minus_sshd", lambda v: v or "n/a"),
+        ("reports ready on a real sshd whose banner is not OpenSSH (AsyncSSH)", "ready_on_asyncssh", _yn),
+        ("survives a burst of three 503s on its reads", "survives_503_burst", _yn),
+        ("honours Retry-After: 8 on a 429 (next read >= 8 s later)", "honours_retry_after", _yn),
+        ("... gap from the 429 to its next read (s)", "retry_after_gap_s", lambda v: v or "n/a"),
+        ("creates a duplicate pod on a rerun after a timed-out wait", "duplicate_on_rerun", _yn),
+    ]
+    for text, key, fmt in questions:
+        add("| %s | %s |" % (text, " | ".join(fmt(r.get(key, "")) for r in rows)))
+    add("")
+    add("`pod_batch` under a timeout counts as having treated a pod ready when its failure result "
+        "(`wait.last_states`) no longer lists that pod.")
+    add("")
+
+
+def _limits(add) -> None:
+    add("## Caveats and gaps")
+    add("")
+    add("* Detection latency of single waits depends on the gap between RUNNING and sshd: the SSH probe can run "
+        "between API reads (every 0.25 s) only once a read has shown the pod RUNNING with a public port; a pod "
+        "whose sshd answers before any read saw it RUNNING is detected at the next read (up to 5 s later). The "
+        "schedule here (sshd 1-5 s after RUNNING, reads every 5 s) exercises both cases.")
+    add("* The simulator does not record when a pod's sshd started answering, nor randomize boot delays per pod "
+        "itself; the harness measures the former with its watcher and sets the latter per name through the "
+        "`name_overrides` config at create time.")
+    add("* Absolute times include Ansible's own per-task cost on a 2-core machine shared with other work; compare "
+        "approaches within one run (same machine state) rather than across pages.")
+    add("")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "docs"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    meta = json.loads((out / "benchmarks" / "meta.json").read_text())
+    write(out, meta)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
