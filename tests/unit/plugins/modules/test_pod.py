@@ -1,0 +1,245 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod without an API: pre-API refusals, check mode, diff and the 5xx-create adoption logic."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _base
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
+from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
+
+API_KEY = "unit-test-pod-secret-key"
+GPU = "NVIDIA GeForce RTX 4090"
+
+
+class FakeBackend:
+    """Pods in a dict; every call recorded; ``create_error`` makes the next create raise."""
+
+    def __init__(self, api_version="v2", pods=(), create_error=None, find_error=None):
+        self.api_version = api_version
+        self.pods = {pod.id: pod for pod in pods}
+        self.create_error = create_error
+        self.find_error = find_error
+        self.calls = []
+
+    def mutations(self):
+        return [call for call in self.calls if call[0] not in ("get_pod", "find_pods", "list_pods")]
+
+    def get_pod(self, pod_id, attempts=None):
+        self.calls.append(("get_pod", pod_id))
+        if pod_id not in self.pods:
+            raise RunPodError("not_found", 404, "pod not found")
+        return self.pods[pod_id]
+
+    def find_pods(self, name, attempts=None):
+        self.calls.append(("find_pods", name))
+        if self.find_error is not None:
+            raise self.find_error
+        return [pod for pod in self.pods.values() if pod.name == name and pod.status != "TERMINATED"]
+
+    def list_pods(self, runtime=True, attempts=None):
+        self.calls.append(("list_pods",))
+        return list(self.pods.values())
+
+    def create_pod(self, spec):
+        self.calls.append(("create_pod", spec.model_dump()))
+        if self.create_error is not None:
+            raise self.create_error
+        pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=list(spec.ports), env=dict(spec.env))
+        self.pods[pod.id] = pod
+        return pod
+
+    def update_pod(self, pod_id, changes):
+        self.calls.append(("update_pod", pod_id, dict(changes)))
+        self.pods[pod_id] = self.pods[pod_id].model_copy(update=changes)
+        return self.pods[pod_id]
+
+    def _set(self, pod_id, status, action):
+        self.calls.append((action, pod_id))
+        self.pods[pod_id] = self.pods[pod_id].model_copy(update={"status": status, "desired_status": status})
+        return self.pods[pod_id]
+
+    def start_pod(self, pod_id):
+        return self._set(pod_id, "STARTING", "start_pod")
+
+    def stop_pod(self, pod_id):
+        return self._set(pod_id, "EXITED", "stop_pod")
+
+    def restart_pod(self, pod_id):
+        return self._set(pod_id, "STARTING", "restart_pod")
+
+    def delete_pod(self, pod_id):
+        self.calls.append(("delete_pod", pod_id))
+        self.pods.pop(pod_id)
+
+
+def pod_view(pod_id="pod-1", **fields):
+    values = {
+        "id": pod_id,
+        "name": "web",
+        "status": "RUNNING",
+        "desired_status": "RUNNING",
+        "image": "img:1",
+        "gpu_type": GPU,
+        "gpu_count": 1,
+        "ports": ["22/tcp"],
+        "env": {},
+        "runtime_reported": True,
+    }
+    values.update(fields)
+    return PodView(**values)
+
+
+def run(backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
+    """Run the module's main() against ``backend`` (None: any backend use fails the test)."""
+
+    def make_backend(options):
+        if backend is None:
+            raise AssertionError("the module built an API client although the input was refused")
+        return backend
+
+    monkeypatch.setattr(_base, "make_backend", make_backend)
+    args = dict(args, api_key=API_KEY)
+    args.setdefault("api_version", backend.api_version if backend else "v2")
+    if check_mode:
+        args["_ansible_check_mode"] = True
+    if diff:
+        args["_ansible_diff"] = True
+    with patch_module_args(args), pytest.raises(SystemExit):
+        pod_module.main()
+    out = capsys.readouterr().out
+    assert API_KEY not in out
+    return json.loads(out)
+
+
+CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (dict(CREATE, wait=True, wait_timeout="200000d"), 'invalid wait_timeout: invalid duration "200000d"'),
+        (dict(CREATE, wait=True, wait_interval="0s"), "invalid wait_interval"),
+        (dict(CREATE, wait=True, wait_interval="20m"), "must not be longer than wait_timeout"),
+        (dict(CREATE, wait=True, ssh=False), "cannot be combined with ssh: false"),
+        (dict(CREATE, gpu_type_ids=["NVIDIA GeForce RTX 4099"]), "did you mean 'NVIDIA GeForce RTX 4090'"),
+        (dict(CREATE, support_public_ip=True), "support_public_ip can only be used with api_version v1"),
+        (dict(CREATE, interruptible=False), "interruptible can only be used with api_version v1"),
+        (dict(CREATE, compute_type="CPU"), "gpu_type_ids cannot be used with compute_type: CPU"),
+        ({"name": "web", "cpu_flavor_ids": ["cpu3c"], "compute_type": "CPU"}, "needs image or template_id"),
+    ],
+)
+def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
+    result = run(None, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    assert text in result["msg"]
+
+
+def test_v1_only_options_pass_on_v1(capsys, monkeypatch):
+    backend = FakeBackend("v1")
+    result = run(backend, capsys, monkeypatch, **dict(CREATE, support_public_ip=True, interruptible=True))
+    assert result["changed"] is True
+    spec = backend.calls[-1][1]
+    assert spec["support_public_ip"] is True and spec["interruptible"] is True
+
+
+def test_create_puts_the_key_in_env_and_declares_22(capsys, monkeypatch):
+    backend = FakeBackend()
+    args = dict(CREATE, ports=["8888/http"], ssh_public_key="ssh-ed25519 AAA x\n")
+    result = run(backend, capsys, monkeypatch, **args)
+    spec = backend.calls[-1][1]
+    assert spec["ports"] == ["8888/http", "22/tcp"]
+    assert spec["env"] == {"PUBLIC_KEY": "ssh-ed25519 AAA x"}
+    assert spec["start_ssh"] is True and spec["gpu_count"] == 1
+    assert result["actions"] == ["create"] and result["pod"]["id"] == "pod-new"
+
+
+def test_check_mode_update_reports_diff_without_mutating(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view(env={"PUBLIC_KEY": "k", "A": "1"})])
+    result = run(
+        backend, capsys, monkeypatch, check_mode=True, diff=True, **dict(CREATE, image="img:2", env={"A": "2"})
+    )
+    assert backend.mutations() == []
+    assert result["changed"] is True and result["actions"] == ["update"]
+    assert result["updated_fields"] == ["image", "env"]
+    # PUBLIC_KEY set at create is kept when neither env nor ssh_public_key names it.
+    assert result["diff"]["after"]["env"] == {"A": "2", "PUBLIC_KEY": "k"}
+    assert result["diff"]["before"]["image"] == "img:1" and result["diff"]["after"]["image"] == "img:2"
+
+
+def test_unchanged_pod_is_not_patched_and_port_order_does_not_matter(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view(ports=["22/tcp", "8888/http"], docker_args="sleep  infinity")])
+    result = run(backend, capsys, monkeypatch, **dict(CREATE, ports=["8888/http"], docker_args="sleep infinity"))
+    assert result["changed"] is False and result["actions"] == [] and backend.mutations() == []
+
+
+def test_state_transitions_on_a_stopped_pod(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view(status="EXITED", desired_status="EXITED")])
+    present = run(backend, capsys, monkeypatch, name="web")
+    assert present["changed"] is False and backend.mutations() == []
+    check = run(backend, capsys, monkeypatch, check_mode=True, diff=True, name="web", state="running")
+    assert check["actions"] == ["start"] and check["diff"]["after"]["status"] == "RUNNING"
+    assert backend.mutations() == []
+    restarted = run(backend, capsys, monkeypatch, name="web", state="restarted")
+    assert restarted["actions"] == ["start"] and backend.mutations() == [("start_pod", "pod-1")]
+
+
+def test_restart_skips_a_pod_that_is_still_booting(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view(status="STARTING")])
+    result = run(backend, capsys, monkeypatch, name="web", state="restarted")
+    assert result["changed"] is False and backend.mutations() == []
+    assert "still booting" in json.dumps(result["warnings"])
+
+
+def test_absent_tolerates_a_pod_deleted_meanwhile(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view()])
+
+    def gone(pod_id):
+        backend.calls.append(("delete_pod", pod_id))
+        raise RunPodError("not_found", 404, "pod not found")
+
+    backend.delete_pod = gone
+    result = run(backend, capsys, monkeypatch, name="web", state="absent")
+    assert result["changed"] is True and result["pod"] is None
+    assert backend.mutations() == [("delete_pod", "pod-1")]
+
+
+def test_5xx_create_with_nothing_listed_fails_without_a_second_post(capsys, monkeypatch):
+    error = RunPodError("server_error", 502, "bad gateway", maybe_created=True)
+    backend = FakeBackend(create_error=error)
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["failed"] is True and result["code"] == "server_error" and result["changed"] is False
+    assert [call[0] for call in backend.calls] == ["find_pods", "create_pod", "find_pods"]
+    assert "no pod with that name is listed" in result["msg"]
+
+
+def test_5xx_create_with_an_unreadable_list_fails_naming_the_risk(capsys, monkeypatch):
+    backend = FakeBackend(create_error=RunPodError("network_error", None, "connection reset", maybe_created=True))
+    original = backend.find_pods
+    calls = {"n": 0}
+
+    def find(name, attempts=None):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RunPodError("server_error", 503, "unavailable")
+        return original(name)
+
+    backend.find_pods = find
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["failed"] is True and result["changed"] is True and result["code"] == "network_error"
+    assert "check with runpod.cloud.pod_info" in result["msg"]
+    assert sum(1 for call in backend.calls if call[0] == "create_pod") == 1
+
+
+def test_non_5xx_create_error_is_not_adopted(capsys, monkeypatch):
+    backend = FakeBackend(create_error=RunPodError("bad_request", 400, "image is required"))
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    assert [call[0] for call in backend.calls] == ["find_pods", "create_pod"]
