@@ -19,7 +19,7 @@ description:
     C(last_state) with the worker counters).
   - See C(docs/endpoints.md) in the collection for what ready means and how GPU types map to GPU pools.
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.wait
@@ -326,7 +326,7 @@ diff:
 code:
   description:
     - Machine-readable failure code, for example V(wait_timeout), V(wait_interrupted), V(not_found),
-      V(unauthorized), V(forbidden), V(bad_request) or V(conflict) (several endpoints share O(name)).
+      V(unauthorized), V(forbidden), V(bad_request) or V(ambiguous) (several endpoints share O(name)).
   returned: failure
   type: str
   sample: wait_timeout
@@ -546,7 +546,7 @@ class EndpointModule(RunPodModule):
                 f"found {len(matches)} endpoints named {name!r} (ids: {', '.join(ids)}); RunPod does not enforce "
                 f"unique names, so this task will not guess: set id to the one you mean, or delete the others "
                 f"with runpod.cloud.endpoint id=<id> state=absent",
-                code="conflict",
+                code="ambiguous",
                 ids=ids,
             )
         return matches[0] if matches else None

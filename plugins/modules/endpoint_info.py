@@ -15,7 +15,7 @@ description:
   - An endpoint whose health cannot be read (for example a new endpoint the invoke service does not know yet)
     is still listed, with a null RV(endpoints[].health) and the reason in RV(endpoints[].health_error).
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes

@@ -16,7 +16,7 @@ description:
     lists their ids instead of guessing.
   - Only the options you give are compared and changed; omitted options leave the template as it is.
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
@@ -166,10 +166,12 @@ ids:
   elements: str
   sample: [2k4zq1n8xw, 9m3pq7c1vb]
 code:
-  description: Machine-readable failure code, for example V(conflict), V(bad_request) or V(unauthorized).
+  description:
+    - Machine-readable failure code, for example V(ambiguous) (several templates share O(name)),
+      V(bad_request) or V(unauthorized).
   returned: failure
   type: str
-  sample: conflict
+  sample: ambiguous
 """
 
 import shlex
@@ -279,7 +281,7 @@ class TemplateModule(RunPodModule):
             self.fail(
                 f"found {len(matches)} templates named {name!r} (ids: {', '.join(ids)}); RunPod template names "
                 f"should be unique, so this task will not guess: rename or delete the extra templates first",
-                code="conflict",
+                code="ambiguous",
                 ids=ids,
             )
         return matches[0] if matches else None

@@ -343,7 +343,7 @@ def test_rename_by_id_then_duplicate_names_are_refused_with_their_ids(sim, run_p
     assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep"
     assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep"}}
     failed = result.task_result("ambiguous")
-    assert failed["code"] == "conflict"
+    assert failed["code"] == "ambiguous"
     assert failed["ids"] == sorted([first, second])
     assert first in failed["msg"] and second in failed["msg"]
     assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0

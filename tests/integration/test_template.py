@@ -193,7 +193,7 @@ def test_duplicate_template_names_are_refused_with_their_ids(sim, run_playbook, 
     result = run_playbook(tmp_path, playbook, api_version="v2")
     assert result.rc != 0
     failed = result.task_result("update twin")
-    assert failed["code"] == "conflict"
+    assert failed["code"] == "ambiguous"
     assert failed["ids"] == ids
     assert all(template_id in failed["msg"] for template_id in ids)
     assert sim.admin.count("PATCH", r"^/v2/templates/") == 0

@@ -257,7 +257,7 @@ def test_unknown_id_is_not_created(capsys, monkeypatch):
 def test_duplicate_names_fail_listing_ids(capsys, monkeypatch):
     backend = FakeBackend(endpoints=[endpoint_view(id="b"), endpoint_view(id="a")])
     result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", state="absent")
-    assert result["code"] == "conflict" and result["ids"] == ["a", "b"]
+    assert result["code"] == "ambiguous" and result["ids"] == ["a", "b"]
     assert backend.mutations() == []
 
 
