@@ -19,7 +19,7 @@ description:
   - Every host joins the group C(runpod). Host variables carry the C(runpod_) prefix, see the notes.
   - The configuration file name must end in C(runpod.yml) or C(runpod.yaml).
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 requirements:
   - httpx >= 0.27.0
   - pydantic >= 2.6.0

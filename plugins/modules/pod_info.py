@@ -33,7 +33,7 @@ description:
     need the C(lastStatusChange) text that only O(api_version=v1) provides; REST v2 reports them without a
     reason. C(docs/runtime-status.md) in the collection explains each one and what to do about it."
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.wait
@@ -401,7 +401,7 @@ class PodInfoModule(RunPodModule):
             pod = poller.last_pods.get(pod_id)
             name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
             not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
-        self.result["pods"] = [_podstate.describe(pod) for _, pod in self._last_seen(pods, pod_ids, poller)]
+        self.result["pods"] = [_podstate.describe(seen[1]) for seen in self._last_seen(pods, pod_ids, poller)]
         listing = "; ".join(
             "%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"]) for entry in not_ready
         )
