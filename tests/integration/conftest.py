@@ -169,7 +169,9 @@ def _run_playbook(
     command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook), *extra_args]
     if check:
         command.append("--check")
-    completed = subprocess.run(command, cwd=tmp_path, env=run_env, capture_output=True, text=True, timeout=timeout)
+    completed = subprocess.run(
+        command, cwd=tmp_path, env=run_env, capture_output=True, text=True, timeout=timeout, check=False
+    )
     report = None
     start = completed.stdout.find("{")
     if start != -1:

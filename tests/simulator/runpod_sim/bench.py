@@ -20,7 +20,7 @@ def _rss_kib(pid: int) -> dict[str, int]:
     values = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            key, _, rest = line.partition(":")
+            key, _ignored, rest = line.partition(":")
             if key in ("VmRSS", "VmHWM"):
                 values[key] = int(rest.split()[0])
     return values
@@ -40,7 +40,7 @@ def measure_listing(
             client.get(path)  # warm-up
             sim.admin.clear_requests()
             wall = []
-            for _ in range(reads):
+            for _ignored in range(reads):
                 begin = time.perf_counter()
                 response = client.get(path)
                 wall.append((time.perf_counter() - begin) * 1000)

@@ -64,7 +64,7 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 
 
 def new_id(length: int = 14) -> str:
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
+    return "".join(secrets.choice(_ID_ALPHABET) for _ignored in range(length))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -82,7 +82,7 @@ def parse_ports(ports: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     """``("8888/http", "22/tcp")`` -> ``((8888, "http"), (22, "tcp"))``; entries without a number are skipped."""
     parsed = []
     for entry in ports:
-        number, _, proto = str(entry).partition("/")
+        number, _ignored, proto = str(entry).partition("/")
         if number.strip().isdigit():
             parsed.append((int(number.strip()), (proto or "tcp").strip().lower()))
     return tuple(parsed)
@@ -433,7 +433,7 @@ class Store:
         pod.ssh_ready_at = at + self.scaled(self.pod_setting(pod, "ssh_delay"))
 
     def _map_ports(self, pod: Pod) -> None:
-        wanted = {number: proto for number, proto in pod.declared_ports()}
+        wanted = dict(pod.declared_ports())
         for private in list(pod.port_map):
             if private not in wanted:
                 self._release_port(pod, private)

@@ -92,7 +92,7 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
     if running:
         runtime = {
             "uptime": _uptime(store, pod),
-            "gpus": [{"util": 0, "memoryUtil": 0} for _ in range(pod.gpu_count if pod.is_gpu else 0)],
+            "gpus": [{"util": 0, "memoryUtil": 0} for _ignored in range(pod.gpu_count if pod.is_gpu else 0)],
             "cpu": {"util": 1},
             "memory": {"util": 3},
             "ports": [

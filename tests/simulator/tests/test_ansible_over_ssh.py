@@ -78,6 +78,7 @@ def test_ansible_playbook_runs_setup_command_and_copy_on_a_pod(sim, v2, tmp_path
         capture_output=True,
         text=True,
         timeout=240,
+        check=False,
     )
     shutil.rmtree(control_dir, ignore_errors=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

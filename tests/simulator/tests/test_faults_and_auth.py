@@ -29,7 +29,7 @@ def test_status_fault_429_carries_retry_after_and_ratelimit_headers(sim, v2):
 def test_fault_count_and_method_and_route_matching(sim, v2):
     sim.admin.inject_fault(r"/v2/pods/[^/]+", "status", method="GET", status=503, count=2)
     assert v2.get("/pods").status_code == 200  # the list path does not match
-    assert [v2.get("/pods/abc").status_code for _ in range(3)] == [503, 503, 404]
+    assert [v2.get("/pods/abc").status_code for _ignored in range(3)] == [503, 503, 404]
     assert v2.post("/pods/abc/action", json={"action": "stop"}).status_code == 404
 
 
@@ -104,7 +104,7 @@ def test_stock_out_fault_and_config(sim, v2, v1):
 
 def test_rate_limit_answers_429_after_the_quota(sim, v2):
     sim.admin.configure(rate_limit_per_minute=3)
-    answers = [v2.get("/pods") for _ in range(4)]
+    answers = [v2.get("/pods") for _ignored in range(4)]
     assert [r.status_code for r in answers] == [200, 200, 200, 429]
     assert answers[0].headers["RateLimit"].startswith('"minute";r=2;')
     assert answers[0].headers["RateLimit-Policy"] == '"minute";q=3;w=60'
