@@ -22,7 +22,7 @@ description:
   - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
     anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
 author:
-  - runpod.cloud contributors
+  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.wait
@@ -38,7 +38,7 @@ attributes:
 options:
   name:
     description:
-      - Name of the pod. The usual key: the pod is looked up by this name when O(id) is not given, and a
+      - Name of the pod, the usual key. The pod is looked up by this name when O(id) is not given, and a
         new pod gets this name.
       - With O(id) given as well, a different name renames the pod.
       - One of O(name) and O(id) is required.
