@@ -104,7 +104,7 @@ def plot_latency(pods: list[dict], path: Path) -> None:
     if not data:
         return
     fig, ax = plt.subplots(figsize=(9, 4.8))
-    parts = ax.boxplot(data, vert=False, whis=(5, 95), showfliers=True, patch_artist=True)
+    parts = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=True, patch_artist=True)
     for patch, color in zip(parts["boxes"], colors, strict=True):
         patch.set_facecolor(color)
         patch.set_alpha(0.45)
@@ -215,6 +215,9 @@ def write(out: Path, meta: dict[str, Any]) -> None:
             meta["command"], meta["started"], meta["duration_s"],
             " — **quick mode: reduced sizes, not the published figures**" if meta.get("quick") else ""))
     add("")
+    if meta.get("note"):
+        add("**Note on this run**: %s" % meta["note"])
+        add("")
     add("**Machine**: %s cores (%s), %s GB RAM, Python %s, ansible-core %s. Load average (1/5/15 min) %s at the "
         "start and %s at the end. The machine was shared with other engineers' test runs, so absolute times carry "
         "noise; each run's 1-minute load at its start is in `sweep.csv` (`load1_at_start`). All traffic is loopback "
