@@ -119,3 +119,9 @@ clean:
 bench: venv
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python tests/bench/run_bench.py
+
+# --- demo (the README's first command) -----------------------------------------------------------------
+.PHONY: demo
+# Runs playbooks/demo.yml against the local simulator (started and stopped by hack/demo.sh); docs/demo.md.
+demo: venv sysdeps
+	VENV_BIN=$(BIN) hack/demo.sh
