@@ -21,6 +21,7 @@ help:
 	@echo "make unit         unit tests and the simulator's own tests"
 	@echo "make integration  ansible-playbook runs against the local simulator"
 	@echo "make sim          run the local RunPod simulator in the foreground"
+	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
 	@echo "make bench        benchmarks vs the naive playbook -> docs/benchmarks.md (BENCH_QUICK=1: reduced, ~2-3 min)"
 
 # --- environment -----------------------------------------------------------------------------
