@@ -308,6 +308,7 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     started = lists[0]["started_at"]
     done = started + wait["history"][-1]["elapsed"]
     assert wait["history"][-1]["state"] == "all 20 pods ready"
+    print(f"batch wait: done {done - max(ready_at):.2f}s after the last pod, {len(lists)} list reads, wait={wait}")
     # Within about a second of the last pod (one interval at most, plus probe rounding).
     assert done - max(ready_at) < 1.5, (done - max(ready_at), wait)
     # At most one list read per interval over the whole wait.
