@@ -1,0 +1,159 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The ``runpod.cloud.hosts`` role against the simulator: provision, hand off over real SSH, rerun, absent.
+
+Host-key checking stays ON here (the ``run_playbook`` default turns it off and points known_hosts at
+/dev/null): the connection must work with the role's own ``accept-new`` + per-pod known_hosts settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import httpx
+
+GPU = "NVIDIA RTX A4000"
+PODS = ("role-gpu-a", "role-gpu-b")
+ROLE = "runpod.cloud.hosts : "  # prefix of the role's task names in the report
+
+# Keep ControlMaster for speed, drop the fixture's UserKnownHostsFile=/dev/null and StrictHostKeyChecking=no.
+STRICT_SSH_ENV = {
+    "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",
+    "ANSIBLE_HOST_KEY_CHECKING": "True",
+}
+
+
+def role_playbook(work_dir: Path, state: str = "present") -> str:
+    pods = "\n".join(
+        f"""          - name: {name}
+            image: runpod/base:0.6.2-cuda12.4.1
+            gpu_type_ids: ["{GPU}"]
+            gpu_count: 1
+            env: {{ROLE_TEST: "yes"}}"""
+        for name in PODS
+    )
+    handoff = (
+        """
+- name: Hand-off over SSH
+  hosts: test_gpu_pods
+  gather_facts: false
+  tasks:
+    - name: Read the pod id from the remote environment
+      ansible.builtin.command: printenv RUNPOD_POD_ID
+      register: remote_id
+      changed_when: false
+"""
+        if state == "present"
+        else ""
+    )
+    return f"""
+- name: Provision with the role
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Run the hosts role
+      ansible.builtin.include_role:
+        name: runpod.cloud.hosts
+      vars:
+        hosts_state: {state}
+        hosts_group: test_gpu_pods
+        hosts_work_dir: {work_dir}
+        hosts_wait_timeout: 2m
+        hosts_wait_interval: 1s
+        hosts_connection_timeout: 60
+        hosts_pods:
+{pods}
+    - name: Show the role result
+      ansible.builtin.debug:
+        var: hosts_result
+{handoff}"""
+
+
+def live(sim, kind: str) -> list[dict]:
+    """What the public API lists (v2): pods, endpoints or templates."""
+    path, field = {"pods": ("/pods", "pods"), "endpoints": ("/serverless", "endpoints")}.get(kind, (f"/{kind}", kind))
+    body = httpx.get(sim.urls["api_v2"] + path, headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10).json()
+    return [item for item in body[field] if item]
+
+
+def changed_total(result) -> int:
+    return sum(host["changed"] for host in result.stats.values())
+
+
+def test_rerun_changes_nothing_and_still_fills_the_group(sim, run_playbook, tmp_path):
+    work_dir = tmp_path / "keys"
+    playbook = role_playbook(work_dir)
+
+    first = run_playbook(tmp_path, playbook, env=STRICT_SSH_ENV)
+    assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
+    created = first.task_results(ROLE + "Create the pods without waiting (one batch wait follows)")[0]["results"]
+    assert [item["changed"] for item in created] == [True, True]
+    assert all(item["invocation"]["module_args"]["wait"] is False for item in created)
+    # Exactly one batch wait, covering both pods, that ended with both reachable.
+    waits = first.task_results(ROLE + "Wait once for SSH on all pods together")
+    assert len(waits) == 1
+    ready = {pod["name"]: pod for pod in waits[0]["pods"]}
+    assert set(ready) == set(PODS) and all(pod["ssh"] is not None for pod in ready.values())
+    assert sim.admin.count("POST", r"^/v2/pods$") == 2
+
+    # The hand-off play ran on the pods (not localhost) over SSH: the remote env names each pod's own id.
+    remote = {r["_host"]: r["stdout"] for r in first.task_results("Read the pod id from the remote environment")}
+    assert remote == {name: ready[name]["id"] for name in PODS}
+    # accept-new recorded each pod's host key in its own known_hosts file; the key pair was generated.
+    for name in PODS:
+        known = work_dir / f"known_hosts_{ready[name]['id']}"
+        assert known.is_file() and known.read_text().strip(), f"no host key recorded for {name}"
+    private_key = work_dir / "id_ed25519"
+    assert oct(private_key.stat().st_mode & 0o777) == "0o600"
+    assert oct(work_dir.stat().st_mode & 0o777) == "0o700"
+    key_digest = hashlib.sha256(private_key.read_bytes()).hexdigest()
+    pod_keys = {pod["id"]: sim.admin.pod(pod["id"]) for pod in ready.values()}
+    assert len(pod_keys) == 2
+
+    second = run_playbook(tmp_path, playbook, env=STRICT_SSH_ENV)
+    assert second.rc == 0, second.stdout[-4000:] + second.stderr[-2000:]
+    assert changed_total(second) == 0, second.stats
+    assert sim.admin.count("POST", r"^/v2/pods$") == 2  # nothing created twice
+    assert not any(r["method"] in ("PATCH", "DELETE") for r in sim.admin.requests())  # nor updated or removed
+    assert hashlib.sha256(private_key.read_bytes()).hexdigest() == key_digest  # same key, still authorized
+    remote_again = {r["_host"]: r["stdout"] for r in second.task_results("Read the pod id from the remote environment")}
+    assert remote_again == remote  # group filled again with the same pods
+    result = second.task_result("Show the role result")["hosts_result"]
+    assert result["created"] == [] and sorted(p["name"] for p in result["pods"]) == sorted(PODS)
+    assert result["group"] == "test_gpu_pods"
+    assert {p["id"] for p in live(sim, "pods")} == set(pod_keys)
+
+
+def test_absent_deletes_the_pods_and_the_generated_keys(sim, run_playbook, tmp_path):
+    work_dir = tmp_path / "keys"
+    created = run_playbook(tmp_path, role_playbook(work_dir), env=STRICT_SSH_ENV)
+    assert created.rc == 0, created.stdout[-4000:] + created.stderr[-2000:]
+    assert len(live(sim, "pods")) == 2
+    (work_dir / "notes.txt").write_text("not the role's file")
+
+    removed = run_playbook(tmp_path, role_playbook(work_dir, "absent"), env=STRICT_SSH_ENV)
+    assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
+    deleted = removed.task_results(ROLE + "Delete the pods")[0]["results"]
+    assert [item["changed"] for item in deleted] == [True, True]
+    assert live(sim, "pods") == []
+    assert sim.admin.count("DELETE", r"^/v2/pods/") == 2
+    # Its own files are gone; a file it did not create (and so the directory) is kept.
+    assert sorted(p.name for p in work_dir.iterdir()) == ["notes.txt"]
+    assert removed.task_result("Show the role result")["hosts_result"]["deleted"] == list(PODS)
+
+    again = run_playbook(tmp_path, role_playbook(work_dir, "absent"), env=STRICT_SSH_ENV)
+    assert again.rc == 0, again.stdout[-4000:] + again.stderr[-2000:]
+    assert changed_total(again) == 0, again.stats
+    assert sim.admin.count("DELETE", r"^/v2/pods/") == 2
+    assert (work_dir / "notes.txt").is_file()
+
+
+def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, tmp_path):
+    playbook = role_playbook(tmp_path / "keys").replace(PODS[1], PODS[0])
+    result = run_playbook(tmp_path, playbook)
+    assert result.rc != 0
+    failure = result.task_result(ROLE + "Check the pod list")
+    assert failure["failed"] is True and "every name only once" in failure["msg"]
+    assert sim.admin.requests() == []
