@@ -94,7 +94,9 @@ class Backend:
 
     # -- pods --------------------------------------------------------------------------------------
 
-    def list_pods(self, runtime=True, attempts=None):
+    def list_pods(self, runtime=True, attempts=None, select=None):
+        """Every listed pod (one list read). ``select(id, name) -> bool`` keeps only matching pods, and on
+        v1 limits the GraphQL runtime read to them (it is made only when a selected pod is RUNNING)."""
         raise NotImplementedError
 
     def get_pod(self, pod_id, attempts=None):

@@ -374,8 +374,12 @@ class BackendV1(Backend):
             require_id(raw, "pod")
         return raw_pods
 
-    def list_pods(self, runtime=True, attempts=None):
-        return self._views(self._list_raw(attempts=attempts), runtime)
+    def list_pods(self, runtime=True, attempts=None, select=None):
+        raw_pods = self._list_raw(attempts=attempts)
+        if select is not None:
+            # Before the runtime read, so GraphQL is asked only when a *selected* pod is RUNNING.
+            raw_pods = [raw for raw in raw_pods if select(raw.get("id"), raw.get("name"))]
+        return self._views(raw_pods, runtime)
 
     def get_pod(self, pod_id, attempts=None, runtime=True):
         raw = self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts)

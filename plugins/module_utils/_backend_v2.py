@@ -410,7 +410,7 @@ class BackendV2(Backend):
 
     # -- pods --------------------------------------------------------------------------------------
 
-    def list_pods(self, runtime=True, attempts=None):
+    def list_pods(self, runtime=True, attempts=None, select=None):
         """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped."""
         pods = []
         params = None
@@ -423,7 +423,11 @@ class BackendV2(Backend):
                 entries, pagination = payload.get("pods") or [], as_dict(payload.get("pagination"))
             else:
                 raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
-            pods.extend(pod_from_v2(entry) for entry in entries if entry is not None)
+            pods.extend(
+                pod_from_v2(entry)
+                for entry in entries
+                if entry is not None and (select is None or select(entry.get("id"), entry.get("name")))
+            )
             cursor = as_str(pagination.get("nextCursor"))
             if not cursor or pagination.get("hasNextPage") is False or cursor in seen_cursors:
                 break

@@ -171,10 +171,12 @@ class RunPodModule:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
-    def wait_until(self, poll, *, label, resource_id, describe_last, probe_interval=0.25):
+    def wait_until(self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None):
         """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
 
-        ``describe_last`` returns the resource as last seen (for the failure result). Returns the outcome.
+        ``describe_last`` returns the resource(s) as last seen (for the failure result).
+        ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
+        on several resources. Returns the outcome.
         """
         settings = self.wait_settings
         token = _wait.CancelToken()
@@ -198,12 +200,16 @@ class RunPodModule:
                 # Batch waits: the last known state of every resource that was not ready.
                 wait_info["last_states"] = dict(error.last_states)
             self.result[self.result_key] = describe_last()
+            msg, extra = f"{error}; {self.resource_remedy(resource_id)}", {}
+            if explain_failure is not None:
+                msg, extra = explain_failure(error)
             self.fail(
-                f"{error}; {self.resource_remedy(resource_id)}",
+                msg,
                 code=error.code,
                 status=getattr(error, "status", None),
                 resource_id=resource_id,
                 wait=wait_info,
+                **extra,
             )
 
 

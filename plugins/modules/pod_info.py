@@ -284,17 +284,10 @@ class PodInfoModule(RunPodModule):
 
     def _read(self, ids, names):
         """One list read; on v1 the GraphQL runtime read covers only the selected pods (made iff one is RUNNING)."""
-        backend = self.backend
-        selective = (ids or names) and hasattr(backend, "_list_raw") and hasattr(backend, "_views")
-        if selective:
-            wanted_ids, wanted_names = set(ids), set(names)
-            raw = [
-                entry
-                for entry in backend._list_raw()
-                if entry.get("id") in wanted_ids or entry.get("name") in wanted_names
-            ]
-            return backend._views(raw, True)
-        return [pod for pod in backend.list_pods() if pod is not None]
+        if not (ids or names):
+            return self.backend.list_pods()
+        wanted_ids, wanted_names = set(ids), set(names)
+        return self.backend.list_pods(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
 
     def _select(self, ids, names):
         try:
@@ -363,15 +356,13 @@ class PodInfoModule(RunPodModule):
             len(pod_ids),
             "" if len(pod_ids) == 1 else "s",
         )
-        token = _wait.CancelToken()
-        try:
-            with _wait.cancel_on_signals(token):
-                poller.deadline = _wait.SystemClock().now() + settings.timeout
-                outcome = _wait.until(
-                    poller, label=label, timeout=settings.timeout, interval=settings.interval, cancel=token
-                )
-        except _wait.WaitError as error:
-            self._wait_failed(error, poller, pod_ids, names, pods)
+        outcome = self.wait_until(
+            poller,
+            label=label,
+            resource_id=None,
+            describe_last=lambda: [_podstate.describe(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],
+            explain_failure=lambda error: self._explain_failure(error, poller, pod_ids, names),
+        )
         final = outcome.value or {}
         self.result["pods"] = [
             _podstate.describe(final[pod_id]["pod"] if pod_id in final else pod)
@@ -392,7 +383,9 @@ class PodInfoModule(RunPodModule):
         by_id.update(poller.last_pods)
         return [(pod_id, by_id[pod_id]) for pod_id in pod_ids if pod_id in by_id]
 
-    def _wait_failed(self, error, poller, pod_ids, names, pods):
+    @staticmethod
+    def _explain_failure(error, poller, pod_ids, names):
+        """Name every pod that is not ready with its last state; the batch wait's failure message."""
         states = dict(error.last_states or poller.states)
         not_ready = []
         for pod_id in pod_ids:
@@ -401,7 +394,6 @@ class PodInfoModule(RunPodModule):
             pod = poller.last_pods.get(pod_id)
             name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
             not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
-        self.result["pods"] = [_podstate.describe(seen[1]) for seen in self._last_seen(pods, pod_ids, poller)]
         listing = "; ".join(
             "%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"]) for entry in not_ready
         )
@@ -422,15 +414,7 @@ class PodInfoModule(RunPodModule):
             "or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
             % (head, listing or "none", ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids))
         )
-        wait_info = {
-            "elapsed": error.elapsed,
-            "polls": error.polls,
-            "probes": error.probes,
-            "last_state": error.last_state,
-            "history": list(error.history or []),
-            "last_states": states,
-        }
-        self.fail(msg, code=error.code, status=getattr(error, "status", None), wait=wait_info, not_ready=not_ready)
+        return msg, {"not_ready": not_ready}
 
 
 def main():

@@ -88,6 +88,20 @@ def test_exactly_one_graphql_read_for_five_pods_with_the_timeout_capped():
     assert "myself" in query["query"] and "isIpPublic" in query["query"]
 
 
+def test_select_limits_the_runtime_read_to_selected_pods():
+    listing = [
+        payloads.v1_pod(id="running-other", name="other"),
+        payloads.v1_pod(id="stopped-mine", name="mine", desiredStatus="EXITED", lastStatusChange="Exited by user: x"),
+    ]
+    router = Router().add("GET", PODS, listing).add("POST", "/graphql", gql_data(payloads.gql_pod("running-other")))
+    pods = backend_with(router).list_pods(select=lambda pod_id, name: name == "mine")
+    assert [pod.id for pod in pods] == ["stopped-mine"]
+    # Another pod runs, but none of the selected ones does: no GraphQL read.
+    assert router.count("POST", "/graphql") == 0
+    pods = backend_with(router).list_pods(select=lambda pod_id, name: pod_id == "running-other")
+    assert [pod.id for pod in pods] == ["running-other"] and router.count("POST", "/graphql") == 1
+
+
 def test_graphql_timeout_follows_a_smaller_request_timeout():
     router = Router().add("GET", PODS, [payloads.v1_pod()]).add("POST", "/graphql", gql_data(payloads.gql_pod()))
     backend_with(router, request_timeout=2).list_pods()

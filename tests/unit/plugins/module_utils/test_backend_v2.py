@@ -204,6 +204,15 @@ def test_list_pods_skips_null_entries_and_tolerates_unknown_fields():
     assert [pod.id for pod in pods] == ["pod_abc123", "pod_new"]
 
 
+def test_list_pods_select_keeps_only_matching_pods_from_one_read():
+    listing = {"pods": [payloads.v2_pod(id="a", name="x"), None, payloads.v2_pod(id="b", name="y")]}
+    router = Router().add("GET", PODS, listing)
+    backend = backend_with(router)
+    pods = backend.list_pods(select=lambda pod_id, name: name == "y")
+    assert [pod.id for pod in pods] == ["b"]
+    assert backend.requests_made == 1
+
+
 def test_list_pods_follows_pagination_cursor():
     pages = [
         {"pods": [payloads.v2_pod(id="a")], "pagination": {"hasNextPage": True, "nextCursor": "c1"}},
