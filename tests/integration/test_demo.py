@@ -1,0 +1,127 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""``playbooks/demo.yml`` and ``make demo`` (hack/demo.sh) end to end against the simulator.
+
+The hand-off play must really run over SSH on the simulated pods: its answers (the pod id in the remote
+environment, the GPU type from the pod's ``nvidia-smi``) only exist on the pod's SSH server, never on localhost.
+Host-key checking stays on, so the role's accept-new/known_hosts settings are what make the login work.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEMO = REPO_ROOT / "playbooks" / "demo.yml"
+DEMO_SH = REPO_ROOT / "hack" / "demo.sh"
+VENV_BIN = Path(sys.executable).parent
+PODS = ("runpod-cloud-demo-gpu-1", "runpod-cloud-demo-gpu-2")
+READY_SIGNALS = {"worker_idle", "worker_running", "health_ready", "health_running"}
+
+STRICT_SSH_ENV = {
+    "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",
+    "ANSIBLE_HOST_KEY_CHECKING": "True",
+}
+
+
+def live(sim, kind: str) -> list[dict]:
+    """What the public v2 API lists: pods, endpoints or templates."""
+    path, field = {"pods": ("/pods", "pods"), "endpoints": ("/serverless", "endpoints")}.get(kind, (f"/{kind}", kind))
+    body = httpx.get(sim.urls["api_v2"] + path, headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10).json()
+    return [item for item in body[field] if item]
+
+
+def run_demo(run_playbook, tmp_path: Path, **kwargs):
+    wrapper = f"- name: The demo\n  ansible.builtin.import_playbook: {DEMO}\n"
+    return run_playbook(tmp_path, wrapper, timeout=600, **kwargs)
+
+
+def test_demo_hands_off_over_ssh_and_leaves_nothing_behind(sim, run_playbook, tmp_path):
+    work_dir = tmp_path / "demo-keys"
+    result = run_demo(
+        run_playbook,
+        tmp_path,
+        env=STRICT_SSH_ENV,
+        extra_args=["-e", "demo_wait_interval=1s", "-e", f"demo_work_dir={work_dir}"],
+    )
+    assert result.rc == 0, result.stdout[-6000:] + result.stderr[-3000:]
+
+    # The status table came from one pod_info read showing both pods running and reachable.
+    status = result.task_result("Read the pods' status (one API read for all of them)")
+    pods = {pod["name"]: pod for pod in status["pods"]}
+    assert set(pods) == set(PODS)
+    assert all(pod["runtime_status"] == "running" and pod["ssh"] is not None for pod in pods.values())
+    table = result.task_result("Show the pod status table")["msg"]
+    assert table[0].split()[:3] == ["POD", "ID", "STATUS"]
+    assert all(any(pod["id"] in row for row in table) for pod in pods.values())
+
+    # Hand-off: facts and nvidia-smi came from each pod's own SSH server.
+    facts = {r["_host"]: r["ansible_facts"] for r in result.task_results("Gather a few facts over SSH")}
+    assert set(facts) == set(PODS)
+    for name, pod_facts in facts.items():
+        assert pod_facts["ansible_env"]["RUNPOD_POD_ID"] == pods[name]["id"]
+    gpus = {r["_host"]: r for r in result.task_results("Ask nvidia-smi which GPUs the pod has")}
+    assert set(gpus) == set(PODS)
+    for name, gpu in gpus.items():
+        assert gpu["rc"] == 0 and gpu["stdout"] == pods[name]["gpu"]["type"]
+    assert "localhost" not in facts and "localhost" not in gpus
+
+    # The endpoint waited for a worker and the summary says which signal ended the wait.
+    endpoint = result.task_result("Wait for a ready worker on the endpoint")
+    assert endpoint["ready_signal"] in READY_SIGNALS
+    summary = result.task_result("Show what was created, how long each wait took and what made it ready")["msg"]
+    assert any(f"ready signal: {endpoint['ready_signal']}" in line for line in summary)
+    assert any("one batch wait for all pods" in line for line in summary)
+
+    # Teardown: nothing left in the simulator, and the generated key pair is gone.
+    assert live(sim, "pods") == []
+    assert live(sim, "endpoints") == []
+    assert live(sim, "templates") == []
+    assert sim.admin.count("DELETE", r"^/v2/pods/") == 2
+    assert not work_dir.exists()
+
+
+def test_demo_refuses_to_run_without_an_api_key(sim, run_playbook, tmp_path):
+    result = run_demo(run_playbook, tmp_path, env={"RUNPOD_API_KEY": None})
+    assert result.rc != 0
+    failure = result.task_result("Require an API key (the demo never picks a target on its own)")
+    assert "RUNPOD_API_KEY is not set" in failure["msg"] and "make demo" in failure["msg"]
+    assert sim.admin.requests() == []  # nothing was called, neither simulator nor anything else
+
+
+def test_make_demo_runs_against_its_own_simulator_and_stops_it(tmp_path):
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("RUNPOD_", "ANSIBLE_"))}
+    env.update(
+        {
+            "VENV_BIN": str(VENV_BIN),
+            "TMPDIR": str(tmp_path),
+            "RUNPOD_DEMO_TIME_SCALE": "0.05",
+            # A key and URL from the user's shell must be ignored (the port is loopback "discard": never answers).
+            "RUNPOD_API_KEY": "users-real-key-must-not-be-used",
+            "RUNPOD_API_URL": "http://127.0.0.1:9/v2",
+        }
+    )
+    completed = subprocess.run(
+        ["bash", str(DEMO_SH)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
+    )
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output[-6000:]
+    assert "RUNPOD_API_KEY from your shell is NOT used" in output
+    assert "users-real-key-must-not-be-used" not in output
+    assert re.search(r"RUNPOD_API_URL=http://127\.0\.0\.1:\d+/v2", output)
+    assert "127.0.0.1:9/" not in output
+    # The hand-off output (pod id and GPU seen by the pod) is in the human-readable run.
+    assert len(re.findall(r"nvidia-smi: NVIDIA RTX A4000", output)) == 2
+    assert "left behind: 0 pods, 0 endpoints, 0 templates in the simulator" in output
+    assert "result:      OK" in output
+    # The simulator it started is stopped and its temporary directory removed.
+    pid = int(re.search(r"simulator \(pid (\d+)\) stopped", output).group(1))
+    assert not Path(f"/proc/{pid}").exists()
+    assert list(tmp_path.glob("runpod-demo.*")) == []
