@@ -119,7 +119,7 @@ else
 fi
 echo "playbook:    ${playbook_seconds}s (whole run $(( $(date +%s) - started ))s, simulator time scale $TIME_SCALE)"
 echo "left behind: $leftovers in the simulator"
-echo "simulator:   stopped; its log was $workdir/sim.log (removed)"
+echo "simulator:   stopped, its temporary state removed"
 echo "real RunPod: export RUNPOD_API_KEY=... && ansible-playbook playbooks/demo.yml  (docs/demo.md)"
 echo "=============================================================================="
 exit "$rc"
