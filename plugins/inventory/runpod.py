@@ -134,6 +134,7 @@ keyed_groups:
 groups:
   expensive: runpod_cost_per_hr > 1.0
 
+---
 # inventory/trainers.runpod.yml: only the trainer pods, key from a vaulted variable, cached for 5 minutes
 plugin: runpod.cloud.runpod
 api_key: "{{ lookup('ansible.builtin.env', 'RUNPOD_TRAINER_KEY') }}"
@@ -145,6 +146,7 @@ cache_timeout: 300
 compose:
   ansible_ssh_private_key_file: "'~/.ssh/runpod_ed25519'"
 
+---
 # inventory/all.runpod.yml: every pod, also the ones that are not reachable yet
 plugin: runpod.cloud.runpod
 runtime_status: [running, initializing, stopped, unknown]
