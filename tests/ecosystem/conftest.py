@@ -64,7 +64,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 def run(argv: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300):
     """Run a command, capture text output; the caller asserts on ``returncode``."""
     return subprocess.run(
-        argv, cwd=cwd or REPO_ROOT, env=env or clean_env(), capture_output=True, text=True, timeout=timeout
+        argv, cwd=cwd or REPO_ROOT, env=env or clean_env(), capture_output=True, text=True, timeout=timeout, check=False
     )
 
 

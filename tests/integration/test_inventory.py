@@ -58,6 +58,7 @@ def ansible_inventory(sim, tmp_path, config_text, *, name="pods.runpod.yml", arg
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     data = plain(json.loads(output.read_text())) if output.exists() else None
     return data, completed

@@ -194,7 +194,7 @@ def test_duplicate_names_refused_and_nothing_deleted(sim, run_playbook, tmp_path
     import httpx
 
     ids = []
-    for _ in range(2):
+    for _ignored in range(2):
         reply = httpx.post(
             sim.urls["api_v2"] + "/pods",
             headers={"Authorization": f"Bearer {sim.api_key}"},
@@ -229,9 +229,9 @@ def test_refused_before_any_api_call(sim, run_playbook, tmp_path):
         "image and template": (create_args(template_id="tpl"), "mutually exclusive", ""),
         "no image": ({"name": "web", "gpu_type_ids": [GPU]}, "needs image or template_id", ""),
     }
-    tasks = [pod_task(name, args, ignore_errors=True) for name, (args, _, _) in cases.items()]
+    tasks = [pod_task(name, args, ignore_errors=True) for name, (args, _ignored, _ignored) in cases.items()]
     result = run(run_playbook, tmp_path, "v2", *tasks)
-    for name, (_, text, more) in cases.items():
+    for name, (_ignored, text, more) in cases.items():
         outcome = result.task_result(name)
         assert outcome["failed"] is True, name
         assert outcome.get("changed", False) is False, name

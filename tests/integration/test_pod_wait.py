@@ -168,7 +168,8 @@ class Background:
         """The Python process running AnsiballZ_pod under this playbook (never anybody else's)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            listed = subprocess.run(["pgrep", "-f", "AnsiballZ_pod"], capture_output=True, text=True).stdout.split()
+            pgrep = ["pgrep", "-f", "AnsiballZ_pod"]
+            listed = subprocess.run(pgrep, capture_output=True, text=True, check=False).stdout.split()
             mine = self._descendants()
             for pid in map(int, listed):
                 if pid not in mine:

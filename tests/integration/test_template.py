@@ -181,7 +181,7 @@ def test_duplicate_template_names_are_refused_with_their_ids(sim, run_playbook, 
     ids = sorted(
         httpx.post(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10,
                    json={"name": "twin", "image": "busybox"}).json()["id"]
-        for _ in range(2)
+        for _ignored in range(2)
     )
     playbook = """
 - hosts: localhost

@@ -163,9 +163,8 @@ def test_create_puts_the_key_in_env_and_declares_22(capsys, monkeypatch):
 
 def test_check_mode_update_reports_diff_without_mutating(capsys, monkeypatch):
     backend = FakeBackend(pods=[pod_view(env={"PUBLIC_KEY": "k", "A": "1"})])
-    result = run(
-        backend, capsys, monkeypatch, check_mode=True, diff=True, **dict(CREATE, image="img:2", env={"A": "2"})
-    )
+    args = {**CREATE, "image": "img:2", "env": {"A": "2"}}
+    result = run(backend, capsys, monkeypatch, check_mode=True, diff=True, **args)
     assert backend.mutations() == []
     assert result["changed"] is True and result["actions"] == ["update"]
     assert result["updated_fields"] == ["image", "env"]

@@ -232,8 +232,10 @@ def test_unchanged_fields_in_any_order_make_no_update(capsys, monkeypatch):
 
 
 def test_v1_flashboot_is_not_compared_because_v1_does_not_report_it(capsys, monkeypatch):
-    backend = FakeBackend("v1", endpoints=[endpoint_view(api_version="v1", gpu_pools=[], flashboot=None,
-                                                          gpu_type_ids=["NVIDIA L4"], scaler_value=4)])
+    existing = endpoint_view(
+        api_version="v1", gpu_pools=[], flashboot=None, gpu_type_ids=["NVIDIA L4"], scaler_value=4
+    )
+    backend = FakeBackend("v1", endpoints=[existing])
     result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", flashboot=True, scaler_value=4.4)
     assert result["changed"] is False  # 4.4 is stored as 4 on v1
     assert backend.mutations() == []
