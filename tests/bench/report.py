@@ -489,7 +489,10 @@ def _correctness(add, rows) -> None:
         return
     add("Not timings: what each approach concludes. Produced by `make bench` (section `correctness`, one run per "
         "cell group); rows in [`correctness.csv`](benchmarks/correctness.csv). Listener cases ran with a 16 s "
-        "timeout, fault cases with 60 s, the rerun case (pod boot 60 s) run twice with a short timeout: 4 s for naive and reference in this page's run, 6 s for the modules, which refuse a `wait_timeout` below the 5 s `wait_interval`.")
+        "timeout, fault cases with 60 s, the rerun case (pod boot 60 s) run twice with a short timeout: 4 s "
+        "for naive and "
+        "reference in this page's run, 6 s for the modules, which refuse a `wait_timeout` below the 5 s "
+        "`wait_interval`.")
     add("")
     add("| question | " + " | ".join(SHORT.get(r["approach"], r["approach"]) for r in rows) + " |")
     add("|---|" + "---|" * len(rows))
