@@ -178,7 +178,6 @@ def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
     _missing(record, run)
 
 
-
 def pod_batch(sim, names: list[str], timeout: float) -> RunRecord:
     run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout))
     record = _record("pod_batch", names, run)

@@ -78,7 +78,7 @@ def boot_schedule(seed: int, count: int, *, prov=(0.5, 3.0), start=(0.5, 3.0), s
     connecting when sshd starts; RUNNING therefore always comes before sshd answers.
     """
     rng = random.Random(seed)
-    return [Boot(rng.uniform(*prov), rng.uniform(*start), rng.uniform(*ssh)) for _ in range(count)]
+    return [Boot(rng.uniform(*prov), rng.uniform(*start), rng.uniform(*ssh)) for _ignored in range(count)]
 
 
 # -- simulator ------------------------------------------------------------------------------------------------
@@ -268,7 +268,9 @@ def run_playbook(
     env = ansible_env(sim, workdir, forks)
     env.update(env_extra or {})
     started = time.time()
-    proc = subprocess.run(argv, env=env, cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        argv, env=env, cwd=str(REPO_ROOT), capture_output=True, text=True, timeout=timeout, check=False
+    )
     finished = time.time()
     events_path = workdir / "events.jsonl"
     events = [json.loads(line) for line in events_path.read_text().splitlines()] if events_path.exists() else []

@@ -21,7 +21,7 @@ def main() -> int:
     pid = os.fork()
     if pid == 0:  # child: become the module's interpreter, same stdin/stdout/stderr
         os.execv(python, [python, *sys.argv[1:]])
-    _, status, usage = os.wait4(pid, 0)
+    _ignored, status, usage = os.wait4(pid, 0)
     finished = time.time()
     module = next((os.path.basename(a) for a in sys.argv[1:] if "AnsiballZ_" in a), "?")
     record = {

@@ -80,8 +80,8 @@ def spread(values: list[float], fmt: str = "%.2f") -> str:
         return "n/a"
     if len(values) == 1:
         return (fmt % values[0]) + " (1 run)"
-    return "%s [%s-%s] (%d runs)" % (fmt % statistics.median(values), fmt % min(values), fmt % max(values),
-                                      len(values))
+    median, low, high = fmt % statistics.median(values), fmt % min(values), fmt % max(values)
+    return "%s [%s-%s] (%d runs)" % (median, low, high, len(values))
 
 
 def verdict(value: float | None, goal: float, unit: str = " s") -> str:
@@ -297,9 +297,9 @@ def _goals(add, pods, runs, lists) -> None:
     waits = [(int(r["n"]), num(r["wait_reads"]), num(r["wait_read_budget"])) for r in runs
              if r["approach"] == "pod_batch" and num(r["wait_reads"]) is not None]
     if waits:
-        over = [w - b for _, w, b in waits]
+        over = [w - b for _ignored, w, b in waits]
         by_n = defaultdict(list)
-        for n, w, _ in waits:
+        for n, w, _ignored in waits:
             by_n[n].append(w)
         add("| batch wait reads independent of N, <= T/interval + 2 | %s | %s |" % (
             ", ".join("N=%d: %s" % (n, "/".join("%g" % v for v in vs)) for n, vs in sorted(by_n.items())),
@@ -308,10 +308,10 @@ def _goals(add, pods, runs, lists) -> None:
     gaps = [(int(r["n"]), num(r["gap_to_slowest_sshd"])) for r in runs
             if r["approach"] == "pod_batch" and num(r["gap_to_slowest_sshd"]) is not None]
     if gaps:
-        worst = max(g for _, g in gaps)
+        worst = max(g for _ignored, g in gaps)
         add("| batch wait returns within %.1f s of the slowest pod's sshd (N = %s) | worst %.2f s, median %.2f s |"
-            " %s |" % (GOAL_BATCH_GAP, ", ".join(sorted({str(n) for n, _ in gaps}, key=int)), worst,
-                       statistics.median(g for _, g in gaps), verdict(worst, GOAL_BATCH_GAP)))
+            " %s |" % (GOAL_BATCH_GAP, ", ".join(sorted({str(n) for n, _ignored in gaps}, key=int)), worst,
+                       statistics.median(g for _ignored, g in gaps), verdict(worst, GOAL_BATCH_GAP)))
     ratios = [num(r["ratio"]) for r in lists if num(r["ratio"]) is not None]
     if ratios:
         med = statistics.median(ratios)
@@ -337,8 +337,8 @@ def _latency(add, pods) -> None:
         ns = sorted({int(r["n"]) for r in pods if r["approach"] == approach})
         by_n = ", ".join("N=%d: %.2f" % (n, pct(_latencies(pods, approach, n), 0.5)) for n in ns
                          if _latencies(pods, approach, n))
-        add("| %s | %d | %.2f | %.2f | %.2f | %s |" % (SHORT[approach], len(values), pct(values, 0.5),
-                                                      pct(values, 0.95), max(values), by_n))
+        row = (SHORT[approach], len(values), pct(values, 0.5), pct(values, 0.95), max(values), by_n)
+        add("| %s | %d | %.2f | %.2f | %.2f | %s |" % row)
     failed = [r for r in pods if r["failed"]]
     add("")
     if failed:

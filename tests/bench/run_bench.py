@@ -377,7 +377,7 @@ def write_csv(path: Path, rows: list[dict]) -> None:
     for row in rows:
         keys += [k for k in row if k not in keys]
     with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=keys)
+        writer = csv.DictWriter(handle, fieldnames=keys, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
 
@@ -435,4 +435,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
