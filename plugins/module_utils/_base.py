@@ -171,24 +171,27 @@ class RunPodModule:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
-    def wait_until(self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None):
+    def wait_until(
+        self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None, timeout=None
+    ):
         """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
 
         ``describe_last`` returns the resource(s) as last seen (for the failure result).
         ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
-        on several resources. Returns the outcome.
+        on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
         """
         settings = self.wait_settings
+        timeout = settings.timeout if timeout is None else timeout
         token = _wait.CancelToken()
         if hasattr(poll, "deadline"):
             # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
-            poll.deadline = _wait.SystemClock().now() + settings.timeout
+            poll.deadline = _wait.SystemClock().now() + timeout
         try:
             with _wait.cancel_on_signals(token):
                 return _wait.until(
                     poll,
                     label=label,
-                    timeout=settings.timeout,
+                    timeout=timeout,
                     interval=settings.interval,
                     cancel=token,
                     probe_interval=probe_interval,

@@ -222,6 +222,8 @@ code:
   sample: wait_timeout
 """
 
+import time
+
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
@@ -267,6 +269,11 @@ class PodInfoModule(RunPodModule):
     result_key = "pods"
     resource_kind = "pod"
 
+    def __init__(self, module):
+        super().__init__(module)
+        self.started = time.monotonic()
+        self.first_read_elapsed = 0.0
+
     def info_hint(self, resource_id):
         return "runpod.cloud.pod_info id=%s" % resource_id
 
@@ -289,11 +296,25 @@ class PodInfoModule(RunPodModule):
         wanted_ids, wanted_names = set(ids), set(names)
         return self.backend.list_pods(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
 
-    def _select(self, ids, names):
-        try:
-            listed = self._read(ids, names)
-        except RunPodError as error:
-            self.fail_api(error, "Could not list pods")
+    def _first_read(self, ids, names, waiting):
+        if not waiting:
+            try:
+                return self._read(ids, names)
+            except RunPodError as error:
+                self.fail_api(error, "Could not list pods")
+        # A task that waits treats its first read like every later one: 5xx, 429 and network errors are
+        # ridden out (within wait_timeout), 401/403/400 still fail at once.
+        outcome = self.wait_until(
+            lambda: _wait.PollResult(True, "pods listed", value=self._read(ids, names)),
+            label="the pod list",
+            resource_id=None,
+            describe_last=list,
+            explain_failure=lambda error: ("%s; nothing was created or deleted." % error, {}),
+        )
+        self.first_read_elapsed = time.monotonic() - self.started
+        return outcome.value
+
+    def _select(self, listed, ids, names):
         if not ids and not names:
             return listed, []
         selected = [pod for pod in listed if pod.id in ids or pod.name in names]
@@ -323,7 +344,8 @@ class PodInfoModule(RunPodModule):
     # --- run -----------------------------------------------------------------------------------
     def run(self):
         ids, names = self._selectors()
-        pods, missing = self._select(ids, names)
+        waiting = self.wait_settings is not None and self.wait_settings.wait
+        pods, missing = self._select(self._first_read(ids, names, waiting), ids, names)
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
@@ -358,6 +380,8 @@ class PodInfoModule(RunPodModule):
         )
         outcome = self.wait_until(
             poller,
+            # The first read's retries came out of the same budget.
+            timeout=max(self.wait_settings.timeout - self.first_read_elapsed, 0.001),
             label=label,
             resource_id=None,
             describe_last=lambda: [_podstate.describe(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],

@@ -387,3 +387,38 @@ def test_batch_wait_timeout_names_each_pod_not_ready(sim, run_playbook, tmp_path
     assert up not in [entry["id"] for entry in out["not_ready"]]
     assert out["wait"]["polls"] <= 5
     assert out["wait"]["probes"] >= 1
+
+
+def test_batch_wait_rides_out_a_503_burst_on_its_first_read(sim, run_playbook, tmp_path, api_version):
+    pod_id = seed_one(sim, "burst")
+    sim.admin.wait_pod(pod_id, "RUNNING", listening=True)
+    list_path = "/v1/pods" if api_version == "v1" else "/v2/pods"
+    sim.admin.inject_fault(list_path, "status", method="GET", status=503, count=3)
+    sim.admin.clear_requests()
+    result = run_playbook(
+        tmp_path,
+        playbook(info_task("wait", names="[burst-00000]", wait="true", wait_interval="1s", wait_timeout="30s")),
+        api_version=api_version,
+    )
+    out = result.task_result("wait")
+    assert out.get("failed") is not True, out.get("msg")
+    assert [pod["id"] for pod in out["pods"]] == [pod_id]
+    assert out["pods"][0]["ssh"] is not None
+    # Three answered 503, then one good read; the reads kept to the 1 s cadence instead of a tight retry loop.
+    assert sim.admin.count("GET", f"^{list_path}$", status=503) == 3
+    assert sim.admin.count("GET", f"^{list_path}$") >= 4
+
+
+def test_batch_wait_still_fails_at_once_on_401_before_the_first_read(sim, run_playbook, tmp_path, api_version):
+    list_path = "/v1/pods" if api_version == "v1" else "/v2/pods"
+    sim.admin.inject_fault(list_path, "status", method="GET", status=401, count=5)
+    sim.admin.clear_requests()
+    result = run_playbook(
+        tmp_path,
+        playbook(info_task("wait", names="[anything]", wait="true", wait_interval="1s", wait_timeout="60s")),
+        api_version=api_version,
+    )
+    out = result.task_result("wait")
+    assert out["failed"] is True and out["code"] == "unauthorized"
+    assert out["wait"]["polls"] == 1
+    assert sim.admin.count("GET", f"^{list_path}$") == 1
