@@ -33,6 +33,7 @@ stop_simulator() {
   fi
   sim_pid=""
 }
+# shellcheck disable=SC2317  # invoked by the EXIT trap
 on_exit() {
   local rc=$?
   stop_simulator
@@ -69,7 +70,6 @@ RUNPOD_API_URL=$(ready_value api_v2)
 RUNPOD_SERVERLESS_URL=$(ready_value serverless)
 RUNPOD_GRAPHQL_URL=$(ready_value graphql)
 RUNPOD_API_VERSION=v2
-SIM_ADMIN=$(ready_value admin)
 export RUNPOD_API_KEY RUNPOD_API_URL RUNPOD_SERVERLESS_URL RUNPOD_GRAPHQL_URL RUNPOD_API_VERSION
 echo "demo: simulator listening at $(ready_value base) (pid $sim_pid); RUNPOD_API_URL=$RUNPOD_API_URL"
 

@@ -247,9 +247,13 @@ def _method(add, meta) -> None:
         add("| `%s` | %s | `%s` |" % (key, label, PLAYBOOK[key]))
     add("")
     add("* One simulator process serves every run. Before each run it is reset and given, per pod name, a boot "
-        "schedule drawn from a seeded RNG: PROVISIONING 0.5-3 s, STARTING 0.5-3 s, then sshd answers 1-5 s after "
-        "RUNNING (uniform). Within one comparison (same N, same repeat) every approach gets the **same schedule per "
-        "pod index**; delays count from each pod's own create request.")
+        "schedule drawn from a seeded RNG: PROVISIONING 2-12 s, STARTING 1-6 s, then sshd answers 4-20 s after "
+        "RUNNING (uniform; production RunPod reports RUNNING seconds to minutes before sshd listens, compressed "
+        "here to keep runs short). A pod whose sshd answers before any API read has shown it RUNNING with a port "
+        "cannot be probed earlier without more API reads, so such pods are detected at the next read (up to one "
+        "`wait_interval` late) by every approach that keeps to the read budget. Within one comparison (same N, "
+        "same repeat) every approach gets the **same schedule per pod index**; delays count from each pod's own "
+        "create request.")
     add("* Port 22 answers with the simulator's `banner` listener (`SSH-2.0-OpenSSH_9.6p1 ...`) in the timing runs: "
         "the simulator's real sshd announces itself as AsyncSSH, which the naive `search_regex: OpenSSH` never "
         "matches (see the correctness table), so the naive approach could not be timed against it.")

@@ -42,7 +42,7 @@ def docsite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def chromium() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if not path:
-        pytest.fail("chromium is not installed: run `make browser` (as root it apt-get installs Debian's chromium)")
+        pytest.fail("chromium is not installed: run `make sysdeps` (as root it apt-get installs Debian's chromium)")
     return path
 
 
