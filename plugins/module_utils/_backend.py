@@ -68,6 +68,11 @@ class Backend:
     """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
 
     api_version = ""
+    # Each backend names its paths, payload readers (``view_*``) and body builders (``*_body``); the REST
+    # shapes of the calls below are otherwise the same on v1 and v2.
+    endpoints_path = ""
+    view_pod = view_endpoint = view_template = None
+    pod_update_body = endpoint_body = template_body = None
 
     def __init__(self, client, options):
         self.client = client
@@ -114,39 +119,54 @@ class Backend:
         raise NotImplementedError
 
     def update_pod(self, pod_id, changes):
+        payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))
+        return self.view_pod(payload)
+
+    def _action(self, pod_id, action):
         raise NotImplementedError
 
     def start_pod(self, pod_id):
-        raise NotImplementedError
+        return self._action(pod_id, "start")
 
     def stop_pod(self, pod_id):
-        raise NotImplementedError
+        return self._action(pod_id, "stop")
 
     def restart_pod(self, pod_id):
-        raise NotImplementedError
+        return self._action(pod_id, "restart")
 
     def delete_pod(self, pod_id):
-        raise NotImplementedError
+        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")
 
     # -- serverless endpoints ------------------------------------------------------------------------
 
     def list_endpoints(self):
-        raise NotImplementedError
+        payload = self.client.request("GET", self.endpoints_path)
+        return [self.view_endpoint(raw) for raw in pick_list(payload, "endpoints", "endpoint")]
 
     def get_endpoint(self, endpoint_id):
-        raise NotImplementedError
+        return self.view_endpoint(self.client.request("GET", f"{self.endpoints_path}/{quote_id(endpoint_id)}"))
 
     def find_endpoints(self, name):
         return [endpoint for endpoint in self.list_endpoints() if endpoint.name == name]
 
     def create_endpoint(self, spec):
-        raise NotImplementedError
+        body = self.endpoint_body(spec.model_dump(), creating=True)
+        try:
+            payload = self.client.request("POST", self.endpoints_path, json=body)
+        except RunPodError as error:
+            # The endpoint may exist anyway: callers look it up by name instead of sending the create again.
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return self.view_endpoint(payload)
 
     def update_endpoint(self, endpoint_id, changes):
-        raise NotImplementedError
+        body = self.endpoint_body(dict(changes), creating=False)
+        path = f"{self.endpoints_path}/{quote_id(endpoint_id)}"
+        return self.view_endpoint(self.client.request("PATCH", path, json=body))
 
     def delete_endpoint(self, endpoint_id):
-        raise NotImplementedError
+        self.client.request("DELETE", f"{self.endpoints_path}/{quote_id(endpoint_id)}")
 
     def endpoint_health(self, endpoint_id, attempts=1):
         """``/health`` on the serverless data plane; 404 raises ``not_found`` (propagation lag after create)."""
@@ -161,22 +181,25 @@ class Backend:
     # -- templates ---------------------------------------------------------------------------------
 
     def list_templates(self):
-        raise NotImplementedError
+        payload = self.client.request("GET", "templates")
+        return [self.view_template(raw) for raw in pick_list(payload, "templates", "template")]
 
     def get_template(self, template_id):
-        raise NotImplementedError
+        return self.view_template(self.client.request("GET", f"templates/{quote_id(template_id)}"))
 
     def find_templates(self, name):
         return [template for template in self.list_templates() if template.name == name]
 
     def create_template(self, spec):
-        raise NotImplementedError
+        body = self.template_body(spec.model_dump(), creating=True)
+        return self.view_template(self.client.request("POST", "templates", json=body))
 
     def update_template(self, template_id, changes):
-        raise NotImplementedError
+        body = self.template_body(dict(changes), creating=False)
+        return self.view_template(self.client.request("PATCH", f"templates/{quote_id(template_id)}", json=body))
 
     def delete_template(self, template_id):
-        raise NotImplementedError
+        self.client.request("DELETE", f"templates/{quote_id(template_id)}")
 
 
 def quote_id(resource_id):

@@ -407,6 +407,13 @@ def template_body(fields, creating):
 
 class BackendV2(Backend):
     api_version = "v2"
+    endpoints_path = "serverless"
+    view_pod = staticmethod(pod_from_v2)
+    view_endpoint = staticmethod(endpoint_from_v2)
+    view_template = staticmethod(template_from_v2)
+    pod_update_body = staticmethod(pod_update_body)
+    endpoint_body = staticmethod(endpoint_body)
+    template_body = staticmethod(template_body)
 
     # -- pods --------------------------------------------------------------------------------------
 
@@ -465,78 +472,10 @@ class BackendV2(Backend):
             errors=last_error.errors,
         )
 
-    def update_pod(self, pod_id, changes):
-        body = pod_update_body(changes)
-        return pod_from_v2(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=body))
-
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
         return pod_from_v2(payload) if isinstance(payload, dict) and payload.get("id") else None
 
-    def start_pod(self, pod_id):
-        return self._action(pod_id, "start")
-
-    def stop_pod(self, pod_id):
-        return self._action(pod_id, "stop")
-
-    def restart_pod(self, pod_id):
-        return self._action(pod_id, "restart")
-
-    def delete_pod(self, pod_id):
-        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")
-
-    # -- serverless ----------------------------------------------------------------------------------
-
-    def list_endpoints(self):
-        payload = self.client.request("GET", "serverless")
-        entries = payload if isinstance(payload, list) else as_dict(payload).get("endpoints")
-        if not isinstance(entries, list):
-            raise RunPodError("bad_response", None, 'expected {"endpoints": [...]} from GET /serverless')
-        return [endpoint_from_v2(entry) for entry in entries if entry is not None]
-
-    def get_endpoint(self, endpoint_id):
-        return endpoint_from_v2(self.client.request("GET", f"serverless/{quote_id(endpoint_id)}"))
-
-    def create_endpoint(self, spec):
-        body = endpoint_body(spec.model_dump(), creating=True)
-        try:
-            payload = self.client.request("POST", "serverless", json=body)
-        except RunPodError as error:
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return endpoint_from_v2(payload)
-
-    def update_endpoint(self, endpoint_id, changes):
-        body = endpoint_body(dict(changes), creating=False)
-        return endpoint_from_v2(self.client.request("PATCH", f"serverless/{quote_id(endpoint_id)}", json=body))
-
-    def delete_endpoint(self, endpoint_id):
-        self.client.request("DELETE", f"serverless/{quote_id(endpoint_id)}")
-
     def endpoint_workers(self, endpoint_id, attempts=None):
         path = f"serverless/{quote_id(endpoint_id)}/workers"
         return workers_from_v2(self.client.request("GET", path, attempts=attempts))
-
-    # -- templates ---------------------------------------------------------------------------------
-
-    def list_templates(self):
-        payload = self.client.request("GET", "templates")
-        entries = payload if isinstance(payload, list) else as_dict(payload).get("templates")
-        if not isinstance(entries, list):
-            raise RunPodError("bad_response", None, 'expected {"templates": [...]} from GET /templates')
-        return [template_from_v2(entry) for entry in entries if entry is not None]
-
-    def get_template(self, template_id):
-        return template_from_v2(self.client.request("GET", f"templates/{quote_id(template_id)}"))
-
-    def create_template(self, spec):
-        body = template_body(spec.model_dump(), creating=True)
-        return template_from_v2(self.client.request("POST", "templates", json=body))
-
-    def update_template(self, template_id, changes):
-        body = template_body(dict(changes), creating=False)
-        return template_from_v2(self.client.request("PATCH", f"templates/{quote_id(template_id)}", json=body))
-
-    def delete_template(self, template_id):
-        self.client.request("DELETE", f"templates/{quote_id(template_id)}")

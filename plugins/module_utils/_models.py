@@ -149,61 +149,50 @@ class WorkerSummary(_View):
     total: int = 0
 
 
-class EndpointView(_View):
+class _EndpointSettings(_View):
+    """What a user sets on a serverless endpoint; the view adds what RunPod assigns."""
+
+    template_id: str | None = None
+    gpu_type_ids: list[str] = Field(default_factory=list)
+    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
+    gpu_pools: list[str] = Field(default_factory=list)
+    gpu_count: int | None = None
+    workers_min: int | None = None
+    workers_max: int | None = None
+    idle_timeout: int | None = None
+    scaler_type: str | None = None
+    scaler_value: float | None = None
+    flashboot: bool | None = None
+    network_volume_id: str | None = None
+    data_center_ids: list[str] = Field(default_factory=list)
+    execution_timeout_ms: int | None = None
+
+
+class EndpointSpec(_EndpointSettings):
+    name: str
+
+
+class EndpointView(_EndpointSettings):
     id: str
     name: str = ""
     api_version: str = "v2"
-    template_id: str | None = None
-    gpu_type_ids: list[str] = Field(default_factory=list)
-    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
-    gpu_pools: list[str] = Field(default_factory=list)
-    gpu_count: int | None = None
-    workers_min: int | None = None
-    workers_max: int | None = None
-    idle_timeout: int | None = None
-    scaler_type: str | None = None
-    scaler_value: float | None = None
-    flashboot: bool | None = None
-    network_volume_id: str | None = None
-    data_center_ids: list[str] = Field(default_factory=list)
-    execution_timeout_ms: int | None = None
     created_at: str | None = None
 
 
-class EndpointSpec(_View):
+class _TemplateSettings(_View):
+    serverless: bool = False
+    container_disk_gb: int | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    ports: list[str] = Field(default_factory=list)
+    docker_args: str | None = None
+
+
+class TemplateSpec(_TemplateSettings):
     name: str
-    template_id: str | None = None
-    gpu_type_ids: list[str] = Field(default_factory=list)
-    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
-    gpu_pools: list[str] = Field(default_factory=list)
-    gpu_count: int | None = None
-    workers_min: int | None = None
-    workers_max: int | None = None
-    idle_timeout: int | None = None
-    scaler_type: str | None = None
-    scaler_value: float | None = None
-    flashboot: bool | None = None
-    network_volume_id: str | None = None
-    data_center_ids: list[str] = Field(default_factory=list)
-    execution_timeout_ms: int | None = None
+    image: str
 
 
-class TemplateView(_View):
+class TemplateView(_TemplateSettings):
     id: str
     name: str = ""
     image: str | None = None
-    serverless: bool = False
-    container_disk_gb: int | None = None
-    env: dict[str, str] = Field(default_factory=dict)
-    ports: list[str] = Field(default_factory=list)
-    docker_args: str | None = None
-
-
-class TemplateSpec(_View):
-    name: str
-    image: str
-    serverless: bool = False
-    container_disk_gb: int | None = None
-    env: dict[str, str] = Field(default_factory=dict)
-    ports: list[str] = Field(default_factory=list)
-    docker_args: str | None = None
