@@ -15,6 +15,7 @@ import csv
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib
 from approaches import APPROACHES, RunRecord
-from benchlib import WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
+from benchlib import REPO_ROOT, WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 SWEEP_APPROACHES = ["naive", "reference", "pod_wait", "pod_batch", "pod_async"]
@@ -382,6 +383,16 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         writer.writerows(rows)
 
 
+def _source_commit() -> str:
+    """The commit the measured code came from, marked when the work tree had changes."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, check=False).stdout
+    commit = git("rev-parse", "--short", "HEAD").strip()
+    changes = git("status", "--porcelain").splitlines()
+    dirty = any(not line.startswith("??") and "docs/benchmarks" not in line for line in changes)
+    return commit + ("+local changes" if dirty else "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "docs"))
@@ -424,6 +435,7 @@ def main() -> int:
         "machine_after": machine_after,
         "sections": sorted(sections),
         "note": os.environ.get("BENCH_NOTE", ""),
+        "commit": _source_commit(),
     }
     (out / "benchmarks" / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     import report
