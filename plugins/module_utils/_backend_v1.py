@@ -434,4 +434,3 @@ class BackendV1(Backend):
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")
         return pod_from_v1(payload) if isinstance(payload, dict) and payload.get("id") else None
-
