@@ -78,13 +78,20 @@ class _Response:
         self.headers = Headers(dict(response.headers))
 
 
+def _server_url(spec_file: str) -> str:
+    """The document's own server URL: openapi-core matches requests against it (nothing is sent there)."""
+    return json.loads(_spec_path(spec_file).read_text())["servers"][0]["url"].removesuffix("/v1")
+
+
 def check_v2(openapi: OpenAPI, response: httpx.Response) -> Any:
-    openapi.validate_response(_Request(response.request, "https://api.runpod.io", "/v2"), _Response(response))
+    host = _server_url("runpod-rest-v2-openapi.json")
+    openapi.validate_response(_Request(response.request, host, "/v2"), _Response(response))
     return response.json() if response.content else None
 
 
 def check_v1(openapi: OpenAPI, response: httpx.Response) -> Any:
-    openapi.validate_response(_Request(response.request, "https://rest.runpod.io", "/v1"), _Response(response))
+    host = _server_url("runpod-rest-openapi.json")
+    openapi.validate_response(_Request(response.request, host, "/v1"), _Response(response))
     return response.json() if response.content else None
 
 

@@ -100,7 +100,7 @@ def v2_endpoint(**overrides):
         "env": {},
         "ports": [],
         "registry": None,
-        "requestUrls": {"health": "https://api.runpod.ai/v2/ep_abc123/health"},
+        "requestUrls": {"health": "https://invoke.example.test/v2/ep_abc123/health"},
         "gpu": {"pools": ["ADA_24", "AMPERE_16"], "count": 1, "allowedCudaVersions": [], "minCudaVersion": None},
         "workers": {"min": 1, "max": 3, "idleTimeout": 5},
         "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},

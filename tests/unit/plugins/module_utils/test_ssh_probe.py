@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import socket
 import threading
@@ -107,13 +108,23 @@ def test_real_openssh_banner_is_ready(listen):
 
 
 def test_banner_arriving_in_pieces_is_still_read_exactly(listen):
+    first_piece_sent, rest_wanted = threading.Event(), threading.Event()
+
     def behaviour(conn, release):
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         conn.sendall(b"SS")
-        time.sleep(0.05)  # the server's pacing, not the test waiting for time to pass
+        first_piece_sent.set()
+        rest_wanted.wait(5)  # ordered by the test, not by elapsed time
         conn.sendall(b"H-2.0-x\r\n")
         release.wait(2)
 
-    assert probe("127.0.0.1", listen(behaviour).port).ok is True
+    port = listen(behaviour).port
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(probe, "127.0.0.1", port)
+        assert first_piece_sent.wait(5)
+        assert not pending.done()  # two bytes are not a banner: the probe is still reading
+        rest_wanted.set()
+        assert pending.result(timeout=10).ok is True
 
 
 def test_http_answer_is_not_an_ssh_server(listen):
