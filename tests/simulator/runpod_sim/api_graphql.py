@@ -283,7 +283,7 @@ def _root(sim: Sim) -> dict[str, Any]:
             "pubKey": "\n".join(store.account_ssh_keys),
             "pods": lambda info: [views.pod_graphql(store, pod) for pod in store.live_pods()],
             "endpoints": lambda info: [views.endpoint_graphql(store, ep) for ep in store.endpoints.values()],
-            "networkVolumes": lambda info: [],
+            "networkVolumes": lambda info: [views.network_volume_graphql(v) for v in store.network_volumes.values()],
         }
 
     def pod(info: Any, input: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -392,6 +392,15 @@ def _deploy(store: Store, spec: dict[str, Any], *, bid: float | None) -> Pod:
         raise GraphQLError("imageName is required when no templateId is given")
     count = spec.get("gpuCount") or 1
     cloud = spec.get("cloudType") or "ALL"
+    data_center_id = spec.get("dataCenterId")
+    if spec.get("networkVolumeId"):
+        # A network volume lives in one data center: the pod goes there.
+        volume = store.network_volumes.get(spec["networkVolumeId"])
+        if volume is None:
+            raise GraphQLError(f"Network volume {spec['networkVolumeId']} not found")
+        if data_center_id not in (None, volume.data_center):
+            raise GraphQLError(f"Network volume {volume.id} is in {volume.data_center}, not in {data_center_id}")
+        data_center_id = volume.data_center
     candidates = [spec["gpuTypeId"]] if spec.get("gpuTypeId") else list(spec.get("gpuTypeIdList") or [])
     if not candidates:
         raise GraphQLError("gpuTypeId is required")
@@ -402,7 +411,7 @@ def _deploy(store: Store, spec: dict[str, Any], *, bid: float | None) -> Pod:
             gpu_type,
             count=count,
             secure={"ALL": None, "SECURE": True, "COMMUNITY": False}[cloud],
-            data_center_id=spec.get("dataCenterId"),
+            data_center_id=data_center_id,
             country_code=spec.get("countryCode"),
             min_cuda=spec.get("cudaVersion"),
             allowed_cuda=spec.get("allowedCudaVersions"),

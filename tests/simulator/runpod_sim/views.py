@@ -463,6 +463,7 @@ def endpoint_graphql(store: Store, endpoint: Endpoint) -> dict[str, Any]:
         pools = list(endpoint.gpu_pools) or ["ADA_24"]
         gpu_ids = ",".join(pools + [f"-{excluded}" for excluded in endpoint.excluded_types])
     volume_id = endpoint.network_volumes[0] if endpoint.network_volumes else None
+    volume = store.network_volumes.get(volume_id or "")
     return {
         "id": endpoint.id,
         "name": endpoint.name,
@@ -482,12 +483,16 @@ def endpoint_graphql(store: Store, endpoint: Endpoint) -> dict[str, Any]:
         "executionTimeoutMs": endpoint.timeout_ms,
         "locations": ",".join(endpoint.data_center_ids) or None,
         "networkVolumeId": volume_id,
-        "networkVolume": {"id": volume_id, "dataCenterId": None} if volume_id else None,
+        "networkVolume": network_volume_graphql(volume) if volume else None,
         "env": [{"key": key, "value": value} for key, value in (template.env if template else {}).items()],
         "version": endpoint.version,
         "aiKey": None,
         "createdAt": rfc3339(endpoint.created_at),
     }
+
+
+def network_volume_graphql(volume: Any) -> dict[str, Any]:
+    return {"id": volume.id, "name": volume.name, "size": volume.size, "dataCenterId": volume.data_center}
 
 
 def gpu_type_graphql(store: Store, gpu: catalog.GpuType) -> dict[str, Any]:

@@ -72,8 +72,11 @@ def test_get_pods_and_get_pod_read_what_rest_shows(sim, runpod, v2, v1, running_
 
 def test_get_user_shows_the_account_keys_and_volumes(sim, runpod, v2):
     assert v2.put("/account/ssh-keys", json={"keys": [KEY_A, KEY_B]}).status_code == 200
-    user = runpod.get_user()
-    assert user == {"id": "user_sim", "pubKey": f"{KEY_A}\n{KEY_B}", "networkVolumes": []}
+    assert runpod.get_user() == {"id": "user_sim", "pubKey": f"{KEY_A}\n{KEY_B}", "networkVolumes": []}
+    volume = v2.post("/network-volumes", json={"name": "data", "size": 50, "dataCenter": "CA-MTL-1"}).json()
+    assert runpod.get_user()["networkVolumes"] == [
+        {"id": volume["id"], "name": "data", "size": 50, "dataCenterId": volume["dataCenter"]}
+    ]
     # The SDK's write of the same list lands where REST v2 reads it.
     updated = runpod.update_user_settings(KEY_B)
     assert updated["pubKey"] == KEY_B
@@ -81,6 +84,7 @@ def test_get_user_shows_the_account_keys_and_volumes(sim, runpod, v2):
 
 
 def test_get_endpoints_reads_what_rest_shows(sim, runpod, v2, v1):
+    volume = v2.post("/network-volumes", json={"name": "models", "size": 20, "dataCenter": "EU-RO-1"}).json()
     created = v2.post(
         "/serverless",
         json={
@@ -92,6 +96,7 @@ def test_get_endpoints_reads_what_rest_shows(sim, runpod, v2, v1):
             "workers": {"min": 1, "max": 4, "idleTimeout": 7},
             "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4},
             "dataCenterIds": ["EU-RO-1"],
+            "networkVolumes": [volume["id"]],
         },
     )
     assert created.status_code in (200, 201), created.text
@@ -110,7 +115,8 @@ def test_get_endpoints_reads_what_rest_shows(sim, runpod, v2, v1):
     assert entry["templateId"] == v1_endpoint["templateId"]
     assert entry["userId"] == v1_endpoint["userId"] and entry["version"] == v1_endpoint["version"]
     assert entry["createdAt"] == endpoint["createdAt"]
-    assert entry["networkVolumeId"] is None and entry["networkVolume"] is None
+    assert entry["networkVolumeId"] == volume["id"]
+    assert entry["networkVolume"] == {"id": volume["id"], "dataCenterId": "EU-RO-1"}
 
 
 def test_get_gpus_and_get_gpu_price_what_pods_cost(sim, runpod, v2):
@@ -179,6 +185,20 @@ def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
     assert pod_id not in {pod["id"] for pod in v2.get("/pods").json()["pods"]}
     assert v2.get(f"/pods/{pod_id}").json()["status"] == "TERMINATED"
     assert runpod.get_pod(pod_id) is None and runpod.get_pods() == []
+
+
+def test_a_pod_on_a_network_volume_lands_in_its_data_center(sim, runpod, v2):
+    volume = v2.post("/network-volumes", json={"name": "ckpt", "size": 10, "dataCenter": "US-IL-1"}).json()
+    # The SDK looks the volume's data center up through get_user() when none is given.
+    created = runpod.create_pod("trainer", "ubuntu:22.04", GPU, network_volume_id=volume["id"])
+    pod = v2.get(f"/pods/{created['id']}").json()
+    assert pod["dataCenterId"] == "US-IL-1"
+    assert pod["mounts"] == {"network": [{"volumeId": volume["id"], "path": "/runpod-volume"}]}
+    with pytest.raises(runpod.error.QueryError, match="is in US-IL-1"):
+        runpod.create_pod("elsewhere", "ubuntu:22.04", GPU, network_volume_id=volume["id"], data_center_id="EU-RO-1")
+    with pytest.raises(runpod.error.QueryError, match="Network volume nosuchvolume not found"):
+        runpod.create_pod("lost", "ubuntu:22.04", GPU, network_volume_id="nosuchvolume", data_center_id="EU-RO-1")
+    assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["trainer"]
 
 
 def test_sdk_errors_create_nothing(sim, runpod, v2):
