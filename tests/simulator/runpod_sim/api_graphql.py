@@ -368,7 +368,7 @@ def _stopped(store: Store, pod_id: str) -> Pod:
 def _resume(store: Store, pod: Pod, gpu_count: int | None) -> None:
     """Start a stopped pod on its host, optionally with another GPU count; refused when the host lacks GPUs."""
     count = pod.gpu_count if gpu_count is None or not pod.is_gpu else gpu_count
-    if pod.is_gpu and catalog.place(store, pod.gpu_type or "", count=count) is None:
+    if pod.is_gpu and not catalog.has_free(store, pod.gpu_type or "", count):
         raise GraphQLError("There are not enough free GPUs on the host machine to start this pod.")
     pod.gpu_count = count
     store.start(pod)

@@ -71,6 +71,13 @@ def display_name(gpu_type: str | None) -> str:
     return name
 
 
+def has_free(store: Any, gpu_type: str, count: int) -> bool:
+    """Whether a host can give a pod ``count`` GPUs of this type now (types outside the catalog hold 8)."""
+    gpu = GPU_TYPES.get(gpu_type)
+    most = gpu.max_count if gpu is not None else GpuType.max_count
+    return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= most
+
+
 def _version(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in str(text).split("."))
@@ -95,7 +102,7 @@ def place(
     floor above it, or an allowed list without it, cannot be met.
     """
     gpu = GPU_TYPES.get(gpu_type)
-    if gpu is None or gpu_type in store.config.out_of_stock_gpu_types or not 1 <= count <= gpu.max_count:
+    if gpu is None or not has_free(store, gpu_type, count):
         return None
     if (secure is True and not gpu.secure_cloud) or (secure is False and not gpu.community_cloud):
         return None

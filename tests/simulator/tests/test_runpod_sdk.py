@@ -201,6 +201,17 @@ def test_a_pod_on_a_network_volume_lands_in_its_data_center(sim, runpod, v2):
     assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["trainer"]
 
 
+def test_sdk_stops_and_resumes_a_pod_rest_created(sim, runpod, v2, running_pod):
+    # A type outside the GraphQL GPU catalog still resumes on its host; more GPUs than a host holds do not.
+    pod = running_pod(gpu={"id": "NVIDIA RTX A4000", "count": 1})
+    runpod.stop_pod(pod["id"])
+    with pytest.raises(runpod.error.QueryError, match="not enough free GPUs"):
+        runpod.resume_pod(pod["id"], 9)
+    assert v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED"
+    assert runpod.resume_pod(pod["id"], 1)["desiredStatus"] == "RUNNING"
+    assert v2.get(f"/pods/{pod['id']}").json()["status"] == "STARTING"
+
+
 def test_sdk_errors_create_nothing(sim, runpod, v2):
     from runpod.error import AuthenticationError, QueryError
 
