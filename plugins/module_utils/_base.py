@@ -213,7 +213,6 @@ class RunPodModule:
                 **extra,
             )
 
-
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         """An API error nobody handled: the structured failure, never a bare traceback."""
         self.fail(
