@@ -220,7 +220,7 @@ class Pod:
     stale_port_map: dict[int, int] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     listen_wanted: bool = False
-    # Cluster membership {"id", "rank", "role"?, "ip"} of a cluster member pod (see api_v2_clusters.py); None if standalone.
+    # Membership {"id", "rank", "role"?, "ip"} of a cluster member (api_v2_clusters.py); None if standalone.
     cluster: dict[str, Any] | None = None
     # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.
     revision: int = 0

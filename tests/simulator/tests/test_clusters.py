@@ -44,9 +44,8 @@ def test_cluster_lifecycle_matches_the_document(sim, v2, openapi_v2):  # noqa: F
     assert cluster["pods"]["total"] == 3 and "primary" not in cluster and "network" not in cluster
     cluster_id = cluster["id"]
     members = check_v2(openapi_v2, v2.get(f"/clusters/{cluster_id}/pods"))["pods"]
-    assert [m["cluster"] for m in members] == [
-        {"id": cluster_id, "rank": None, "role": role} for role in ("SLURM_CONTROLLER", "SLURM_COMPUTE", "SLURM_COMPUTE")
-    ]
+    roles = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "SLURM_COMPUTE")
+    assert [m["cluster"] for m in members] == [{"id": cluster_id, "rank": None, "role": role} for role in roles]
     # Members are hidden from the plain pod list and cannot be managed through the pod endpoints.
     assert check_v2(openapi_v2, v2.get("/pods"))["pods"] == []
     listed = check_v2(openapi_v2, v2.get("/pods", params={"includeClusterPods": "true"}))["pods"]
