@@ -13,7 +13,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPod
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import (
     cluster_create_body,
     cluster_from_v2,
-    members_by_rank,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     ClusterSpec,
@@ -90,8 +89,8 @@ def test_backend_calls_one_request_each_and_marks_a_5xx_create_maybe_created():
     router = (
         Router()
         .add("GET", "/v2/clusters", {"clusters": [CLUSTER, {**CLUSTER, "id": "c9", "name": "other"}]})
-        .add("GET", "/v2/clusters/c1/pods", {"pods": [member("p1", 1, "10.65.0.3"), member("p0", 0, "10.65.0.2",
-                                                                                               role="SLURM_CONTROLLER")]})
+        .add("GET", "/v2/clusters/c1/pods", {"pods": [
+            member("p1", 1, "10.65.0.3"), member("p0", 0, "10.65.0.2", role="SLURM_CONTROLLER")]})
         .add("GET", "/v2/templates/t1", {"id": "t1", "name": "t", "image": "tpl/img", "env": {}, "ports": []})
         .add("POST", "/v2/clusters", problem(502, "bad gateway"))
         .add("PATCH", "/v2/clusters/c1", {**CLUSTER, "name": "renamed"})
@@ -99,7 +98,7 @@ def test_backend_calls_one_request_each_and_marks_a_5xx_create_maybe_created():
     )
     backend = backend_with(router)
     assert [c.id for c in backend.find_clusters("train")] == ["c1"]
-    pods = members_by_rank(backend.list_cluster_pods("c1"))
+    pods = sorted(backend.list_cluster_pods("c1"), key=lambda pod: pod.cluster_rank)
     assert [(p.id, p.cluster_rank, p.cluster_ip, p.cluster_role) for p in pods] == [
         ("p0", 0, "10.65.0.2", "SLURM_CONTROLLER"), ("p1", 1, "10.65.0.3", None)]
     with pytest.raises(RunPodError) as info:

@@ -8,10 +8,17 @@ from __future__ import annotations
 import socket
 
 import asyncssh
+import pytest
+from openapi_core import OpenAPI
 from simhelpers import wait_for
-from test_openapi_contract import check_v2, openapi_v2  # noqa: F401 - the fixture is used by name
+from test_openapi_contract import CONFIG, _spec_path, check_v2
 
 GPU = "NVIDIA H100 80GB HBM3"
+
+
+@pytest.fixture(scope="module")
+def openapi_v2() -> OpenAPI:
+    return OpenAPI.from_file_path(str(_spec_path("runpod-rest-v2-openapi.json")), config=CONFIG)
 
 
 def cluster_body(**overrides):
@@ -34,7 +41,7 @@ def banner(host, port):
         return conn.recv(4)
 
 
-def test_cluster_lifecycle_matches_the_document(sim, v2, openapi_v2):  # noqa: F811
+def test_cluster_lifecycle_matches_the_document(sim, v2, openapi_v2):
     sim.admin.configure(provisioning_delay=50)
     sim.admin.cluster_settings(member_stagger=500, overlay_port=42022)
     created = v2.post("/clusters", json=cluster_body())
@@ -90,7 +97,7 @@ def _refused(host, port):
     return False
 
 
-def test_scripted_member_failure_and_validation(sim, v2, openapi_v2):  # noqa: F811
+def test_scripted_member_failure_and_validation(sim, v2, openapi_v2):
     sim.admin.cluster_settings(member_stagger=0, fail={"cluster_name": "flaky", "rank": 1, "after": 20})
     created = check_v2(openapi_v2, v2.post("/clusters", json=cluster_body(name="flaky", type="TRAINING")))
     failed = wait_for(
