@@ -98,11 +98,6 @@ def cluster_create_body(spec, template=None):
     return body
 
 
-def members_by_rank(pods):
-    """Members ordered by rank (unranked last, then by id), so rank 0, the primary, comes first."""
-    return sorted(pods, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0, pod.id))
-
-
 class ClusterCalls:
     """REST v2 cluster calls; mixed into ``BackendV2`` (uses its ``client``, ``view_pod`` and ``get_template``)."""
 
@@ -149,5 +144,4 @@ __all__ = [
     "ClusterCalls",
     "cluster_create_body",
     "cluster_from_v2",
-    "members_by_rank",
 ]
