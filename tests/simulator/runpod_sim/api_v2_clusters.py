@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import views
+from .api_v2 import _body
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .listeners import _banner_only
-from .schemas import validate_v2
 from .store import DATA_CENTERS, ERROR, EXITED, RUNNING, TERMINATED, Pod, Store, new_id, rfc3339
 
 log = logging.getLogger("runpod_sim.clusters")
@@ -119,14 +119,6 @@ def _cluster(sim: Sim, ctx: Ctx) -> Cluster:
     if cluster is None:
         raise ApiError(404, "cluster not found")
     return cluster
-
-
-async def _body(ctx: Ctx, schema: str) -> dict[str, Any]:
-    body = await ctx.json(default={})
-    errors = validate_v2(schema, body)
-    if errors:
-        raise ApiError(422, "Request validation failed.", errors)
-    return body
 
 
 async def list_clusters(sim: Sim, ctx: Ctx) -> Reply:
