@@ -11,7 +11,7 @@ from typing import Any
 from . import views
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import v1_document, validate_v1
-from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id
+from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id, too_many_gpus
 
 
 def register(sim: Sim) -> None:
@@ -107,6 +107,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     compute = body.get("computeType", "GPU")
     if compute == "GPU":
         gpu_type: str | None = _pick_gpu_type(sim, list(body.get("gpuTypeIds") or []))
+        if refusal := too_many_gpus(gpu_type, body.get("gpuCount", 1)):
+            raise ApiError(400, refusal)
         cpu_flavor = None
     else:
         gpu_type = None

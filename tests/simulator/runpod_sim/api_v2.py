@@ -20,6 +20,7 @@ from .store import (
     Pod,
     Template,
     new_id,
+    too_many_gpus,
 )
 
 
@@ -102,6 +103,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         raise ApiError(400, "cpu.vcpuCount must be a power of two")
     template = _resolve_template(sim, body.get("templateId"))
     gpu_type = gpu["id"] if gpu else None
+    if gpu and (refusal := too_many_gpus(gpu_type, gpu.get("count", 1))):
+        raise ApiError(400, refusal)
     if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
         raise ApiError(400, NO_CAPACITY)
 
