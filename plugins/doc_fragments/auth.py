@@ -51,7 +51,8 @@ options:
   validate_certs:
     description:
       - Whether to verify the TLS certificates of the API.
-      - V(false) gets a warning on every run: anyone on the network path could pose as the API and read the key.
+      - V(false) gets a warning on every run, because anyone on the network path could pose as the API and
+        read the key.
     type: bool
     default: true
   request_timeout:

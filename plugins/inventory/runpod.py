@@ -88,7 +88,7 @@ options:
   validate_certs:
     description:
       - Whether to verify the TLS certificates of the API.
-      - V(false) gets a warning: anyone on the network path could pose as the API and read the key.
+      - V(false) gets a warning, because anyone on the network path could pose as the API and read the key.
     type: bool
     default: true
   request_timeout:
