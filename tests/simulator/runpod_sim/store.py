@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .account import Charge, NetworkVolume, Registry
+
 # The six v2 lifecycle values.
 PROVISIONING = "PROVISIONING"
 STARTING = "STARTING"
@@ -201,6 +203,7 @@ class Pod:
     cloud: str = "SECURE"
     template_id: str | None = None  # v1 keeps it; v2 reads show template null
     interruptible: bool = False
+    bid_per_gpu: float | None = None  # a spot pod's bid (GraphQL podRentInterruptable): what it costs per GPU
     locked: bool = False
     global_networking: bool = False
     data_center_preferences: list[str] = field(default_factory=list)
@@ -248,7 +251,10 @@ class Pod:
         if self.status in (EXITED, TERMINATED):
             return 0.0
         if self.is_gpu:
-            return round(GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE) * self.gpu_count, 3)
+            per_gpu = GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE)
+            if self.bid_per_gpu is not None:
+                per_gpu = self.bid_per_gpu
+            return round(per_gpu * self.gpu_count, 3)
         return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
 
     def declared_ports(self) -> list[tuple[int, str]]:
@@ -333,6 +339,10 @@ class Store:
         self.templates: dict[str, Template] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self.account_ssh_keys: list[str] = []
+        # Network volumes, registry credentials and the billing ledger: see account.py.
+        self.network_volumes: dict[str, NetworkVolume] = {}
+        self.registries: dict[str, Registry] = {}
+        self.billing: list[Charge] = []
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
 
@@ -355,6 +365,9 @@ class Store:
         self.templates.clear()
         self.endpoints.clear()
         self.account_ssh_keys.clear()
+        self.network_volumes.clear()
+        self.registries.clear()
+        self.billing.clear()
         self._timed.clear()
         self.view_cache.clear()
         fresh = copy.deepcopy(self.startup_config)
@@ -372,12 +385,15 @@ class Store:
             return None
         return pod
 
-    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING) -> Pod:
+    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING, placed: bool = False) -> Pod:
+        """``placed``: the host is chosen at once (GraphQL's find-and-deploy answers with the machine)."""
         overrides = self.config.name_overrides.get(pod.name)
         if overrides:
             pod.overrides = {**overrides, **pod.overrides}
         pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
         self.pods[pod.id] = pod
+        if placed:
+            self._assign_machine(pod)
         if initial_status == RUNNING:
             self._assign_machine(pod)
             self._enter_running(pod, self.now())
