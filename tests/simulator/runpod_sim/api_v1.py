@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import views
+from . import catalog, views
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import v1_document, validate_v1
-from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id, too_many_gpus
+from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id
 
 
 def register(sim: Sim) -> None:
@@ -107,7 +107,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     compute = body.get("computeType", "GPU")
     if compute == "GPU":
         gpu_type: str | None = _pick_gpu_type(sim, list(body.get("gpuTypeIds") or []))
-        if refusal := too_many_gpus(gpu_type, body.get("gpuCount", 1)):
+        if refusal := catalog.too_many_gpus(gpu_type, body.get("gpuCount", 1)):
             raise ApiError(400, refusal)
         cpu_flavor = None
     else:

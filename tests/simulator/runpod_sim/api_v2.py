@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import views
+from . import catalog, views
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import validate_v2
 from .store import (
@@ -20,7 +20,6 @@ from .store import (
     Pod,
     Template,
     new_id,
-    too_many_gpus,
 )
 
 
@@ -103,7 +102,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         raise ApiError(400, "cpu.vcpuCount must be a power of two")
     template = _resolve_template(sim, body.get("templateId"))
     gpu_type = gpu["id"] if gpu else None
-    if gpu and (refusal := too_many_gpus(gpu_type, gpu.get("count", 1))):
+    if gpu and (refusal := catalog.too_many_gpus(gpu_type, gpu.get("count", 1))):
         raise ApiError(400, refusal)
     if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
         raise ApiError(400, NO_CAPACITY)

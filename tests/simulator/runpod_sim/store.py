@@ -58,8 +58,6 @@ GPU_PRICES = {
     "NVIDIA H200": 3.59,
 }
 DEFAULT_GPU_PRICE = 0.50
-# GpuType.maxCount: the most GPUs one pod of a type can have (the largest machine); the document's example is 8.
-MAX_GPU_COUNT = 8
 CPU_PRICE_PER_VCPU = 0.03
 DEFAULT_GPU_TYPE = "NVIDIA GeForce RTX 4090"
 DATA_CENTERS = ("US-TX-3", "EU-RO-1", "CA-MTL-1", "US-IL-1", "EU-SE-1")
@@ -593,9 +591,3 @@ class Store:
             return True
         return any(pod.template_id == template_id for pod in self.live_pods())
 
-
-def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:
-    """Why a create asking for ``count`` GPUs is refused (upstream rejects counts above GpuType.maxCount), or None."""
-    if isinstance(count, int) and count > MAX_GPU_COUNT:
-        return f"gpu count {count} is more than the {MAX_GPU_COUNT} GPUs of the largest {gpu_type} machine"
-    return None
