@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from . import catalog, views
+from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import v1_document, validate_v1
 from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id
@@ -143,7 +144,9 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         interruptible=bool(body.get("interruptible", False)),
         locked=bool(body.get("locked", False)),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=list(body.get("dataCenterIds") or []),
+        data_center_preferences=volume_placement(
+            sim, body.get("networkVolumeId"), list(body.get("dataCenterIds") or [])
+        ),
     )
     pod.args = " ".join(pod.docker_start_cmd)
     store.add_pod(pod)

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from . import catalog, views
+from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import validate_v2
 from .store import (
@@ -137,7 +138,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         registry=body.get("registry", template.registry if template else None),
         cloud=body.get("cloud", "SECURE"),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=list(body.get("dataCenterIds") or []),
+        data_center_preferences=volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or [])),
     )
     store.add_pod(pod)
     return Reply(201, views.pod_v2(store, pod))
