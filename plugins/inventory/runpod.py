@@ -14,8 +14,22 @@ description:
     public port mapped to the pod's port 22), so plays can connect to it directly.
   - Costs one list read per inventory parse (plus, with O(api_version=v1), at most one GraphQL runtime
     read bounded at 5 seconds), and none at all when the cache is used.
-  - Host names are the pod names; when several included pods share a name, each of them is named
-    C(<name>-<id>) instead. A pod without a name is named after its id.
+  - Host names are the pod names where that is safe, so that nobody who can name a pod in the account can
+    take over another host or a reserved name. A pod keeps its name as host name only when the name is made
+    of letters, digits, C(_), C(.) and C(-) (not starting with C(.) or C(-)), not C(all), C(ungrouped),
+    C(localhost), C(127.0.0.1) or C(::1) (in any case), not the name of a host or group already in the
+    inventory (from an earlier inventory source, or the group C(runpod)), and not shared with another
+    included pod.
+  - Any other pod is named C(<name>-<id>) instead, with every character other than a letter, digit, C(_),
+    C(.) or C(-) replaced by C(_) (and a C(_) before a leading C(.) or C(-)); a pod without a name is named
+    after its id. A pod renamed for any reason
+    other than a shared name gets a warning, and a pod whose host name would still be taken is left out
+    with a warning.
+  - Inventory sources are read in order, and this plugin sees only the hosts of the sources read before it, so
+    list RunPod inventory files after your other sources (C(-i) order; files of an inventory directory are
+    read in alphabetical order).
+  - The plugin warns when the API key would be sent over plain http to a host that is not loopback, and when
+    O(validate_certs=false).
   - Every host joins the group C(runpod). Host variables carry the C(runpod_) prefix, see the notes.
   - The configuration file name must end in C(runpod.yml) or C(runpod.yaml).
 author:
@@ -72,11 +86,14 @@ options:
     env:
       - name: RUNPOD_SERVERLESS_URL
   validate_certs:
-    description: Whether to verify the TLS certificates of the API.
+    description:
+      - Whether to verify the TLS certificates of the API.
+      - V(false) gets a warning, because anyone on the network path could pose as the API and read the key.
     type: bool
     default: true
   request_timeout:
-    description: Timeout in seconds of each HTTP request to the API.
+    description:
+      - Timeout in seconds of each HTTP request to the API, above 0 and at most 3600.
     type: float
     default: 30
   runtime_status:
@@ -168,9 +185,12 @@ runtime_status: [running, initializing, stopped, unknown]
 include_unreachable: true
 """
 
+import collections
 import fnmatch
+import json
 import re
 
+from ansible import constants
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
@@ -195,6 +215,11 @@ TEMPLATED_OPTIONS = ("api_key", "api_url", "graphql_url", "serverless_url")
 HOSTVAR_PREFIX = "runpod_"
 DEFAULT_GROUP = "runpod"
 _GROUP_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+# Names that a pod must never take over: Ansible's implicit groups and localhost's aliases (compared lowercased).
+RESERVED_HOST_NAMES = frozenset(("all", "ungrouped", *(name.lower() for name in constants.LOCALHOST)))
+# Safe as a host name and in a host pattern: no separators (, :), wildcards (* ? [), operators (! & ~) or spaces.
+SAFE_HOST_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+UNSAFE_HOST_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 def pod_record(pod, clusters=None):
@@ -255,21 +280,68 @@ def hostvars_for(record):
     return {HOSTVAR_PREFIX + key: value for key, value in values.items()}
 
 
-def host_names(records):
-    """Pod name as the host name; ``<name>-<id>`` for every pod whose name is shared; the id when unnamed."""
-    counts = {}
-    for record in records:
-        counts[record.get("name") or ""] = counts.get(record.get("name") or "", 0) + 1
-    names = {}
+def _quoted(name):
+    return json.dumps(name, ensure_ascii=False)
+
+
+def host_names(records, taken=()):
+    """Host name per pod id, following the naming rule in DOCUMENTATION; never a name in ``taken`` or reserved.
+
+    ``taken``: host and group names already in the inventory. Returns ``(names, notes)``: ``names`` maps pod id to
+    host name (pods left out are absent), ``notes`` has one line per pod that was renamed for safety or left out.
+    """
+    counts = collections.Counter(record.get("name") or "" for record in records)
+    used = set(taken) | {DEFAULT_GROUP}
+
+    def unusable(name):
+        if name.lower() in RESERVED_HOST_NAMES:
+            return "a name Ansible reserves"
+        if not SAFE_HOST_NAME.match(name):
+            return 'a name with characters other than letters, digits, "_", "." and "-"'
+        if name in used:
+            return "already a host or group name in the inventory"
+        return None
+
+    names, notes, plain = {}, [], []
+    # Names made from the pod's own id go first: a pod named after another pod's derived name cannot displace it.
+    derived = []
     for record in records:
         name = record.get("name") or ""
-        if not name:
-            names[record["id"]] = record["id"]
-        elif counts[name] > 1:
-            names[record["id"]] = "%s-%s" % (name, record["id"])
+        why = unusable(name) if name else None
+        if name and why is None and counts[name] == 1:
+            plain.append(record)
         else:
-            names[record["id"]] = name
-    return names
+            derived.append((record, why))
+    for record, why in derived:
+        _assign(record, _derived_name(record), why, names, notes, used)
+    for record in plain:
+        if record["name"] in used:
+            # Only a derived name of another pod can be here (unusable() checked the rest).
+            _assign(record, _derived_name(record), "another pod's host name", names, notes, used)
+        else:
+            _assign(record, record["name"], None, names, notes, used)
+    return names, notes
+
+
+def _derived_name(record):
+    name = record.get("name") or ""
+    if not name:
+        return record["id"]
+    safe = UNSAFE_HOST_CHARACTERS.sub("_", name)
+    if not SAFE_HOST_NAME.match(safe):
+        safe = "_" + safe  # a leading "." or "-"
+    return "%s-%s" % (safe, record["id"])
+
+
+def _assign(record, host, why, names, notes, used):
+    pod = "pod %s named %s" % (record["id"], _quoted(record.get("name") or ""))
+    if host in used or host.lower() in RESERVED_HOST_NAMES:
+        notes.append("%s left out: its host name %s is already taken in the inventory" % (pod, _quoted(host)))
+        return
+    used.add(host)
+    names[record["id"]] = host
+    if why is not None:
+        notes.append("%s added as host %s: its name is %s" % (pod, _quoted(host), why))
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -314,12 +386,19 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
                     "(pip install %s): %s" % (lib, lib, error)
                 )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+            make_backend,
+            resolve_options,
+            transport_warnings,
+        )
 
         try:
-            backend = make_backend(self._connection_options())
+            options = resolve_options(self._connection_options())
         except ValueError as exc:
             raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
+        for warning in transport_warnings(options):
+            display.warning("runpod inventory: %s" % warning)
+        backend = make_backend(options)
         with_members = self.get_option("include_cluster_pods") and backend.api_version == "v2"
         clusters = {}
         try:
@@ -381,11 +460,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 )
                 continue
             chosen.append(record)
-        names = host_names(chosen)
+        taken = set(self.inventory.hosts) | set(self.inventory.groups)
+        names, notes = host_names(chosen, taken)
+        for note in notes:
+            display.warning("runpod inventory: %s" % note)
         strict = self.get_option("strict")
         self.inventory.add_group(DEFAULT_GROUP)
         for record in chosen:
-            host = names[record["id"]]
+            host = names.get(record["id"])
+            if host is None:
+                continue
             self.inventory.add_host(host, group=DEFAULT_GROUP)
             if record.get("cluster"):
                 for group in cluster_groups(record["cluster"]):

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import views
+from . import catalog, views
+from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import validate_v2
 from .store import (
@@ -109,6 +110,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         raise ApiError(400, "cpu.vcpuCount must be a power of two")
     template = _resolve_template(sim, body.get("templateId"))
     gpu_type = gpu["id"] if gpu else None
+    if gpu and (refusal := catalog.too_many_gpus(gpu_type, gpu.get("count", 1))):
+        raise ApiError(400, refusal)
     if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
         raise ApiError(400, NO_CAPACITY)
 
@@ -142,7 +145,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         registry=body.get("registry", template.registry if template else None),
         cloud=body.get("cloud", "SECURE"),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=list(body.get("dataCenterIds") or []),
+        data_center_preferences=volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or [])),
     )
     store.add_pod(pod)
     return Reply(201, views.pod_v2(store, pod))
