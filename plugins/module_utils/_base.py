@@ -13,7 +13,11 @@ from typing import Any, NoReturn
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    make_backend,
+    resolve_options,
+    transport_warnings,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
@@ -90,6 +94,7 @@ class RunPodModule:
         ):
             if not available:
                 module.fail_json(msg=missing_required_lib(lib), exception=error)
+        self._check_connection_options()
         self.wait_settings = self._parse_wait_options()
         self._backend = None
 
@@ -101,6 +106,15 @@ class RunPodModule:
             options = {key: self.module.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
         return self._backend
+
+    def _check_connection_options(self):
+        """Refuse unusable connection options and warn about ones that expose the key, before any request."""
+        try:
+            resolved = resolve_options({key: self.module.params.get(key) for key in CONNECTION_KEYS})
+        except ValueError as exc:
+            self.module.fail_json(msg=str(exc), code="bad_request", changed=False)
+        for warning in transport_warnings(resolved):
+            self.module.warn(warning)
 
     def _parse_wait_options(self):
         params = self.module.params

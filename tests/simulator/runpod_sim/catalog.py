@@ -71,11 +71,26 @@ def display_name(gpu_type: str | None) -> str:
     return name
 
 
+def max_count(gpu_type: str | None) -> int:
+    """GpuType.maxCount: the most GPUs one pod of this type can have (types outside the catalog hold 8)."""
+    gpu = GPU_TYPES.get(gpu_type or "")
+    return gpu.max_count if gpu is not None else GpuType.max_count
+
+
 def has_free(store: Any, gpu_type: str, count: int) -> bool:
-    """Whether a host can give a pod ``count`` GPUs of this type now (types outside the catalog hold 8)."""
-    gpu = GPU_TYPES.get(gpu_type)
-    most = gpu.max_count if gpu is not None else GpuType.max_count
-    return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= most
+    """Whether a host can give a pod ``count`` GPUs of this type now."""
+    return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= max_count(gpu_type)
+
+
+def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:
+    """Why a REST create asking for ``count`` GPUs is refused (upstream rejects counts above maxCount), or None.
+
+    Checked before anything is stored, so an absurd count costs nothing (it used to be simulated per GPU).
+    """
+    most = max_count(gpu_type)
+    if isinstance(count, int) and count > most:
+        return f"gpu count {count} is more than the {most} GPUs of the largest {gpu_type} machine"
+    return None
 
 
 def _version(text: str) -> tuple[int, ...]:
