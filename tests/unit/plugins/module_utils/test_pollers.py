@@ -51,8 +51,8 @@ class Backend:
         self.calls.append(("endpoint_health", attempts))
         return self._next(self.health, sum(1 for call in self.calls if call[0] == "endpoint_health") - 1)
 
-    def endpoint_workers(self, endpoint_id):
-        self.calls.append(("endpoint_workers", None))
+    def endpoint_workers(self, endpoint_id, attempts=None):
+        self.calls.append(("endpoint_workers", attempts))
         return self._next(self.workers, sum(1 for call in self.calls if call[0] == "endpoint_workers") - 1)
 
 
@@ -210,12 +210,6 @@ def test_reads_ask_the_backend_for_a_single_attempt():
     backend = Backend([pod()])
     PodPoller(backend, "pod-1", probe=Probe()).poll()
     assert backend.calls == [("list_pods", 1)]
-
-    class PlainBackend:
-        def list_pods(self):
-            return [pod(status="STARTING", runtime=False)]
-
-    assert PodPoller(PlainBackend(), "pod-1").poll().detail == "pod status starting"
 
 
 def test_probe_between_reads_detects_readiness_without_extra_reads(fake_clock):
