@@ -86,3 +86,22 @@ def describe_template(template: Any) -> dict | None:
         "ports": list(template.ports or []),
         "docker_args": template.docker_args or None,
     }
+
+
+NETWORK_VOLUME_FIELDS = ("id", "name", "size_gb", "data_center_id", "type")
+
+
+def describe_network_volume(volume: Any) -> dict | None:
+    """The ``network_volume`` result from a ``NetworkVolumeView`` or a planned field dict (null id)."""
+    if volume is None:
+        return None
+    fields = volume if isinstance(volume, dict) else volume.model_dump()
+    return {key: fields.get(key) for key in NETWORK_VOLUME_FIELDS}
+
+
+def describe_registry(registry: Any) -> dict | None:
+    """The ``container_registry`` result: id and name only (RunPod never returns the credential)."""
+    if registry is None:
+        return None
+    fields = registry if isinstance(registry, dict) else registry.model_dump()
+    return {"id": fields.get("id"), "name": fields.get("name")}

@@ -266,6 +266,14 @@ class NetworkVolumeView(_View):
     type: str | None = None
 
 
+class RegistrySpec(_View):
+    """A registry credential to create; the password never shows in a repr."""
+
+    name: str
+    username: str = Field(default="", repr=False)
+    password: str = Field(default="", repr=False)
+
+
 class RegistryView(_View):
     """A container registry credential; RunPod never returns its username or password."""
 
