@@ -180,7 +180,8 @@ ARGUMENT_SPEC = argument_spec(
     type=dict(type="str", choices=["STANDARD", "HIGH_PERFORMANCE"]),
 )
 
-VOLUME_MIN_GB, VOLUME_MAX_GB = 10, 4096
+VOLUME_MIN_GB = 10
+VOLUME_MAX_GB = 4096
 # Fixed at creation: a different wanted value fails instead of recreating (the data would be lost).
 IMMUTABLE = ("data_center_id", "type")
 
