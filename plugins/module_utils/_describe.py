@@ -33,6 +33,7 @@ ENDPOINT_FIELDS = (
     "network_volume_id",
     "data_center_ids",
     "execution_timeout_ms",
+    "registry_id",
     "created_at",
 )
 _ENDPOINT_LISTS = ("gpu_type_ids", "gpu_pools", "data_center_ids")
@@ -85,6 +86,7 @@ def describe_template(template: Any) -> dict | None:
         "env": dict(template.env or {}),
         "ports": list(template.ports or []),
         "docker_args": template.docker_args or None,
+        "registry_id": getattr(template, "registry_id", None),
     }
 
 

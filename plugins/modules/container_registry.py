@@ -10,7 +10,8 @@ short_description: Manage RunPod container registry credentials for private imag
 version_added: 0.2.0
 description:
   - Create and delete the registry credentials RunPod uses to pull private container images. Pods, templates
-    and endpoints name a credential by its id (the C(registry) field of their container settings).
+    and endpoints name a credential by its id (O(runpod.cloud.pod#module:registry_id),
+    O(runpod.cloud.template#module:registry_id), O(runpod.cloud.endpoint#module:registry_id)).
   - The credential is identified by O(id) when given, else by O(name) (RunPod keeps names unique).
   - RunPod never returns the username or password, so they cannot be compared. With O(update_password=on_create)
     (the default) an existing credential is left as it is. With O(update_password=always) the credential is
@@ -77,6 +78,13 @@ EXAMPLES = r"""
     username: my-user
     password: "{{ vault_dockerhub_token }}"
   register: registry
+
+- name: Start a pod from a private image with them
+  runpod.cloud.pod:
+    name: private-worker
+    image: my-user/private-image:1.0
+    gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+    registry_id: "{{ registry.container_registry.id }}"
 
 - name: Rotate the token (replaces the credential; it gets a new id)
   runpod.cloud.container_registry:

@@ -145,7 +145,7 @@ def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbo
 
 def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
     with api(sim) as client:
-        for _ in range(2):
+        for _attempt in range(2):
             client.post("/network-volumes", json={"name": "twin", "size": 10, "dataCenter": "EU-RO-1"})
     result = run_playbook(
         tmp_path,
@@ -231,19 +231,15 @@ REGISTRY_PLAYBOOK = """
       runpod.cloud.container_registry: {id: "{{ replaced.container_registry.id }}", name: other}
       ignore_errors: true
     - name: pod from a private image
-      runpod.cloud.pod:
+      runpod.cloud.pod: &pod
         name: private
         image: me/private:1
         gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+        registry_id: "{{ replaced.container_registry.id }}"
         wait: false
       register: pod
-    - name: the pod pulls with the credential
-      ansible.builtin.uri:
-        url: "{{ lookup('ansible.builtin.env', 'RUNPOD_API_URL') }}/pods/{{ pod.pod.id }}"
-        method: PATCH
-        headers: {Authorization: "Bearer {{ lookup('ansible.builtin.env', 'RUNPOD_API_KEY') }}"}
-        body_format: json
-        body: {registry: "{{ replaced.container_registry.id }}"}
+    - name: pod rerun
+      runpod.cloud.pod: *pod
     - name: delete in use
       runpod.cloud.container_registry: {name: hub, state: absent}
       ignore_errors: true
@@ -279,6 +275,9 @@ def test_container_registry_create_replace_and_refusals(sim, run_playbook, tmp_p
     assert "second-secret" not in result.stdout + result.stderr and "first-secret" not in result.stdout
     assert failed(result, "rename refused")["code"] == "bad_request"
 
+    assert result.task_result("pod rerun")["changed"] is False
+    with api(sim) as client:
+        assert client.get(f"/pods/{pod_id}").json()["registry"] == new_id
     in_use = failed(result, "delete in use")
     assert in_use["code"] == "bad_request" and pod_id in in_use["msg"] and in_use["changed"] is False
     assert result.task_result("delete")["changed"] is True
