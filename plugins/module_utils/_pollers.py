@@ -67,6 +67,14 @@ def _running_state(pod):
     return False, "pod status %s" % (lifecycle.lower() or "unknown")
 
 
+def _imminent(pod):
+    """A transition is close: STARTING, or RUNNING (v1: desired RUNNING) without the runtime or the SSH port yet.
+
+    Only called for pods that are not ready and not being probed; the engine reads these sooner.
+    """
+    return _podstate.lifecycle_status(pod) in ("STARTING", "RUNNING")
+
+
 def _ssh_state(pod):
     """wait_for=ssh before probing: ``(detail, address or None)``."""
     lifecycle = _podstate.lifecycle_status(pod)
@@ -128,10 +136,12 @@ class PodPoller(_ProbingMixin):
             raise PollError("conflict", _terminal_verdict(self.pod_id, pod), fatal=True)
         if self.wait_for == "running":
             ready, detail = _running_state(pod)
-            return PollResult(ready, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)} if ready else None)
+            if not ready:
+                return PollResult(False, detail, imminent=_imminent(pod))
+            return PollResult(True, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)})
         detail, address = _ssh_state(pod)
         if address is None:
-            return PollResult(False, detail)
+            return PollResult(False, detail, imminent=_imminent(pod))
         return self._probe(address, pod)
 
     def _probe(self, address, pod):
@@ -162,6 +172,7 @@ class BatchPodPoller(_ProbingMixin):
         self.states = {pod_id: "pod not listed yet" for pod_id in self.pod_ids}
         self.last_pods = {}
         self.done = {}
+        self.imminent = False
         # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
         self._list_pods = read or _single_read(backend.list_pods)
 
@@ -195,6 +206,7 @@ class BatchPodPoller(_ProbingMixin):
     def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
         terminal, vanished, targets = [], [], {}
+        self.imminent = False  # the cadence follows the pod nearest to a transition
         for pod_id in self.pod_ids:
             if pod_id in self.done:
                 continue
@@ -222,10 +234,13 @@ class BatchPodPoller(_ProbingMixin):
             self.states[pod_id] = detail
             if ready:
                 self.done[pod_id] = {"pod": pod, "ssh": _podstate.public_ssh(pod)}
+            else:
+                self.imminent = self.imminent or _imminent(pod)
             return
         detail, address = _ssh_state(pod)
         if address is None:
             self.states[pod_id] = detail
+            self.imminent = self.imminent or _imminent(pod)
         else:
             # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
             self.states[pod_id] = "ssh port %s allocated" % _address_text(address)
@@ -250,7 +265,7 @@ class BatchPodPoller(_ProbingMixin):
         detail = "%d of %d pods ready; waiting for %s" % (len(self.done), self._expected(),
                                                           ", ".join(self._waiting()))
         recheck = (lambda: self._probe_round(pending)) if pending else None
-        return PollResult(False, detail, recheck=recheck, states=states)
+        return PollResult(False, detail, recheck=recheck, states=states, imminent=self.imminent)
 
 
 class ClusterPoller(BatchPodPoller):

@@ -191,3 +191,11 @@ def test_a_deleted_cluster_fails_the_wait_with_not_found():
     with pytest.raises(PollError) as info:
         poller.poll()
     assert info.value.code == "not_found" and info.value.fatal and "cluster c1 no longer exists" in str(info.value)
+
+
+def test_cluster_wait_reads_sooner_while_a_member_is_starting():
+    members = Members([view("p0", 0, port=1), view("p1", 1, status="PROVISIONING")],
+                      [view("p0", 0, port=1), view("p1", 1, status="STARTING")],
+                      [view("p0", 0, port=1), view("p1", 1)])  # RUNNING, port 22 not mapped yet
+    poller = ClusterPoller(members, "c1", 2, probe_many=ProbeMany(set()))
+    assert [poller.poll().imminent for _ignored in range(3)] == [False, True, True]
