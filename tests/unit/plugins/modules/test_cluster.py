@@ -104,8 +104,8 @@ def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
 
 def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monkeypatch):
     backend = FakeBackend([view()], [node(0), node(1)])
-    result = run(backend, capsys, monkeypatch, **dict(CREATE, image="img:2", gpu_count_per_pod=8,
-                                                     env={"A": "1"}, ports=["8888/http"]))
+    changed = dict(CREATE, image="img:2", gpu_count_per_pod=8, env={"A": "1"}, ports=["8888/http"])
+    result = run(backend, capsys, monkeypatch, **changed)
     assert result["failed"] is True and result["code"] == "conflict" and result["id"] == "c1"
     for text in ("gpu_count_per_pod is 1, not 8", "image is 'img:1', not 'img:2'", "env differs in A",
                  "ports are ['22/tcp'], not ['22/tcp', '8888/http']", "Nothing was changed"):
