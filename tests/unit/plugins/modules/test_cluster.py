@@ -92,8 +92,8 @@ def run(backend, capsys, monkeypatch, check_mode=False, **args):
     "args, text",
     [
         (dict(CREATE, api_version="v1"), "not available on api_version v1"),
-        (dict(CREATE, pod_count=1), "pod_count must be 2 to 250"),
-        (dict(CREATE, gpu_type_id="NVIDIA H100 80GB HBM9"), "unknown GPU type"),
+        ({**CREATE, "pod_count": 1}, "pod_count must be 2 to 250"),
+        ({**CREATE, "gpu_type_id": "NVIDIA H100 80GB HBM9"}, "unknown GPU type"),
         (dict(CREATE, wait=True, ssh=False), "needs ssh: true"),
     ],
 )
@@ -104,7 +104,7 @@ def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
 
 def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monkeypatch):
     backend = FakeBackend([view()], [node(0), node(1)])
-    changed = dict(CREATE, image="img:2", gpu_count_per_pod=8, env={"A": "1"}, ports=["8888/http"])
+    changed = {**CREATE, "image": "img:2", "gpu_count_per_pod": 8, "env": {"A": "1"}, "ports": ["8888/http"]}
     result = run(backend, capsys, monkeypatch, **changed)
     assert result["failed"] is True and result["code"] == "conflict" and result["id"] == "c1"
     for text in ("gpu_count_per_pod is 1, not 8", "image is 'img:1', not 'img:2'", "env differs in A",
