@@ -110,7 +110,7 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
                 if not record.ok:
                     log("  not ok: %s" % (list(record.failed.items())[:3],))
                     (out / "benchmarks" / "last_failure.log").write_text(record.log_tail)
-                logged = _logged_wait_reads(entries, record) if n == 1 else {}
+                logged = _one_pod_wait(entries, record) if n == 1 else {}
                 for index, name in enumerate(names):
                     reported = record.ready_at.get(name)
                     polls, wait_t = record.waits.get(name, record.waits.get("*", ("", "")))
@@ -131,7 +131,9 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
                             "wait_polls": polls,
                             "wait_T": "" if wait_t == "" else round(wait_t, 3),
                             "wait_read_budget": "" if wait_t == "" else round(wait_t / WAIT_INTERVAL + READ_SLACK, 2),
-                            "wait_reads_logged": logged.get(name, ""),
+                            "wait_reads_logged": logged[name][0] if name in logged else "",
+                            "engine_latency": _engine_latency(approach, logged[name][1] if name in logged else None,
+                                                              wait_t, sshd.get(name)),
                         }
                     )
                 log(
@@ -141,9 +143,10 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
     return pod_rows, run_rows
 
 
-def _logged_wait_reads(entries: list[dict[str, Any]], record: RunRecord) -> dict[str, int]:
+def _one_pod_wait(entries: list[dict[str, Any]], record: RunRecord) -> dict[str, tuple[int, float]]:
     """One-pod runs: the wait's reads as the simulator logged them (GETs of pods after the create, up to the
-    report), an independent check of the count the module reported."""
+    report), an independent check of the count the module reported; and when the wait began (the create's
+    response)."""
     if len(record.names) != 1 or not record.ready_at:
         return {}
     name = record.names[0]
@@ -153,7 +156,15 @@ def _logged_wait_reads(entries: list[dict[str, Any]], record: RunRecord) -> dict
     begin, end = max(e["finished_at"] for e in creates), record.ready_at[name]
     reads = [e for e in entries if e["method"] == "GET" and e["path"].startswith("/v2/pods")
              and begin <= e["started_at"] <= end]
-    return {name: len(reads)}
+    return {name: (len(reads), begin)}
+
+
+def _engine_latency(approach: str, wait_start: float | None, wait_t: Any, sshd: float | None) -> float | str:
+    """Single waits in one-pod runs: when the module's engine saw the banner (the wait's start plus its own
+    length T) minus sshd's first banner, i.e. the detection latency before Ansible returns the task."""
+    if approach not in ("pod_wait", "pod_wait_fixed") or wait_start is None or wait_t == "" or sshd is None:
+        return ""
+    return round(wait_start + float(wait_t) - sshd, 3)
 
 
 def _rel(t: float | None, start: float) -> float | str:
