@@ -295,8 +295,8 @@ class WaitError(Exception):
         self.last_states = last_states
 
     def as_dict(self):
-        """The ``wait`` block of a failed task's result."""
-        return {"elapsed": self.elapsed, "polls": self.polls, "last_state": self.last_state}
+        """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
+        return _wait_block(self.elapsed, self.polls, self.probes, self.history, self.last_state, self.last_states)
 
 
 class WaitOutcome:
@@ -314,7 +314,29 @@ class WaitOutcome:
         self.last_states = last_states
 
     def as_dict(self):
-        return {"elapsed": self.elapsed, "polls": self.polls, "probes": self.probes, "last_state": self.detail}
+        """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
+        block = _wait_block(self.elapsed, self.polls, self.probes, self.history, self.detail, self.last_states)
+        block["ready_detail"] = self.detail
+        return block
+
+    @classmethod
+    def nothing_to_wait_for(cls):
+        return cls(None, "nothing to wait for", 0, 0, 0, [])
+
+
+def _wait_block(elapsed, polls, probes, history, last_state, last_states):
+    """The one ``wait`` result shape (docs/dev/wait-and-status.md): the same keys on success and failure."""
+    block = {
+        "elapsed": elapsed,
+        "polls": polls,
+        "probes": probes,
+        "history": list(history or []),
+        "last_state": last_state,
+    }
+    if last_states:
+        # Batch waits: the last known state of every resource.
+        block["last_states"] = dict(last_states)
+    return block
 
 
 class _Waiter:
