@@ -5,7 +5,6 @@ Real sockets on 127.0.0.1: the simulator runs as a subprocess and the backends t
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
@@ -44,20 +43,8 @@ def options(sim, version):
     }
 
 
-def serves_v1(sim):
-    """The simulator answers v1 REST and GraphQL (they landed after v2 in its history)."""
-    headers = {"Authorization": f"Bearer {sim.api_key}"}
-    rest = httpx.get(sim.urls["api_v1"] + "/pods", headers=headers, timeout=5)
-    gql = httpx.post(
-        sim.urls["graphql"], json={"query": "query { myself { pods { id } } }"}, headers=headers, timeout=5
-    )
-    return rest.status_code == 200 and gql.status_code == 200
-
-
 @pytest.fixture
 def v1_sim(fresh_sim):
-    if not serves_v1(fresh_sim):
-        pytest.skip("the simulator does not serve REST v1 + GraphQL yet")
     return fresh_sim
 
 

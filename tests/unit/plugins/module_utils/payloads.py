@@ -191,19 +191,6 @@ def gql_pod(pod_id="xedezhzb9la3ye", desired="RUNNING", runtime="default", **ove
 # -- test doubles shared by the backend tests ----------------------------------------------------------
 
 
-class FakeClock:
-    def __init__(self):
-        self.t = 0.0
-        self.sleeps = []
-
-    def now(self):
-        return self.t
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.t += seconds
-
-
 class Router:
     """MockTransport handler: ``(METHOD, path)`` -> queue of answers (the last one repeats).
 
