@@ -196,3 +196,44 @@ class TemplateView(_TemplateSettings):
     id: str
     name: str = ""
     image: str | None = None
+
+
+# -- account resources (see _account.py) ------------------------------------------------------------------------
+
+
+class NetworkVolumeSpec(_View):
+    name: str
+    size_gb: int
+    data_center_id: str
+    # STANDARD or HIGH_PERFORMANCE; None lets RunPod pick the data center's default tier (REST v1 cannot choose).
+    type: str | None = None
+
+
+class NetworkVolumeView(_View):
+    id: str
+    name: str = ""
+    size_gb: int | None = None
+    data_center_id: str | None = None
+    # REST v1 does not report the tier: None there.
+    type: str | None = None
+
+
+class RegistryView(_View):
+    """A container registry credential; RunPod never returns its username or password."""
+
+    id: str
+    name: str = ""
+
+
+class BillingReport(_View):
+    """Spend of one resource kind over a bucketed window; amounts in USD, keys snake_case without ``Amount``."""
+
+    kind: str
+    bucket_size: str
+    # The window RunPod resolved (REST v2) or the one requested (REST v1, which echoes none).
+    start_time: str | None = None
+    end_time: str | None = None
+    resource_id: str | None = None
+    totals: dict[str, float] = Field(default_factory=dict)
+    # ``{"start_time", "end_time", "resource_id", <amounts>}`` per bucket (and per resource on per-resource kinds).
+    records: list[dict] = Field(default_factory=list)

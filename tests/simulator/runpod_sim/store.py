@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .account import Charge, NetworkVolume, Registry
+
 # The six v2 lifecycle values.
 PROVISIONING = "PROVISIONING"
 STARTING = "STARTING"
@@ -331,6 +333,10 @@ class Store:
         self.templates: dict[str, Template] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self.account_ssh_keys: list[str] = []
+        # Network volumes, registry credentials and the billing ledger: see account.py.
+        self.network_volumes: dict[str, NetworkVolume] = {}
+        self.registries: dict[str, Registry] = {}
+        self.billing: list[Charge] = []
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
 
@@ -353,6 +359,9 @@ class Store:
         self.templates.clear()
         self.endpoints.clear()
         self.account_ssh_keys.clear()
+        self.network_volumes.clear()
+        self.registries.clear()
+        self.billing.clear()
         self._timed.clear()
         self.view_cache.clear()
         fresh = copy.deepcopy(self.startup_config)

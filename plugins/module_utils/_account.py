@@ -1,0 +1,372 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Account resources over a backend's client: network volumes, registry credentials, SSH keys, billing.
+
+``account_api(backend)`` gives the REST v2 or REST v1 flavour. What REST v1 lacks (account SSH keys, volume
+tiers, some billing kinds, ``last_n``) raises ``RunPodError("bad_request")`` naming it, before any request.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    pick_list,
+    quote_id,
+    require_id,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    BillingReport,
+    NetworkVolumeView,
+    RegistryView,
+)
+
+VOLUME_TYPES = ("STANDARD", "HIGH_PERFORMANCE")
+VOLUME_MIN_GB = 10
+VOLUME_MAX_GB = 4096
+BUCKET_SIZES = ("hour", "day", "week", "month", "year")
+BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")
+# kind -> (v2 path, v2 filter parameter or None)
+V2_BILLING = {
+    "all": ("billing", None),
+    "pods": ("billing/pods", "podId"),
+    "serverless": ("billing/serverless", "serverlessId"),
+    "endpoints": ("billing/endpoints", None),
+    "network_volumes": ("billing/network-volumes", "networkVolumeId"),
+    "clusters": ("billing/clusters", "clusterId"),
+}
+# kind -> (v1 path, grouping, v1 filter parameter or None). v1 ``/billing/endpoints`` bills serverless endpoints.
+V1_BILLING = {
+    "pods": ("billing/pods", "podId", "podId"),
+    "serverless": ("billing/endpoints", "endpointId", "endpointId"),
+    "network_volumes": ("billing/networkvolumes", None, None),
+}
+V2_RECORD_IDS = ("podId", "serverlessId", "networkVolumeId", "clusterId")
+_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def not_on_v1(what, hint="use api_version v2"):
+    """The error for a feature REST v1 lacks; raised before any request is sent."""
+    return RunPodError("bad_request", None, f"{what} is not available on api_version v1; {hint}")
+
+
+def account_api(backend):
+    """The account calls for ``backend`` (same client, same request log)."""
+    if backend.api_version == "v1":
+        return AccountV1(backend)
+    return AccountV2(backend)
+
+
+# -- pure helpers -----------------------------------------------------------------------------------------------
+
+
+def normalize_time(value, option="time"):
+    """An RFC 3339 UTC string (``...Z``) from an RFC 3339 date-time with a zone or a ``YYYY-MM-DD`` date (midnight
+    UTC). Raises ``ValueError`` naming ``option`` otherwise."""
+    text = str(value).strip()
+    if _DATE_ONLY.match(text):
+        text += "T00:00:00Z"
+    try:
+        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in ("Z", "z") else text)
+    except ValueError:
+        raise ValueError(
+            f"{option} must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, or a date such as 2026-06-01; "
+            f"got {value!r}"
+        ) from None
+    if moment.tzinfo is None:
+        raise ValueError(f"{option} needs a time zone (for example a trailing Z for UTC); got {value!r}")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def bucket_end(start, bucket_size):
+    """The end of the bucket starting at the RFC 3339 ``start`` (REST v1 records carry only their start)."""
+    moment = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
+    if bucket_size == "hour":
+        moment += timedelta(hours=1)
+    elif bucket_size == "day":
+        moment += timedelta(days=1)
+    elif bucket_size == "week":
+        moment += timedelta(days=7)
+    elif bucket_size == "month":
+        moment += timedelta(days=calendar.monthrange(moment.year, moment.month)[1])
+    else:
+        moment = moment.replace(year=moment.year + 1)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def amount_key(api_key):
+    """``podGpuAmount`` -> ``pod_gpu``, ``totalAmount`` -> ``total``."""
+    stem = api_key[: -len("Amount")] if api_key.endswith("Amount") else api_key
+    return _CAMEL.sub("_", stem).lower()
+
+
+def amounts_from(payload):
+    return {
+        amount_key(key): as_float(value) or 0.0
+        for key, value in as_dict(payload).items()
+        if key.endswith("Amount") and not isinstance(value, bool)
+    }
+
+
+def volume_from_v2(payload):
+    return NetworkVolumeView(
+        id=require_id(payload, "network volume"),
+        name=as_str(payload.get("name")) or "",
+        size_gb=as_int(payload.get("size")),
+        data_center_id=as_str(payload.get("dataCenter")) or as_str(payload.get("dataCenterId")),
+        type=(as_str(payload.get("type")) or "").upper() or None,
+    )
+
+
+def volume_from_v1(payload):
+    return NetworkVolumeView(
+        id=require_id(payload, "network volume"),
+        name=as_str(payload.get("name")) or "",
+        size_gb=as_int(payload.get("size")),
+        data_center_id=as_str(payload.get("dataCenterId")) or as_str(payload.get("dataCenter")),
+        type=None,
+    )
+
+
+def registry_from(payload):
+    return RegistryView(id=require_id(payload, "container registry credential"), name=as_str(payload.get("name")) or "")
+
+
+def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
+    if kind not in BILLING_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(BILLING_KINDS)}, got {kind!r}")
+    if bucket_size not in BUCKET_SIZES:
+        raise ValueError(f"bucket_size must be one of {', '.join(BUCKET_SIZES)}, got {bucket_size!r}")
+    if last_n is not None and (start_time or end_time):
+        raise ValueError("last_n cannot be combined with start_time or end_time")
+    if last_n is not None and last_n < 1:
+        raise ValueError(f"last_n must be at least 1, got {last_n}")
+    if start_time and end_time and start_time >= end_time:
+        raise ValueError(f"start_time ({start_time}) must be before end_time ({end_time})")
+
+
+class _Account:
+    volumes_path = registries_path = ""
+    view_volume = None
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.client = backend.client
+        self.api_version = backend.api_version
+
+    # -- network volumes -------------------------------------------------------------------------------------------
+
+    def list_network_volumes(self):
+        payload = self.client.request("GET", self.volumes_path)
+        return [self.view_volume(raw) for raw in pick_list(payload, "networkVolumes", "network volume")]
+
+    def get_network_volume(self, volume_id):
+        return self.view_volume(self.client.request("GET", f"{self.volumes_path}/{quote_id(volume_id)}"))
+
+    def find_network_volumes(self, name):
+        return [volume for volume in self.list_network_volumes() if volume.name == name]
+
+    def create_network_volume(self, spec):
+        try:
+            payload = self.client.request("POST", self.volumes_path, json=self.volume_create_body(spec))
+        except RunPodError as error:
+            # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return self.view_volume(payload)
+
+    def update_network_volume(self, volume_id, changes):
+        """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
+        unknown = sorted(set(changes) - {"name", "size_gb"})
+        if unknown:
+            raise ValueError(f"a network volume cannot change {', '.join(unknown)} in place")
+        body = {}
+        if "name" in changes:
+            body["name"] = changes["name"]
+        if "size_gb" in changes:
+            body["size"] = int(changes["size_gb"])
+        return self.view_volume(self.client.request("PATCH", f"{self.volumes_path}/{quote_id(volume_id)}", json=body))
+
+    def delete_network_volume(self, volume_id):
+        self.client.request("DELETE", f"{self.volumes_path}/{quote_id(volume_id)}")
+
+    # -- container registry credentials ------------------------------------------------------------------------------
+
+    def list_registries(self):
+        payload = self.client.request("GET", self.registries_path)
+        return [registry_from(raw) for raw in pick_list(payload, "registries", "registry credential")]
+
+    def get_registry(self, registry_id):
+        return registry_from(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
+
+    def find_registries(self, name):
+        return [registry for registry in self.list_registries() if registry.name == name]
+
+    def create_registry(self, name, username, password):
+        body = {"name": name, "username": username, "password": password}
+        try:
+            payload = self.client.request("POST", self.registries_path, json=body)
+        except RunPodError as error:
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return registry_from(payload)
+
+    def delete_registry(self, registry_id):
+        self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
+
+
+class AccountV2(_Account):
+    volumes_path = "network-volumes"
+    registries_path = "registries"
+    view_volume = staticmethod(volume_from_v2)
+
+    @staticmethod
+    def volume_create_body(spec):
+        body = {"name": spec.name, "size": int(spec.size_gb), "dataCenter": spec.data_center_id}
+        if spec.type:
+            body["type"] = spec.type
+        return body
+
+    # -- account SSH keys (the API replaces the whole list) ---------------------------------------------------------
+
+    def get_ssh_keys(self):
+        payload = as_dict(self.client.request("GET", "account/ssh-keys"))
+        if not isinstance(payload.get("keys"), list):
+            raise RunPodError("bad_response", None, 'expected {"keys": [...]} from GET /account/ssh-keys')
+        return [str(key) for key in as_list(payload["keys"])]
+
+    def set_ssh_keys(self, keys):
+        payload = as_dict(self.client.request("PUT", "account/ssh-keys", json={"keys": list(keys)}))
+        return [str(key) for key in as_list(payload.get("keys"))]
+
+    # -- billing ---------------------------------------------------------------------------------------------------
+
+    def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
+        check_billing_query(kind, bucket_size, last_n, start_time, end_time)
+        path, filter_name = V2_BILLING[kind]
+        if resource_id and not filter_name:
+            raise ValueError(f"resource_id cannot filter billing kind {kind!r} (it has no per-resource records)")
+        params = {"bucketSize": bucket_size}
+        if last_n is not None:
+            params["lastN"] = int(last_n)
+        if start_time:
+            params["startTime"] = start_time
+        if end_time:
+            params["endTime"] = end_time
+        if resource_id:
+            params[filter_name] = resource_id
+        payload = as_dict(self.client.request("GET", path, params=params))
+        if not isinstance(payload.get("records"), list):
+            raise RunPodError("bad_response", None, f'expected {{"records": [...]}} from GET /{path}')
+        metadata = as_dict(payload.get("metadata"))
+        query = as_dict(metadata.get("query"))
+        records = []
+        for raw in as_list(payload["records"]):
+            raw = as_dict(raw)
+            record_id = next((as_str(raw.get(key)) for key in V2_RECORD_IDS if as_str(raw.get(key))), None)
+            records.append(
+                {
+                    "start_time": as_str(raw.get("startTime")),
+                    "end_time": as_str(raw.get("endTime")),
+                    "resource_id": record_id,
+                    **amounts_from(raw),
+                }
+            )
+        totals = amounts_from(metadata.get("totals"))
+        if not totals:
+            totals = sum_amounts(records)
+        return BillingReport(
+            kind=kind,
+            bucket_size=as_str(query.get("bucketSize")) or bucket_size,
+            start_time=as_str(query.get("startTime")) or start_time,
+            end_time=as_str(query.get("endTime")) or end_time,
+            resource_id=resource_id or None,
+            totals=totals,
+            records=records,
+        )
+
+
+def sum_amounts(records):
+    totals = {}
+    for record in records:
+        for key, value in record.items():
+            if isinstance(value, float):
+                totals[key] = round(totals.get(key, 0.0) + value, 6)
+    return totals
+
+
+class AccountV1(_Account):
+    volumes_path = "networkvolumes"
+    registries_path = "containerregistryauth"
+    view_volume = staticmethod(volume_from_v1)
+
+    @staticmethod
+    def volume_create_body(spec):
+        if spec.type:
+            raise not_on_v1(
+                "choosing a network volume type", "omit type (RunPod uses the data center's default tier) or use v2"
+            )
+        return {"name": spec.name, "size": int(spec.size_gb), "dataCenterId": spec.data_center_id}
+
+    def get_ssh_keys(self):
+        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+
+    def set_ssh_keys(self, keys):
+        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+
+    def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
+        check_billing_query(kind, bucket_size, last_n, start_time, end_time)
+        if kind not in V1_BILLING:
+            raise not_on_v1(f"billing kind {kind!r}", f"REST v1 bills {', '.join(V1_BILLING)}; use api_version v2")
+        if last_n is not None:
+            raise not_on_v1("last_n", "give start_time and end_time, or use api_version v2")
+        path, grouping, filter_name = V1_BILLING[kind]
+        if resource_id and not filter_name:
+            raise not_on_v1(f"filtering {kind} billing by resource_id")
+        params = {"bucketSize": bucket_size}
+        if grouping:
+            params["grouping"] = grouping
+        if start_time:
+            params["startTime"] = start_time
+        if end_time:
+            params["endTime"] = end_time
+        if resource_id:
+            params[filter_name] = resource_id
+        payload = self.client.request("GET", path, params=params)
+        if not isinstance(payload, list):
+            raise RunPodError("bad_response", None, f"expected a list of billing records from GET /{path}")
+        records = []
+        for raw in as_list(payload):
+            raw = as_dict(raw)
+            start = as_str(raw.get("time"))
+            record = {
+                "start_time": start,
+                "end_time": bucket_end(start, bucket_size) if start else None,
+                "resource_id": as_str(raw.get(grouping)) if grouping else None,
+                "total": as_float(raw.get("amount")) or 0.0,
+            }
+            if "highPerformanceStorageAmount" in raw:
+                record["high_performance"] = as_float(raw.get("highPerformanceStorageAmount")) or 0.0
+            records.append(record)
+        return BillingReport(
+            kind=kind,
+            bucket_size=bucket_size,
+            start_time=start_time,
+            end_time=end_time,
+            resource_id=resource_id or None,
+            totals=sum_amounts(records) or {"total": 0.0},
+            records=records,
+        )
