@@ -11,4 +11,6 @@ _TESTS_ROOT = str(Path(__file__).resolve().parent)
 if _TESTS_ROOT not in sys.path:
     sys.path.insert(0, _TESTS_ROOT)
 
-from helpers.paths import COLLECTIONS_ROOT, REPO_ROOT  # noqa: E402,F401 - importing it sets sys.path up
+from helpers.paths import COLLECTIONS_ROOT, REPO_ROOT  # noqa: E402 - importing it sets sys.path up
+
+__all__ = ["COLLECTIONS_ROOT", "REPO_ROOT"]

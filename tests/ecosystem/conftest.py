@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.paths import COLLECTIONS_ROOT, REPO_ROOT, VENV_BIN, tool  # noqa: F401 - re-exported
+from helpers.paths import REPO_ROOT, VENV_BIN, tool
 
 OUTPUT_DIR = REPO_ROOT / "tests" / "output" / "ecosystem"
 

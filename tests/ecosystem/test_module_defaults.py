@@ -16,7 +16,8 @@ from pathlib import Path
 
 import ansible_runner
 import yaml
-from conftest import COLLECTIONS_ROOT, REPO_ROOT, VENV_BIN
+from conftest import REPO_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT
 
 
 def _task(module: str) -> dict:

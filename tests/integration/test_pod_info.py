@@ -263,7 +263,7 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     result = run_playbook(
         tmp_path,
         play(info_task("wait for all", ids="[" + ", ".join(ids) + "]", wait="true", wait_interval="1s",
-                           wait_timeout="2m")),
+                       wait_timeout="2m")),
         api_version=api_version,
     )
     assert result.rc == 0, result.stdout + result.stderr
@@ -313,7 +313,7 @@ def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbo
     ids = sim.admin.seed(3, status="PROVISIONING", name_prefix="fast", ports=["22/tcp"])
     sim.admin.clear_requests()
     text = play(info_task("wait", names="[fast-00000, fast-00001, fast-00002]", wait="true",
-                              wait_interval="1s", wait_timeout="10m"))
+                          wait_interval="1s", wait_timeout="10m"))
     thread, box = run_in_thread(run_playbook, tmp_path, text, api_version=api_version)
     wait_for_request(sim, list_route(api_version))
     sim.admin.stop_pod(ids[1], reason="Exited by user")
@@ -341,7 +341,7 @@ def test_batch_wait_timeout_names_each_pod_not_ready(sim, run_playbook, tmp_path
     result = run_playbook(
         tmp_path,
         play(info_task("wait", ids=f"[{up}, {late}, {refused}]", wait="true", wait_interval="1s",
-                           wait_timeout="3s")),
+                       wait_timeout="3s")),
     )
     out = result.task_result("wait")
     assert out["failed"] is True and out["code"] == "wait_timeout"

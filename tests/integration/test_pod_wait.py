@@ -201,7 +201,10 @@ def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook,
         port = ssh_port(sim, pod_id)
         assert outcome["msg"].startswith(f"timed out after 2s waiting for ssh on pod {pod_id}; last known state: ")
         assert outcome["wait"]["last_state"].startswith(f"ssh port 127.0.0.1:{port} allocated but not reachable")
-        assert why in outcome["wait"]["last_state"]
+        # The wait saw why; on a loaded machine the very last probe, cut short by the deadline, may only
+        # report a read timeout, so look at every state of the wait, the last one included.
+        states = [entry["state"] for entry in outcome["wait"]["history"]] + [outcome["wait"]["last_state"]]
+        assert any(why in state for state in states), states
         assert outcome["wait"]["elapsed"] == 2
         assert outcome["pod"]["runtime_status"] == "running"
         assert_kept(sim, pod_id, "RUNNING")
