@@ -33,6 +33,8 @@ options:
       - Defaults to V(https://api.runpod.io/v2) with O(api_version=v2) and V(https://rest.runpod.io/v1)
         with O(api_version=v1).
       - Falls back to the E(RUNPOD_API_URL) environment variable.
+      - A plain C(http://) URL to a host other than loopback (C(localhost), C(127.0.0.0/8), C(::1)) gets a warning,
+        because the API key would travel unencrypted.
     type: str
   graphql_url:
     description:
@@ -49,11 +51,15 @@ options:
   validate_certs:
     description:
       - Whether to verify the TLS certificates of the API.
+      - V(false) gets a warning on every run, because anyone on the network path could pose as the API and
+        read the key.
     type: bool
     default: true
   request_timeout:
     description:
       - Timeout in seconds of each HTTP request to the API.
+      - A number above 0 and at most 3600; anything else (0, negative, V(nan), V(inf)) fails with C(code=bad_request)
+        before any request.
     type: float
     default: 30
 requirements:

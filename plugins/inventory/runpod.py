@@ -14,8 +14,22 @@ description:
     public port mapped to the pod's port 22), so plays can connect to it directly.
   - Costs one list read per inventory parse (plus, with O(api_version=v1), at most one GraphQL runtime
     read bounded at 5 seconds), and none at all when the cache is used.
-  - Host names are the pod names; when several included pods share a name, each of them is named
-    C(<name>-<id>) instead. A pod without a name is named after its id.
+  - Host names are the pod names where that is safe, so that nobody who can name a pod in the account can
+    take over another host or a reserved name. A pod keeps its name as host name only when the name is made
+    of letters, digits, C(_), C(.) and C(-) (not starting with C(.) or C(-)), not C(all), C(ungrouped),
+    C(localhost), C(127.0.0.1) or C(::1) (in any case), not the name of a host or group already in the
+    inventory (from an earlier inventory source, or the group C(runpod)), and not shared with another
+    included pod.
+  - Any other pod is named C(<name>-<id>) instead, with every character other than a letter, digit, C(_),
+    C(.) or C(-) replaced by C(_) (and a C(_) before a leading C(.) or C(-)); a pod without a name is named
+    after its id. A pod renamed for any reason
+    other than a shared name gets a warning, and a pod whose host name would still be taken is left out
+    with a warning.
+  - Inventory sources are read in order, and this plugin sees only the hosts of the sources read before it, so
+    list RunPod inventory files after your other sources (C(-i) order; files of an inventory directory are
+    read in alphabetical order).
+  - The plugin warns when the API key would be sent over plain http to a host that is not loopback, and when
+    O(validate_certs=false).
   - Every host joins the group C(runpod). Host variables carry the C(runpod_) prefix, see the notes.
   - The configuration file name must end in C(runpod.yml) or C(runpod.yaml).
 author:
@@ -72,11 +86,14 @@ options:
     env:
       - name: RUNPOD_SERVERLESS_URL
   validate_certs:
-    description: Whether to verify the TLS certificates of the API.
+    description:
+      - Whether to verify the TLS certificates of the API.
+      - V(false) gets a warning, because anyone on the network path could pose as the API and read the key.
     type: bool
     default: true
   request_timeout:
-    description: Timeout in seconds of each HTTP request to the API.
+    description:
+      - Timeout in seconds of each HTTP request to the API, above 0 and at most 3600.
     type: float
     default: 30
   runtime_status:
@@ -103,6 +120,17 @@ options:
       - Include only pods in one of these data centers, for example V(US-TX-3).
     type: list
     elements: str
+  include_cluster_pods:
+    description:
+      - Whether members of Instant Clusters are read too (REST v2 only; one more read, of the clusters, when
+        any member is listed).
+      - Each member joins the group C(runpod_cluster_<cluster name>), C(runpod_cluster_<cluster name>_primary)
+        when it is the cluster's primary (rank 0), and C(runpod_cluster_<cluster name>_<role>) when the
+        cluster assigns roles (SLURM and RAY clusters), for example C(runpod_cluster_train_slurm_compute).
+        Characters not valid in a group name become C(_).
+    type: bool
+    default: true
+    version_added: 0.2.0
   include_unreachable:
     description:
       - Pods that have no public SSH address (no public port for 22, or not running) are left out by
@@ -117,6 +145,10 @@ notes:
     C(runpod_gpu) (C({type, count})), C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports),
     C(runpod_image), C(runpod_public_ip), C(runpod_ssh) (C({host, port, user, command}) or null) and
     C(runpod_ssh_not_ready). Their names are public interface."
+  - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
+    C(runpod_cluster_role) (null for TRAINING and APPLICATION clusters), C(runpod_cluster_rank),
+    C(runpod_cluster_ip) (the member's address on the cluster's private network, null until assigned) and
+    C(runpod_cluster_primary) (true on the primary node)."
   - The cache stores the pods as read (never the API key); with O(cache=true) a parse within
     O(cache_timeout) makes no API call, and C(--flush-cache) forces a fresh read.
 seealso:
@@ -153,8 +185,12 @@ runtime_status: [running, initializing, stopped, unknown]
 include_unreachable: true
 """
 
+import collections
 import fnmatch
+import json
+import re
 
+from ansible import constants
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
@@ -178,11 +214,46 @@ CONNECTION_OPTIONS = (
 TEMPLATED_OPTIONS = ("api_key", "api_url", "graphql_url", "serverless_url")
 HOSTVAR_PREFIX = "runpod_"
 DEFAULT_GROUP = "runpod"
+_GROUP_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+# Names that a pod must never take over: Ansible's implicit groups and localhost's aliases (compared lowercased).
+RESERVED_HOST_NAMES = frozenset(("all", "ungrouped", *(name.lower() for name in constants.LOCALHOST)))
+# Safe as a host name and in a host pattern: no separators (, :), wildcards (* ? [), operators (! & ~) or spaces.
+SAFE_HOST_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+UNSAFE_HOST_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def pod_record(pod):
-    """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4."""
-    return _podstate.describe(pod)
+def pod_record(pod, clusters=None):
+    """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4, plus
+    ``cluster`` for a cluster member (``clusters``: cluster id -> ``ClusterView``)."""
+    record = _podstate.describe(pod)
+    cluster_id = getattr(pod, "cluster_id", None)
+    if cluster_id:
+        cluster = (clusters or {}).get(cluster_id)
+        record["cluster"] = {
+            "id": cluster_id,
+            "name": cluster.name if cluster is not None else cluster_id,
+            "type": cluster.type if cluster is not None else None,
+            "role": pod.cluster_role,
+            "rank": pod.cluster_rank,
+            "ip": pod.cluster_ip,
+            "primary": (cluster.primary_pod_id == pod.id) if cluster is not None and cluster.primary_pod_id
+            else pod.cluster_rank == 0,
+        }
+    return record
+
+
+def cluster_groups(cluster):
+    """The groups of one member: per cluster, its primary, and per role when the cluster assigns roles.
+
+    Characters not valid in a group name become ``_`` whatever TRANSFORM_INVALID_GROUP_CHARS says, so the
+    names are predictable (``llm-train`` -> ``runpod_cluster_llm_train``)."""
+    base = "runpod_cluster_" + _GROUP_UNSAFE.sub("_", str(cluster["name"]))
+    groups = [base]
+    if cluster.get("primary"):
+        groups.append(base + "_primary")
+    if cluster.get("role"):
+        groups.append("%s_%s" % (base, str(cluster["role"]).lower()))
+    return groups
 
 
 def hostvars_for(record):
@@ -202,24 +273,75 @@ def hostvars_for(record):
         "ssh": record.get("ssh"),
         "ssh_not_ready": record.get("ssh_not_ready"),
     }
+    cluster = record.get("cluster")
+    if cluster:
+        values.update({"cluster_" + key: cluster.get(key) for key in ("id", "name", "type", "role", "rank", "ip")})
+        values["cluster_primary"] = bool(cluster.get("primary"))
     return {HOSTVAR_PREFIX + key: value for key, value in values.items()}
 
 
-def host_names(records):
-    """Pod name as the host name; ``<name>-<id>`` for every pod whose name is shared; the id when unnamed."""
-    counts = {}
-    for record in records:
-        counts[record.get("name") or ""] = counts.get(record.get("name") or "", 0) + 1
-    names = {}
+def _quoted(name):
+    return json.dumps(name, ensure_ascii=False)
+
+
+def host_names(records, taken=()):
+    """Host name per pod id, following the naming rule in DOCUMENTATION; never a name in ``taken`` or reserved.
+
+    ``taken``: host and group names already in the inventory. Returns ``(names, notes)``: ``names`` maps pod id to
+    host name (pods left out are absent), ``notes`` has one line per pod that was renamed for safety or left out.
+    """
+    counts = collections.Counter(record.get("name") or "" for record in records)
+    used = set(taken) | {DEFAULT_GROUP}
+
+    def unusable(name):
+        if name.lower() in RESERVED_HOST_NAMES:
+            return "a name Ansible reserves"
+        if not SAFE_HOST_NAME.match(name):
+            return 'a name with characters other than letters, digits, "_", "." and "-"'
+        if name in used:
+            return "already a host or group name in the inventory"
+        return None
+
+    names, notes, plain = {}, [], []
+    # Names made from the pod's own id go first: a pod named after another pod's derived name cannot displace it.
+    derived = []
     for record in records:
         name = record.get("name") or ""
-        if not name:
-            names[record["id"]] = record["id"]
-        elif counts[name] > 1:
-            names[record["id"]] = "%s-%s" % (name, record["id"])
+        why = unusable(name) if name else None
+        if name and why is None and counts[name] == 1:
+            plain.append(record)
         else:
-            names[record["id"]] = name
-    return names
+            derived.append((record, why))
+    for record, why in derived:
+        _assign(record, _derived_name(record), why, names, notes, used)
+    for record in plain:
+        if record["name"] in used:
+            # Only a derived name of another pod can be here (unusable() checked the rest).
+            _assign(record, _derived_name(record), "another pod's host name", names, notes, used)
+        else:
+            _assign(record, record["name"], None, names, notes, used)
+    return names, notes
+
+
+def _derived_name(record):
+    name = record.get("name") or ""
+    if not name:
+        return record["id"]
+    safe = UNSAFE_HOST_CHARACTERS.sub("_", name)
+    if not SAFE_HOST_NAME.match(safe):
+        safe = "_" + safe  # a leading "." or "-"
+    return "%s-%s" % (safe, record["id"])
+
+
+def _assign(record, host, why, names, notes, used):
+    pod = "pod %s named %s" % (record["id"], _quoted(record.get("name") or ""))
+    if host in used or host.lower() in RESERVED_HOST_NAMES:
+        notes.append("%s left out: its host name %s is already taken in the inventory" % (pod, _quoted(host)))
+        return
+    used.add(host)
+    names[record["id"]] = host
+    if why is not None:
+        notes.append("%s added as host %s: its name is %s" % (pod, _quoted(host), why))
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -264,14 +386,25 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
                     "(pip install %s): %s" % (lib, lib, error)
                 )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+            make_backend,
+            resolve_options,
+            transport_warnings,
+        )
 
         try:
-            backend = make_backend(self._connection_options())
+            options = resolve_options(self._connection_options())
         except ValueError as exc:
             raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
+        for warning in transport_warnings(options):
+            display.warning("runpod inventory: %s" % warning)
+        backend = make_backend(options)
+        with_members = self.get_option("include_cluster_pods") and backend.api_version == "v2"
+        clusters = {}
         try:
-            pods = backend.list_pods()
+            pods = backend.list_pods(include_cluster_pods=True) if with_members else backend.list_pods()
+            if any(pod is not None and pod.cluster_id for pod in pods):
+                clusters = {cluster.id: cluster for cluster in backend.list_clusters()}
         except RunPodError as error:
             raise AnsibleError(
                 "The runpod.cloud.runpod inventory could not list pods: %s (%s)%s"
@@ -285,7 +418,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 "RunPod's GraphQL runtime read failed (%s), so running pods read as unknown/runtime_unavailable; "
                 "include unknown in runtime_status to list them anyway." % runtime_error
             )
-        return [pod_record(pod) for pod in pods if pod is not None]
+        return [pod_record(pod, clusters) for pod in pods if pod is not None]
 
     @staticmethod
     def _remedy(error):
@@ -327,12 +460,21 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 )
                 continue
             chosen.append(record)
-        names = host_names(chosen)
+        taken = set(self.inventory.hosts) | set(self.inventory.groups)
+        names, notes = host_names(chosen, taken)
+        for note in notes:
+            display.warning("runpod inventory: %s" % note)
         strict = self.get_option("strict")
         self.inventory.add_group(DEFAULT_GROUP)
         for record in chosen:
-            host = names[record["id"]]
+            host = names.get(record["id"])
+            if host is None:
+                continue
             self.inventory.add_host(host, group=DEFAULT_GROUP)
+            if record.get("cluster"):
+                for group in cluster_groups(record["cluster"]):
+                    self.inventory.add_group(group)
+                    self.inventory.add_child(group, host)
             hostvars = hostvars_for(record)
             ssh = record.get("ssh")
             if ssh is not None:

@@ -10,7 +10,9 @@ engine never look at raw API payloads.
 
 from __future__ import annotations
 
-from urllib.parse import quote
+import ipaddress
+import math
+from urllib.parse import quote, urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._client import Client, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import Health
@@ -20,6 +22,8 @@ DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod
 DEFAULT_GRAPHQL_URL = "https://api.runpod.io/graphql"
 DEFAULT_SERVERLESS_URL = "https://api.runpod.ai/v2"
 DEFAULT_REQUEST_TIMEOUT = 30.0
+# A per-request timeout above an hour is a typo; far larger values overflow the socket layer.
+MAX_REQUEST_TIMEOUT = 3600.0
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
 
@@ -30,7 +34,6 @@ def resolve_options(options):
     version = (options.get("api_version") or "v2").lower()
     if version not in API_VERSIONS:
         raise ValueError(f"api_version must be one of {', '.join(API_VERSIONS)}, got {version!r}")
-    timeout = options.get("request_timeout")
     validate_certs = options.get("validate_certs")
     return {
         "api_key": options.get("api_key") or "",
@@ -39,8 +42,61 @@ def resolve_options(options):
         "graphql_url": (options.get("graphql_url") or DEFAULT_GRAPHQL_URL).rstrip("/"),
         "serverless_url": (options.get("serverless_url") or DEFAULT_SERVERLESS_URL).rstrip("/"),
         "validate_certs": True if validate_certs is None else bool(validate_certs),
-        "request_timeout": DEFAULT_REQUEST_TIMEOUT if timeout in (None, "") else float(timeout),
+        "request_timeout": request_timeout(options.get("request_timeout")),
     }
+
+
+def request_timeout(value):
+    """``request_timeout`` as seconds: a finite number in (0, 3600]; None or "" give the default.
+
+    Raises ValueError with the user-facing message (nan, inf, 0 and negatives used to reach the socket layer).
+    """
+    if value is None or value == "":
+        return DEFAULT_REQUEST_TIMEOUT
+    try:
+        seconds = None if isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        seconds = None
+    if seconds is None or not math.isfinite(seconds) or not 0 < seconds <= MAX_REQUEST_TIMEOUT:
+        raise ValueError(
+            f"request_timeout must be a number of seconds above 0 and at most {MAX_REQUEST_TIMEOUT:g}, got {value!r}"
+        )
+    return seconds
+
+
+def is_loopback_host(host):
+    """True for ``localhost`` and loopback IP literals (127.0.0.0/8, ::1)."""
+    host = (host or "").strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def transport_warnings(resolved):
+    """Warnings for connection settings that expose the API key: plain http off loopback, unverified TLS.
+
+    ``resolved`` is the output of ``resolve_options``. The GraphQL URL counts only with v1 (v2 never calls it).
+    """
+    urls = [("api_url", resolved["api_url"]), ("serverless_url", resolved["serverless_url"])]
+    if resolved["api_version"] == "v1":
+        urls.append(("graphql_url", resolved["graphql_url"]))
+    warnings = []
+    for option, url in urls:
+        parts = urlsplit(url)
+        if parts.scheme.lower() == "http" and not is_loopback_host(parts.hostname):
+            warnings.append(
+                f"{option} {url} uses plain http to a host that is not loopback: the API key is sent unencrypted "
+                "and anyone on the network path can read it; use https"
+            )
+    if not resolved["validate_certs"]:
+        warnings.append(
+            "validate_certs is false: the API's TLS certificate is not checked, so anyone on the network path "
+            "can pose as the API and read the API key; use it only against a test control plane"
+        )
+    return warnings
 
 
 def make_backend(options, *, transport=None, clock=None, rng=None):
@@ -328,5 +384,7 @@ __all__ = [
     "RunPodError",
     "make_backend",
     "quote_id",
+    "request_timeout",
     "resolve_options",
+    "transport_warnings",
 ]

@@ -72,6 +72,7 @@ def export_lines(urls: dict[str, str], api_key: str) -> list[str]:
         f"export RUNPOD_API_KEY={api_key} RUNPOD_API_URL={urls['api_v2']} "
         f"RUNPOD_SERVERLESS_URL={urls['serverless']} RUNPOD_GRAPHQL_URL={urls['graphql']}",
         f"# legacy back-end instead: export RUNPOD_API_VERSION=v1 RUNPOD_API_URL={urls['api_v1']}",
+        f"# RunPod's Python SDK (GraphQL; set runpod.api_key): export RUNPOD_API_BASE_URL={urls['base']}",
     ]
 
 

@@ -132,6 +132,22 @@ def _new_volume(sim: Sim, name: str, size: int, data_center: str, volume_type: s
     return volume
 
 
+def volume_placement(sim: Sim, volume_id: str | None, data_center_ids: list[str]) -> list[str]:
+    """The data center preferences of a pod that mounts ``volume_id``: the volume's own data center only."""
+    if not volume_id:
+        return data_center_ids
+    volume = sim.store.network_volumes.get(volume_id)
+    if volume is None:
+        raise ApiError(400, f"network volume {volume_id} not found")
+    if data_center_ids and volume.data_center not in data_center_ids:
+        raise ApiError(
+            400,
+            f"network volume {volume_id} is in {volume.data_center}, which is not among the requested data centers "
+            f"({', '.join(data_center_ids)})",
+        )
+    return [volume.data_center]
+
+
 def _resize(volume: NetworkVolume, body: dict[str, Any]) -> None:
     if "size" in body and int(body["size"]) < volume.size:
         raise ApiError(

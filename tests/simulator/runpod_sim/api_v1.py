@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import views
+from . import catalog, views
+from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import v1_document, validate_v1
 from .store import DEFAULT_GPU_TYPE, ERROR, EXITED, RUNNING, TERMINATED, Endpoint, Pod, Template, new_id
@@ -107,6 +108,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     compute = body.get("computeType", "GPU")
     if compute == "GPU":
         gpu_type: str | None = _pick_gpu_type(sim, list(body.get("gpuTypeIds") or []))
+        if refusal := catalog.too_many_gpus(gpu_type, body.get("gpuCount", 1)):
+            raise ApiError(400, refusal)
         cpu_flavor = None
     else:
         gpu_type = None
@@ -141,7 +144,9 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         interruptible=bool(body.get("interruptible", False)),
         locked=bool(body.get("locked", False)),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=list(body.get("dataCenterIds") or []),
+        data_center_preferences=volume_placement(
+            sim, body.get("networkVolumeId"), list(body.get("dataCenterIds") or [])
+        ),
     )
     pod.args = " ".join(pod.docker_start_cmd)
     store.add_pod(pod)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import views
+from . import catalog, views
+from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import validate_v2
 from .store import (
@@ -54,17 +55,24 @@ async def _body(ctx: Ctx, schema: str) -> dict[str, Any]:
     return body
 
 
-def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True) -> Pod:
+def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True, allow_member: bool = True) -> Pod:
     pod = sim.store.get_pod(ctx.params["pod_id"])
     if pod is None or (not allow_terminated and pod.status == TERMINATED):
         raise ApiError(404, "pod not found")
+    if not allow_member and pod.cluster is not None:
+        raise ApiError(400, f"pod {pod.id} is a member of cluster {pod.cluster['id']}; manage it through /v2/clusters")
     return pod
 
 
 # -- pods ------------------------------------------------------------------------------------------------------
 async def list_pods(sim: Sim, ctx: Ctx) -> Reply:
     store = sim.store
-    pods = [views.pod_v2(store, pod) for pod in store.live_pods() if pod.status != TERMINATED]
+    members = ctx.query.get("includeClusterPods", "false").lower() == "true"
+    pods = [
+        views.pod_v2(store, pod)
+        for pod in store.live_pods()
+        if pod.status != TERMINATED and (members or pod.cluster is None)
+    ]
     return Reply(200, {"pods": pods})
 
 
@@ -102,6 +110,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         raise ApiError(400, "cpu.vcpuCount must be a power of two")
     template = _resolve_template(sim, body.get("templateId"))
     gpu_type = gpu["id"] if gpu else None
+    if gpu and (refusal := catalog.too_many_gpus(gpu_type, gpu.get("count", 1))):
+        raise ApiError(400, refusal)
     if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
         raise ApiError(400, NO_CAPACITY)
 
@@ -135,14 +145,14 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         registry=body.get("registry", template.registry if template else None),
         cloud=body.get("cloud", "SECURE"),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=list(body.get("dataCenterIds") or []),
+        data_center_preferences=volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or [])),
     )
     store.add_pod(pod)
     return Reply(201, views.pod_v2(store, pod))
 
 
 async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx, allow_terminated=False)
+    pod = _pod(sim, ctx, allow_terminated=False, allow_member=False)
     body = await _body(ctx, "UpdatePodRequest")
     mounts = body.get("mounts")
     if mounts:
@@ -190,13 +200,13 @@ async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def delete_pod(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx, allow_terminated=False)
+    pod = _pod(sim, ctx, allow_terminated=False, allow_member=False)
     sim.store.terminate(pod, "user")
     return Reply(204)
 
 
 async def pod_action(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx)
+    pod = _pod(sim, ctx, allow_member=False)
     body = await _body(ctx, "PodActionRequest")
     action = body["action"]
     if action not in pod.actions:

@@ -201,6 +201,7 @@ class Pod:
     cloud: str = "SECURE"
     template_id: str | None = None  # v1 keeps it; v2 reads show template null
     interruptible: bool = False
+    bid_per_gpu: float | None = None  # a spot pod's bid (GraphQL podRentInterruptable): what it costs per GPU
     locked: bool = False
     global_networking: bool = False
     data_center_preferences: list[str] = field(default_factory=list)
@@ -222,6 +223,8 @@ class Pod:
     stale_port_map: dict[int, int] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     listen_wanted: bool = False
+    # Membership {"id", "rank", "role"?, "ip"} of a cluster member (api_v2_clusters.py); None if standalone.
+    cluster: dict[str, Any] | None = None
     # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.
     revision: int = 0
 
@@ -248,7 +251,10 @@ class Pod:
         if self.status in (EXITED, TERMINATED):
             return 0.0
         if self.is_gpu:
-            return round(GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE) * self.gpu_count, 3)
+            per_gpu = GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE)
+            if self.bid_per_gpu is not None:
+                per_gpu = self.bid_per_gpu
+            return round(per_gpu * self.gpu_count, 3)
         return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
 
     def declared_ports(self) -> list[tuple[int, str]]:
@@ -333,11 +339,14 @@ class Store:
         self.templates: dict[str, Template] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self.account_ssh_keys: list[str] = []
+        self.clusters: dict[str, Any] = {}  # api_v2_clusters.Cluster records
+        self.cluster_settings: dict[str, Any] = {}  # admin knobs of api_v2_clusters (reset with the store)
         # Network volumes, registry credentials and the billing ledger: see account.py.
         self.network_volumes: dict[str, NetworkVolume] = {}
         self.registries: dict[str, Registry] = {}
         self.billing: list[Charge] = []
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
+        self._scheduled: list[tuple[float, Any]] = []  # (monotonic deadline, action()) for scripted events
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
 
     # -- time -------------------------------------------------------------------------------------------------
@@ -359,10 +368,13 @@ class Store:
         self.templates.clear()
         self.endpoints.clear()
         self.account_ssh_keys.clear()
+        self.clusters.clear()
+        self.cluster_settings.clear()
         self.network_volumes.clear()
         self.registries.clear()
         self.billing.clear()
         self._timed.clear()
+        self._scheduled.clear()
         self.view_cache.clear()
         fresh = copy.deepcopy(self.startup_config)
         for key in CONFIG_FIELDS:
@@ -379,12 +391,15 @@ class Store:
             return None
         return pod
 
-    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING) -> Pod:
+    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING, placed: bool = False) -> Pod:
+        """``placed``: the host is chosen at once (GraphQL's find-and-deploy answers with the machine)."""
         overrides = self.config.name_overrides.get(pod.name)
         if overrides:
             pod.overrides = {**overrides, **pod.overrides}
         pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
         self.pods[pod.id] = pod
+        if placed:
+            self._assign_machine(pod)
         if initial_status == RUNNING:
             self._assign_machine(pod)
             self._enter_running(pod, self.now())
@@ -396,8 +411,19 @@ class Store:
             self._timed[pod.id] = pod
         return pod
 
+    def schedule(self, delay: float, action: Any) -> None:
+        """Run ``action()`` once ``delay`` simulated seconds from now have passed (scripted scenarios)."""
+        self._scheduled.append((self.now() + self.scaled(delay), action))
+
     def advance(self) -> None:
         """Apply every lifecycle step whose deadline has passed (cheap: only pods with pending steps)."""
+        if self._scheduled:
+            moment = self.now()
+            due = [entry for entry in self._scheduled if entry[0] <= moment]
+            if due:
+                self._scheduled = [entry for entry in self._scheduled if entry[0] > moment]
+                for _deadline, action in due:
+                    action()
         if not self._timed:
             return
         now = self.now()
@@ -583,3 +609,4 @@ class Store:
         if any(ep.template_id == template_id for ep in self.endpoints.values()):
             return True
         return any(pod.template_id == template_id for pod in self.live_pods())
+

@@ -6,9 +6,11 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import time
 from typing import Any
 
+from . import catalog
 from .store import (
     EXITED,
     RUNNING,
@@ -21,6 +23,7 @@ from .store import (
 )
 
 PUBLIC_HOST = "127.0.0.1"
+USER_ID = "user_sim"
 PROXY_SSH_HOST = "ssh.runpod.io"
 
 
@@ -135,7 +138,20 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
         body["gpu"] = {"id": pod.gpu_type, "count": pod.gpu_count}
     else:
         body["cpu"] = {"id": pod.cpu_flavor, "vcpuCount": pod.vcpu_count, "memory": pod.memory_gb}
+    if pod.cluster is not None:
+        body["cluster"] = cluster_membership(pod)
     return body
+
+
+def cluster_membership(pod: Pod) -> dict[str, Any]:
+    """PodCluster: rank and overlay address are assigned when the member is placed on a machine."""
+    placed = pod.machine_id is not None
+    membership: dict[str, Any] = {"id": pod.cluster["id"], "rank": pod.cluster["rank"] if placed else None}
+    if pod.cluster.get("role"):
+        membership["role"] = pod.cluster["role"]
+    if placed:
+        membership["ip"] = pod.cluster["ip"]
+    return membership
 
 
 def template_v2(template: Template) -> dict[str, Any]:
@@ -326,11 +342,7 @@ def pod_v1(store: Store, pod: Pod, *, include_machine: bool = False) -> dict[str
 
 
 def _display_name(gpu_type: str | None) -> str:
-    name = gpu_type or ""
-    for prefix in ("NVIDIA GeForce ", "NVIDIA "):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    return name
+    return catalog.display_name(gpu_type)
 
 
 def template_v1(template: Template) -> dict[str, Any]:
@@ -428,20 +440,123 @@ def pod_graphql(store: Store, pod: Pod) -> dict[str, Any]:
         "uptimeSeconds": 0,  # deprecated upstream, always 0
         "podType": "INTERRUPTABLE" if pod.interruptible else "RESERVED",
         "machineId": pod.machine_id,
+        # The container on the host: known once a machine is assigned.
+        "dockerId": hashlib.sha256(f"{pod.id}/{pod.machine_id}".encode()).hexdigest()[:12] if pod.machine_id else None,
+        "port": None,  # the legacy single-port field; pods declare `ports`
+        "consumerUserId": USER_ID,
+        "containerRegistryAuthId": pod.registry,
+        "networkVolumeId": pod.network_volume_id,
+        "cpuFlavorId": pod.cpu_flavor,
         "templateId": pod.template_id,
         "locked": pod.locked,
         "lastStartedAt": rfc3339(pod.started_at),
         "createdAt": rfc3339(pod.created_at),
         "machine": {
+            "id": pod.machine_id,
             "gpuDisplayName": _display_name(pod.gpu_type) if pod.is_gpu else "",
             "gpuTypeId": pod.gpu_type if pod.is_gpu else "unknown",
             "location": pod.data_center_id,
             "dataCenterId": pod.data_center_id,
             "podHostId": f"{pod.id}-{pod.machine_id}" if pod.machine_id else None,
+            "secureCloud": pod.cloud == "SECURE",
+            "supportPublicIp": True,
         }
         if pod.machine_id
         else None,
         "runtime": runtime,
+    }
+
+
+def endpoint_graphql(store: Store, endpoint: Endpoint) -> dict[str, Any]:
+    """A serverless endpoint as ``myself { endpoints {...} }`` shows it (pools as one ``gpuIds`` string)."""
+    template = store.templates.get(endpoint.template_id or "")
+    gpu_ids = None
+    if not endpoint.cpu:
+        # The same pools REST v2 shows, then RunPod's "-<type>" exclusions.
+        pools = list(endpoint.gpu_pools) or ["ADA_24"]
+        gpu_ids = ",".join(pools + [f"-{excluded}" for excluded in endpoint.excluded_types])
+    volume_id = endpoint.network_volumes[0] if endpoint.network_volumes else None
+    volume = store.network_volumes.get(volume_id or "")
+    return {
+        "id": endpoint.id,
+        "name": endpoint.name,
+        "type": endpoint.type,
+        "computeType": "CPU" if endpoint.cpu else "GPU",
+        "userId": USER_ID,
+        "templateId": endpoint.template_id,
+        "gpuIds": gpu_ids,
+        "gpuCount": endpoint.gpu_count,
+        "allowedCudaVersions": ",".join(endpoint.allowed_cuda_versions),
+        "idleTimeout": endpoint.idle_timeout,
+        "scalerType": endpoint.scaler_type,
+        "scalerValue": int(endpoint.scaler_value),
+        "workersMin": endpoint.workers_min,
+        "workersMax": endpoint.workers_max,
+        "workersStandby": None,  # not modelled
+        "executionTimeoutMs": endpoint.timeout_ms,
+        "locations": ",".join(endpoint.data_center_ids) or None,
+        "networkVolumeId": volume_id,
+        "networkVolume": network_volume_graphql(volume) if volume else None,
+        "env": [{"key": key, "value": value} for key, value in (template.env if template else {}).items()],
+        "version": endpoint.version,
+        "aiKey": None,
+        "createdAt": rfc3339(endpoint.created_at),
+    }
+
+
+def network_volume_graphql(volume: Any) -> dict[str, Any]:
+    return {"id": volume.id, "name": volume.name, "size": volume.size, "dataCenterId": volume.data_center}
+
+
+def gpu_type_graphql(store: Store, gpu: catalog.GpuType) -> dict[str, Any]:
+    """One ``gpuTypes`` entry; ``lowestPrice`` answers for the count, cloud and data center asked."""
+
+    def lowest_price(info: Any, input: dict[str, Any] | None = None) -> dict[str, Any]:
+        wanted = input or {}
+        available = (
+            catalog.place(
+                store,
+                gpu.id,
+                count=wanted.get("gpuCount") or 1,
+                secure=wanted.get("secureCloud"),
+                data_center_id=wanted.get("dataCenterId"),
+                country_code=wanted.get("countryCode"),
+                min_cuda=wanted.get("cudaVersion"),
+                allowed_cuda=wanted.get("allowedCudaVersions"),
+            )
+            is not None
+        )
+        return {
+            "gpuName": gpu.display_name,
+            "gpuTypeId": gpu.id,
+            # Null prices and stock mean "cannot be placed", as RunPod answers for a sold-out type.
+            "uninterruptablePrice": gpu.price if available else None,
+            "minimumBidPrice": gpu.spot_price if available else None,
+            "stockStatus": "High" if available else None,
+        }
+
+    return {
+        "id": gpu.id,
+        "displayName": gpu.display_name,
+        "manufacturer": gpu.manufacturer,
+        "memoryInGb": gpu.memory_gb,
+        "cudaCores": gpu.cuda_cores,
+        "maxGpuCount": gpu.max_count,
+        "maxGpuCountSecureCloud": gpu.max_count if gpu.secure_cloud else 0,
+        "maxGpuCountCommunityCloud": gpu.max_count if gpu.community_cloud else 0,
+        "secureCloud": gpu.secure_cloud,
+        "communityCloud": gpu.community_cloud,
+        # One on-demand price per type (the pod's cost); the spot floor is a share of it.
+        "securePrice": gpu.price if gpu.secure_cloud else None,
+        "communityPrice": gpu.price if gpu.community_cloud else None,
+        "secureSpotPrice": gpu.spot_price if gpu.secure_cloud else None,
+        "communitySpotPrice": gpu.spot_price if gpu.community_cloud else None,
+        # No savings plans are offered.
+        "oneWeekPrice": None,
+        "oneMonthPrice": None,
+        "threeMonthPrice": None,
+        "sixMonthPrice": None,
+        "lowestPrice": lowest_price,
     }
 
 

@@ -72,6 +72,20 @@ def test_v2_network_volume_lifecycle(sim, v2, spec_v2):
             "mounts": {"network": [{"volumeId": volume["id"], "path": "/data"}]},
         },
     ).json()
+    sim.admin.wait_pod(pod["id"], "RUNNING")
+    assert v2.get(f"/pods/{pod['id']}").json()["dataCenterId"] == "EU-RO-1"
+    for mounts, dcs in ((["nope"], None), ([volume["id"]], ["US-TX-3"])):
+        body = {
+            "name": "q",
+            "image": "ubuntu",
+            "gpu": {"id": GPU},
+            "mounts": {"network": [{"volumeId": mounts[0], "path": "/d"}]},
+        }
+        if dcs:
+            body["dataCenterIds"] = dcs
+        refused = v2.post("/pods", json=body)
+        assert refused.status_code == 400, refused.text
+        check_v2(spec_v2, refused)
     attached = v2.delete(f"/network-volumes/{volume['id']}")
     assert attached.status_code == 400
     assert f"attached to pod {pod['id']}" in check_v2(spec_v2, attached)["detail"]

@@ -18,6 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_SERVERLESS_URL,
     make_backend,
     resolve_options,
+    transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
     BackendV2,
@@ -53,6 +54,34 @@ def test_resolve_options_defaults_depend_on_version():
     assert custom["request_timeout"] == 7.0 and custom["validate_certs"] is False
     with pytest.raises(ValueError, match="api_version"):
         resolve_options({"api_version": "v3"})
+
+
+@pytest.mark.parametrize("value", [-1, 0, "0", float("nan"), "nan", float("inf"), "-inf", 1e300, 3600.5, "soon", True])
+def test_request_timeout_must_be_a_positive_finite_number(value):
+    with pytest.raises(ValueError, match=r"request_timeout must be a number of seconds above 0 and at most 3600"):
+        resolve_options({"request_timeout": value})
+
+
+@pytest.mark.parametrize("value", [0.001, "2.5", 3600])
+def test_request_timeout_accepts_positive_numbers(value):
+    assert resolve_options({"request_timeout": value})["request_timeout"] == float(value)
+
+
+def test_transport_warnings_for_plain_http_off_loopback_and_unverified_tls():
+    def warned(**options):
+        return transport_warnings(resolve_options(options))
+
+    assert warned() == []
+    for loopback in ("http://127.0.0.1:9/v2", "http://127.9.0.1/v2", "http://localhost:8080/v2", "http://[::1]:9/v2"):
+        assert warned(api_url=loopback) == [], loopback
+    (only,) = warned(api_url="http://api.example.test/v2")
+    assert only.startswith("api_url http://api.example.test/v2 uses plain http") and "API key" in only
+    # The GraphQL URL carries the key only with v1.
+    assert warned(graphql_url="http://10.0.0.1/graphql") == []
+    assert len(warned(api_version="v1", graphql_url="http://10.0.0.1/graphql")) == 1
+    assert len(warned(serverless_url="HTTP://sls.example.test")) == 1
+    (tls,) = warned(validate_certs=False)
+    assert tls.startswith("validate_certs is false")
 
 
 def test_make_backend_picks_v2_by_default_and_counts_requests():

@@ -1,0 +1,131 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The GPU types the simulator rents out: the hardware facts RunPod publishes per type.
+
+Prices are not kept here: the on-demand price of a type is the store's ``GPU_PRICES`` entry, the same
+figure a pod of that type costs in every view, so a catalog read and a pod's ``cost`` always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .store import DATA_CENTERS, DEFAULT_GPU_PRICE, GPU_PRICES
+
+# The spot (interruptible) floor as a share of the on-demand price; the simulator's own rule.
+SPOT_SHARE = 0.5
+# CUDA version of every simulated host (the store gives GPU pods this cudaVersion).
+HOST_CUDA_VERSION = "12.8"
+
+
+@dataclass(frozen=True)
+class GpuType:
+    id: str
+    display_name: str
+    memory_gb: int
+    cuda_cores: int
+    max_count: int = 8
+    manufacturer: str = "Nvidia"
+    secure_cloud: bool = True
+    community_cloud: bool = True
+
+    @property
+    def price(self) -> float:
+        return GPU_PRICES.get(self.id, DEFAULT_GPU_PRICE)
+
+    @property
+    def spot_price(self) -> float:
+        return round(self.price * SPOT_SHARE, 3)
+
+
+GPU_TYPES: dict[str, GpuType] = {
+    gpu.id: gpu
+    for gpu in (
+        GpuType("NVIDIA GeForce RTX 4090", "RTX 4090", 24, 16384),
+        GpuType("NVIDIA GeForce RTX 3090", "RTX 3090", 24, 10496),
+        GpuType("NVIDIA RTX A5000", "RTX A5000", 24, 8192),
+        GpuType("NVIDIA RTX A6000", "RTX A6000", 48, 10752),
+        GpuType("NVIDIA A40", "A40", 48, 10752, community_cloud=False),
+        GpuType("NVIDIA L4", "L4", 24, 7424, community_cloud=False),
+        GpuType("NVIDIA L40S", "L40S", 48, 18176),
+        GpuType("NVIDIA A100 80GB PCIe", "A100 PCIe", 80, 6912),
+        GpuType("NVIDIA A100-SXM4-80GB", "A100 SXM", 80, 6912),
+        GpuType("NVIDIA H100 80GB HBM3", "H100 SXM", 80, 16896, community_cloud=False),
+        GpuType("NVIDIA H100 PCIe", "H100 PCIe", 80, 14592),
+        GpuType("NVIDIA H200", "H200 SXM", 141, 16896, community_cloud=False),
+    )
+}
+
+
+def display_name(gpu_type: str | None) -> str:
+    """The name RunPod shows for a type (``machine.gpuDisplayName``, v1 ``gpu.displayName``)."""
+    known = GPU_TYPES.get(gpu_type or "")
+    if known is not None:
+        return known.display_name
+    name = gpu_type or ""
+    for prefix in ("NVIDIA GeForce ", "NVIDIA "):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
+def max_count(gpu_type: str | None) -> int:
+    """GpuType.maxCount: the most GPUs one pod of this type can have (types outside the catalog hold 8)."""
+    gpu = GPU_TYPES.get(gpu_type or "")
+    return gpu.max_count if gpu is not None else GpuType.max_count
+
+
+def has_free(store: Any, gpu_type: str, count: int) -> bool:
+    """Whether a host can give a pod ``count`` GPUs of this type now."""
+    return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= max_count(gpu_type)
+
+
+def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:
+    """Why a REST create asking for ``count`` GPUs is refused (upstream rejects counts above maxCount), or None.
+
+    Checked before anything is stored, so an absurd count costs nothing (it used to be simulated per GPU).
+    """
+    most = max_count(gpu_type)
+    if isinstance(count, int) and count > most:
+        return f"gpu count {count} is more than the {most} GPUs of the largest {gpu_type} machine"
+    return None
+
+
+def _version(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in str(text).split("."))
+    except ValueError:
+        return ()
+
+
+def place(
+    store: Any,
+    gpu_type: str,
+    *,
+    count: int = 1,
+    secure: bool | None = None,
+    data_center_id: str | None = None,
+    country_code: str | None = None,
+    min_cuda: str | None = None,
+    allowed_cuda: list[str] | None = None,
+) -> str | None:
+    """The data center a pod of ``count`` GPUs of this type would land in, or None when it cannot be placed.
+
+    ``secure`` None means either cloud. Every simulated host runs CUDA ``HOST_CUDA_VERSION``, so a CUDA
+    floor above it, or an allowed list without it, cannot be met.
+    """
+    gpu = GPU_TYPES.get(gpu_type)
+    if gpu is None or not has_free(store, gpu_type, count):
+        return None
+    if (secure is True and not gpu.secure_cloud) or (secure is False and not gpu.community_cloud):
+        return None
+    if min_cuda and _version(min_cuda) > _version(HOST_CUDA_VERSION):
+        return None
+    if allowed_cuda and HOST_CUDA_VERSION not in allowed_cuda:
+        return None
+    candidates = [dc for dc in DATA_CENTERS if data_center_id is None or dc == data_center_id]
+    if country_code:
+        candidates = [dc for dc in candidates if dc.startswith(f"{country_code.upper()}-")]
+    return candidates[0] if candidates else None
