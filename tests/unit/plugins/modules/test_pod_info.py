@@ -144,8 +144,9 @@ def test_batch_wait_succeeds_when_the_last_pod_runs(capsys, monkeypatch, clock):
     assert "failed" not in result, result
     assert [pod["runtime_status"] for pod in result["pods"]] == ["running", "running"]
     assert result["wait"]["polls"] == 3 and result["wait"]["history"][-1]["state"] == "all 2 pods ready"
-    # The selection read is the wait's first poll: three reads in all, 5 s apart on the fake clock.
-    assert backend.count("list_pods") == 3 and clock.elapsed == 10
+    # The selection read is the wait's first poll: three reads in all, at most an interval apart (booting
+    # pods are read sooner, see the read cadence in docs/developing.md).
+    assert backend.count("list_pods") == 3 and 0 < clock.elapsed <= 10
     assert backend.mutations() == []
 
 
@@ -173,8 +174,10 @@ def test_batch_wait_timeout_names_every_pod_not_ready_and_deletes_nothing(capsys
     assert [entry["id"] for entry in result["not_ready"]] == ["b", "c"]
     assert result["msg"].startswith("Timed out after 30s waiting for running status on 3 pods (1 of 3 ready)")
     assert "Nothing was deleted" in result["msg"] and "runpod.cloud.pod_info ids=b,c" in result["msg"]
-    # At 0, 5, ... 30 s (the deadline is the 30 s less the real milliseconds the first read took).
-    assert clock.elapsed == pytest.approx(30, abs=0.5) and result["wait"]["polls"] == 7
+    # The whole 30 s (less the real milliseconds the first read took), one read per 5 s interval at least and
+    # at most 30 s / 5 s + 3 (the read cadence's bank).
+    assert clock.elapsed == pytest.approx(30, abs=0.5)
+    assert 7 <= result["wait"]["polls"] == backend.count("list_pods") <= 9
     assert backend.mutations() == []
 
 
@@ -185,7 +188,7 @@ def test_batch_wait_fails_at_once_when_a_pod_stops(capsys, monkeypatch, clock):
                  wait_timeout="10m")
     assert result["failed"] is True and result["code"] == "conflict"
     assert "pod b is exited, so the wait cannot succeed" in result["msg"]
-    assert backend.count("list_pods") == 2 and clock.elapsed == 5
+    assert backend.count("list_pods") == 2 and 0 < clock.elapsed <= 5
     assert backend.mutations() == []
 
 
@@ -196,7 +199,7 @@ def test_batch_wait_fails_at_once_on_a_401_but_rides_out_a_503(capsys, monkeypat
     result = run(backend, capsys, monkeypatch, id="a", wait=True, wait_for="running", wait_interval="5s",
                  wait_timeout="10m")
     assert result["failed"] is True and result["code"] == "unauthorized" and result["status"] == 401
-    assert backend.count("list_pods") == 3 and clock.elapsed == 10
+    assert backend.count("list_pods") == 3 and 0 < clock.elapsed <= 10
     assert [entry["id"] for entry in result["not_ready"]] == ["a"]
 
 
