@@ -11,13 +11,18 @@ faked method whose name the interface no longer has fails :func:`check_fake_matc
 from __future__ import annotations
 
 import inspect
+import json
 from typing import Any
+
+import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import Backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, PodView, TemplateView
 
 GPU = "NVIDIA GeForce RTX 4090"
+# The API key run_module gives every module; a test fails if it shows up in the module's output.
+UNIT_API_KEY = "unit-test-secret-key"
 
 
 class FakeClock:
@@ -255,6 +260,26 @@ def install_backend(monkeypatch: Any, backend: Backend | None) -> None:
         return backend
 
     monkeypatch.setattr(_base, "make_backend", make_backend)
+
+
+def run_module(module: Any, backend: Backend | None, capsys: Any, monkeypatch: Any, *, check_mode: bool = False,
+               diff: bool = False, **args: Any) -> dict[str, Any]:
+    """Run ``module.main()`` with ``args`` against ``backend`` (``None``: building one fails the test) and
+    return its parsed result; the API key it is given never appears in the output."""
+    from ansible.module_utils.testing import patch_module_args
+
+    install_backend(monkeypatch, backend)
+    args = dict(args, api_key=UNIT_API_KEY)
+    args.setdefault("api_version", backend.api_version if backend else "v2")
+    if check_mode:
+        args["_ansible_check_mode"] = True
+    if diff:
+        args["_ansible_diff"] = True
+    with patch_module_args(args), pytest.raises(SystemExit):
+        module.main()
+    out = capsys.readouterr().out
+    assert UNIT_API_KEY not in out
+    return json.loads(out)
 
 
 def install_clock(monkeypatch: Any, clock: FakeClock) -> FakeClock:

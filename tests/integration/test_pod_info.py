@@ -11,11 +11,11 @@ import time
 
 import pytest
 from helpers.playbooks import info_task, play
+from helpers.simulated import FOREVER, staggered_pods
 
 V2_LIST = r"^/v2/pods$"
 V1_LIST = r"^/v1/pods$"
 GRAPHQL = r"^/graphql"
-FOREVER = 10_000_000  # simulated seconds: a pod that stays in its current step for the whole test
 
 
 @pytest.fixture(params=["v2", "v1"])
@@ -250,15 +250,7 @@ def test_v1_graphql_slow_or_failing_degrades_to_unknown(sim, run_playbook, tmp_p
 
 
 def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook, tmp_path, api_version):
-    scale = sim.admin.config()["time_scale"]
-    hold_new_pods(sim)
-    ids = sim.admin.seed(20, status="PROVISIONING", name_prefix="batch", ports=["22/tcp"])
-    ready_at = []
-    for index, pod_id in enumerate(ids):
-        # Real seconds until this pod answers on ssh: 5 s, 5.25 s, ... 9.75 s (ansible start-up is ~3 s).
-        delay = 5.0 + 0.25 * index
-        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
-        ready_at.append(time.time() + delay)
+    ids, ready_at = staggered_pods(sim, 20)
     sim.admin.clear_requests()
     result = run_playbook(
         tmp_path,

@@ -14,22 +14,14 @@ import time
 
 import pytest
 from helpers.playbooks import Background, info_task, play, pod_task
+from helpers.simulated import staggered_pods
 
 GPU = "NVIDIA GeForce RTX 4090"
-FOREVER = 10_000_000  # simulated seconds
 
 
 @pytest.mark.parametrize("api_version", ["v2", "v1"])
 def test_batch_wait_for_20_pods_ends_right_after_the_last(sim, run_playbook, tmp_path, api_version, figures):
-    scale = sim.admin.config()["time_scale"]
-    sim.admin.configure(provisioning_delay=FOREVER)
-    ids = sim.admin.seed(20, status="PROVISIONING", name_prefix="batch", ports=["22/tcp"])
-    ready_at = []
-    for index, pod_id in enumerate(ids):
-        # Real seconds until this pod answers on ssh: 5 s, 5.25 s, ... 9.75 s (ansible start-up is ~3 s).
-        delay = 5.0 + 0.25 * index
-        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
-        ready_at.append(time.time() + delay)
+    ids, ready_at = staggered_pods(sim, 20)
     sim.admin.clear_requests()
     task = info_task("wait for all", ids="[" + ", ".join(ids) + "]", wait="true", wait_interval="1s",
                      wait_timeout="2m")

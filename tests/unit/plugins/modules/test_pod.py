@@ -5,33 +5,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
-from helpers.fakes import GPU, FakeBackend, install_backend, pod_view
+from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
-API_KEY = "unit-test-pod-secret-key"
-
-
-def run(backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
-    """Run the module's main() against ``backend`` (None: any backend use fails the test)."""
-
-    install_backend(monkeypatch, backend)
-    args = dict(args, api_key=API_KEY)
-    args.setdefault("api_version", backend.api_version if backend else "v2")
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        pod_module.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = functools.partial(run_module, pod_module)
 
 
 CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}

@@ -5,18 +5,16 @@
 
 from __future__ import annotations
 
-import json
+import functools
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
-from helpers.fakes import FakeBackend, FakeClock, install_backend, install_clock, pod_view
+from helpers.fakes import FakeBackend, FakeClock, install_clock, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
 
-API_KEY = "unit-test-pod-info-secret-key"
 DIRECT = {"host": "203.0.113.7", "port": 10341}
 
 
@@ -25,18 +23,7 @@ def clock(monkeypatch):
     return install_clock(monkeypatch, FakeClock())
 
 
-def run(backend, capsys, monkeypatch, check_mode=False, **args):
-    """Run the module's main() against ``backend`` (None: building one fails the test); the parsed result."""
-    install_backend(monkeypatch, backend)
-    args = dict(args, api_key=API_KEY)
-    args.setdefault("api_version", backend.api_version if backend else "v2")
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        pod_info.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = functools.partial(run_module, pod_info)
 
 
 def booting(pod_id, name, **fields):

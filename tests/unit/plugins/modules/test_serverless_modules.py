@@ -9,8 +9,7 @@ import json
 import threading
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
-from helpers.fakes import FakeBackend, install_backend
+from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, Health, TemplateView
@@ -18,22 +17,7 @@ from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoin
 from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module
 
-API_KEY = "unit-test-secret-key"
-
-
-def run(module, backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
-    """Run ``module.main()`` with ``args`` against ``backend``; return the parsed result dict."""
-    install_backend(monkeypatch, backend)
-    args = dict(args, api_key=API_KEY, api_version=backend.api_version if backend else "v2")
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        module.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = run_module
 
 
 def endpoint_view(**fields):
