@@ -609,4 +609,3 @@ class Store:
         if any(ep.template_id == template_id for ep in self.endpoints.values()):
             return True
         return any(pod.template_id == template_id for pod in self.live_pods())
-
