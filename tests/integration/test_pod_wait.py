@@ -159,10 +159,12 @@ def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path, api):
 
 def test_running_long_before_sshd(sim, run_playbook, tmp_path):
     """wait_for=running returns while sshd is still down; wait_for=ssh keeps probing until the banner."""
-    sim.admin.configure(name_overrides={"slow": {"ssh_delay": 200}})  # 4 s after RUNNING at time_scale 0.02
+    # sshd answers 12 s after RUNNING (time_scale 0.02): long enough for the second task to start probing
+    # before it even on a loaded machine, where starting a task can take several seconds.
+    sim.admin.configure(name_overrides={"slow": {"ssh_delay": 600}})
     text = play(
         pod_task("running", wait_args("slow", wait_for="running")),
-        pod_task("ssh", wait_args("slow")),
+        pod_task("ssh", wait_args("slow", wait_timeout="60s")),
     )
     result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout + result.stderr
