@@ -33,6 +33,7 @@ ENDPOINT_FIELDS = (
     "network_volume_id",
     "data_center_ids",
     "execution_timeout_ms",
+    "registry_id",
     "created_at",
 )
 _ENDPOINT_LISTS = ("gpu_type_ids", "gpu_pools", "data_center_ids")
@@ -85,4 +86,24 @@ def describe_template(template: Any) -> dict | None:
         "env": dict(template.env or {}),
         "ports": list(template.ports or []),
         "docker_args": template.docker_args or None,
+        "registry_id": getattr(template, "registry_id", None),
     }
+
+
+NETWORK_VOLUME_FIELDS = ("id", "name", "size_gb", "data_center_id", "type")
+
+
+def describe_network_volume(volume: Any) -> dict | None:
+    """The ``network_volume`` result from a ``NetworkVolumeView`` or a planned field dict (null id)."""
+    if volume is None:
+        return None
+    fields = volume if isinstance(volume, dict) else volume.model_dump()
+    return {key: fields.get(key) for key in NETWORK_VOLUME_FIELDS}
+
+
+def describe_registry(registry: Any) -> dict | None:
+    """The ``container_registry`` result: id and name only (RunPod never returns the credential)."""
+    if registry is None:
+        return None
+    fields = registry if isinstance(registry, dict) else registry.model_dump()
+    return {"id": fields.get("id"), "name": fields.get("name")}

@@ -15,6 +15,8 @@ from helpers.playbooks import play, pod_task
 GPU = "NVIDIA GeForce RTX 4090"
 POD_API = r"^/v[12]/pods"
 VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
+# What conftest.py registers on the test account; v2 pods created with startSsh carry it as PUBLIC_KEY.
+ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
 
 
 @pytest.fixture
@@ -123,7 +125,9 @@ def test_update_check_diff_then_apply(sim, run_playbook, tmp_path, api):
     assert checked["updated_fields"] == ["image", "ports", "env"]
     assert checked["diff"]["before"]["image"] == "runpod/base:1.0"
     assert checked["diff"]["after"]["image"] == "runpod/base:2.0"
-    assert checked["diff"]["after"]["env"] == {"A": "2"}
+    # The key startSsh injected (v2) stays: replacing the environment must not cut the pod's SSH access.
+    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY} if api == "v2" else {}
+    assert checked["diff"]["after"]["env"] == {"A": "2", **kept}
     assert sim.admin.count("PATCH") == 0
 
     result = run(
@@ -134,7 +138,7 @@ def test_update_check_diff_then_apply(sim, run_playbook, tmp_path, api):
     assert updated["changed"] is True and updated["pod"]["id"] == pod_id
     assert updated["pod"]["image"] == "runpod/base:2.0"
     assert sorted(updated["pod"]["ports"]) == ["22/tcp", "8888/http"]
-    assert updated["diff"]["after"]["env"] == {"A": "2"}
+    assert updated["diff"]["after"]["env"] == {"A": "2", **kept}
     assert result.task_result("rerun")["changed"] is False
     assert sim.admin.count("PATCH") == 1
     assert len(live_pods(sim)) == 1

@@ -41,6 +41,8 @@ def wait_args(name: str = "web", **extra) -> dict:
         "wait": True,
         "wait_interval": "100ms",
         "wait_timeout": "30s",
+        # RunPod images start sshd only with a key; v1 injects no account keys, so every wait brings one.
+        "ssh_public_key": IT.ACCOUNT_SSH_KEY,
     }
     args.update(extra)
     return args

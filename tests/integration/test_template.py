@@ -101,6 +101,7 @@ def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_p
         "env": {"MODEL": "tiny", "THREADS": "4"},
         "ports": ["8000/http"],
         "docker_args": "python handler.py --port 8000",
+        "registry_id": None,
     }
     assert created["diff"]["after"]["env"] == {"MODEL": "tiny", "THREADS": "4"}
 

@@ -537,6 +537,7 @@ def test_endpoint_normalization():
         "network_volume_id": "vol_abc",
         "data_center_ids": ["US-TX-3"],
         "execution_timeout_ms": 300000,
+        "registry_id": None,
         "created_at": "2026-03-13T20:00:00Z",
     }
 
@@ -704,6 +705,7 @@ def test_template_crud():
         "env": {"A": "1"},
         "ports": ["22/tcp"],
         "docker_args": "sleep infinity",
+        "registry_id": None,
     }
     created = backend.create_template(
         TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])
