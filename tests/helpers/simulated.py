@@ -8,7 +8,24 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx
+
 FOREVER = 10_000_000  # simulated seconds: a pod that stays in its current step for the whole test
+# The test account has one SSH key registered (PUT /v2/account/ssh-keys), as a RunPod user who set up SSH does:
+# v2 pods created with startSsh (and seeded pods) get it as PUBLIC_KEY, so their sshd starts. Nobody holds its
+# private half: tests that log in pass their own key; tests about a keyless account clear the registration.
+ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
+
+
+def register_account_keys(sim: Any, keys: list[str]) -> None:
+    """Replace the account's registered SSH keys through the API (``[]`` leaves the account without any)."""
+    response = httpx.put(
+        f"{sim.urls['api_v2']}/account/ssh-keys",
+        json={"keys": keys},
+        headers={"Authorization": f"Bearer {sim.api_key}"},
+        timeout=10,
+    )
+    response.raise_for_status()
 
 
 def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float = 0.25,

@@ -41,30 +41,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from helpers import playbooks
 from helpers.playbooks import PlaybookResult
+from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 
 from runpod_sim.testing import SimProcess, start_simulator
 
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
-# The test account has one SSH key registered (PUT /v2/account/ssh-keys), as a RunPod user who set up SSH does:
-# v2 pods created with startSsh (and seeded pods) get it as PUBLIC_KEY, so their sshd starts. Nobody holds its
-# private half: tests that log in pass their own key; tests about a keyless account clear the registration.
-ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
-
-
-def register_account_keys(sim: SimProcess, keys: list[str]) -> None:
-    """Replace the account's registered SSH keys through the API (``[]`` leaves the account without any)."""
-    response = httpx.put(
-        f"{sim.urls['api_v2']}/account/ssh-keys",
-        json={"keys": keys},
-        headers={"Authorization": f"Bearer {sim.api_key}"},
-        timeout=10,
-    )
-    response.raise_for_status()
-
 
 @pytest.fixture(scope="session")
 def sim() -> Iterator[SimProcess]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 from helpers.playbooks import play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD_API = r"^/v[12]/pods"
 VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
 # What conftest.py registers on the test account; v2 pods created with startSsh carry it as PUBLIC_KEY.
-ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
 
 
 @pytest.fixture

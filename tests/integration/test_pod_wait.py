@@ -19,6 +19,7 @@ import time
 
 import pytest
 from helpers.playbooks import Background, play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
 VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
@@ -42,7 +43,7 @@ def wait_args(name: str = "web", **extra) -> dict:
         "wait_interval": "100ms",
         "wait_timeout": "30s",
         # RunPod images start sshd only with a key; v1 injects no account keys, so every wait brings one.
-        "ssh_public_key": IT.ACCOUNT_SSH_KEY,
+        "ssh_public_key": ACCOUNT_SSH_KEY,
     }
     args.update(extra)
     return args

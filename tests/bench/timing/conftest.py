@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from helpers import playbooks
 from helpers.paths import REPO_ROOT
+from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 
 from runpod_sim.testing import SimProcess, start_simulator
 
@@ -35,6 +36,7 @@ def sim() -> Iterator[SimProcess]:
 @pytest.fixture(autouse=True)
 def sim_reset(sim: SimProcess) -> SimProcess:
     sim.admin.reset()
+    register_account_keys(sim, [ACCOUNT_SSH_KEY])  # as tests/integration: seeded pods start sshd
     return sim
 
 
