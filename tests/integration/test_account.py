@@ -287,6 +287,10 @@ def test_container_registry_create_replace_and_refusals(sim, run_playbook, tmp_p
 
 
 def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
+    # The integration account starts with one registered key (conftest); this test starts from none.
+    with api(sim) as client:
+        assert client.put("/account/ssh-keys", json={"keys": []}).status_code == 200
+    sim.admin.clear_requests()
     alice_other_comment = KEY_A.rsplit(" ", 1)[0] + " alice@laptop"
     result = run_playbook(
         tmp_path,
