@@ -50,6 +50,7 @@ from runpod_sim.testing import SimProcess, start_simulator
 
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
 
+
 @pytest.fixture(scope="session")
 def sim() -> Iterator[SimProcess]:
     """One simulator subprocess for the whole session (see the module docstring)."""
