@@ -63,14 +63,14 @@ class Boot:
         }
 
 
-def boot_schedule(seed: int, count: int, *, prov=(2.0, 12.0), start=(1.0, 6.0), ssh=(4.0, 20.0)) -> list[Boot]:
+def boot_schedule(seed: int, count: int, *, prov=(4.0, 20.0), start=(2.0, 8.0), ssh=(1.0, 12.0)) -> list[Boot]:
     """Randomized but reproducible: the same seed gives every approach the same delays per pod index.
 
-    The shape follows production RunPod, compressed in time so a run stays short: seconds of
-    PROVISIONING and STARTING, then RUNNING with the port mapped well before sshd answers (RunPod reports
-    RUNNING seconds to minutes before sshd listens; the reference measured ~25 s for a bare pod).
-    ``ssh_delay`` is at least 1 s so the watcher (which learns mapped ports every 0.1 s) is already
-    connecting when sshd starts.
+    The shape follows production RunPod, compressed in time so a run stays short: PROVISIONING 4-20 s,
+    STARTING 2-8 s, then RUNNING with the port mapped 1-12 s before sshd answers (RunPod reports RUNNING
+    seconds to minutes before sshd listens; the reference measured ~25 s for a bare pod). ``ssh_delay``
+    is at least 1 s so the watcher (which learns mapped ports every 0.1 s) is already connecting when
+    sshd starts.
     """
     rng = random.Random(seed)
     return [Boot(rng.uniform(*prov), rng.uniform(*start), rng.uniform(*ssh)) for _ignored in range(count)]
