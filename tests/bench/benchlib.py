@@ -9,7 +9,6 @@ and in the simulator's request log (``started_at``/``finished_at``) are comparab
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -31,17 +30,10 @@ VENV_BIN = Path(sys.executable).parent
 PYTHON = sys.executable
 
 
-def _load_root_conftest() -> Any:
-    """tests/conftest.py builds the ansible_collections symlink tree and puts the simulator on sys.path."""
-    path = REPO_ROOT / "tests" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("runpod_cloud_bench_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ROOT = _load_root_conftest()
-COLLECTIONS_ROOT: Path = _ROOT.COLLECTIONS_ROOT
+# The tests' helpers package builds the ansible_collections symlink tree and puts the simulator on sys.path.
+if str(REPO_ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+from helpers.paths import COLLECTIONS_ROOT  # noqa: E402 - needs the sys.path above
 
 from runpod_sim.testing import SimAdmin, SimProcess, start_simulator  # noqa: E402 - needs the sys.path above
 
