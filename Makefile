@@ -92,8 +92,8 @@ ecosystem: venv sysdeps
 	flock $(SANITY_LOCK) $(PYTEST) tests/ecosystem -q
 
 # pytest-xdist (docs/developing.md, "Tests"): each worker process starts its own simulator. Integration
-# tests mostly wait on ansible-playbook runs and the simulator's scaled clock, so they use more workers
-# than the 2 cores; worksteal rebalances the long tests (batch waits, the demo) across workers.
+# tests wait on the simulator's scaled clock between ansible-playbook runs, so more workers than the 2
+# cores keep both busy; worksteal rebalances the long tests (batch waits, the demo) across workers.
 UNIT_WORKERS ?= 2
 INTEGRATION_WORKERS ?= 4
 
