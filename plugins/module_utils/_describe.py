@@ -90,6 +90,59 @@ def describe_template(template: Any) -> dict | None:
     }
 
 
+def describe_cluster(cluster: Any) -> dict | None:
+    """The ``cluster`` result from a ``ClusterView`` (or a planned ``ClusterSpec``: null id, nothing placed)."""
+    if cluster is None:
+        return None
+    network = None
+    if getattr(cluster, "network_cidr", None):
+        network = {"cidr": cluster.network_cidr, "vxlan_id": cluster.vxlan_id, "vxlan_port": cluster.vxlan_port}
+    primary = None
+    if getattr(cluster, "primary_pod_id", None):
+        primary = {
+            "pod_id": cluster.primary_pod_id,
+            "status": cluster.primary_status,
+            "ssh_endpoint": cluster.primary_ssh_endpoint,
+        }
+    return {
+        "id": getattr(cluster, "id", None),
+        "name": cluster.name,
+        "type": (cluster.type or "").upper(),
+        "gpu_type_id": cluster.gpu_type_id,
+        "gpu_count_per_pod": cluster.gpu_count_per_pod,
+        "pod_count": cluster.pod_count,
+        "data_center_id": getattr(cluster, "data_center_id", None),
+        "network": network,
+        "primary": primary,
+        "pods_by_status": dict(getattr(cluster, "pods_by_status", None) or {}),
+        "created_at": getattr(cluster, "created_at", None),
+    }
+
+
+def describe_member(pod: Any, ssh: dict | None = None) -> dict:
+    """A cluster member: the shared pod shape plus ``rank``, ``role``, ``cluster_ip`` and ``primary``.
+
+    ``ssh`` is the address a wait proved reachable; it fills ``ssh`` when the read alone gave none."""
+    described = _podstate.describe(pod)
+    if described["ssh"] is None and ssh and not _podstate.known_down(described["runtime_status"]):
+        described["ssh"] = dict(ssh)
+        described["ssh_not_ready"] = None
+    rank = getattr(pod, "cluster_rank", None)
+    described.update(
+        rank=rank,
+        role=getattr(pod, "cluster_role", None),
+        cluster_ip=getattr(pod, "cluster_ip", None),
+        primary=rank == 0,
+    )
+    return described
+
+
+def describe_members(pods: Any, proven: dict | None = None) -> list:
+    """Cluster members in rank order (the primary, rank 0, first; unranked last), each ``describe_member``."""
+    ranked = sorted(pods, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0, pod.id))
+    return [describe_member(pod, (proven or {}).get(pod.id)) for pod in ranked]
+
+
 NETWORK_VOLUME_FIELDS = ("id", "name", "size_gb", "data_center_id", "type")
 
 

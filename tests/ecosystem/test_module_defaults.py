@@ -16,7 +16,8 @@ from pathlib import Path
 
 import ansible_runner
 import yaml
-from conftest import COLLECTIONS_ROOT, REPO_ROOT, VENV_BIN
+from conftest import REPO_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT
 
 # Modules with no ``name``: options that make ``state: absent`` a harmless no-op.
 ABSENT_ARGS = {"ssh_key": {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEcosystemDefaultsMissingKey x"}}

@@ -144,6 +144,9 @@ def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbo
 
 
 def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
+    day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
+    charge = {"kind": "pods", "resource_id": "pod1", "time": f"{day}T05:00:00Z", "gpu": 2.5, "disk": 0.5}
+    assert httpx.post(f"{sim.urls['admin']}/billing", json={"charges": [charge]}, timeout=10).status_code == 200
     with api(sim) as client:
         for _attempt in range(2):
             client.post("/network-volumes", json={"name": "twin", "size": 10, "dataCenter": "EU-RO-1"})
@@ -175,9 +178,11 @@ def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
       runpod.cloud.container_registry: *reg
     - name: v1 registry delete
       runpod.cloud.container_registry: {name: legacy, state: absent}
+    - name: v1 pod spend
+      runpod.cloud.billing_info: {kind: pods, bucket_size: day, start_time: "{{ lookup('env', 'DAY') }}"}
 """,
         api_version="v1",
-        env={"V2_URL": sim.urls["api_v2"]},
+        env={"V2_URL": sim.urls["api_v2"], "DAY": day},
     )
     assert result.rc == 0, result.stdout + result.stderr
     ambiguous = failed(result, "ambiguous")
@@ -193,6 +198,16 @@ def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
     assert result.task_result("v1 registry")["changed"] is True
     assert result.task_result("v1 registry rerun")["changed"] is False
     assert result.task_result("v1 registry delete")["changed"] is True
+    spend = result.task_result("v1 pod spend")["billing"]
+    next_day = (datetime.fromisoformat(day) + timedelta(days=1)).strftime("%Y-%m-%d")
+    record = {
+        "start_time": f"{day}T00:00:00Z",
+        "end_time": f"{next_day}T00:00:00Z",
+        "resource_id": "pod1",
+        "total": 3.0,
+    }
+    assert spend["records"] == [record]
+    assert spend["totals"] == {"total": 3.0} and spend["start_time"] == f"{day}T00:00:00Z"
     assert sim.admin.count("POST", r"^/v1/networkvolumes$") == 1
     assert sim.admin.count("POST", r"^/v1/containerregistryauth$") == 1
     # The ambiguous task read once and created nothing (the two POSTs are the seeds).
@@ -287,6 +302,10 @@ def test_container_registry_create_replace_and_refusals(sim, run_playbook, tmp_p
 
 
 def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
+    # The integration account starts with one registered key (conftest); this test starts from none.
+    with api(sim) as client:
+        assert client.put("/account/ssh-keys", json={"keys": []}).status_code == 200
+    sim.admin.clear_requests()
     alice_other_comment = KEY_A.rsplit(" ", 1)[0] + " alice@laptop"
     result = run_playbook(
         tmp_path,

@@ -7,9 +7,10 @@ import random
 import httpx
 import payloads
 import pytest
+from helpers.fakes import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
-from payloads import FakeClock, Router, problem
+from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,

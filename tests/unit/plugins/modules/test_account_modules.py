@@ -10,14 +10,15 @@ import json
 
 import pytest
 from ansible.module_utils.testing import patch_module_args
+from helpers.fakes import FakeBackend, check_fake_matches_interface
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _base
 from ansible_collections.runpod.cloud.plugins.module_utils._account import AccountV2
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeView
-from ansible_collections.runpod.cloud.plugins.modules import billing_info, network_volume, ssh_key
+from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeView, RegistryView
+from ansible_collections.runpod.cloud.plugins.modules import billing_info, container_registry, network_volume, ssh_key
 
 API_KEY = "unit-test-secret-key"
 
@@ -75,12 +76,17 @@ def test_key_lines_skip_blanks_and_comments():
 # -- modules, driven with a recording fake account --------------------------------------------------------------
 
 
-class FakeAccount:
+class FakeAccount(AccountV2):
+    """The real v2 account calls over a FakeBackend (no HTTP client: an un-faked call that would send a
+    request fails the test); volumes, registries and keys in memory, every call recorded."""
+
     def __init__(self, volumes=(), keys=()):
+        super().__init__(FakeBackend())
         self.volumes = {volume.id: volume for volume in volumes}
         self.keys = list(keys)
         self.calls = []
-        self.client = None
+        self.registries = []
+        self.create_error = None
 
     def find_network_volumes(self, name):
         self.calls.append(("find_network_volumes", name))
@@ -97,10 +103,28 @@ class FakeAccount:
         self.volumes[volume_id] = self.volumes[volume_id].model_copy(update=changes)
         return self.volumes[volume_id]
 
+    def find_registries(self, name):
+        self.calls.append(("find_registries", name))
+        return [registry for registry in self.registries if registry.name == name]
+
+    def delete_registry(self, registry_id):
+        self.calls.append(("delete_registry", registry_id))
+        self.registries = [registry for registry in self.registries if registry.id != registry_id]
+
+    def create_registry(self, name, username, password):
+        self.calls.append(("create_registry", name))
+        if self.create_error is not None:
+            raise self.create_error
+        return RegistryView(id="reg-new", name=name)
+
+    def create_network_volume(self, spec):
+        self.calls.append(("create_network_volume", spec.name))
+        raise self.create_error
+
     def billing(self, kind, **query):
-        # The real argument checks; ``client`` is None, so a request would raise instead of being sent.
+        # The real argument checks; the fake backend has no HTTP client, so a request would fail the test.
         self.calls.append(("billing", kind))
-        return AccountV2.billing(self, kind, **query)
+        return super().billing(kind, **query)
 
     def get_ssh_keys(self):
         self.calls.append(("get_ssh_keys",))
@@ -189,3 +213,28 @@ def test_billing_info_refuses_bad_times_before_any_call(monkeypatch, capsys):
     assert result["code"] == "bad_request" and "start_time needs a time zone" in result["msg"]
     result = run(billing_info, monkeypatch, capsys, fake, {"kind": "all", "resource_id": "p1"})
     assert result["code"] == "bad_request" and "resource_id" in result["msg"]
+
+
+def test_a_replacement_whose_create_fails_says_the_old_credential_is_gone(monkeypatch, capsys):
+    fake = FakeAccount()
+    fake.registries = [RegistryView(id="reg-old", name="hub")]
+    fake.create_error = RunPodError("bad_request", 400, "registry rejected the credential")
+    args = {"name": "hub", "username": "me", "password": "s3cret-value", "update_password": "always"}
+    result = run(container_registry, monkeypatch, capsys, fake, args)
+    assert result["failed"] is True and result["changed"] is True and result["actions"] == ["delete"]
+    assert "the old credential was deleted" in result["msg"] and "run the task again" in result["msg"]
+    assert [call[0] for call in fake.calls] == ["find_registries", "delete_registry", "create_registry"]
+    assert "s3cret-value" not in json.dumps(result)
+
+
+def test_a_volume_create_that_may_have_happened_is_not_retried(monkeypatch, capsys):
+    fake = FakeAccount()
+    fake.create_error = RunPodError("server_error", 502, "bad gateway", maybe_created=True)
+    args = {"name": "data", "size_gb": 20, "data_center_id": "EU-RO-1"}
+    result = run(network_volume, monkeypatch, capsys, fake, args)
+    assert result["code"] == "server_error" and "may have created it anyway" in result["msg"]
+    assert [call[0] for call in fake.calls] == ["find_network_volumes", "create_network_volume"]
+
+
+def test_fake_account_matches_the_real_interface():
+    check_fake_matches_interface(FakeAccount, AccountV2)
