@@ -119,8 +119,15 @@ options:
     type: str
   network_volume_id:
     description:
-      - Id of a network volume to attach at create.
+      - Id of a network volume to attach at create (see M(runpod.cloud.network_volume)). The pod runs in the
+        volume's data center.
     type: str
+  registry_id:
+    description:
+      - Id of the container registry credential RunPod pulls a private image with (see
+        M(runpod.cloud.container_registry)). Changed in place on an existing pod.
+    type: str
+    version_added: 0.2.0
   ports:
     description:
       - Ports to expose, each like V(22/tcp) or V(8888/http).
@@ -395,6 +402,7 @@ ARGUMENT_SPEC = argument_spec(
     volume_gb=dict(type="int"),
     volume_mount_path=dict(type="str"),
     network_volume_id=dict(type="str"),
+    registry_id=dict(type="str"),
     ports=dict(type="list", elements="str"),
     env=dict(type="dict"),
     docker_args=dict(type="str"),
@@ -413,12 +421,12 @@ CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_c
 WAIT_STATES = ("present", "running", "restarted")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
-                "volume_gb", "volume_mount_path", "network_volume_id", "docker_args", "support_public_ip",
-                "interruptible")
+                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
+                "support_public_ip", "interruptible")
 SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
-               "ports", "env"}
+               "ports", "env", "registry_id"}
 PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
 # v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
 STOPPED_STATUSES = ("EXITED", "ERROR")
@@ -556,6 +564,8 @@ class PodModule(ResourceModule):
         env = self._wanted_env(pod.env)
         if env is not None and env != dict(pod.env):
             changes["env"] = env
+        if p["registry_id"] and p["registry_id"] != pod.registry_id:
+            changes["registry_id"] = p["registry_id"]
         return changes
 
     def _immutable_warnings(self, pod):
