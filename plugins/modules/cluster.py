@@ -400,6 +400,7 @@ class ClusterModule(ResourceModule):
     resource_kind = "cluster"
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
 
     def __init__(self, module):
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
@@ -499,36 +500,6 @@ class ClusterModule(ResourceModule):
 
     def create(self, spec):
         return self.backend.create_cluster(spec)
-
-    def create_failed(self, spec, error):
-        """A 5xx or a lost connection on create: the cluster may exist and bill. Look before anything else."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        try:
-            clusters = self.backend.find_clusters(spec.name)
-        except RunPodError:
-            clusters = None
-        if clusters and len(clusters) == 1:
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but cluster {clusters[0].id} named "
-                f"{spec.name!r} is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return clusters[0]
-        if clusters:
-            self.fail_ambiguous(spec.name, clusters, f"creating cluster {spec.name!r} answered {error.message} "
-                                f"({error.code}), and then ", status=error.status, changed=True)
-        self.fail(
-            f"creating cluster {spec.name!r} failed: {error.message} ({error.code}), and "
-            + ("listing clusters by name to see whether it was created anyway also failed, so a cluster may exist "
-               "and bill: check with runpod.cloud.cluster_info before running the task again."
-               if clusters is None else
-               "no cluster with that name is listed. Nothing was retried; running the task again looks the name "
-               "up first, so it cannot create a second cluster."),
-            code=error.code,
-            status=error.status,
-            changed=clusters is None,
-        )
 
     def converge(self, current):
         """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
