@@ -358,7 +358,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -387,13 +387,6 @@ ARGUMENT_SPEC = argument_spec(
 
 MIN_NODES = 2
 MAX_NODES = 250
-
-
-def _ports(ports, ssh):
-    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
-    if ssh and not any(port.split("/", 1)[0] == "22" for port in ports):
-        ports.append("22/tcp")
-    return ports
 
 
 class ClusterModule(ResourceModule):
@@ -482,7 +475,7 @@ class ClusterModule(ResourceModule):
             volume_gb=p["volume_gb"],
             volume_mount_path=p["volume_mount_path"],
             network_volume_id=p["network_volume_id"],
-            ports=_ports(p["ports"], p["ssh"]),
+            ports=with_ssh_port(p["ports"], p["ssh"]),
             env=self.wanted_env() or {},
             docker_args=p["docker_args"],
             data_center_ids=list(p["data_center_ids"] or []),
@@ -532,8 +525,8 @@ class ClusterModule(ResourceModule):
             found.append(f"image is {node.image!r}, not {p['image']!r}")
         if p["container_disk_gb"] is not None and node.container_disk_gb not in (None, p["container_disk_gb"]):
             found.append(f"container_disk_gb is {node.container_disk_gb}, not {p['container_disk_gb']}")
-        if p["ports"] is not None and sorted(_ports(p["ports"], p["ssh"])) != sorted(node.ports):
-            found.append(f"ports are {sorted(node.ports)}, not {sorted(_ports(p['ports'], p['ssh']))}")
+        if p["ports"] is not None and sorted(with_ssh_port(p["ports"], p["ssh"])) != sorted(node.ports):
+            found.append(f"ports are {sorted(node.ports)}, not {sorted(with_ssh_port(p['ports'], p['ssh']))}")
         env = self.wanted_env() or {}
         changed_env = sorted(key for key, value in env.items() if node.env.get(key) != value)
         if changed_env:
