@@ -270,6 +270,8 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
+    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
+    adopt_after_failed_create = False
 
     def __init__(self, module: Any) -> None:
         if not self.result_key:
@@ -331,7 +333,45 @@ class ResourceModule(RunPodModule):
 
     def create_failed(self, spec: Any, error: RunPodError) -> Any:
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            return self.adopt(spec, error)
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def adopt(self, spec: Any, error: RunPodError) -> Any:
+        """The create answered 5xx or the connection dropped, so the resource may exist and bill: look it up by
+        name and adopt the one found (``actions: [adopt]``); never send the create again."""
+        kind, name = self.resource_kind, spec.name
+        try:
+            found = self.find_by_name(name)
+        except RunPodError as lookup_error:
+            self.fail(
+                f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
+                f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
+                f"A {kind} may exist and bill: check with runpod.cloud.{self.result_key}_info before running the "
+                "task again.",
+                code=error.code,
+                status=error.status,
+                changed=True,
+            )
+        if len(found) == 1:
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            self.module.warn(
+                f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return found[0]
+        if found:
+            context = f"creating {kind} {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, found, context, status=error.status, changed=True)
+        self.fail(
+            f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            f"looks the name up first, so it cannot create a second {kind}.",
+            code=error.code,
+            status=error.status,
+            changed=False,
+        )
 
     def converge(self, current: Any) -> Any:
         """Bring an existing resource to the task's state (default: the update); returns it."""
