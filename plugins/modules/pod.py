@@ -21,6 +21,7 @@ description:
     is reported as a warning and left alone.
   - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
     anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
+  - With O(count), one task manages a fleet of pods named C({name}-1) to C({name}-N); see O(count).
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -172,9 +173,32 @@ options:
       - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
         environment variable, which the sshd start-up of RunPod images reads.
     type: str
+  count:
+    description:
+      - Manage a fleet of this many pods (1 to 100) in one task. O(name) is the base name; the pods are
+        C({name}-1) to C({name}-N), each found by its name like a single pod, and every other option applies
+        to each pod (O(state) too). Requires O(name); cannot be combined with O(id).
+      - Existing pods are reused, so a rerun changes nothing. Pods named C({name}-K) with K greater than
+        O(count) are never touched; to scale down, delete them explicitly (O(state=absent) on their names).
+      - The changes run concurrently (see O(create_concurrency)); each create follows the same placement
+        rules as a single pod's. With O(wait=true), one batch wait covers every pod (one pod list read per
+        interval, SSH probes in between).
+      - When some pods fail, the task fails after every create has settled, keeps every pod there is (listed
+        in RV(ids)), lists each failure in RV(failures), and deletes nothing.
+      - The result has RV(pods) (in index order) and RV(ids) instead of RV(pod).
+    type: int
+    version_added: 0.2.0
+  create_concurrency:
+    description:
+      - With O(count), how many pods are created (or updated, started, stopped, deleted) at once, 1 to 50.
+      - A rate limit answer (HTTP 429) pauses every one of them for the time the API asks.
+    type: int
+    default: 10
+    version_added: 0.2.0
 notes:
   - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
     says how to delete it.
+  - With O(count), scaling down is never implicit; see the collection's C(docs/pods.md) (section Fleets).
   - O(wait_for=ssh) proves that sshd answers with an C(SSH-) banner on the public port mapped to the pod's
     port 22, not that a login works. See the collection's C(docs/pods.md).
 seealso:
@@ -221,6 +245,24 @@ EXAMPLES = r"""
   runpod.cloud.pod:
     name: trainer
     state: absent
+
+- name: Create eight pods worker-1 .. worker-8 and wait once until all answer on SSH
+  runpod.cloud.pod:
+    name: worker
+    count: 8
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu_type_ids:
+      - NVIDIA GeForce RTX 4090
+    ssh_public_key: "{{ lookup('ansible.builtin.file', '~/.ssh/id_ed25519.pub') }}"
+    wait: true
+    wait_timeout: 20m
+  register: workers
+
+- name: Scale down to six (worker-7 and worker-8 are deleted explicitly)
+  runpod.cloud.pod:
+    name: "worker-{{ item }}"
+    state: absent
+  loop: [7, 8]
 """
 
 RETURN = r"""
@@ -228,6 +270,7 @@ pod:
   description:
     - The pod as last read (the shared pod shape of every runpod.cloud module). Null after a delete, and in
       check mode when the pod would be created.
+    - Null with O(count) (see RV(pods)).
   returned: always
   type: dict
   sample:
@@ -315,10 +358,38 @@ pod:
       description: RunPod's last status change text (REST v1 only).
       type: str
       returned: always
+pods:
+  description:
+    - With O(count), one item per pod in index order (C({name}-1) first), each in the shape of RV(pod) and as
+      last read (after a wait, as the wait last read it). Null for a pod deleted, or one that would be created
+      in check mode.
+  returned: with O(count)
+  type: list
+  elements: dict
+ids:
+  description:
+    - With O(count), the ids of the fleet's pods that exist after the task (created or found), in index order.
+      On a failure, every pod there is, kept.
+  returned: with O(count)
+  type: list
+  elements: str
+  sample: [abc123xyz, def456uvw]
+failures:
+  description: With O(count), each pod that failed, C({name, msg, code}), in index order.
+  returned: with O(count), when some pods failed
+  type: list
+  elements: dict
+  sample: [{name: worker-3, msg: "creating pod 'worker-3' failed: no capacity (bad_request)", code: bad_request}]
+not_ready:
+  description: With O(count), on a failed wait, each pod that was not ready, C({id, name, state}).
+  returned: with O(count), when the wait failed
+  type: list
+  elements: dict
 actions:
   description:
     - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name
       after a create that answered with a server error), C(update), C(start), C(stop), C(restart), C(delete).
+    - With O(count), each item names its pod, for example C(create worker-2).
   returned: always
   type: list
   elements: str
@@ -335,6 +406,7 @@ wait:
       (API reads), C(probes) (SSH probe rounds between reads), C(history) (the state transitions
       C({elapsed, state})) and C(last_state) (the state the wait ended on). A successful wait also returns
       C(ready_detail), the same text as C(last_state).
+    - With O(count), the one batch wait over all pods, with C(last_states) (pod id to its last state) as well.
   returned: when the module waited
   type: dict
   sample:
@@ -351,6 +423,7 @@ code:
   description:
     - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(not_found), C(conflict),
       C(unauthorized), C(bad_request), C(ambiguous), C(server_error).
+    - With O(count), the code the failed pods share, else C(partial_failure).
   returned: on failure
   type: str
   sample: wait_timeout
@@ -360,7 +433,9 @@ id:
   type: str
   sample: abc123xyz
 diff:
-  description: Before and after views of the pod's managed fields.
+  description:
+    - Before and after views of the pod's managed fields.
+    - With O(count), C(before) and C(after) map each changed pod's name to its views.
   returned: with C(--diff), when something changed
   type: dict
 """
@@ -380,6 +455,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._fleet import fleet_problem, run_fleet, with_proven_ssh
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, v1_only_problem, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
@@ -411,6 +487,8 @@ ARGUMENT_SPEC = argument_spec(
     interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
     ssh_public_key=dict(type="str", no_log=False),
+    count=dict(type="int"),
+    create_concurrency=dict(type="int", default=10),
 )
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
@@ -456,7 +534,7 @@ class PodModule(ResourceModule):
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        problem = v1_only_problem(p["api_version"], p)
+        problem = v1_only_problem(p["api_version"], p) or fleet_problem(p)
         if problem:
             self.fail(problem, code="bad_request")
         if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
@@ -695,15 +773,16 @@ class PodModule(ResourceModule):
             resource_id=pod.id,
             describe_last=lambda: self.describe(poller.last_pod or self.last_seen or pod),
         )
-        proven = (outcome.value or {}).get("ssh")
         # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
         # less API call is one less way for a ready pod to end in a failure.
         self.seen(poller.last_pod or pod)
-        described = self.result["pod"]
-        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
-            described["ssh"] = proven
-            described["ssh_not_ready"] = None
+        with_proven_ssh(self.result["pod"], (outcome.value or {}).get("ssh"))
         self.result["wait"] = outcome.as_dict()
+
+    def run(self):
+        if self.params["count"] is not None:
+            run_fleet(self)  # docs/pods.md, "Fleets"; exits
+        super().run()
 
 
 def main():
