@@ -133,6 +133,8 @@ class Backend:
     def __init__(self, client, options):
         self.client = client
         self.options = options
+        # What the last create_pod tried (``_placement.Placement``); None before any create.
+        self.last_placement = None
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT

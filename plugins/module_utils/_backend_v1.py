@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     as_dict,
@@ -28,7 +29,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     quote_id,
     require_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import is_no_capacity
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     EndpointView,
@@ -204,6 +204,8 @@ def pod_create_body(spec, candidate):
     else:
         body["gpuTypeIds"] = [candidate]
         body["gpuCount"] = int(spec.gpu_count or 1)
+        if spec.allowed_cuda_versions:
+            body["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
     if spec.cloud_type:
         body["cloudType"] = spec.cloud_type.upper()
     if spec.container_disk_gb:
@@ -420,27 +422,15 @@ class BackendV1(Backend):
             candidates = list(spec.gpu_type_ids)
             if not candidates:
                 raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                if error.code in ("server_error", "network_error"):
-                    # 500 after a billed create is a known v1 quirk: the caller must look the pod up by name.
-                    error.maybe_created = True
-                raise
-            return pod_from_v1(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
+        if spec.min_cuda_version:
+            raise ValueError("min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only")
+        # REST v1's own list semantics: no catalog, the spec's data centers go in every body.
+        self.last_placement = placement = _placement.Placement()
+
+        def post(candidate):
+            return self.client.request("POST", "pods", json=pod_create_body(spec, candidate.type_id))
+
+        return pod_from_v1(_placement.place(_placement.cross(candidates), post, placement, api_version="v1"))
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     as_dict,
@@ -33,16 +34,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
 
 # Reference §9.5: v2 status -> legacy desiredStatus.
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
-# A 400 on create carries no machine code for a stock-out, only prose (runpod-api.md §1.4, §3.4).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
 MAX_PAGES = 100
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 FLASHBOOT_ON = "FLASHBOOT"
@@ -52,14 +43,6 @@ FLASHBOOT_OFF = "OFF"
 def desired_status_from_v2(status):
     status = (status or "").strip().upper()
     return V2_DESIRED_STATUS.get(status, status)
-
-
-def is_no_capacity(error):
-    """A create answer that means "this GPU/CPU type has no capacity now, try the next one"."""
-    if error.status == 403:
-        return True
-    text = f"{error.message} {' '.join(error.errors)}".lower()
-    return error.status in (400, 500) and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
 
 
 def ssh_address(block):
@@ -247,8 +230,9 @@ def mounts_body(volume_gb, volume_mount_path, network_volume_id):
     return None
 
 
-def pod_create_body(spec, candidate):
-    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id)."""
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
+    ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
     body = {"name": spec.name}
     if spec.image:
         body["image"] = spec.image
@@ -261,6 +245,10 @@ def pod_create_body(spec, candidate):
         body["cpu"] = cpu
     else:
         body["gpu"] = {"id": candidate, "count": int(spec.gpu_count or 1)}
+        if spec.allowed_cuda_versions:
+            body["gpu"]["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
+        if spec.min_cuda_version:
+            body["gpu"]["minCudaVersion"] = spec.min_cuda_version
     if spec.cloud_type:
         body["cloud"] = spec.cloud_type.upper()
     if spec.container_disk_gb:
@@ -277,7 +265,9 @@ def pod_create_body(spec, candidate):
         body["args"] = spec.docker_args
     if spec.registry_id:
         body["registry"] = spec.registry_id
-    if spec.data_center_ids:
+    if data_center_id:
+        body["dataCenterIds"] = [data_center_id]
+    elif spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
@@ -465,31 +455,36 @@ class BackendV2(ClusterCalls, Backend):
         return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
 
     def create_pod(self, spec):
-        """Create on the first candidate GPU type (or CPU flavor) with capacity; one POST per candidate."""
+        """Create on the first candidate with capacity: one catalog read orders the candidates (GPU types
+        crossed with data centers), then one POST per candidate by the table in ``_placement``."""
         reject_v1_only_fields(spec)
-        candidates = create_candidates(spec)
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if error.code in ("server_error", "network_error"):
-                    # RunPod can bill a pod whose create failed mid-flight: never re-POST, let the caller look.
-                    error.maybe_created = True
-                    raise
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                raise
-            return pod_from_v2(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
+        types = create_candidates(spec)
+        gpu = spec.compute_type.upper() != "CPU"
+        candidates = _placement.cross(types, spec.data_center_ids if gpu else None)
+        self.last_placement = placement = _placement.Placement()
+        if gpu:
+            candidates = _placement.plan(candidates, lambda: self.read_gpu_catalog(spec), placement)
+
+        def post(candidate):
+            body = pod_create_body(spec, candidate.type_id, candidate.data_center_id)
+            return self.client.request("POST", "pods", json=body)
+
+        return pod_from_v2(_placement.place(candidates, post, placement))
+
+    def read_gpu_catalog(self, spec=None, attempts=1):
+        """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
+        cloud, GPU count and CUDA constraints; one attempt by default (the catalog is only a hint)."""
+        params = {"include": "AVAILABILITY", "product": "POD"}
+        if spec is not None:
+            if spec.cloud_type:
+                params["cloud"] = spec.cloud_type.upper()
+            if spec.gpu_count and int(spec.gpu_count) > 1:
+                params["count"] = int(spec.gpu_count)
+            if spec.allowed_cuda_versions:
+                params["cudaVersions"] = ",".join(spec.allowed_cuda_versions)
+            elif spec.min_cuda_version:
+                params["minCudaVersion"] = spec.min_cuda_version
+        return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
