@@ -471,20 +471,26 @@ class BackendV2(ClusterCalls, Backend):
 
         return pod_from_v2(_placement.place(candidates, post, placement))
 
-    def read_gpu_catalog(self, spec=None, attempts=1):
+    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
         """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
-        cloud, GPU count and CUDA constraints; one attempt by default (the catalog is only a hint)."""
+        (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
         params = {"include": "AVAILABILITY", "product": "POD"}
         if spec is not None:
-            if spec.cloud_type:
-                params["cloud"] = spec.cloud_type.upper()
-            if spec.gpu_count and int(spec.gpu_count) > 1:
-                params["count"] = int(spec.gpu_count)
+            cloud, count = spec.cloud_type, spec.gpu_count
             if spec.allowed_cuda_versions:
                 params["cudaVersions"] = ",".join(spec.allowed_cuda_versions)
             elif spec.min_cuda_version:
                 params["minCudaVersion"] = spec.min_cuda_version
+        if cloud:
+            params["cloud"] = cloud.upper()
+        if count and int(count) > 1:
+            params["count"] = int(count)
         return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
+
+    def read_data_centers(self, attempts=None):
+        """``GET /catalog/datacenters?include=GPU_AVAILABILITY``: locations with the GPU stock of each."""
+        return self.client.request("GET", "catalog/datacenters", params={"include": "GPU_AVAILABILITY"},
+                                   attempts=attempts)
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})

@@ -26,10 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-
-# AvailabilityLevel (catalog) -> rank; NONE and a missing level mean no stock.
-AVAILABILITY_RANK = {"NONE": 0, "LOW": 1, "MEDIUM": 2, "HIGH": 3}
 
 # A create's 400 carries no machine code for a stock-out, only prose (docs/dev/api-notes.md); REST v1
 # moves to the next candidate only when the text says so (its 500s can mean a stock-out too).
@@ -64,10 +62,6 @@ def cross(type_ids: list[str], data_center_ids: list[str] | None = None) -> list
     return [Candidate(type_id, center) for type_id in types for center in centers]
 
 
-def _rank(level: Any) -> int:
-    return AVAILABILITY_RANK.get(str(level or "NONE").upper(), 0)
-
-
 def stock_from_catalog(payload: Any) -> dict[str, dict[str | None, int]]:
     """``{type id: {None: overall rank, data center: rank}}`` from a ``ListGpuTypesResponse`` read with
     ``include=AVAILABILITY&product=POD``. Raises ValueError when the payload is not that shape."""
@@ -75,13 +69,9 @@ def stock_from_catalog(payload: Any) -> dict[str, dict[str | None, int]]:
     if not isinstance(gpus, list):
         raise ValueError("the catalog answer has no gpus list")
     stock: dict[str, dict[str | None, int]] = {}
-    for gpu in gpus:
-        if not isinstance(gpu, dict) or not gpu.get("id"):
-            continue
-        per_center: dict[str | None, int] = {None: _rank(gpu.get("availability"))}
-        for center in gpu.get("dataCenters") or []:
-            if isinstance(center, dict) and center.get("id"):
-                per_center[str(center["id"])] = _rank(center.get("availability"))
+    for gpu in (_catalog.describe_gpu_type(raw) for raw in gpus if isinstance(raw, dict) and raw.get("id")):
+        per_center: dict[str | None, int] = {None: _catalog.stock_rank(gpu["stock"])}
+        per_center.update((dc, _catalog.stock_rank(level)) for dc, level in gpu["stock_by_data_center"].items())
         stock[str(gpu["id"])] = per_center
     return stock
 

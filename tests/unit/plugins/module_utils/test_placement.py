@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _placement
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
@@ -80,7 +80,7 @@ LEVELS = st.sampled_from(["NONE", "LOW", "MEDIUM", "HIGH", None])
 def test_order_is_a_stable_filter_of_the_user_order_without_data_centers(levels, wanted):
     stock = _placement.stock_from_catalog(catalog(*(gpu(t, level) for t, level in levels.items())))
     kept, dropped = _placement.order(_placement.cross(wanted), stock)
-    assert [c.type_id for c in kept] == [t for t in wanted if _placement.AVAILABILITY_RANK.get(levels.get(t) or "NONE")]
+    assert [c.type_id for c in kept] == [t for t in wanted if _catalog.stock_rank(levels.get(t))]
     assert sorted(kept + dropped, key=lambda c: wanted.index(c.type_id)) == _placement.cross(wanted)
 
 
