@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import shlex
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     as_dict,
@@ -25,7 +24,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     env_dict,
     pick_list,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
@@ -190,7 +188,9 @@ def _start_cmd(docker_args):
     return shlex.split(docker_args) if docker_args else []
 
 
-def pod_create_body(spec, candidate):
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The v1 create body on ``candidate``; REST v1 keeps its own list semantics: the spec's data centers
+    go in every body (``data_center_id`` is not used; v1 candidates are never pinned)."""
     cpu = spec.compute_type.upper() == "CPU"
     body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
     if spec.image:
@@ -216,9 +216,8 @@ def pod_create_body(spec, candidate):
         body["volumeInGb"] = int(spec.volume_gb)
     if spec.volume_mount_path:
         body["volumeMountPath"] = spec.volume_mount_path
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
@@ -349,6 +348,7 @@ class BackendV1(Backend):
     view_pod = staticmethod(pod_from_v1)
     view_endpoint = staticmethod(endpoint_from_v1)
     view_template = staticmethod(template_from_v1)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
@@ -411,26 +411,6 @@ class BackendV1(Backend):
         raw_pods = [raw for raw in self._list_raw({"name": name}, attempts) if raw.get("name") == name]
         raw_pods = [raw for raw in raw_pods if _upper(raw.get("desiredStatus")) != "TERMINATED"]
         return self._views(raw_pods, True)
-
-    def create_pod(self, spec):
-        """One POST per candidate type: v1 stock-outs come back as 500s that never created a pod."""
-        if spec.compute_type.upper() == "CPU":
-            candidates = list(spec.cpu_flavor_ids)
-            if not candidates:
-                raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        else:
-            candidates = list(spec.gpu_type_ids)
-            if not candidates:
-                raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-        if spec.min_cuda_version:
-            raise ValueError("min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only")
-        # REST v1's own list semantics: no catalog, the spec's data centers go in every body.
-        self.last_placement = placement = _placement.Placement()
-
-        def post(candidate):
-            return self.client.request("POST", "pods", json=pod_create_body(spec, candidate.type_id))
-
-        return pod_from_v1(_placement.place(_placement.cross(candidates), post, placement, api_version="v1"))
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")

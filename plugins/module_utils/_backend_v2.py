@@ -15,8 +15,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_list,
     as_str,
     env_dict,
+    mounts_body,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
@@ -213,23 +213,6 @@ def workers_from_v2(payload):
 # -- request bodies ---------------------------------------------------------------------------------
 
 
-def reject_v1_only_fields(spec):
-    for field, option in (("support_public_ip", "support_public_ip"), ("interruptible", "interruptible")):
-        if getattr(spec, field, None):
-            raise ValueError(
-                f"{option} is only available with api_version v1; REST v2 has no such create field "
-                f"(remove {option} or set api_version: v1)"
-            )
-
-
-def mounts_body(volume_gb, volume_mount_path, network_volume_id):
-    if network_volume_id:
-        return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
-    if volume_gb:
-        return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
-    return None
-
-
 def pod_create_body(spec, candidate, data_center_id=None):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
     ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
@@ -256,9 +239,8 @@ def pod_create_body(spec, candidate, data_center_id=None):
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
     if mounts:
         body["mounts"] = mounts
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
@@ -271,16 +253,6 @@ def pod_create_body(spec, candidate, data_center_id=None):
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
-
-
-def create_candidates(spec):
-    if spec.compute_type.upper() == "CPU":
-        if not spec.cpu_flavor_ids:
-            raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        return list(spec.cpu_flavor_ids)
-    if not spec.gpu_type_ids:
-        raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-    return list(spec.gpu_type_ids)
 
 
 # PodSpec-vocabulary keys accepted by update_pod, and their PATCH body names.
@@ -416,11 +388,43 @@ class BackendV2(ClusterCalls, Backend):
     view_pod = staticmethod(pod_from_v2)
     view_endpoint = staticmethod(endpoint_from_v2)
     view_template = staticmethod(template_from_v2)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
 
     # -- pods --------------------------------------------------------------------------------------
+
+    def pod_candidates(self, spec):
+        """GPU types crossed with the spec's data centers (each pinned in its body); CPU flavors as given."""
+        gpu = spec.compute_type.upper() != "CPU"
+        return _placement.cross(spec.candidates(), spec.data_center_ids if gpu else None)
+
+    def stock_reader(self, spec):
+        if spec.compute_type.upper() == "CPU":
+            return None
+        return lambda: self.read_gpu_catalog(spec)
+
+    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
+        """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
+        (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
+        params = {"include": "AVAILABILITY", "product": "POD"}
+        if spec is not None:
+            cloud, count = spec.cloud_type, spec.gpu_count
+            if spec.allowed_cuda_versions:
+                params["cudaVersions"] = ",".join(spec.allowed_cuda_versions)
+            elif spec.min_cuda_version:
+                params["minCudaVersion"] = spec.min_cuda_version
+        if cloud:
+            params["cloud"] = cloud.upper()
+        if count and int(count) > 1:
+            params["count"] = int(count)
+        return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
+
+    def read_data_centers(self, attempts=None):
+        """``GET /catalog/datacenters?include=GPU_AVAILABILITY``: locations with the GPU stock of each."""
+        return self.client.request("GET", "catalog/datacenters", params={"include": "GPU_AVAILABILITY"},
+                                   attempts=attempts)
 
     def list_pods(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
         """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped.
@@ -453,44 +457,6 @@ class BackendV2(ClusterCalls, Backend):
 
     def get_pod(self, pod_id, attempts=None):
         return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
-
-    def create_pod(self, spec):
-        """Create on the first candidate with capacity: one catalog read orders the candidates (GPU types
-        crossed with data centers), then one POST per candidate by the table in ``_placement``."""
-        reject_v1_only_fields(spec)
-        types = create_candidates(spec)
-        gpu = spec.compute_type.upper() != "CPU"
-        candidates = _placement.cross(types, spec.data_center_ids if gpu else None)
-        self.last_placement = placement = _placement.Placement()
-        if gpu:
-            candidates = _placement.plan(candidates, lambda: self.read_gpu_catalog(spec), placement)
-
-        def post(candidate):
-            body = pod_create_body(spec, candidate.type_id, candidate.data_center_id)
-            return self.client.request("POST", "pods", json=body)
-
-        return pod_from_v2(_placement.place(candidates, post, placement))
-
-    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
-        """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
-        (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
-        params = {"include": "AVAILABILITY", "product": "POD"}
-        if spec is not None:
-            cloud, count = spec.cloud_type, spec.gpu_count
-            if spec.allowed_cuda_versions:
-                params["cudaVersions"] = ",".join(spec.allowed_cuda_versions)
-            elif spec.min_cuda_version:
-                params["minCudaVersion"] = spec.min_cuda_version
-        if cloud:
-            params["cloud"] = cloud.upper()
-        if count and int(count) > 1:
-            params["count"] = int(count)
-        return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
-
-    def read_data_centers(self, attempts=None):
-        """``GET /catalog/datacenters?include=GPU_AVAILABILITY``: locations with the GPU stock of each."""
-        return self.client.request("GET", "catalog/datacenters", params={"include": "GPU_AVAILABILITY"},
-                                   attempts=attempts)
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})

@@ -16,7 +16,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,
     DEFAULT_GRAPHQL_URL,
     DEFAULT_SERVERLESS_URL,
-    make_backend,
     resolve_options,
     transport_warnings,
 )
@@ -25,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
     desired_status_from_v2,
     pod_from_v2,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for

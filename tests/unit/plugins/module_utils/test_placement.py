@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._placement import Candidate
@@ -221,10 +221,3 @@ def test_v1_reads_no_catalog_and_maps_402_and_403_like_v2():
     assert [body["gpuTypeIds"] for body in router.bodies("POST", "/v1/pods")] == [[A], [B]]
     assert not [call for call in router.calls if call[0] == "GET"]
     assert caught.value.placement["catalog"] == "not read"
-
-
-def test_v1_refuses_min_cuda_version_before_any_post():
-    router = Router()
-    with pytest.raises(ValueError, match="min_cuda_version"):
-        backend_with(router, "v1").create_pod(spec(min_cuda_version="12.4"))
-    assert router.calls == []
