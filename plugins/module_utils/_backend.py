@@ -28,6 +28,8 @@ DEFAULT_REQUEST_TIMEOUT = 30.0
 MAX_REQUEST_TIMEOUT = 3600.0
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
+
+
 def resolve_options(options):
     """Connection options with their defaults (docs/dev/api-notes.md, section 1; ``api_url`` depends on the version)."""
     options = dict(options or {})

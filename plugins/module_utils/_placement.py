@@ -76,10 +76,9 @@ def stock_from_catalog(payload: Any) -> dict[str, dict[str | None, int]]:
     return stock
 
 
-Stock = dict[str, dict[str | None, int]]
-
-
-def order(candidates: list[Candidate], stock: Stock) -> tuple[list[Candidate], list[Candidate]]:
+def order(
+    candidates: list[Candidate], stock: dict[str, dict[str | None, int]]
+) -> tuple[list[Candidate], list[Candidate]]:
     """``(kept, dropped)``: candidates without stock are dropped; the rest keep the user's type order, and
     within one type the data centers with more stock come first (the user's order breaks equal stock).
 

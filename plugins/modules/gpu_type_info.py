@@ -9,8 +9,8 @@ module: gpu_type_info
 short_description: Read RunPod's GPU types, their prices and stock, and its data centers
 version_added: 0.2.0
 description:
-  - Read RunPod's GPU catalog for pods (one C(GET /v2/catalog/gpus?include=AVAILABILITY&product=POD)): each GPU
-    type with its display name, memory, prices per cloud, stock overall and per data center, and CUDA versions.
+  - Read RunPod's GPU catalog for pods, one C(GET /v2/catalog/gpus?include=AVAILABILITY&product=POD). Each GPU
+    type comes with its display name, memory, prices per cloud, stock overall and per data center, and CUDA versions.
   - Filter by id, data center, minimum memory, minimum stock and maximum price, so a playbook can choose GPU types
     before it creates a pod (feed the ids to the O(runpod.cloud.pod#module:gpu_type_ids) of M(runpod.cloud.pod)).
   - With O(data_centers=true), also reads the data centers (one more read) with the GPU stock of each.
@@ -124,7 +124,7 @@ gpu_types:
       returned: always
     prices:
       description:
-        - USD per GPU and hour, C({secure: {on_demand, spot}, community: {on_demand, spot}, serverless}).
+        - USD per GPU and hour, keyed C(secure) and C(community) (each with C(on_demand) and C(spot)) and C(serverless).
         - REST v2 does not publish spot prices; they are null.
       type: dict
       returned: always

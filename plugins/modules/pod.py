@@ -364,7 +364,7 @@ placement:
     catalog:
       description:
         - C(read) when the catalog's stock ordered the candidates, C(not read) (REST v1, CPU pods), or
-          C(failed: ...) when the read failed and the candidates kept the given order.
+          C(failed) followed by the reason when the read failed and the candidates kept the given order.
       type: str
       returned: always
     dropped:

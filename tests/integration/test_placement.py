@@ -54,8 +54,8 @@ def test_every_row_of_the_create_table(sim, run_playbook, tmp_path):
         pod_task("422 never retried", create("p-422", [C, D]), ignore_errors=True),
         fault(admin, "arm a 5xx after the create", POSTS, "error_after_create", status=500),
         pod_task("5xx looks the pod up by name", create("p-5xx", [C, D])),
-        pod_task("CUDA constraints exclusive", create("p-cuda", [C], allowed_cuda_versions=["12.8"],
-                                                         min_cuda_version="12.4"), ignore_errors=True),
+        pod_task("CUDA constraints exclusive",
+                 create("p-cuda", [C], allowed_cuda_versions=["12.8"], min_cuda_version="12.4"), ignore_errors=True),
         pod_task("CUDA floor placed", create("p-cuda", [C], min_cuda_version="12.4")),
     ]
     result = run_playbook(tmp_path, play(*tasks))

@@ -116,7 +116,7 @@ def gpu_view(store: Any, gpu: catalog.GpuType, scope: dict[str, Any] | None) -> 
     fits = offered and _cuda_fits(scope) and scope["count"] <= gpu.max_count
     centers = []
     for center in DATA_CENTERS:
-        if scope["countries"] and center.split("-")[0] not in scope["countries"]:
+        if scope["countries"] and center.split("-", maxsplit=1)[0] not in scope["countries"]:
             continue
         free = catalog.free_gpus(store, gpu.id, center) // scope["count"] if fits else 0
         if free > 0:
@@ -125,7 +125,7 @@ def gpu_view(store: Any, gpu: catalog.GpuType, scope: dict[str, Any] | None) -> 
     view["availability"] = max((c["availability"] for c in centers), key=ranks.index, default="NONE")
     if centers:
         view["dataCenters"] = centers
-    versions = [catalog.HOST_CUDA_VERSION] if not scope["cuda"] else [v for v in scope["cuda"]]
+    versions = [catalog.HOST_CUDA_VERSION] if not scope["cuda"] else list(scope["cuda"])
     view["cudaVersions"] = [
         {"version": v, "available": bool(centers) and v == catalog.HOST_CUDA_VERSION} for v in versions
     ]
