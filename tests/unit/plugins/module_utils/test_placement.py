@@ -221,3 +221,28 @@ def test_v1_reads_no_catalog_and_maps_402_and_403_like_v2():
     assert [body["gpuTypeIds"] for body in router.bodies("POST", "/v1/pods")] == [[A], [B]]
     assert not [call for call in router.calls if call[0] == "GET"]
     assert caught.value.placement["catalog"] == "not read"
+
+
+# -- gpu_type_info's filters (_catalog) -----------------------------------------------------------------------------
+
+
+def described(type_id, memory, price, stock, centers=None):
+    raw = gpu(type_id, stock, centers)
+    raw.update(memory=memory, price={"secure": price, "community": price / 2}, name=type_id[-4:])
+    return _catalog.describe_gpu_type(raw)
+
+
+def test_select_gpu_types_applies_every_filter_and_keeps_the_ids_order():
+    types = [
+        described(A, 24, 0.69, "HIGH", {"US-TX-3": "HIGH"}),
+        described(B, 24, 0.43, "LOW", {"EU-RO-1": "LOW"}),
+        described(C, 48, 0.27, "NONE"),
+    ]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, min_stock="LOW")] == [A, B]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, min_memory_gb=48)] == [C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, max_price=0.5)] == [B, C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, max_price=0.3, cloud_type="COMMUNITY")] == [B, C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, ids=[C, A])] == [C, A]
+    in_europe = _catalog.select_gpu_types(types, data_center_ids=["EU-RO-1"])
+    assert [(g["id"], g["stock"], g["stock_by_data_center"]) for g in in_europe] == [(B, "LOW", {"EU-RO-1": "LOW"})]
+    assert types[0]["prices"]["secure"] == {"on_demand": 0.69, "spot": None}
