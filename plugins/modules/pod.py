@@ -514,6 +514,7 @@ class PodModule(ResourceModule):
     resource_kind = "pod"
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
     planned_changes: dict = {}
 
     # --- checks made before any API call ---------------------------------------------------------------
@@ -709,42 +710,6 @@ class PodModule(ResourceModule):
             # What the create tried, on success and on failure (the failure path copies the result).
             if self.backend.last_placement is not None:
                 self.result["placement"] = self.backend.last_placement.as_dict()
-
-    def create_failed(self, spec, error):
-        """The create answered 5xx or the connection dropped: the pod may exist. Look before anything else."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        name = spec.name
-        try:
-            pods = self.backend.find_pods(name)
-        except RunPodError as lookup_error:
-            self.fail(
-                f"creating pod {name!r} failed with {error.message} ({error.code}), and listing pods by name to see "
-                f"whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). A pod may "
-                f"exist and bill: check with runpod.cloud.pod_info before running the task again.",
-                code=error.code,
-                status=error.status,
-                changed=True,
-            )
-        if len(pods) == 1:
-            pod = pods[0]
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but pod {pod.id} named {name!r} "
-                "is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return pod
-        if len(pods) > 1:
-            context = f"creating pod {name!r} answered {error.message} ({error.code}), and then "
-            self.fail_ambiguous(name, pods, context, status=error.status, changed=True)
-        self.fail(
-            f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
-            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
-            "looks the name up first, so it cannot create a second pod.",
-            code=error.code,
-            status=error.status,
-            changed=False,
-        )
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):
