@@ -81,7 +81,7 @@ options:
     description:
       - GPU types to create the pod on, in order of preference. On REST v2 one catalog read before the first
         create drops the types without stock and keeps the rest in this order; then one create per candidate
-        until one is placed (see the C(placement) result and docs/pods.md, "Getting a GPU when stock is short").
+        until one is placed (see RV(placement) and the guide docs/gpu-capacity.md, "Getting a GPU when stock is short").
       - Checked against the known GPU types before any API call; unknown names fail with suggestions.
       - Required for a GPU pod create.
     type: list
