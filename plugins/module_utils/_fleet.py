@@ -13,6 +13,8 @@ every worker (``Client.pause``). One list read finds every member by name; ``wai
 
 from __future__ import annotations
 
+import copy
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
@@ -54,6 +56,37 @@ def with_proven_ssh(described, proven):
     return described
 
 
+def member_backend(backend):
+    """A member's own backend object (its ``last_placement`` is its own) over the task's one client (so a 429
+    pauses every worker) and the fleet's one catalog read (``read_gpu_catalog``, REST v2)."""
+    member = copy.copy(backend)
+    if hasattr(backend, "read_gpu_catalog"):
+        member.read_gpu_catalog = _shared_read(backend)
+    return member
+
+
+def _shared_read(backend):
+    """``read_gpu_catalog`` made once for the whole fleet: every member's spec differs only by name."""
+    shared = getattr(backend, "_fleet_catalog", None)
+    if shared is None:
+        lock, memo = threading.Lock(), {}
+
+        def shared(spec=None, **kwargs):
+            with lock:  # the first member reads, the others wait for its answer
+                if "answer" not in memo:
+                    try:
+                        memo["answer"] = (backend.read_gpu_catalog(spec, **kwargs), None)
+                    except Exception as error:  # the catalog is a hint: each create handles the failure
+                        memo["answer"] = (None, error)
+            answer, error = memo["answer"]
+            if error is not None:
+                raise error
+            return answer
+
+        backend._fleet_catalog = shared
+    return shared
+
+
 class MemberFailedError(Exception):
     """A member's ``fail_json``: its failure result, collected instead of ending the task."""
 
@@ -87,7 +120,7 @@ class _Member:
         self.matches = matches
         self.module = _MemberModule(owner.module, name)
         self.runner = type(owner)(self.module)
-        self.runner._backend = owner.backend  # one client for all: its 429 pause holds every worker
+        self.runner._backend = member_backend(owner.backend)
         self.failure = None
 
     def run(self):
