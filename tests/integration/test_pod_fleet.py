@@ -48,6 +48,8 @@ def test_fleet_check_create_wait_rerun_and_absent(sim, run_playbook, tmp_path):
     # Three creates answered 201 after the one 429 (retried after its Retry-After, never a fourth pod).
     assert sim.admin.count("POST", CREATES, status=429) == 1
     assert sim.admin.count("POST", CREATES, status=201) == 3
+    # The catalog's stock is read once for the whole fleet, not once per create.
+    assert sim.admin.count("GET", r"^/v2/catalog/gpus") == 1
 
     rerun = result.task_result("rerun")
     assert rerun["changed"] is False and rerun["actions"] == [] and rerun["ids"] == created["ids"]
