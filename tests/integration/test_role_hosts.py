@@ -163,7 +163,7 @@ def test_an_entry_with_count_is_one_fleet_task_in_the_same_batch_wait(sim, run_p
     """hosts_pods entry {name: fleet, count: 2} beside a single pod: one create task for the fleet, one batch
     wait for all three, three hosts handed off over SSH; absent deletes fleet-1, fleet-2 and the single pod."""
     work_dir = tmp_path / "keys"
-    pods = f"""          - name: fleet
+    pods = """          - name: fleet
             count: 2
             image: runpod/base:0.6.2-cuda12.4.1
             gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
