@@ -388,8 +388,12 @@ def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path, api)
     after = time.time()
     result = bg.result()
     outcome = result.task_result("create")
-    assert_failure_names_pod(outcome, pod_id, "not_found")
+    assert outcome["failed"] is True and outcome["changed"] is True and outcome["code"] == "not_found"
+    assert outcome["id"] == pod_id and outcome["pod"]["id"] == pod_id
     assert f"pod {pod_id} is no longer listed, so it was terminated or deleted while waiting" in outcome["msg"]
+    # A pod that is gone neither bills nor needs deleting: the message says so instead of the usual remedy.
+    assert "bills" not in outcome["msg"] and "state=absent" not in outcome["msg"]
+    assert "no longer exists" in outcome["msg"]
     assert 1 <= len(list_gets(sim, api, after=after)) <= 2
     assert sim.admin.count("DELETE") == 0
 
