@@ -120,6 +120,17 @@ options:
       - Include only pods in one of these data centers, for example V(US-TX-3).
     type: list
     elements: str
+  include_cluster_pods:
+    description:
+      - Whether members of Instant Clusters are read too (REST v2 only; one more read, of the clusters, when
+        any member is listed).
+      - Each member joins the group C(runpod_cluster_<cluster name>), C(runpod_cluster_<cluster name>_primary)
+        when it is the cluster's primary (rank 0), and C(runpod_cluster_<cluster name>_<role>) when the
+        cluster assigns roles (SLURM and RAY clusters), for example C(runpod_cluster_train_slurm_compute).
+        Characters not valid in a group name become C(_).
+    type: bool
+    default: true
+    version_added: 0.2.0
   include_unreachable:
     description:
       - Pods that have no public SSH address (no public port for 22, or not running) are left out by
@@ -134,6 +145,10 @@ notes:
     C(runpod_gpu) (C({type, count})), C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports),
     C(runpod_image), C(runpod_public_ip), C(runpod_ssh) (C({host, port, user, command}) or null) and
     C(runpod_ssh_not_ready). Their names are public interface."
+  - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
+    C(runpod_cluster_role) (null for TRAINING and APPLICATION clusters), C(runpod_cluster_rank),
+    C(runpod_cluster_ip) (the member's address on the cluster's private network, null until assigned) and
+    C(runpod_cluster_primary) (true on the primary node)."
   - The cache stores the pods as read (never the API key); with O(cache=true) a parse within
     O(cache_timeout) makes no API call, and C(--flush-cache) forces a fresh read.
 seealso:
@@ -199,6 +214,7 @@ CONNECTION_OPTIONS = (
 TEMPLATED_OPTIONS = ("api_key", "api_url", "graphql_url", "serverless_url")
 HOSTVAR_PREFIX = "runpod_"
 DEFAULT_GROUP = "runpod"
+_GROUP_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 # Names that a pod must never take over: Ansible's implicit groups and localhost's aliases (compared lowercased).
 RESERVED_HOST_NAMES = frozenset(("all", "ungrouped", *(name.lower() for name in constants.LOCALHOST)))
 # Safe as a host name and in a host pattern: no separators (, :), wildcards (* ? [), operators (! & ~) or spaces.
@@ -206,9 +222,38 @@ SAFE_HOST_NAME = re.compile(r"\A[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 UNSAFE_HOST_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def pod_record(pod):
-    """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4."""
-    return _podstate.describe(pod)
+def pod_record(pod, clusters=None):
+    """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4, plus
+    ``cluster`` for a cluster member (``clusters``: cluster id -> ``ClusterView``)."""
+    record = _podstate.describe(pod)
+    cluster_id = getattr(pod, "cluster_id", None)
+    if cluster_id:
+        cluster = (clusters or {}).get(cluster_id)
+        record["cluster"] = {
+            "id": cluster_id,
+            "name": cluster.name if cluster is not None else cluster_id,
+            "type": cluster.type if cluster is not None else None,
+            "role": pod.cluster_role,
+            "rank": pod.cluster_rank,
+            "ip": pod.cluster_ip,
+            "primary": (cluster.primary_pod_id == pod.id) if cluster is not None and cluster.primary_pod_id
+            else pod.cluster_rank == 0,
+        }
+    return record
+
+
+def cluster_groups(cluster):
+    """The groups of one member: per cluster, its primary, and per role when the cluster assigns roles.
+
+    Characters not valid in a group name become ``_`` whatever TRANSFORM_INVALID_GROUP_CHARS says, so the
+    names are predictable (``llm-train`` -> ``runpod_cluster_llm_train``)."""
+    base = "runpod_cluster_" + _GROUP_UNSAFE.sub("_", str(cluster["name"]))
+    groups = [base]
+    if cluster.get("primary"):
+        groups.append(base + "_primary")
+    if cluster.get("role"):
+        groups.append("%s_%s" % (base, str(cluster["role"]).lower()))
+    return groups
 
 
 def hostvars_for(record):
@@ -228,6 +273,10 @@ def hostvars_for(record):
         "ssh": record.get("ssh"),
         "ssh_not_ready": record.get("ssh_not_ready"),
     }
+    cluster = record.get("cluster")
+    if cluster:
+        values.update({"cluster_" + key: cluster.get(key) for key in ("id", "name", "type", "role", "rank", "ip")})
+        values["cluster_primary"] = bool(cluster.get("primary"))
     return {HOSTVAR_PREFIX + key: value for key, value in values.items()}
 
 
@@ -350,8 +399,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for warning in transport_warnings(options):
             display.warning("runpod inventory: %s" % warning)
         backend = make_backend(options)
+        with_members = self.get_option("include_cluster_pods") and backend.api_version == "v2"
+        clusters = {}
         try:
-            pods = backend.list_pods()
+            pods = backend.list_pods(include_cluster_pods=True) if with_members else backend.list_pods()
+            if any(pod is not None and pod.cluster_id for pod in pods):
+                clusters = {cluster.id: cluster for cluster in backend.list_clusters()}
         except RunPodError as error:
             raise AnsibleError(
                 "The runpod.cloud.runpod inventory could not list pods: %s (%s)%s"
@@ -365,7 +418,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 "RunPod's GraphQL runtime read failed (%s), so running pods read as unknown/runtime_unavailable; "
                 "include unknown in runtime_status to list them anyway." % runtime_error
             )
-        return [pod_record(pod) for pod in pods if pod is not None]
+        return [pod_record(pod, clusters) for pod in pods if pod is not None]
 
     @staticmethod
     def _remedy(error):
@@ -418,6 +471,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             if host is None:
                 continue
             self.inventory.add_host(host, group=DEFAULT_GROUP)
+            if record.get("cluster"):
+                for group in cluster_groups(record["cluster"]):
+                    self.inventory.add_group(group)
+                    self.inventory.add_child(group, host)
             hostvars = hostvars_for(record)
             ssh = record.get("ssh")
             if ssh is not None:

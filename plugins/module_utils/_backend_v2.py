@@ -20,6 +20,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     require_id,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._clusters import ClusterCalls
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     EndpointView,
     PodView,
@@ -110,6 +111,7 @@ def pod_from_v2(payload):
     persistent = as_dict(mounts.get("persistent"))
     network = as_dict((as_list(mounts.get("network")) or [None])[0])
     template = payload.get("template")
+    cluster = as_dict(payload.get("cluster"))
     return PodView(
         id=pod_id,
         name=as_str(payload.get("name")) or "",
@@ -147,6 +149,10 @@ def pod_from_v2(payload):
         created_at=as_str(payload.get("createdAt")),
         started_at=as_str(payload.get("startedAt")),
         locked=bool(payload.get("locked")),
+        cluster_id=as_str(cluster.get("id")),
+        cluster_rank=as_int(cluster.get("rank")),
+        cluster_role=as_str(cluster.get("role")),
+        cluster_ip=as_str(cluster.get("ip")),
     )
 
 
@@ -405,7 +411,7 @@ def template_body(fields, creating):
     return body
 
 
-class BackendV2(Backend):
+class BackendV2(ClusterCalls, Backend):
     api_version = "v2"
     endpoints_path = "serverless"
     view_pod = staticmethod(pod_from_v2)
@@ -417,10 +423,14 @@ class BackendV2(Backend):
 
     # -- pods --------------------------------------------------------------------------------------
 
-    def list_pods(self, runtime=True, attempts=None, select=None):
-        """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped."""
+    def list_pods(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
+        """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped.
+
+        Cluster members are only listed with ``include_cluster_pods`` (``?includeClusterPods=true``).
+        """
         pods = []
-        params = None
+        base_params = {"includeClusterPods": "true"} if include_cluster_pods else {}
+        params = base_params or None
         seen_cursors = set()
         for _page in range(MAX_PAGES):
             payload = self.client.request("GET", "pods", params=params, attempts=attempts)
@@ -439,7 +449,7 @@ class BackendV2(Backend):
             if not cursor or pagination.get("hasNextPage") is False or cursor in seen_cursors:
                 break
             seen_cursors.add(cursor)
-            params = {"cursor": cursor}
+            params = {**base_params, "cursor": cursor}
         return pods
 
     def get_pod(self, pod_id, attempts=None):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import traceback
+from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
@@ -149,7 +150,7 @@ class RunPodModule:
         self.result.update(extra)
         self.module.exit_json(**self.result)
 
-    def fail(self, msg, *, code, status=None, resource_id=None, exception=None, **extra):
+    def fail(self, msg, *, code, status=None, resource_id=None, exception=None, **extra) -> NoReturn:
         """The one failure path: a flat, structured result with a machine-readable ``code``."""
         result = dict(self.result)
         result.update(extra)
@@ -161,8 +162,9 @@ class RunPodModule:
         if exception is not None:
             result["exception"] = exception
         self.module.fail_json(msg=msg, **result)
+        raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
-    def fail_api(self, error, action, resource_id=None, **extra):
+    def fail_api(self, error, action, resource_id=None, **extra) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
         self.fail(
             f"{action}: {error.message} ({error.code})",
@@ -212,10 +214,6 @@ class RunPodModule:
                     resource_id=resource_id,
                 )
         except _wait.WaitError as error:
-            wait_info = dict(error.as_dict(), probes=error.probes, history=list(error.history or []))
-            if error.last_states:
-                # Batch waits: the last known state of every resource that was not ready.
-                wait_info["last_states"] = dict(error.last_states)
             self.result[self.result_key] = describe_last()
             msg, extra = f"{error}; {self.resource_remedy(resource_id)}", {}
             if explain_failure is not None:
@@ -225,20 +223,270 @@ class RunPodModule:
                 code=error.code,
                 status=getattr(error, "status", None),
                 resource_id=resource_id,
-                wait=wait_info,
+                wait=error.as_dict(),
                 **extra,
             )
 
-
-def run_module(module_class, module):
-    """Entry point helper: turn unexpected API errors into the structured failure, never a bare traceback."""
-    runner = module_class(module)
-    try:
-        runner.run()
-    except RunPodError as error:
-        runner.fail(
+    def fail_unexpected(self, error: RunPodError) -> NoReturn:
+        """An API error nobody handled: the structured failure, never a bare traceback."""
+        self.fail(
             f"RunPod API error: {error.message} ({error.code})",
             code=error.code,
             status=error.status,
             exception=traceback.format_exc(),
         )
+
+
+class ResourceModule(RunPodModule):
+    """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
+
+    The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
+    check mode, diff, the ``changed``/``actions`` bookkeeping and the failure messages of API calls.
+    A subclass sets ``resource_kind`` (also the result key) and supplies the hooks below.
+    """
+
+    # The option that names a resource by id; None for modules that find by name only (templates).
+    id_option: str | None = "id"
+    # Whether the result lists what the task did (``actions``: create, update, start, ..., delete).
+    track_actions = False
+    # Appended to a failed delete's message: what commonly blocks a delete, and the way out.
+    delete_blocker = ""
+    # Whether the result still shows a deleted resource (False: null after the delete).
+    keep_deleted = True
+
+    def __init__(self, module):
+        if not self.result_key:
+            self.result_key = self.resource_kind
+        super().__init__(module)
+        self.params = module.params
+        if self.track_actions:
+            self.result["actions"] = []
+        # Set once this task created or started a resource: every later failure names it (changed=true).
+        self.touched_id: str | None = None
+        self.last_seen: Any = None
+        self.check_options()
+
+    # --- hooks -----------------------------------------------------------------------------------
+    def check_options(self) -> None:
+        """Refuse bad input before any API call (``self.fail(..., code="bad_request")``)."""
+
+    def read(self, resource_id: str) -> Any:
+        """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
+        raise NotImplementedError
+
+    def find_by_name(self, name: str) -> list:
+        """Every live resource named ``name``."""
+        raise NotImplementedError
+
+    def describe(self, resource: Any) -> dict | None:
+        """The result shape (from ``_describe``) of a view."""
+        raise NotImplementedError
+
+    def changes(self, current: Any) -> dict:
+        """``{field: wanted value}`` for every field of ``current`` the task wants different."""
+        raise NotImplementedError
+
+    def build_spec(self) -> Any:
+        """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
+        raise NotImplementedError
+
+    def plan(self, spec: Any) -> tuple[dict | None, dict]:
+        """``(result, diff after)`` of a create in check mode."""
+        described = self.describe(spec)
+        return described, described
+
+    def create(self, spec: Any) -> Any:
+        raise NotImplementedError
+
+    def update(self, current: Any, changes: dict) -> Any:
+        raise NotImplementedError
+
+    def delete(self, current: Any) -> None:
+        raise NotImplementedError
+
+    def diff_view(self, resource: Any) -> dict:
+        """What the diff shows of a resource (default: its description)."""
+        return self.describe(resource) or {}
+
+    def planned_update(self, current: Any, changes: dict) -> Any:
+        """The resource as an update would leave it (check mode)."""
+        return current.model_copy(update=changes)
+
+    def create_failed(self, spec: Any, error: RunPodError) -> Any:
+        """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def converge(self, current: Any) -> Any:
+        """Bring an existing resource to the task's state (default: the update); returns it."""
+        return self.update_resource(current)
+
+    def should_wait(self) -> bool:
+        return self.wait_settings is not None and self.wait_settings.wait
+
+    def wait_for(self, resource: Any) -> None:
+        """Block until ``resource`` is ready (with ``self.wait_until``); set ``result["wait"]``."""
+
+    def last_known_state(self) -> str:
+        return "unknown"
+
+    # --- the run ---------------------------------------------------------------------------------
+    def run(self) -> None:
+        current = self.seen(self.find())
+        if self.params.get("state") == "absent":
+            self.absent(current)
+        else:
+            resource = self.converge(current) if current is not None else self.create_missing()
+            if resource is not None and self.should_wait():
+                self.wait_for(resource)
+        self.exit()
+
+    def seen(self, resource: Any) -> Any:
+        """Remember ``resource`` as last read and make it the result."""
+        if resource is not None:
+            self.last_seen = resource
+            self.result[self.result_key] = self.describe(resource)
+        return resource
+
+    def label(self, resource: Any) -> str:
+        return f"{self.resource_kind} {resource.id} ({resource.name!r})"
+
+    def action(self, name: str) -> None:
+        self.mark_changed()
+        if self.track_actions:
+            self.result["actions"].append(name)
+
+    def set_diff(self, before: dict, after: dict) -> None:
+        if self.module._diff:
+            self.result["diff"] = {"before": before, "after": after}
+
+    # --- lookup ----------------------------------------------------------------------------------
+    def find(self) -> Any:
+        """The resource named by the id option, else by name; None when there is none."""
+        resource_id = self.params.get(self.id_option) if self.id_option else None
+        if resource_id:
+            try:
+                return self.read(resource_id)
+            except RunPodError as error:
+                if error.code == "not_found":
+                    return None
+                self.fail_api(error, f"reading {self.resource_kind} {resource_id} failed", resource_id=resource_id)
+        name = self.params["name"]
+        try:
+            matches = self.find_by_name(name)
+        except RunPodError as error:
+            self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed")
+        if len(matches) > 1:
+            self.fail_ambiguous(name, matches)
+        return matches[0] if matches else None
+
+    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
+        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
+        ids = sorted(resource.id for resource in matches)
+        kind = self.resource_kind
+        remedy = f"set {self.id_option} to the one you mean, or delete" if self.id_option else "rename or delete"
+        self.fail(
+            f"{context}found {len(ids)} {kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names to be "
+            f"unique, so it will not guess: {remedy} the others (runpod.cloud.{self.result_key} "
+            f"{self.id_option or 'name'}=<{self.id_option or 'name'}> state=absent)",
+            code="ambiguous",
+            ids=ids,
+            **extra,
+        )
+
+    # --- present ---------------------------------------------------------------------------------
+    def create_missing(self) -> Any:
+        """No resource matched: create it (an id never creates); None in check mode."""
+        resource_id = self.params.get(self.id_option) if self.id_option else None
+        if resource_id:
+            kind = self.resource_kind
+            article = "an" if kind[:1] in "aeiou" else "a"
+            self.fail(
+                f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
+                f"an id never creates {article} {kind}: to create {article} {kind}, give name (and no id)",
+                code="not_found",
+                resource_id=resource_id,
+            )
+        spec = self.build_spec()
+        self.action("create")
+        result, after = self.plan(spec)
+        self.set_diff({}, after)
+        if self.module.check_mode:
+            self.result[self.result_key] = result
+            return None
+        try:
+            created = self.create(spec)
+        except RunPodError as error:
+            created = self.create_failed(spec, error)
+        except ValueError as error:
+            self.fail(f"creating {self.resource_kind} {spec.name!r} refused: {error}", code="bad_request",
+                      changed=False)
+        self.touched_id = created.id
+        return self.seen(created)
+
+    def update_resource(self, current: Any) -> Any:
+        """One update call for the fields that differ; the diff lists only those fields."""
+        changes = self.changes(current)
+        if not changes:
+            return current
+        view = self.diff_view(current)
+        self.action("update")
+        if self.track_actions:
+            self.result["updated_fields"] = list(changes)
+        self.set_diff({field: view.get(field) for field in changes}, dict(changes))
+        if self.module.check_mode:
+            return self.seen(self.planned_update(current, changes))
+        try:
+            updated = self.update(current, changes)
+        except RunPodError as error:
+            if self.touched_id:
+                self.fail_touched(error, f"updating {self.label(current)} failed")
+            self.fail_api(error, f"updating {self.label(current)} failed", resource_id=current.id, changed=False)
+        except ValueError as error:
+            self.fail(f"{self.label(current)} cannot be updated: {error}", code="bad_request",
+                      resource_id=current.id, changed=False)
+        return self.seen(updated)
+
+    # --- absent ----------------------------------------------------------------------------------
+    def absent(self, current: Any) -> None:
+        """Delete the resource found; a resource that is already gone is no error."""
+        if current is None:
+            return
+        self.action("delete")
+        self.set_diff(self.diff_view(current), {})
+        if self.module.check_mode:
+            return
+        try:
+            self.delete(current)
+        except RunPodError as error:
+            if error.code != "not_found":
+                self.fail_api(error, f"deleting {self.label(current)} failed{self.delete_blocker}",
+                              resource_id=current.id, changed=False)
+        if not self.keep_deleted:
+            self.result[self.result_key] = None
+
+    # --- failures --------------------------------------------------------------------------------
+    def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
+        """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
+        resource_id = self.touched_id
+        self.mark_changed()
+        self.fail(
+            f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "
+            f"{resource_id} is {self.last_known_state()}; {self.resource_remedy(resource_id)}",
+            code=error.code,
+            status=error.status,
+            resource_id=resource_id,
+        )
+
+    def fail_unexpected(self, error: RunPodError) -> NoReturn:
+        if self.touched_id:
+            self.fail_touched(error, "RunPod API error")
+        super().fail_unexpected(error)
+
+
+def run_module(module_class, module) -> None:
+    """Entry point of every module: turn unexpected API errors into the structured failure."""
+    runner = module_class(module)
+    try:
+        runner.run()
+    except RunPodError as error:
+        runner.fail_unexpected(error)

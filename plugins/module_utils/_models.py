@@ -100,6 +100,11 @@ class PodView(_View):
     created_at: str | None = None
     started_at: str | None = None
     locked: bool = False
+    # REST v2 ``cluster`` of a cluster member (None on a standalone pod): rank and overlay address come late.
+    cluster_id: str | None = None
+    cluster_rank: int | None = None
+    cluster_role: str | None = None
+    cluster_ip: str | None = None
 
 
 class PodSpec(_View):
@@ -202,6 +207,49 @@ class TemplateView(_TemplateSettings):
     id: str
     name: str = ""
     image: str | None = None
+
+
+class ClusterSpec(_View):
+    """A cluster as asked for: the homogeneous compute shape plus the container settings of every member."""
+
+    name: str
+    type: str = "TRAINING"
+    gpu_type_id: str
+    gpu_count_per_pod: int = 1
+    pod_count: int = 2
+    image: str | None = None
+    template_id: str | None = None
+    container_disk_gb: int | None = None
+    volume_gb: int | None = None
+    volume_mount_path: str | None = None
+    network_volume_id: str | None = None
+    ports: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    docker_args: str | None = None
+    data_center_ids: list[str] = Field(default_factory=list)
+    start_ssh: bool = True
+
+
+class ClusterView(_View):
+    """REST v2 ``Cluster``; the members themselves come from ``list_cluster_pods``."""
+
+    id: str
+    name: str = ""
+    type: str = ""
+    gpu_type_id: str | None = None
+    gpu_count_per_pod: int | None = None
+    pod_count: int | None = None
+    template_id: str | None = None
+    data_center_id: str | None = None
+    network_cidr: str | None = None
+    vxlan_id: int | None = None
+    vxlan_port: int | None = None
+    primary_pod_id: str | None = None
+    primary_status: str | None = None
+    primary_ssh_endpoint: str | None = None
+    pods_total: int = 0
+    pods_by_status: dict[str, int] = Field(default_factory=dict)
+    created_at: str | None = None
 
 
 # -- account resources (see _account.py) ------------------------------------------------------------------------

@@ -131,6 +131,15 @@ def is_terminal(pod):
     return lifecycle_status(pod) in TERMINAL_STATUSES[api_version(pod)]
 
 
+# A cluster member cannot be started through the pod endpoints, so for it ERROR is as final as EXITED.
+MEMBER_DOWN_STATUSES = frozenset(("EXITED", "TERMINATED", "ERROR"))
+
+
+def is_member_down(pod):
+    """A cluster member that can no longer come up on its own (EXITED, TERMINATED or ERROR)."""
+    return lifecycle_status(pod) in MEMBER_DOWN_STATUSES
+
+
 def is_public_ip(ip):
     """Reference v2 rule: a routable IP, not private, loopback, link-local, or in 100.64.0.0/10."""
     try:

@@ -67,6 +67,14 @@ def _running_state(pod):
     return False, "pod status %s" % (lifecycle.lower() or "unknown")
 
 
+def _imminent(pod):
+    """A transition is close: STARTING, or RUNNING (v1: desired RUNNING) without the runtime or the SSH port yet.
+
+    Only called for pods that are not ready and not being probed; the engine reads these sooner.
+    """
+    return _podstate.lifecycle_status(pod) in ("STARTING", "RUNNING")
+
+
 def _ssh_state(pod):
     """wait_for=ssh before probing: ``(detail, address or None)``."""
     lifecycle = _podstate.lifecycle_status(pod)
@@ -128,10 +136,12 @@ class PodPoller(_ProbingMixin):
             raise PollError("conflict", _terminal_verdict(self.pod_id, pod), fatal=True)
         if self.wait_for == "running":
             ready, detail = _running_state(pod)
-            return PollResult(ready, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)} if ready else None)
+            if not ready:
+                return PollResult(False, detail, imminent=_imminent(pod))
+            return PollResult(True, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)})
         detail, address = _ssh_state(pod)
         if address is None:
-            return PollResult(False, detail)
+            return PollResult(False, detail, imminent=_imminent(pod))
         return self._probe(address, pod)
 
     def _probe(self, address, pod):
@@ -152,7 +162,7 @@ class BatchPodPoller(_ProbingMixin):
     The success value maps each pod id to ``{"pod", "ssh"}``.
     """
 
-    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None):
+    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None):
         if wait_for not in WAIT_FOR:
             raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
         self.pod_ids = list(dict.fromkeys(pod_ids))
@@ -162,20 +172,41 @@ class BatchPodPoller(_ProbingMixin):
         self.states = {pod_id: "pod not listed yet" for pod_id in self.pod_ids}
         self.last_pods = {}
         self.done = {}
-        self._list_pods = _single_read(backend.list_pods)
+        self.imminent = False
+        # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
+        self._list_pods = read or _single_read(backend.list_pods)
 
     def __call__(self):
         return self.poll()
+
+    # Whether a listed pod can no longer become ready (fails the whole wait at once).
+    is_terminal = staticmethod(_podstate.is_terminal)
 
     def poll(self):
         try:
             pods = self._list_pods()
         except Exception:
-            for counter in self.misses.values():
-                counter.read_failed()
+            self._read_failed()
             raise
+        return self._evaluate(pods)
+
+    def _read_failed(self):
+        for counter in self.misses.values():
+            counter.read_failed()
+
+    def _all_ready(self):
+        return len(self.done) == len(self.pod_ids)
+
+    def _expected(self):
+        return len(self.pod_ids)
+
+    def _waiting(self):
+        return ["%s (%s)" % (pod_id, self.states[pod_id]) for pod_id in self.pod_ids if pod_id not in self.done]
+
+    def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
         terminal, vanished, targets = [], [], {}
+        self.imminent = False  # the cadence follows the pod nearest to a transition
         for pod_id in self.pod_ids:
             if pod_id in self.done:
                 continue
@@ -188,7 +219,8 @@ class BatchPodPoller(_ProbingMixin):
                 continue
             self.misses[pod_id].seen()
             self.last_pods[pod_id] = pod
-            if _podstate.is_terminal(pod):
+            if self.is_terminal(pod):
+                self.states[pod_id] = "pod status %s" % (_podstate.lifecycle_status(pod).lower() or "unknown")
                 terminal.append(_terminal_verdict(pod_id, pod))
                 continue
             self._judge(pod_id, pod, targets)
@@ -202,11 +234,16 @@ class BatchPodPoller(_ProbingMixin):
             self.states[pod_id] = detail
             if ready:
                 self.done[pod_id] = {"pod": pod, "ssh": _podstate.public_ssh(pod)}
+            else:
+                self.imminent = self.imminent or _imminent(pod)
             return
         detail, address = _ssh_state(pod)
         if address is None:
             self.states[pod_id] = detail
+            self.imminent = self.imminent or _imminent(pod)
         else:
+            # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
+            self.states[pod_id] = "ssh port %s allocated" % _address_text(address)
             targets[pod_id] = address
 
     def _probe_round(self, targets):
@@ -223,13 +260,61 @@ class BatchPodPoller(_ProbingMixin):
                     self.states[pod_id] = "ssh port %s allocated but not reachable: %s" % (text, result.detail)
         pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
         states = dict(self.states)
-        if len(self.done) == len(self.pod_ids):
+        if self._all_ready():
             return PollResult(True, "all %d pods ready" % len(self.pod_ids), value=dict(self.done), states=states)
-        waiting = ", ".join("%s (%s)" % (pod_id, self.states[pod_id]) for pod_id in self.pod_ids
-                            if pod_id not in self.done)
-        detail = "%d of %d pods ready; waiting for %s" % (len(self.done), len(self.pod_ids), waiting)
+        detail = "%d of %d pods ready; waiting for %s" % (len(self.done), self._expected(),
+                                                          ", ".join(self._waiting()))
         recheck = (lambda: self._probe_round(pending)) if pending else None
-        return PollResult(False, detail, recheck=recheck, states=states)
+        return PollResult(False, detail, recheck=recheck, states=states, imminent=self.imminent)
+
+
+class ClusterPoller(BatchPodPoller):
+    """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
+
+    Each poll is one ``backend.list_cluster_pods(cluster_id)`` read; members join the wait as they are
+    listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
+    that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
+    started on its own. A cluster that no longer exists fails it with ``not_found``.
+    """
+
+    is_terminal = staticmethod(_podstate.is_member_down)
+
+    def __init__(self, backend, cluster_id, pod_count, probe_many=None):
+        members = _single_read(backend.list_cluster_pods)
+        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many, read=lambda: members(cluster_id))
+        self.cluster_id = cluster_id
+        self.pod_count = int(pod_count or 0)
+
+    def poll(self):
+        try:
+            pods = self._list_pods()
+        except Exception as err:
+            if _is_not_found(err):
+                raise PollError("not_found", "cluster %s no longer exists, so it was deleted while waiting"
+                                % self.cluster_id, fatal=True) from err
+            self._read_failed()
+            raise
+        listed = [entry for entry in pods or () if entry is not None]
+        ranked = sorted(listed, key=lambda pod: (_get(pod, "cluster_rank") is None, _get(pod, "cluster_rank", 0)))
+        for pod in ranked:
+            pod_id = _pod_id(pod)
+            if pod_id not in self.misses:
+                self.pod_ids.append(pod_id)
+                self.misses[pod_id] = MissCounter("pod", pod_id)
+                self.states[pod_id] = "pod not listed yet"
+        return self._evaluate(listed)
+
+    def _all_ready(self):
+        return len(self.pod_ids) >= self.pod_count and super()._all_ready()
+
+    def _expected(self):
+        return max(len(self.pod_ids), self.pod_count)
+
+    def _waiting(self):
+        waiting = super()._waiting()
+        if len(self.pod_ids) < self.pod_count:
+            waiting.append("%d more member(s) not listed yet" % (self.pod_count - len(self.pod_ids)))
+        return waiting
 
 
 def _is_not_found(err):

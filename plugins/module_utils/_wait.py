@@ -7,12 +7,15 @@
 ``until()`` follows runpodctl's wait contract (reference-semantics.md §1.2): first poll at once, never
 sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors
 end the wait, everything else is retried until the deadline. Between two API reads a cheap
-``recheck`` (the SSH probe) may run every ``probe_interval``.
+``recheck`` (the SSH probe) may run every ``probe_interval``. ``Cadence`` decides when the next API
+read happens: ``interval`` is the average, reads come sooner while a poller says a transition is
+imminent, and no wait of length T ever makes more than T / interval + 3 reads.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 import time
@@ -27,6 +30,17 @@ DEFAULT_TIMEOUT = 600.0
 DEFAULT_INTERVAL = 5.0
 DEFAULT_PROGRESS_EVERY = 15.0
 DEFAULT_PROBE_INTERVAL = 0.25
+
+# The read budget (see ``Cadence``): reads in hand at the start and the most the bank holds, how soon an
+# imminent transition is read again (share of the interval), and how far a steady phase stretches a gap.
+READ_BANK = 3.0
+IMMINENT_SHARE = 0.5
+MAX_STRETCH = 2.0
+ADAPTIVE = "adaptive"
+FIXED = "fixed"
+CADENCES = (ADAPTIVE, FIXED)
+# Forces the cadence of every wait in the process (the benchmark sets ``fixed`` to measure the reference).
+CADENCE_ENV = "RUNPOD_CLOUD_WAIT_CADENCE"
 
 WAIT_TIMEOUT = "wait_timeout"
 WAIT_INTERRUPTED = "wait_interrupted"
@@ -117,17 +131,20 @@ class PollResult:
 
     ``recheck`` is a zero-argument callable returning a ``PollResult``; the engine calls it every
     ``probe_interval`` until the next API read. ``states`` optionally maps sub-resources (batch waits)
-    to their own last state, kept on the outcome and on ``WaitError.last_states``.
+    to their own last state, kept on the outcome and on ``WaitError.last_states``. ``imminent`` says the
+    state is about to change (a pod STARTING, or RUNNING without its SSH port yet): the next read comes
+    sooner, paid for by later reads in steady phases (see ``Cadence``).
     """
 
-    __slots__ = ("detail", "ready", "recheck", "states", "value")
+    __slots__ = ("detail", "imminent", "ready", "recheck", "states", "value")
 
-    def __init__(self, ready, detail="", value=None, recheck=None, states=None):
+    def __init__(self, ready, detail="", value=None, recheck=None, states=None, imminent=False):
         self.ready = bool(ready)
         self.detail = detail or ""
         self.value = value
         self.recheck = recheck
         self.states = states
+        self.imminent = bool(imminent)
 
     def __repr__(self):
         return "PollResult(ready=%r, detail=%r)" % (self.ready, self.detail)
@@ -206,6 +223,59 @@ def _retry_after_of(err):
     return None
 
 
+class Cadence:
+    """When the next API read of a wait happens: a token bucket with ``interval`` as its average rate.
+
+    The bucket starts with ``READ_BANK`` reads and earns one per ``interval``, never holding more than
+    ``READ_BANK``; each read spends one and none overdraws it, so a wait of length T makes at most
+    T / interval + 3 reads, whatever its results. A read the last result calls imminent comes after
+    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits at least one interval,
+    longer (up to ``MAX_STRETCH`` intervals) until the bank is full again. One read stays reserved for
+    the final poll at the deadline. A 429's ``Retry-After`` delays the next read further, but never past
+    the deadline. ``adaptive=False`` is the reference cadence: one read per interval, the deadline read
+    on top (at most T / interval + 2).
+    """
+
+    def __init__(self, interval, start, deadline, adaptive=True):
+        self.interval = interval
+        self.deadline = deadline
+        self.adaptive = adaptive
+        self._tokens = READ_BANK
+        self._stamp = start
+
+    def tokens(self, now):
+        """Reads in hand at ``now`` (earned since the last read, capped at the bank)."""
+        return min(READ_BANK, self._tokens + max(0.0, now - self._stamp) / self.interval)
+
+    def spend(self, now):
+        """Count a read starting at ``now``."""
+        self._tokens = self.tokens(now) - 1.0
+        self._stamp = max(self._stamp, now)
+
+    def next_read(self, now, imminent=False, retry_after=0.0):
+        """The moment of the next read (the deadline at the latest), after a read that ended at ``now``."""
+        if not self.adaptive:
+            return min(self.deadline, now + max(self.interval, retry_after))
+        tokens = self.tokens(now)
+        if tokens + (self.deadline - now) / self.interval < 2.0:
+            return self.deadline  # only the final read at the deadline is still funded
+        earliest = now + max(0.0, 1.0 - tokens) * self.interval
+        if imminent:
+            wanted = now + IMMINENT_SHARE * self.interval
+        else:
+            refill = (READ_BANK - tokens) * self.interval
+            wanted = now + min(max(self.interval, refill), MAX_STRETCH * self.interval)
+        return min(self.deadline, max(earliest, wanted, now + retry_after))
+
+
+def _cadence_mode(cadence):
+    if cadence is None:
+        return FIXED if os.environ.get(CADENCE_ENV, "").strip().lower() == FIXED else ADAPTIVE
+    if cadence not in CADENCES:
+        raise ValueError("cadence must be one of %s, got %r" % (", ".join(CADENCES), cadence))
+    return cadence
+
+
 class WaitError(Exception):
     """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
 
@@ -225,8 +295,8 @@ class WaitError(Exception):
         self.last_states = last_states
 
     def as_dict(self):
-        """The ``wait`` block of a failed task's result."""
-        return {"elapsed": self.elapsed, "polls": self.polls, "last_state": self.last_state}
+        """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
+        return _wait_block(self.elapsed, self.polls, self.probes, self.history, self.last_state, self.last_states)
 
 
 class WaitOutcome:
@@ -244,7 +314,29 @@ class WaitOutcome:
         self.last_states = last_states
 
     def as_dict(self):
-        return {"elapsed": self.elapsed, "polls": self.polls, "probes": self.probes, "last_state": self.detail}
+        """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
+        block = _wait_block(self.elapsed, self.polls, self.probes, self.history, self.detail, self.last_states)
+        block["ready_detail"] = self.detail
+        return block
+
+    @classmethod
+    def nothing_to_wait_for(cls):
+        return cls(None, "nothing to wait for", 0, 0, 0, [])
+
+
+def _wait_block(elapsed, polls, probes, history, last_state, last_states):
+    """The one ``wait`` result shape (docs/dev/wait-and-status.md): the same keys on success and failure."""
+    block = {
+        "elapsed": elapsed,
+        "polls": polls,
+        "probes": probes,
+        "history": list(history or []),
+        "last_state": last_state,
+    }
+    if last_states:
+        # Batch waits: the last known state of every resource.
+        block["last_states"] = dict(last_states)
+    return block
 
 
 class _Waiter:
@@ -350,25 +442,30 @@ def _positive_or(value, default):
 
 def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, clock=None, cancel=None,
           progress=None, progress_every=DEFAULT_PROGRESS_EVERY, probe_interval=DEFAULT_PROBE_INTERVAL,
-          resource_id=None, on_transition=None):
+          resource_id=None, on_transition=None, cadence=None):
     """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``.
 
-    ``poll()`` is the API read (one per ``interval``); it returns a ``PollResult`` or raises. A
-    result's ``recheck`` runs every ``probe_interval`` seconds until the next read (``None`` = only
-    on reads). ``progress(line)`` receives the reference progress lines; ``on_transition(entry)``
-    each ``{"elapsed", "state"}`` change, also collected in ``history``. Durations <= 0 mean defaults.
+    ``poll()`` is the API read (one per ``interval`` on average, see ``Cadence``); it returns a
+    ``PollResult`` or raises. A result's ``recheck`` runs every ``probe_interval`` seconds until the
+    next read (``None`` = only on reads). ``progress(line)`` receives the reference progress lines;
+    ``on_transition(entry)`` each ``{"elapsed", "state"}`` change, also collected in ``history``.
+    Durations <= 0 mean defaults. ``cadence`` is ``"adaptive"`` or ``"fixed"`` (default: adaptive,
+    unless the ``RUNPOD_CLOUD_WAIT_CADENCE`` environment variable says ``fixed``).
     """
     clock = clock if clock is not None else SystemClock()
     timeout = _positive_or(timeout, DEFAULT_TIMEOUT)
     interval = _positive_or(interval, DEFAULT_INTERVAL)
     progress_every = _positive_or(progress_every, DEFAULT_PROGRESS_EVERY)
     probe_interval = None if probe_interval is None else _positive_or(probe_interval, DEFAULT_PROBE_INTERVAL)
+    mode = _cadence_mode(cadence)
     waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
     deadline = waiter.start + timeout
+    schedule = Cadence(interval, waiter.start, deadline, adaptive=mode == ADAPTIVE)
     waiter.emit("waiting for %s (timeout %s)" % (label, format_duration(timeout)))
 
     while True:
         waiter.polls += 1
+        schedule.spend(clock.now())
         result, err = waiter.run(poll)
         if result.ready:
             return waiter.succeed(result)
@@ -377,8 +474,8 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
         remaining = deadline - clock.now()
         if remaining <= 0:
             raise waiter.ended(WAIT_TIMEOUT, "timed out")
-        next_read = clock.now() + max(interval, rate_limit_sleep(_retry_after_of(err), remaining))
-        next_read = min(next_read, deadline)
+        retry_after = rate_limit_sleep(_retry_after_of(err), remaining)
+        next_read = schedule.next_read(clock.now(), result.imminent, retry_after)
         recheck = result.recheck if probe_interval is not None else None
         while True:
             gap = next_read - clock.now()

@@ -312,10 +312,17 @@ ready_worker_id:
   sample: w-4f9a2c
 wait:
   description:
-    - How the wait went; C(last_state) holds the worker counters of the last health read.
+    - How the wait went, with the same keys on success and on failure - C(elapsed) (whole seconds), C(polls)
+      (health reads), C(probes) (always 0 here), C(history) (the state transitions C({elapsed, state})) and
+      C(last_state) (the worker counters of the last health read). A successful wait also returns C(ready_detail).
   returned: when the task waited
   type: dict
-  sample: {elapsed: 42, polls: 9, last_state: "workers ready 0, running 0, initializing 0, throttled 1, unhealthy 0"}
+  sample:
+    elapsed: 42
+    polls: 9
+    probes: 0
+    history: [{elapsed: 0.0, state: "workers ready 0, running 0, initializing 1, throttled 0, unhealthy 0"}]
+    last_state: "workers ready 0, running 0, initializing 0, throttled 1, unhealthy 0"
 diff:
   description: The endpoint before and after the change (only the changed fields for an update).
   returned: when changed and in diff mode
@@ -349,11 +356,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    RunPodModule,
+    ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDPOINT_FIELDS, describe_endpoint
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import EndpointPoller
 
@@ -378,65 +385,10 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 # Options compared one to one with the EndpointView field of the same name.
-SIMPLE_FIELDS = (
-    "template_id",
-    "gpu_count",
-    "workers_min",
-    "workers_max",
-    "idle_timeout",
-    "scaler_type",
-    "scaler_value",
-    "flashboot",
-    "network_volume_id",
-    "execution_timeout_ms",
+SIMPLE_FIELDS = tuple(
+    field for field in ENDPOINT_FIELDS
+    if field not in ("id", "name", "gpu_type_ids", "gpu_pools", "data_center_ids", "created_at")
 )
-HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")
-DESCRIBED_FIELDS = (
-    "id",
-    "name",
-    "template_id",
-    "gpu_type_ids",
-    "gpu_pools",
-    "gpu_count",
-    "workers_min",
-    "workers_max",
-    "idle_timeout",
-    "scaler_type",
-    "scaler_value",
-    "flashboot",
-    "network_volume_id",
-    "data_center_ids",
-    "execution_timeout_ms",
-    "created_at",
-)
-
-
-def endpoint_urls(serverless_url, endpoint_id):
-    if not endpoint_id:
-        return None
-    base = f"{serverless_url.rstrip('/')}/{endpoint_id}"
-    return {"run": f"{base}/run", "runsync": f"{base}/runsync", "status": f"{base}/status", "health": f"{base}/health"}
-
-
-def health_counts(health):
-    """The worker counters of a ``Health`` view or a poller's counts dict; None stays None."""
-    if health is None:
-        return None
-    get = health.get if isinstance(health, dict) else lambda key, default=0: getattr(health, key, default)
-    return {key: int(get(key, 0) or 0) for key in HEALTH_KEYS}
-
-
-def describe_endpoint(endpoint, serverless_url, health=None):
-    """The stable, JSON-safe ``endpoint`` result from an ``EndpointView`` (or a planned field dict)."""
-    if endpoint is None:
-        return None
-    fields = endpoint if isinstance(endpoint, dict) else endpoint.model_dump()
-    described = {key: fields.get(key) for key in DESCRIBED_FIELDS}
-    for key in ("gpu_type_ids", "gpu_pools", "data_center_ids"):
-        described[key] = list(described[key] or [])
-    described["urls"] = endpoint_urls(serverless_url, described["id"])
-    described["health"] = health_counts(health)
-    return described
 
 
 def gpu_selection(gpu_type_ids, api_version):
@@ -493,13 +445,11 @@ def validate_params(params):
     return problems
 
 
-class EndpointModule(RunPodModule):
-    result_key = "endpoint"
+class EndpointModule(ResourceModule):
     resource_kind = "endpoint"
 
-    def __init__(self, module):
-        super().__init__(module)
-        params = module.params
+    def check_options(self):
+        params = self.params
         problems = validate_params(params)
         self.gpu = None
         if params.get("gpu_type_ids"):
@@ -510,7 +460,6 @@ class EndpointModule(RunPodModule):
         if problems:
             self.fail("; ".join(problems), code="bad_request")
 
-    # -- messages ------------------------------------------------------------------------------------
     def resource_remedy(self, resource_id):
         return (
             f"endpoint {resource_id} was kept (nothing is deleted): inspect it with {self.info_hint(resource_id)}, "
@@ -520,69 +469,24 @@ class EndpointModule(RunPodModule):
 
     @property
     def api_version(self):
-        return self.module.params["api_version"]
+        return self.params["api_version"]
 
-    def describe(self, endpoint, health=None):
-        return describe_endpoint(endpoint, self.backend.serverless_url, health)
+    # -- hooks ---------------------------------------------------------------------------------------
+    def read(self, resource_id):
+        return self.backend.get_endpoint(resource_id)
 
-    # -- lookup --------------------------------------------------------------------------------------
-    def find(self):
-        params = self.module.params
-        if params.get("id"):
-            try:
-                return self.backend.get_endpoint(params["id"])
-            except RunPodError as error:
-                if error.code == "not_found":
-                    return None
-                self.fail_api(error, f"reading endpoint {params['id']} failed", resource_id=params["id"])
-        name = params["name"]
-        try:
-            matches = self.backend.find_endpoints(name)
-        except RunPodError as error:
-            self.fail_api(error, f"listing endpoints to find {name!r} failed")
-        if len(matches) > 1:
-            ids = sorted(endpoint.id for endpoint in matches)
-            self.fail(
-                f"found {len(matches)} endpoints named {name!r} (ids: {', '.join(ids)}); RunPod does not enforce "
-                f"unique names, so this task will not guess: set id to the one you mean, or delete the others "
-                f"with runpod.cloud.endpoint id=<id> state=absent",
-                code="ambiguous",
-                ids=ids,
-            )
-        return matches[0] if matches else None
+    def find_by_name(self, name):
+        return self.backend.find_endpoints(name)
 
-    # -- states --------------------------------------------------------------------------------------
-    def run(self):
-        if self.module.params["state"] == "absent":
-            self.absent()
-        else:
-            self.present()
-
-    def present(self):
-        params = self.module.params
-        current = self.find()
-        if current is None and params.get("id"):
-            self.fail(
-                f"endpoint {params['id']} was not found (deleted, or not visible to this api key); to create an "
-                f"endpoint, give name (and no id)",
-                code="not_found",
-                resource_id=params["id"],
-            )
-        endpoint = self.create() if current is None else self.update(current)
-        if endpoint is None:  # check mode create: nothing exists to wait on
-            self.exit()
-        self.result["endpoint"] = self.describe(endpoint)
-        if self.wait_settings.wait:
-            self.wait_for_worker(endpoint)
-        self.exit()
+    def describe(self, resource, health=None):
+        return describe_endpoint(resource, self.backend.serverless_url, health)
 
     def wanted(self):
         """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted)."""
-        params = self.module.params
+        params = self.params
         wanted = {field: params[field] for field in SIMPLE_FIELDS if params.get(field) is not None}
-        for field in ("network_volume_id",):
-            if wanted.get(field) == "":
-                wanted.pop(field)
+        if wanted.get("network_volume_id") == "":
+            wanted.pop("network_volume_id")
         if params.get("data_center_ids"):
             wanted["data_center_ids"] = list(params["data_center_ids"])
         if self.gpu is not None:
@@ -590,8 +494,8 @@ class EndpointModule(RunPodModule):
             wanted[field] = values
         return wanted
 
-    def create(self):
-        params = self.module.params
+    def build_spec(self):
+        params = self.params
         wanted = self.wanted()
         missing = [option for option in ("name", "template_id", "gpu_type_ids") if not params.get(option)]
         if missing:
@@ -602,31 +506,29 @@ class EndpointModule(RunPodModule):
             )
         if "scaler_value" in wanted:
             wanted["scaler_value"] = scaler_number(wanted["scaler_value"], wanted.get("scaler_type"), self.api_version)
-        spec = EndpointSpec(name=params["name"], **wanted)
-        self.mark_changed()
-        planned = dict(spec.model_dump(), id=None, created_at=None)
-        if self.module._diff:
-            self.result["diff"] = {"before": {}, "after": self.describe(planned)}
-        if self.module.check_mode:
-            self.result["endpoint"] = self.describe(planned)
-            return None
-        try:
-            return self.backend.create_endpoint(spec)
-        except RunPodError as error:
-            if error.maybe_created:
-                self.fail(
-                    f"creating endpoint {spec.name!r} failed ({error.message}, {error.code}), and RunPod may have "
-                    f"created it anyway; it was not retried: rerun this task (it finds the endpoint by name) or "
-                    f"check with runpod.cloud.endpoint_info name={spec.name}",
-                    code=error.code,
-                    status=error.status,
-                )
-            self.fail_api(error, f"creating endpoint {spec.name!r} failed")
-        return None
+        return EndpointSpec(name=params["name"], **wanted)
+
+    def plan(self, spec):
+        planned = self.describe(dict(spec.model_dump(), id=None, created_at=None))
+        return planned, planned
+
+    def create(self, spec):
+        return self.backend.create_endpoint(spec)
+
+    def create_failed(self, spec, error):
+        if error.maybe_created:
+            self.fail(
+                f"creating endpoint {spec.name!r} failed ({error.message}, {error.code}), and RunPod may have "
+                f"created it anyway; it was not retried: rerun this task (it finds the endpoint by name) or "
+                f"check with runpod.cloud.endpoint_info name={spec.name}",
+                code=error.code,
+                status=error.status,
+            )
+        super().create_failed(spec, error)
 
     def changes(self, current):
         """``{field: wanted value}`` for every wanted field that differs from ``current``."""
-        params = self.module.params
+        params = self.params
         wanted = self.wanted()
         changes = {}
         if params.get("id") and params.get("name") and params["name"] != current.name:
@@ -652,45 +554,15 @@ class EndpointModule(RunPodModule):
             changes["scaler_type"] = scaler_type
         return changes
 
-    def update(self, current):
-        changes = self.changes(current)
-        if not changes:
-            return current
-        described = self.describe(current)
-        self.mark_changed()
-        if self.module._diff:
-            self.result["diff"] = {
-                "before": {field: described.get(field) for field in changes},
-                "after": dict(changes),
-            }
-        if self.module.check_mode:
-            return current.model_copy(update=changes)
-        try:
-            return self.backend.update_endpoint(current.id, changes)
-        except RunPodError as error:
-            self.fail_api(error, f"updating endpoint {current.id} ({current.name!r}) failed", resource_id=current.id)
-        return None
+    def update(self, current, changes):
+        return self.backend.update_endpoint(current.id, changes)
 
-    def absent(self):
-        current = self.find()
-        if current is None:
-            self.exit()
-        described = self.describe(current)
-        self.result["endpoint"] = described
-        self.mark_changed()
-        if self.module._diff:
-            self.result["diff"] = {"before": described, "after": {}}
-        if not self.module.check_mode:
-            try:
-                self.backend.delete_endpoint(current.id)
-            except RunPodError as error:
-                if error.code != "not_found":
-                    self.fail_api(error, f"deleting endpoint {current.id} ({current.name!r}) failed",
-                                  resource_id=current.id)
-        self.exit()
+    def delete(self, current):
+        self.backend.delete_endpoint(current.id)
 
     # -- waiting -------------------------------------------------------------------------------------
-    def wait_for_worker(self, endpoint):
+    def wait_for(self, resource):
+        endpoint = resource
         if not endpoint.workers_min:
             self.module.warn(
                 f"endpoint {endpoint.id} has workers_min 0, so RunPod keeps no worker running and none is "
@@ -708,7 +580,7 @@ class EndpointModule(RunPodModule):
         self.result["endpoint"] = self.describe(endpoint, value.get("health") or poller.last_health)
         self.result["ready_signal"] = value.get("ready_signal")
         self.result["ready_worker_id"] = value.get("worker_id")
-        self.result["wait"] = {"elapsed": outcome.elapsed, "polls": outcome.polls, "last_state": outcome.detail}
+        self.result["wait"] = outcome.as_dict()
 
 
 def main():

@@ -51,7 +51,10 @@ EXAMPLES = r"""
 
 RETURN = r"""
 endpoints:
-  description: The endpoints found, each with its health counters.
+  description:
+    - The endpoints found, each with its health counters.
+    - Each element has every key of RV(runpod.cloud.endpoint#module:endpoint) (the same shape, built by the same
+      code), plus RV(endpoints[].jobs) and RV(endpoints[].health_error).
   returned: always
   type: list
   elements: dict
@@ -59,120 +62,13 @@ endpoints:
     - id: a1b2c3d4e5f6g7
       name: hello
       template_id: 2k4zq1n8xw
-      gpu_type_ids: []
       gpu_pools: [ADA_24]
-      gpu_count: 1
       workers_min: 1
       workers_max: 3
-      idle_timeout: 5
-      scaler_type: QUEUE_DELAY
-      scaler_value: 4.0
-      flashboot: false
-      network_volume_id: null
-      data_center_ids: []
-      execution_timeout_ms: 300000
-      created_at: "2026-03-01T10:00:00Z"
-      urls:
-        run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
-        runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
-        status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
-        health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
       health: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
       jobs: {completed: 3, failed: 0, inProgress: 0, inQueue: 0, retried: 0}
       health_error: null
   contains:
-    id:
-      description: Endpoint id.
-      type: str
-      returned: always
-      sample: a1b2c3d4e5f6g7
-    name:
-      description: Endpoint name.
-      type: str
-      returned: always
-      sample: hello
-    template_id:
-      description: Id of the template the workers run.
-      type: str
-      returned: always
-      sample: 2k4zq1n8xw
-    gpu_type_ids:
-      description: GPU type ids (REST v1; empty with REST v2, which selects by pool).
-      type: list
-      elements: str
-      returned: always
-      sample: [NVIDIA GeForce RTX 4090]
-    gpu_pools:
-      description: GPU pools (REST v2; empty with REST v1).
-      type: list
-      elements: str
-      returned: always
-      sample: [ADA_24]
-    gpu_count:
-      description: GPUs per worker.
-      type: int
-      returned: always
-      sample: 1
-    workers_min:
-      description: Minimum number of workers.
-      type: int
-      returned: always
-      sample: 1
-    workers_max:
-      description: Maximum number of workers.
-      type: int
-      returned: always
-      sample: 3
-    idle_timeout:
-      description: Idle seconds before a worker is scaled down.
-      type: int
-      returned: always
-      sample: 5
-    scaler_type:
-      description: Scaler type.
-      type: str
-      returned: always
-      sample: QUEUE_DELAY
-    scaler_value:
-      description: Scaler value.
-      type: float
-      returned: always
-      sample: 4.0
-    flashboot:
-      description: Whether FlashBoot is on (null where the API does not report it, REST v1).
-      type: bool
-      returned: always
-      sample: false
-    network_volume_id:
-      description: Attached network volume id.
-      type: str
-      returned: always
-      sample: null
-    data_center_ids:
-      description: Allowed data centers.
-      type: list
-      elements: str
-      returned: always
-      sample: [EU-RO-1]
-    execution_timeout_ms:
-      description: Per-request execution timeout in milliseconds.
-      type: int
-      returned: always
-      sample: 300000
-    created_at:
-      description: Creation time as the API reports it.
-      type: str
-      returned: always
-      sample: "2026-03-01T10:00:00Z"
-    urls:
-      description: Serverless URLs of the endpoint, built from O(serverless_url).
-      type: dict
-      returned: always
-      sample:
-        run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
-        runsync: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/runsync
-        status: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/status
-        health: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/health
     health:
       description: Worker counters from C(/health); null when the read failed.
       type: dict
@@ -201,6 +97,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -209,44 +106,6 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 MAX_CONCURRENT_HEALTH_READS = 8
-HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")
-DESCRIBED_FIELDS = (
-    "id",
-    "name",
-    "template_id",
-    "gpu_type_ids",
-    "gpu_pools",
-    "gpu_count",
-    "workers_min",
-    "workers_max",
-    "idle_timeout",
-    "scaler_type",
-    "scaler_value",
-    "flashboot",
-    "network_volume_id",
-    "data_center_ids",
-    "execution_timeout_ms",
-    "created_at",
-)
-
-
-def describe_endpoint(endpoint, serverless_url):
-    """The same shape as ``runpod.cloud.endpoint`` returns, plus ``jobs`` and ``health_error``."""
-    fields = endpoint.model_dump()
-    described = {key: fields.get(key) for key in DESCRIBED_FIELDS}
-    for key in ("gpu_type_ids", "gpu_pools", "data_center_ids"):
-        described[key] = list(described[key] or [])
-    base = f"{serverless_url.rstrip('/')}/{endpoint.id}"
-    described["urls"] = {
-        "run": f"{base}/run",
-        "runsync": f"{base}/runsync",
-        "status": f"{base}/status",
-        "health": f"{base}/health",
-    }
-    described["health"] = None
-    described["jobs"] = None
-    described["health_error"] = None
-    return described
 
 
 def read_health(backend, endpoint_id):
@@ -284,11 +143,9 @@ class EndpointInfoModule(RunPodModule):
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         described = []
         for endpoint in endpoints:
-            entry = describe_endpoint(endpoint, self.backend.serverless_url)
             counts, error = health[endpoint.id]
-            if counts is not None:
-                entry["health"] = {key: int(getattr(counts, key, 0) or 0) for key in HEALTH_KEYS}
-                entry["jobs"] = dict(counts.jobs or {})
+            entry = describe_endpoint(endpoint, self.backend.serverless_url, counts)
+            entry["jobs"] = dict(counts.jobs or {}) if counts is not None else None
             entry["health_error"] = error
             described.append(entry)
         self.exit(endpoints=described)

@@ -324,14 +324,17 @@ updated_fields:
   sample: [image, env]
 wait:
   description:
-    - How the wait went. On success C(elapsed), C(polls), C(probes), C(history) and C(ready_detail); on a failed
-      wait C(elapsed), C(polls), C(last_state) and C(history).
+    - How the wait went, with the same keys on success and on failure - C(elapsed) (whole seconds), C(polls)
+      (API reads), C(probes) (SSH probe rounds between reads), C(history) (the state transitions
+      C({elapsed, state})) and C(last_state) (the state the wait ended on). A successful wait also returns
+      C(ready_detail), the same text as C(last_state).
   returned: when the module waited
   type: dict
   sample:
     elapsed: 94
     polls: 19
     probes: 12
+    last_state: ssh reachable at 203.0.113.7:40123
     ready_detail: ssh reachable at 203.0.113.7:40123
     history:
       - {elapsed: 0.0, state: pod status provisioning}
@@ -356,8 +359,6 @@ diff:
 """
 
 import shlex
-import time
-import traceback
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -366,10 +367,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    RunPodModule,
+    ResourceModule,
     argument_spec,
+    run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
@@ -436,21 +439,14 @@ def _with_ssh_port(ports, ssh):
     return ports
 
 
-class PodModule(RunPodModule):
-    result_key = "pod"
+class PodModule(ResourceModule):
     resource_kind = "pod"
-
-    def __init__(self, module):
-        super().__init__(module)
-        self.params = module.params
-        self.result["actions"] = []
-        # Set once this task has created or started a pod: every later failure reports it and changed=true.
-        self.touched_id = None
-        self.last_seen = None
-        self._check_options()
+    track_actions = True
+    keep_deleted = False
+    planned_changes: dict = {}
 
     # --- checks made before any API call ---------------------------------------------------------------
-    def _check_options(self):
+    def check_options(self):
         p = self.params
         if p["api_version"] == "v2":
             given = [option for option in V1_ONLY_OPTIONS if p[option] is not None]
@@ -504,87 +500,45 @@ class PodModule(RunPodModule):
                 f"and a wait for ssh may run to its timeout; {remedy}."
             )
 
-    # --- helpers ---------------------------------------------------------------------------------------
+    # --- messages --------------------------------------------------------------------------------------
     def resource_remedy(self, resource_id):
         return (
             f"pod {resource_id} was kept and bills by the second while it runs: inspect it with "
             f"{self.info_hint(resource_id)}, or delete it with {self.delete_hint(resource_id)}"
         )
 
-    def _describe(self, pod):
-        return _podstate.describe(pod) if pod is not None else None
-
-    def _seen(self, pod):
-        if pod is not None:
-            self.last_seen = pod
-            self.result["pod"] = self._describe(pod)
-        return pod
-
-    def _fail_touched(self, error, action):
-        """A RunPodError after this task created or started a pod: keep the id, changed=true and the remedy."""
-        pod_id = self.touched_id
-        state = self.result["pod"]["runtime_status"] if self.result.get("pod") else "unknown"
-        self.mark_changed()
-        self.fail(
-            f"{action}: {error.message} ({error.code}); the last known state of pod {pod_id} is {state}; "
-            f"{self.resource_remedy(pod_id)}",
-            code=error.code,
-            status=error.status,
-            resource_id=pod_id,
-        )
+    def last_known_state(self):
+        return self.result["pod"]["runtime_status"] if self.result.get("pod") else "unknown"
 
     def _is_stopped(self, pod):
         if _podstate.api_version(pod) == "v1":
             return (pod.desired_status or pod.status).upper() in ("EXITED",)
         return pod.status.upper() in STOPPED_STATUSES
 
-    # --- lookup ----------------------------------------------------------------------------------------
-    def _find(self):
-        p = self.params
-        if p["id"]:
-            try:
-                pod = self.backend.get_pod(p["id"])
-            except RunPodError as error:
-                if error.code == "not_found":
-                    return None
-                self.fail_api(error, f"reading pod {p['id']} failed", resource_id=p["id"])
-            if pod.status.upper() == "TERMINATED":
-                return None
-            return pod
-        try:
-            pods = self.backend.find_pods(p["name"])
-        except RunPodError as error:
-            self.fail_api(error, f"listing pods named {p['name']!r} failed")
-        if len(pods) > 1:
-            ids = ", ".join(pod.id for pod in pods)
-            self.fail(
-                f"{len(pods)} live pods are named {p['name']!r} ({ids}); names must be unique for this module. "
-                "Pass id to pick one, or delete the extra pods with runpod.cloud.pod id=<id> state=absent.",
-                code="ambiguous",
-                ids=[pod.id for pod in pods],
-            )
-        return pods[0] if pods else None
+    # --- hooks: lookup, description, diff -------------------------------------------------------------
+    def read(self, resource_id):
+        pod = self.backend.get_pod(resource_id)
+        return None if pod.status.upper() == "TERMINATED" else pod
 
-    # --- diff ------------------------------------------------------------------------------------------
-    def _diff_view(self, pod):
-        if pod is None:
-            return {"state": "absent"}
+    def find_by_name(self, name):
+        return self.backend.find_pods(name)
+
+    def describe(self, resource):
+        return describe_pod(resource)
+
+    def diff_view(self, resource):
         return {
-            "id": pod.id,
-            "name": pod.name,
-            "status": pod.status,
-            "image": pod.image,
-            "docker_args": pod.docker_args,
-            "container_disk_gb": pod.container_disk_gb,
-            "volume_gb": pod.volume_gb,
-            "volume_mount_path": pod.volume_mount_path,
-            "ports": list(pod.ports),
-            "env": dict(pod.env),
+            "id": resource.id,
+            "name": resource.name,
+            "status": resource.status,
+            "image": resource.image,
+            "docker_args": resource.docker_args,
+            "container_disk_gb": resource.container_disk_gb,
+            "volume_gb": resource.volume_gb,
+            "volume_mount_path": resource.volume_mount_path,
+            "ports": list(resource.ports),
+            "env": dict(resource.env),
         }
-
-    def _set_diff(self, before, after):
-        if self.module._diff:
-            self.result["diff"] = {"before": before, "after": after}
 
     # --- wanted state ----------------------------------------------------------------------------------
     def _wanted_env(self, existing=None):
@@ -598,34 +552,10 @@ class PodModule(RunPodModule):
             env["PUBLIC_KEY"] = existing["PUBLIC_KEY"]
         return env
 
-    def _spec(self):
+    def changes(self, current):
+        """Mutable fields whose wanted value differs from ``current``: ``{field: wanted}``."""
         p = self.params
-        return PodSpec(
-            name=p["name"],
-            image=p["image"],
-            template_id=p["template_id"],
-            compute_type=p["compute_type"],
-            gpu_type_ids=list(p["gpu_type_ids"] or []),
-            gpu_count=p["gpu_count"] or 1,
-            cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
-            vcpu_count=p["vcpu_count"],
-            cloud_type=p["cloud_type"],
-            container_disk_gb=p["container_disk_gb"],
-            volume_gb=p["volume_gb"],
-            volume_mount_path=p["volume_mount_path"],
-            network_volume_id=p["network_volume_id"],
-            ports=_with_ssh_port(p["ports"], p["ssh"]),
-            env=self._wanted_env() or {},
-            docker_args=p["docker_args"],
-            data_center_ids=list(p["data_center_ids"] or []),
-            support_public_ip=p["support_public_ip"],
-            interruptible=p["interruptible"],
-            start_ssh=p["ssh"],
-        )
-
-    def _changes(self, pod):
-        """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
-        p = self.params
+        pod = current
         changes = {}
         if p["id"] and p["name"] and p["name"] != pod.name:
             changes["name"] = p["name"]
@@ -663,57 +593,21 @@ class PodModule(RunPodModule):
                 f"(runpod.cloud.pod id={pod.id} state=absent) and run the task again to get the new settings."
             )
 
-    # --- actions ---------------------------------------------------------------------------------------
-    def _act(self, pod, action):
-        """A lifecycle action (start/stop/restart); returns the pod as the API answered or as re-read."""
-        changed_before = self.result["changed"]
-        self.result["actions"].append(action)
-        self.mark_changed()
-        if self.module.check_mode:
-            return pod
-        calls = {"start": self.backend.start_pod, "stop": self.backend.stop_pod, "restart": self.backend.restart_pod}
-        try:
-            after = calls[action](pod.id)
-        except RunPodError as error:
-            self.fail_api(error, f"{action} of pod {pod.id} failed", resource_id=pod.id, changed=changed_before)
-        if action in ("start", "restart"):
-            self.touched_id = pod.id
-        if after is None:
-            after = self.backend.get_pod(pod.id)
-        return self._seen(after)
+    # --- hooks: create ---------------------------------------------------------------------------------
+    def create_missing(self):
+        state = self.params["state"]
+        if state in ("stopped", "restarted"):
+            key = f"id {self.params['id']}" if self.params["id"] else f"name {self.params['name']!r}"
+            self.fail(
+                f"no pod with {key} exists, so it cannot be {state}; state: {state} never creates a pod. "
+                "Use state: present or running to create it.",
+                code="not_found",
+                resource_id=self.params["id"],
+            )
+        return super().create_missing()
 
-    def _update(self, pod, changes):
-        self.result["actions"].append("update")
-        self.result["updated_fields"] = list(changes)
-        self.mark_changed()
-        if self.module.check_mode:
-            return pod
-        try:
-            updated = self.backend.update_pod(pod.id, changes)
-        except RunPodError as error:
-            if self.touched_id:
-                self._fail_touched(error, f"updating pod {pod.id} failed")
-            self.fail_api(error, f"updating pod {pod.id} ({', '.join(changes)}) failed", resource_id=pod.id)
-        except ValueError as error:
-            self.fail(f"pod {pod.id} cannot be updated: {error}", code="bad_request", resource_id=pod.id)
-        return self._seen(updated)
-
-    def _create(self):
+    def build_spec(self):
         p = self.params
-        if not p["name"]:
-            self.fail(
-                f"pod {p['id']} does not exist or is terminated; an id never creates a pod. "
-                "Remove id and set name to create a pod.",
-                code="not_found",
-                resource_id=p["id"],
-            )
-        if p["id"]:
-            self.fail(
-                f"pod {p['id']} does not exist or is terminated; an id never creates a pod. Remove id to create a "
-                f"pod named {p['name']!r}.",
-                code="not_found",
-                resource_id=p["id"],
-            )
         if not (p["image"] or p["template_id"]):
             self.fail(
                 f"no pod named {p['name']!r} exists and creating one needs image or template_id. Add image "
@@ -732,10 +626,32 @@ class PodModule(RunPodModule):
                 code="bad_request",
             )
         self._create_warnings()
-        spec = self._spec()
-        self.result["actions"].append("create")
-        self.mark_changed()
-        after = {
+        return PodSpec(
+            name=p["name"],
+            image=p["image"],
+            template_id=p["template_id"],
+            compute_type=p["compute_type"],
+            gpu_type_ids=list(p["gpu_type_ids"] or []),
+            gpu_count=p["gpu_count"] or 1,
+            cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
+            vcpu_count=p["vcpu_count"],
+            cloud_type=p["cloud_type"],
+            container_disk_gb=p["container_disk_gb"],
+            volume_gb=p["volume_gb"],
+            volume_mount_path=p["volume_mount_path"],
+            network_volume_id=p["network_volume_id"],
+            ports=_with_ssh_port(p["ports"], p["ssh"]),
+            env=self._wanted_env() or {},
+            docker_args=p["docker_args"],
+            data_center_ids=list(p["data_center_ids"] or []),
+            support_public_ip=p["support_public_ip"],
+            interruptible=p["interruptible"],
+            start_ssh=p["ssh"],
+        )
+
+    def plan(self, spec):
+        # A pod planned in check mode has no id nor status, so the result stays null (documented).
+        return None, {
             "state": "present",
             "name": spec.name,
             "image": spec.image,
@@ -746,23 +662,15 @@ class PodModule(RunPodModule):
             "container_disk_gb": spec.container_disk_gb,
             "volume_gb": spec.volume_gb,
         }
-        self._set_diff({"state": "absent"}, after)
-        if self.module.check_mode:
-            return None
-        try:
-            pod = self.backend.create_pod(spec)
-        except RunPodError as error:
-            if not error.maybe_created:
-                self.fail_api(error, f"creating pod {spec.name!r} failed", changed=False)
-            pod = self._adopt_after_failed_create(error)
-        except ValueError as error:
-            self.fail(f"creating pod {spec.name!r} refused: {error}", code="bad_request", changed=False)
-        self.touched_id = pod.id
-        return self._seen(pod)
 
-    def _adopt_after_failed_create(self, error):
+    def create(self, spec):
+        return self.backend.create_pod(spec)
+
+    def create_failed(self, spec, error):
         """The create answered 5xx or the connection dropped: the pod may exist. Look before anything else."""
-        name = self.params["name"]
+        if not error.maybe_created:
+            super().create_failed(spec, error)
+        name = spec.name
         try:
             pods = self.backend.find_pods(name)
         except RunPodError as lookup_error:
@@ -783,15 +691,8 @@ class PodModule(RunPodModule):
             )
             return pod
         if len(pods) > 1:
-            ids = ", ".join(pod.id for pod in pods)
-            self.fail(
-                f"creating pod {name!r} answered {error.message} ({error.code}), and now {len(pods)} live pods carry "
-                f"that name ({ids}). Delete the extra ones with runpod.cloud.pod id=<id> state=absent.",
-                code="ambiguous",
-                status=error.status,
-                changed=True,
-                ids=[pod.id for pod in pods],
-            )
+            context = f"creating pod {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, pods, context, status=error.status, changed=True)
         self.fail(
             f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
             "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
@@ -801,79 +702,30 @@ class PodModule(RunPodModule):
             changed=False,
         )
 
-    # --- waiting ---------------------------------------------------------------------------------------
-    def _wait(self, pod):
-        settings = self.wait_settings
-        poller = PodPoller(self.backend, pod.id, wait_for=settings.wait_for)
-        poller.deadline = time.monotonic() + settings.timeout
-        label = f"{settings.wait_for} on pod {pod.id}"
-
-        def describe_last():
-            return self._describe(poller.last_pod or self.last_seen or pod)
-
-        outcome = self.wait_until(poller, label=label, resource_id=pod.id, describe_last=describe_last)
-        proven = (outcome.value or {}).get("ssh")
-        # No re-read after the wait (the reference's ``pod get``): the list read the wait ended on already
-        # carries the whole pod, and one less API call is one less way for a ready pod to end in a failure.
-        self._seen(poller.last_pod or pod)
-        described = self.result["pod"]
-        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
-            described["ssh"] = proven
-            described["ssh_not_ready"] = None
-        self.result["wait"] = self._wait_result(outcome)
-
-    @staticmethod
-    def _wait_result(outcome):
-        return {
-            "elapsed": outcome.elapsed,
-            "polls": outcome.polls,
-            "probes": outcome.probes,
-            "history": list(outcome.history or []),
-            "ready_detail": outcome.detail,
-        }
-
-    # --- states ----------------------------------------------------------------------------------------
-    def run(self):
+    # --- hooks: existing pods --------------------------------------------------------------------------
+    def converge(self, current):
+        """Update the mutable fields of an existing pod, then bring it to ``state``; one diff for both."""
         state = self.params["state"]
-        pod = self._seen(self._find())
-        if state == "absent":
-            return self.absent(pod)
-        if pod is None:
-            if state in ("stopped", "restarted"):
-                key = f"id {self.params['id']}" if self.params["id"] else f"name {self.params['name']!r}"
-                self.fail(
-                    f"no pod with {key} exists, so it cannot be {state}; state: {state} never creates a pod. "
-                    "Use state: present or running to create it.",
-                    code="not_found",
-                    resource_id=self.params["id"],
-                )
-            pod = self._create()
-        else:
-            pod = self.reconcile(pod, state)
-        if pod is not None and state in WAIT_STATES and self.wait_settings.wait:
-            self._wait(pod)
-        self.exit()
-
-    def reconcile(self, pod, state):
-        """Update the mutable fields of an existing pod, then bring it to ``state``."""
-        before = self._diff_view(pod)
-        self._immutable_warnings(pod)
-        changes = self._changes(pod)
-        if changes:
-            pod = self._update(pod, changes)
-        pod = self.transition(pod, state)
+        before = self.diff_view(current)
+        self._immutable_warnings(current)
+        pod = self.transition(self.update_resource(current), state)
         if self.result["changed"]:
-            if self.module.check_mode:
-                after = dict(before, **changes)
-                if self.result["actions"][-1] in ("start", "stop", "restart"):
-                    after["status"] = self._expected_status(state)
-            else:
-                after = self._diff_view(self.last_seen)
-            self._set_diff(before, after)
+            if not self.module.check_mode:
+                self.set_diff(before, self.diff_view(self.last_seen))
+                return pod
+            after = dict(before, **self.planned_changes)
+            if self.result["actions"][-1] in ("start", "stop", "restart"):
+                after["status"] = {"running": "RUNNING", "restarted": "RUNNING", "stopped": "EXITED"}.get(state, "")
+            self.set_diff(before, after)
         return pod
 
-    def _expected_status(self, state):
-        return {"running": "RUNNING", "restarted": "RUNNING", "stopped": "EXITED"}.get(state, "")
+    def planned_update(self, current, changes):
+        # The result stays the pod as last read; the diff shows the planned fields.
+        self.planned_changes = changes
+        return current
+
+    def update(self, current, changes):
+        return self.backend.update_pod(current.id, changes)
 
     def transition(self, pod, state):
         if state == "running" and self._is_stopped(pod):
@@ -892,20 +744,49 @@ class PodModule(RunPodModule):
             return self._act(pod, "restart")
         return pod
 
-    def absent(self, pod):
-        if pod is None:
-            self.exit()
-        self.result["actions"].append("delete")
-        self.mark_changed()
-        self._set_diff(self._diff_view(pod), {"state": "absent"})
-        if not self.module.check_mode:
-            try:
-                self.backend.delete_pod(pod.id)
-            except RunPodError as error:
-                if error.code != "not_found":
-                    self.fail_api(error, f"deleting pod {pod.id} failed", resource_id=pod.id, changed=False)
-            self.result["pod"] = None
-        self.exit()
+    def _act(self, pod, action):
+        """A lifecycle action (start/stop/restart); returns the pod as the API answered or as re-read."""
+        changed_before = self.result["changed"]
+        self.action(action)
+        if self.module.check_mode:
+            return pod
+        calls = {"start": self.backend.start_pod, "stop": self.backend.stop_pod, "restart": self.backend.restart_pod}
+        try:
+            after = calls[action](pod.id)
+        except RunPodError as error:
+            self.fail_api(error, f"{action} of pod {pod.id} failed", resource_id=pod.id, changed=changed_before)
+        if action in ("start", "restart"):
+            self.touched_id = pod.id
+        if after is None:
+            after = self.backend.get_pod(pod.id)
+        return self.seen(after)
+
+    def delete(self, current):
+        self.backend.delete_pod(current.id)
+
+    # --- waiting ---------------------------------------------------------------------------------------
+    def should_wait(self):
+        return super().should_wait() and self.params["state"] in WAIT_STATES
+
+    def wait_for(self, resource):
+        pod = resource
+        wait_for = self.wait_settings.wait_for
+        poller = PodPoller(self.backend, pod.id, wait_for=wait_for)
+        outcome = self.wait_until(
+            poller,
+            label=f"{wait_for} on pod {pod.id}",
+            resource_id=pod.id,
+            describe_last=lambda: self.describe(poller.last_pod or self.last_seen or pod),
+        )
+        proven = (outcome.value or {}).get("ssh")
+        # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
+        # less API call is one less way for a ready pod to end in a failure.
+        self.seen(poller.last_pod or pod)
+        described = self.result["pod"]
+        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
+            described["ssh"] = proven
+            described["ssh_not_ready"] = None
+        self.result["wait"] = outcome.as_dict()
 
 
 def main():
@@ -915,18 +796,7 @@ def main():
         required_one_of=REQUIRED_ONE_OF,
         supports_check_mode=True,
     )
-    runner = PodModule(module)
-    try:
-        runner.run()
-    except RunPodError as error:
-        if runner.touched_id:
-            runner._fail_touched(error, "RunPod API error")
-        runner.fail(
-            f"RunPod API error: {error.message} ({error.code})",
-            code=error.code,
-            status=error.status,
-            exception=traceback.format_exc(),
-        )
+    run_module(PodModule, module)
 
 
 if __name__ == "__main__":

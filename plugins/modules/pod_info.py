@@ -202,10 +202,11 @@ missing:
   sample: []
 wait:
   description:
-    - How the wait went; only with O(wait=true) outside check mode.
+    - How the wait went; only with O(wait=true) outside check mode. The same keys on success and on failure.
     - C(elapsed) whole seconds, C(polls) API list reads, C(probes) SSH probe rounds between reads,
-      C(history) the state transitions C({elapsed, state}) of the whole batch.
-    - On failure also C(last_state) and C(last_states) (pod id to its last state).
+      C(history) the state transitions C({elapsed, state}) of the whole batch, C(last_state) the batch's state
+      the wait ended on, and C(last_states) (pod id to its last state) once a pod was seen.
+    - A successful wait also returns C(ready_detail), the same text as C(last_state).
   returned: when waiting
   type: dict
   sample: {elapsed: 42, polls: 9, probes: 12, history: [{elapsed: 0.0, state: "0 of 2 pods ready; ..."}]}
@@ -236,6 +237,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -349,7 +351,7 @@ class PodInfoModule(RunPodModule):
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
-        self.result["pods"] = [_podstate.describe(pod) for pod in pods]
+        self.result["pods"] = [describe_pod(pod) for pod in pods]
         self.result["missing"] = missing
         if self.wait_settings is not None and self.wait_settings.wait:
             self._wait_all(pods, ids, missing)
@@ -368,7 +370,7 @@ class PodInfoModule(RunPodModule):
         # after 12 reads in which they never appear.
         pod_ids = [pod.id for pod in pods] + [pod_id for pod_id in missing if pod_id in ids]
         if not pod_ids:
-            self.result["wait"] = {"elapsed": 0, "polls": 0, "probes": 0, "history": []}
+            self.result["wait"] = _wait.WaitOutcome.nothing_to_wait_for().as_dict()
             return
         names = {pod.id: pod.name for pod in pods}
         settings = self.wait_settings
@@ -384,21 +386,16 @@ class PodInfoModule(RunPodModule):
             timeout=max(self.wait_settings.timeout - self.first_read_elapsed, 0.001),
             label=label,
             resource_id=None,
-            describe_last=lambda: [_podstate.describe(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],
+            describe_last=lambda: [describe_pod(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],
             explain_failure=lambda error: self._explain_failure(error, poller, pod_ids, names),
         )
         final = outcome.value or {}
         self.result["pods"] = [
-            _podstate.describe(final[pod_id]["pod"] if pod_id in final else pod)
+            describe_pod(final[pod_id]["pod"] if pod_id in final else pod)
             for pod_id, pod in self._last_seen(pods, pod_ids, poller)
         ]
         self.result["missing"] = [entry for entry in missing if entry not in final]
-        self.result["wait"] = {
-            "elapsed": outcome.elapsed,
-            "polls": outcome.polls,
-            "probes": outcome.probes,
-            "history": list(outcome.history),
-        }
+        self.result["wait"] = outcome.as_dict()
 
     @staticmethod
     def _last_seen(pods, pod_ids, poller):

@@ -180,11 +180,11 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
-    RunPodModule,
+    ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_template
 from ansible_collections.runpod.cloud.plugins.module_utils._models import TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
@@ -200,22 +200,6 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args")
-
-
-def describe_template(template):
-    """The stable, JSON-safe ``template`` result from a ``TemplateView``."""
-    if template is None:
-        return None
-    return {
-        "id": template.id,
-        "name": template.name,
-        "image": template.image,
-        "serverless": bool(template.serverless),
-        "container_disk_gb": template.container_disk_gb,
-        "env": dict(template.env or {}),
-        "ports": list(template.ports or []),
-        "docker_args": template.docker_args or None,
-    }
 
 
 def _args_tokens(value):
@@ -257,121 +241,45 @@ def template_changes(current, wanted):
     return {field: value for field, value in wanted.items() if not same_value(field, described[field], value)}
 
 
-class TemplateModule(RunPodModule):
-    result_key = "template"
+class TemplateModule(ResourceModule):
     resource_kind = "template"
+    id_option = None  # template names are unique on RunPod: the name is the identity
+    delete_blocker = "; if a pod or an endpoint still uses it, delete those first"
 
-    def run(self):
-        params = self.module.params
-        self.wanted = wanted_fields(params)
-        if params["state"] == "absent":
-            self.absent()
-        else:
-            self.present()
+    def check_options(self):
+        self.wanted = wanted_fields(self.params)
 
-    # -- lookup ------------------------------------------------------------------------------------
-    def find(self):
-        name = self.module.params["name"]
-        try:
-            matches = self.backend.find_templates(name)
-        except RunPodError as error:
-            self.fail_api(error, f"listing templates to find {name!r} failed")
-        if len(matches) > 1:
-            ids = sorted(template.id for template in matches)
-            self.fail(
-                f"found {len(matches)} templates named {name!r} (ids: {', '.join(ids)}); RunPod template names "
-                f"should be unique, so this task will not guess: rename or delete the extra templates first",
-                code="ambiguous",
-                ids=ids,
-            )
-        return matches[0] if matches else None
+    def find_by_name(self, name):
+        return self.backend.find_templates(name)
 
-    # -- states ------------------------------------------------------------------------------------
-    def present(self):
-        current = self.find()
-        if current is None:
-            self.create()
-        else:
-            self.update(current)
-        self.exit()
+    def describe(self, resource):
+        return describe_template(resource)
 
-    def create(self):
-        params = self.module.params
+    def build_spec(self):
         fields = dict(self.wanted)
         fields.setdefault("serverless", False)
-        spec = TemplateSpec(name=params["name"], **fields)
-        planned = {
-            "id": None,
-            "name": spec.name,
-            "image": spec.image,
-            "serverless": spec.serverless,
-            "container_disk_gb": spec.container_disk_gb,
-            "env": dict(spec.env),
-            "ports": list(spec.ports),
-            "docker_args": spec.docker_args or None,
-        }
-        self.mark_changed()
-        if self.module._diff:
-            self.result["diff"] = {"before": {}, "after": planned}
-        if self.module.check_mode:
-            self.result["template"] = planned
-            return
-        try:
-            created = self.backend.create_template(spec)
-        except RunPodError as error:
-            self.fail_api(error, f"creating template {spec.name!r} failed")
-        self.result["template"] = describe_template(created)
+        return TemplateSpec(name=self.params["name"], **fields)
 
-    def update(self, current):
+    def create(self, spec):
+        return self.backend.create_template(spec)
+
+    def changes(self, current):
         changes = template_changes(current, self.wanted)
-        described = describe_template(current)
-        self.result["template"] = described
-        if not changes:
-            return
         if "serverless" in changes and self.backend.api_version == "v1":
             self.fail(
-                f"template {current.id} ({current.name!r}) has serverless={described['serverless']}, and REST v1 "
+                f"template {current.id} ({current.name!r}) has serverless={bool(current.serverless)}, and REST v1 "
                 f"fixes that at creation: delete the template (state=absent) and create it again, "
                 f"or use api_version v2, which can change it in place",
                 code="bad_request",
                 resource_id=current.id,
             )
-        self.mark_changed()
-        if self.module._diff:
-            self.result["diff"] = {
-                "before": {field: described[field] for field in changes},
-                "after": dict(changes),
-            }
-        if self.module.check_mode:
-            self.result["template"] = dict(described, **changes)
-            return
-        try:
-            updated = self.backend.update_template(current.id, changes)
-        except RunPodError as error:
-            self.fail_api(error, f"updating template {current.id} ({current.name!r}) failed", resource_id=current.id)
-        self.result["template"] = describe_template(updated)
+        return changes
 
-    def absent(self):
-        current = self.find()
-        if current is None:
-            self.exit()
-        described = describe_template(current)
-        self.result["template"] = described
-        self.mark_changed()
-        if self.module._diff:
-            self.result["diff"] = {"before": described, "after": {}}
-        if not self.module.check_mode:
-            try:
-                self.backend.delete_template(current.id)
-            except RunPodError as error:
-                if error.code != "not_found":
-                    self.fail_api(
-                        error,
-                        f"deleting template {current.id} ({current.name!r}) failed; if a pod or an endpoint still "
-                        f"uses it, delete those first",
-                        resource_id=current.id,
-                    )
-        self.exit()
+    def update(self, current, changes):
+        return self.backend.update_template(current.id, changes)
+
+    def delete(self, current):
+        self.backend.delete_template(current.id)
 
 
 def main():

@@ -311,11 +311,12 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     print(f"batch wait: done {done - max(ready_at):.2f}s after the last pod, {len(lists)} list reads, wait={wait}")
     # Within about a second of the last pod (one interval at most, plus probe rounding).
     assert done - max(ready_at) < 1.5, (done - max(ready_at), wait)
-    # At most one list read per interval over the whole wait.
-    span = lists[-1]["started_at"] - lists[0]["started_at"]
-    assert len(lists) <= int(span / 1.0) + 1
+    # wait_interval (1 s) is the average: by its k-th list read a wait has lasted at least (k - 3) intervals,
+    # and no two reads are closer than half an interval (pods about to map port 22 are read sooner).
+    for count, entry in enumerate(lists, start=1):
+        assert count <= (entry["started_at"] - started) / 1.0 + 3 + 0.05, (count, wait)
     for earlier, later in itertools.pairwise(lists):
-        assert later["started_at"] - earlier["started_at"] >= 0.9
+        assert later["started_at"] - earlier["started_at"] >= 0.45
     if api_version == "v1":
         assert sim.admin.count("POST", GRAPHQL) <= len(lists)
 

@@ -90,7 +90,7 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
     assert checked["changed"] is True
     assert checked["actions"] == ["create"]
     assert checked["pod"] is None
-    assert checked["diff"]["before"] == {"state": "absent"}
+    assert checked["diff"]["before"] == {}
     assert checked["diff"]["after"]["ports"] == ["22/tcp"]
     assert sim.admin.count("POST") == 0 and sim.admin.count("DELETE") == 0
     assert live_pods(sim) == []

@@ -55,17 +55,24 @@ async def _body(ctx: Ctx, schema: str) -> dict[str, Any]:
     return body
 
 
-def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True) -> Pod:
+def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True, allow_member: bool = True) -> Pod:
     pod = sim.store.get_pod(ctx.params["pod_id"])
     if pod is None or (not allow_terminated and pod.status == TERMINATED):
         raise ApiError(404, "pod not found")
+    if not allow_member and pod.cluster is not None:
+        raise ApiError(400, f"pod {pod.id} is a member of cluster {pod.cluster['id']}; manage it through /v2/clusters")
     return pod
 
 
 # -- pods ------------------------------------------------------------------------------------------------------
 async def list_pods(sim: Sim, ctx: Ctx) -> Reply:
     store = sim.store
-    pods = [views.pod_v2(store, pod) for pod in store.live_pods() if pod.status != TERMINATED]
+    members = ctx.query.get("includeClusterPods", "false").lower() == "true"
+    pods = [
+        views.pod_v2(store, pod)
+        for pod in store.live_pods()
+        if pod.status != TERMINATED and (members or pod.cluster is None)
+    ]
     return Reply(200, {"pods": pods})
 
 
@@ -145,7 +152,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx, allow_terminated=False)
+    pod = _pod(sim, ctx, allow_terminated=False, allow_member=False)
     body = await _body(ctx, "UpdatePodRequest")
     mounts = body.get("mounts")
     if mounts:
@@ -193,13 +200,13 @@ async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def delete_pod(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx, allow_terminated=False)
+    pod = _pod(sim, ctx, allow_terminated=False, allow_member=False)
     sim.store.terminate(pod, "user")
     return Reply(204)
 
 
 async def pod_action(sim: Sim, ctx: Ctx) -> Reply:
-    pod = _pod(sim, ctx)
+    pod = _pod(sim, ctx, allow_member=False)
     body = await _body(ctx, "PodActionRequest")
     action = body["action"]
     if action not in pod.actions:

@@ -145,6 +145,8 @@ class ListenerManager:
         self._host_key = asyncssh.generate_private_key("ssh-ed25519")
         self.host_key_public = self._host_key.export_public_key().decode().strip()
         self._lock = asyncio.Lock()
+        # Async callables run on every reconcile (the cluster overlay listeners of api_v2_clusters.py).
+        self.reconcile_hooks: list[Any] = []
 
     # -- sync API used by the store ------------------------------------------------------------------------------
     def reserve(self, pod_id: str, private: int) -> int:
@@ -182,6 +184,8 @@ class ListenerManager:
     # -- async application -------------------------------------------------------------------------------------
     async def reconcile(self) -> None:
         """Start or stop listeners so they match what the store wants; awaited before each API response."""
+        for hook in self.reconcile_hooks:
+            await hook()
         if not self._wanted:
             return
         async with self._lock:

@@ -223,6 +223,8 @@ class Pod:
     stale_port_map: dict[int, int] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     listen_wanted: bool = False
+    # Membership {"id", "rank", "role"?, "ip"} of a cluster member (api_v2_clusters.py); None if standalone.
+    cluster: dict[str, Any] | None = None
     # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.
     revision: int = 0
 
@@ -337,11 +339,14 @@ class Store:
         self.templates: dict[str, Template] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self.account_ssh_keys: list[str] = []
+        self.clusters: dict[str, Any] = {}  # api_v2_clusters.Cluster records
+        self.cluster_settings: dict[str, Any] = {}  # admin knobs of api_v2_clusters (reset with the store)
         # Network volumes, registry credentials and the billing ledger: see account.py.
         self.network_volumes: dict[str, NetworkVolume] = {}
         self.registries: dict[str, Registry] = {}
         self.billing: list[Charge] = []
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
+        self._scheduled: list[tuple[float, Any]] = []  # (monotonic deadline, action()) for scripted events
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
 
     # -- time -------------------------------------------------------------------------------------------------
@@ -363,10 +368,13 @@ class Store:
         self.templates.clear()
         self.endpoints.clear()
         self.account_ssh_keys.clear()
+        self.clusters.clear()
+        self.cluster_settings.clear()
         self.network_volumes.clear()
         self.registries.clear()
         self.billing.clear()
         self._timed.clear()
+        self._scheduled.clear()
         self.view_cache.clear()
         fresh = copy.deepcopy(self.startup_config)
         for key in CONFIG_FIELDS:
@@ -403,8 +411,19 @@ class Store:
             self._timed[pod.id] = pod
         return pod
 
+    def schedule(self, delay: float, action: Any) -> None:
+        """Run ``action()`` once ``delay`` simulated seconds from now have passed (scripted scenarios)."""
+        self._scheduled.append((self.now() + self.scaled(delay), action))
+
     def advance(self) -> None:
         """Apply every lifecycle step whose deadline has passed (cheap: only pods with pending steps)."""
+        if self._scheduled:
+            moment = self.now()
+            due = [entry for entry in self._scheduled if entry[0] <= moment]
+            if due:
+                self._scheduled = [entry for entry in self._scheduled if entry[0] > moment]
+                for _deadline, action in due:
+                    action()
         if not self._timed:
             return
         now = self.now()

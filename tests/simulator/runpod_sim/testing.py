@@ -185,6 +185,11 @@ class SimAdmin:
                 raise TimeoutError(f"pod {pod_id} did not reach {status} (listening={listening}): {state}")
             time.sleep(0.02)
 
+    # -- clusters --------------------------------------------------------------------------------------------
+    def cluster_settings(self, **changes: Any) -> dict[str, Any]:
+        """Cluster knobs: member_stagger (s per rank), overlay_port, fail ({cluster_name, rank, after, status})."""
+        return self._call("POST", "/clusters/settings", changes)
+
     # -- request log -----------------------------------------------------------------------------------------
     def requests(self, *, since: int | None = None) -> list[dict[str, Any]]:
         params = {"since": since} if since is not None else None

@@ -138,7 +138,20 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
         body["gpu"] = {"id": pod.gpu_type, "count": pod.gpu_count}
     else:
         body["cpu"] = {"id": pod.cpu_flavor, "vcpuCount": pod.vcpu_count, "memory": pod.memory_gb}
+    if pod.cluster is not None:
+        body["cluster"] = cluster_membership(pod)
     return body
+
+
+def cluster_membership(pod: Pod) -> dict[str, Any]:
+    """PodCluster: rank and overlay address are assigned when the member is placed on a machine."""
+    placed = pod.machine_id is not None
+    membership: dict[str, Any] = {"id": pod.cluster["id"], "rank": pod.cluster["rank"] if placed else None}
+    if pod.cluster.get("role"):
+        membership["role"] = pod.cluster["role"]
+    if placed:
+        membership["ip"] = pod.cluster["ip"]
+    return membership
 
 
 def template_v2(template: Template) -> dict[str, Any]:

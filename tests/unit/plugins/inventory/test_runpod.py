@@ -155,3 +155,26 @@ def test_missing_httpx_raises_ansible_error(monkeypatch):
     monkeypatch.setattr(plugin, "HTTPX_IMPORT_ERROR", "No module named 'httpx'")
     with pytest.raises(AnsibleError, match=r"requires the Python library httpx"):
         plugin.InventoryModule()._fetch()
+
+
+def test_cluster_members_get_cluster_hostvars_and_groups_per_cluster_primary_and_role():
+    from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView
+
+    clusters = {"c1": ClusterView(id="c1", name="llm-train", type="SLURM", primary_pod_id="p0")}
+    primary = plugin.pod_record(
+        PodView(id="p0", name="n0", cluster_id="c1", cluster_rank=0, cluster_role="SLURM_CONTROLLER",
+                cluster_ip="10.65.0.2"), clusters)
+    worker = plugin.pod_record(PodView(id="p1", name="n1", cluster_id="c1", cluster_rank=None), clusters)
+    assert {k: v for k, v in plugin.hostvars_for(primary).items() if k.startswith("runpod_cluster")} == {
+        "runpod_cluster_id": "c1", "runpod_cluster_name": "llm-train", "runpod_cluster_type": "SLURM",
+        "runpod_cluster_role": "SLURM_CONTROLLER", "runpod_cluster_rank": 0, "runpod_cluster_ip": "10.65.0.2",
+        "runpod_cluster_primary": True,
+    }
+    assert plugin.hostvars_for(worker)["runpod_cluster_ip"] is None
+    assert plugin.hostvars_for(worker)["runpod_cluster_primary"] is False
+    assert plugin.cluster_groups(primary["cluster"]) == [
+        "runpod_cluster_llm_train", "runpod_cluster_llm_train_primary", "runpod_cluster_llm_train_slurm_controller"]
+    assert plugin.cluster_groups(worker["cluster"]) == ["runpod_cluster_llm_train"]
+    # A standalone pod has no cluster hostvars and no cluster groups.
+    assert not any(key.startswith("runpod_cluster") for key in plugin.hostvars_for(record("s", "solo")))
+    assert json.loads(json.dumps(primary)) == primary  # the cache stores it as JSON

@@ -465,3 +465,65 @@ def test_endpoint_fatal_health_error_is_not_treated_as_a_miss(fake_clock):
     with pytest.raises(WaitError) as info:
         until(EndpointPoller(Backend(health=[ApiError("unauthorized", 401)]), "ep-1"), label="x", clock=fake_clock)
     assert (info.value.code, info.value.status, info.value.polls) == ("unauthorized", 401, 1)
+
+
+# -- imminent hints (the engine reads sooner while a transition is close) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("candidate", "wait_for", "imminent"),
+    [
+        (pod(status="PROVISIONING", runtime=False), "ssh", False),
+        (pod(status="STARTING", runtime=False), "ssh", True),
+        (pod(), "ssh", True),  # RUNNING, port 22 not mapped yet
+        (pod(version="v1", runtime=False), "ssh", True),  # v1: desired RUNNING, no runtime yet
+        (pod(status="CREATED", version="v1"), "ssh", False),
+        (pod(status="ERROR", runtime=False), "ssh", False),
+        (pod(status="STARTING", runtime=False), "running", True),
+        (pod(runtime=False), "running", True),  # RUNNING, container not up yet
+        (pod(version="v1", runtime=False, runtime_probed=False), "running", True),
+        (pod(status="PROVISIONING", runtime=False), "running", False),
+    ],
+)
+def test_pod_poller_marks_imminent_transitions(candidate, wait_for, imminent):
+    result = PodPoller(Backend([candidate]), "pod-1", wait_for=wait_for, probe=Probe()).poll()
+    assert not result.ready and result.imminent is imminent
+
+
+def test_pod_poller_probing_and_missing_pods_are_steady():
+    assert PodPoller(Backend([pod(direct=DIRECT)]), "pod-1", probe=Probe(False)).poll().imminent is False
+    assert PodPoller(Backend([]), "pod-1", probe=Probe()).poll().imminent is False
+
+
+def test_batch_follows_the_pod_nearest_to_a_transition():
+    provisioning = pod("a", status="PROVISIONING", runtime=False)
+    probing = pod("b", direct={"host": "2.2.2.2", "port": 2})
+    backend = Backend([provisioning, probing], [provisioning, probing, pod("c", status="STARTING", runtime=False)],
+                      [provisioning, probing, pod("c", direct={"host": "3.3.3.3", "port": 3})])
+    poller = BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({}))
+    assert poller.poll().imminent is False  # c not listed, a provisioning, b probing
+    assert poller.poll().imminent is True  # c starting
+    assert poller.poll().imminent is False  # c probing too
+
+
+def test_batch_running_mode_is_imminent_while_a_container_is_not_up():
+    backend = Backend([pod("a", direct=DIRECT), pod("b", runtime=False)])
+    result = BatchPodPoller(backend, ["a", "b"], wait_for="running").poll()
+    assert not result.ready and result.imminent is True
+
+
+def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
+    backend = Backend([pod(status="PROVISIONING", runtime=False)], [pod(status="STARTING", runtime=False)],
+                      [pod(status="STARTING", runtime=False)], [pod(direct=DIRECT)])
+    reads = []
+    backend_list = backend.list_pods
+
+    def timed_list(runtime=True, attempts=None):
+        reads.append(fake_clock.elapsed)
+        return backend_list(runtime, attempts)
+
+    backend.list_pods = timed_list
+    outcome = until(PodPoller(backend, "pod-1", probe=Probe(True)), label="x", timeout=600, interval=5,
+                    clock=fake_clock)
+    assert reads == [0, 5, 7.5, 10]
+    assert outcome.polls == 4

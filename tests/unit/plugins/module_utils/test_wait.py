@@ -93,7 +93,13 @@ def test_timeout_polls_at_0_5_10_12_and_keeps_last_state(fake_clock):
     assert err.last_state == "pod status starting"
     assert err.resource_id == "pod-1" and err.label == "ssh on pod pod-1"
     assert str(err) == "timed out after 12s waiting for ssh on pod pod-1; last known state: pod status starting"
-    assert err.as_dict() == {"elapsed": 12, "polls": 4, "last_state": "pod status starting"}
+    assert err.as_dict() == {
+        "elapsed": 12,
+        "polls": 4,
+        "probes": 0,
+        "history": [{"elapsed": 0.0, "state": "pod status starting"}],
+        "last_state": "pod status starting",
+    }
 
 
 def test_success_on_the_final_poll_at_the_deadline_is_a_success(fake_clock):

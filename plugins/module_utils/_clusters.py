@@ -1,0 +1,147 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Instant Clusters on REST v2 (``/clusters``): payload reader, create body and the backend calls.
+
+Clusters exist only on REST v2; ``ClusterCalls`` is mixed into ``BackendV2``. A cluster's ``pods`` field is
+only a count summary, the members themselves are read with ``list_cluster_pods`` (one read for all).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    as_dict,
+    as_int,
+    as_str,
+    pick_list,
+    ports_with_ssh,
+    quote_id,
+    require_id,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView
+
+CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
+ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
+
+
+def cluster_from_v2(payload):
+    """Normalize one REST v2 Cluster object."""
+    cluster_id = require_id(payload, "cluster")
+    compute = as_dict(payload.get("compute"))
+    network = as_dict(payload.get("network"))
+    primary = as_dict(payload.get("primary"))
+    summary = as_dict(payload.get("pods"))
+    template = payload.get("template")
+    return ClusterView(
+        id=cluster_id,
+        name=as_str(payload.get("name")) or "",
+        type=(as_str(payload.get("type")) or "").upper(),
+        gpu_type_id=as_str(compute.get("gpuTypeId")),
+        gpu_count_per_pod=as_int(compute.get("gpuCountPerPod")),
+        pod_count=as_int(compute.get("podCount")),
+        template_id=as_str(template if isinstance(template, str) else as_dict(template).get("id")),
+        data_center_id=as_str(payload.get("dataCenterId")),
+        network_cidr=as_str(network.get("cidr")),
+        vxlan_id=as_int(network.get("vxlanId")),
+        vxlan_port=as_int(network.get("vxlanPort")),
+        primary_pod_id=as_str(primary.get("podId")),
+        primary_status=(as_str(primary.get("status")) or "").upper() or None,
+        primary_ssh_endpoint=as_str(primary.get("sshEndpoint")),
+        pods_total=as_int(summary.get("total")) or 0,
+        pods_by_status={
+            str(key).upper(): as_int(value) or 0 for key, value in as_dict(summary.get("byStatus")).items()
+        },
+        created_at=as_str(payload.get("createdAt")),
+    )
+
+
+def cluster_create_body(spec, template=None):
+    """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the
+    cluster create has no template id; what the task sets wins over the template."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import mounts_body
+
+    image = spec.image or (template.image if template is not None else None)
+    if not image:
+        raise ValueError("a cluster needs an image (or a template_id whose template names one)")
+    body = {
+        "name": spec.name,
+        "type": spec.type.upper(),
+        "compute": {
+            "gpuTypeId": spec.gpu_type_id,
+            "gpuCountPerPod": int(spec.gpu_count_per_pod),
+            "podCount": int(spec.pod_count),
+        },
+        "image": image,
+    }
+    env = dict(template.env) if template is not None else {}
+    env.update(spec.env or {})
+    ports = list(spec.ports or (template.ports if template is not None else []))
+    disk = spec.container_disk_gb or (template.container_disk_gb if template is not None else None)
+    args = spec.docker_args or (template.docker_args if template is not None else None)
+    if disk:
+        body["disk"] = int(disk)
+    if args:
+        body["args"] = args
+    if env:
+        body["env"] = {str(key): str(value) for key, value in env.items()}
+    ports = ports_with_ssh(ports, spec.start_ssh)
+    if ports:
+        body["ports"] = ports
+    mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
+    if mounts:
+        body["mounts"] = mounts
+    if spec.data_center_ids:
+        body["dataCenterIds"] = list(spec.data_center_ids)
+    body["startSsh"] = bool(spec.start_ssh)
+    return body
+
+
+class ClusterCalls:
+    """REST v2 cluster calls; mixed into ``BackendV2`` (uses its ``client``, ``view_pod`` and ``get_template``)."""
+
+    def list_clusters(self, attempts=None):
+        payload = self.client.request("GET", "clusters", attempts=attempts)
+        return [cluster_from_v2(raw) for raw in pick_list(payload, "clusters", "cluster")]
+
+    def get_cluster(self, cluster_id, attempts=None):
+        return cluster_from_v2(self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
+
+    def find_clusters(self, name, attempts=None):
+        return [cluster for cluster in self.list_clusters(attempts=attempts) if cluster.name == name]
+
+    def list_cluster_pods(self, cluster_id, attempts=None):
+        """Every member as a full pod (one read); 404 raises ``not_found``."""
+        payload = self.client.request("GET", f"clusters/{quote_id(cluster_id)}/pods", attempts=attempts)
+        return [self.view_pod(raw) for raw in pick_list(payload, "pods", "pod")]
+
+    def create_cluster(self, spec):
+        """One POST (plus one template read when ``spec.template_id``). A 5xx or a lost connection sets
+        ``maybe_created``: the cluster may exist and bill, so the caller looks it up by name, never re-POSTs."""
+        template = self.get_template(spec.template_id) if spec.template_id else None
+        body = cluster_create_body(spec, template)
+        try:
+            payload = self.client.request("POST", "clusters", json=body)
+        except RunPodError as error:
+            if error.code in ("server_error", "network_error"):
+                error.maybe_created = True
+            raise
+        return cluster_from_v2(payload)
+
+    def rename_cluster(self, cluster_id, name):
+        """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
+        return cluster_from_v2(self.client.request("PATCH", f"clusters/{quote_id(cluster_id)}", json={"name": name}))
+
+    def delete_cluster(self, cluster_id):
+        """Deletes the cluster and terminates every member."""
+        self.client.request("DELETE", f"clusters/{quote_id(cluster_id)}")
+
+
+__all__ = [
+    "CLUSTER_TYPES",
+    "ROLES",
+    "ClusterCalls",
+    "cluster_create_body",
+    "cluster_from_v2",
+]
