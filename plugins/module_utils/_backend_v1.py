@@ -129,6 +129,7 @@ def pod_from_v1(payload, runtime_entry=None):
         ports=port_list(payload.get("ports")),
         env=env_dict(payload.get("env")),
         docker_args=docker_args_from_v1(payload),
+        registry_id=as_str(payload.get("containerRegistryAuthId")),
         interruptible=payload.get("interruptible") if isinstance(payload.get("interruptible"), bool) else None,
         public_ip=as_str(payload.get("publicIp")),
         port_mappings=port_mappings,
@@ -178,6 +179,7 @@ def template_from_v1(payload):
         env=env_dict(payload.get("env")),
         ports=port_list(payload.get("ports")),
         docker_args=docker_args_from_v1(payload),
+        registry_id=as_str(payload.get("containerRegistryAuthId")),
     )
 
 
@@ -219,6 +221,8 @@ def pod_create_body(spec, candidate):
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
         body["dockerStartCmd"] = _start_cmd(spec.docker_args)
+    if spec.registry_id:
+        body["containerRegistryAuthId"] = spec.registry_id
     if spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     if spec.support_public_ip is not None:
@@ -238,6 +242,7 @@ POD_UPDATE_KEYS = {
     "ports": "ports",
     "env": "env",
     "locked": "locked",
+    "registry_id": "containerRegistryAuthId",
 }
 
 
@@ -269,6 +274,11 @@ def endpoint_body(fields, creating):
         )
     if creating and not fields.get("template_id"):
         raise ValueError("REST v1 needs template_id to create an endpoint")
+    if fields.get("registry_id"):
+        raise ValueError(
+            "registry_id is not available for endpoints on api_version v1 (set it on the endpoint's template, "
+            "or use api_version v2)"
+        )
     body = {}
     if creating:
         body["computeType"] = "GPU"
@@ -305,6 +315,7 @@ TEMPLATE_KEYS = {
     "env": "env",
     "ports": "ports",
     "docker_args": "dockerStartCmd",
+    "registry_id": "containerRegistryAuthId",
 }
 
 

@@ -140,6 +140,7 @@ def pod_from_v2(payload):
         ports=port_list(payload.get("ports")),
         env=env_dict(payload.get("env")),
         docker_args=docker_args_from_v2(payload),
+        registry_id=as_str(payload.get("registry")),
         interruptible=None,
         public_ip=None,
         port_mappings={},
@@ -183,6 +184,7 @@ def endpoint_from_v2(payload):
         network_volume_id=as_str((as_list(payload.get("networkVolumes")) or [None])[0]),
         data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
         execution_timeout_ms=as_int(payload.get("timeout")),
+        registry_id=as_str(payload.get("registry")),
         created_at=as_str(payload.get("createdAt")),
     )
 
@@ -198,6 +200,7 @@ def template_from_v2(payload):
         env=env_dict(payload.get("env")),
         ports=port_list(payload.get("ports")),
         docker_args=docker_args_from_v2(payload),
+        registry_id=as_str(payload.get("registry")),
     )
 
 
@@ -272,6 +275,8 @@ def pod_create_body(spec, candidate):
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
         body["args"] = spec.docker_args
+    if spec.registry_id:
+        body["registry"] = spec.registry_id
     if spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
@@ -298,6 +303,7 @@ POD_UPDATE_KEYS = {
     "env": "env",
     "locked": "locked",
     "template_id": "templateId",
+    "registry_id": "registry",
 }
 POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
@@ -377,6 +383,8 @@ def endpoint_body(fields, creating):
         body["timeout"] = int(fields["execution_timeout_ms"])
     if fields.get("network_volume_id"):
         body["networkVolumes"] = [fields["network_volume_id"]]
+    if fields.get("registry_id"):
+        body["registry"] = fields["registry_id"]
     if fields.get("data_center_ids"):
         body["dataCenterIds"] = list(fields["data_center_ids"])
     return body
@@ -390,6 +398,7 @@ TEMPLATE_KEYS = {
     "env": "env",
     "ports": "ports",
     "docker_args": "args",
+    "registry_id": "registry",
 }
 
 

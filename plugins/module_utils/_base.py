@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     make_backend,
     resolve_options,
@@ -107,6 +108,11 @@ class RunPodModule:
             options = {key: self.module.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
         return self._backend
+
+    @property
+    def account(self):
+        """Network volumes, registry credentials, SSH keys and billing (``_account``), over the backend's client."""
+        return account_api(self.backend)
 
     def _check_connection_options(self):
         """Refuse unusable connection options and warn about ones that expose the key, before any request."""

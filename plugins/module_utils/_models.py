@@ -89,6 +89,8 @@ class PodView(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
+    # Container registry credential the image is pulled with (REST v2 ``registry``, v1 ``containerRegistryAuthId``).
+    registry_id: str | None = None
     interruptible: bool | None = None
     public_ip: str | None = None
     # v1 REST ``portMappings`` (private -> public), kept for the no-runtime fallback.
@@ -126,6 +128,7 @@ class PodSpec(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
+    registry_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     support_public_ip: bool | None = None
     interruptible: bool | None = None
@@ -177,6 +180,8 @@ class _EndpointSettings(_View):
     network_volume_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     execution_timeout_ms: int | None = None
+    # REST v2 only (the container settings of the endpoint's template).
+    registry_id: str | None = None
 
 
 class EndpointSpec(_EndpointSettings):
@@ -196,6 +201,7 @@ class _TemplateSettings(_View):
     env: dict[str, str] = Field(default_factory=dict)
     ports: list[str] = Field(default_factory=list)
     docker_args: str | None = None
+    registry_id: str | None = None
 
 
 class TemplateSpec(_TemplateSettings):
@@ -270,6 +276,14 @@ class NetworkVolumeView(_View):
     data_center_id: str | None = None
     # REST v1 does not report the tier: None there.
     type: str | None = None
+
+
+class RegistrySpec(_View):
+    """A registry credential to create; the password never shows in a repr."""
+
+    name: str
+    username: str = Field(default="", repr=False)
+    password: str = Field(default="", repr=False)
 
 
 class RegistryView(_View):

@@ -124,8 +124,15 @@ options:
     type: str
   network_volume_id:
     description:
-      - Id of a network volume to attach at create.
+      - Id of a network volume to attach at create (see M(runpod.cloud.network_volume)). The pod runs in the
+        volume's data center.
     type: str
+  registry_id:
+    description:
+      - Id of the container registry credential RunPod pulls a private image with (see
+        M(runpod.cloud.container_registry)). Changed in place on an existing pod.
+    type: str
+    version_added: 0.2.0
   ports:
     description:
       - Ports to expose, each like V(22/tcp) or V(8888/http) (a port 1 to 65535, protocol V(http) or V(tcp),
@@ -415,6 +422,7 @@ ARGUMENT_SPEC = argument_spec(
     volume_gb=dict(type="int"),
     volume_mount_path=dict(type="str"),
     network_volume_id=dict(type="str"),
+    registry_id=dict(type="str"),
     ports=dict(type="list", elements="str"),
     env=dict(type="dict"),
     docker_args=dict(type="str"),
@@ -560,6 +568,7 @@ class PodModule(ResourceModule):
             "volume_mount_path": resource.volume_mount_path,
             "ports": list(resource.ports),
             "env": dict(resource.env),
+            "registry_id": resource.registry_id,
         }
 
     # --- wanted state ----------------------------------------------------------------------------------
@@ -595,6 +604,8 @@ class PodModule(ResourceModule):
         env = self._wanted_env(pod.env)
         if env is not None and env != dict(pod.env):
             changes["env"] = env
+        if p["registry_id"] and p["registry_id"] != pod.registry_id:
+            changes["registry_id"] = p["registry_id"]
         return changes
 
     def _immutable_warnings(self, pod):
@@ -662,6 +673,7 @@ class PodModule(ResourceModule):
             volume_gb=p["volume_gb"],
             volume_mount_path=p["volume_mount_path"],
             network_volume_id=p["network_volume_id"],
+            registry_id=p["registry_id"],
             ports=_with_ssh_port(p["ports"], p["ssh"]),
             env=self._wanted_env() or {},
             docker_args=p["docker_args"],

@@ -9,50 +9,20 @@ simulator logged. The simulator runs at time_scale 0.02 (a default boot takes 0.
 
 from __future__ import annotations
 
-import json
-import textwrap
-
 import pytest
+from helpers.playbooks import play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD_API = r"^/v[12]/pods"
 VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
-
-
-def _v1_served(sim) -> bool:
-    """The simulator's REST v1 surface may still be landing: probe it once per session."""
-    cached = getattr(sim, "_pod_tests_v1_served", None)
-    if cached is None:
-        import httpx
-
-        reply = httpx.get(sim.urls["api_v1"] + "/pods", headers={"Authorization": f"Bearer {sim.api_key}"})
-        cached = reply.status_code == 200
-        sim._pod_tests_v1_served = cached
-        sim.admin.clear_requests()
-    return cached
+# What conftest.py registers on the test account; v2 pods created with startSsh carry it as PUBLIC_KEY.
 
 
 @pytest.fixture
-def api(request, sim):
-    """The api_version under test; v1 cases skip while the simulator does not serve REST v1 yet."""
-    version = getattr(request, "param", "v2")
-    if version == "v1" and not _v1_served(sim):
-        pytest.skip("the simulator does not serve REST v1 yet")
-    return version
-
-
-def play(*tasks: str, gather: bool = False) -> str:
-    body = "\n".join(textwrap.indent(textwrap.dedent(task).strip("\n"), "    ") for task in tasks)
-    return f"- hosts: localhost\n  gather_facts: {str(gather).lower()}\n  tasks:\n{body}\n"
-
-
-def pod_task(name: str, args: dict, *, register: str | None = None, ignore_errors: bool = False) -> str:
-    lines = [f"- name: {name}", f"  runpod.cloud.pod: {json.dumps(args)}"]
-    if register:
-        lines.append(f"  register: {register}")
-    if ignore_errors:
-        lines.append("  ignore_errors: true")
-    return "\n".join(lines)
+def api(request):
+    """The api_version under test (``VERSIONS`` parametrizes it; v2 otherwise)."""
+    return getattr(request, "param", "v2")
 
 
 def create_args(name: str = "web", **extra) -> dict:
@@ -155,7 +125,9 @@ def test_update_check_diff_then_apply(sim, run_playbook, tmp_path, api):
     assert checked["updated_fields"] == ["image", "ports", "env"]
     assert checked["diff"]["before"]["image"] == "runpod/base:1.0"
     assert checked["diff"]["after"]["image"] == "runpod/base:2.0"
-    assert checked["diff"]["after"]["env"] == {"A": "2"}
+    # The key startSsh injected (v2) stays: replacing the environment must not cut the pod's SSH access.
+    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY} if api == "v2" else {}
+    assert checked["diff"]["after"]["env"] == {"A": "2", **kept}
     assert sim.admin.count("PATCH") == 0
 
     result = run(
@@ -166,7 +138,7 @@ def test_update_check_diff_then_apply(sim, run_playbook, tmp_path, api):
     assert updated["changed"] is True and updated["pod"]["id"] == pod_id
     assert updated["pod"]["image"] == "runpod/base:2.0"
     assert sorted(updated["pod"]["ports"]) == ["22/tcp", "8888/http"]
-    assert updated["diff"]["after"]["env"] == {"A": "2"}
+    assert updated["diff"]["after"]["env"] == {"A": "2", **kept}
     assert result.task_result("rerun")["changed"] is False
     assert sim.admin.count("PATCH") == 1
     assert len(live_pods(sim)) == 1

@@ -190,7 +190,7 @@ def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
         "port_map": {str(k): v for k, v in pod.port_map.items()},
         "stale_port_map": {str(k): v for k, v in pod.stale_port_map.items()},
         "listeners": sim.listeners.port_state(pod.id),
-        "ssh_behaviour": store.pod_setting(pod, "ssh_behaviour"),
+        "ssh_behaviour": store.ssh_behaviour(pod),
         "overrides": dict(pod.overrides),
         "home": str(sim.listeners.home_dir(pod.id)),
     }
@@ -272,6 +272,10 @@ async def seed(sim: Sim, ctx: Ctx) -> Reply:
     if not isinstance(ports, list):
         raise ConfigError('ports must be a list like ["8888/http", "22/tcp"]')
     prefix = str(body.get("name_prefix", "seed"))
+    env = {str(key): str(value) for key, value in (body.get("env") or {}).items()}
+    if "PUBLIC_KEY" not in env and sim.store.account_ssh_keys:
+        # Seeded pods stand for pods this account created with startSsh: they carry its registered keys.
+        env["PUBLIC_KEY"] = "\n".join(sim.store.account_ssh_keys)
     ids = []
     now = time.time()
     for index in range(count):
@@ -282,7 +286,7 @@ async def seed(sim: Sim, ctx: Ctx) -> Reply:
             created_at=now,
             gpu_type=str(body.get("gpu_type", DEFAULT_GPU_TYPE)),
             ports=[str(port) for port in ports],
-            env=dict(body.get("env") or {}),
+            env=dict(env),
         )
         sim.store.add_pod(pod, initial_status=RUNNING if status == RUNNING else "PROVISIONING")
         if status == EXITED:

@@ -117,7 +117,9 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
 
     env = dict(template.env) if template else {}
     env.update(body.get("env") or {})
-    if body.get("startSsh") and "PUBLIC_KEY" not in env and store.account_ssh_keys:
+    # startSsh defaults to false on a pod and to the template's flag when a template is given.
+    start_ssh = body.get("startSsh", template.start_ssh if template else False)
+    if start_ssh and "PUBLIC_KEY" not in env and store.account_ssh_keys:
         env["PUBLIC_KEY"] = "\n".join(store.account_ssh_keys)
     if body.get("startJupyter") and "JUPYTER_PASSWORD" not in env:
         env["JUPYTER_PASSWORD"] = new_id(16)
@@ -234,12 +236,10 @@ async def get_ssh_keys(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def put_ssh_keys(sim: Sim, ctx: Ctx) -> Reply:
-    body = await ctx.json(default={})
-    keys = body.get("keys") if isinstance(body, dict) else None
-    if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys) or set(body) - {"keys"}:
-        raise ApiError(422, "Request validation failed.", ["$.keys: expected an array of public key strings"])
+    # A complete replacement; affects only pods created afterwards with startSsh (running pods keep their env).
+    keys = (await _body(ctx, "UpdateSshKeysRequest"))["keys"]
     sim.store.account_ssh_keys[:] = keys
-    return Reply(200, {"keys": keys})
+    return Reply(200, {"keys": list(keys)})
 
 
 # -- serverless ------------------------------------------------------------------------------------------------

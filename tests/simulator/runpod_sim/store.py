@@ -113,6 +113,9 @@ class SimConfig:
     stale_runtime_ports: bool = False
     # Per-pod overrides applied at create time to pods with this exact name: {"name": {"ssh_behaviour": ...}}.
     name_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Images that start sshd on their own (keys baked in). Every other image follows RunPod's convention:
+    # sshd starts only when a PUBLIC_KEY reached the container (env, or account keys injected by startSsh).
+    own_sshd_images: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -153,9 +156,9 @@ def apply_config(config: SimConfig, changes: Any) -> None:
         if key == "ssh_behaviour":
             if value not in SSH_BEHAVIOURS:
                 raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
-        elif key == "out_of_stock_gpu_types":
+        elif key in ("out_of_stock_gpu_types", "own_sshd_images"):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-                raise ConfigError("out_of_stock_gpu_types must be a list of GPU type ids")
+                raise ConfigError(f"{key} must be a list of strings")
         elif key == "stale_runtime_ports":
             if not isinstance(value, bool):
                 raise ConfigError("stale_runtime_ports must be a boolean")
@@ -496,11 +499,17 @@ class Store:
         if self.listeners is not None:
             self.listeners.release_all(pod.id)
 
+    def ssh_behaviour(self, pod: Pod) -> str:
+        """What answers on port 22: RunPod images start sshd only when a PUBLIC_KEY reached the container."""
+        behaviour = self.pod_setting(pod, "ssh_behaviour")
+        keyless = not pod.env.get("PUBLIC_KEY", "").strip()
+        if behaviour == "sshd" and keyless and pod.image not in self.config.own_sshd_images:
+            return "refused"
+        return behaviour
+
     def _sync_listeners(self, pod: Pod) -> None:
         if self.listeners is not None:
-            self.listeners.want(
-                pod, pod.listen_wanted and pod.status == RUNNING, self.pod_setting(pod, "ssh_behaviour")
-            )
+            self.listeners.want(pod, pod.listen_wanted and pod.status == RUNNING, self.ssh_behaviour(pod))
 
     def update_ports(self, pod: Pod, ports: list[str]) -> None:
         pod.ports = list(ports)
@@ -609,4 +618,3 @@ class Store:
         if any(ep.template_id == template_id for ep in self.endpoints.values()):
             return True
         return any(pod.template_id == template_id for pod in self.live_pods())
-

@@ -20,7 +20,7 @@ def pod_body(**overrides: Any) -> dict[str, Any]:
         "ports": ["22/tcp", "8888/http"],
     }
     body.update(overrides)
-    return body
+    return {key: value for key, value in body.items() if value is not None}  # None drops a default
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02) -> Any:

@@ -182,3 +182,65 @@ def test_v1_pod_with_public_key_env_gets_sshd(sim, v1, client_key):
     sim.admin.wait_pod(pod["id"], "RUNNING", listening=True)
     port = wait_for(lambda: v1.get(f"/pods/{pod['id']}").json()["portMappings"].get("22"))
     assert _ssh_run(port, client_key, "echo ok").stdout == "ok\n"
+
+
+def test_sshd_starts_only_when_a_key_reached_the_container(sim, v2, running_pod):
+    """RunPod images start sshd from PUBLIC_KEY: without one, port 22 is mapped but every connect is refused."""
+    pod = running_pod()  # no env, no startSsh
+    assert "PUBLIC_KEY" not in pod["env"] and pod["ssh"]["direct"]["port"] > 0
+    state = sim.admin.pod(pod["id"])
+    assert state["ssh_behaviour"] == "refused" and state["listeners"]["22"]["listening"] is False
+    with pytest.raises(ConnectionRefusedError):
+        _connect(pod["ssh"]["direct"]["port"])
+    # startSsh with no registered keys does nothing either (the document: "the flag does nothing").
+    assert "PUBLIC_KEY" not in running_pod(startSsh=True)["env"]
+
+
+def test_start_ssh_injects_account_keys_and_sshd_accepts_them(sim, v2, running_pod, client_key):
+    public = client_key.export_public_key().decode().strip()
+    other = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode().strip()
+    assert v2.put("/account/ssh-keys", json={"keys": [other, public]}).json() == {"keys": [other, public]}
+    assert v2.get("/account/ssh-keys").json() == {"keys": [other, public]}
+    pod = running_pod(startSsh=True)
+    assert pod["env"]["PUBLIC_KEY"] == f"{other}\n{public}"
+    assert _ssh_run(pod["ssh"]["direct"]["port"], client_key, "echo ok").stdout == "ok\n"
+    # Registered keys reach only pods created with startSsh, and a PUT never touches existing pods.
+    assert "PUBLIC_KEY" not in running_pod(name="plain")["env"]
+    assert v2.put("/account/ssh-keys", json={"keys": []}).json() == {"keys": []}
+    assert v2.get(f"/pods/{pod['id']}").json()["env"]["PUBLIC_KEY"] == f"{other}\n{public}"
+
+
+def test_template_start_ssh_defaults_to_true(sim, v2, running_pod, client_key):
+    public = client_key.export_public_key().decode().strip()
+    v2.put("/account/ssh-keys", json={"keys": [public]})
+    template = v2.post("/templates", json={"name": "t", "image": "img", "ports": ["22/tcp"]}).json()
+    assert template["startSsh"] is True
+    pod = running_pod(templateId=template["id"], image=None, ports=None)
+    assert pod["env"]["PUBLIC_KEY"] == public
+    assert sim.admin.pod(pod["id"])["listeners"]["22"]["listening"] is True
+
+
+def test_put_ssh_keys_is_validated_against_the_document(sim, v2):
+    for body in ({"keys": ["not a key"]}, {"keys": "ssh-ed25519 AAAA"}, {}, {"keys": [], "extra": 1}):
+        answer = v2.put("/account/ssh-keys", json=body)
+        assert answer.status_code == 422, body
+        assert answer.json()["detail"] == "Request validation failed."
+    assert v2.get("/account/ssh-keys").json() == {"keys": []}
+
+
+def test_an_image_with_its_own_sshd_listens_without_a_key(sim, running_pod):
+    sim.admin.configure(own_sshd_images=["my/sshd-image:1"])
+    pod = running_pod(image="my/sshd-image:1")
+    with _connect(pod["ssh"]["direct"]["port"]) as sock:
+        sock.settimeout(3)
+        assert _read_exactly(sock, 4) == b"SSH-"
+
+
+def _read_exactly(sock: socket.socket, count: int) -> bytes:
+    data = b""
+    while len(data) < count:
+        piece = sock.recv(count - len(data))
+        if not piece:
+            break
+        data += piece
+    return data

@@ -23,6 +23,7 @@ from werkzeug.datastructures import Headers, ImmutableMultiDict
 from runpod_sim.schemas import SPEC_DIR
 
 GPU = "NVIDIA GeForce RTX 4090"
+KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
 
 SHARED = Path("/work/shared/reference")
 SHA256 = {
@@ -101,7 +102,13 @@ def test_bundled_specs_are_the_reference_documents():
 
 
 def test_v2_pod_routes_match_the_spec(sim, v2, openapi_v2):
-    created = v2.post("/pods", json={"name": "c", "image": "ubuntu", "gpu": {"id": GPU}, "ports": ["22/tcp"]})
+    assert check_v2(openapi_v2, v2.get("/account/ssh-keys")) == {"keys": []}
+    assert check_v2(openapi_v2, v2.put("/account/ssh-keys", json={"keys": [KEY]})) == {"keys": [KEY]}
+    bad_key = v2.put("/account/ssh-keys", json={"keys": ["not a key"]})
+    assert bad_key.status_code == 422
+    assert check_v2(openapi_v2, bad_key)["errors"][0].startswith("$.keys[0]: ")
+    body = {"name": "c", "image": "ubuntu", "gpu": {"id": GPU}, "ports": ["22/tcp"], "startSsh": True}
+    created = v2.post("/pods", json=body)
     assert created.status_code == 201
     pod = check_v2(openapi_v2, created)
     assert pod["status"] == "PROVISIONING" and pod["runtime"] is None

@@ -8,7 +8,8 @@ import random
 import httpx
 import payloads
 import pytest
-from payloads import FakeClock, Router
+from helpers.fakes import FakeClock
+from payloads import Router
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import (

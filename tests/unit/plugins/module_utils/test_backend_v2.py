@@ -7,9 +7,10 @@ import random
 import httpx
 import payloads
 import pytest
+from helpers.fakes import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
-from payloads import FakeClock, Router, problem
+from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,
@@ -536,6 +537,7 @@ def test_endpoint_normalization():
         "network_volume_id": "vol_abc",
         "data_center_ids": ["US-TX-3"],
         "execution_timeout_ms": 300000,
+        "registry_id": None,
         "created_at": "2026-03-13T20:00:00Z",
     }
 
@@ -703,6 +705,7 @@ def test_template_crud():
         "env": {"A": "1"},
         "ports": ["22/tcp"],
         "docker_args": "sleep infinity",
+        "registry_id": None,
     }
     created = backend.create_template(
         TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])
