@@ -14,11 +14,8 @@ from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-    make_backend,
-    resolve_options,
-    transport_warnings,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import resolve_options, transport_warnings
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
@@ -28,6 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
     input_problem,
+    spec_problem,
 )
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
@@ -443,8 +441,8 @@ class ResourceModule(RunPodModule):
     def create_missing(self) -> Any:
         """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
+        kind = self.resource_kind
         if resource_id:
-            kind = self.resource_kind
             article = "an" if kind[:1] in "aeiou" else "a"
             self.fail(
                 f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
@@ -452,7 +450,10 @@ class ResourceModule(RunPodModule):
                 code="not_found",
                 resource_id=resource_id,
             )
-        spec = self.build_spec()
+        try:
+            spec = self.build_spec()
+        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
+            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
         self.action("create")
         result, after = self.plan(spec)
         self.set_diff({}, after)

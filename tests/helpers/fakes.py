@@ -238,16 +238,18 @@ class FakeBackend(Backend):
         self.templates.pop(template_id)
 
 
-def check_fake_matches_interface(fake_class: type = FakeBackend) -> None:
-    """Every public method the fake defines exists on the real ``Backend`` with parameters it accepts."""
+def check_fake_matches_interface(fake_class: type = FakeBackend, real_class: type = Backend) -> None:
+    """Every public method the fake defines exists on the real class with the same parameters
+    (``**kwargs`` in the fake stands for the real keyword-only ones)."""
     for name, method in vars(fake_class).items():
         if name.startswith("_") or not callable(method) or name in ("count", "mutations"):
             continue
-        real = getattr(Backend, name, None)
-        assert real is not None, f"FakeBackend.{name} fakes a method the real Backend does not have"
-        real_params = list(inspect.signature(real).parameters)
-        fake_params = list(inspect.signature(method).parameters)
-        assert fake_params == real_params, f"FakeBackend.{name}{fake_params} != Backend.{name}{real_params}"
+        real = getattr(real_class, name, None)
+        where = f"{fake_class.__name__}.{name}"
+        assert real is not None, f"{where} fakes a method the real {real_class.__name__} does not have"
+        real_params = [p.name for p in inspect.signature(real).parameters.values() if p.kind != p.KEYWORD_ONLY]
+        fake_params = [p.name for p in inspect.signature(method).parameters.values() if p.kind != p.VAR_KEYWORD]
+        assert fake_params == real_params, f"{where}{fake_params} != {real_class.__name__}.{name}{real_params}"
 
 
 def install_backend(monkeypatch: Any, backend: Backend | None) -> None:

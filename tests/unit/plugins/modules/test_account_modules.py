@@ -10,6 +10,7 @@ import json
 
 import pytest
 from ansible.module_utils.testing import patch_module_args
+from helpers.fakes import FakeBackend, check_fake_matches_interface
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -75,12 +76,15 @@ def test_key_lines_skip_blanks_and_comments():
 # -- modules, driven with a recording fake account --------------------------------------------------------------
 
 
-class FakeAccount:
+class FakeAccount(AccountV2):
+    """The real v2 account calls over a FakeBackend (no HTTP client: an un-faked call that would send a
+    request fails the test); volumes, registries and keys in memory, every call recorded."""
+
     def __init__(self, volumes=(), keys=()):
+        super().__init__(FakeBackend())
         self.volumes = {volume.id: volume for volume in volumes}
         self.keys = list(keys)
         self.calls = []
-        self.client = None
         self.registries = []
         self.create_error = None
 
@@ -118,9 +122,9 @@ class FakeAccount:
         raise self.create_error
 
     def billing(self, kind, **query):
-        # The real argument checks; ``client`` is None, so a request would raise instead of being sent.
+        # The real argument checks; the fake backend has no HTTP client, so a request would fail the test.
         self.calls.append(("billing", kind))
-        return AccountV2.billing(self, kind, **query)
+        return super().billing(kind, **query)
 
     def get_ssh_keys(self):
         self.calls.append(("get_ssh_keys",))
@@ -230,3 +234,7 @@ def test_a_volume_create_that_may_have_happened_is_not_retried(monkeypatch, caps
     result = run(network_volume, monkeypatch, capsys, fake, args)
     assert result["code"] == "server_error" and "may have created it anyway" in result["msg"]
     assert [call[0] for call in fake.calls] == ["find_network_volumes", "create_network_volume"]
+
+
+def test_fake_account_matches_the_real_interface():
+    check_fake_matches_interface(FakeAccount, AccountV2)
