@@ -21,6 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
     pick_list,
     port_list,
@@ -95,8 +96,8 @@ def pod_from_v1(payload, runtime_entry=None):
     runtime = runtime_entry.get("runtime")
     runtime_reported = probed and isinstance(runtime, dict) and bool(runtime)
     runtime = as_dict(runtime)
-    # The GraphQL read is the fresher source of intent and last change (reference §9.6): a pod that REST
-    # still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's value.
+    # The GraphQL read is the fresher source of intent and last change (docs/dev/wait-and-status.md, section 6):
+    # a pod that REST still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's.
     desired_status = _upper(runtime_entry.get("desiredStatus")) or rest_status
     last_status_change = as_str(runtime_entry.get("lastStatusChange")) or as_str(payload.get("lastStatusChange"))
     return PodView(
@@ -317,25 +318,10 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
     if not creating:
         # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
         fields = {key: value for key, value in fields.items() if key != "serverless"}
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "docker_args":
-            value = _start_cmd(value)
-        elif key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS, docker_args=_start_cmd)
 
 
 class BackendV1(Backend):

@@ -13,6 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
     mounts_body,
     port_list,
@@ -31,7 +32,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     WorkerSummary,
 )
 
-# Reference §9.5: v2 status -> legacy desiredStatus.
+# v2 status -> legacy desiredStatus (docs/dev/wait-and-status.md, section 6).
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
 MAX_PAGES = 100
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
@@ -357,21 +358,7 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        # On create, empty collections are the defaults; on update an explicit empty value clears.
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS)
 
 
 class BackendV2(ClusterCalls, Backend):

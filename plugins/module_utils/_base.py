@@ -54,7 +54,7 @@ POD_WAIT_ARGUMENT_SPEC = dict(
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
 
-def argument_spec(*parts, **own):
+def argument_spec(*parts: dict, **own: dict) -> dict:
     """Merge deep copies of the shared specs with a module's own options."""
     merged = {}
     for part in parts:
@@ -66,7 +66,7 @@ def argument_spec(*parts, **own):
 class WaitSettings:
     """Validated wait options, parsed before any API call so bad input never bills anybody."""
 
-    def __init__(self, wait, timeout, interval, wait_for=None):
+    def __init__(self, wait: bool, timeout: float, interval: float, wait_for: str | None = None):
         self.wait = wait
         self.timeout = timeout
         self.interval = interval
@@ -79,11 +79,14 @@ class RunPodModule:
     Subclasses set ``result_key`` (the resource key in the result, e.g. ``pod``) and implement ``run()``.
     """
 
-    result_key = None
+    result_key: str = ""
     # What a failure message tells the user to do with a resource this module created (see resource_remedy).
     resource_kind = "resource"
+    module: Any  # the AnsibleModule
+    result: dict[str, Any]
+    wait_settings: WaitSettings | None
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             raise NotImplementedError("RunPodModule subclasses must set result_key")
         self.module = module
@@ -148,14 +151,24 @@ class RunPodModule:
         )
 
     # --- results -------------------------------------------------------------------------------
-    def mark_changed(self):
+    def mark_changed(self) -> None:
         self.result["changed"] = True
 
-    def exit(self, **extra):
+    def exit(self, **extra: Any) -> NoReturn:
         self.result.update(extra)
         self.module.exit_json(**self.result)
+        raise AssertionError("exit_json returned")  # pragma: no cover - exit_json exits
 
-    def fail(self, msg, *, code, status=None, resource_id=None, exception=None, **extra) -> NoReturn:
+    def fail(
+        self,
+        msg: str,
+        *,
+        code: str,
+        status: int | None = None,
+        resource_id: str | None = None,
+        exception: str | None = None,
+        **extra: Any,
+    ) -> NoReturn:
         """The one failure path: a flat, structured result with a machine-readable ``code``."""
         result = dict(self.result)
         result.update(extra)
@@ -169,7 +182,7 @@ class RunPodModule:
         self.module.fail_json(msg=msg, **result)
         raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
-    def fail_api(self, error, action, resource_id=None, **extra) -> NoReturn:
+    def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
         self.fail(
             f"{action}: {error.message} ({error.code})",
@@ -179,20 +192,20 @@ class RunPodModule:
             **extra,
         )
 
-    def resource_remedy(self, resource_id):
+    def resource_remedy(self, resource_id: str) -> str:
         return (
             f"{self.resource_kind} {resource_id} was kept: inspect it with {self.info_hint(resource_id)}, "
             f"or delete it with {self.delete_hint(resource_id)}"
         )
 
-    def gone_remedy(self, resource_id):
+    def gone_remedy(self, resource_id: str) -> str:
         """What a failed wait says of a resource it saw and then lost (deleted or terminated by someone else)."""
         return f"{self.resource_kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
 
-    def info_hint(self, resource_id):
+    def info_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key}_info id={resource_id}"
 
-    def delete_hint(self, resource_id):
+    def delete_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
@@ -269,8 +282,10 @@ class ResourceModule(RunPodModule):
     # Whether a create is followed by one list read by name, to catch the same name created at the same
     # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
     recheck_name_after_create = False
+    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
+    adopt_after_failed_create = False
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             self.result_key = self.resource_kind
         super().__init__(module)
@@ -315,7 +330,7 @@ class ResourceModule(RunPodModule):
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
         described = self.describe(spec)
-        return described, described
+        return described, described or {}
 
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
@@ -336,7 +351,45 @@ class ResourceModule(RunPodModule):
 
     def create_failed(self, spec: Any, error: RunPodError) -> Any:
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            return self.adopt(spec, error)
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def adopt(self, spec: Any, error: RunPodError) -> Any:
+        """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
+        and bill: look it up by name and adopt the one found (``actions: [adopt]``); never send the create again."""
+        kind, name = self.resource_kind, spec.name
+        try:
+            found = self.find_by_name(name)
+        except RunPodError as lookup_error:
+            self.fail(
+                f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
+                f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
+                f"A {kind} may exist and bill: check with runpod.cloud.{self.result_key}_info before running the "
+                "task again.",
+                code=error.code,
+                status=error.status,
+                changed=True,
+            )
+        if len(found) == 1:
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            self.module.warn(
+                f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return found[0]
+        if found:
+            context = f"creating {kind} {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, found, context, status=error.status, changed=True)
+        self.fail(
+            f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            f"looks the name up first, so it cannot create a second {kind}.",
+            code=error.code,
+            status=error.status,
+            changed=False,
+        )
 
     def converge(self, current: Any) -> Any:
         """Bring an existing resource to the task's state (default: the update); returns it."""
@@ -562,7 +615,7 @@ class ResourceModule(RunPodModule):
     # --- failures --------------------------------------------------------------------------------
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
         """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
-        resource_id = self.touched_id
+        resource_id = str(self.touched_id)
         self.mark_changed()
         self.fail(
             f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "

@@ -26,8 +26,8 @@ try:
     import httpx
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_HTTPX = False
-    HTTPX_IMPORT_ERROR = traceback.format_exc()
-    httpx = None
+    HTTPX_IMPORT_ERROR: str | None = traceback.format_exc()
+    httpx = None  # type: ignore[assignment]
 else:
     HAS_HTTPX = True
     HTTPX_IMPORT_ERROR = None

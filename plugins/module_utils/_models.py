@@ -15,7 +15,7 @@ try:
     from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_PYDANTIC = False
-    PYDANTIC_IMPORT_ERROR = traceback.format_exc()
+    PYDANTIC_IMPORT_ERROR: str | None = traceback.format_exc()
 
     def field_validator(*fields, **kwargs):  # type: ignore[no-redef]
         return lambda function: function
@@ -116,12 +116,12 @@ class PodView(_View):
 V1_ONLY_POD_FIELDS = ("support_public_ip", "interruptible")
 
 
-def declares_port(ports, number):
+def declares_port(ports: list[str] | None, number: int) -> bool:
     """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
     return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
 
 
-def with_ssh_port(ports, start_ssh):
+def with_ssh_port(ports: list[str] | None, start_ssh: bool) -> list[str]:
     """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
     ports = [str(port).strip() for port in ports or [] if str(port).strip()]
     if start_ssh and not declares_port(ports, 22):
@@ -129,7 +129,7 @@ def with_ssh_port(ports, start_ssh):
     return ports
 
 
-def v1_only_problem(api_version, values):
+def v1_only_problem(api_version: str, values: dict) -> str | None:
     """Why ``values`` (a dict of pod options) cannot be sent with ``api_version``; None when they can."""
     given = [field for field in V1_ONLY_POD_FIELDS if values.get(field) is not None]
     if api_version == "v1" or not given:
@@ -141,7 +141,7 @@ def v1_only_problem(api_version, values):
     )
 
 
-def spec_problem(error):
+def spec_problem(error: Exception) -> str:
     """The message of a spec's validation error, without pydantic's decoration."""
     errors = getattr(error, "errors", None)
     if not callable(errors):
@@ -190,7 +190,7 @@ class PodSpec(_View):
         self.ports = with_ssh_port(self.ports, self.start_ssh)
         return self
 
-    def candidates(self):
+    def candidates(self) -> list[str]:
         """The types to try, in order: GPU type ids, or CPU flavor ids for a CPU pod."""
         return list(self.cpu_flavor_ids if self.compute_type.upper() == "CPU" else self.gpu_type_ids)
 

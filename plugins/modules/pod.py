@@ -477,6 +477,7 @@ class PodModule(ResourceModule):
     recheck_name_after_create = True
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
     planned_changes: dict = {}
 
     # --- checks made before any API call ---------------------------------------------------------------
@@ -650,42 +651,6 @@ class PodModule(ResourceModule):
             if error.code == "bad_response":
                 error.maybe_created = True
             raise
-
-    def create_failed(self, spec, error):
-        """The create answered 5xx, an unreadable success, or the connection dropped: the pod may exist. Look first."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        name = spec.name
-        try:
-            pods = self.backend.find_pods(name)
-        except RunPodError as lookup_error:
-            self.fail(
-                f"creating pod {name!r} failed with {error.message} ({error.code}), and listing pods by name to see "
-                f"whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). A pod may "
-                f"exist and bill: check with runpod.cloud.pod_info before running the task again.",
-                code=error.code,
-                status=error.status,
-                changed=True,
-            )
-        if len(pods) == 1:
-            pod = pods[0]
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but pod {pod.id} named {name!r} "
-                "is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return pod
-        if len(pods) > 1:
-            context = f"creating pod {name!r} answered {error.message} ({error.code}), and then "
-            self.fail_ambiguous(name, pods, context, status=error.status, changed=True)
-        self.fail(
-            f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
-            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
-            "looks the name up first, so it cannot create a second pod.",
-            code=error.code,
-            status=error.status,
-            changed=False,
-        )
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):
