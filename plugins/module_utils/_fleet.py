@@ -20,10 +20,16 @@ from concurrent.futures import ThreadPoolExecutor
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
 
 MAX_COUNT = 100
 MAX_CONCURRENCY = 50
+# The pod module's fleet options; paired with its DOCUMENTATION (count, create_concurrency).
+FLEET_ARGUMENT_SPEC = dict(
+    count=dict(type="int"),
+    create_concurrency=dict(type="int", default=10),
+)
 
 
 def fleet_problem(params):
@@ -39,7 +45,8 @@ def fleet_problem(params):
         return "count manages the pods {name}-1 .. {name}-N found by name, so it cannot be combined with id."
     if not params.get("name"):
         return "count needs name: the pods are named {name}-1 .. {name}-N."
-    return None
+    # The longest member name must be a valid name too (checked here, before any member exists).
+    return name_problem(f"{params['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
 
 
 def member_names(base, count):
@@ -121,6 +128,11 @@ class _Member:
         self.module = _MemberModule(owner.module, name)
         self.runner = type(owner)(self.module)
         self.runner._backend = member_backend(owner.backend)
+        # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
+        # after every create settled (_recheck_names), not one per member.
+        self.recheck = self.runner.recheck_name_after_create
+        self.runner.recheck_name_after_create = False
+        self.created = None
         self.failure = None
 
     def run(self):
@@ -135,7 +147,7 @@ class _Member:
                 elif current is not None:
                     runner.converge(current)
                 else:
-                    runner.create_missing()
+                    self.created = runner.create_missing()
             except RunPodError as error:
                 runner.fail_unexpected(error)
         except MemberFailedError as failed:
@@ -169,6 +181,7 @@ def run_fleet(owner):
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runpod-fleet") as pool:
         for _done in pool.map(_Member.run, members):
             pass
+    _recheck_names(owner, members, names)
     _collect(owner, members)
     failures = [dict(name=m.name, msg=m.failure.get("msg", ""), code=m.failure.get("code", "")) for m in members
                 if m.failure]
@@ -177,6 +190,30 @@ def run_fleet(owner):
     if owner.should_wait() and owner.result["ids"]:
         _wait_all(owner, members)
     owner.exit()
+
+
+def _recheck_names(owner, members, names):
+    """One list read after the creates: a member whose name another task created at the same moment fails
+    (``ambiguous``, nothing deleted), with the single pod's own check and message."""
+    created = [m for m in members if m.created is not None and m.failure is None and m.recheck]
+    if not created:
+        return
+    try:
+        found = owner.backend.find_pods_named(names)
+    except RunPodError as error:
+        failed_read = error
+
+        def lookup(_name):
+            raise failed_read
+    else:
+        def lookup(name):
+            return found.get(name, [])
+    for member in created:
+        member.runner.find_by_name = lookup
+        try:
+            member.runner.refuse_concurrent_duplicates(member.created)
+        except MemberFailedError as failed:
+            member.failure = failed.result
 
 
 def _collect(owner, members):

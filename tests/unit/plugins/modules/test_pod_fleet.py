@@ -50,6 +50,7 @@ class FleetBackend(FakeBackend):
         (dict(FLEET, count=2, create_concurrency=0), "create_concurrency must be between 1 and 50"),
         (dict(FLEET, count=2, create_concurrency=51), "create_concurrency must be between 1 and 50"),
         (dict(FLEET, count=2, id="abc"), "cannot be combined with id"),
+        (dict(FLEET, name="x" * 189, count=100), "the pod names {name}-K) must be at most"),
     ],
 )
 def test_fleet_options_are_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
@@ -66,8 +67,8 @@ def test_creates_overlap_and_the_result_is_in_index_order(capsys, monkeypatch):
     assert result["ids"] == [pod["id"] for pod in result["pods"]] and len(set(result["ids"])) == 4
     assert result["actions"] == ["create fleet-1", "create fleet-2", "create fleet-3", "create fleet-4"]
     assert result["pod"] is None
-    # One list read found every member by name; no per-pod lookups.
-    assert backend.count("list_pods") == 1 and backend.count("find_pods") == 0
+    # One list read found every member by name, one after the creates checked for duplicates; no per-pod reads.
+    assert backend.count("list_pods") == 2 and backend.count("find_pods") == 0
 
 
 def test_existing_pods_are_reused_and_pods_beyond_count_never_touched(capsys, monkeypatch):
@@ -118,3 +119,20 @@ def test_an_ambiguous_member_fails_alone(capsys, monkeypatch):
     assert result["failed"] is True and result["code"] == "ambiguous"
     assert [failure["name"] for failure in result["failures"]] == ["fleet-1"]
     assert result["actions"] == ["create fleet-2"] and result["ids"] == ["new-1"]
+
+
+def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, monkeypatch):
+    """Another task created fleet-2 while this one did: the one list read after the creates sees two."""
+
+    class Racing(FleetBackend):
+        def create_pod(self, spec):
+            pod = super().create_pod(spec)
+            if spec.name == "fleet-2":
+                self.pods["other"] = pod_view("other", name="fleet-2")
+            return pod
+
+    backend = Racing()
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
+    assert result["failed"] is True and result["code"] == "ambiguous"
+    assert [failure["name"] for failure in result["failures"]] == ["fleet-2"]
+    assert len(result["ids"]) == 2 and backend.count("delete_pod") == 0
