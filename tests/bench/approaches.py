@@ -216,9 +216,9 @@ def pod_wait_fixed(sim, names: list[str], timeout: float) -> RunRecord:
     return pod_wait(sim, names, timeout, cadence="fixed")
 
 
-def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
-    events = run.task_events("Batch wait")
-    record.wait_window = run.task_window("Batch wait")
+def _batch(record: RunRecord, run: PlaybookRun, names: list[str], task: str = "Batch wait") -> None:
+    events = run.task_events(task)
+    record.wait_window = run.task_window(task)
     for event in events:
         if event["ev"] == "ok":
             for name in names:
@@ -283,23 +283,12 @@ def pod_count(sim, names: list[str], timeout: float, gpus: list[str] | None = No
     env = dict(_cadence_env("adaptive"), RUNPOD_BENCH_MEM=str(mem_file), RUNPOD_BENCH_PYTHON=PYTHON)
     run = run_playbook(sim, "pod_count.yml", extra, env_extra=env)
     record = _record("pod_count", names, run)
-    record.wait_window = run.task_window("Create and wait")
-    for event in run.task_events("Create and wait"):
-        if event["ev"] == "ok":
-            for name in names:
-                record.ready_at[name] = event["t"]
-        else:
-            for name in names:
-                record.failed[name] = _code(event["res"])
-        reads = _wait_reads(event["res"])
-        if reads is not None:
-            record.waits["*"] = reads
     with contextlib.suppress(OSError, ValueError, IndexError):
         measured = [json.loads(line) for line in mem_file.read_text().splitlines()]
         module = [entry for entry in measured if entry["module"] == "pod"][-1]
         record.module = {"peak_rss_mb": round(module["maxrss_mb"], 1),
                          "cpu_s": round(module["user"] + module["sys"], 3)}
-    _missing(record, run)
+    _batch(record, run, names, "Create and wait")
     return record
 
 
