@@ -391,14 +391,6 @@ pods:
   returned: with O(count)
   type: list
   elements: dict
-ids:
-  description:
-    - With O(count), the ids of the fleet's pods that exist after the task (created or found), in index order.
-      On a failure, every pod there is, kept.
-  returned: with O(count)
-  type: list
-  elements: str
-  sample: [abc123xyz, def456uvw]
 failures:
   description: With O(count), each pod that failed, C({name, msg, code}), in index order.
   returned: with O(count), when some pods failed
@@ -499,7 +491,10 @@ ids:
     - With C(code=ambiguous), the ids of every live pod with the name (after a create, this task's pod and the ones
       other tasks created at the same moment; nothing is deleted). With C(code=conflict) on a rename, the pods that
       already have the wanted name.
-  returned: on failure with code ambiguous or conflict
+    - With O(count), always, the ids of the fleet's pods that exist after the task (created or found), in index
+      order; on a failure, every pod there is, kept (the ids of a pod's own C(ambiguous) failure are in its
+      RV(failures) message).
+  returned: on failure with code ambiguous or conflict; always with O(count)
   type: list
   elements: str
   sample: [abc123xyz, def456uvw]
