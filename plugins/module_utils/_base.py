@@ -374,7 +374,19 @@ class ResourceModule(RunPodModule):
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
         if error.maybe_created and self.adopt_after_failed_create:
             return self.adopt(spec, error)
+        advice = self.not_retried_advice(spec) if error.maybe_created else None
+        if advice:
+            self.fail(
+                f"creating {self.resource_kind} {spec.name!r} failed ({error.message}, {error.code}), and RunPod may "
+                f"have created it anyway; it was not retried: {advice}",
+                code=error.code,
+                status=error.status,
+            )
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def not_retried_advice(self, spec: Any) -> str | None:
+        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
+        return None
 
     def adopt(self, spec: Any, error: RunPodError) -> Any:
         """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
