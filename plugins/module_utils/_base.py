@@ -10,6 +10,7 @@ import copy
 import hashlib
 import os
 import traceback
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
@@ -269,6 +270,26 @@ class RunPodModule:
                 wait=error.as_dict(),
                 **extra,
             )
+
+    def select(
+        self, read: Callable[[str], Any], find_by_name: Callable[[str], list], list_all: Callable[[], list]
+    ) -> list:
+        """What an ``_info`` task asks for: the ``id`` option's resource (an unknown id gives ``[]``), else the
+        resources named ``name``, else all of them. An API error fails with ``reading <kind>s failed: ...``."""
+        params = self.module.params
+        try:
+            if params.get("id"):
+                try:
+                    return [read(params["id"])]
+                except RunPodError as error:
+                    if error.code == "not_found":
+                        return []
+                    raise
+            if params.get("name"):
+                return find_by_name(params["name"])
+            return list_all()
+        except RunPodError as error:
+            self.fail_api(error, f"reading {self.resource_kind}s failed")
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         """An API error nobody handled: the structured failure, never a bare traceback."""

@@ -90,7 +90,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_network_volume
 
 ARGUMENT_SPEC = argument_spec(
@@ -105,19 +104,8 @@ class NetworkVolumeInfoModule(RunPodModule):
     resource_kind = "network volume"
 
     def run(self):
-        params = self.module.params
         account = self.account
-        try:
-            if params.get("id"):
-                volumes = [account.get_network_volume(params["id"])]
-            elif params.get("name"):
-                volumes = account.find_network_volumes(params["name"])
-            else:
-                volumes = account.list_network_volumes()
-        except RunPodError as error:
-            if error.code != "not_found" or not params.get("id"):
-                self.fail_api(error, "reading network volumes failed")
-            volumes = []
+        volumes = self.select(account.get_network_volume, account.find_network_volumes, account.list_network_volumes)
         self.exit(network_volumes=[describe_network_volume(volume) for volume in volumes])
 
 

@@ -32,6 +32,12 @@ CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}
         (dict(CREATE, interruptible=False), "interruptible can only be used with api_version v1"),
         (dict(CREATE, compute_type="CPU"), "gpu_type_ids cannot be used with compute_type: CPU"),
         ({"name": "web", "cpu_flavor_ids": ["cpu3c"], "compute_type": "CPU"}, "needs image or template_id"),
+        (dict(CREATE, allowed_cuda_versions=["12.8"], min_cuda_version="12.4"), "are mutually exclusive"),
+        (dict(CREATE, allowed_cuda_versions=["12"]), "CUDA versions are major.minor, such as 12.8; got '12'"),
+        (dict(CREATE, min_cuda_version="12.x"), "got '12.x'"),
+        (dict(CREATE, min_cuda_version="12.4", api_version="v1"), "min_cuda_version needs api_version v2"),
+        ({"name": "web", "image": "i", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"],
+          "allowed_cuda_versions": ["12.8"]}, "CUDA constraints apply to GPU pods only"),
     ],
 )
 def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
