@@ -43,6 +43,13 @@ PLAYBOOK = play(
 TASKS = ("ok", "timeout", "fatal")
 
 
+def _playbook(sim):
+    # The api key comes from module_defaults through the collection's action group (meta/runtime.yml), not the
+    # environment: the action plugin sees the task's args with the defaults applied, so it still waits here.
+    defaults = f"  module_defaults:\n    group/runpod.cloud.all:\n      api_key: {sim.api_key}\n"
+    return PLAYBOOK.replace("  tasks:\n", defaults + "  tasks:\n", 1)
+
+
 def _configure(sim):
     # sshd answers 2 s after RUNNING on "booting" (a slow boot with transitions); never on "deaf".
     sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}, "deaf": {"ssh_behaviour": "refused"}})
@@ -77,7 +84,7 @@ def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tm
     _configure(sim)
     for part in ("controller", "module"):
         (tmp_path / part).mkdir()
-    live = run_playbook(tmp_path / "controller", PLAYBOOK)
+    live = run_playbook(tmp_path / "controller", _playbook(sim), env={"RUNPOD_API_KEY": None})
     assert live.rc == 0, live.stdout + live.stderr
     ok = live.task_result("ok")
     pod_id = ok["pod"]["id"]
@@ -93,7 +100,8 @@ def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tm
     sim.admin.reset()
     register_account_keys(sim, [ACCOUNT_SSH_KEY])
     _configure(sim)
-    plain = run_playbook(tmp_path / "module", PLAYBOOK, env={"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+    plain = run_playbook(tmp_path / "module", _playbook(sim),
+                         env={"RUNPOD_API_KEY": None, "RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
     assert plain.rc == 0, plain.stdout + plain.stderr
     assert "pod booting (" not in plain.stdout  # the module waited by itself: no live lines
 
