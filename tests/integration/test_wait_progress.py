@@ -14,23 +14,7 @@ import re
 
 from helpers.playbooks import play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
-
-GPU = "NVIDIA GeForce RTX 4090"
-
-
-def _args(name, **extra):
-    args = {
-        "name": name,
-        "image": "runpod/base:1.0",
-        "gpu_type_ids": [GPU],
-        "wait": True,
-        "wait_interval": "100ms",
-        "wait_timeout": "30s",
-        "ssh_public_key": ACCOUNT_SSH_KEY,
-    }
-    args.update(extra)
-    return args
-
+from test_pod_wait import wait_args as _args
 
 PLAYBOOK = play(
     pod_task("ok", _args("booting")),
