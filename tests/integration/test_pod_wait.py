@@ -334,7 +334,8 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
     bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2", env=env)
-    pod_id = wait_until_polling(sim, "v2", bg, polls=2)
+    # Three list reads after the create: the name re-check after a create, then two of the wait's polls.
+    pod_id = wait_until_polling(sim, "v2", bg, polls=3)
     os.kill(bg.module_pid() if where == "module" else bg.worker_pid(), signal.SIGTERM)
     result = bg.result()
     outcome = result.task_result("create")
