@@ -321,28 +321,57 @@ def _is_not_found(err):
     return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
 
 
-class EndpointPoller:
-    """Wait for a serverless endpoint to have a worker (reference §4 endpoint table, §6).
+ENDPOINT_WAIT_FOR = ("ready", "rollout")
+_UNREAD = object()  # a worker list read that failed (transient), unlike None: no worker list on this backend
 
-    Ready iff ``/health`` says ``ready > 0 or running > 0``, or, when ``prefer_workers`` and the backend
-    lists workers (v2), a non-stale worker is ``IDLE``/``RUNNING`` (the stronger signal: the container is
-    up). The success value is ``{"ready_signal", "health", "worker_id"}``; ``ready_signal`` is one of
-    ``worker_idle``, ``worker_running``, ``health_ready``, ``health_running``. A failed workers read is
-    ignored unless fatal (health stays the source of truth). v1 backends return None for workers.
+
+def rollout_summary(workers):
+    """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 worker list."""
+    listed = _get(workers, "workers", [])
+    latest = sum(1 for worker in listed if not _get(worker, "is_stale", False))
+    return {
+        "in_progress": latest < len(listed),
+        "workers_on_latest": latest,
+        "workers_total": len(listed),
+        "percent_on_latest": 100 * latest // len(listed) if listed else 0,
+    }
+
+
+class EndpointPoller:
+    """Wait for a serverless endpoint: ``wait_for='ready'`` (a worker on the current version serves) or
+    ``'rollout'`` (that, and no stale worker left). See docs/endpoints.md and docs/dev/wait-and-status.md.
+
+    Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion) and, when the
+    backend lists workers (REST v2), the worker list. Ready iff a worker that is not stale (it runs the
+    endpoint's current version) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release or
+    new, so it decides only when the worker list shows no stale worker (no rollout in progress); a failed
+    worker read (not fatal) makes that poll not ready. REST v1 has no worker list: ``/health`` decides
+    and ``rollout`` is refused. While a rollout is in progress the poll hints ``imminent`` (workers are
+    being replaced). The success value is ``{"ready_signal", "health", "worker_id", "version",
+    "rollout"}``; ``ready_signal`` is one of ``READY_SIGNALS``.
     """
 
-    def __init__(self, backend, endpoint_id, prefer_workers=True):
+    def __init__(self, backend, endpoint_id, prefer_workers=True, wait_for="ready"):
+        if wait_for not in ENDPOINT_WAIT_FOR:
+            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(ENDPOINT_WAIT_FOR), wait_for))
         self.endpoint_id = endpoint_id
+        self.wait_for = wait_for
         self.misses = MissCounter("endpoint", endpoint_id)
         self._health = _single_read(backend.endpoint_health)
         workers = getattr(backend, "endpoint_workers", None) if prefer_workers else None
         self._workers = _single_read(workers) if workers is not None else None
+        if wait_for == "rollout" and self._workers is None:
+            raise ValueError("wait_for rollout needs a backend that lists workers (REST v2)")
         self.last_health = None
+        self.last_version = None
+        self.last_rollout = None
 
     def __call__(self):
         return self.poll()
 
     def poll(self):
+        # The worker list first: /health read after it counts at least the workers it showed ready.
+        workers = self._read_workers() if self._workers is not None else None
         try:
             health = self._health(self.endpoint_id)
         except Exception as err:
@@ -355,28 +384,52 @@ class EndpointPoller:
         self.last_health = counts
         detail = "workers ready %(ready)d, running %(running)d, initializing %(initializing)d, " \
                  "throttled %(throttled)d, unhealthy %(unhealthy)d" % counts
-        signal, worker_id = self._worker_signal()
-        if signal is None:
-            if counts["ready"] > 0:
-                signal = "health_ready"
-            elif counts["running"] > 0:
-                signal = "health_running"
-        if signal is None:
-            return PollResult(False, detail)
-        return PollResult(True, detail, value={"ready_signal": signal, "health": counts, "worker_id": worker_id})
+        if workers is _UNREAD:
+            return PollResult(False, detail + "; worker list unavailable, so the version is unknown")
+        if workers is None:  # the backend has no worker list (REST v1): /health decides
+            return self._verdict(counts, detail, self._health_signal(counts), None)
+        self.last_version = _get(workers, "endpoint_version")
+        self.last_rollout = rollout = rollout_summary(workers)
+        stale = rollout["workers_total"] - rollout["workers_on_latest"]
+        signal, worker_id = self._worker_signal(workers)
+        if signal is None and not stale:
+            signal = self._health_signal(counts)
+        if stale:
+            detail += "; release %s: %d of %d workers on it, %d stale (still on an older release)" % (
+                self._version_text(), rollout["workers_on_latest"], rollout["workers_total"], stale)
+        if signal is not None and self.wait_for == "rollout" and stale:
+            signal = None
+        return self._verdict(counts, detail, signal, worker_id, imminent=bool(stale))
 
-    def _worker_signal(self):
-        if self._workers is None:
-            return None, None
+    def _version_text(self):
+        return "v%s" % self.last_version if self.last_version is not None else "(version unknown)"
+
+    def _verdict(self, counts, detail, signal, worker_id, imminent=False):
+        if signal is None:
+            return PollResult(False, detail, imminent=imminent)
+        value = {"ready_signal": signal, "health": counts, "worker_id": worker_id,
+                 "version": self.last_version, "rollout": self.last_rollout}
+        return PollResult(True, detail, value=value)
+
+    @staticmethod
+    def _health_signal(counts):
+        if counts["ready"] > 0:
+            return "health_ready"
+        if counts["running"] > 0:
+            return "health_running"
+        return None
+
+    def _read_workers(self):
         try:
-            summary = self._workers(self.endpoint_id)
+            return self._workers(self.endpoint_id)
         except Exception as err:
             if classify(err):
                 raise
-            return None, None
-        if summary is None:
-            return None, None
-        live = [worker for worker in _get(summary, "workers", []) if not _get(worker, "is_stale", False)]
+            return _UNREAD
+
+    @staticmethod
+    def _worker_signal(workers):
+        live = [worker for worker in _get(workers, "workers", []) if not _get(worker, "is_stale", False)]
         for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
             for worker in live:
                 if str(_get(worker, "status", "")).upper() == wanted:
