@@ -13,6 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_dict,
@@ -159,7 +160,7 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 
 class _Account:
     volumes_path = registries_path = ""
-    view_volume = None
+    view_volume: Any = None
 
     def __init__(self, backend):
         self.backend = backend

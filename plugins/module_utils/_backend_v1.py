@@ -21,14 +21,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
     pick_list,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import is_no_capacity
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     EndpointView,
@@ -97,8 +96,8 @@ def pod_from_v1(payload, runtime_entry=None):
     runtime = runtime_entry.get("runtime")
     runtime_reported = probed and isinstance(runtime, dict) and bool(runtime)
     runtime = as_dict(runtime)
-    # The GraphQL read is the fresher source of intent and last change (reference §9.6): a pod that REST
-    # still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's value.
+    # The GraphQL read is the fresher source of intent and last change (docs/dev/wait-and-status.md, section 6):
+    # a pod that REST still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's.
     desired_status = _upper(runtime_entry.get("desiredStatus")) or rest_status
     last_status_change = as_str(runtime_entry.get("lastStatusChange")) or as_str(payload.get("lastStatusChange"))
     return PodView(
@@ -216,9 +215,8 @@ def pod_create_body(spec, candidate):
         body["volumeInGb"] = int(spec.volume_gb)
     if spec.volume_mount_path:
         body["volumeMountPath"] = spec.volume_mount_path
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
@@ -330,25 +328,10 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
     if not creating:
         # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
         fields = {key: value for key, value in fields.items() if key != "serverless"}
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "docker_args":
-            value = _start_cmd(value)
-        elif key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS, docker_args=_start_cmd)
 
 
 class BackendV1(Backend):
@@ -357,7 +340,10 @@ class BackendV1(Backend):
     view_pod = staticmethod(pod_from_v1)
     view_endpoint = staticmethod(endpoint_from_v1)
     view_template = staticmethod(template_from_v1)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
+    # v1 answers a stock-out with a 500 that never created a pod (docs/dev/api-notes.md, section 3.3).
+    stock_out_statuses = (400, 500)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
 
@@ -419,38 +405,6 @@ class BackendV1(Backend):
         raw_pods = [raw for raw in self._list_raw({"name": name}, attempts) if raw.get("name") == name]
         raw_pods = [raw for raw in raw_pods if _upper(raw.get("desiredStatus")) != "TERMINATED"]
         return self._views(raw_pods, True)
-
-    def create_pod(self, spec):
-        """One POST per candidate type: v1 stock-outs come back as 500s that never created a pod."""
-        if spec.compute_type.upper() == "CPU":
-            candidates = list(spec.cpu_flavor_ids)
-            if not candidates:
-                raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        else:
-            candidates = list(spec.gpu_type_ids)
-            if not candidates:
-                raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                if error.code in ("server_error", "network_error"):
-                    # 500 after a billed create is a known v1 quirk: the caller must look the pod up by name.
-                    error.maybe_created = True
-                raise
-            return pod_from_v1(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")

@@ -13,9 +13,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
+    mounts_body,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
@@ -33,18 +34,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     WorkerSummary,
 )
 
-# Reference §9.5: v2 status -> legacy desiredStatus.
+# v2 status -> legacy desiredStatus (docs/dev/wait-and-status.md, section 6).
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
-# A 400 on create carries no machine code for a stock-out, only prose (runpod-api.md §1.4, §3.4).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
 MAX_PAGES = 100
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 FLASHBOOT_ON = "FLASHBOOT"
@@ -54,14 +45,6 @@ FLASHBOOT_OFF = "OFF"
 def desired_status_from_v2(status):
     status = (status or "").strip().upper()
     return V2_DESIRED_STATUS.get(status, status)
-
-
-def is_no_capacity(error):
-    """A create answer that means "this GPU/CPU type has no capacity now, try the next one"."""
-    if error.status == 403:
-        return True
-    text = f"{error.message} {' '.join(error.errors)}".lower()
-    return error.status in (400, 500) and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
 
 
 def ssh_address(block):
@@ -271,23 +254,6 @@ def release_from_v2(payload):
 # -- request bodies ---------------------------------------------------------------------------------
 
 
-def reject_v1_only_fields(spec):
-    for field, option in (("support_public_ip", "support_public_ip"), ("interruptible", "interruptible")):
-        if getattr(spec, field, None):
-            raise ValueError(
-                f"{option} is only available with api_version v1; REST v2 has no such create field "
-                f"(remove {option} or set api_version: v1)"
-            )
-
-
-def mounts_body(volume_gb, volume_mount_path, network_volume_id):
-    if network_volume_id:
-        return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
-    if volume_gb:
-        return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
-    return None
-
-
 def pod_create_body(spec, candidate):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id)."""
     body = {"name": spec.name}
@@ -309,9 +275,8 @@ def pod_create_body(spec, candidate):
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
     if mounts:
         body["mounts"] = mounts
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
@@ -322,16 +287,6 @@ def pod_create_body(spec, candidate):
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
-
-
-def create_candidates(spec):
-    if spec.compute_type.upper() == "CPU":
-        if not spec.cpu_flavor_ids:
-            raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        return list(spec.cpu_flavor_ids)
-    if not spec.gpu_type_ids:
-        raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-    return list(spec.gpu_type_ids)
 
 
 # PodSpec-vocabulary keys accepted by update_pod, and their PATCH body names.
@@ -470,21 +425,7 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        # On create, empty collections are the defaults; on update an explicit empty value clears.
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS)
 
 
 class BackendV2(ClusterCalls, Backend):
@@ -493,6 +434,7 @@ class BackendV2(ClusterCalls, Backend):
     view_pod = staticmethod(pod_from_v2)
     view_endpoint = staticmethod(endpoint_from_v2)
     view_template = staticmethod(template_from_v2)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
@@ -530,33 +472,6 @@ class BackendV2(ClusterCalls, Backend):
 
     def get_pod(self, pod_id, attempts=None):
         return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
-
-    def create_pod(self, spec):
-        """Create on the first candidate GPU type (or CPU flavor) with capacity; one POST per candidate."""
-        reject_v1_only_fields(spec)
-        candidates = create_candidates(spec)
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if error.code in ("server_error", "network_error"):
-                    # RunPod can bill a pod whose create failed mid-flight: never re-POST, let the caller look.
-                    error.maybe_created = True
-                    raise
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                raise
-            return pod_from_v2(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})

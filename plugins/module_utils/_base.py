@@ -14,11 +14,8 @@ from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-    make_backend,
-    resolve_options,
-    transport_warnings,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import resolve_options, transport_warnings
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
@@ -27,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._client import (
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
+    spec_problem,
 )
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
@@ -55,7 +53,7 @@ POD_WAIT_ARGUMENT_SPEC = dict(
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
 
-def argument_spec(*parts, **own):
+def argument_spec(*parts: dict, **own: dict) -> dict:
     """Merge deep copies of the shared specs with a module's own options."""
     merged = {}
     for part in parts:
@@ -67,7 +65,7 @@ def argument_spec(*parts, **own):
 class WaitSettings:
     """Validated wait options, parsed before any API call so bad input never bills anybody."""
 
-    def __init__(self, wait, timeout, interval, wait_for=None):
+    def __init__(self, wait: bool, timeout: float, interval: float, wait_for: str | None = None):
         self.wait = wait
         self.timeout = timeout
         self.interval = interval
@@ -80,11 +78,14 @@ class RunPodModule:
     Subclasses set ``result_key`` (the resource key in the result, e.g. ``pod``) and implement ``run()``.
     """
 
-    result_key = None
+    result_key: str = ""
     # What a failure message tells the user to do with a resource this module created (see resource_remedy).
     resource_kind = "resource"
+    module: Any  # the AnsibleModule
+    result: dict[str, Any]
+    wait_settings: WaitSettings | None
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             raise NotImplementedError("RunPodModule subclasses must set result_key")
         self.module = module
@@ -149,14 +150,24 @@ class RunPodModule:
         )
 
     # --- results -------------------------------------------------------------------------------
-    def mark_changed(self):
+    def mark_changed(self) -> None:
         self.result["changed"] = True
 
-    def exit(self, **extra):
+    def exit(self, **extra: Any) -> NoReturn:
         self.result.update(extra)
         self.module.exit_json(**self.result)
+        raise AssertionError("exit_json returned")  # pragma: no cover - exit_json exits
 
-    def fail(self, msg, *, code, status=None, resource_id=None, exception=None, **extra) -> NoReturn:
+    def fail(
+        self,
+        msg: str,
+        *,
+        code: str,
+        status: int | None = None,
+        resource_id: str | None = None,
+        exception: str | None = None,
+        **extra: Any,
+    ) -> NoReturn:
         """The one failure path: a flat, structured result with a machine-readable ``code``."""
         result = dict(self.result)
         result.update(extra)
@@ -170,7 +181,7 @@ class RunPodModule:
         self.module.fail_json(msg=msg, **result)
         raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
-    def fail_api(self, error, action, resource_id=None, **extra) -> NoReturn:
+    def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
         self.fail(
             f"{action}: {error.message} ({error.code})",
@@ -180,16 +191,16 @@ class RunPodModule:
             **extra,
         )
 
-    def resource_remedy(self, resource_id):
+    def resource_remedy(self, resource_id: str) -> str:
         return (
             f"{self.resource_kind} {resource_id} was kept: inspect it with {self.info_hint(resource_id)}, "
             f"or delete it with {self.delete_hint(resource_id)}"
         )
 
-    def info_hint(self, resource_id):
+    def info_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key}_info id={resource_id}"
 
-    def delete_hint(self, resource_id):
+    def delete_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
@@ -259,8 +270,10 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
+    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
+    adopt_after_failed_create = False
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             self.result_key = self.resource_kind
         super().__init__(module)
@@ -299,7 +312,7 @@ class ResourceModule(RunPodModule):
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
         described = self.describe(spec)
-        return described, described
+        return described, described or {}
 
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
@@ -320,7 +333,45 @@ class ResourceModule(RunPodModule):
 
     def create_failed(self, spec: Any, error: RunPodError) -> Any:
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            return self.adopt(spec, error)
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def adopt(self, spec: Any, error: RunPodError) -> Any:
+        """The create answered 5xx or the connection dropped, so the resource may exist and bill: look it up by
+        name and adopt the one found (``actions: [adopt]``); never send the create again."""
+        kind, name = self.resource_kind, spec.name
+        try:
+            found = self.find_by_name(name)
+        except RunPodError as lookup_error:
+            self.fail(
+                f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
+                f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
+                f"A {kind} may exist and bill: check with runpod.cloud.{self.result_key}_info before running the "
+                "task again.",
+                code=error.code,
+                status=error.status,
+                changed=True,
+            )
+        if len(found) == 1:
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            self.module.warn(
+                f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return found[0]
+        if found:
+            context = f"creating {kind} {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, found, context, status=error.status, changed=True)
+        self.fail(
+            f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            f"looks the name up first, so it cannot create a second {kind}.",
+            code=error.code,
+            status=error.status,
+            changed=False,
+        )
 
     def converge(self, current: Any) -> Any:
         """Bring an existing resource to the task's state (default: the update); returns it."""
@@ -403,8 +454,8 @@ class ResourceModule(RunPodModule):
     def create_missing(self) -> Any:
         """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
+        kind = self.resource_kind
         if resource_id:
-            kind = self.resource_kind
             article = "an" if kind[:1] in "aeiou" else "a"
             self.fail(
                 f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
@@ -412,7 +463,10 @@ class ResourceModule(RunPodModule):
                 code="not_found",
                 resource_id=resource_id,
             )
-        spec = self.build_spec()
+        try:
+            spec = self.build_spec()
+        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
+            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
         self.action("create")
         result, after = self.plan(spec)
         self.set_diff({}, after)
@@ -473,7 +527,7 @@ class ResourceModule(RunPodModule):
     # --- failures --------------------------------------------------------------------------------
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
         """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
-        resource_id = self.touched_id
+        resource_id = str(self.touched_id)
         self.mark_changed()
         self.fail(
             f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "

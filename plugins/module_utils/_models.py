@@ -9,10 +9,10 @@ from __future__ import annotations
 import traceback
 
 try:
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import BaseModel, ConfigDict, Field, model_validator
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_PYDANTIC = False
-    PYDANTIC_IMPORT_ERROR = traceback.format_exc()
+    PYDANTIC_IMPORT_ERROR: str | None = traceback.format_exc()
 
     class BaseModel:  # type: ignore[no-redef]
         """Stand-in so this file imports without pydantic; modules fail early via missing_required_lib."""
@@ -22,6 +22,9 @@ except ImportError:  # pragma: no cover - exercised by the sanity import test
 
     def Field(default=None, **kwargs):  # type: ignore[no-redef]  # noqa: N802
         return default
+
+    def model_validator(**kwargs):  # type: ignore[no-redef]
+        return lambda function: function
 
 else:
     HAS_PYDANTIC = True
@@ -103,8 +106,49 @@ class PodView(_View):
     cluster_ip: str | None = None
 
 
+# Pod create fields REST v2 has no equivalent for (docs/dev/api-notes.md, section 3.2).
+V1_ONLY_POD_FIELDS = ("support_public_ip", "interruptible")
+
+
+def declares_port(ports: list[str] | None, number: int) -> bool:
+    """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
+    return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
+
+
+def with_ssh_port(ports: list[str] | None, start_ssh: bool) -> list[str]:
+    """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
+    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
+    if start_ssh and not declares_port(ports, 22):
+        ports.append("22/tcp")
+    return ports
+
+
+def v1_only_problem(api_version: str, values: dict) -> str | None:
+    """Why ``values`` (a dict of pod options) cannot be sent with ``api_version``; None when they can."""
+    given = [field for field in V1_ONLY_POD_FIELDS if values.get(field) is not None]
+    if api_version == "v1" or not given:
+        return None
+    names = " and ".join(given)
+    return (
+        f"{names} can only be used with api_version v1: REST v2 has no such create field. "
+        f"Remove {names} or set api_version: v1."
+    )
+
+
+def spec_problem(error: Exception) -> str:
+    """The message of a spec's validation error, without pydantic's decoration."""
+    errors = getattr(error, "errors", None)
+    if not callable(errors):
+        return str(error)
+    return "; ".join(str(entry.get("msg", "")).removeprefix("Value error, ") for entry in errors())
+
+
 class PodSpec(_View):
-    """What a user asked for, in the collection's vocabulary; each backend translates it to its body."""
+    """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
+
+    The create rules live here, once: a create needs an image or a template and a type to place the pod on,
+    and ``start_ssh`` declares ``22/tcp``. What depends on the API version is ``v1_only_problem``.
+    """
 
     name: str
     image: str | None = None
@@ -127,6 +171,22 @@ class PodSpec(_View):
     support_public_ip: bool | None = None
     interruptible: bool | None = None
     start_ssh: bool = True
+
+    @model_validator(mode="after")
+    def _create_rules(self):
+        if not (self.image or self.template_id):
+            raise ValueError("creating a pod needs image or template_id. Add image (or template_id).")
+        if self.compute_type.upper() == "CPU":
+            if not self.cpu_flavor_ids:
+                raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
+        elif not self.gpu_type_ids:
+            raise ValueError("creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']).")
+        self.ports = with_ssh_port(self.ports, self.start_ssh)
+        return self
+
+    def candidates(self) -> list[str]:
+        """The types to try, in order: GPU type ids, or CPU flavor ids for a CPU pod."""
+        return list(self.cpu_flavor_ids if self.compute_type.upper() == "CPU" else self.gpu_type_ids)
 
 
 class Health(_View):

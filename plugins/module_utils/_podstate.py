@@ -4,14 +4,18 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
 
-Operates on ``PodView``-like objects (attributes) or plain dicts with the same snake_case keys.
-Reference: reference-semantics.md §5.3 and §9 (GraphQL generation table), plus the documented v2
-mapping that keeps the five-value vocabulary.
+Operates on ``PodView`` objects (``_models``; read by attribute, never dicts).
+The rules: docs/dev/wait-and-status.md section 6 (derived status, the v1/GraphQL table and the v2 mapping
+that keeps the five-value vocabulary) and section 6.1 (why no SSH).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the engine never imports pydantic at run time
+    from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
 
 RUNNING = "running"
 INITIALIZING = "initializing"
@@ -48,13 +52,8 @@ NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
 UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
 
 
-def _get(pod, name, default=None):
-    value = pod.get(name, default) if isinstance(pod, dict) else getattr(pod, name, default)
-    return default if value is None else value
-
-
-def api_version(pod):
-    return "v1" if str(_get(pod, "api_version", "v2")).lower() == "v1" else "v2"
+def api_version(pod: PodView) -> str:
+    return "v1" if str(pod.api_version).lower() == "v1" else "v2"
 
 
 def _upper(value):
@@ -79,8 +78,13 @@ def _stop_reason(text, desired):
     return STOPPED, None
 
 
-def derive_v1(desired_status, last_status_change=None, probed=True, reported=False):
-    """Reference §9.3 decision table; runtime is consulted only for RUNNING (stopped pods keep stale runtime)."""
+def derive_v1(
+    desired_status: object, last_status_change: object = None, probed: bool = True, reported: bool = False
+) -> tuple[str, str | None]:
+    """The v1/GraphQL decision table (docs/dev/wait-and-status.md, section 6).
+
+    The runtime is consulted only for RUNNING (stopped pods keep stale runtime).
+    """
     desired = _upper(desired_status)
     if desired == "RUNNING":
         if not probed:
@@ -91,7 +95,9 @@ def derive_v1(desired_status, last_status_change=None, probed=True, reported=Fal
     return UNKNOWN, None
 
 
-def derive_v2(status, probed=True, reported=False, last_status_change=None):
+def derive_v2(
+    status: object, probed: bool = True, reported: bool = False, last_status_change: object = None
+) -> tuple[str, str | None]:
     """v2 ``status`` mapped onto the same vocabulary (documented in docs/developing.md)."""
     value = _upper(status)
     if value in _V2_INITIALIZING:
@@ -104,29 +110,29 @@ def derive_v2(status, probed=True, reported=False, last_status_change=None):
     return UNKNOWN, None
 
 
-def derive(pod):
+def derive(pod: PodView) -> tuple[str, str | None]:
     """``(runtime_status, reason or None)`` for a normalized pod."""
-    probed = bool(_get(pod, "runtime_probed", True))
-    reported = bool(_get(pod, "runtime_reported", False))
+    probed = bool(pod.runtime_probed)
+    reported = bool(pod.runtime_reported)
     if api_version(pod) == "v2":
-        return derive_v2(_get(pod, "status", ""), probed, reported, _get(pod, "last_status_change"))
-    desired = _get(pod, "desired_status", "") or _get(pod, "status", "")
-    return derive_v1(desired, _get(pod, "last_status_change"), probed, reported)
+        return derive_v2(pod.status, probed, reported, pod.last_status_change)
+    desired = pod.desired_status or pod.status
+    return derive_v1(desired, pod.last_status_change, probed, reported)
 
 
-def known_down(runtime_status):
+def known_down(runtime_status: str) -> bool:
     """Stopped or terminated; ``unknown`` is never down (it must not hide a live connection)."""
     return runtime_status in (STOPPED, TERMINATED)
 
 
-def lifecycle_status(pod):
+def lifecycle_status(pod: PodView) -> str:
     """The upper-cased lifecycle value a wait judges by: v2 ``status``; v1 ``desiredStatus`` (GraphQL's when read)."""
     if api_version(pod) == "v1":
-        return _upper(_get(pod, "desired_status", "") or _get(pod, "status", ""))
-    return _upper(_get(pod, "status", ""))
+        return _upper(pod.desired_status or pod.status)
+    return _upper(pod.status)
 
 
-def is_terminal(pod):
+def is_terminal(pod: PodView) -> bool:
     """EXITED/TERMINATED/DEAD on v1, EXITED/TERMINATED on v2 (v2 ERROR can be started again)."""
     return lifecycle_status(pod) in TERMINAL_STATUSES[api_version(pod)]
 
@@ -135,13 +141,13 @@ def is_terminal(pod):
 MEMBER_DOWN_STATUSES = frozenset(("EXITED", "TERMINATED", "ERROR"))
 
 
-def is_member_down(pod):
+def is_member_down(pod: PodView) -> bool:
     """A cluster member that can no longer come up on its own (EXITED, TERMINATED or ERROR)."""
     return lifecycle_status(pod) in MEMBER_DOWN_STATUSES
 
 
-def is_public_ip(ip):
-    """Reference v2 rule: a routable IP, not private, loopback, link-local, or in 100.64.0.0/10."""
+def is_public_ip(ip: str | None) -> bool:
+    """A routable IP: not private, loopback, link-local, or in 100.64.0.0/10 (docs/dev/wait-and-status.md, sec. 4)."""
     try:
         address = ipaddress.ip_address(str(ip).strip())
     except ValueError:
@@ -152,7 +158,7 @@ def is_public_ip(ip):
                 or address.is_multicast or address.is_reserved)
 
 
-def split_ports(ports):
+def split_ports(ports: list[str] | str | None) -> list[str]:
     """Declared ports as a list, from a REST list or the GraphQL comma string."""
     if not ports:
         return []
@@ -161,13 +167,13 @@ def split_ports(ports):
     return [str(port).strip() for port in ports if str(port).strip()]
 
 
-def declares_22(ports):
+def declares_22(ports: list[str] | str | None) -> bool:
     """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
     return any(port.split("/", 1)[0].strip() == "22" for port in split_ports(ports))
 
 
 def ssh_command(host, port, user="root"):
-    return "ssh %s@%s -p %s" % (user, host, port)
+    return f"ssh {user}@{host} -p {port}"
 
 
 def _address(host, port, user="root", command=""):
@@ -176,66 +182,68 @@ def _address(host, port, user="root", command=""):
 
 
 def _runtime_ports(pod):
-    return list(_get(pod, "runtime_ports", []))
+    return list(pod.runtime_ports)
 
 
 def _v2_public_port(port):
-    is_public = _get(port, "is_public")
+    is_public = port.is_public
     if is_public is not None:
         return bool(is_public)
-    return str(_get(port, "type", "")).lower() == "tcp" and is_public_ip(_get(port, "ip", ""))
+    return (port.type or "").lower() == "tcp" and is_public_ip(port.ip or "")
 
 
-def public_ssh(pod):
+def public_ssh(pod: PodView) -> dict | None:
     """The pod's public SSH address ``{host, port, user, command}``, or None (always None when known-down)."""
     status, _ignored = derive(pod)
     if known_down(status):
         return None
     if api_version(pod) == "v2":
-        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (design §4).
-        direct = _get(pod, "ssh_direct")
-        if direct is not None and _get(direct, "host") and _get(direct, "port"):
-            return _address(_get(direct, "host"), _get(direct, "port"), _get(direct, "user", "root"),
-                            _get(direct, "command", ""))
+        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
+        # (docs/dev/wait-and-status.md, section 4).
+        direct = pod.ssh_direct
+        if direct is not None and direct.host and direct.port:
+            return _address(direct.host, direct.port, (direct.user or "root"),
+                            (direct.command or ""))
         for port in _runtime_ports(pod):
-            if _get(port, "private") == 22 and _get(port, "public") and _v2_public_port(port):
-                return _address(_get(port, "ip"), _get(port, "public"))
+            if port.private == 22 and port.public and _v2_public_port(port):
+                return _address(port.ip, port.public)
         return None
-    if _get(pod, "runtime_probed", True):
+    if pod.runtime_probed:
         for port in _runtime_ports(pod):
-            if _get(port, "private") == 22 and _get(port, "is_public") is True and _get(port, "public"):
-                return _address(_get(port, "ip"), _get(port, "public"))
+            if port.private == 22 and port.is_public is True and port.public:
+                return _address(port.ip, port.public)
         return None
     # The runtime lookup failed: REST v1's publicIp + portMappings["22"] is the best evidence left.
-    public_ip = _get(pod, "public_ip")
-    mapped = _get(pod, "port_mappings", {}).get("22")
+    public_ip = pod.public_ip
+    mapped = (pod.port_mappings or {}).get("22")
     if public_ip and mapped:
         return _address(public_ip, mapped)
     return None
 
 
 def _add_22_remedy(pod):
-    pod_id = _get(pod, "id") or "<pod-id>"
-    ports = [port for port in split_ports(_get(pod, "ports")) if port] + ["22/tcp"]
-    return ("pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id=%s "
-            "ports=%s (the whole list is replaced, and changing it may restart the container)"
-            % (pod_id, ",".join(ports)))
+    pod_id = pod.id or "<pod-id>"
+    ports = [port for port in split_ports(pod.ports) if port] + ["22/tcp"]
+    return (
+        f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id={pod_id} "
+        f"ports={','.join(ports)} (the whole list is replaced, and changing it may restart the container)"
+    )
 
 
-def explain(pod, runtime_status, reason=None):
-    """The clause for a pod that is not up (reference §9.4, remedies phrased for Ansible users)."""
+def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
+    """Why a pod is not up (docs/dev/wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
     if runtime_status == INITIALIZING:
         return EXPLAIN_INITIALIZING
     if runtime_status == STOPPED:
-        pod_id = _get(pod, "id") or "<pod-id>"
+        pod_id = pod.id or "<pod-id>"
         why = " after a container error" if reason == "container_error" else ""
-        return "pod is stopped%s; start it with runpod.cloud.pod id=%s state=running" % (why, pod_id)
+        return f"pod is stopped{why}; start it with runpod.cloud.pod id={pod_id} state=running"
     if runtime_status == TERMINATED:
         return EXPLAIN_TERMINATED
     return None
 
 
-def ssh_not_ready(pod, runtime_status=None, reason=None):
+def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str | None = None) -> str | None:
     """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None."""
     if runtime_status is None:
         runtime_status, reason = derive(pod)
@@ -243,36 +251,36 @@ def ssh_not_ready(pod, runtime_status=None, reason=None):
         return None
     detail = None
     if runtime_status == RUNNING:
-        if not declares_22(_get(pod, "ports")):
+        if not declares_22(pod.ports):
             detail = _add_22_remedy(pod)
-        elif any(_get(port, "private") == 22 for port in _runtime_ports(pod)):
+        elif any(port.private == 22 for port in _runtime_ports(pod)):
             detail = NOT_PUBLIC_22
         else:
             detail = UNPUBLISHED_22
     else:
         detail = explain(pod, runtime_status, reason)
-    return "pod not ready: %s" % detail if detail else "pod not ready"
+    return f"pod not ready: {detail}" if detail else "pod not ready"
 
 
-def describe(pod):
-    """The result shape shared by every module (design §4), JSON-safe, snake_case."""
+def describe(pod: PodView) -> dict:
+    """The result shape shared by every module (the ``pod`` RETURN of every module), JSON-safe, snake_case."""
     runtime_status, reason = derive(pod)
     ssh = public_ssh(pod)
     return {
-        "id": _get(pod, "id"),
-        "name": _get(pod, "name", ""),
-        "status": _get(pod, "status", ""),
+        "id": pod.id,
+        "name": pod.name,
+        "status": pod.status,
         "runtime_status": runtime_status,
         "runtime_status_reason": reason,
-        "uptime_seconds": _get(pod, "uptime_seconds") if runtime_status == RUNNING else None,
-        "image": _get(pod, "image"),
-        "gpu": {"type": _get(pod, "gpu_type"), "count": _get(pod, "gpu_count", 0)},
-        "cost_per_hr": _get(pod, "cost_per_hr"),
-        "data_center_id": _get(pod, "data_center_id"),
-        "ports": split_ports(_get(pod, "ports")),
-        "public_ip": _get(pod, "public_ip"),
+        "uptime_seconds": pod.uptime_seconds if runtime_status == RUNNING else None,
+        "image": pod.image,
+        "gpu": {"type": pod.gpu_type, "count": (pod.gpu_count or 0)},
+        "cost_per_hr": pod.cost_per_hr,
+        "data_center_id": pod.data_center_id,
+        "ports": split_ports(pod.ports),
+        "public_ip": pod.public_ip,
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else ssh_not_ready(pod, runtime_status, reason),
-        "created_at": _get(pod, "created_at"),
-        "last_status_change": _get(pod, "last_status_change") if api_version(pod) == "v1" else None,
+        "created_at": pod.created_at,
+        "last_status_change": pod.last_status_change if api_version(pod) == "v1" else None,
     }

@@ -4,16 +4,15 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Pollers that turn backend reads into ``PollResult``s for ``_wait.until`` (pure Python, duck-typed backend).
 
-Each ``poll()`` makes exactly one API read and never retries inside it: the engine's cadence is the
-retry. Backend methods are called with ``attempts=1`` when their signature accepts it.
-Reference: reference-semantics.md §4 (misses), §5.1 (pod ssh), §6 (endpoint).
+Each ``poll()`` makes exactly one API read (``attempts=1``) and never retries inside it: the engine's
+cadence is the retry. Backends hand views (``_models``), never dicts. The rules: docs/dev/wait-and-status.md
+sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
 """
 
 from __future__ import annotations
 
-import inspect
-
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import health_counts
 from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
     MissCounter,
     PollError,
@@ -22,36 +21,15 @@ from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
 )
 
 WAIT_FOR = ("ssh", "running")
-HEALTH_COUNTERS = ("ready", "running", "initializing", "throttled", "unhealthy")
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready", "health_running")
 
 
-def _accepts_attempts(method):
-    try:
-        parameters = inspect.signature(method).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == "attempts" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def _single_read(method):
-    """``method`` bound to one attempt when the backend supports it (its own retries would stretch a poll)."""
-    if _accepts_attempts(method):
-        return lambda *args: method(*args, attempts=1)
-    return method
-
-
-def _get(obj, name, default=None):
-    value = obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-    return default if value is None else value
-
-
 def _pod_id(pod):
-    return _get(pod, "id") if pod is not None else None
+    return pod.id if pod is not None else None
 
 
 def _terminal_verdict(pod_id, pod):
-    return "pod %s is %s, so the wait cannot succeed" % (pod_id, _podstate.lifecycle_status(pod).lower())
+    return f"pod {pod_id} is {_podstate.lifecycle_status(pod).lower()}, so the wait cannot succeed"
 
 
 def _running_state(pod):
@@ -64,7 +42,7 @@ def _running_state(pod):
         return False, "pod running, runtime status unavailable"
     if lifecycle == "RUNNING":
         return False, "pod running, container not up yet"
-    return False, "pod status %s" % (lifecycle.lower() or "unknown")
+    return False, f"pod status {lifecycle.lower() or 'unknown'}"
 
 
 def _imminent(pod):
@@ -79,7 +57,7 @@ def _ssh_state(pod):
     """wait_for=ssh before probing: ``(detail, address or None)``."""
     lifecycle = _podstate.lifecycle_status(pod)
     if lifecycle != "RUNNING":
-        return "pod status %s" % (lifecycle.lower() or "unknown"), None
+        return f"pod status {lifecycle.lower() or 'unknown'}", None
     address = _podstate.public_ssh(pod)
     if address is None:
         return "ssh port not allocated yet", None
@@ -110,20 +88,20 @@ class PodPoller(_ProbingMixin):
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
         if wait_for not in WAIT_FOR:
-            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe
         self.misses = MissCounter("pod", pod_id)
         self.last_pod = None
-        self._list_pods = _single_read(backend.list_pods)
+        self.backend = backend
 
     def __call__(self):
         return self.poll()
 
     def poll(self):
         try:
-            pods = self._list_pods()
+            pods = self.backend.list_pods(attempts=1)
         except Exception:
             self.misses.read_failed()
             raise
@@ -148,8 +126,8 @@ class PodPoller(_ProbingMixin):
         result = self.probe(address["host"], address["port"], **self._probe_kwargs())
         text = _address_text(address)
         if result.ok:
-            return PollResult(True, "ssh reachable at %s" % text, value={"pod": pod, "ssh": address})
-        return PollResult(False, "ssh port %s allocated but not reachable: %s" % (text, result.detail),
+            return PollResult(True, f"ssh reachable at {text}", value={"pod": pod, "ssh": address})
+        return PollResult(False, f"ssh port {text} allocated but not reachable: {result.detail}",
                           recheck=lambda: self._probe(address, pod))
 
 
@@ -164,7 +142,7 @@ class BatchPodPoller(_ProbingMixin):
 
     def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None):
         if wait_for not in WAIT_FOR:
-            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_ids = list(dict.fromkeys(pod_ids))
         self.wait_for = wait_for
         self.probe_many = probe_many if probe_many is not None else _ssh_probe.probe_many
@@ -174,7 +152,7 @@ class BatchPodPoller(_ProbingMixin):
         self.done = {}
         self.imminent = False
         # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
-        self._list_pods = read or _single_read(backend.list_pods)
+        self._list_pods = read or (lambda: backend.list_pods(attempts=1))
 
     def __call__(self):
         return self.poll()
@@ -201,7 +179,7 @@ class BatchPodPoller(_ProbingMixin):
         return len(self.pod_ids)
 
     def _waiting(self):
-        return ["%s (%s)" % (pod_id, self.states[pod_id]) for pod_id in self.pod_ids if pod_id not in self.done]
+        return [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
 
     def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
@@ -220,7 +198,7 @@ class BatchPodPoller(_ProbingMixin):
             self.misses[pod_id].seen()
             self.last_pods[pod_id] = pod
             if self.is_terminal(pod):
-                self.states[pod_id] = "pod status %s" % (_podstate.lifecycle_status(pod).lower() or "unknown")
+                self.states[pod_id] = f"pod status {_podstate.lifecycle_status(pod).lower() or 'unknown'}"
                 terminal.append(_terminal_verdict(pod_id, pod))
                 continue
             self._judge(pod_id, pod, targets)
@@ -243,7 +221,7 @@ class BatchPodPoller(_ProbingMixin):
             self.imminent = self.imminent or _imminent(pod)
         else:
             # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
-            self.states[pod_id] = "ssh port %s allocated" % _address_text(address)
+            self.states[pod_id] = f"ssh port {_address_text(address)} allocated"
             targets[pod_id] = address
 
     def _probe_round(self, targets):
@@ -254,16 +232,15 @@ class BatchPodPoller(_ProbingMixin):
                 result = results[pod_id]
                 text = _address_text(address)
                 if result.ok:
-                    self.states[pod_id] = "ssh reachable at %s" % text
+                    self.states[pod_id] = f"ssh reachable at {text}"
                     self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
                 else:
-                    self.states[pod_id] = "ssh port %s allocated but not reachable: %s" % (text, result.detail)
+                    self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
         pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
         states = dict(self.states)
         if self._all_ready():
-            return PollResult(True, "all %d pods ready" % len(self.pod_ids), value=dict(self.done), states=states)
-        detail = "%d of %d pods ready; waiting for %s" % (len(self.done), self._expected(),
-                                                          ", ".join(self._waiting()))
+            return PollResult(True, f"all {len(self.pod_ids)} pods ready", value=dict(self.done), states=states)
+        detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(self._waiting())}"
         recheck = (lambda: self._probe_round(pending)) if pending else None
         return PollResult(False, detail, recheck=recheck, states=states, imminent=self.imminent)
 
@@ -280,8 +257,8 @@ class ClusterPoller(BatchPodPoller):
     is_terminal = staticmethod(_podstate.is_member_down)
 
     def __init__(self, backend, cluster_id, pod_count, probe_many=None):
-        members = _single_read(backend.list_cluster_pods)
-        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many, read=lambda: members(cluster_id))
+        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many,
+                         read=lambda: backend.list_cluster_pods(cluster_id, attempts=1))
         self.cluster_id = cluster_id
         self.pod_count = int(pod_count or 0)
 
@@ -290,12 +267,12 @@ class ClusterPoller(BatchPodPoller):
             pods = self._list_pods()
         except Exception as err:
             if _is_not_found(err):
-                raise PollError("not_found", "cluster %s no longer exists, so it was deleted while waiting"
-                                % self.cluster_id, fatal=True) from err
+                text = f"cluster {self.cluster_id} no longer exists, so it was deleted while waiting"
+                raise PollError("not_found", text, fatal=True) from err
             self._read_failed()
             raise
         listed = [entry for entry in pods or () if entry is not None]
-        ranked = sorted(listed, key=lambda pod: (_get(pod, "cluster_rank") is None, _get(pod, "cluster_rank", 0)))
+        ranked = sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0))
         for pod in ranked:
             pod_id = _pod_id(pod)
             if pod_id not in self.misses:
@@ -313,7 +290,7 @@ class ClusterPoller(BatchPodPoller):
     def _waiting(self):
         waiting = super()._waiting()
         if len(self.pod_ids) < self.pod_count:
-            waiting.append("%d more member(s) not listed yet" % (self.pod_count - len(self.pod_ids)))
+            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
         return waiting
 
 
@@ -326,42 +303,43 @@ _UNREAD = object()  # a worker list read that failed (transient), unlike None: n
 
 
 def rollout_summary(workers):
-    """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 worker list."""
-    listed = _get(workers, "workers", [])
-    latest = sum(1 for worker in listed if not _get(worker, "is_stale", False))
+    """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 ``WorkerSummary``."""
+    latest = sum(1 for worker in workers.workers if not worker.is_stale)
+    total = len(workers.workers)
     return {
-        "in_progress": latest < len(listed),
+        "in_progress": latest < total,
         "workers_on_latest": latest,
-        "workers_total": len(listed),
-        "percent_on_latest": 100 * latest // len(listed) if listed else 0,
+        "workers_total": total,
+        "percent_on_latest": 100 * latest // total if total else 0,
     }
 
 
 class EndpointPoller:
-    """Wait for a serverless endpoint: ``wait_for='ready'`` (a worker on the current version serves) or
-    ``'rollout'`` (that, and no stale worker left). See docs/endpoints.md and docs/dev/wait-and-status.md.
+    """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
+    ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
+    worker left).
 
-    Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion) and, when the
-    backend lists workers (REST v2), the worker list. Ready iff a worker that is not stale (it runs the
-    endpoint's current version) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release or
-    new, so it decides only when the worker list shows no stale worker (no rollout in progress); a failed
-    worker read (not fatal) makes that poll not ready. REST v1 has no worker list: ``/health`` decides
-    and ``rollout`` is refused. While a rollout is in progress the poll hints ``imminent`` (workers are
-    being replaced). The success value is ``{"ready_signal", "health", "worker_id", "version",
-    "rollout"}``; ``ready_signal`` is one of ``READY_SIGNALS``.
+    Each poll reads the worker list when the backend has one (REST v2, ``prefer_workers``), then
+    ``/health`` (the miss counting: 404 is propagation lag, then deletion; read second, so it counts at
+    least the workers the list showed ready). Ready iff a worker that is not stale (it runs the endpoint's
+    current release) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release or new, so it
+    decides only when the list shows no stale worker; a failed worker read (not fatal) makes that poll not
+    ready. v1 backends return None for workers: ``/health`` decides, and ``rollout`` is refused by the
+    module. While a rollout is in progress the poll hints ``imminent``. The success value is
+    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
+    ``READY_SIGNALS``.
     """
 
     def __init__(self, backend, endpoint_id, prefer_workers=True, wait_for="ready"):
         if wait_for not in ENDPOINT_WAIT_FOR:
-            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(ENDPOINT_WAIT_FOR), wait_for))
+            raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
+        if wait_for == "rollout" and not prefer_workers:
+            raise ValueError("wait_for rollout needs the worker list (REST v2)")
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
         self.misses = MissCounter("endpoint", endpoint_id)
-        self._health = _single_read(backend.endpoint_health)
-        workers = getattr(backend, "endpoint_workers", None) if prefer_workers else None
-        self._workers = _single_read(workers) if workers is not None else None
-        if wait_for == "rollout" and self._workers is None:
-            raise ValueError("wait_for rollout needs a backend that lists workers (REST v2)")
+        self.backend = backend
+        self.prefer_workers = prefer_workers
         self.last_health = None
         self.last_version = None
         self.last_rollout = None
@@ -370,39 +348,40 @@ class EndpointPoller:
         return self.poll()
 
     def poll(self):
-        # The worker list first: /health read after it counts at least the workers it showed ready.
-        workers = self._read_workers() if self._workers is not None else None
+        workers = self._read_workers()
         try:
-            health = self._health(self.endpoint_id)
+            health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
         except Exception as err:
             if _is_not_found(err):
                 return PollResult(False, self.misses.missed(err))
             self.misses.read_failed()
             raise
         self.misses.seen()
-        counts = {name: int(_get(health, name, 0) or 0) for name in (*HEALTH_COUNTERS, "idle")}
+        counts = health_counts(health)
         self.last_health = counts
-        detail = "workers ready %(ready)d, running %(running)d, initializing %(initializing)d, " \
-                 "throttled %(throttled)d, unhealthy %(unhealthy)d" % counts
+        detail = (
+            f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "
+            f"throttled {counts['throttled']}, unhealthy {counts['unhealthy']}"
+        )
         if workers is _UNREAD:
-            return PollResult(False, detail + "; worker list unavailable, so the version is unknown")
-        if workers is None:  # the backend has no worker list (REST v1): /health decides
+            return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
+        if workers is None:  # no worker list (REST v1): /health decides
             return self._verdict(counts, detail, self._health_signal(counts), None)
-        self.last_version = _get(workers, "endpoint_version")
+        self.last_version = workers.endpoint_version
         self.last_rollout = rollout = rollout_summary(workers)
         stale = rollout["workers_total"] - rollout["workers_on_latest"]
         signal, worker_id = self._worker_signal(workers)
         if signal is None and not stale:
             signal = self._health_signal(counts)
         if stale:
-            detail += "; release %s: %d of %d workers on it, %d stale (still on an older release)" % (
-                self._version_text(), rollout["workers_on_latest"], rollout["workers_total"], stale)
-        if signal is not None and self.wait_for == "rollout" and stale:
-            signal = None
+            version = f"v{self.last_version}" if self.last_version is not None else "(version unknown)"
+            detail += (
+                f"; release {version}: {rollout['workers_on_latest']} of {rollout['workers_total']} workers on it, "
+                f"{stale} stale (still on an older release)"
+            )
+            if self.wait_for == "rollout":
+                signal = None
         return self._verdict(counts, detail, signal, worker_id, imminent=bool(stale))
-
-    def _version_text(self):
-        return "v%s" % self.last_version if self.last_version is not None else "(version unknown)"
 
     def _verdict(self, counts, detail, signal, worker_id, imminent=False):
         if signal is None:
@@ -420,8 +399,10 @@ class EndpointPoller:
         return None
 
     def _read_workers(self):
+        if not self.prefer_workers:
+            return None
         try:
-            return self._workers(self.endpoint_id)
+            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise
@@ -429,9 +410,9 @@ class EndpointPoller:
 
     @staticmethod
     def _worker_signal(workers):
-        live = [worker for worker in _get(workers, "workers", []) if not _get(worker, "is_stale", False)]
+        live = [worker for worker in workers.workers if not worker.is_stale]
         for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
             for worker in live:
-                if str(_get(worker, "status", "")).upper() == wanted:
-                    return signal, _get(worker, "id")
+                if worker.status.upper() == wanted:
+                    return signal, worker.id
         return None, None

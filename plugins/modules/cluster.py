@@ -358,7 +358,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -389,17 +389,11 @@ MIN_NODES = 2
 MAX_NODES = 250
 
 
-def _ports(ports, ssh):
-    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
-    if ssh and not any(port.split("/", 1)[0] == "22" for port in ports):
-        ports.append("22/tcp")
-    return ports
-
-
 class ClusterModule(ResourceModule):
     resource_kind = "cluster"
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
 
     def __init__(self, module):
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
@@ -481,7 +475,7 @@ class ClusterModule(ResourceModule):
             volume_gb=p["volume_gb"],
             volume_mount_path=p["volume_mount_path"],
             network_volume_id=p["network_volume_id"],
-            ports=_ports(p["ports"], p["ssh"]),
+            ports=with_ssh_port(p["ports"], p["ssh"]),
             env=self.wanted_env() or {},
             docker_args=p["docker_args"],
             data_center_ids=list(p["data_center_ids"] or []),
@@ -499,36 +493,6 @@ class ClusterModule(ResourceModule):
 
     def create(self, spec):
         return self.backend.create_cluster(spec)
-
-    def create_failed(self, spec, error):
-        """A 5xx or a lost connection on create: the cluster may exist and bill. Look before anything else."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        try:
-            clusters = self.backend.find_clusters(spec.name)
-        except RunPodError:
-            clusters = None
-        if clusters and len(clusters) == 1:
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but cluster {clusters[0].id} named "
-                f"{spec.name!r} is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return clusters[0]
-        if clusters:
-            self.fail_ambiguous(spec.name, clusters, f"creating cluster {spec.name!r} answered {error.message} "
-                                f"({error.code}), and then ", status=error.status, changed=True)
-        self.fail(
-            f"creating cluster {spec.name!r} failed: {error.message} ({error.code}), and "
-            + ("listing clusters by name to see whether it was created anyway also failed, so a cluster may exist "
-               "and bill: check with runpod.cloud.cluster_info before running the task again."
-               if clusters is None else
-               "no cluster with that name is listed. Nothing was retried; running the task again looks the name "
-               "up first, so it cannot create a second cluster."),
-            code=error.code,
-            status=error.status,
-            changed=clusters is None,
-        )
 
     def converge(self, current):
         """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
@@ -561,8 +525,8 @@ class ClusterModule(ResourceModule):
             found.append(f"image is {node.image!r}, not {p['image']!r}")
         if p["container_disk_gb"] is not None and node.container_disk_gb not in (None, p["container_disk_gb"]):
             found.append(f"container_disk_gb is {node.container_disk_gb}, not {p['container_disk_gb']}")
-        if p["ports"] is not None and sorted(_ports(p["ports"], p["ssh"])) != sorted(node.ports):
-            found.append(f"ports are {sorted(node.ports)}, not {sorted(_ports(p['ports'], p['ssh']))}")
+        if p["ports"] is not None and sorted(with_ssh_port(p["ports"], p["ssh"])) != sorted(node.ports):
+            found.append(f"ports are {sorted(node.ports)}, not {sorted(with_ssh_port(p['ports'], p['ssh']))}")
         env = self.wanted_env() or {}
         changed_env = sorted(key for key, value in env.items() if node.env.get(key) != value)
         if changed_env:

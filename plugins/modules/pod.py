@@ -380,7 +380,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, v1_only_problem, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -416,12 +416,18 @@ ARGUMENT_SPEC = argument_spec(
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
 
-V1_ONLY_OPTIONS = ("support_public_ip", "interruptible")
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id")
 WAIT_STATES = ("present", "running", "restarted")
-# Fields compared on an existing pod, in the order they are reported.
-MUTABLE_FIELDS = ("name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env")
+# Options passed to PodSpec as they are, and list options passed as lists.
+SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
+                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
+                "support_public_ip", "interruptible")
+SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids")
+# What a diff shows of an existing pod, and of a pod planned in check mode.
+DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
+               "ports", "env", "registry_id"}
+PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
 # v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
@@ -440,30 +446,19 @@ def _split_args(value):
         return [value]
 
 
-def _with_ssh_port(ports, ssh):
-    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
-    if ssh and not _podstate.declares_22(ports):
-        ports.append("22/tcp")
-    return ports
-
-
 class PodModule(ResourceModule):
     resource_kind = "pod"
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
     planned_changes: dict = {}
 
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        if p["api_version"] == "v2":
-            given = [option for option in V1_ONLY_OPTIONS if p[option] is not None]
-            if given:
-                self.fail(
-                    f"{' and '.join(given)} can only be used with api_version v1: REST v2 has no such create "
-                    f"field. Remove {' and '.join(given)} or set api_version: v1.",
-                    code="bad_request",
-                )
+        problem = v1_only_problem(p["api_version"], p)
+        if problem:
+            self.fail(problem, code="bad_request")
         if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
             self.fail(
                 "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
@@ -535,19 +530,7 @@ class PodModule(ResourceModule):
         return describe_pod(resource)
 
     def diff_view(self, resource):
-        return {
-            "id": resource.id,
-            "name": resource.name,
-            "status": resource.status,
-            "image": resource.image,
-            "docker_args": resource.docker_args,
-            "container_disk_gb": resource.container_disk_gb,
-            "volume_gb": resource.volume_gb,
-            "volume_mount_path": resource.volume_mount_path,
-            "ports": list(resource.ports),
-            "env": dict(resource.env),
-            "registry_id": resource.registry_id,
-        }
+        return resource.model_dump(include=DIFF_FIELDS)
 
     # --- wanted state ----------------------------------------------------------------------------------
     def _wanted_env(self, existing=None):
@@ -576,7 +559,7 @@ class PodModule(ResourceModule):
             if p[field] is not None and p[field] != getattr(pod, field):
                 changes[field] = p[field]
         if p["ports"] is not None:
-            ports = _with_ssh_port(p["ports"], p["ssh"])
+            ports = with_ssh_port(p["ports"], p["ssh"])
             if _normalize_ports(ports) != _normalize_ports(pod.ports):
                 changes["ports"] = ports
         env = self._wanted_env(pod.env)
@@ -619,100 +602,22 @@ class PodModule(ResourceModule):
 
     def build_spec(self):
         p = self.params
-        if not (p["image"] or p["template_id"]):
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating one needs image or template_id. Add image "
-                "(or template_id).",
-                code="bad_request",
-            )
-        if p["compute_type"] == "GPU" and not p["gpu_type_ids"]:
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating a GPU pod needs gpu_type_ids "
-                "(e.g. ['NVIDIA GeForce RTX 4090']).",
-                code="bad_request",
-            )
-        if p["compute_type"] == "CPU" and not p["cpu_flavor_ids"]:
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).",
-                code="bad_request",
-            )
-        self._create_warnings()
-        return PodSpec(
-            name=p["name"],
-            image=p["image"],
-            template_id=p["template_id"],
-            compute_type=p["compute_type"],
-            gpu_type_ids=list(p["gpu_type_ids"] or []),
+        spec = PodSpec(
+            **{option: p[option] for option in SPEC_OPTIONS},
+            **{option: list(p[option] or []) for option in SPEC_LIST_OPTIONS},
             gpu_count=p["gpu_count"] or 1,
-            cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
-            vcpu_count=p["vcpu_count"],
-            cloud_type=p["cloud_type"],
-            container_disk_gb=p["container_disk_gb"],
-            volume_gb=p["volume_gb"],
-            volume_mount_path=p["volume_mount_path"],
-            network_volume_id=p["network_volume_id"],
-            registry_id=p["registry_id"],
-            ports=_with_ssh_port(p["ports"], p["ssh"]),
             env=self._wanted_env() or {},
-            docker_args=p["docker_args"],
-            data_center_ids=list(p["data_center_ids"] or []),
-            support_public_ip=p["support_public_ip"],
-            interruptible=p["interruptible"],
             start_ssh=p["ssh"],
         )
+        self._create_warnings()
+        return spec
 
     def plan(self, spec):
         # A pod planned in check mode has no id nor status, so the result stays null (documented).
-        return None, {
-            "state": "present",
-            "name": spec.name,
-            "image": spec.image,
-            "template_id": spec.template_id,
-            "ports": list(spec.ports),
-            "env": dict(spec.env),
-            "docker_args": spec.docker_args,
-            "container_disk_gb": spec.container_disk_gb,
-            "volume_gb": spec.volume_gb,
-        }
+        return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
 
     def create(self, spec):
         return self.backend.create_pod(spec)
-
-    def create_failed(self, spec, error):
-        """The create answered 5xx or the connection dropped: the pod may exist. Look before anything else."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        name = spec.name
-        try:
-            pods = self.backend.find_pods(name)
-        except RunPodError as lookup_error:
-            self.fail(
-                f"creating pod {name!r} failed with {error.message} ({error.code}), and listing pods by name to see "
-                f"whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). A pod may "
-                f"exist and bill: check with runpod.cloud.pod_info before running the task again.",
-                code=error.code,
-                status=error.status,
-                changed=True,
-            )
-        if len(pods) == 1:
-            pod = pods[0]
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but pod {pod.id} named {name!r} "
-                "is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return pod
-        if len(pods) > 1:
-            context = f"creating pod {name!r} answered {error.message} ({error.code}), and then "
-            self.fail_ambiguous(name, pods, context, status=error.status, changed=True)
-        self.fail(
-            f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
-            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
-            "looks the name up first, so it cannot create a second pod.",
-            code=error.code,
-            status=error.status,
-            changed=False,
-        )
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

@@ -20,7 +20,7 @@ from typing import Any
 
 from benchlib import GPU, IMAGE, WAIT_INTERVAL, PlaybookRun, run_playbook
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._wait import CADENCE_ENV, WaitError, until

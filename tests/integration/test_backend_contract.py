@@ -10,7 +10,7 @@ import time
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
 

@@ -383,13 +383,17 @@ async def list_releases(sim: Sim, ctx: Ctx) -> Reply:
     return Reply(200, views.releases_v2(sim.store, _endpoint(sim, ctx)))
 
 
+# What the workers run: a change of any of these makes a release that replaces every worker. Scaling,
+# timeouts, FlashBoot, data centers and the name take effect without replacing workers.
+RELEASE_KEYS = ("image", "args", "disk", "env", "ports", "registry", "gpu", "cpu", "networkVolumes")
+
+
 def _release_fields(store: Any, endpoint: Endpoint) -> dict[str, Any]:
-    """The endpoint's configuration flattened (``workers.max``, ``image``, ...): what a release diff compares."""
+    """The worker configuration flattened (``gpu.count``, ``image``, ...): what a release diff compares."""
     view = views.endpoint_v2(store, endpoint, "")
     flat: dict[str, Any] = {}
-    for key, value in view.items():
-        if key in ("id", "name", "createdAt", "requestUrls", "templateId"):
-            continue
+    for key in RELEASE_KEYS:
+        value = view.get(key)
         if isinstance(value, dict) and key != "env":
             flat.update({f"{key}.{inner}": item for inner, item in value.items()})
         else:

@@ -19,7 +19,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._account import (
     bucket_end,
     normalize_time,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeSpec
 

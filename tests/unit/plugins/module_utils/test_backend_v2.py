@@ -16,16 +16,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,
     DEFAULT_GRAPHQL_URL,
     DEFAULT_SERVERLESS_URL,
-    make_backend,
+    is_no_capacity,
     resolve_options,
     transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
     BackendV2,
     desired_status_from_v2,
-    is_no_capacity,
     pod_from_v2,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
 

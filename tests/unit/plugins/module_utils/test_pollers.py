@@ -190,12 +190,6 @@ def test_reads_ask_the_backend_for_a_single_attempt():
     PodPoller(backend, "pod-1", probe=Probe()).poll()
     assert backend.calls == [("list_pods", 1)]
 
-    class PlainBackend:
-        def list_pods(self):
-            return [pod(status="STARTING", runtime=False)]
-
-    assert PodPoller(PlainBackend(), "pod-1").poll().detail == "pod status starting"
-
 
 def test_probe_between_reads_detects_readiness_without_extra_reads(fake_clock):
     probe = Probe(*([False] * 9 + [True]))

@@ -5,45 +5,45 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
+from helpers.fakes import FakeBackend, check_fake_matches_interface, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _base
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, PodView
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 
-API_KEY = "unit-test-cluster-secret-key"
 GPU = "NVIDIA H100 80GB HBM3"
 CREATE = {"name": "train", "gpu_type_id": GPU, "pod_count": 2, "image": "img:1"}
 
 
-class FakeBackend:
+class FakeClusterBackend(FakeBackend):
+    """The shared FakeBackend plus the cluster calls (``ClusterCalls`` on the real ``BackendV2``); a create that
+    fails with ``create_error`` leaves a cluster behind first, as a 5xx after the API made one would."""
+
     def __init__(self, clusters=(), members=(), create_error=None):
-        self.api_version = "v2"
+        super().__init__("v2")
         self.clusters = {c.id: c for c in clusters}
         self.members = list(members)
         self.create_error = create_error
-        self.calls = []
 
     def get_cluster(self, cluster_id, attempts=None):
-        self.calls.append(("get_cluster", cluster_id))
-        if cluster_id not in self.clusters:
-            raise RunPodError("not_found", 404, "cluster not found")
-        return self.clusters[cluster_id]
+        self._call("get_cluster", cluster_id)
+        return self._get(self.clusters, cluster_id, "cluster")
 
     def find_clusters(self, name, attempts=None):
-        self.calls.append(("find_clusters", name))
+        self._call("find_clusters", name)
         return [c for c in self.clusters.values() if c.name == name]
 
     def list_cluster_pods(self, cluster_id, attempts=None):
-        self.calls.append(("list_cluster_pods", cluster_id))
+        self._call("list_cluster_pods", cluster_id)
         return list(self.members)
 
     def create_cluster(self, spec):
-        self.calls.append(("create_cluster", spec.model_dump()))
+        self._call("create_cluster", spec.model_dump())
         if self.create_error is not None:
             self.clusters["c-late"] = view("c-late", name=spec.name)
             raise self.create_error
@@ -52,7 +52,7 @@ class FakeBackend:
         return created
 
     def rename_cluster(self, cluster_id, name):
-        self.calls.append(("rename_cluster", cluster_id, name))
+        self._call("rename_cluster", cluster_id, name)
         return self.clusters[cluster_id].model_copy(update={"name": name})
 
 
@@ -71,21 +71,7 @@ def node(rank, **fields):
     return PodView(**values)
 
 
-def run(backend, capsys, monkeypatch, check_mode=False, **args):
-    def make_backend(options):
-        if backend is None:
-            raise AssertionError("the module built an API client although the input was refused")
-        return backend
-
-    monkeypatch.setattr(_base, "make_backend", make_backend)
-    args = dict(args, api_key=API_KEY)
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        cluster_module.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = functools.partial(run_module, cluster_module)
 
 
 @pytest.mark.parametrize(
@@ -103,7 +89,7 @@ def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
 
 
 def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monkeypatch):
-    backend = FakeBackend([view()], [node(0), node(1)])
+    backend = FakeClusterBackend([view()], [node(0), node(1)])
     changed = {**CREATE, "image": "img:2", "gpu_count_per_pod": 8, "env": {"A": "1"}, "ports": ["8888/http"]}
     result = run(backend, capsys, monkeypatch, **changed)
     assert result["failed"] is True and result["code"] == "conflict" and result["id"] == "c1"
@@ -114,7 +100,7 @@ def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monk
 
 
 def test_rerun_is_a_no_op_and_id_renames(capsys, monkeypatch):
-    backend = FakeBackend([view()], [node(1), node(0)])
+    backend = FakeClusterBackend([view()], [node(1), node(0)])
     same = run(backend, capsys, monkeypatch, **dict(CREATE, ssh_public_key="k"))
     assert same["changed"] is False and [pod["rank"] for pod in same["pods"]] == [0, 1]
     assert same["pods"][0]["primary"] is True and same["pods"][1]["cluster_ip"] == "10.65.0.3"
@@ -124,8 +110,12 @@ def test_rerun_is_a_no_op_and_id_renames(capsys, monkeypatch):
 
 
 def test_a_5xx_create_adopts_the_cluster_listed_by_name(capsys, monkeypatch):
-    backend = FakeBackend(create_error=RunPodError("server_error", 502, "bad gateway", maybe_created=True))
+    backend = FakeClusterBackend(create_error=RunPodError("server_error", 502, "bad gateway", maybe_created=True))
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["changed"] is True and result["actions"] == ["adopt"] and result["cluster"]["id"] == "c-late"
     assert sum(call[0] == "create_cluster" for call in backend.calls) == 1
     assert "adopted it instead of creating another" in json.dumps(result["warnings"])
+
+
+def test_fake_cluster_backend_matches_the_real_interface():
+    check_fake_matches_interface(FakeClusterBackend, BackendV2)
