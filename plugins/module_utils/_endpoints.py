@@ -13,30 +13,12 @@ from __future__ import annotations
 import re
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDPOINT_FIELDS
 
-# Options compared one to one with the EndpointView field of the same name.
-SIMPLE_FIELDS = (
-    "template_id",
-    "type",
-    "gpu_count",
-    "workers_min",
-    "workers_max",
-    "idle_timeout",
-    "scaler_type",
-    "scaler_value",
-    "flashboot",
-    "network_volume_id",
-    "execution_timeout_ms",
-    "registry_id",
-    "image",
-    "docker_args",
-    "container_disk_gb",
-    "env",
-    "vcpu_count",
-    "min_cuda_version",
-)
 # Compared without regard to order.
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")
+# Options compared one to one with the EndpointView field of the same name.
+SIMPLE_FIELDS = tuple(field for field in ENDPOINT_FIELDS if field not in ("id", "name", "created_at", *SET_FIELDS))
 # The container settings a v2 endpoint carries itself; REST v1 keeps them on the template only.
 CONTAINER_OPTIONS = ("image", "docker_args", "container_disk_gb", "env", "ports", "type")
 CUDA_VERSION = re.compile(r"^\d+\.\d+$")
