@@ -15,6 +15,7 @@ import math
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
 from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem
@@ -28,27 +29,6 @@ DEFAULT_REQUEST_TIMEOUT = 30.0
 MAX_REQUEST_TIMEOUT = 3600.0
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
-# A stock-out carries no machine code, only prose (docs/dev/api-notes.md, section 3.3).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
-
-
-def is_no_capacity(error: RunPodError, statuses: tuple[int, ...] = (400, 500)) -> bool:
-    """A create answer that means "this GPU/CPU type has no capacity now, try the next one".
-
-    A 403 (no access to that pool) always skips; a 400 or 500 (``statuses``) only with a stock-out phrase.
-    """
-    if error.status == 403:
-        return True
-    text = f"{error.message} {' '.join(error.errors)}".lower()
-    return error.status in statuses and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
 
 
 def resolve_options(options: dict | None) -> dict:
@@ -137,12 +117,12 @@ class Backend:
     pod_update_body: Any = None
     endpoint_body: Any = None
     template_body: Any = None
-    # HTTP statuses that may carry a stock-out (the next candidate is tried); other 5xx may have created a pod.
-    stock_out_statuses: tuple = (400,)
 
     def __init__(self, client, options):
         self.client = client
         self.options = options
+        # What the last create_pod tried (``_placement.Placement``); None before any create.
+        self.last_placement = None
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
@@ -181,41 +161,32 @@ class Backend:
             if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES
         ]
 
-    def pod_candidates(self, spec: Any) -> list[str]:
-        """The types a create tries, in order (the one place that decides placement)."""
-        return spec.candidates()
+    def pod_candidates(self, spec: Any) -> list[Any]:
+        """The candidates a create tries, before the catalog orders them (``_placement.Candidate``)."""
+        return _placement.cross(spec.candidates())
+
+    def stock_reader(self, spec: Any) -> Any:
+        """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
+        return None
 
     def create_pod(self, spec: Any) -> Any:
-        """Create on the first candidate type with capacity: one POST per candidate, in order.
+        """Create on the first candidate that can be placed: the catalog (when there is one) orders the
+        candidates, then one POST per candidate, each answer handled by the table in ``_placement``.
 
-        Only a stock-out moves on to the next candidate. Any other 5xx or a lost connection may have
-        created a pod that bills: it is marked ``maybe_created`` and never re-sent (the caller looks).
+        A 5xx or a lost connection may have created a pod that bills: it is raised ``maybe_created`` and
+        never re-sent (the caller looks the pod up by name). ``last_placement`` says what was tried.
         """
         problem = v1_only_problem(self.api_version, spec.model_dump())
         if problem:
             raise ValueError(problem)
-        refusals = []
-        last_error = None
-        for candidate in self.pod_candidates(spec):
-            try:
-                payload = self.client.request("POST", "pods", json=self.pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if is_no_capacity(error, self.stock_out_statuses):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                if error.code in ("server_error", "network_error"):
-                    error.maybe_created = True
-                raise
-            return self.view_pod(payload)
-        if last_error is None:  # no candidate at all: the spec's rules refuse this before any backend call
-            raise ValueError("no GPU type or CPU flavor to create the pod on")
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
+        self.last_placement = placement = _placement.Placement()
+        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement)
+
+        def post(candidate):
+            body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
+            return self.client.request("POST", "pods", json=body)
+
+        return self.view_pod(_placement.place(candidates, post, placement, self.api_version))
 
     def update_pod(self, pod_id, changes):
         payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))

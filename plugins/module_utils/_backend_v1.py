@@ -191,7 +191,9 @@ def _start_cmd(docker_args):
     return shlex.split(docker_args) if docker_args else []
 
 
-def pod_create_body(spec, candidate):
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The v1 create body on ``candidate``; REST v1 keeps its own list semantics: the spec's data centers
+    go in every body (``data_center_id`` is not used; v1 candidates are never pinned)."""
     cpu = spec.compute_type.upper() == "CPU"
     body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
     if spec.image:
@@ -205,6 +207,8 @@ def pod_create_body(spec, candidate):
     else:
         body["gpuTypeIds"] = [candidate]
         body["gpuCount"] = int(spec.gpu_count or 1)
+        if spec.allowed_cuda_versions:
+            body["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
     if spec.cloud_type:
         body["cloudType"] = spec.cloud_type.upper()
     if spec.container_disk_gb:
@@ -342,8 +346,6 @@ class BackendV1(Backend):
     view_template = staticmethod(template_from_v1)
     pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
-    # v1 answers a stock-out with a 500 that never created a pod (docs/dev/api-notes.md, section 3.3).
-    stock_out_statuses = (400, 500)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
 

@@ -171,6 +171,8 @@ class PodSpec(_View):
     support_public_ip: bool | None = None
     interruptible: bool | None = None
     start_ssh: bool = True
+    allowed_cuda_versions: list[str] = Field(default_factory=list)
+    min_cuda_version: str | None = None
 
     @model_validator(mode="after")
     def _create_rules(self):

@@ -133,7 +133,7 @@ options:
       - CUDA versions (C(major.minor), for example V(12.8)) the workers' hosts may have; V([]) clears the
         constraint. GPU endpoints only. Compared without regard to order.
       - Mutually exclusive with a O(min_cuda_version) (RunPod refuses both); an endpoint that has a floor must
-        clear it in the same task (O(min_cuda_version=)).
+        clear it in the same task (O(min_cuda_version) set to an empty string).
     type: list
     elements: str
     version_added: 0.2.0

@@ -79,7 +79,9 @@ options:
     default: GPU
   gpu_type_ids:
     description:
-      - GPU types to create the pod on, tried in order when RunPod reports no capacity for one.
+      - GPU types to create the pod on, in order of preference. On REST v2 one catalog read before the first
+        create drops the types without stock and keeps the rest in this order; then one create per candidate
+        until one is placed (see RV(placement) and the guide docs/gpu-capacity.md, "Getting a GPU when stock is short").
       - Checked against the known GPU types before any API call; unknown names fail with suggestions.
       - Required for a GPU pod create.
     type: list
@@ -150,8 +152,23 @@ options:
   data_center_ids:
     description:
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
+      - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
     type: list
     elements: str
+  allowed_cuda_versions:
+    description:
+      - CUDA versions the host may run, as C(major.minor) (for example V(12.8)), at create of a GPU pod.
+      - Mutually exclusive with O(min_cuda_version) (refused before any API call).
+    type: list
+    elements: str
+    version_added: 0.2.0
+  min_cuda_version:
+    description:
+      - Lowest CUDA version the host may run, as C(major.minor), at create of a GPU pod. Only with
+        O(api_version=v2).
+      - Mutually exclusive with O(allowed_cuda_versions) (refused before any API call).
+    type: str
+    version_added: 0.2.0
   support_public_ip:
     description:
       - Ask for a host with a public IP (community cloud). Only with O(api_version=v1); refused on REST v2
@@ -323,6 +340,46 @@ actions:
   type: list
   elements: str
   sample: [create]
+placement:
+  description:
+    - Where the create went and what it tried, on success and on failure, when the task sent a create.
+  returned: when the task sent a create
+  type: dict
+  contains:
+    gpu_type_id:
+      description: The GPU type (or CPU flavor) the pod was created on; null when no candidate was placed.
+      type: str
+      returned: always
+    data_center_id:
+      description: The data center the create was pinned to (one of O(data_center_ids)), else null.
+      type: str
+      returned: always
+    attempts:
+      description:
+        - One item per create sent, in order, C({gpu_type_id, data_center_id, status, detail}); C(status) is the
+          HTTP status (201 for the created pod) or an error code when no answer came.
+      type: list
+      elements: dict
+      returned: always
+    catalog:
+      description:
+        - C(read) when the catalog's stock ordered the candidates, C(not read) (REST v1, CPU pods), or
+          C(failed) followed by the reason when the read failed and the candidates kept the given order.
+      type: str
+      returned: always
+    dropped:
+      description: Candidates the catalog showed without stock, C({gpu_type_id, data_center_id}); never sent.
+      type: list
+      elements: dict
+      returned: always
+  sample:
+    gpu_type_id: NVIDIA A40
+    data_center_id: null
+    catalog: read
+    dropped: [{gpu_type_id: NVIDIA GeForce RTX 4090, data_center_id: null}]
+    attempts:
+      - {gpu_type_id: NVIDIA L40S, data_center_id: null, status: 400, detail: "no instances available"}
+      - {gpu_type_id: NVIDIA A40, data_center_id: null, status: 201, detail: created}
 updated_fields:
   description: Fields changed (or that would be changed) by the update call.
   returned: when an update was made or would be made
@@ -365,6 +422,7 @@ diff:
   type: dict
 """
 
+import re
 import shlex
 
 from ansible.module_utils.basic import AnsibleModule
@@ -407,6 +465,8 @@ ARGUMENT_SPEC = argument_spec(
     env=dict(type="dict"),
     docker_args=dict(type="str"),
     data_center_ids=dict(type="list", elements="str"),
+    allowed_cuda_versions=dict(type="list", elements="str"),
+    min_cuda_version=dict(type="str"),
     support_public_ip=dict(type="bool"),
     interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
@@ -417,13 +477,17 @@ MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
 
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
-CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id")
+CREATE_INTENT_OPTIONS = (
+    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
+    "allowed_cuda_versions", "min_cuda_version",
+)
+CUDA_VERSION = re.compile(r"^\d+\.\d+$")
 WAIT_STATES = ("present", "running", "restarted")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "support_public_ip", "interruptible")
-SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids")
+                "support_public_ip", "interruptible", "min_cuda_version")
+SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
                "ports", "env", "registry_id"}
@@ -476,6 +540,7 @@ class PodModule(ResourceModule):
                 )
         if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
             self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
+        self._check_cuda()
         if p["state"] != "absent" and not (p["image"] or p["template_id"]):
             intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
             if intent:
@@ -484,6 +549,28 @@ class PodModule(ResourceModule):
                     "were given. Add image (or template_id).",
                     code="bad_request",
                 )
+
+    def _check_cuda(self):
+        """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
+        p = self.params
+        allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
+        if allowed and floor:
+            self.fail(
+                "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
+                "are sent): give an exact set or a floor.",
+                code="bad_request",
+            )
+        bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
+        if bad:
+            self.fail(
+                f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}.",
+                code="bad_request",
+            )
+        if floor and p["api_version"] == "v1":
+            self.fail("min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only.",
+                      code="bad_request")
+        if (allowed or floor) and p["compute_type"] == "CPU":
+            self.fail("CUDA constraints apply to GPU pods only; remove them for compute_type: CPU.", code="bad_request")
 
     def _create_warnings(self):
         p = self.params
@@ -617,7 +704,12 @@ class PodModule(ResourceModule):
         return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
 
     def create(self, spec):
-        return self.backend.create_pod(spec)
+        try:
+            return self.backend.create_pod(spec)
+        finally:
+            # What the create tried, on success and on failure (the failure path copies the result).
+            if self.backend.last_placement is not None:
+                self.result["placement"] = self.backend.last_placement.as_dict()
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

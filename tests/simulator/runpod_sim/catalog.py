@@ -82,6 +82,15 @@ def has_free(store: Any, gpu_type: str, count: int) -> bool:
     return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= max_count(gpu_type)
 
 
+# Free GPUs of an in-stock type in each data center (stock per data center is modelled by the store's owner).
+STOCK_PER_DATA_CENTER = 64
+
+
+def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:
+    """Free GPUs of ``gpu_type`` in ``data_center`` now: the catalog's availability and the create agree on it."""
+    return STOCK_PER_DATA_CENTER if has_free(store, gpu_type, 1) else 0
+
+
 def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:
     """Why a REST create asking for ``count`` GPUs is refused (upstream rejects counts above maxCount), or None.
 
