@@ -50,8 +50,8 @@ def test_v2_refuses_gpu_types_without_a_serverless_pool():
 
 
 def test_v1_sends_gpu_type_ids_as_given_and_refuses_pools():
-    assert _endpoints.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1") == ("gpu_type_ids",
-                                                                                ["NVIDIA A40", "NVIDIA L4"])
+    selection = _endpoints.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1")
+    assert selection == ("gpu_type_ids", ["NVIDIA A40", "NVIDIA L4"])
     with pytest.raises(ValueError, match="ADA_24 is a GPU pool"):
         _endpoints.gpu_selection(["ADA_24"], "v1")
 
