@@ -96,6 +96,17 @@ class RunPodError(Exception):
         return result
 
 
+def post_create(client, path, body):
+    """POST a create once. A 5xx or a lost connection marks the error ``maybe_created``: the resource may exist and
+    bill, so the caller looks it up by name instead of sending the create again."""
+    try:
+        return client.request("POST", path, json=body)
+    except RunPodError as error:
+        if error.code in ("server_error", "network_error"):
+            error.maybe_created = True
+        raise
+
+
 class _SystemClock:
     def now(self):
         return time.monotonic()

@@ -57,6 +57,9 @@ options:
   name:
     description:
       - Name of the endpoint. Required to create one.
+      - At most 191 characters, without leading or trailing whitespace and without control characters;
+        anything else fails with C(code=bad_request) before any API call. With O(id), a name another live
+        endpoint already has is refused with C(code=conflict).
     type: str
   state:
     description:
@@ -591,7 +594,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint, describe_release
-from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointInput, EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ENDPOINT_WAIT_FOR, EndpointPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -629,6 +632,7 @@ ARGUMENT_SPEC = argument_spec(
 
 class EndpointModule(ResourceModule):
     resource_kind = "endpoint"
+    input_model = EndpointInput
 
     def check_options(self):
         params = self.params

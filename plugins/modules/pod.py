@@ -40,7 +40,11 @@ options:
     description:
       - Name of the pod, the usual key. The pod is looked up by this name when O(id) is not given, and a
         new pod gets this name.
-      - With O(id) given as well, a different name renames the pod.
+      - With O(id) given as well, a different name renames the pod, unless another live pod already has that
+        name (then the task fails with C(code=conflict) and changes nothing).
+      - At most 191 characters, without leading or trailing whitespace (a YAML C(|) block adds a newline) and
+        without control characters; anything else fails with C(code=bad_request) before any API call, because
+        such a name could never be found again and every run would create another pod.
       - One of O(name) and O(id) is required.
     type: str
   id:
@@ -88,7 +92,8 @@ options:
     elements: str
   gpu_count:
     description:
-      - Number of GPUs. Defaults to 1 at create.
+      - Number of GPUs, 1 to 16. Defaults to 1 at create. Above the GPU type's own maximum the API refuses the
+        create.
     type: int
   cpu_flavor_ids:
     description:
@@ -97,7 +102,7 @@ options:
     elements: str
   vcpu_count:
     description:
-      - Number of vCPUs of a CPU pod.
+      - Number of vCPUs of a CPU pod, a power of two from 2 to 512.
     type: int
   cloud_type:
     description:
@@ -109,11 +114,11 @@ options:
     default: SECURE
   container_disk_gb:
     description:
-      - Size of the container disk in GB (lost when the pod stops).
+      - Size of the container disk in GB (lost when the pod stops), 1 to 4096.
     type: int
   volume_gb:
     description:
-      - Size of the pod volume in GB (kept while the pod exists).
+      - Size of the pod volume in GB (kept while the pod exists), 10 to 4096, or V(0) for no volume.
     type: int
   volume_mount_path:
     description:
@@ -132,14 +137,17 @@ options:
     version_added: 0.2.0
   ports:
     description:
-      - Ports to expose, each like V(22/tcp) or V(8888/http).
+      - Ports to expose, each like V(22/tcp) or V(8888/http) (a port 1 to 65535, protocol V(http) or V(tcp),
+        no port twice).
       - With O(ssh=true), V(22/tcp) is added when port 22 is not in the list.
       - On an existing pod the ports are only managed when this option is given; the whole list is replaced.
     type: list
     elements: str
   env:
     description:
-      - Environment variables of the container.
+      - Environment variables of the container. Keys are variable names (letters, digits and C(_), not starting
+        with a digit); values are strings, and numbers are sent as text. Booleans, nulls, lists and mappings are
+        refused (quote the value, or serialize it with C(to_json)).
       - On an existing pod the environment is only managed when this option (or O(ssh_public_key)) is given;
         the whole environment is replaced, except that an existing E(PUBLIC_KEY) is kept unless
         O(ssh_public_key) or O(env) sets it.
@@ -151,8 +159,13 @@ options:
     type: str
   data_center_ids:
     description:
+<<<<<<< HEAD
+      - Data centers the pod may be placed in (for example V(US-TX-3)), at create. Each must look like a RunPod
+        data center id.
+=======
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
       - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
+>>>>>>> main
     type: list
     elements: str
   allowed_cuda_versions:
@@ -335,7 +348,8 @@ pod:
 actions:
   description:
     - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name
-      after a create that answered with a server error), C(update), C(start), C(stop), C(restart), C(delete).
+      after a create that answered with a server error or an unreadable success), C(update), C(start), C(stop),
+      C(restart), C(delete).
   returned: always
   type: list
   elements: str
@@ -406,11 +420,21 @@ wait:
       - {elapsed: 94.2, state: ssh reachable at 203.0.113.7:40123}
 code:
   description:
-    - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(not_found), C(conflict),
-      C(unauthorized), C(bad_request), C(ambiguous), C(server_error).
+    - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal
+      reached the module outside a wait), C(not_found), C(conflict), C(unauthorized), C(bad_request),
+      C(ambiguous), C(server_error).
   returned: on failure
   type: str
   sample: wait_timeout
+ids:
+  description:
+    - With C(code=ambiguous), the ids of every live pod with the name (after a create, this task's pod and the ones
+      other tasks created at the same moment; nothing is deleted). With C(code=conflict) on a rename, the pods that
+      already have the wanted name.
+  returned: on failure with code ambiguous or conflict
+  type: list
+  elements: str
+  sample: [abc123xyz, def456uvw]
 id:
   description: Id of the pod the failure concerns, when there is one (always after a create or start).
   returned: on failure, when a pod is involved
@@ -438,7 +462,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, v1_only_problem, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    PodInput,
+    PodSpec,
+    v1_only_problem,
+    with_ssh_port,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -512,6 +541,8 @@ def _split_args(value):
 
 class PodModule(ResourceModule):
     resource_kind = "pod"
+    input_model = PodInput
+    recheck_name_after_create = True
     track_actions = True
     keep_deleted = False
     adopt_after_failed_create = True
@@ -706,6 +737,11 @@ class PodModule(ResourceModule):
     def create(self, spec):
         try:
             return self.backend.create_pod(spec)
+        except RunPodError as error:
+            # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
+            if error.code == "bad_response":
+                error.maybe_created = True
+            raise
         finally:
             # What the create tried, on success and on failure (the failure path copies the result).
             if self.backend.last_placement is not None:

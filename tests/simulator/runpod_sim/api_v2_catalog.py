@@ -41,13 +41,6 @@ def register(sim: Sim) -> None:
     sim.route("GET", "/v2/catalog/datacenters", list_data_centers)
 
 
-def level(free: int) -> str:
-    """AvailabilityLevel for a free-GPU count (the simulator's own bands)."""
-    if free <= 0:
-        return "NONE"
-    return "LOW" if free < 4 else "MEDIUM" if free < 16 else "HIGH"
-
-
 def _csv(ctx: Ctx, key: str) -> list[str]:
     return [item.strip() for item in ctx.query.get(key, "").split(",") if item.strip()]
 
@@ -59,8 +52,11 @@ def _version(text: str) -> tuple[int, ...]:
 def _availability_query(ctx: Ctx) -> dict[str, Any] | None:
     """The availability scope asked for, None without ``include``; raises ApiError as the document says."""
     include = _csv(ctx, "include")
-    scoped = [key for key in ("product", "count", "cloud", "cudaVersions", "minCudaVersion", "countryCodes")
-              if key in ctx.query]
+    scoped = [
+        key
+        for key in ("product", "count", "cloud", "cudaVersions", "minCudaVersion", "countryCodes")
+        if key in ctx.query
+    ]
     if not include:
         if scoped:
             raise ApiError(400, f"{', '.join(scoped)} is valid only with include=AVAILABILITY")
@@ -107,7 +103,7 @@ def gpu_view(store: Any, gpu: catalog.GpuType, scope: dict[str, Any] | None) -> 
         "memory": gpu.memory_gb,
         "secure": gpu.secure_cloud,
         "community": gpu.community_cloud,
-        "price": {"secure": gpu.price, "community": round(gpu.price * 0.8, 3)},
+        "price": {"secure": gpu.price, "community": gpu.community_price},
         "maxCount": {"secure": gpu.max_count, "community": gpu.max_count if gpu.community_cloud else 0},
     }
     if scope is None:
@@ -120,7 +116,9 @@ def gpu_view(store: Any, gpu: catalog.GpuType, scope: dict[str, Any] | None) -> 
             continue
         free = catalog.free_gpus(store, gpu.id, center) // scope["count"] if fits else 0
         if free > 0:
-            centers.append({"id": center, "name": DATA_CENTER_INFO[center][0], "availability": level(free)})
+            centers.append(
+                {"id": center, "name": DATA_CENTER_INFO[center][0], "availability": catalog.availability_level(free)}
+            )
     ranks = ["NONE", "LOW", "MEDIUM", "HIGH"]
     view["availability"] = max((c["availability"] for c in centers), key=ranks.index, default="NONE")
     if centers:
@@ -162,7 +160,7 @@ async def list_data_centers(sim: Sim, ctx: Ctx) -> Reply:
         }
         if "GPU_AVAILABILITY" in include:
             view["gpuAvailability"] = [
-                {"id": gpu.id, "name": gpu.display_name, "availability": level(free)}
+                {"id": gpu.id, "name": gpu.display_name, "availability": catalog.availability_level(free)}
                 for gpu in catalog.GPU_TYPES.values()
                 if (free := catalog.free_gpus(sim.store, gpu.id, center)) > 0
             ]

@@ -219,9 +219,12 @@ def test_v2_catalog_routes_match_the_spec_and_follow_the_stock(sim, v2, openapi_
     assert v2.post("/pods", json={"name": "x", "image": "y", "gpu": {"id": GPU}}).status_code == 400
     one = check_v2(openapi_v2, v2.get(f"/catalog/gpus/{GPU}", params={**query, "cudaVersions": "12.8"}))
     assert one["cudaVersions"] == [{"version": "12.8", "available": False}]
-    for bad, status in (({"include": "AVAILABILITY"}, 400), ({"product": "POD"}, 400),
-                        ({**query, "cudaVersions": "12.8", "minCudaVersion": "12"}, 400),
-                        ({**query, "cudaVersions": "12"}, 422)):
+    for bad, status in (
+        ({"include": "AVAILABILITY"}, 400),
+        ({"product": "POD"}, 400),
+        ({**query, "cudaVersions": "12.8", "minCudaVersion": "12"}, 400),
+        ({**query, "cudaVersions": "12"}, 422),
+    ):
         refused = v2.get("/catalog/gpus", params=bad)
         assert refused.status_code == status, bad
         check_v2(openapi_v2, refused)

@@ -180,3 +180,34 @@ def test_an_api_error_after_a_create_names_the_created_thing(capsys, monkeypatch
     assert result["failed"] is True and result["changed"] is True and result["id"] == "t-new"
     assert result["code"] == "server_error" and "thing t-new" in result["msg"]
     assert "runpod.cloud.thing id=t-new state=absent" in result["msg"]
+
+
+class ThingInfoModule(_base.RunPodModule):
+    result_key = "things"
+    resource_kind = "thing"
+
+    def run(self):
+        module = ThingModule.__new__(ThingModule)  # borrow the toy's read/find hooks on this module's backend
+        module._backend = self.backend
+        things = self.select(module.read, module.find_by_name, lambda: list(self.backend.things.values()))
+        self.exit(things=[thing.id for thing in things])
+
+
+def run_info(backend, capsys, monkeypatch, **args):
+    monkeypatch.setattr(_base, "make_backend", lambda options: backend)
+    spec = argument_spec(AUTH_ARGUMENT_SPEC, id=dict(type="str"), name=dict(type="str"))
+    with patch_module_args(dict(args, api_key=API_KEY)), pytest.raises(SystemExit):
+        run_module(ThingInfoModule, AnsibleModule(argument_spec=spec, supports_check_mode=True))
+    return json.loads(capsys.readouterr().out)
+
+
+def test_info_select_by_id_name_or_all_and_one_failure_message(capsys, monkeypatch):
+    backend = Backend(ThingView(id="t-1", name="x"), ThingView(id="t-2", name="y"))
+    assert run_info(backend, capsys, monkeypatch, id="t-2")["things"] == ["t-2"]
+    assert run_info(backend, capsys, monkeypatch, id="t-9")["things"] == []  # an unknown id is no error
+    assert run_info(backend, capsys, monkeypatch, name="x")["things"] == ["t-1"]
+    assert run_info(backend, capsys, monkeypatch)["things"] == ["t-1", "t-2"]
+    backend.fail["find"] = RunPodError("forbidden", 403, "access denied")
+    failed = run_info(backend, capsys, monkeypatch, name="x")
+    assert failed["failed"] is True and failed["code"] == "forbidden"
+    assert failed["msg"] == "reading things failed: access denied (forbidden)"
