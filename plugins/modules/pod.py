@@ -159,13 +159,9 @@ options:
     type: str
   data_center_ids:
     description:
-<<<<<<< HEAD
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create. Each must look like a RunPod
         data center id.
-=======
-      - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
       - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
->>>>>>> main
     type: list
     elements: str
   allowed_cuda_versions:
