@@ -17,11 +17,12 @@ import copy
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
+from ansible_collections.runpod.cloud.plugins.module_utils import _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import with_proven_ssh
 
 MAX_COUNT = 100
 MAX_CONCURRENCY = 50
@@ -51,16 +52,6 @@ def fleet_problem(params):
 
 def member_names(base, count):
     return [f"{base}-{index}" for index in range(1, count + 1)]
-
-
-def with_proven_ssh(described, proven):
-    """A pod's description after a wait: the SSH address the wait proved, when the last read had none yet."""
-    if described is not None and described["ssh"] is None and proven and not _podstate.known_down(
-        described["runtime_status"]
-    ):
-        described["ssh"] = proven
-        described["ssh_not_ready"] = None
-    return described
 
 
 def member_backend(backend):
