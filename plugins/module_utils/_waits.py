@@ -16,6 +16,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_KEY, ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
@@ -114,7 +115,10 @@ def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on
         runner.on_transition = on_transition
         runner.result = result
         runner.touched_id = handoff.get("touched_id")
-        runner.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+        try:
+            runner.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+        except RunPodError as error:  # as run_module does: the structured failure, never a traceback
+            runner.fail_unexpected(error)
         runner.exit()
     except _WaitEndedError as ended:
         return ended.result
