@@ -633,9 +633,9 @@ def _fleet(add, runs, pods) -> None:
         add("| task returns within %.1f s of the slowest sshd | worst %.2f s | %s |" % (
             GOAL_BATCH_GAP, max(gaps), verdict(max(gaps), GOAL_BATCH_GAP)))
     if over:
+        met = "**met**" if max(over) <= 0 else "**missed** by %.2f reads" % max(over)
         add("| list reads during the wait <= T / 5 s + %d (the module's count) | worst %+.2f reads vs its bound "
-            "| %s |" % (
-            FLEET_READ_SLACK, max(over), "**met**" if max(over) <= 0 else "**missed** by %.2f reads" % max(over)))
+            "| %s |" % (FLEET_READ_SLACK, max(over), met))
     add("")
 
 
