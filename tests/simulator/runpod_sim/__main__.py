@@ -47,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--propagation-lag", type=float, default=3.0, help="seconds before a new endpoint's /health stops answering 404"
     )
     parser.add_argument("--worker-boot-delay", type=float, default=5.0, help="seconds a serverless worker initializes")
-    parser.add_argument("--rate-limit", type=int, default=0, help="requests per minute before 429 (0: no limit)")
+    parser.add_argument(
+        "--rate-limit", type=int, default=60, help="REST v2 requests per (simulated) minute before 429 (0: no limit)"
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     return parser
 

@@ -190,6 +190,20 @@ class SimAdmin:
         """Cluster knobs: member_stagger (s per rank), overlay_port, fail ({cluster_name, rank, after, status})."""
         return self._call("POST", "/clusters/settings", changes)
 
+    # -- contract -------------------------------------------------------------------------------------------
+    def contract_violations(self) -> list[str]:
+        """Every /v2 or /v1 response since the last reset that the OpenAPI documents do not allow."""
+        return self._call("GET", "/contract")["violations"]
+
+    def assert_contract(self) -> None:
+        """Fail (AssertionError) when any response broke the documents; tests call it on teardown."""
+        violations = self.contract_violations()
+        if violations:
+            self._call("DELETE", "/contract")
+            raise AssertionError(
+                "the simulator served responses the OpenAPI documents do not allow:\n" + "\n".join(violations)
+            )
+
     # -- request log -----------------------------------------------------------------------------------------
     def requests(self, *, since: int | None = None) -> list[dict[str, Any]]:
         params = {"since": since} if since is not None else None

@@ -25,9 +25,15 @@ def sim() -> Iterator[SimProcess]:
 
 
 @pytest.fixture(autouse=True)
-def _clean(request: pytest.FixtureRequest) -> None:
-    if "sim" in request.fixturenames:
-        request.getfixturevalue("sim").admin.reset()
+def _clean(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Reset before each test; after it, fail on any response the OpenAPI documents do not allow."""
+    if "sim" not in request.fixturenames:
+        yield
+        return
+    process = request.getfixturevalue("sim")
+    process.admin.reset()
+    yield
+    process.admin.assert_contract()
 
 
 def _client(base: str, api_key: str | None) -> httpx.Client:

@@ -17,7 +17,8 @@ GPU = "NVIDIA GeForce RTX 4090"
 
 
 def test_pod_moves_through_provisioning_starting_running(sim, v2, create_pod):
-    sim.admin.configure(provisioning_delay=20, starting_delay=20)  # 0.2 s each at time_scale 0.01
+    # 0.2 s each at time_scale 0.01; this test polls every 10 ms, far above RunPod's quota: no minute window.
+    sim.admin.configure(provisioning_delay=20, starting_delay=20, port_map_delay=30, rate_limit_per_minute=0)
     pod = create_pod()
     assert pod["status"] == "PROVISIONING"
     assert pod["actions"] == ["stop", "terminate"]
@@ -34,6 +35,9 @@ def test_pod_moves_through_provisioning_starting_running(sim, v2, create_pod):
     running = wait_for(status, interval=0.01)
     assert seen == ["PROVISIONING", "STARTING", "RUNNING"]
     assert running["actions"] == ["stop", "restart", "terminate"]
+    # The host publishes the mappings some seconds after RUNNING: no ports, no direct ssh yet.
+    assert running["runtime"]["ports"] == [] and running["ssh"]["direct"] is None
+    running = wait_for(lambda: (lambda p: p if p["runtime"]["ports"] else None)(v2.get(f"/pods/{pod['id']}").json()))
     assert running["runtime"]["ports"][0]["private"] == 22
     assert running["ssh"]["direct"]["host"] == "127.0.0.1"
     assert running["ssh"]["direct"]["command"] == f"ssh root@127.0.0.1 -p {running['ssh']['direct']['port']}"

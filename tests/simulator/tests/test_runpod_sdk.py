@@ -151,7 +151,7 @@ def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
         ports="8888/http, 22/tcp",
         env={"MODE": "sdk"},
         container_disk_in_gb=20,
-        volume_in_gb=5,
+        volume_in_gb=10,  # the v2 document reads a persistent mount of at least 10 GB
     )
     pod_id = created["id"]
     # Find-and-deploy answers with the machine it chose.
@@ -165,7 +165,7 @@ def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
     assert v2_pod["gpu"] == {"id": GPU, "count": 2} and v2_pod["dataCenterId"] == "EU-RO-1"
     assert v2_pod["ports"] == ["8888/http", "22/tcp"] and v2_pod["disk"] == 20
     assert v2_pod["env"] == {"MODE": "sdk", "PUBLIC_KEY": KEY_A}
-    assert v2_pod["mounts"] == {"persistent": {"size": 5, "path": "/runpod-volume"}}
+    assert v2_pod["mounts"] == {"persistent": {"size": 10, "path": "/runpod-volume"}}
     assert v1.get(f"/pods/{pod_id}").json()["interruptible"] is False
 
     sim.admin.wait_pod(pod_id, "RUNNING", listening=True)
