@@ -62,6 +62,8 @@ options:
   template_id:
     description:
       - Id of a serverless template (see M(runpod.cloud.template)). Required to create an endpoint.
+      - With O(api_version=v2) the template's settings are copied into the endpoint at create and RunPod keeps no
+        link to it, so on an existing endpoint this option is not compared (it never causes an update).
     type: str
   gpu_type_ids:
     description:
@@ -207,7 +209,9 @@ endpoint:
       returned: always
       sample: hello
     template_id:
-      description: Id of the template the workers run.
+      description:
+        - Id of the template the workers run (REST v1).
+        - Always null with REST v2, whose endpoints keep no link to the template they were created from.
       type: str
       returned: always
       sample: 2k4zq1n8xw
@@ -536,6 +540,8 @@ class EndpointModule(ResourceModule):
         scaler_type = wanted.get("scaler_type") or current.scaler_type
         for field, value in wanted.items():
             have = getattr(current, field)
+            if field == "template_id" and self.api_version == "v2":
+                continue  # a v2 endpoint keeps no template (applied once at create), so there is nothing to compare
             if field in ("gpu_pools", "gpu_type_ids", "data_center_ids"):
                 if sorted(have or []) != sorted(value):
                     changes[field] = list(value)

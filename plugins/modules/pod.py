@@ -95,7 +95,9 @@ options:
     elements: str
   vcpu_count:
     description:
-      - Number of vCPUs of a CPU pod.
+      - Number of vCPUs of a CPU pod. Defaults to 2 at create (RunPod's documented default; REST v2 needs a value).
+      - With O(api_version=v2) it must be a power of two of at least 2 (2, 4, 8, ...); other values are refused
+        before any API call.
     type: int
   cloud_type:
     description:
@@ -112,6 +114,7 @@ options:
   volume_gb:
     description:
       - Size of the pod volume in GB (kept while the pod exists).
+      - With O(api_version=v2) a CPU pod cannot have one (refused before any API call); use O(network_volume_id).
     type: int
   volume_mount_path:
     description:
@@ -164,7 +167,19 @@ options:
     description:
       - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
         environment variable, which the sshd start-up of RunPod images reads.
+      - RunPod images start sshd only when a key reaches the container. Before creating a pod that O(wait_for=ssh)
+        will wait for, the module checks that one does (this option, E(PUBLIC_KEY) in O(env), a E(PUBLIC_KEY) in
+        the template's environment, or with O(api_version=v2) a key registered on the account, which O(ssh=true)
+        injects) and otherwise fails with C(bad_request) before the create; see O(own_sshd).
     type: str
+  own_sshd:
+    description:
+      - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
+      - Without it, a create that would wait for ssh with no key reaching the pod is refused before any API call
+        that could bill (the wait could only time out with "connection refused").
+    type: bool
+    default: false
+    version_added: 0.2.0
 notes:
   - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
     says how to delete it.
@@ -363,6 +378,7 @@ import shlex
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -403,6 +419,7 @@ ARGUMENT_SPEC = argument_spec(
     interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
     ssh_public_key=dict(type="str", no_log=False),
+    own_sshd=dict(type="bool", default=False),
 )
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
@@ -414,6 +431,8 @@ CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_c
 WAIT_STATES = ("present", "running", "restarted")
 # Fields compared on an existing pod, in the order they are reported.
 MUTABLE_FIELDS = ("name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env")
+# vcpuCount a CPU pod gets when the task gives none: the v1 document's default (REST v2 requires one).
+DEFAULT_VCPUS = 2
 # v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
@@ -473,6 +492,19 @@ class PodModule(ResourceModule):
                 )
         if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
             self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
+        if p["compute_type"] == "CPU" and p["api_version"] == "v2":
+            vcpus = p["vcpu_count"]
+            if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
+                self.fail(
+                    f"vcpu_count must be a power of two of at least 2 (2, 4, 8, ...) on REST v2, got {vcpus}.",
+                    code="bad_request",
+                )
+            if p["volume_gb"]:
+                self.fail(
+                    "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
+                    "(network_volume_id) or remove volume_gb.",
+                    code="bad_request",
+                )
         if p["state"] != "absent" and not (p["image"] or p["template_id"]):
             intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
             if intent:
@@ -481,6 +513,33 @@ class PodModule(ResourceModule):
                     "were given. Add image (or template_id).",
                     code="bad_request",
                 )
+
+    def _check_a_key_reaches_sshd(self):
+        """Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY."""
+        p = self.params
+        if not (p["wait"] and p["wait_for"] == "ssh") or p["own_sshd"]:
+            return
+        if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
+            return
+        if p["template_id"]:
+            try:
+                if "PUBLIC_KEY" in self.backend.get_template(p["template_id"]).env:
+                    return
+            except RunPodError:
+                return  # the create reports a template it cannot use
+        if p["api_version"] == "v2":
+            if account_api(self.backend).get_ssh_keys():
+                return  # ssh: true sends startSsh, which injects them
+            why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
+        else:
+            why = "and REST v1 does not put the account's keys into a pod"
+        self.fail(
+            "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
+            f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
+            "ssh_public_key, register a key on the account, set own_sshd: true if the image starts sshd with keys "
+            "of its own, or use wait_for: running. Nothing was created.",
+            code="bad_request",
+        )
 
     def _create_warnings(self):
         p = self.params
@@ -566,6 +625,9 @@ class PodModule(ResourceModule):
         for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
             if p[field] is not None and p[field] != getattr(pod, field):
                 changes[field] = p[field]
+        unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
+        if p["api_version"] == "v2" and unmounted:
+            changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
         if p["ports"] is not None:
             ports = _with_ssh_port(p["ports"], p["ssh"])
             if _normalize_ports(ports) != _normalize_ports(pod.ports):
@@ -573,6 +635,18 @@ class PodModule(ResourceModule):
         env = self._wanted_env(pod.env)
         if env is not None and env != dict(pod.env):
             changes["env"] = env
+        return changes
+
+    @staticmethod
+    def _whole_mount(pod, changes):
+        """REST v2 sets a mount whole (size and path, or volume id and path): add the part that stays."""
+        changes = dict(changes)
+        if pod.network_volume_id:
+            if "volume_mount_path" in changes:
+                changes["network_volume_id"] = pod.network_volume_id
+        elif pod.volume_gb:
+            changes.setdefault("volume_gb", pod.volume_gb)
+            changes.setdefault("volume_mount_path", pod.volume_mount_path)
         return changes
 
     def _immutable_warnings(self, pod):
@@ -625,6 +699,7 @@ class PodModule(ResourceModule):
                 f"no pod named {p['name']!r} exists and creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).",
                 code="bad_request",
             )
+        self._check_a_key_reaches_sshd()
         self._create_warnings()
         return PodSpec(
             name=p["name"],
@@ -634,7 +709,7 @@ class PodModule(ResourceModule):
             gpu_type_ids=list(p["gpu_type_ids"] or []),
             gpu_count=p["gpu_count"] or 1,
             cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
-            vcpu_count=p["vcpu_count"],
+            vcpu_count=p["vcpu_count"] or (DEFAULT_VCPUS if p["compute_type"] == "CPU" else None),
             cloud_type=p["cloud_type"],
             container_disk_gb=p["container_disk_gb"],
             volume_gb=p["volume_gb"],
@@ -725,6 +800,8 @@ class PodModule(ResourceModule):
         return current
 
     def update(self, current, changes):
+        if self.params["api_version"] == "v2" and ("volume_gb" in changes or "volume_mount_path" in changes):
+            changes = self._whole_mount(current, changes)
         return self.backend.update_pod(current.id, changes)
 
     def transition(self, pod, state):

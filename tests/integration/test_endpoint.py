@@ -156,7 +156,9 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
     endpoint = created["endpoint"]
     assert created["changed"] is True
     assert endpoint["id"] and endpoint["name"] == "ep"
-    assert endpoint["template_id"] == result.task_result("template")["template"]["id"]
+    # A v2 endpoint keeps no link to its template (applied once at create), so v2 reports none.
+    template_id = result.task_result("template")["template"]["id"]
+    assert endpoint["template_id"] == (template_id if api == "v1" else None)
     if api == "v2":
         assert endpoint["gpu_pools"] == ["ADA_24"]  # both GPU types map to one pool
         assert created["ready_signal"] == "worker_idle"
