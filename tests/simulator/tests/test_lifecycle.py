@@ -37,7 +37,12 @@ def test_pod_moves_through_provisioning_starting_running(sim, v2, create_pod):
     assert running["actions"] == ["stop", "restart", "terminate"]
     # The host publishes the mappings some seconds after RUNNING: no ports, no direct ssh yet.
     assert running["runtime"]["ports"] == [] and running["ssh"]["direct"] is None
-    running = wait_for(lambda: (lambda p: p if p["runtime"]["ports"] else None)(v2.get(f"/pods/{pod['id']}").json()))
+
+    def mapped():
+        current = v2.get(f"/pods/{pod['id']}").json()
+        return current if current["runtime"]["ports"] else None
+
+    running = wait_for(mapped)
     assert running["runtime"]["ports"][0]["private"] == 22
     assert running["ssh"]["direct"]["host"] == "127.0.0.1"
     assert running["ssh"]["direct"]["command"] == f"ssh root@127.0.0.1 -p {running['ssh']['direct']['port']}"
