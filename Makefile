@@ -17,7 +17,7 @@ DOCS_BUILD := $(CURDIR)/docs/build
 SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium
 
 .PHONY: help venv sysdeps test lint ruff ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	docs sim demo bench clean
+	docs sim demo bench bench-timing clean
 
 help:
 	@echo "make test         everything CI runs, in order: lint, sanity, ecosystem, unit, integration"
@@ -29,7 +29,8 @@ help:
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
-	@echo "make bench        benchmarks vs the naive playbook -> docs/benchmarks.md (BENCH_QUICK=1: reduced)"
+	@echo "make bench        wall-clock budgets (make bench-timing), then benchmarks vs the naive playbook"
+	@echo "                  -> docs/benchmarks.md (BENCH_QUICK=1: reduced)"
 
 # --- environment ---------------------------------------------------------------------------------------
 $(VENV)/bin/python:
@@ -90,11 +91,17 @@ sanity: venv sysdeps
 ecosystem: venv sysdeps
 	flock $(SANITY_LOCK) $(PYTEST) tests/ecosystem -q
 
+# pytest-xdist (docs/developing.md, "Tests"): each worker process starts its own simulator. Integration
+# tests wait on the simulator's scaled clock between ansible-playbook runs, so more workers than the 2
+# cores keep both busy; worksteal rebalances the long tests (batch waits, the demo) across workers.
+UNIT_WORKERS ?= 2
+INTEGRATION_WORKERS ?= 4
+
 unit: venv
-	$(PYTEST) tests/unit tests/simulator/tests -q
+	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
 integration: venv sysdeps
-	$(PYTEST) tests/integration -q
+	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
 
 # --- tools ---------------------------------------------------------------------------------------------
 # The collection docsite: plugin pages from DOCUMENTATION/EXAMPLES/RETURN plus docs/docsite guides.
@@ -109,9 +116,14 @@ demo: venv sysdeps
 	VENV_BIN=$(BIN) hack/demo.sh
 
 # Benchmarks (not part of make test): docs/benchmarks.md, plots and CSVs.
-bench: venv sysdeps
+bench: bench-timing
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python tests/bench/run_bench.py
+
+# Wall-clock budgets kept out of make test (they would flake on a loaded runner): tests/bench/timing,
+# figures printed and written to tests/output/bench/timings.json.
+bench-timing: venv sysdeps
+	$(PYTEST) tests/bench/timing -q
 
 clean:
 	rm -rf .pytest_cache .ruff_cache tests/output $(DOCS_BUILD)

@@ -7,6 +7,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import COLLECTIONS_ROOT
+from helpers.paths import COLLECTIONS_ROOT
 
 print(COLLECTIONS_ROOT)

@@ -1,38 +1,16 @@
-"""Make this checkout importable as ``ansible_collections.runpod.cloud`` for every test.
-
-The collection imports itself by its FQCN, so tests need an ``ansible_collections/runpod/cloud``
-tree. A symlink tree outside the repository avoids a self-referencing link inside it.
+"""Every test suite: put ``tests/`` on ``sys.path`` for the :mod:`helpers` package, which makes this checkout
+importable as ``ansible_collections.runpod.cloud`` and puts ``tests/simulator`` on ``sys.path`` (helpers/paths.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+_TESTS_ROOT = str(Path(__file__).resolve().parent)
+if _TESTS_ROOT not in sys.path:
+    sys.path.insert(0, _TESTS_ROOT)
 
+from helpers.paths import COLLECTIONS_ROOT, REPO_ROOT  # noqa: E402 - importing it sets sys.path up
 
-def collections_root() -> Path:
-    """Return a directory whose ``ansible_collections/runpod/cloud`` is this checkout."""
-    digest = hashlib.sha1(str(REPO_ROOT).encode()).hexdigest()[:10]
-    root = Path(tempfile.gettempdir()) / f"runpod_cloud_{digest}"
-    link = root / "ansible_collections" / "runpod" / "cloud"
-    if not link.is_symlink():
-        link.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError):  # another test process made it first
-            link.symlink_to(REPO_ROOT, target_is_directory=True)
-    return root
-
-
-COLLECTIONS_ROOT = collections_root()
-if str(COLLECTIONS_ROOT) not in sys.path:
-    sys.path.insert(0, str(COLLECTIONS_ROOT))
-os.environ.setdefault("ANSIBLE_COLLECTIONS_PATH", str(COLLECTIONS_ROOT))
-# The simulator package lives beside the tests, outside plugins/.
-SIMULATOR_ROOT = REPO_ROOT / "tests" / "simulator"
-if str(SIMULATOR_ROOT) not in sys.path:
-    sys.path.insert(0, str(SIMULATOR_ROOT))
+__all__ = ["COLLECTIONS_ROOT", "REPO_ROOT"]

@@ -387,10 +387,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "(pip install %s): %s" % (lib, lib, error)
                 )
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-            make_backend,
             resolve_options,
             transport_warnings,
         )
+        from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 
         try:
             options = resolve_options(self._connection_options())

@@ -31,9 +31,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     RegistryView,
 )
 
-VOLUME_TYPES = ("STANDARD", "HIGH_PERFORMANCE")
-VOLUME_MIN_GB = 10
-VOLUME_MAX_GB = 4096
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
 BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")
 # kind -> (v2 path, v2 filter parameter or None)
@@ -144,6 +141,9 @@ def registry_from(payload):
 
 
 def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
+    """``(start_time, end_time)`` normalized; ``ValueError`` naming the option for bad input."""
+    start_time = normalize_time(start_time, "start_time") if start_time else None
+    end_time = normalize_time(end_time, "end_time") if end_time else None
     if kind not in BILLING_KINDS:
         raise ValueError(f"kind must be one of {', '.join(BILLING_KINDS)}, got {kind!r}")
     if bucket_size not in BUCKET_SIZES:
@@ -154,6 +154,7 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
         raise ValueError(f"last_n must be at least 1, got {last_n}")
     if start_time and end_time and start_time >= end_time:
         raise ValueError(f"start_time ({start_time}) must be before end_time ({end_time})")
+    return start_time, end_time
 
 
 class _Account:
@@ -255,7 +256,8 @@ class AccountV2(_Account):
     # -- billing ---------------------------------------------------------------------------------------------------
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        check_billing_query(kind, bucket_size, last_n, start_time, end_time)
+        """Spend of ``kind``; times are RFC 3339 with a zone or ``YYYY-MM-DD`` (``ValueError`` otherwise)."""
+        start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)
         path, filter_name = V2_BILLING[kind]
         if resource_id and not filter_name:
             raise ValueError(f"resource_id cannot filter billing kind {kind!r} (it has no per-resource records)")
@@ -328,7 +330,7 @@ class AccountV1(_Account):
         raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        check_billing_query(kind, bucket_size, last_n, start_time, end_time)
+        start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)
         if kind not in V1_BILLING:
             raise not_on_v1(f"billing kind {kind!r}", f"REST v1 bills {', '.join(V1_BILLING)}; use api_version v2")
         if last_n is not None:

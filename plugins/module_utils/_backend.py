@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The backend interface shared by REST v2 and REST v1 (+GraphQL), and ``make_backend``.
+"""The backend interface shared by REST v2 and REST v1 (+GraphQL); ``_backends.make_backend`` picks one.
 
 Both backends return the same ``_models`` views, so modules, the inventory plugin and the poll
 engine never look at raw API payloads.
@@ -14,8 +14,9 @@ import ipaddress
 import math
 from urllib.parse import quote, urlsplit
 
-from ansible_collections.runpod.cloud.plugins.module_utils._client import Client, RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import Health
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
+from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem, v2_cpu_problem
 
 API_VERSIONS = ("v2", "v1")
 DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
@@ -26,10 +27,31 @@ DEFAULT_REQUEST_TIMEOUT = 30.0
 MAX_REQUEST_TIMEOUT = 3600.0
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
+# A stock-out carries no machine code, only prose (docs/dev/api-notes.md, section 3.3).
+NO_CAPACITY_PHRASES = (
+    "capacity",
+    "instances available",
+    "no longer any instances",
+    "no instances",
+    "not enough free gpus",
+    "does not have the resources",
+    "could not find any pods with required specifications",
+)
+
+
+def is_no_capacity(error, statuses=(400, 500)):
+    """A create answer that means "this GPU/CPU type has no capacity now, try the next one".
+
+    A 403 (no access to that pool) always skips; a 400 or 500 (``statuses``) only with a stock-out phrase.
+    """
+    if error.status == 403:
+        return True
+    text = f"{error.message} {' '.join(error.errors)}".lower()
+    return error.status in statuses and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
 
 
 def resolve_options(options):
-    """Connection options with design §2 defaults applied (``api_url`` default depends on the version)."""
+    """Connection options with their defaults (docs/dev/api-notes.md, section 1; ``api_url`` depends on the version)."""
     options = dict(options or {})
     version = (options.get("api_version") or "v2").lower()
     if version not in API_VERSIONS:
@@ -99,27 +121,6 @@ def transport_warnings(resolved):
     return warnings
 
 
-def make_backend(options, *, transport=None, clock=None, rng=None):
-    """Build the backend named by ``options['api_version']`` (default v2)."""
-    resolved = resolve_options(options)
-    client = Client(
-        resolved["api_key"],
-        resolved["api_url"],
-        timeout=resolved["request_timeout"],
-        validate_certs=resolved["validate_certs"],
-        transport=transport,
-        clock=clock,
-        rng=rng,
-    )
-    if resolved["api_version"] == "v1":
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import BackendV1
-
-        return BackendV1(client, resolved)
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
-
-    return BackendV2(client, resolved)
-
-
 class Backend:
     """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
 
@@ -128,7 +129,9 @@ class Backend:
     # shapes of the calls below are otherwise the same on v1 and v2.
     endpoints_path = ""
     view_pod = view_endpoint = view_template = None
-    pod_update_body = endpoint_body = template_body = None
+    pod_create_body = pod_update_body = endpoint_body = template_body = None
+    # HTTP statuses that may carry a stock-out (the next candidate is tried); other 5xx may have created a pod.
+    stock_out_statuses: tuple = (400,)
 
     def __init__(self, client, options):
         self.client = client
@@ -171,8 +174,41 @@ class Backend:
             if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES
         ]
 
+    def pod_candidates(self, spec):
+        """The types a create tries, in order (the one place that decides placement)."""
+        return spec.candidates()
+
     def create_pod(self, spec):
-        raise NotImplementedError
+        """Create on the first candidate type with capacity: one POST per candidate, in order.
+
+        Only a stock-out moves on to the next candidate. Any other 5xx or a lost connection may have
+        created a pod that bills: it is marked ``maybe_created`` and never re-sent (the caller looks).
+        """
+        problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
+            self.api_version, spec.model_dump()
+        )
+        if problem:
+            raise ValueError(problem)
+        refusals = []
+        last_error = None
+        for candidate in self.pod_candidates(spec):
+            try:
+                payload = self.client.request("POST", "pods", json=self.pod_create_body(spec, candidate))
+            except RunPodError as error:
+                if is_no_capacity(error, self.stock_out_statuses):
+                    refusals.append(f"{candidate}: {error.message}")
+                    last_error = error
+                    continue
+                if error.code in ("server_error", "network_error"):
+                    error.maybe_created = True
+                raise
+            return self.view_pod(payload)
+        raise RunPodError(
+            last_error.code,
+            last_error.status,
+            f"no capacity for any requested type ({'; '.join(refusals)})",
+            errors=last_error.errors,
+        )
 
     def update_pod(self, pod_id, changes):
         payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))
@@ -329,17 +365,13 @@ def port_list(value):
     return [str(item).strip() for item in as_list(value) if str(item).strip()]
 
 
-def declares_port(ports, number):
-    """True when any declared port's part before ``/`` is ``number``."""
-    return any(item.split("/", 1)[0].strip() == str(number) for item in ports)
-
-
-def ports_with_ssh(ports, start_ssh):
-    """``ports`` plus ``22/tcp`` when SSH is wanted and 22 is not declared yet."""
-    ports = list(ports or [])
-    if start_ssh and not declares_port(ports, 22):
-        ports.append("22/tcp")
-    return ports
+def mounts_body(volume_gb, volume_mount_path, network_volume_id):
+    """The REST v2 ``mounts`` block of a pod or cluster create (None when nothing is mounted)."""
+    if network_volume_id:
+        return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
+    if volume_gb:
+        return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
+    return None
 
 
 def health_from_payload(payload):
@@ -347,11 +379,8 @@ def health_from_payload(payload):
     payload = as_dict(payload)
     workers = as_dict(payload.get("workers"))
     jobs = {str(key): as_int(value) or 0 for key, value in as_dict(payload.get("jobs")).items()}
-    counters = {key: as_int(workers.get(key)) or 0 for key in HEALTH_COUNTERS}
+    counters = {key: as_int(workers.get(key)) or 0 for key in HEALTH_KEYS}
     return Health(jobs=jobs, **counters)
-
-
-HEALTH_COUNTERS = ("idle", "initializing", "ready", "running", "throttled", "unhealthy")
 
 
 def require_id(payload, kind):
@@ -382,7 +411,6 @@ __all__ = [
     "DEFAULT_SERVERLESS_URL",
     "Backend",
     "RunPodError",
-    "make_backend",
     "quote_id",
     "request_timeout",
     "resolve_options",

@@ -24,11 +24,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     env_dict,
     pick_list,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import is_no_capacity
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     EndpointView,
@@ -131,6 +129,7 @@ def pod_from_v1(payload, runtime_entry=None):
         ports=port_list(payload.get("ports")),
         env=env_dict(payload.get("env")),
         docker_args=docker_args_from_v1(payload),
+        registry_id=as_str(payload.get("containerRegistryAuthId")),
         interruptible=payload.get("interruptible") if isinstance(payload.get("interruptible"), bool) else None,
         public_ip=as_str(payload.get("publicIp")),
         port_mappings=port_mappings,
@@ -180,6 +179,7 @@ def template_from_v1(payload):
         env=env_dict(payload.get("env")),
         ports=port_list(payload.get("ports")),
         docker_args=docker_args_from_v1(payload),
+        registry_id=as_str(payload.get("containerRegistryAuthId")),
     )
 
 
@@ -214,13 +214,14 @@ def pod_create_body(spec, candidate):
         body["volumeInGb"] = int(spec.volume_gb)
     if spec.volume_mount_path:
         body["volumeMountPath"] = spec.volume_mount_path
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
         body["dockerStartCmd"] = _start_cmd(spec.docker_args)
+    if spec.registry_id:
+        body["containerRegistryAuthId"] = spec.registry_id
     if spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     if spec.support_public_ip is not None:
@@ -240,6 +241,7 @@ POD_UPDATE_KEYS = {
     "ports": "ports",
     "env": "env",
     "locked": "locked",
+    "registry_id": "containerRegistryAuthId",
 }
 
 
@@ -271,6 +273,11 @@ def endpoint_body(fields, creating):
         )
     if creating and not fields.get("template_id"):
         raise ValueError("REST v1 needs template_id to create an endpoint")
+    if fields.get("registry_id"):
+        raise ValueError(
+            "registry_id is not available for endpoints on api_version v1 (set it on the endpoint's template, "
+            "or use api_version v2)"
+        )
     body = {}
     if creating:
         body["computeType"] = "GPU"
@@ -307,6 +314,7 @@ TEMPLATE_KEYS = {
     "env": "env",
     "ports": "ports",
     "docker_args": "dockerStartCmd",
+    "registry_id": "containerRegistryAuthId",
 }
 
 
@@ -338,7 +346,10 @@ class BackendV1(Backend):
     view_pod = staticmethod(pod_from_v1)
     view_endpoint = staticmethod(endpoint_from_v1)
     view_template = staticmethod(template_from_v1)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
+    # v1 answers a stock-out with a 500 that never created a pod (docs/dev/api-notes.md, section 3.3).
+    stock_out_statuses = (400, 500)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
 
@@ -408,38 +419,6 @@ class BackendV1(Backend):
         raw_pods = [raw for raw in self._list_raw({"name": name}, attempts) if raw.get("name") == name]
         raw_pods = [raw for raw in raw_pods if _upper(raw.get("desiredStatus")) != "TERMINATED"]
         return self._views(raw_pods, True)
-
-    def create_pod(self, spec):
-        """One POST per candidate type: v1 stock-outs come back as 500s that never created a pod."""
-        if spec.compute_type.upper() == "CPU":
-            candidates = list(spec.cpu_flavor_ids)
-            if not candidates:
-                raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        else:
-            candidates = list(spec.gpu_type_ids)
-            if not candidates:
-                raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                if error.code in ("server_error", "network_error"):
-                    # 500 after a billed create is a known v1 quirk: the caller must look the pod up by name.
-                    error.maybe_created = True
-                raise
-            return pod_from_v1(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")

@@ -14,8 +14,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_list,
     as_str,
     env_dict,
+    mounts_body,
     port_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
@@ -33,16 +33,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
 
 # Reference §9.5: v2 status -> legacy desiredStatus.
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
-# A 400 on create carries no machine code for a stock-out, only prose (runpod-api.md §1.4, §3.4).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 FLASHBOOT_ON = "FLASHBOOT"
 FLASHBOOT_OFF = "OFF"
@@ -51,14 +41,6 @@ FLASHBOOT_OFF = "OFF"
 def desired_status_from_v2(status):
     status = (status or "").strip().upper()
     return V2_DESIRED_STATUS.get(status, status)
-
-
-def is_no_capacity(error):
-    """A create answer that means "this GPU/CPU type has no capacity now, try the next one"."""
-    if error.status == 403:
-        return True
-    text = f"{error.message} {' '.join(error.errors)}".lower()
-    return error.status in (400, 500) and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
 
 
 def ssh_address(block):
@@ -139,6 +121,7 @@ def pod_from_v2(payload):
         ports=port_list(payload.get("ports")),
         env=env_dict(payload.get("env")),
         docker_args=docker_args_from_v2(payload),
+        registry_id=as_str(payload.get("registry")),
         interruptible=None,
         public_ip=None,
         port_mappings={},
@@ -182,6 +165,7 @@ def endpoint_from_v2(payload):
         network_volume_id=as_str((as_list(payload.get("networkVolumes")) or [None])[0]),
         data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
         execution_timeout_ms=as_int(payload.get("timeout")),
+        registry_id=as_str(payload.get("registry")),
         created_at=as_str(payload.get("createdAt")),
     )
 
@@ -197,6 +181,7 @@ def template_from_v2(payload):
         env=env_dict(payload.get("env")),
         ports=port_list(payload.get("ports")),
         docker_args=docker_args_from_v2(payload),
+        registry_id=as_str(payload.get("registry")),
     )
 
 
@@ -226,23 +211,6 @@ def workers_from_v2(payload):
 # -- request bodies ---------------------------------------------------------------------------------
 
 
-def reject_v1_only_fields(spec):
-    for field, option in (("support_public_ip", "support_public_ip"), ("interruptible", "interruptible")):
-        if getattr(spec, field, None):
-            raise ValueError(
-                f"{option} is only available with api_version v1; REST v2 has no such create field "
-                f"(remove {option} or set api_version: v1)"
-            )
-
-
-def mounts_body(volume_gb, volume_mount_path, network_volume_id):
-    if network_volume_id:
-        return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
-    if volume_gb:
-        return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
-    return None
-
-
 def pod_create_body(spec, candidate):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id)."""
     body = {"name": spec.name}
@@ -264,27 +232,18 @@ def pod_create_body(spec, candidate):
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
     if mounts:
         body["mounts"] = mounts
-    ports = ports_with_ssh(spec.ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
+    if spec.ports:
+        body["ports"] = list(spec.ports)
     if spec.env:
         body["env"] = {str(key): str(value) for key, value in spec.env.items()}
     if spec.docker_args:
         body["args"] = spec.docker_args
+    if spec.registry_id:
+        body["registry"] = spec.registry_id
     if spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
-
-
-def create_candidates(spec):
-    if spec.compute_type.upper() == "CPU":
-        if not spec.cpu_flavor_ids:
-            raise ValueError("a CPU pod needs at least one cpu_flavor_ids entry (e.g. cpu3c)")
-        return list(spec.cpu_flavor_ids)
-    if not spec.gpu_type_ids:
-        raise ValueError('a GPU pod needs at least one gpu_type_ids entry (e.g. "NVIDIA GeForce RTX 4090")')
-    return list(spec.gpu_type_ids)
 
 
 # PodSpec-vocabulary keys accepted by update_pod, and their PATCH body names.
@@ -297,6 +256,7 @@ POD_UPDATE_KEYS = {
     "env": "env",
     "locked": "locked",
     "template_id": "templateId",
+    "registry_id": "registry",
 }
 POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
@@ -376,6 +336,8 @@ def endpoint_body(fields, creating):
         body["timeout"] = int(fields["execution_timeout_ms"])
     if fields.get("network_volume_id"):
         body["networkVolumes"] = [fields["network_volume_id"]]
+    if fields.get("registry_id"):
+        body["registry"] = fields["registry_id"]
     if fields.get("data_center_ids"):
         body["dataCenterIds"] = list(fields["data_center_ids"])
     return body
@@ -389,6 +351,7 @@ TEMPLATE_KEYS = {
     "env": "env",
     "ports": "ports",
     "docker_args": "args",
+    "registry_id": "registry",
 }
 
 
@@ -416,6 +379,7 @@ class BackendV2(ClusterCalls, Backend):
     view_pod = staticmethod(pod_from_v2)
     view_endpoint = staticmethod(endpoint_from_v2)
     view_template = staticmethod(template_from_v2)
+    pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
@@ -439,33 +403,6 @@ class BackendV2(ClusterCalls, Backend):
 
     def get_pod(self, pod_id, attempts=None):
         return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
-
-    def create_pod(self, spec):
-        """Create on the first candidate GPU type (or CPU flavor) with capacity; one POST per candidate."""
-        reject_v1_only_fields(spec)
-        candidates = create_candidates(spec)
-        refusals = []
-        last_error = None
-        for candidate in candidates:
-            try:
-                payload = self.client.request("POST", "pods", json=pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if error.code in ("server_error", "network_error"):
-                    # RunPod can bill a pod whose create failed mid-flight: never re-POST, let the caller look.
-                    error.maybe_created = True
-                    raise
-                if is_no_capacity(error):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                raise
-            return pod_from_v2(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})

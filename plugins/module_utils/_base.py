@@ -13,11 +13,9 @@ from typing import Any, NoReturn
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-    make_backend,
-    resolve_options,
-    transport_warnings,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import resolve_options, transport_warnings
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
@@ -26,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._client import (
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
+    spec_problem,
 )
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
@@ -106,6 +105,11 @@ class RunPodModule:
             options = {key: self.module.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
         return self._backend
+
+    @property
+    def account(self):
+        """Network volumes, registry credentials, SSH keys and billing (``_account``), over the backend's client."""
+        return account_api(self.backend)
 
     def _check_connection_options(self):
         """Refuse unusable connection options and warn about ones that expose the key, before any request."""
@@ -253,6 +257,8 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
+    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
+    adopt_after_failed_create = False
 
     def __init__(self, module):
         if not self.result_key:
@@ -314,7 +320,45 @@ class ResourceModule(RunPodModule):
 
     def create_failed(self, spec: Any, error: RunPodError) -> Any:
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            return self.adopt(spec, error)
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def adopt(self, spec: Any, error: RunPodError) -> Any:
+        """The create answered 5xx or the connection dropped, so the resource may exist and bill: look it up by
+        name and adopt the one found (``actions: [adopt]``); never send the create again."""
+        kind, name = self.resource_kind, spec.name
+        try:
+            found = self.find_by_name(name)
+        except RunPodError as lookup_error:
+            self.fail(
+                f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
+                f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
+                f"A {kind} may exist and bill: check with runpod.cloud.{self.result_key}_info before running the "
+                "task again.",
+                code=error.code,
+                status=error.status,
+                changed=True,
+            )
+        if len(found) == 1:
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            self.module.warn(
+                f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return found[0]
+        if found:
+            context = f"creating {kind} {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, found, context, status=error.status, changed=True)
+        self.fail(
+            f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            f"looks the name up first, so it cannot create a second {kind}.",
+            code=error.code,
+            status=error.status,
+            changed=False,
+        )
 
     def converge(self, current: Any) -> Any:
         """Bring an existing resource to the task's state (default: the update); returns it."""
@@ -397,8 +441,8 @@ class ResourceModule(RunPodModule):
     def create_missing(self) -> Any:
         """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
+        kind = self.resource_kind
         if resource_id:
-            kind = self.resource_kind
             article = "an" if kind[:1] in "aeiou" else "a"
             self.fail(
                 f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
@@ -406,7 +450,10 @@ class ResourceModule(RunPodModule):
                 code="not_found",
                 resource_id=resource_id,
             )
-        spec = self.build_spec()
+        try:
+            spec = self.build_spec()
+        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
+            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
         self.action("create")
         result, after = self.plan(spec)
         self.set_diff({}, after)

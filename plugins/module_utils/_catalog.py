@@ -47,7 +47,6 @@ GPU_TYPES = {
 }
 
 GPU_POOLS = frozenset(pool for pool in GPU_TYPES.values() if pool)
-CLOUD_TYPES = ("SECURE", "COMMUNITY")
 
 
 def unknown_gpu_types(gpu_type_ids):

@@ -34,7 +34,7 @@ else:
 
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
 
-# HTTP status -> error code (reference-semantics §2.2, plus 422 which REST v2 uses for schema violations).
+# HTTP status -> error code (docs/dev/api-notes.md, section 2; 422 is REST v2's schema violation).
 STATUS_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -44,22 +44,6 @@ STATUS_CODES = {
     422: "unprocessable",
     429: "rate_limited",
 }
-ERROR_CODES = frozenset(
-    (
-        "unauthorized",
-        "forbidden",
-        "not_found",
-        "bad_request",
-        "conflict",
-        "unprocessable",
-        "rate_limited",
-        "server_error",
-        "network_error",
-        "graphql_error",
-        "bad_response",
-        "api_error",
-    )
-)
 READ_METHODS = frozenset(("GET", "HEAD"))
 # Backoff: 0.5 s, 1 s, 2 s ... capped; a Retry-After longer than this is not slept inside one call,
 # the error goes back to the caller (the poll engine knows its own deadline).
@@ -71,7 +55,8 @@ REDACTED = "<redacted>"
 
 
 class RunPodError(Exception):
-    """A failed API call. ``code`` is one of ``ERROR_CODES``; ``status`` the HTTP status or None."""
+    """A failed API call. ``code`` is a machine-readable code (docs/dev/api-notes.md, section 2); ``status``
+    the HTTP status or None."""
 
     def __init__(
         self,
@@ -81,7 +66,6 @@ class RunPodError(Exception):
         retry_after=None,
         maybe_created=False,
         errors=None,
-        resource_id=None,
     ):
         self.code = code
         self.status = status
@@ -90,7 +74,6 @@ class RunPodError(Exception):
         # True when a create may have taken effect although it failed (5xx / connection lost mid-call).
         self.maybe_created = maybe_created
         self.errors = list(errors or [])
-        self.resource_id = resource_id
         super().__init__(self.message)
 
     def __str__(self):

@@ -14,13 +14,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_dict,
     as_int,
     as_str,
+    mounts_body,
     pick_list,
-    ports_with_ssh,
     quote_id,
     require_id,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, with_ssh_port
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
@@ -60,8 +60,6 @@ def cluster_from_v2(payload):
 def cluster_create_body(spec, template=None):
     """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the
     cluster create has no template id; what the task sets wins over the template."""
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import mounts_body
-
     image = spec.image or (template.image if template is not None else None)
     if not image:
         raise ValueError("a cluster needs an image (or a template_id whose template names one)")
@@ -86,7 +84,7 @@ def cluster_create_body(spec, template=None):
         body["args"] = args
     if env:
         body["env"] = {str(key): str(value) for key, value in env.items()}
-    ports = ports_with_ssh(ports, spec.start_ssh)
+    ports = with_ssh_port(ports, spec.start_ssh)
     if ports:
         body["ports"] = ports
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)

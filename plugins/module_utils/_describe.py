@@ -33,6 +33,7 @@ ENDPOINT_FIELDS = (
     "network_volume_id",
     "data_center_ids",
     "execution_timeout_ms",
+    "registry_id",
     "created_at",
 )
 _ENDPOINT_LISTS = ("gpu_type_ids", "gpu_pools", "data_center_ids")
@@ -85,4 +86,77 @@ def describe_template(template: Any) -> dict | None:
         "env": dict(template.env or {}),
         "ports": list(template.ports or []),
         "docker_args": template.docker_args or None,
+        "registry_id": getattr(template, "registry_id", None),
     }
+
+
+def describe_cluster(cluster: Any) -> dict | None:
+    """The ``cluster`` result from a ``ClusterView`` (or a planned ``ClusterSpec``: null id, nothing placed)."""
+    if cluster is None:
+        return None
+    network = None
+    if getattr(cluster, "network_cidr", None):
+        network = {"cidr": cluster.network_cidr, "vxlan_id": cluster.vxlan_id, "vxlan_port": cluster.vxlan_port}
+    primary = None
+    if getattr(cluster, "primary_pod_id", None):
+        primary = {
+            "pod_id": cluster.primary_pod_id,
+            "status": cluster.primary_status,
+            "ssh_endpoint": cluster.primary_ssh_endpoint,
+        }
+    return {
+        "id": getattr(cluster, "id", None),
+        "name": cluster.name,
+        "type": (cluster.type or "").upper(),
+        "gpu_type_id": cluster.gpu_type_id,
+        "gpu_count_per_pod": cluster.gpu_count_per_pod,
+        "pod_count": cluster.pod_count,
+        "data_center_id": getattr(cluster, "data_center_id", None),
+        "network": network,
+        "primary": primary,
+        "pods_by_status": dict(getattr(cluster, "pods_by_status", None) or {}),
+        "created_at": getattr(cluster, "created_at", None),
+    }
+
+
+def describe_member(pod: Any, ssh: dict | None = None) -> dict:
+    """A cluster member: the shared pod shape plus ``rank``, ``role``, ``cluster_ip`` and ``primary``.
+
+    ``ssh`` is the address a wait proved reachable; it fills ``ssh`` when the read alone gave none."""
+    described = _podstate.describe(pod)
+    if described["ssh"] is None and ssh and not _podstate.known_down(described["runtime_status"]):
+        described["ssh"] = dict(ssh)
+        described["ssh_not_ready"] = None
+    rank = getattr(pod, "cluster_rank", None)
+    described.update(
+        rank=rank,
+        role=getattr(pod, "cluster_role", None),
+        cluster_ip=getattr(pod, "cluster_ip", None),
+        primary=rank == 0,
+    )
+    return described
+
+
+def describe_members(pods: Any, proven: dict | None = None) -> list:
+    """Cluster members in rank order (the primary, rank 0, first; unranked last), each ``describe_member``."""
+    ranked = sorted(pods, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0, pod.id))
+    return [describe_member(pod, (proven or {}).get(pod.id)) for pod in ranked]
+
+
+NETWORK_VOLUME_FIELDS = ("id", "name", "size_gb", "data_center_id", "type")
+
+
+def describe_network_volume(volume: Any) -> dict | None:
+    """The ``network_volume`` result from a ``NetworkVolumeView`` or a planned field dict (null id)."""
+    if volume is None:
+        return None
+    fields = volume if isinstance(volume, dict) else volume.model_dump()
+    return {key: fields.get(key) for key in NETWORK_VOLUME_FIELDS}
+
+
+def describe_registry(registry: Any) -> dict | None:
+    """The ``container_registry`` result: id and name only (RunPod never returns the credential)."""
+    if registry is None:
+        return None
+    fields = registry if isinstance(registry, dict) else registry.model_dump()
+    return {"id": fields.get("id"), "name": fields.get("name")}

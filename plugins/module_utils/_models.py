@@ -9,7 +9,7 @@ from __future__ import annotations
 import traceback
 
 try:
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import BaseModel, ConfigDict, Field, model_validator
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_PYDANTIC = False
     PYDANTIC_IMPORT_ERROR = traceback.format_exc()
@@ -22,6 +22,9 @@ except ImportError:  # pragma: no cover - exercised by the sanity import test
 
     def Field(default=None, **kwargs):  # type: ignore[no-redef]  # noqa: N802
         return default
+
+    def model_validator(**kwargs):  # type: ignore[no-redef]
+        return lambda function: function
 
 else:
     HAS_PYDANTIC = True
@@ -83,6 +86,8 @@ class PodView(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
+    # Container registry credential the image is pulled with (REST v2 ``registry``, v1 ``containerRegistryAuthId``).
+    registry_id: str | None = None
     interruptible: bool | None = None
     public_ip: str | None = None
     # v1 REST ``portMappings`` (private -> public), kept for the no-runtime fallback.
@@ -101,8 +106,69 @@ class PodView(_View):
     cluster_ip: str | None = None
 
 
+# Pod create fields REST v2 has no equivalent for (docs/dev/api-notes.md, section 3.2).
+V1_ONLY_POD_FIELDS = ("support_public_ip", "interruptible")
+
+
+def declares_port(ports, number):
+    """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
+    return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
+
+
+def with_ssh_port(ports, start_ssh):
+    """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
+    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
+    if start_ssh and not declares_port(ports, 22):
+        ports.append("22/tcp")
+    return ports
+
+
+def v1_only_problem(api_version, values):
+    """Why ``values`` (a dict of pod options) cannot be sent with ``api_version``; None when they can."""
+    given = [field for field in V1_ONLY_POD_FIELDS if values.get(field) is not None]
+    if api_version == "v1" or not given:
+        return None
+    names = " and ".join(given)
+    return (
+        f"{names} can only be used with api_version v1: REST v2 has no such create field. "
+        f"Remove {names} or set api_version: v1."
+    )
+
+
+# vcpuCount of a CPU pod when the task gives none: the v1 document's default (REST v2 requires one).
+DEFAULT_VCPUS = 2
+
+
+def v2_cpu_problem(api_version, values):
+    """Why a CPU pod's ``values`` cannot be created on REST v2 (its ``BaseCpuConfig`` and mount rules); or None."""
+    if api_version != "v2" or str(values.get("compute_type") or "").upper() != "CPU":
+        return None
+    vcpus = values.get("vcpu_count")
+    if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
+        return f"vcpu_count must be a power of two of at least 2 (2, 4, 8, ...) on REST v2, got {vcpus}."
+    if values.get("volume_gb"):
+        return (
+            "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
+            "(network_volume_id) or remove volume_gb."
+        )
+    return None
+
+
+def spec_problem(error):
+    """The message of a spec's validation error, without pydantic's decoration."""
+    errors = getattr(error, "errors", None)
+    if not callable(errors):
+        return str(error)
+    return "; ".join(str(entry.get("msg", "")).removeprefix("Value error, ") for entry in errors())
+
+
 class PodSpec(_View):
-    """What a user asked for, in the collection's vocabulary; each backend translates it to its body."""
+    """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
+
+    The create rules live here, once: a create needs an image or a template and a type to place the pod on,
+    and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
+    requires a count). What depends on the API version is ``v1_only_problem`` and ``v2_cpu_problem``.
+    """
 
     name: str
     image: str | None = None
@@ -120,10 +186,29 @@ class PodSpec(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
+    registry_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     support_public_ip: bool | None = None
     interruptible: bool | None = None
     start_ssh: bool = True
+
+    @model_validator(mode="after")
+    def _create_rules(self):
+        if not (self.image or self.template_id):
+            raise ValueError("creating a pod needs image or template_id. Add image (or template_id).")
+        if self.compute_type.upper() == "CPU":
+            if not self.cpu_flavor_ids:
+                raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
+            if self.vcpu_count is None:
+                self.vcpu_count = DEFAULT_VCPUS
+        elif not self.gpu_type_ids:
+            raise ValueError("creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']).")
+        self.ports = with_ssh_port(self.ports, self.start_ssh)
+        return self
+
+    def candidates(self):
+        """The types to try, in order: GPU type ids, or CPU flavor ids for a CPU pod."""
+        return list(self.cpu_flavor_ids if self.compute_type.upper() == "CPU" else self.gpu_type_ids)
 
 
 class Health(_View):
@@ -171,6 +256,8 @@ class _EndpointSettings(_View):
     network_volume_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     execution_timeout_ms: int | None = None
+    # REST v2 only (the container settings of the endpoint's template).
+    registry_id: str | None = None
 
 
 class EndpointSpec(_EndpointSettings):
@@ -190,6 +277,7 @@ class _TemplateSettings(_View):
     env: dict[str, str] = Field(default_factory=dict)
     ports: list[str] = Field(default_factory=list)
     docker_args: str | None = None
+    registry_id: str | None = None
 
 
 class TemplateSpec(_TemplateSettings):
@@ -264,6 +352,14 @@ class NetworkVolumeView(_View):
     data_center_id: str | None = None
     # REST v1 does not report the tier: None there.
     type: str | None = None
+
+
+class RegistrySpec(_View):
+    """A registry credential to create; the password never shows in a repr."""
+
+    name: str
+    username: str = Field(default="", repr=False)
+    password: str = Field(default="", repr=False)
 
 
 class RegistryView(_View):

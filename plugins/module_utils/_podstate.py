@@ -4,9 +4,9 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
 
-Operates on ``PodView``-like objects (attributes) or plain dicts with the same snake_case keys.
-Reference: reference-semantics.md §5.3 and §9 (GraphQL generation table), plus the documented v2
-mapping that keeps the five-value vocabulary.
+Operates on ``PodView`` objects (``_models``; read by attribute, never dicts).
+The rules: docs/dev/wait-and-status.md section 6 (derived status, the v1/GraphQL table and the v2 mapping
+that keeps the five-value vocabulary) and section 6.1 (why no SSH).
 """
 
 from __future__ import annotations
@@ -48,13 +48,8 @@ NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
 UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
 
 
-def _get(pod, name, default=None):
-    value = pod.get(name, default) if isinstance(pod, dict) else getattr(pod, name, default)
-    return default if value is None else value
-
-
 def api_version(pod):
-    return "v1" if str(_get(pod, "api_version", "v2")).lower() == "v1" else "v2"
+    return "v1" if str(pod.api_version).lower() == "v1" else "v2"
 
 
 def _upper(value):
@@ -106,12 +101,12 @@ def derive_v2(status, probed=True, reported=False, last_status_change=None):
 
 def derive(pod):
     """``(runtime_status, reason or None)`` for a normalized pod."""
-    probed = bool(_get(pod, "runtime_probed", True))
-    reported = bool(_get(pod, "runtime_reported", False))
+    probed = bool(pod.runtime_probed)
+    reported = bool(pod.runtime_reported)
     if api_version(pod) == "v2":
-        return derive_v2(_get(pod, "status", ""), probed, reported, _get(pod, "last_status_change"))
-    desired = _get(pod, "desired_status", "") or _get(pod, "status", "")
-    return derive_v1(desired, _get(pod, "last_status_change"), probed, reported)
+        return derive_v2(pod.status, probed, reported, pod.last_status_change)
+    desired = pod.desired_status or pod.status
+    return derive_v1(desired, pod.last_status_change, probed, reported)
 
 
 def known_down(runtime_status):
@@ -122,8 +117,8 @@ def known_down(runtime_status):
 def lifecycle_status(pod):
     """The upper-cased lifecycle value a wait judges by: v2 ``status``; v1 ``desiredStatus`` (GraphQL's when read)."""
     if api_version(pod) == "v1":
-        return _upper(_get(pod, "desired_status", "") or _get(pod, "status", ""))
-    return _upper(_get(pod, "status", ""))
+        return _upper(pod.desired_status or pod.status)
+    return _upper(pod.status)
 
 
 def is_terminal(pod):
@@ -176,14 +171,14 @@ def _address(host, port, user="root", command=""):
 
 
 def _runtime_ports(pod):
-    return list(_get(pod, "runtime_ports", []))
+    return list(pod.runtime_ports)
 
 
 def _v2_public_port(port):
-    is_public = _get(port, "is_public")
+    is_public = port.is_public
     if is_public is not None:
         return bool(is_public)
-    return str(_get(port, "type", "")).lower() == "tcp" and is_public_ip(_get(port, "ip", ""))
+    return (port.type or "").lower() == "tcp" and is_public_ip(port.ip or "")
 
 
 def public_ssh(pod):
@@ -193,30 +188,30 @@ def public_ssh(pod):
         return None
     if api_version(pod) == "v2":
         # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (design §4).
-        direct = _get(pod, "ssh_direct")
-        if direct is not None and _get(direct, "host") and _get(direct, "port"):
-            return _address(_get(direct, "host"), _get(direct, "port"), _get(direct, "user", "root"),
-                            _get(direct, "command", ""))
+        direct = pod.ssh_direct
+        if direct is not None and direct.host and direct.port:
+            return _address(direct.host, direct.port, (direct.user or "root"),
+                            (direct.command or ""))
         for port in _runtime_ports(pod):
-            if _get(port, "private") == 22 and _get(port, "public") and _v2_public_port(port):
-                return _address(_get(port, "ip"), _get(port, "public"))
+            if port.private == 22 and port.public and _v2_public_port(port):
+                return _address(port.ip, port.public)
         return None
-    if _get(pod, "runtime_probed", True):
+    if pod.runtime_probed:
         for port in _runtime_ports(pod):
-            if _get(port, "private") == 22 and _get(port, "is_public") is True and _get(port, "public"):
-                return _address(_get(port, "ip"), _get(port, "public"))
+            if port.private == 22 and port.is_public is True and port.public:
+                return _address(port.ip, port.public)
         return None
     # The runtime lookup failed: REST v1's publicIp + portMappings["22"] is the best evidence left.
-    public_ip = _get(pod, "public_ip")
-    mapped = _get(pod, "port_mappings", {}).get("22")
+    public_ip = pod.public_ip
+    mapped = (pod.port_mappings or {}).get("22")
     if public_ip and mapped:
         return _address(public_ip, mapped)
     return None
 
 
 def _add_22_remedy(pod):
-    pod_id = _get(pod, "id") or "<pod-id>"
-    ports = [port for port in split_ports(_get(pod, "ports")) if port] + ["22/tcp"]
+    pod_id = pod.id or "<pod-id>"
+    ports = [port for port in split_ports(pod.ports) if port] + ["22/tcp"]
     return ("pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id=%s "
             "ports=%s (the whole list is replaced, and changing it may restart the container)"
             % (pod_id, ",".join(ports)))
@@ -227,7 +222,7 @@ def explain(pod, runtime_status, reason=None):
     if runtime_status == INITIALIZING:
         return EXPLAIN_INITIALIZING
     if runtime_status == STOPPED:
-        pod_id = _get(pod, "id") or "<pod-id>"
+        pod_id = pod.id or "<pod-id>"
         why = " after a container error" if reason == "container_error" else ""
         return "pod is stopped%s; start it with runpod.cloud.pod id=%s state=running" % (why, pod_id)
     if runtime_status == TERMINATED:
@@ -243,9 +238,9 @@ def ssh_not_ready(pod, runtime_status=None, reason=None):
         return None
     detail = None
     if runtime_status == RUNNING:
-        if not declares_22(_get(pod, "ports")):
+        if not declares_22(pod.ports):
             detail = _add_22_remedy(pod)
-        elif any(_get(port, "private") == 22 for port in _runtime_ports(pod)):
+        elif any(port.private == 22 for port in _runtime_ports(pod)):
             detail = NOT_PUBLIC_22
         else:
             detail = UNPUBLISHED_22
@@ -259,20 +254,20 @@ def describe(pod):
     runtime_status, reason = derive(pod)
     ssh = public_ssh(pod)
     return {
-        "id": _get(pod, "id"),
-        "name": _get(pod, "name", ""),
-        "status": _get(pod, "status", ""),
+        "id": pod.id,
+        "name": pod.name,
+        "status": pod.status,
         "runtime_status": runtime_status,
         "runtime_status_reason": reason,
-        "uptime_seconds": _get(pod, "uptime_seconds") if runtime_status == RUNNING else None,
-        "image": _get(pod, "image"),
-        "gpu": {"type": _get(pod, "gpu_type"), "count": _get(pod, "gpu_count", 0)},
-        "cost_per_hr": _get(pod, "cost_per_hr"),
-        "data_center_id": _get(pod, "data_center_id"),
-        "ports": split_ports(_get(pod, "ports")),
-        "public_ip": _get(pod, "public_ip"),
+        "uptime_seconds": pod.uptime_seconds if runtime_status == RUNNING else None,
+        "image": pod.image,
+        "gpu": {"type": pod.gpu_type, "count": (pod.gpu_count or 0)},
+        "cost_per_hr": pod.cost_per_hr,
+        "data_center_id": pod.data_center_id,
+        "ports": split_ports(pod.ports),
+        "public_ip": pod.public_ip,
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else ssh_not_ready(pod, runtime_status, reason),
-        "created_at": _get(pod, "created_at"),
-        "last_status_change": _get(pod, "last_status_change") if api_version(pod) == "v1" else None,
+        "created_at": pod.created_at,
+        "last_status_change": pod.last_status_change if api_version(pod) == "v1" else None,
     }

@@ -4,16 +4,15 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Pollers that turn backend reads into ``PollResult``s for ``_wait.until`` (pure Python, duck-typed backend).
 
-Each ``poll()`` makes exactly one API read and never retries inside it: the engine's cadence is the
-retry. Backend methods are called with ``attempts=1`` when their signature accepts it.
-Reference: reference-semantics.md §4 (misses), §5.1 (pod ssh), §6 (endpoint).
+Each ``poll()`` makes exactly one API read (``attempts=1``) and never retries inside it: the engine's
+cadence is the retry. Backends hand views (``_models``), never dicts. The rules: docs/dev/wait-and-status.md
+sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
 """
 
 from __future__ import annotations
 
-import inspect
-
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import health_counts
 from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
     MissCounter,
     PollError,
@@ -22,32 +21,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
 )
 
 WAIT_FOR = ("ssh", "running")
-HEALTH_COUNTERS = ("ready", "running", "initializing", "throttled", "unhealthy")
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready", "health_running")
 
 
-def _accepts_attempts(method):
-    try:
-        parameters = inspect.signature(method).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == "attempts" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def _single_read(method):
-    """``method`` bound to one attempt when the backend supports it (its own retries would stretch a poll)."""
-    if _accepts_attempts(method):
-        return lambda *args: method(*args, attempts=1)
-    return method
-
-
-def _get(obj, name, default=None):
-    value = obj.get(name, default) if isinstance(obj, dict) else getattr(obj, name, default)
-    return default if value is None else value
-
-
 def _pod_id(pod):
-    return _get(pod, "id") if pod is not None else None
+    return pod.id if pod is not None else None
 
 
 def _terminal_verdict(pod_id, pod):
@@ -116,14 +94,14 @@ class PodPoller(_ProbingMixin):
         self.probe = probe if probe is not None else _ssh_probe.probe
         self.misses = MissCounter("pod", pod_id)
         self.last_pod = None
-        self._list_pods = _single_read(backend.list_pods)
+        self.backend = backend
 
     def __call__(self):
         return self.poll()
 
     def poll(self):
         try:
-            pods = self._list_pods()
+            pods = self.backend.list_pods(attempts=1)
         except Exception:
             self.misses.read_failed()
             raise
@@ -174,7 +152,7 @@ class BatchPodPoller(_ProbingMixin):
         self.done = {}
         self.imminent = False
         # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
-        self._list_pods = read or _single_read(backend.list_pods)
+        self._list_pods = read or (lambda: backend.list_pods(attempts=1))
 
     def __call__(self):
         return self.poll()
@@ -280,8 +258,8 @@ class ClusterPoller(BatchPodPoller):
     is_terminal = staticmethod(_podstate.is_member_down)
 
     def __init__(self, backend, cluster_id, pod_count, probe_many=None):
-        members = _single_read(backend.list_cluster_pods)
-        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many, read=lambda: members(cluster_id))
+        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many,
+                         read=lambda: backend.list_cluster_pods(cluster_id, attempts=1))
         self.cluster_id = cluster_id
         self.pod_count = int(pod_count or 0)
 
@@ -295,7 +273,7 @@ class ClusterPoller(BatchPodPoller):
             self._read_failed()
             raise
         listed = [entry for entry in pods or () if entry is not None]
-        ranked = sorted(listed, key=lambda pod: (_get(pod, "cluster_rank") is None, _get(pod, "cluster_rank", 0)))
+        ranked = sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0))
         for pod in ranked:
             pod_id = _pod_id(pod)
             if pod_id not in self.misses:
@@ -334,9 +312,8 @@ class EndpointPoller:
     def __init__(self, backend, endpoint_id, prefer_workers=True):
         self.endpoint_id = endpoint_id
         self.misses = MissCounter("endpoint", endpoint_id)
-        self._health = _single_read(backend.endpoint_health)
-        workers = getattr(backend, "endpoint_workers", None) if prefer_workers else None
-        self._workers = _single_read(workers) if workers is not None else None
+        self.backend = backend
+        self.prefer_workers = prefer_workers
         self.last_health = None
 
     def __call__(self):
@@ -344,14 +321,14 @@ class EndpointPoller:
 
     def poll(self):
         try:
-            health = self._health(self.endpoint_id)
+            health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
         except Exception as err:
             if _is_not_found(err):
                 return PollResult(False, self.misses.missed(err))
             self.misses.read_failed()
             raise
         self.misses.seen()
-        counts = {name: int(_get(health, name, 0) or 0) for name in (*HEALTH_COUNTERS, "idle")}
+        counts = health_counts(health)
         self.last_health = counts
         detail = "workers ready %(ready)d, running %(running)d, initializing %(initializing)d, " \
                  "throttled %(throttled)d, unhealthy %(unhealthy)d" % counts
@@ -366,19 +343,19 @@ class EndpointPoller:
         return PollResult(True, detail, value={"ready_signal": signal, "health": counts, "worker_id": worker_id})
 
     def _worker_signal(self):
-        if self._workers is None:
+        if not self.prefer_workers:
             return None, None
         try:
-            summary = self._workers(self.endpoint_id)
+            summary = self.backend.endpoint_workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise
             return None, None
         if summary is None:
             return None, None
-        live = [worker for worker in _get(summary, "workers", []) if not _get(worker, "is_stale", False)]
+        live = [worker for worker in summary.workers if not worker.is_stale]
         for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
             for worker in live:
-                if str(_get(worker, "status", "")).upper() == wanted:
-                    return signal, _get(worker, "id")
+                if worker.status.upper() == wanted:
+                    return signal, worker.id
         return None, None

@@ -125,6 +125,13 @@ options:
     description:
       - Maximum run time of one request, in milliseconds.
     type: int
+  registry_id:
+    description:
+      - Id of the container registry credential RunPod pulls a private image with (see
+        M(runpod.cloud.container_registry)).
+      - Not available with O(api_version=v1) (set it on the endpoint's template there).
+    type: str
+    version_added: 0.2.0
 """
 
 EXAMPLES = r"""
@@ -190,6 +197,7 @@ endpoint:
     network_volume_id: null
     data_center_ids: []
     execution_timeout_ms: 300000
+    registry_id: null
     created_at: "2026-03-01T10:00:00Z"
     urls:
       run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
@@ -278,6 +286,12 @@ endpoint:
       type: int
       returned: always
       sample: 300000
+    registry_id:
+      description: Id of the registry credential for a private image (REST v2; null with REST v1).
+      type: str
+      returned: always
+      sample: null
+      version_added: 0.2.0
     created_at:
       description: Creation time as the API reports it.
       type: str
@@ -386,6 +400,7 @@ ARGUMENT_SPEC = argument_spec(
     network_volume_id=dict(type="str"),
     data_center_ids=dict(type="list", elements="str"),
     execution_timeout_ms=dict(type="int"),
+    registry_id=dict(type="str"),
 )
 
 # Options compared one to one with the EndpointView field of the same name.

@@ -122,8 +122,15 @@ options:
     type: str
   network_volume_id:
     description:
-      - Id of a network volume to attach at create.
+      - Id of a network volume to attach at create (see M(runpod.cloud.network_volume)). The pod runs in the
+        volume's data center.
     type: str
+  registry_id:
+    description:
+      - Id of the container registry credential RunPod pulls a private image with (see
+        M(runpod.cloud.container_registry)). Changed in place on an existing pod.
+    type: str
+    version_added: 0.2.0
   ports:
     description:
       - Ports to expose, each like V(22/tcp) or V(8888/http).
@@ -389,7 +396,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    PodSpec,
+    v1_only_problem,
+    v2_cpu_problem,
+    with_ssh_port,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -411,6 +423,7 @@ ARGUMENT_SPEC = argument_spec(
     volume_gb=dict(type="int"),
     volume_mount_path=dict(type="str"),
     network_volume_id=dict(type="str"),
+    registry_id=dict(type="str"),
     ports=dict(type="list", elements="str"),
     env=dict(type="dict"),
     docker_args=dict(type="str"),
@@ -425,14 +438,18 @@ ARGUMENT_SPEC = argument_spec(
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
 
-V1_ONLY_OPTIONS = ("support_public_ip", "interruptible")
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id")
 WAIT_STATES = ("present", "running", "restarted")
-# Fields compared on an existing pod, in the order they are reported.
-MUTABLE_FIELDS = ("name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env")
-# vcpuCount a CPU pod gets when the task gives none: the v1 document's default (REST v2 requires one).
-DEFAULT_VCPUS = 2
+# Options passed to PodSpec as they are, and list options passed as lists.
+SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
+                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
+                "support_public_ip", "interruptible")
+SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids")
+# What a diff shows of an existing pod, and of a pod planned in check mode.
+DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
+               "ports", "env", "registry_id"}
+PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
 # v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
@@ -451,30 +468,19 @@ def _split_args(value):
         return [value]
 
 
-def _with_ssh_port(ports, ssh):
-    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
-    if ssh and not _podstate.declares_22(ports):
-        ports.append("22/tcp")
-    return ports
-
-
 class PodModule(ResourceModule):
     resource_kind = "pod"
     track_actions = True
     keep_deleted = False
+    adopt_after_failed_create = True
     planned_changes: dict = {}
 
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        if p["api_version"] == "v2":
-            given = [option for option in V1_ONLY_OPTIONS if p[option] is not None]
-            if given:
-                self.fail(
-                    f"{' and '.join(given)} can only be used with api_version v1: REST v2 has no such create "
-                    f"field. Remove {' and '.join(given)} or set api_version: v1.",
-                    code="bad_request",
-                )
+        problem = v1_only_problem(p["api_version"], p) or v2_cpu_problem(p["api_version"], p)
+        if problem:
+            self.fail(problem, code="bad_request")
         if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
             self.fail(
                 "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
@@ -492,19 +498,6 @@ class PodModule(ResourceModule):
                 )
         if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
             self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
-        if p["compute_type"] == "CPU" and p["api_version"] == "v2":
-            vcpus = p["vcpu_count"]
-            if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
-                self.fail(
-                    f"vcpu_count must be a power of two of at least 2 (2, 4, 8, ...) on REST v2, got {vcpus}.",
-                    code="bad_request",
-                )
-            if p["volume_gb"]:
-                self.fail(
-                    "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
-                    "(network_volume_id) or remove volume_gb.",
-                    code="bad_request",
-                )
         if p["state"] != "absent" and not (p["image"] or p["template_id"]):
             intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
             if intent:
@@ -586,18 +579,7 @@ class PodModule(ResourceModule):
         return describe_pod(resource)
 
     def diff_view(self, resource):
-        return {
-            "id": resource.id,
-            "name": resource.name,
-            "status": resource.status,
-            "image": resource.image,
-            "docker_args": resource.docker_args,
-            "container_disk_gb": resource.container_disk_gb,
-            "volume_gb": resource.volume_gb,
-            "volume_mount_path": resource.volume_mount_path,
-            "ports": list(resource.ports),
-            "env": dict(resource.env),
-        }
+        return resource.model_dump(include=DIFF_FIELDS)
 
     # --- wanted state ----------------------------------------------------------------------------------
     def _wanted_env(self, existing=None):
@@ -629,12 +611,14 @@ class PodModule(ResourceModule):
         if p["api_version"] == "v2" and unmounted:
             changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
         if p["ports"] is not None:
-            ports = _with_ssh_port(p["ports"], p["ssh"])
+            ports = with_ssh_port(p["ports"], p["ssh"])
             if _normalize_ports(ports) != _normalize_ports(pod.ports):
                 changes["ports"] = ports
         env = self._wanted_env(pod.env)
         if env is not None and env != dict(pod.env):
             changes["env"] = env
+        if p["registry_id"] and p["registry_id"] != pod.registry_id:
+            changes["registry_id"] = p["registry_id"]
         return changes
 
     @staticmethod
@@ -682,100 +666,23 @@ class PodModule(ResourceModule):
 
     def build_spec(self):
         p = self.params
-        if not (p["image"] or p["template_id"]):
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating one needs image or template_id. Add image "
-                "(or template_id).",
-                code="bad_request",
-            )
-        if p["compute_type"] == "GPU" and not p["gpu_type_ids"]:
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating a GPU pod needs gpu_type_ids "
-                "(e.g. ['NVIDIA GeForce RTX 4090']).",
-                code="bad_request",
-            )
-        if p["compute_type"] == "CPU" and not p["cpu_flavor_ids"]:
-            self.fail(
-                f"no pod named {p['name']!r} exists and creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).",
-                code="bad_request",
-            )
         self._check_a_key_reaches_sshd()
-        self._create_warnings()
-        return PodSpec(
-            name=p["name"],
-            image=p["image"],
-            template_id=p["template_id"],
-            compute_type=p["compute_type"],
-            gpu_type_ids=list(p["gpu_type_ids"] or []),
+        spec = PodSpec(
+            **{option: p[option] for option in SPEC_OPTIONS},
+            **{option: list(p[option] or []) for option in SPEC_LIST_OPTIONS},
             gpu_count=p["gpu_count"] or 1,
-            cpu_flavor_ids=list(p["cpu_flavor_ids"] or []),
-            vcpu_count=p["vcpu_count"] or (DEFAULT_VCPUS if p["compute_type"] == "CPU" else None),
-            cloud_type=p["cloud_type"],
-            container_disk_gb=p["container_disk_gb"],
-            volume_gb=p["volume_gb"],
-            volume_mount_path=p["volume_mount_path"],
-            network_volume_id=p["network_volume_id"],
-            ports=_with_ssh_port(p["ports"], p["ssh"]),
             env=self._wanted_env() or {},
-            docker_args=p["docker_args"],
-            data_center_ids=list(p["data_center_ids"] or []),
-            support_public_ip=p["support_public_ip"],
-            interruptible=p["interruptible"],
             start_ssh=p["ssh"],
         )
+        self._create_warnings()
+        return spec
 
     def plan(self, spec):
         # A pod planned in check mode has no id nor status, so the result stays null (documented).
-        return None, {
-            "state": "present",
-            "name": spec.name,
-            "image": spec.image,
-            "template_id": spec.template_id,
-            "ports": list(spec.ports),
-            "env": dict(spec.env),
-            "docker_args": spec.docker_args,
-            "container_disk_gb": spec.container_disk_gb,
-            "volume_gb": spec.volume_gb,
-        }
+        return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
 
     def create(self, spec):
         return self.backend.create_pod(spec)
-
-    def create_failed(self, spec, error):
-        """The create answered 5xx or the connection dropped: the pod may exist. Look before anything else."""
-        if not error.maybe_created:
-            super().create_failed(spec, error)
-        name = spec.name
-        try:
-            pods = self.backend.find_pods(name)
-        except RunPodError as lookup_error:
-            self.fail(
-                f"creating pod {name!r} failed with {error.message} ({error.code}), and listing pods by name to see "
-                f"whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). A pod may "
-                f"exist and bill: check with runpod.cloud.pod_info before running the task again.",
-                code=error.code,
-                status=error.status,
-                changed=True,
-            )
-        if len(pods) == 1:
-            pod = pods[0]
-            self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
-                f"the create request answered {error.message} ({error.code}), but pod {pod.id} named {name!r} "
-                "is listed, so it was created; this task adopted it instead of creating another."
-            )
-            return pod
-        if len(pods) > 1:
-            context = f"creating pod {name!r} answered {error.message} ({error.code}), and then "
-            self.fail_ambiguous(name, pods, context, status=error.status, changed=True)
-        self.fail(
-            f"creating pod {name!r} failed: {error.message} ({error.code}), and no pod with that name is listed, "
-            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
-            "looks the name up first, so it cannot create a second pod.",
-            code=error.code,
-            status=error.status,
-            changed=False,
-        )
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

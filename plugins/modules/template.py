@@ -68,6 +68,12 @@ options:
     description:
       - Container start command (arguments), as one string. V("") clears it.
     type: str
+  registry_id:
+    description:
+      - Id of the container registry credential RunPod pulls a private image with (see
+        M(runpod.cloud.container_registry)).
+    type: str
+    version_added: 0.2.0
 """
 
 EXAMPLES = r"""
@@ -110,6 +116,7 @@ template:
     env: {MODEL: tiny}
     ports: []
     docker_args: null
+    registry_id: null
   contains:
     id:
       description: Template id.
@@ -152,6 +159,12 @@ template:
       type: str
       returned: always
       sample: python handler.py
+    registry_id:
+      description: Id of the registry credential for a private image, or null.
+      type: str
+      returned: always
+      sample: null
+      version_added: 0.2.0
 diff:
   description: The template before and after the change (only the compared fields).
   returned: when changed and in diff mode
@@ -197,9 +210,10 @@ ARGUMENT_SPEC = argument_spec(
     env=dict(type="dict"),
     ports=dict(type="list", elements="str"),
     docker_args=dict(type="str"),
+    registry_id=dict(type="str"),
 )
 
-MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args")
+MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
 
 
 def _args_tokens(value):

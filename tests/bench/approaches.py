@@ -20,10 +20,10 @@ from typing import Any
 
 from benchlib import GPU, IMAGE, WAIT_INTERVAL, PlaybookRun, run_playbook
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import WaitError, until
+from ansible_collections.runpod.cloud.plugins.module_utils._wait import CADENCE_ENV, WaitError, until
 
 MAX_FORKS = 50
 
@@ -38,6 +38,7 @@ class RunRecord:
     job_done_at: dict[str, float] = field(default_factory=dict)  # async only: when the background job ended
     failed: dict[str, str] = field(default_factory=dict)  # name -> code/message
     wait_window: tuple[float, float] | None = None  # batch approaches: the batch wait task
+    waits: dict[str, tuple[int, float]] = field(default_factory=dict)  # name -> (API reads, wait length T) as reported
     command: str = ""
     rc: int = 0
     workdir: str = ""
@@ -96,15 +97,22 @@ def naive(sim, names: list[str], timeout: float) -> RunRecord:
 
 # -- 2. reference discipline (our engine, configured like runpodctl) ------------------------------------------------
 def engine(
-    sim, names: list[str], timeout: float, *, probe_interval: float | None, label: str, reread: bool = True
+    sim,
+    names: list[str],
+    timeout: float,
+    *,
+    probe_interval: float | None,
+    label: str,
+    reread: bool = True,
+    cadence: str = "adaptive",
 ) -> RunRecord:
     """One thread per pod, like N concurrent ``runpodctl pod create --wait``: create, then ``until`` with a
-    ``PodPoller`` (one list read per 5 s; with ``probe_interval=None`` the SSH probe runs only on a read),
-    then the reference's post-wait re-read (``pod get``)."""
+    ``PodPoller`` (the reference: one list read per 5 s, ``cadence="fixed"``; with ``probe_interval=None`` the
+    SSH probe runs only on a read), then the reference's post-wait re-read (``pod get``)."""
     record = RunRecord(label, names, time.time(), 0.0)
     record.command = (
-        "python tests/bench/run_bench.py: _wait.until(PodPoller(...), interval=5, probe_interval=%r), "
-        "one thread per pod" % probe_interval
+        "python tests/bench/run_bench.py: _wait.until(PodPoller(...), interval=5, probe_interval=%r, cadence=%r), "
+        "one thread per pod" % (probe_interval, cadence)
     )
     lock = threading.Lock()
     options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"], "api_version": "v2"}
@@ -120,6 +128,7 @@ def engine(
                 interval=WAIT_INTERVAL,
                 probe_interval=probe_interval,
                 resource_id=pod.id,
+                cadence=cadence,
             )
             if reread:
                 backend.get_pod(pod.id)
@@ -144,7 +153,7 @@ def engine(
 
 
 def reference(sim, names: list[str], timeout: float) -> RunRecord:
-    return engine(sim, names, timeout, probe_interval=None, label="reference")
+    return engine(sim, names, timeout, probe_interval=None, label="reference", cadence="fixed")
 
 
 def engine_default(sim, names: list[str], timeout: float) -> RunRecord:
@@ -152,17 +161,40 @@ def engine_default(sim, names: list[str], timeout: float) -> RunRecord:
 
 
 # -- 3. runpod.cloud ---------------------------------------------------------------------------------------------
-def pod_wait(sim, names: list[str], timeout: float) -> RunRecord:
+def _cadence_env(cadence: str) -> dict[str, str]:
+    """The engine's cadence for every module of the run (set either way: the harness's own env must not leak)."""
+    return {CADENCE_ENV: cadence}
+
+
+def _wait_reads(res: dict[str, Any]) -> tuple[int, float] | None:
+    """(API reads, wait length T) from a module result's ``wait`` block; T is the last transition's time, which
+    on success is the moment the wait ended."""
+    wait = res.get("wait") or {}
+    if wait.get("polls") is None:
+        return None
+    end = wait.get("end")
+    return int(wait["polls"]), float(end if end is not None else wait.get("elapsed") or 0)
+
+
+def pod_wait(sim, names: list[str], timeout: float, cadence: str = "adaptive") -> RunRecord:
     hosts = {name: {} for name in names}
-    run = run_playbook(sim, "pod_wait.yml", _vars(names, timeout), hosts=hosts, forks=min(len(names), MAX_FORKS))
-    record = _record("pod_wait", names, run)
+    run = run_playbook(sim, "pod_wait.yml", _vars(names, timeout), hosts=hosts, forks=min(len(names), MAX_FORKS),
+                       env_extra=_cadence_env(cadence))
+    record = _record("pod_wait" if cadence == "adaptive" else "pod_wait_fixed", names, run)
     for event in run.task_events("Create and wait"):
         if event["ev"] == "ok":
             record.ready_at[event["host"]] = event["t"]
         else:
             record.failed[event["host"]] = _code(event["res"])
+        reads = _wait_reads(event["res"])
+        if reads is not None:
+            record.waits[event["host"]] = reads
     _missing(record, run)
     return record
+
+
+def pod_wait_fixed(sim, names: list[str], timeout: float) -> RunRecord:
+    return pod_wait(sim, names, timeout, cadence="fixed")
 
 
 def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
@@ -175,20 +207,27 @@ def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
         else:
             for name in names:
                 record.failed[name] = _code(event["res"])
+        reads = _wait_reads(event["res"])
+        if reads is not None:
+            record.waits["*"] = reads
     _missing(record, run)
 
 
-def pod_batch(sim, names: list[str], timeout: float) -> RunRecord:
-    run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout))
-    record = _record("pod_batch", names, run)
+def pod_batch(sim, names: list[str], timeout: float, cadence: str = "adaptive") -> RunRecord:
+    run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout), env_extra=_cadence_env(cadence))
+    record = _record("pod_batch" if cadence == "adaptive" else "pod_batch_fixed", names, run)
     for event in run.task_events("Create without waiting", ("item_failed",)):
         record.failed[event["item"]] = _code(event["res"])
     _batch(record, run, names)
     return record
 
 
+def pod_batch_fixed(sim, names: list[str], timeout: float) -> RunRecord:
+    return pod_batch(sim, names, timeout, cadence="fixed")
+
+
 def pod_async(sim, names: list[str], timeout: float) -> RunRecord:
-    run = run_playbook(sim, "pod_async.yml", _vars(names, timeout))
+    run = run_playbook(sim, "pod_async.yml", _vars(names, timeout), env_extra=_cadence_env("adaptive"))
     record = _record("pod_async", names, run)
     files = {}
     for event in run.task_events("Start create and wait", ("item_ok",)):
@@ -215,7 +254,9 @@ def _missing(record: RunRecord, run: PlaybookRun) -> None:
 APPROACHES = {
     "naive": naive,
     "reference": reference,
+    "pod_wait_fixed": pod_wait_fixed,
     "pod_wait": pod_wait,
+    "pod_batch_fixed": pod_batch_fixed,
     "pod_batch": pod_batch,
     "pod_async": pod_async,
     "engine_python": engine_default,
@@ -224,8 +265,10 @@ APPROACHES = {
 LABELS = {
     "naive": "naive playbook (uri + until delay 5 + wait_for)",
     "reference": "reference discipline (engine: 1 read / 5 s, probe only on reads)",
-    "pod_wait": "runpod.cloud.pod wait: true (one task per host)",
-    "pod_batch": "runpod.cloud.pod wait: false loop + one pod_info batch wait",
+    "pod_wait_fixed": "runpod.cloud.pod wait: true, fixed cadence (one task per host)",
+    "pod_wait": "runpod.cloud.pod wait: true, adaptive cadence (one task per host)",
+    "pod_batch_fixed": "runpod.cloud.pod wait: false loop + one pod_info batch wait, fixed cadence",
+    "pod_batch": "runpod.cloud.pod wait: false loop + one pod_info batch wait, adaptive cadence",
     "pod_async": "runpod.cloud.pod wait: true under async + async_status",
     "engine_python": "engine in Python, module defaults (probe every 0.25 s), no Ansible",
 }

@@ -9,7 +9,6 @@ and in the simulator's request log (``started_at``/``finished_at``) are comparab
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -31,17 +30,10 @@ VENV_BIN = Path(sys.executable).parent
 PYTHON = sys.executable
 
 
-def _load_root_conftest() -> Any:
-    """tests/conftest.py builds the ansible_collections symlink tree and puts the simulator on sys.path."""
-    path = REPO_ROOT / "tests" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("runpod_cloud_bench_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ROOT = _load_root_conftest()
-COLLECTIONS_ROOT: Path = _ROOT.COLLECTIONS_ROOT
+# The tests' helpers package builds the ansible_collections symlink tree and puts the simulator on sys.path.
+if str(REPO_ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+from helpers.paths import COLLECTIONS_ROOT  # noqa: E402 - needs the sys.path above
 
 from runpod_sim.testing import SimAdmin, SimProcess, start_simulator  # noqa: E402 - needs the sys.path above
 
@@ -71,14 +63,14 @@ class Boot:
         }
 
 
-def boot_schedule(seed: int, count: int, *, prov=(2.0, 12.0), start=(1.0, 6.0), ssh=(4.0, 20.0)) -> list[Boot]:
+def boot_schedule(seed: int, count: int, *, prov=(4.0, 20.0), start=(2.0, 8.0), ssh=(1.0, 12.0)) -> list[Boot]:
     """Randomized but reproducible: the same seed gives every approach the same delays per pod index.
 
-    The shape follows production RunPod, compressed in time so a run stays short: seconds of
-    PROVISIONING and STARTING, then RUNNING with the port mapped well before sshd answers (RunPod reports
-    RUNNING seconds to minutes before sshd listens; the reference measured ~25 s for a bare pod).
-    ``ssh_delay`` is at least 1 s so the watcher (which learns mapped ports every 0.1 s) is already
-    connecting when sshd starts.
+    The shape follows production RunPod, compressed in time so a run stays short: PROVISIONING 4-20 s,
+    STARTING 2-8 s, then RUNNING with the port mapped 1-12 s before sshd answers (RunPod reports RUNNING
+    seconds to minutes before sshd listens; the reference measured ~25 s for a bare pod). ``ssh_delay``
+    is at least 1 s so the watcher (which learns mapped ports every 0.1 s) is already connecting when
+    sshd starts.
     """
     rng = random.Random(seed)
     return [Boot(rng.uniform(*prov), rng.uniform(*start), rng.uniform(*ssh)) for _ignored in range(count)]

@@ -4,13 +4,16 @@
 """``make bench``: run every benchmark on one simulator and write docs/benchmarks.md, PNGs and CSVs.
 
 Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
-``BENCH_SECTIONS=sweep,list,overhead,correctness`` picks sections. Nothing here is edited by hand afterwards:
-the page is generated from the CSVs this run wrote.
+``BENCH_SIZES=1:3,10:2`` (N:repeats) and ``BENCH_APPROACHES=pod_wait_fixed,pod_wait`` reduce the sweep,
+``BENCH_SECTIONS=sweep,list,overhead,correctness`` picks sections (a section not run keeps its CSVs and is
+marked on the page as coming from the earlier run), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
+Nothing here is edited by hand afterwards: the page is generated from the CSVs this run wrote.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -30,7 +33,11 @@ from approaches import APPROACHES, RunRecord
 from benchlib import REPO_ROOT, WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-SWEEP_APPROACHES = ["naive", "reference", "pod_wait", "pod_batch", "pod_async"]
+SWEEP_APPROACHES = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async"]
+if os.environ.get("BENCH_APPROACHES"):  # e.g. "pod_wait_fixed,pod_wait" (a reduced run)
+    SWEEP_APPROACHES = os.environ["BENCH_APPROACHES"].split(",")
+# A wait of length T may make at most T / wait_interval + READ_SLACK API reads (the first and the final one included).
+READ_SLACK = 3
 if QUICK:
     SIZES = {1: 1, 10: 1}  # N -> repeats
     LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS = 1000, 1, 2
@@ -40,7 +47,9 @@ else:
 if os.environ.get("BENCH_SIZES"):  # e.g. "1:3,10:2,50:1" (N:repeats)
     SIZES = {int(k): int(v) for k, v in (item.split(":") for item in os.environ["BENCH_SIZES"].split(","))}
 SWEEP_TIMEOUT = 300.0
-COMMAND = "make bench" + (" (BENCH_QUICK=1)" if QUICK else "")
+_KNOB_NAMES = ("BENCH_QUICK", "BENCH_SIZES", "BENCH_APPROACHES", "BENCH_SECTIONS", "BENCH_CORRECTNESS")
+_KNOBS = [f"{key}={os.environ[key]}" for key in _KNOB_NAMES if os.environ.get(key)]
+COMMAND = "make bench" + (" (%s)" % " ".join(_KNOBS) if _KNOBS else "")
 HARNESS = "tests/bench/run_bench.py"
 
 
@@ -101,8 +110,10 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
                 if not record.ok:
                     log("  not ok: %s" % (list(record.failed.items())[:3],))
                     (out / "benchmarks" / "last_failure.log").write_text(record.log_tail)
+                logged = _one_pod_wait(entries, record) if n == 1 else {}
                 for index, name in enumerate(names):
                     reported = record.ready_at.get(name)
+                    polls, wait_t = record.waits.get(name, record.waits.get("*", ("", "")))
                     pod_rows.append(
                         {
                             "approach": approach,
@@ -117,6 +128,12 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
                             "latency": _diff(reported, sshd.get(name)),
                             "async_job_done_latency": _diff(record.job_done_at.get(name), sshd.get(name)),
                             "failed": record.failed.get(name, ""),
+                            "wait_polls": polls,
+                            "wait_T": "" if wait_t == "" else round(wait_t, 3),
+                            "wait_read_budget": "" if wait_t == "" else round(wait_t / WAIT_INTERVAL + READ_SLACK, 2),
+                            "wait_reads_logged": logged[name][0] if name in logged else "",
+                            "engine_latency": _engine_latency(approach, logged[name][1] if name in logged else None,
+                                                              wait_t, sshd.get(name)),
                         }
                     )
                 log(
@@ -124,6 +141,30 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
                     % (row["wall_all_reported"] or -1, row["gap_to_slowest_sshd"], counts["total"])
                 )
     return pod_rows, run_rows
+
+
+def _one_pod_wait(entries: list[dict[str, Any]], record: RunRecord) -> dict[str, tuple[int, float]]:
+    """One-pod runs: the wait's reads as the simulator logged them (GETs of pods after the create, up to the
+    report), an independent check of the count the module reported; and when the wait began (the create's
+    response)."""
+    if len(record.names) != 1 or not record.ready_at:
+        return {}
+    name = record.names[0]
+    creates = [e for e in entries if e["method"] == "POST" and e["path"].rstrip("/") == "/v2/pods"]
+    if not creates:
+        return {}
+    begin, end = max(e["finished_at"] for e in creates), record.ready_at[name]
+    reads = [e for e in entries if e["method"] == "GET" and e["path"].startswith("/v2/pods")
+             and begin <= e["started_at"] <= end]
+    return {name: (len(reads), begin)}
+
+
+def _engine_latency(approach: str, wait_start: float | None, wait_t: Any, sshd: float | None) -> float | str:
+    """Single waits in one-pod runs: when the module's engine saw the banner (the wait's start plus its own
+    length T) minus sshd's first banner, i.e. the detection latency before Ansible returns the task."""
+    if approach not in ("pod_wait", "pod_wait_fixed") or wait_start is None or wait_t == "" or sshd is None:
+        return ""
+    return round(wait_start + float(wait_t) - sshd, 3)
 
 
 def _rel(t: float | None, start: float) -> float | str:
@@ -163,7 +204,7 @@ def _run_row(approach, n, rep, record: RunRecord, sshd, counts, entries, load) -
         wait_counts = classify_requests(entries, t0, t1)
         row["wait_T"] = round(t1 - t0, 3)
         row["wait_reads"] = wait_counts["list_read"] + wait_counts["pod_read"]
-        row["wait_read_budget"] = round((t1 - t0) / WAIT_INTERVAL + 2, 2)
+        row["wait_read_budget"] = round((t1 - t0) / WAIT_INTERVAL + READ_SLACK, 2)
     return row
 
 
@@ -393,6 +434,26 @@ def _source_commit() -> str:
     return commit + ("+local changes" if dirty else "")
 
 
+ALL_SECTIONS = ("sweep", "list", "overhead", "correctness")
+
+
+def _section_runs(out: Path, meta: dict[str, Any], sections: set[str]) -> dict[str, dict[str, Any]]:
+    """Which run produced each section's CSVs: this one, or (a section not run now) the earlier one."""
+    previous: dict[str, Any] = {}
+    with contextlib.suppress(OSError, ValueError):
+        previous = json.loads((out / "benchmarks" / "meta.json").read_text())
+    this_run = {key: meta[key] for key in ("command", "started", "commit", "quick", "sizes")}
+    runs = {}
+    for section in ALL_SECTIONS:
+        if section in sections:
+            runs[section] = this_run
+        elif section in previous.get("section_runs", {}):
+            runs[section] = previous["section_runs"][section]
+        elif previous and section in previous.get("sections", []):
+            runs[section] = {key: previous.get(key) for key in this_run}
+    return runs
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "docs"))
@@ -437,6 +498,7 @@ def main() -> int:
         "note": os.environ.get("BENCH_NOTE", ""),
         "commit": _source_commit(),
     }
+    meta["section_runs"] = _section_runs(out, meta, sections)
     (out / "benchmarks" / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     import report
 

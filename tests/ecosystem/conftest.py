@@ -17,39 +17,17 @@ Fixtures:
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import secrets
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.paths import REPO_ROOT, VENV_BIN, tool
 
-
-def _root_conftest() -> Any:
-    # tests/conftest.py builds the symlinked collection tree and puts tests/simulator on sys.path; load it
-    # by path for its constants (pytest imports every conftest under the same module name).
-    path = Path(__file__).resolve().parent.parent / "conftest.py"
-    spec = importlib.util.spec_from_file_location("runpod_cloud_tests_root_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ROOT = _root_conftest()
-REPO_ROOT: Path = _ROOT.REPO_ROOT
-COLLECTIONS_ROOT: Path = _ROOT.COLLECTIONS_ROOT
-VENV_BIN = Path(sys.executable).parent
 OUTPUT_DIR = REPO_ROOT / "tests" / "output" / "ecosystem"
-
-
-def tool(name: str) -> str:
-    """The venv's copy of an ansible/antsibull tool (the one ``make`` uses)."""
-    candidate = VENV_BIN / name
-    return str(candidate) if candidate.exists() else name
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 
 import ansible_runner
-from conftest import COLLECTIONS_ROOT, REPO_ROOT, VENV_BIN
+from conftest import REPO_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT
 
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
 OWN_PLAYBOOK = Path(__file__).resolve().parent / "playbooks" / "runner_pod_info.yml"

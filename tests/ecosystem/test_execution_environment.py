@@ -16,7 +16,8 @@ import shutil
 from pathlib import Path
 
 import yaml
-from conftest import COLLECTIONS_ROOT, REPO_ROOT, clean_env, run, tool
+from conftest import REPO_ROOT, clean_env, run, tool
+from helpers.paths import COLLECTIONS_ROOT
 
 
 def _requirement_names(lines: list[str]) -> dict[str, str]:

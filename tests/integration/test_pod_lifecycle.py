@@ -9,52 +9,20 @@ simulator logged. The simulator runs at time_scale 0.02 (a default boot takes 0.
 
 from __future__ import annotations
 
-import json
-import textwrap
-
 import pytest
+from helpers.playbooks import play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD_API = r"^/v[12]/pods"
 VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
 # What conftest.py registers on the test account; v2 pods created with startSsh carry it as PUBLIC_KEY.
-ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
-
-
-def _v1_served(sim) -> bool:
-    """The simulator's REST v1 surface may still be landing: probe it once per session."""
-    cached = getattr(sim, "_pod_tests_v1_served", None)
-    if cached is None:
-        import httpx
-
-        reply = httpx.get(sim.urls["api_v1"] + "/pods", headers={"Authorization": f"Bearer {sim.api_key}"})
-        cached = reply.status_code == 200
-        sim._pod_tests_v1_served = cached
-        sim.admin.clear_requests()
-    return cached
 
 
 @pytest.fixture
-def api(request, sim):
-    """The api_version under test; v1 cases skip while the simulator does not serve REST v1 yet."""
-    version = getattr(request, "param", "v2")
-    if version == "v1" and not _v1_served(sim):
-        pytest.skip("the simulator does not serve REST v1 yet")
-    return version
-
-
-def play(*tasks: str, gather: bool = False) -> str:
-    body = "\n".join(textwrap.indent(textwrap.dedent(task).strip("\n"), "    ") for task in tasks)
-    return f"- hosts: localhost\n  gather_facts: {str(gather).lower()}\n  tasks:\n{body}\n"
-
-
-def pod_task(name: str, args: dict, *, register: str | None = None, ignore_errors: bool = False) -> str:
-    lines = [f"- name: {name}", f"  runpod.cloud.pod: {json.dumps(args)}"]
-    if register:
-        lines.append(f"  register: {register}")
-    if ignore_errors:
-        lines.append("  ignore_errors: true")
-    return "\n".join(lines)
+def api(request):
+    """The api_version under test (``VERSIONS`` parametrizes it; v2 otherwise)."""
+    return getattr(request, "param", "v2")
 
 
 def create_args(name: str = "web", **extra) -> dict:

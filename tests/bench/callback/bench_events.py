@@ -43,6 +43,9 @@ def trim(result):
             continue
         if key in _KEEP_DICT and isinstance(value, dict):
             out[key] = {k: value.get(k) for k in _KEEP_DICT[key] if k in value}
+            history = value.get("history") if key == "wait" else None
+            if isinstance(history, list) and history and isinstance(history[-1], dict):
+                out[key]["end"] = history[-1].get("elapsed")  # the wait's own length (s), for the read bound
         elif key == "pods":
             out[key] = _pods(value)
         elif key == "msg" and isinstance(value, str):

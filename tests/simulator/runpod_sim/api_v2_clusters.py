@@ -20,7 +20,6 @@ that name turns ``status`` (ERROR, EXITED or TERMINATED) ``after`` simulated sec
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -279,6 +278,8 @@ class OverlayListeners:
         self.store = store
         self.servers: dict[tuple[str, int], asyncio.AbstractServer] = {}
         self.refused: set[tuple[str, int]] = set()
+        # The ticker and request handlers both reconcile; one at a time, or both close (or bind) one address.
+        self._lock = asyncio.Lock()
 
     def _wanted(self) -> set[tuple[str, int]]:
         if not self.store.clusters:
@@ -296,12 +297,13 @@ class OverlayListeners:
     async def reconcile(self) -> None:
         if not self.servers and not self.store.clusters:
             return
-        wanted = self._wanted()
+        async with self._lock:
+            await self._apply(self._wanted())
+
+    async def _apply(self, wanted: set[tuple[str, int]]) -> None:
         for key in [key for key in self.servers if key not in wanted]:
-            server = self.servers.pop(key)
-            server.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(server.wait_closed(), timeout=2)
+            # Closing the listening socket is enough: new connects are refused at once.
+            self.servers.pop(key).close()
         for key in wanted - set(self.servers) - self.refused:
             try:
                 self.servers[key] = await asyncio.start_server(_banner_only, host=key[0], port=key[1])

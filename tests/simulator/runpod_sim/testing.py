@@ -61,7 +61,12 @@ class SimAdmin:
 
     def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
-        self._client = httpx.Client(base_url=self.base_url, timeout=timeout)
+        # A fresh connection per call: a kept-alive one left idle through a playbook run can be closed by the
+        # server's keep-alive timeout just as the next call reuses it ("Server disconnected without sending a
+        # response"), which a loaded machine made happen.
+        self._client = httpx.Client(
+            base_url=self.base_url, timeout=timeout, limits=httpx.Limits(max_keepalive_connections=0)
+        )
 
     def close(self) -> None:
         self._client.close()

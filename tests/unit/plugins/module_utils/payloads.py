@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+from helpers import fakes as _fakes
+
 
 def v2_pod(**overrides):
     """A RUNNING REST v2 GPU pod with a public 22/tcp mapping."""
@@ -190,18 +192,8 @@ def gql_pod(pod_id="xedezhzb9la3ye", desired="RUNNING", runtime="default", **ove
 
 # -- test doubles shared by the backend tests ----------------------------------------------------------
 
-
-class FakeClock:
-    def __init__(self):
-        self.t = 0.0
-        self.sleeps = []
-
-    def now(self):
-        return self.t
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.t += seconds
+# The one fake clock lives in tests/helpers/fakes.py; kept importable from here for the backend tests.
+FakeClock = _fakes.FakeClock
 
 
 class Router:

@@ -19,7 +19,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._account import (
     bucket_end,
     normalize_time,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeSpec
 
@@ -238,3 +238,29 @@ def test_bucket_end_and_amount_keys():
     assert bucket_end("2024-01-01T00:00:00Z", "year") == "2025-01-01T00:00:00Z"
     assert amount_key("storageHighPerformanceAmount") == "storage_high_performance"
     assert amount_key("totalAmount") == "total"
+
+
+# -- registry_id on pods, templates and endpoints (the ``registry`` field of the container settings) ---------------
+
+
+def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
+    from ansible_collections.runpod.cloud.plugins.module_utils import _backend_v1, _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, TemplateSpec
+
+    spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
+    assert _backend_v2.pod_create_body(spec, "g")["registry"] == "reg1"
+    assert _backend_v1.pod_create_body(spec, "g")["containerRegistryAuthId"] == "reg1"
+    assert _backend_v2.pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
+    assert _backend_v1.pod_update_body({"registry_id": "reg2"}) == {"containerRegistryAuthId": "reg2"}
+    template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
+    assert _backend_v2.template_body(template, creating=True)["registry"] == "reg1"
+    assert _backend_v1.template_body(template, creating=True)["containerRegistryAuthId"] == "reg1"
+    assert (
+        _backend_v2.endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
+        == "reg1"
+    )
+    with pytest.raises(ValueError, match="not available for endpoints on api_version v1"):
+        _backend_v1.endpoint_body({"name": "e", "template_id": "t", "gpu_type_ids": ["g"], "registry_id": "r"}, True)
+    assert _backend_v2.pod_from_v2({"id": "p1", "registry": "reg1"}).registry_id == "reg1"
+    assert _backend_v1.pod_from_v1({"id": "p1", "containerRegistryAuthId": "reg1"}).registry_id == "reg1"
+    assert _backend_v2.template_from_v2({"id": "t1", "registry": None}).registry_id is None

@@ -8,14 +8,15 @@ import random
 import httpx
 import payloads
 import pytest
-from payloads import FakeClock, Router
+from helpers.fakes import FakeClock
+from payloads import Router
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import (
     GRAPHQL_TIMEOUT_CAP,
     BackendV1,
     pod_from_v1,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
 

@@ -7,15 +7,16 @@ import random
 import httpx
 import payloads
 import pytest
+from helpers.fakes import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
-from payloads import FakeClock, Router, problem
+from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,
     DEFAULT_GRAPHQL_URL,
     DEFAULT_SERVERLESS_URL,
-    make_backend,
+    is_no_capacity,
     resolve_options,
     transport_warnings,
 )
@@ -23,9 +24,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
     BackendV2,
     desired_status_from_v2,
     endpoint_from_v2,
-    is_no_capacity,
     pod_from_v2,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
 
@@ -530,6 +531,7 @@ def test_endpoint_normalization():
         "network_volume_id": "vol_abc",
         "data_center_ids": ["US-TX-3"],
         "execution_timeout_ms": 300000,
+        "registry_id": None,
         "created_at": "2026-03-13T20:00:00Z",
     }
 
@@ -697,6 +699,7 @@ def test_template_crud():
         "env": {"A": "1"},
         "ports": ["22/tcp"],
         "docker_args": "sleep infinity",
+        "registry_id": None,
     }
     created = backend.create_template(
         TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])

@@ -8,6 +8,7 @@ import traceback
 
 import httpx
 import pytest
+from helpers.fakes import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,21 +24,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._version import COLLE
 
 SECRET = "rpa_SECRETKEY1234567890"
 BASE = "https://api.example.test/v2"
-
-
-class FakeClock:
-    """Sleeps advance a counter instead of time; records every sleep."""
-
-    def __init__(self):
-        self.t = 0.0
-        self.sleeps = []
-
-    def now(self):
-        return self.t
-
-    def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.t += seconds
 
 
 class Script:

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from payloads import FakeClock, Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import (
     cluster_create_body,

@@ -194,7 +194,7 @@ def test_running_without_22_declared_suggests_keeping_every_port():
 
 
 def test_running_without_any_port_and_unknown_id():
-    text = ps.ssh_not_ready({"api_version": "v2", "status": "RUNNING", "runtime_reported": True, "ports": []})
+    text = ps.ssh_not_ready(PodView(id="", api_version="v2", status="RUNNING", runtime_reported=True, ports=[]))
     assert "runpod.cloud.pod id=<pod-id> ports=22/tcp " in text
 
 
@@ -206,7 +206,8 @@ def test_declared_but_not_yet_published():
 @pytest.mark.parametrize("ports", [["22"], ["22/tcp"], [" 22 /udp"], "8888/http, 22/tcp", "22"])
 def test_any_22_counts_as_declared(ports):
     assert ps.declares_22(ports)
-    pod = {"api_version": "v2", "status": "RUNNING", "runtime_reported": True, "ports": ports}
+    # model_construct: the engine reads views, and ``ports`` may still arrive as GraphQL's comma string.
+    pod = PodView.model_construct(id="pod-1", api_version="v2", status="RUNNING", runtime_reported=True, ports=ports)
     assert "does not publish" not in ps.ssh_not_ready(pod)
 
 
@@ -273,8 +274,9 @@ changes = st.none() | st.integers() | st.sampled_from(
 
 @given(statuses, changes, st.booleans(), st.booleans(), st.sampled_from(["v1", "v2"]))
 def test_vocabulary_is_closed(status, change, probed, reported, version):
-    pod = {"api_version": version, "status": status, "desired_status": status, "last_status_change": change,
-           "runtime_probed": probed, "runtime_reported": reported}
+    # model_construct keeps the non-string lastStatusChange values the engine must ignore.
+    pod = PodView.model_construct(id="pod-1", api_version=version, status=status, desired_status=status,
+                                  last_status_change=change, runtime_probed=probed, runtime_reported=reported)
     runtime_status, reason = ps.derive(pod)
     assert runtime_status in ps.STATUSES
     assert reason is None or reason in ps.REASONS
@@ -289,10 +291,11 @@ def test_runtime_is_ignored_unless_running(status, change, probed, reported):
 
 @given(statuses, changes, st.booleans(), st.booleans(), st.sampled_from(["v1", "v2"]))
 def test_known_down_never_yields_ssh(status, change, probed, reported, version):
-    pod = {"api_version": version, "status": status, "desired_status": status, "last_status_change": change,
-           "runtime_probed": probed, "runtime_reported": reported, "public_ip": "8.8.4.4",
-           "port_mappings": {"22": 1022}, "runtime_ports": [PUBLIC_22],
-           "ssh_direct": {"host": "8.8.4.4", "port": 1022}}
+    pod = PodView.model_construct(
+        id="pod-1", name="", api_version=version, status=status, desired_status=status, last_status_change=change,
+        runtime_probed=probed, runtime_reported=reported, public_ip="8.8.4.4", port_mappings={"22": 1022},
+        runtime_ports=[PortMapping(**PUBLIC_22)], ssh_direct=SshAddress(host="8.8.4.4", port=1022),
+    )
     runtime_status, _ignored = ps.derive(pod)
     described = ps.describe(pod)
     if ps.known_down(runtime_status):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers.fakes import FakeBackend
 
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     Health,
@@ -27,33 +28,11 @@ class ApiError(Exception):
         self.code, self.status, self.message = code, status, message or code
 
 
-class Backend:
+class Backend(FakeBackend):
     """Replays one scripted answer per read (a list of pods or an exception); the last one repeats."""
 
     def __init__(self, *reads, health=(), workers=()):
-        self.reads = list(reads)
-        self.health = list(health)
-        self.workers = list(workers)
-        self.calls = []
-
-    @staticmethod
-    def _next(script, count):
-        step = script[min(count, len(script) - 1)]
-        if isinstance(step, BaseException):
-            raise step
-        return step
-
-    def list_pods(self, runtime=True, attempts=None):
-        self.calls.append(("list_pods", attempts))
-        return self._next(self.reads, sum(1 for call in self.calls if call[0] == "list_pods") - 1)
-
-    def endpoint_health(self, endpoint_id, attempts=None):
-        self.calls.append(("endpoint_health", attempts))
-        return self._next(self.health, sum(1 for call in self.calls if call[0] == "endpoint_health") - 1)
-
-    def endpoint_workers(self, endpoint_id):
-        self.calls.append(("endpoint_workers", None))
-        return self._next(self.workers, sum(1 for call in self.calls if call[0] == "endpoint_workers") - 1)
+        super().__init__(reads=reads or None, health=health, workers=workers)
 
 
 def pod(pod_id="pod-1", status="RUNNING", runtime=True, ports=("22/tcp",), runtime_ports=(), direct=None,
@@ -210,12 +189,6 @@ def test_reads_ask_the_backend_for_a_single_attempt():
     backend = Backend([pod()])
     PodPoller(backend, "pod-1", probe=Probe()).poll()
     assert backend.calls == [("list_pods", 1)]
-
-    class PlainBackend:
-        def list_pods(self):
-            return [pod(status="STARTING", runtime=False)]
-
-    assert PodPoller(PlainBackend(), "pod-1").poll().detail == "pod status starting"
 
 
 def test_probe_between_reads_detects_readiness_without_extra_reads(fake_clock):
@@ -390,7 +363,7 @@ def test_endpoint_404_before_first_success_is_tolerated_then_ready(fake_clock):
     outcome = until(EndpointPoller(backend, "ep-1", prefer_workers=False), label="a ready worker on endpoint ep-1",
                     timeout=600, interval=5, clock=fake_clock)
     assert outcome.polls == 3 and outcome.history[0]["state"] == "endpoint not found"
-    assert backend.calls[0] == ("endpoint_health", 1)
+    assert backend.calls[0] == ("endpoint_health", "ep-1", 1)
 
 
 def test_endpoint_never_known_is_not_found_on_404_number_twelve(fake_clock):

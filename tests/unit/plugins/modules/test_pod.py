@@ -5,118 +5,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
+from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _base
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
-API_KEY = "unit-test-pod-secret-key"
-GPU = "NVIDIA GeForce RTX 4090"
-
-
-class FakeBackend:
-    """Pods in a dict; every call recorded; ``create_error`` makes the next create raise."""
-
-    def __init__(self, api_version="v2", pods=(), create_error=None, find_error=None):
-        self.api_version = api_version
-        self.pods = {pod.id: pod for pod in pods}
-        self.create_error = create_error
-        self.find_error = find_error
-        self.calls = []
-
-    def mutations(self):
-        return [call for call in self.calls if call[0] not in ("get_pod", "find_pods", "list_pods")]
-
-    def get_pod(self, pod_id, attempts=None):
-        self.calls.append(("get_pod", pod_id))
-        if pod_id not in self.pods:
-            raise RunPodError("not_found", 404, "pod not found")
-        return self.pods[pod_id]
-
-    def find_pods(self, name, attempts=None):
-        self.calls.append(("find_pods", name))
-        if self.find_error is not None:
-            raise self.find_error
-        return [pod for pod in self.pods.values() if pod.name == name and pod.status != "TERMINATED"]
-
-    def list_pods(self, runtime=True, attempts=None):
-        self.calls.append(("list_pods",))
-        return list(self.pods.values())
-
-    def create_pod(self, spec):
-        self.calls.append(("create_pod", spec.model_dump()))
-        if self.create_error is not None:
-            raise self.create_error
-        pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=list(spec.ports), env=dict(spec.env))
-        self.pods[pod.id] = pod
-        return pod
-
-    def update_pod(self, pod_id, changes):
-        self.calls.append(("update_pod", pod_id, dict(changes)))
-        self.pods[pod_id] = self.pods[pod_id].model_copy(update=changes)
-        return self.pods[pod_id]
-
-    def _set(self, pod_id, status, action):
-        self.calls.append((action, pod_id))
-        self.pods[pod_id] = self.pods[pod_id].model_copy(update={"status": status, "desired_status": status})
-        return self.pods[pod_id]
-
-    def start_pod(self, pod_id):
-        return self._set(pod_id, "STARTING", "start_pod")
-
-    def stop_pod(self, pod_id):
-        return self._set(pod_id, "EXITED", "stop_pod")
-
-    def restart_pod(self, pod_id):
-        return self._set(pod_id, "STARTING", "restart_pod")
-
-    def delete_pod(self, pod_id):
-        self.calls.append(("delete_pod", pod_id))
-        self.pods.pop(pod_id)
-
-
-def pod_view(pod_id="pod-1", **fields):
-    values = {
-        "id": pod_id,
-        "name": "web",
-        "status": "RUNNING",
-        "desired_status": "RUNNING",
-        "image": "img:1",
-        "gpu_type": GPU,
-        "gpu_count": 1,
-        "ports": ["22/tcp"],
-        "env": {},
-        "runtime_reported": True,
-    }
-    values.update(fields)
-    return PodView(**values)
-
-
-def run(backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
-    """Run the module's main() against ``backend`` (None: any backend use fails the test)."""
-
-    def make_backend(options):
-        if backend is None:
-            raise AssertionError("the module built an API client although the input was refused")
-        return backend
-
-    monkeypatch.setattr(_base, "make_backend", make_backend)
-    args = dict(args, api_key=API_KEY)
-    args.setdefault("api_version", backend.api_version if backend else "v2")
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        pod_module.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = functools.partial(run_module, pod_module)
 
 
 CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}
@@ -199,20 +97,15 @@ def test_restart_skips_a_pod_that_is_still_booting(capsys, monkeypatch):
 
 def test_absent_tolerates_a_pod_deleted_meanwhile(capsys, monkeypatch):
     backend = FakeBackend(pods=[pod_view()])
-
-    def gone(pod_id):
-        backend.calls.append(("delete_pod", pod_id))
-        raise RunPodError("not_found", 404, "pod not found")
-
-    backend.delete_pod = gone
+    backend.errors["delete_pod"] = RunPodError("not_found", 404, "pod not found")
     result = run(backend, capsys, monkeypatch, name="web", state="absent")
     assert result["changed"] is True and result["pod"] is None
     assert backend.mutations() == [("delete_pod", "pod-1")]
 
 
 def test_5xx_create_with_nothing_listed_fails_without_a_second_post(capsys, monkeypatch):
-    error = RunPodError("server_error", 502, "bad gateway", maybe_created=True)
-    backend = FakeBackend(create_error=error)
+    backend = FakeBackend()
+    backend.errors["create_pod"] = RunPodError("server_error", 502, "bad gateway", maybe_created=True)
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["failed"] is True and result["code"] == "server_error" and result["changed"] is False
     assert [call[0] for call in backend.calls] == ["find_pods", "create_pod", "find_pods"]
@@ -220,17 +113,10 @@ def test_5xx_create_with_nothing_listed_fails_without_a_second_post(capsys, monk
 
 
 def test_5xx_create_with_an_unreadable_list_fails_naming_the_risk(capsys, monkeypatch):
-    backend = FakeBackend(create_error=RunPodError("network_error", None, "connection reset", maybe_created=True))
-    original = backend.find_pods
-    calls = {"n": 0}
-
-    def find(name, attempts=None):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RunPodError("server_error", 503, "unavailable")
-        return original(name)
-
-    backend.find_pods = find
+    backend = FakeBackend()
+    backend.errors["create_pod"] = RunPodError("network_error", None, "connection reset", maybe_created=True)
+    # The lookup before the create works; the one after it (to adopt a pod the create may have made) fails.
+    backend.errors["find_pods"] = [None, RunPodError("server_error", 503, "unavailable")]
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["failed"] is True and result["changed"] is True and result["code"] == "network_error"
     assert "check with runpod.cloud.pod_info" in result["msg"]
@@ -238,7 +124,8 @@ def test_5xx_create_with_an_unreadable_list_fails_naming_the_risk(capsys, monkey
 
 
 def test_non_5xx_create_error_is_not_adopted(capsys, monkeypatch):
-    backend = FakeBackend(create_error=RunPodError("bad_request", 400, "image is required"))
+    backend = FakeBackend()
+    backend.errors["create_pod"] = RunPodError("bad_request", 400, "image is required")
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
     assert [call[0] for call in backend.calls] == ["find_pods", "create_pod"]

@@ -9,108 +9,15 @@ import json
 import threading
 
 import pytest
-from ansible.module_utils.testing import patch_module_args
+from helpers.fakes import FakeBackend, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _base
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module
 
-API_KEY = "unit-test-secret-key"
-
-
-class FakeBackend:
-    """Records every call; endpoints/templates live in dicts; health answers come from a script."""
-
-    def __init__(self, api_version="v2", endpoints=(), templates=(), health=None):
-        self.api_version = api_version
-        self.serverless_url = "https://invoke.example/v2"
-        self.endpoints = {endpoint.id: endpoint for endpoint in endpoints}
-        self.templates = {template.id: template for template in templates}
-        self.health = list(health or [])
-        self.calls = []
-
-    def mutations(self):
-        return [call for call in self.calls if call[0].split("_")[0] in ("create", "update", "delete")]
-
-    def get_endpoint(self, endpoint_id):
-        self.calls.append(("get_endpoint", endpoint_id))
-        if endpoint_id not in self.endpoints:
-            raise RunPodError("not_found", 404, "endpoint not found")
-        return self.endpoints[endpoint_id]
-
-    def find_endpoints(self, name):
-        self.calls.append(("find_endpoints", name))
-        return [endpoint for endpoint in self.endpoints.values() if endpoint.name == name]
-
-    def list_endpoints(self):
-        self.calls.append(("list_endpoints",))
-        return list(self.endpoints.values())
-
-    def create_endpoint(self, spec):
-        self.calls.append(("create_endpoint", spec.model_dump()))
-        fields = spec.model_dump()
-        view = EndpointView(id="ep-new", api_version=self.api_version, **fields)
-        self.endpoints[view.id] = view
-        return view
-
-    def update_endpoint(self, endpoint_id, changes):
-        self.calls.append(("update_endpoint", endpoint_id, dict(changes)))
-        view = self.endpoints[endpoint_id].model_copy(update=changes)
-        self.endpoints[endpoint_id] = view
-        return view
-
-    def delete_endpoint(self, endpoint_id):
-        self.calls.append(("delete_endpoint", endpoint_id))
-        self.endpoints.pop(endpoint_id)
-
-    def endpoint_health(self, endpoint_id, attempts=1):
-        self.calls.append(("endpoint_health", endpoint_id))
-        answer = self.health.pop(0) if len(self.health) > 1 else self.health[0]
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
-
-    def endpoint_workers(self, endpoint_id, attempts=None):
-        self.calls.append(("endpoint_workers", endpoint_id))
-        return None
-
-    def find_templates(self, name):
-        self.calls.append(("find_templates", name))
-        return [template for template in self.templates.values() if template.name == name]
-
-    def create_template(self, spec):
-        self.calls.append(("create_template", spec.model_dump()))
-        view = TemplateView(id="tpl-new", **spec.model_dump())
-        self.templates[view.id] = view
-        return view
-
-    def update_template(self, template_id, changes):
-        self.calls.append(("update_template", template_id, dict(changes)))
-        view = self.templates[template_id].model_copy(update=changes)
-        self.templates[template_id] = view
-        return view
-
-    def delete_template(self, template_id):
-        self.calls.append(("delete_template", template_id))
-        self.templates.pop(template_id)
-
-
-def run(module, backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
-    """Run ``module.main()`` with ``args`` against ``backend``; return the parsed result dict."""
-    monkeypatch.setattr(_base, "make_backend", lambda options: backend)
-    args = dict(args, api_key=API_KEY, api_version=backend.api_version if backend else "v2")
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
-        module.main()
-    out = capsys.readouterr().out
-    assert API_KEY not in out
-    return json.loads(out)
+run = run_module
 
 
 def endpoint_view(**fields):
@@ -199,7 +106,7 @@ def test_create_sends_pools_on_v2_and_builds_urls(capsys, monkeypatch):
     assert created[0] == "create_endpoint"
     assert created[1]["gpu_pools"] == ["ADA_24"] and created[1]["gpu_type_ids"] == []
     assert created[1]["scaler_value"] == 2
-    assert result["endpoint"]["urls"]["runsync"] == "https://invoke.example/v2/ep-new/runsync"
+    assert result["endpoint"]["urls"]["runsync"] == "https://invoke.example.test/v2/ep-new/runsync"
     assert result["endpoint"]["health"] is None
     assert "ready_signal" not in result
 

@@ -1,0 +1,609 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: cluster
+short_description: Create and delete RunPod Instant Clusters, and wait until every node answers SSH
+version_added: 0.2.0
+description:
+  - Manages one RunPod Instant Cluster, found by O(id), else by O(name). A cluster is O(pod_count) identical
+    pods (nodes) in one data center on a private overlay network, for multi-node training.
+  - Names are not unique on RunPod, so this module enforces it. A lookup by name that finds several clusters
+    fails and lists their ids. A cluster is never created twice for one name, also not after a create that
+    answered with a server error (the module lists clusters by name and adopts the one it finds).
+  - RunPod can only rename a cluster in place. Everything else (type, GPU type and count, node count, image,
+    environment, ports, disk, data center) is fixed at creation. When an existing cluster differs from the
+    task in such a setting, the task fails with code V(conflict) and says what differs. Nothing is changed and
+    nothing is recreated, so delete the cluster and run the task again to get the new settings.
+  - With O(wait=true) the module blocks until B(every) node answers SSH. Each interval it reads the node list
+    once, and probes SSH between those reads. A node that stops, fails or is terminated fails the wait at
+    once. A failed wait never deletes anything. The task then fails with the nodes that are not ready and
+    their last states.
+  - Instant Clusters exist only in RunPod's REST v2 API. With O(api_version=v1) the task fails before any
+    API call.
+author:
+  - runpod.cloud contributors (@runpod-cloud)
+extends_documentation_fragment:
+  - runpod.cloud.auth
+  - runpod.cloud.wait
+  - runpod.cloud.attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Makes no create, rename or delete call and reports what would change. Never waits.
+  diff_mode:
+    support: full
+options:
+  name:
+    description:
+      - Name of the cluster, the usual key. The cluster is looked up by this name when O(id) is not given, and
+        a new cluster gets this name.
+      - With O(id) given as well, a different name renames the cluster.
+      - One of O(name) and O(id) is required.
+    type: str
+  id:
+    description:
+      - Id of an existing cluster. Takes precedence over O(name) for the lookup. An O(id) never creates.
+    type: str
+  state:
+    description:
+      - V(present) makes sure the cluster exists. V(absent) deletes it, which terminates all its nodes.
+        A cluster that is already gone is not an error.
+    type: str
+    choices: [present, absent]
+    default: present
+  type:
+    description:
+      - The kind of cluster. V(SLURM) and V(RAY) clusters give their nodes roles (V(SLURM_CONTROLLER) and
+        V(SLURM_COMPUTE), V(RAY_HEAD) and V(RAY_WORKER)). V(TRAINING) and V(APPLICATION) clusters do not.
+      - Defaults to V(TRAINING) at create.
+    type: str
+    choices: [TRAINING, SLURM, RAY, APPLICATION]
+  gpu_type_id:
+    description:
+      - GPU type of every node, for example V(NVIDIA H100 80GB HBM3). Required to create a cluster.
+      - Checked against the known GPU types before any API call.
+    type: str
+  gpu_count_per_pod:
+    description:
+      - GPUs on each node. Defaults to 1 at create.
+    type: int
+  pod_count:
+    description:
+      - Number of nodes, 2 to 250. Required to create a cluster.
+    type: int
+  image:
+    description:
+      - Container image of every node. A create needs O(image) or O(template_id).
+    type: str
+  template_id:
+    description:
+      - Id of a pod template whose container settings (image, environment, ports, disk, command) the nodes
+        start from. Options given in the task win over the template. Used at create only.
+    type: str
+  env:
+    description:
+      - Environment variables of every node's container.
+    type: dict
+  ports:
+    description:
+      - Ports to expose on every node, each like V(22/tcp) or V(8888/http). With O(ssh=true), V(22/tcp) is added.
+    type: list
+    elements: str
+  container_disk_gb:
+    description:
+      - Size of each node's container disk in GB.
+    type: int
+  docker_args:
+    description:
+      - Command (arguments) each container is started with, replacing the image's default.
+    type: str
+  volume_gb:
+    description:
+      - Size of each node's persistent volume in GB.
+    type: int
+  volume_mount_path:
+    description:
+      - Where the volume (or network volume) is mounted, default V(/workspace).
+    type: str
+  network_volume_id:
+    description:
+      - Id of a network volume to attach to every node. It must be in the cluster's data center.
+    type: str
+  data_center_ids:
+    description:
+      - Data centers the cluster may be placed in, for example V(US-TX-3). A cluster is always placed in one
+        data center.
+    type: list
+    elements: str
+  ssh:
+    description:
+      - Ask RunPod to set up SSH on every node and make sure V(22/tcp) is declared. O(wait=true) needs this.
+    type: bool
+    default: true
+  ssh_public_key:
+    description:
+      - An OpenSSH public key line authorized for C(root) on every node. It is passed as the E(PUBLIC_KEY)
+        environment variable, which the sshd start-up of RunPod images reads. Without it, RunPod uses the
+        keys registered with the account.
+    type: str
+notes:
+  - Clusters bill per node by the second. A failed or interrupted wait keeps the cluster; the failure
+    message says how to delete it.
+  - The wait proves that each node's sshd answers with an C(SSH-) banner on its public port, not that a
+    login works, nor that the nodes reach each other. C(playbooks/cluster.yml) in the collection checks that
+    over SSH. See the collection's C(docs/clusters.md).
+seealso:
+  - module: runpod.cloud.cluster_info
+  - module: runpod.cloud.pod
+"""
+
+EXAMPLES = r"""
+- name: Create a 4-node training cluster and wait until every node answers SSH
+  runpod.cloud.cluster:
+    name: llm-train
+    type: TRAINING
+    gpu_type_id: NVIDIA H100 80GB HBM3
+    gpu_count_per_pod: 8
+    pod_count: 4
+    image: runpod/pytorch:2.8.0-py3.11-cuda12.8.1-cudnn-devel-ubuntu22.04
+    ssh_public_key: "{{ lookup('ansible.builtin.file', '~/.ssh/id_ed25519.pub') }}"
+    wait: true
+    wait_timeout: 30m
+  register: llm
+
+- name: Add every node to the inventory
+  ansible.builtin.add_host:
+    name: "llm-node-{{ item.rank }}"
+    groups: llm_nodes
+    ansible_host: "{{ item.ssh.host }}"
+    ansible_port: "{{ item.ssh.port }}"
+    ansible_user: "{{ item.ssh.user }}"
+    node_rank: "{{ item.rank }}"
+    overlay_ip: "{{ item.cluster_ip }}"
+  loop: "{{ llm.pods }}"
+  loop_control:
+    label: "{{ item.id }}"
+
+- name: Write an MPI hostfile, primary first
+  ansible.builtin.copy:
+    dest: ./hostfile
+    content: |
+      {% for node in llm.pods %}
+      {{ node.cluster_ip }} slots={{ llm.cluster.gpu_count_per_pod }}
+      {% endfor %}
+    mode: "0644"
+
+- name: Delete the cluster and all its nodes
+  runpod.cloud.cluster:
+    name: llm-train
+    state: absent
+"""
+
+RETURN = r"""
+cluster:
+  description:
+    - The cluster as last read. The planned cluster with a null RV(cluster.id) when created in check mode;
+      null after a delete.
+  returned: always
+  type: dict
+  sample:
+    id: 5c2n8m4q
+    name: llm-train
+    type: TRAINING
+    gpu_type_id: NVIDIA H100 80GB HBM3
+    gpu_count_per_pod: 8
+    pod_count: 4
+    data_center_id: US-TX-3
+    network: {cidr: 10.65.0.0/16, vxlan_id: 42, vxlan_port: 4789}
+    primary: {pod_id: a1b2c3, status: RUNNING, ssh_endpoint: "203.0.113.7:22001"}
+    pods_by_status: {RUNNING: 4}
+    created_at: "2026-06-29T20:00:00Z"
+  contains:
+    id:
+      description: The cluster id.
+      type: str
+      returned: always
+    name:
+      description: The cluster name.
+      type: str
+      returned: always
+    type:
+      description: C(TRAINING), C(SLURM), C(RAY) or C(APPLICATION).
+      type: str
+      returned: always
+    gpu_type_id:
+      description: GPU type of every node.
+      type: str
+      returned: always
+    gpu_count_per_pod:
+      description: GPUs per node.
+      type: int
+      returned: always
+    pod_count:
+      description: Number of nodes.
+      type: int
+      returned: always
+    data_center_id:
+      description: The one data center of every node; null until a node is placed.
+      type: str
+      returned: always
+    network:
+      description: The private overlay network, C({cidr, vxlan_id, vxlan_port}); null until it is provisioned.
+      type: dict
+      returned: always
+    primary:
+      description:
+        - The primary node, C({pod_id, status, ssh_endpoint}) (C(ssh_endpoint) is C(host:port), null until it
+          runs with SSH exposed); null until it is placed.
+      type: dict
+      returned: always
+    pods_by_status:
+      description: "Node counts by status, for example C({RUNNING: 3, PROVISIONING: 1})."
+      type: dict
+      returned: always
+    created_at:
+      description: Creation time.
+      type: str
+      returned: always
+pods:
+  description:
+    - The nodes in rank order (the primary, rank 0, first), as last read. Each has the shared pod shape of
+      runpod.cloud (see RV(runpod.cloud.pod#module:pod)) plus the keys below.
+    - Empty in check mode, after a delete, and when RunPod has not listed the nodes yet.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - id: a1b2c3
+      name: llm-train-node-0
+      status: RUNNING
+      runtime_status: running
+      ssh: {host: 203.0.113.7, port: 22001, user: root, command: ssh root@203.0.113.7 -p 22001}
+      rank: 0
+      role: null
+      cluster_ip: 10.65.0.2
+      primary: true
+  contains:
+    ssh:
+      description: C({host, port, user, command}) of the node's public SSH port, else null.
+      type: dict
+      returned: always
+    rank:
+      description: The node rank (C(NODE_RANK)); null until RunPod assigns it.
+      type: int
+      returned: always
+    role:
+      description: C(SLURM_CONTROLLER), C(SLURM_COMPUTE), C(RAY_HEAD) or C(RAY_WORKER); null on TRAINING and
+        APPLICATION clusters.
+      type: str
+      returned: always
+    cluster_ip:
+      description: The node's address on the cluster's private network; null until RunPod assigns it.
+      type: str
+      returned: always
+    primary:
+      description: Whether this is the primary node (rank 0).
+      type: bool
+      returned: always
+not_ready:
+  description:
+    - After a failed wait, the nodes that were not ready, each C({id, name, rank, role, last_state}).
+  returned: when a wait failed
+  type: list
+  elements: dict
+  sample:
+    - {id: d4e5f6, name: llm-train-node-2, rank: 2, role: null, last_state: pod status error}
+actions:
+  description: What the task did (or would do in check mode), in order; items are C(create), C(adopt), C(update)
+    (a rename) and C(delete).
+  returned: always
+  type: list
+  elements: str
+  sample: [create]
+updated_fields:
+  description: Fields changed (or that would be changed); only C(name) can be.
+  returned: when an update was made or would be made
+  type: list
+  elements: str
+  sample: [name]
+wait:
+  description:
+    - How the wait went, C(elapsed), C(polls), C(probes), C(history), C(last_state), C(last_states) (each
+      node's last state) and, on success, C(ready_detail).
+  returned: when the module waited
+  type: dict
+  sample:
+    elapsed: 240
+    polls: 48
+    probes: 31
+    last_state: all 4 pods ready
+    ready_detail: all 4 pods ready
+code:
+  description:
+    - Machine-readable failure code, for example C(conflict) (a setting that cannot change differs, or a node
+      went down during the wait), C(wait_timeout), C(wait_interrupted), C(not_found), C(ambiguous), C(bad_request).
+  returned: on failure
+  type: str
+  sample: conflict
+id:
+  description: Id of the cluster the failure concerns, when there is one.
+  returned: on failure, when a cluster is involved
+  type: str
+  sample: 5c2n8m4q
+ids:
+  description: Ids of the clusters sharing O(name) when the task failed because the name is ambiguous.
+  returned: on ambiguity failure
+  type: list
+  elements: str
+diff:
+  description: Before and after views of the cluster.
+  returned: with C(--diff), when something changed
+  type: dict
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    ResourceModule,
+    argument_spec,
+    run_module,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
+
+ARGUMENT_SPEC = argument_spec(
+    AUTH_ARGUMENT_SPEC,
+    WAIT_ARGUMENT_SPEC,
+    name=dict(type="str"),
+    id=dict(type="str"),
+    state=dict(type="str", choices=["present", "absent"], default="present"),
+    type=dict(type="str", choices=["TRAINING", "SLURM", "RAY", "APPLICATION"]),
+    gpu_type_id=dict(type="str"),
+    gpu_count_per_pod=dict(type="int"),
+    pod_count=dict(type="int"),
+    image=dict(type="str"),
+    template_id=dict(type="str"),
+    env=dict(type="dict"),
+    ports=dict(type="list", elements="str"),
+    container_disk_gb=dict(type="int"),
+    docker_args=dict(type="str"),
+    volume_gb=dict(type="int"),
+    volume_mount_path=dict(type="str"),
+    network_volume_id=dict(type="str"),
+    data_center_ids=dict(type="list", elements="str"),
+    ssh=dict(type="bool", default=True),
+    ssh_public_key=dict(type="str", no_log=False),
+)
+
+MIN_NODES = 2
+MAX_NODES = 250
+
+
+class ClusterModule(ResourceModule):
+    resource_kind = "cluster"
+    track_actions = True
+    keep_deleted = False
+    adopt_after_failed_create = True
+
+    def __init__(self, module):
+        self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
+        self.proven = {}  # node id -> SSH address the wait proved reachable
+        super().__init__(module)
+        self.result["pods"] = []
+
+    # --- checks made before any API call ---------------------------------------------------------------
+    def check_options(self):
+        p = self.params
+        if p["api_version"] == "v1":
+            self.fail(
+                "runpod.cloud.cluster is not available on api_version v1: RunPod offers Instant Clusters only in its "
+                "REST v2 API (/v2/clusters). Set api_version: v2 (the default).",
+                code="bad_request",
+            )
+        if p["wait"] and not p["ssh"]:
+            self.fail("wait: true waits until every node answers SSH, so it needs ssh: true.", code="bad_request")
+        if p["pod_count"] is not None and not MIN_NODES <= p["pod_count"] <= MAX_NODES:
+            self.fail(f"pod_count must be {MIN_NODES} to {MAX_NODES}, got {p['pod_count']}.", code="bad_request")
+        if p["gpu_count_per_pod"] is not None and p["gpu_count_per_pod"] < 1:
+            self.fail("gpu_count_per_pod must be at least 1.", code="bad_request")
+        if p["gpu_type_id"]:
+            unknown, hint = _catalog.unknown_gpu_types([p["gpu_type_id"]])
+            if unknown:
+                self.fail(
+                    f"unknown GPU type in gpu_type_id: {p['gpu_type_id']!r}. Use RunPod's GPU type ids such as "
+                    f"'NVIDIA H100 80GB HBM3'" + (f"; {hint}" if hint else "."),
+                    code="bad_request",
+                )
+
+    # --- hooks: lookup and description ----------------------------------------------------------------
+    def read(self, resource_id):
+        return self.backend.get_cluster(resource_id)
+
+    def find_by_name(self, name):
+        return self.backend.find_clusters(name)
+
+    def describe(self, resource):
+        return describe_cluster(resource)
+
+    def last_known_state(self):
+        counts = (self.result.get("cluster") or {}).get("pods_by_status") or {}
+        return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
+
+    def read_members(self, cluster):
+        self.members = self.backend.list_cluster_pods(cluster.id)
+        return self.members
+
+    def exit(self, **extra):
+        if self.params["state"] == "present" and self.last_seen is not None and self.members is None \
+                and not self.module.check_mode:
+            self.read_members(self.last_seen)
+        self.result["pods"] = describe_members(self.members or [], self.proven)
+        super().exit(**extra)
+
+    # --- present --------------------------------------------------------------------------------------
+    def build_spec(self):
+        p = self.params
+        missing = [option for option in ("gpu_type_id", "pod_count") if not p[option]]
+        if not (p["image"] or p["template_id"]):
+            missing.append("image (or template_id)")
+        if not p["name"]:
+            missing.append("name")
+        if missing:
+            self.fail(
+                f"no cluster named {p['name']!r} exists, and creating one needs {', '.join(missing)}.",
+                code="bad_request",
+            )
+        return ClusterSpec(
+            name=p["name"],
+            type=p["type"] or "TRAINING",
+            gpu_type_id=p["gpu_type_id"],
+            gpu_count_per_pod=p["gpu_count_per_pod"] or 1,
+            pod_count=p["pod_count"],
+            image=p["image"],
+            template_id=p["template_id"],
+            container_disk_gb=p["container_disk_gb"],
+            volume_gb=p["volume_gb"],
+            volume_mount_path=p["volume_mount_path"],
+            network_volume_id=p["network_volume_id"],
+            ports=with_ssh_port(p["ports"], p["ssh"]),
+            env=self.wanted_env() or {},
+            docker_args=p["docker_args"],
+            data_center_ids=list(p["data_center_ids"] or []),
+            start_ssh=p["ssh"],
+        )
+
+    def wanted_env(self):
+        p = self.params
+        if p["env"] is None and not p["ssh_public_key"]:
+            return None
+        env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
+        if p["ssh_public_key"]:
+            env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
+        return env
+
+    def create(self, spec):
+        return self.backend.create_cluster(spec)
+
+    def converge(self, current):
+        """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
+        differences = self.fixed_differences(current, self.read_members(current))
+        if differences:
+            self.fail(
+                f"cluster {current.id} ({current.name!r}) differs from the task in settings RunPod fixes when a "
+                f"cluster is created: {'; '.join(differences)}. Nothing was changed. To get the new settings, "
+                f"delete the cluster (runpod.cloud.cluster id={current.id} state=absent) and run the task again.",
+                code="conflict",
+                resource_id=current.id,
+            )
+        return self.update_resource(current)
+
+    def fixed_differences(self, cluster, members):
+        p = self.params
+        found = []
+        for option, actual in (("gpu_type_id", cluster.gpu_type_id), ("gpu_count_per_pod", cluster.gpu_count_per_pod),
+                               ("pod_count", cluster.pod_count)):
+            if p[option] is not None and actual is not None and p[option] != actual:
+                found.append(f"{option} is {actual!r}, not {p[option]!r}")
+        if p["type"] and cluster.type and p["type"] != cluster.type:
+            found.append(f"type is {cluster.type}, not {p['type']}")
+        if p["data_center_ids"] and cluster.data_center_id and cluster.data_center_id not in p["data_center_ids"]:
+            found.append(f"data center is {cluster.data_center_id}, not one of {', '.join(p['data_center_ids'])}")
+        node = next((pod for pod in members if pod.status.upper() != "TERMINATED"), None)
+        if node is None:
+            return found
+        if p["image"] and node.image and p["image"] != node.image:
+            found.append(f"image is {node.image!r}, not {p['image']!r}")
+        if p["container_disk_gb"] is not None and node.container_disk_gb not in (None, p["container_disk_gb"]):
+            found.append(f"container_disk_gb is {node.container_disk_gb}, not {p['container_disk_gb']}")
+        if p["ports"] is not None and sorted(with_ssh_port(p["ports"], p["ssh"])) != sorted(node.ports):
+            found.append(f"ports are {sorted(node.ports)}, not {sorted(with_ssh_port(p['ports'], p['ssh']))}")
+        env = self.wanted_env() or {}
+        changed_env = sorted(key for key, value in env.items() if node.env.get(key) != value)
+        if changed_env:
+            found.append(f"env differs in {', '.join(changed_env)}")
+        return found
+
+    def changes(self, current):
+        p = self.params
+        if p["id"] and p["name"] and p["name"] != current.name:
+            return {"name": p["name"]}
+        return {}
+
+    def update(self, current, changes):
+        return self.backend.rename_cluster(current.id, changes["name"])
+
+    def delete(self, current):
+        self.backend.delete_cluster(current.id)
+        self.members = []
+
+    # --- waiting --------------------------------------------------------------------------------------
+    def wait_for(self, resource):
+        cluster = resource
+        poller = ClusterPoller(self.backend, cluster.id, cluster.pod_count or self.params["pod_count"])
+
+        def last_seen():
+            self.members = list(poller.last_pods.values()) or self.members
+            proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
+            self.result["pods"] = describe_members(self.members or [], proven)
+            return self.describe(self.last_seen or cluster)
+
+        def explain_failure(error):
+            waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+            not_ready = []
+            for pod_id in waiting:
+                pod = poller.last_pods.get(pod_id)
+                not_ready.append({
+                    "id": pod_id,
+                    "name": pod.name if pod is not None else None,
+                    "rank": pod.cluster_rank if pod is not None else None,
+                    "role": pod.cluster_role if pod is not None else None,
+                    "last_state": poller.states.get(pod_id),
+                })
+            listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
+            return (
+                f"{error}; nodes not ready: {listing}; cluster {cluster.id} was kept (nothing is deleted) and bills "
+                f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster.id}, or delete it with "
+                f"runpod.cloud.cluster id={cluster.id} state=absent",
+                {"not_ready": not_ready},
+            )
+
+        outcome = self.wait_until(
+            poller,
+            label=f"ssh on every node of cluster {cluster.id}",
+            resource_id=cluster.id,
+            describe_last=last_seen,
+            explain_failure=explain_failure,
+        )
+        self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
+        self.members = list(poller.last_pods.values())
+        # The create answer predates placement: one read gives the data center, network and primary.
+        try:
+            self.seen(self.backend.get_cluster(cluster.id))
+        except RunPodError as error:
+            self.module.warn(f"every node of cluster {cluster.id} answers SSH, but re-reading the cluster for its "
+                             f"network and primary failed: {error.message} ({error.code}); they may be null")
+        self.result["wait"] = outcome.as_dict()
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=ARGUMENT_SPEC,
+        mutually_exclusive=[("image", "template_id")],
+        required_one_of=[("name", "id")],
+        supports_check_mode=True,
+    )
+    run_module(ClusterModule, module)
+
+
+if __name__ == "__main__":
+    main()

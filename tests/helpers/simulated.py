@@ -1,0 +1,45 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Scenarios set up in a running simulator through its admin API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+FOREVER = 10_000_000  # simulated seconds: a pod that stays in its current step for the whole test
+# The test account has one SSH key registered (PUT /v2/account/ssh-keys), as a RunPod user who set up SSH does:
+# v2 pods created with startSsh (and seeded pods) get it as PUBLIC_KEY, so their sshd starts. Nobody holds its
+# private half: tests that log in pass their own key; tests about a keyless account clear the registration.
+ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
+
+
+def register_account_keys(sim: Any, keys: list[str]) -> None:
+    """Replace the account's registered SSH keys through the API (``[]`` leaves the account without any)."""
+    response = httpx.put(
+        f"{sim.urls['api_v2']}/account/ssh-keys",
+        json={"keys": keys},
+        headers={"Authorization": f"Bearer {sim.api_key}"},
+        timeout=10,
+    )
+    response.raise_for_status()
+
+
+def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float = 0.25,
+                   prefix: str = "batch") -> tuple[list[str], list[float]]:
+    """Seed ``count`` PROVISIONING pods that answer on ssh ``first``, ``first + step``, ... real seconds from
+    now (5 s, 5.25 s, ... 9.75 s by default: ansible's start-up takes about 3 s). New pods stay PROVISIONING
+    until their own delays are set, so none races ahead of the seed. Returns the ids and, per pod, the
+    ``time.time()`` at which it answers."""
+    scale = sim.admin.config()["time_scale"]
+    sim.admin.configure(provisioning_delay=FOREVER)
+    ids = sim.admin.seed(count, status="PROVISIONING", name_prefix=prefix, ports=["22/tcp"])
+    ready_at = []
+    for index, pod_id in enumerate(ids):
+        delay = first + step * index
+        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
+        ready_at.append(time.time() + delay)
+    return ids, ready_at

@@ -1,0 +1,420 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""network_volume(_info), container_registry, ssh_key and billing_info against the simulator (real playbook runs).
+
+Each test is one playbook run exercising several steps (create, rerun, refusals, check mode, absent), so the
+suite stays lean.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(240)
+
+KEY_A = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ alice@example.com"
+KEY_B = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFi0v3sQ7n2dJmLr1d0Hq8aW9xYpT6u5Vb4cN3eR2kZt bob@example.com"
+KEY_C = (
+    "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEmKSENjQEezOmxkZMy7opKgwFB9nkt5YRrYMj"
+    "NuG5N87uRgg6CLrbo5wAdT/y6v0mKV0U2w0WZ2YB/++Tpockg= carol"
+)
+
+
+def api(sim, version="v2"):
+    return httpx.Client(
+        base_url=sim.urls[f"api_{version}"], headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
+    )
+
+
+def failed(result, name):
+    task = result.task_result(name)
+    assert task.get("failed") is True, task
+    return task
+
+
+VOLUME_PLAYBOOK = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: preview create
+      runpod.cloud.network_volume: &vol {name: datasets, size_gb: 20, data_center_id: EU-RO-1, type: STANDARD}
+      check_mode: true
+      diff: true
+    - name: create
+      runpod.cloud.network_volume: *vol
+      register: volume
+    - name: rerun
+      runpod.cloud.network_volume: *vol
+    - name: pod mounting the volume
+      runpod.cloud.pod:
+        name: trainer
+        image: ubuntu
+        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+        data_center_ids: ["{{ volume.network_volume.data_center_id }}"]
+        network_volume_id: "{{ volume.network_volume.id }}"
+        volume_mount_path: /workspace
+        wait: false
+      register: pod
+    - name: grow
+      runpod.cloud.network_volume: {name: datasets, size_gb: 40}
+      diff: true
+    - name: rename by id
+      runpod.cloud.network_volume: {id: "{{ volume.network_volume.id }}", name: datasets-2}
+    - name: shrink refused
+      runpod.cloud.network_volume: {name: datasets-2, size_gb: 30}
+      ignore_errors: true
+    - name: move refused
+      runpod.cloud.network_volume: {name: datasets-2, data_center_id: US-TX-3}
+      ignore_errors: true
+    - name: retype refused
+      runpod.cloud.network_volume: {name: datasets-2, type: HIGH_PERFORMANCE}
+      ignore_errors: true
+    - name: too big refused
+      runpod.cloud.network_volume: {name: other, size_gb: 5000, data_center_id: EU-RO-1}
+      ignore_errors: true
+    - name: delete attached
+      runpod.cloud.network_volume: {name: datasets-2, state: absent}
+      ignore_errors: true
+    - name: info
+      runpod.cloud.network_volume_info: {name: datasets-2}
+    - name: terminate the pod
+      runpod.cloud.pod: {id: "{{ pod.pod.id }}", state: absent}
+    - name: preview delete
+      runpod.cloud.network_volume: {name: datasets-2, state: absent}
+      check_mode: true
+    - name: delete
+      runpod.cloud.network_volume: {name: datasets-2, state: absent}
+      diff: true
+    - name: delete again
+      runpod.cloud.network_volume: {name: datasets-2, state: absent}
+    - name: unknown id
+      runpod.cloud.network_volume: {id: nope, size_gb: 10}
+      ignore_errors: true
+"""
+
+
+def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbook, tmp_path):
+    result = run_playbook(tmp_path, VOLUME_PLAYBOOK)
+    assert result.rc == 0, result.stdout + result.stderr
+
+    preview = result.task_result("preview create")
+    assert preview["changed"] is True and preview["network_volume"]["id"] is None
+    assert preview["diff"]["after"]["size_gb"] == 20
+    volume = result.task_result("create")["network_volume"]
+    assert volume == {
+        "id": volume["id"],
+        "name": "datasets",
+        "size_gb": 20,
+        "data_center_id": "EU-RO-1",
+        "type": "STANDARD",
+    }
+    assert result.task_result("rerun")["changed"] is False
+    pod = result.task_result("pod mounting the volume")["pod"]
+    with api(sim) as client:
+        mounted = client.get(f"/pods/{pod['id']}").json()
+    assert mounted["mounts"]["network"][0]["volumeId"] == volume["id"]
+    grow = result.task_result("grow")
+    assert grow["changed"] is True and grow["diff"] == {"before": {"size_gb": 20}, "after": {"size_gb": 40}}
+    assert result.task_result("rename by id")["network_volume"]["name"] == "datasets-2"
+
+    shrink = failed(result, "shrink refused")
+    assert shrink["code"] == "bad_request" and "never shrink" in shrink["msg"] and "40 GB" in shrink["msg"]
+    for name, option in (("move refused", "data_center_id"), ("retype refused", "type")):
+        refused = failed(result, name)
+        assert refused["code"] == "bad_request" and f"{option} is fixed" in refused["msg"], refused
+    assert "from 10 to 4096" in failed(result, "too big refused")["msg"]
+    attached = failed(result, "delete attached")
+    assert attached["code"] == "bad_request" and f"attached to pod {pod['id']}" in attached["msg"]
+    assert attached["changed"] is False
+    assert result.task_result("info")["network_volumes"][0]["size_gb"] == 40
+
+    assert result.task_result("preview delete")["changed"] is True
+    deleted = result.task_result("delete")
+    assert deleted["changed"] is True and deleted["diff"]["after"] == {}
+    assert result.task_result("delete again")["changed"] is False
+    assert failed(result, "unknown id")["code"] == "not_found"
+    # Refusals never reached the API: one create, one PATCH per grow/rename, no shrink/move PATCH, one POST total.
+    assert sim.admin.count("POST", r"^/v2/network-volumes$") == 1
+    assert sim.admin.count("PATCH", r"^/v2/network-volumes/") == 2
+    assert sim.admin.count("DELETE", r"^/v2/network-volumes/") == 2  # refused while attached, then deleted
+
+
+def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
+    day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
+    charge = {"kind": "pods", "resource_id": "pod1", "time": f"{day}T05:00:00Z", "gpu": 2.5, "disk": 0.5}
+    assert httpx.post(f"{sim.urls['admin']}/billing", json={"charges": [charge]}, timeout=10).status_code == 200
+    with api(sim) as client:
+        for _attempt in range(2):
+            client.post("/network-volumes", json={"name": "twin", "size": 10, "dataCenter": "EU-RO-1"})
+    result = run_playbook(
+        tmp_path,
+        """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: ambiguous
+      runpod.cloud.network_volume: {name: twin, size_gb: 10, api_version: v2, api_url: "{{ lookup('env', 'V2_URL') }}"}
+      ignore_errors: true
+    - name: v1 type refused
+      runpod.cloud.network_volume: {name: legacy, size_gb: 10, data_center_id: EU-RO-1, type: STANDARD}
+      ignore_errors: true
+    - name: v1 create
+      runpod.cloud.network_volume: &legacy {name: legacy, size_gb: 10, data_center_id: EU-RO-1}
+    - name: v1 rerun
+      runpod.cloud.network_volume: *legacy
+    - name: v1 grow
+      runpod.cloud.network_volume: {name: legacy, size_gb: 12}
+    - name: v1 info
+      runpod.cloud.network_volume_info: {name: legacy}
+    - name: v1 delete
+      runpod.cloud.network_volume: {name: legacy, state: absent}
+    - name: v1 registry
+      runpod.cloud.container_registry: &reg {name: legacy, username: me, password: pw}
+    - name: v1 registry rerun
+      runpod.cloud.container_registry: *reg
+    - name: v1 registry delete
+      runpod.cloud.container_registry: {name: legacy, state: absent}
+    - name: v1 pod spend
+      runpod.cloud.billing_info: {kind: pods, bucket_size: day, start_time: "{{ lookup('env', 'DAY') }}"}
+""",
+        api_version="v1",
+        env={"V2_URL": sim.urls["api_v2"], "DAY": day},
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    ambiguous = failed(result, "ambiguous")
+    assert ambiguous["code"] == "ambiguous" and len(ambiguous["ids"]) == 2
+    refused = failed(result, "v1 type refused")
+    assert "not available on api_version v1" in refused["msg"]
+    created = result.task_result("v1 create")["network_volume"]
+    assert created["type"] is None and created["size_gb"] == 10
+    assert result.task_result("v1 rerun")["changed"] is False
+    assert result.task_result("v1 grow")["network_volume"]["size_gb"] == 12
+    assert result.task_result("v1 info")["network_volumes"] == [dict(created, size_gb=12)]
+    assert result.task_result("v1 delete")["changed"] is True
+    assert result.task_result("v1 registry")["changed"] is True
+    assert result.task_result("v1 registry rerun")["changed"] is False
+    assert result.task_result("v1 registry delete")["changed"] is True
+    spend = result.task_result("v1 pod spend")["billing"]
+    next_day = (datetime.fromisoformat(day) + timedelta(days=1)).strftime("%Y-%m-%d")
+    record = {
+        "start_time": f"{day}T00:00:00Z",
+        "end_time": f"{next_day}T00:00:00Z",
+        "resource_id": "pod1",
+        "total": 3.0,
+    }
+    assert spend["records"] == [record]
+    assert spend["totals"] == {"total": 3.0} and spend["start_time"] == f"{day}T00:00:00Z"
+    assert sim.admin.count("POST", r"^/v1/networkvolumes$") == 1
+    assert sim.admin.count("POST", r"^/v1/containerregistryauth$") == 1
+    # The ambiguous task read once and created nothing (the two POSTs are the seeds).
+    assert sim.admin.count("GET", r"^/v2/network-volumes$") == 1
+    assert sim.admin.count("POST", r"^/v2/network-volumes$") == 2
+
+
+REGISTRY_PLAYBOOK = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: create without password
+      runpod.cloud.container_registry: {name: hub, username: me}
+      ignore_errors: true
+    - name: preview create
+      runpod.cloud.container_registry: &reg {name: hub, username: me, password: first-secret}
+      check_mode: true
+    - name: create
+      runpod.cloud.container_registry: *reg
+      register: registry
+    - name: rerun with another password (on_create)
+      runpod.cloud.container_registry: {name: hub, username: me, password: second-secret}
+    - name: preview replace
+      runpod.cloud.container_registry: &rotate
+        name: hub
+        username: me
+        password: second-secret
+        update_password: always
+      check_mode: true
+      diff: true
+    - name: replace
+      runpod.cloud.container_registry: *rotate
+      diff: true
+      register: replaced
+    - name: rename refused
+      runpod.cloud.container_registry: {id: "{{ replaced.container_registry.id }}", name: other}
+      ignore_errors: true
+    - name: pod from a private image
+      runpod.cloud.pod: &pod
+        name: private
+        image: me/private:1
+        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+        registry_id: "{{ replaced.container_registry.id }}"
+        wait: false
+      register: pod
+    - name: pod rerun
+      runpod.cloud.pod: *pod
+    - name: delete in use
+      runpod.cloud.container_registry: {name: hub, state: absent}
+      ignore_errors: true
+    - name: terminate the pod
+      runpod.cloud.pod: {id: "{{ pod.pod.id }}", state: absent}
+    - name: delete
+      runpod.cloud.container_registry: {name: hub, state: absent}
+    - name: delete again
+      runpod.cloud.container_registry: {name: hub, state: absent}
+"""
+
+
+def test_container_registry_create_replace_and_refusals(sim, run_playbook, tmp_path):
+    result = run_playbook(tmp_path, REGISTRY_PLAYBOOK)
+    assert result.rc == 0, result.stdout + result.stderr
+    pod_id = result.task_result("pod from a private image")["pod"]["id"]
+
+    missing = failed(result, "create without password")
+    assert missing["code"] == "bad_request" and "password" in missing["msg"]
+    assert result.task_result("preview create")["container_registry"] == {"id": None, "name": "hub"}
+    created = result.task_result("create")
+    assert created["changed"] is True and created["actions"] == ["create"]
+    old_id = created["container_registry"]["id"]
+    rerun = result.task_result("rerun with another password (on_create)")
+    assert rerun["changed"] is False and rerun["container_registry"]["id"] == old_id
+    preview = result.task_result("preview replace")
+    assert preview["changed"] is True and preview["actions"] == ["delete", "create"]
+    assert preview["diff"]["before"] == {"id": old_id, "name": "hub", "credential": "stored"}
+    replaced = result.task_result("replace")
+    new_id = replaced["container_registry"]["id"]
+    assert new_id != old_id and replaced["replaced_id"] == old_id
+    assert replaced["diff"]["after"] == {"id": new_id, "name": "hub", "credential": "replaced"}
+    assert "second-secret" not in result.stdout + result.stderr and "first-secret" not in result.stdout
+    assert failed(result, "rename refused")["code"] == "bad_request"
+
+    assert result.task_result("pod rerun")["changed"] is False
+    with api(sim) as client:
+        assert client.get(f"/pods/{pod_id}").json()["registry"] == new_id
+    in_use = failed(result, "delete in use")
+    assert in_use["code"] == "bad_request" and pod_id in in_use["msg"] and in_use["changed"] is False
+    assert result.task_result("delete")["changed"] is True
+    assert result.task_result("delete again")["changed"] is False
+    # Create, replace (delete + create): two POSTs; the password never reached the request log.
+    assert sim.admin.count("POST", r"^/v2/registries$") == 2
+
+
+def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
+    # The integration account starts with one registered key (conftest); this test starts from none.
+    with api(sim) as client:
+        assert client.put("/account/ssh-keys", json={"keys": []}).status_code == 200
+    sim.admin.clear_requests()
+    alice_other_comment = KEY_A.rsplit(" ", 1)[0] + " alice@laptop"
+    result = run_playbook(
+        tmp_path,
+        f"""
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: preview add
+      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
+      check_mode: true
+      diff: true
+    - name: add
+      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
+    - name: rerun with another comment
+      runpod.cloud.ssh_key: {{key: "{alice_other_comment}"}}
+    - name: add two more
+      runpod.cloud.ssh_key:
+        key: |
+          {KEY_B}
+          # a comment line
+          {KEY_C}
+    - name: exclusive
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
+      diff: true
+    - name: exclusive rerun
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
+    - name: absent
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
+    - name: absent again
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
+    - name: not a key
+      runpod.cloud.ssh_key: {{key: "AAAAC3NzaC1lZDI1NTE5 me"}}
+      ignore_errors: true
+    - name: v1 refused
+      runpod.cloud.ssh_key: {{key: "{KEY_A}", api_version: v1}}
+      ignore_errors: true
+""",
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    preview = result.task_result("preview add")
+    assert preview["changed"] is True and preview["keys"] == [KEY_A]
+    assert preview["diff"]["after"] == KEY_A + "\n"
+    assert result.task_result("add")["keys"] == [KEY_A]
+    same = result.task_result("rerun with another comment")
+    assert same["changed"] is False and same["keys"] == [KEY_A]
+    more = result.task_result("add two more")
+    assert more["keys"] == [KEY_A, KEY_B, KEY_C] and more["added"] == [KEY_B, KEY_C]
+    exclusive = result.task_result("exclusive")
+    assert exclusive["keys"] == [KEY_C] and exclusive["removed"] == [KEY_A, KEY_B]
+    assert result.task_result("exclusive rerun")["changed"] is False
+    assert result.task_result("absent")["keys"] == []
+    assert result.task_result("absent again")["changed"] is False
+    assert failed(result, "not a key")["code"] == "bad_request"
+    assert "not available on api_version v1" in failed(result, "v1 refused")["msg"]
+    # One PUT per real change (add, add two, exclusive, absent); check mode, reruns and refusals sent none.
+    assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 4
+    assert sim.admin.count(path_regex=r"^/v1/") == 0
+
+
+def test_billing_info_reports_yesterdays_gpu_spend(sim, run_playbook, tmp_path):
+    yesterday = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=1)
+    charges = [
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=2)).isoformat(), "gpu": 4.5},
+        {"kind": "pods", "resource_id": "pod2", "time": (yesterday + timedelta(hours=9)).isoformat(), "gpu": 1.25},
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=9)).isoformat(), "disk": 0.5},
+        {"kind": "serverless", "resource_id": "ep1", "time": yesterday.isoformat(), "gpu": 2, "fee": 0.25},
+        {"kind": "network_volumes", "resource_id": "vol1", "time": yesterday.isoformat(), "standard": 0.75},
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday - timedelta(hours=1)).isoformat(), "gpu": 99},
+    ]
+    response = httpx.post(f"{sim.urls['admin']}/billing", json={"charges": charges}, timeout=10)
+    assert response.status_code == 200, response.text
+    day = yesterday.strftime("%Y-%m-%d")
+    result = run_playbook(
+        tmp_path,
+        f"""
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: spend per day
+      runpod.cloud.billing_info: {{kind: all, bucket_size: day, last_n: 2}}
+      register: spend
+    - name: report
+      ansible.builtin.debug:
+        msg: >-
+          GPU spend on {{{{ y.start_time[:10] }}}}:
+          {{{{ '%.2f' | format(y.pod_gpu + y.serverless_gpu + y.cluster_gpu) }}}} USD
+      vars:
+        y: "{{{{ spend.billing.records[0] }}}}"
+    - name: one pod
+      runpod.cloud.billing_info: {{kind: pods, resource_id: pod1, start_time: "{day}", end_time: "{day}T23:59:59Z"}}
+    - name: bad time
+      runpod.cloud.billing_info: {{start_time: yesterday}}
+      ignore_errors: true
+    - name: v1 all refused
+      runpod.cloud.billing_info: {{kind: all, api_version: v1}}
+      ignore_errors: true
+""",
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    report = result.task_result("report")
+    assert report["msg"] == f"GPU spend on {day}: 7.75 USD"
+    spend = result.task_result("spend per day")["billing"]
+    assert spend["kind"] == "all" and len(spend["records"]) == 2
+    assert spend["records"][0]["total"] == pytest.approx(4.5 + 1.25 + 0.5 + 2 + 0.25 + 0.75)
+    pod = result.task_result("one pod")["billing"]
+    assert pod["totals"] == {"total": 5.0, "gpu": 4.5, "cpu": 0.0, "disk": 0.5}
+    assert {r["resource_id"] for r in pod["records"]} == {"pod1"}
+    assert pod["start_time"] == f"{day}T00:00:00Z"
+    assert failed(result, "bad time")["code"] == "bad_request"
+    assert "not available on api_version v1" in failed(result, "v1 all refused")["msg"]
+    assert sim.admin.count(path_regex=r"^/v1/") == 0
+    assert sim.admin.count("GET", r"^/v2/billing") == 2

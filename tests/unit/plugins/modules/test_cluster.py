@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.cluster without an API: refusals before any call, fixed settings, rename, 5xx-create adoption."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from helpers.fakes import FakeBackend, check_fake_matches_interface, run_module
+
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, PodView
+from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
+
+GPU = "NVIDIA H100 80GB HBM3"
+CREATE = {"name": "train", "gpu_type_id": GPU, "pod_count": 2, "image": "img:1"}
+
+
+class FakeClusterBackend(FakeBackend):
+    """The shared FakeBackend plus the cluster calls (``ClusterCalls`` on the real ``BackendV2``); a create that
+    fails with ``create_error`` leaves a cluster behind first, as a 5xx after the API made one would."""
+
+    def __init__(self, clusters=(), members=(), create_error=None):
+        super().__init__("v2")
+        self.clusters = {c.id: c for c in clusters}
+        self.members = list(members)
+        self.create_error = create_error
+
+    def get_cluster(self, cluster_id, attempts=None):
+        self._call("get_cluster", cluster_id)
+        return self._get(self.clusters, cluster_id, "cluster")
+
+    def find_clusters(self, name, attempts=None):
+        self._call("find_clusters", name)
+        return [c for c in self.clusters.values() if c.name == name]
+
+    def list_cluster_pods(self, cluster_id, attempts=None):
+        self._call("list_cluster_pods", cluster_id)
+        return list(self.members)
+
+    def create_cluster(self, spec):
+        self._call("create_cluster", spec.model_dump())
+        if self.create_error is not None:
+            self.clusters["c-late"] = view("c-late", name=spec.name)
+            raise self.create_error
+        created = view("c-new", name=spec.name)
+        self.clusters[created.id] = created
+        return created
+
+    def rename_cluster(self, cluster_id, name):
+        self._call("rename_cluster", cluster_id, name)
+        return self.clusters[cluster_id].model_copy(update={"name": name})
+
+
+def view(cluster_id="c1", **fields):
+    values = {"id": cluster_id, "name": "train", "type": "TRAINING", "gpu_type_id": GPU, "gpu_count_per_pod": 1,
+              "pod_count": 2}
+    values.update(fields)
+    return ClusterView(**values)
+
+
+def node(rank, **fields):
+    values = {"id": f"p{rank}", "name": f"train-node-{rank}", "status": "RUNNING", "image": "img:1",
+              "ports": ["22/tcp"], "env": {"PUBLIC_KEY": "k"}, "cluster_id": "c1", "cluster_rank": rank,
+              "cluster_ip": f"10.65.0.{rank + 2}"}
+    values.update(fields)
+    return PodView(**values)
+
+
+run = functools.partial(run_module, cluster_module)
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (dict(CREATE, api_version="v1"), "not available on api_version v1"),
+        ({**CREATE, "pod_count": 1}, "pod_count must be 2 to 250"),
+        ({**CREATE, "gpu_type_id": "NVIDIA H100 80GB HBM9"}, "unknown GPU type"),
+        (dict(CREATE, wait=True, ssh=False), "needs ssh: true"),
+    ],
+)
+def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
+    result = run(None, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result["code"] == "bad_request" and text in result["msg"]
+
+
+def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monkeypatch):
+    backend = FakeClusterBackend([view()], [node(0), node(1)])
+    changed = {**CREATE, "image": "img:2", "gpu_count_per_pod": 8, "env": {"A": "1"}, "ports": ["8888/http"]}
+    result = run(backend, capsys, monkeypatch, **changed)
+    assert result["failed"] is True and result["code"] == "conflict" and result["id"] == "c1"
+    for text in ("gpu_count_per_pod is 1, not 8", "image is 'img:1', not 'img:2'", "env differs in A",
+                 "ports are ['22/tcp'], not ['22/tcp', '8888/http']", "Nothing was changed"):
+        assert text in result["msg"]
+    assert [call[0] for call in backend.calls] == ["find_clusters", "list_cluster_pods"]
+
+
+def test_rerun_is_a_no_op_and_id_renames(capsys, monkeypatch):
+    backend = FakeClusterBackend([view()], [node(1), node(0)])
+    same = run(backend, capsys, monkeypatch, **dict(CREATE, ssh_public_key="k"))
+    assert same["changed"] is False and [pod["rank"] for pod in same["pods"]] == [0, 1]
+    assert same["pods"][0]["primary"] is True and same["pods"][1]["cluster_ip"] == "10.65.0.3"
+    renamed = run(backend, capsys, monkeypatch, id="c1", name="train-2")
+    assert renamed["changed"] is True and renamed["actions"] == ["update"] and renamed["cluster"]["name"] == "train-2"
+    assert ("rename_cluster", "c1", "train-2") in backend.calls
+
+
+def test_a_5xx_create_adopts_the_cluster_listed_by_name(capsys, monkeypatch):
+    backend = FakeClusterBackend(create_error=RunPodError("server_error", 502, "bad gateway", maybe_created=True))
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["changed"] is True and result["actions"] == ["adopt"] and result["cluster"]["id"] == "c-late"
+    assert sum(call[0] == "create_cluster" for call in backend.calls) == 1
+    assert "adopted it instead of creating another" in json.dumps(result["warnings"])
+
+
+def test_fake_cluster_backend_matches_the_real_interface():
+    check_fake_matches_interface(FakeClusterBackend, BackendV2)
