@@ -177,14 +177,23 @@ class SimAdmin:
         return self._call("POST", "/seed", {"count": count, **options})["ids"]
 
     def wait_pod(
-        self, pod_id: str, status: str = "RUNNING", *, listening: bool | None = None, timeout: float = 15.0
+        self,
+        pod_id: str,
+        status: str = "RUNNING",
+        *,
+        listening: bool | None = None,
+        mapped: bool | None = None,
+        timeout: float = 15.0,
     ) -> dict[str, Any]:
-        """Poll the admin view until the pod has ``status`` (and, if asked, its port 22 is listening)."""
+        """Poll the admin view until the pod has ``status`` (and, if asked, its port 22 is listening, or mapped:
+        the host publishes mappings ``port_map_delay`` after RUNNING)."""
         deadline = time.monotonic() + timeout
         while True:
             state = self.pod(pod_id)
             port22 = state["listeners"].get("22") or {}
-            if state["status"] == status and (listening is None or bool(port22.get("listening")) == listening):
+            listens = listening is None or bool(port22.get("listening")) == listening
+            maps = mapped is None or ("22" in state["port_map"]) == mapped
+            if state["status"] == status and listens and maps:
                 return state
             if time.monotonic() > deadline:
                 raise TimeoutError(f"pod {pod_id} did not reach {status} (listening={listening}): {state}")

@@ -82,7 +82,10 @@ def running_pod(sim: SimProcess, v2: httpx.Client, create_pod: Callable[..., dic
         pod = create_pod(**overrides)
         behaviour = sim.admin.pod(pod["id"])["ssh_behaviour"]
         serves_22 = "22/tcp" in pod["ports"] and behaviour != "refused"
-        sim.admin.wait_pod(pod["id"], "RUNNING", listening=True if serves_22 else None)
+        declares_22 = "22/tcp" in pod["ports"]
+        sim.admin.wait_pod(
+            pod["id"], "RUNNING", listening=True if serves_22 else None, mapped=True if declares_22 else None
+        )
         return v2.get(f"/pods/{pod['id']}").json()
 
     return make

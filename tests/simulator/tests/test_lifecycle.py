@@ -59,6 +59,14 @@ def test_starting_pod_has_proxy_but_no_direct_ssh(sim, v2, create_pod):
 def test_direct_ssh_needs_22_declared(sim, v2, running_pod):
     pod = running_pod(ports=["8888/http"])
     assert pod["status"] == "RUNNING"
+    # The mappings are published port_map_delay after RUNNING.
+    pod_id = pod["id"]
+
+    def mapped():
+        current = v2.get(f"/pods/{pod_id}").json()
+        return current if current["runtime"]["ports"] else None
+
+    pod = wait_for(mapped)
     assert pod["ssh"]["direct"] is None
     assert [port["type"] for port in pod["runtime"]["ports"]] == ["http"]
 

@@ -72,7 +72,7 @@ def test_banner_only_sends_ssh_banner_then_idles(sim, running_pod):
 def test_ssh_delay_keeps_port_refusing_after_running(sim, v2, create_pod):
     sim.admin.configure(ssh_delay=100000)  # effectively never at time_scale 0.01
     pod = create_pod()
-    sim.admin.wait_pod(pod["id"], "RUNNING", listening=False)
+    sim.admin.wait_pod(pod["id"], "RUNNING", listening=False, mapped=True)
     running = v2.get(f"/pods/{pod['id']}").json()
     assert running["ssh"]["direct"] is not None
     with pytest.raises(ConnectionRefusedError):
