@@ -16,12 +16,12 @@ DOCS_BUILD := $(CURDIR)/docs/build
 # ansible-test's shellcheck sanity test, chromium for the rendered-docs check.
 SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium
 
-.PHONY: help venv sysdeps test lint ruff ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
+.PHONY: help venv sysdeps test lint ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
 	docs sim demo bench bench-timing clean
 
 help:
 	@echo "make test         everything CI runs, in order: lint, sanity, ecosystem, unit, integration"
-	@echo "make lint         ruff, ansible-lint (production profile), antsibull-docs lint, changelog lint"
+	@echo "make lint         ruff, mypy (module_utils), ansible-lint (production profile), antsibull-docs lint, changelog lint"
 	@echo "make sanity       ansible-test sanity (offline-capable, no ignore files)"
 	@echo "make ecosystem    docs build + browser check, changelog, EE context, ansible-runner, release build"
 	@echo "make unit         unit tests and the simulator's own tests"
@@ -60,10 +60,16 @@ sysdeps:
 # --- checks --------------------------------------------------------------------------------------------
 test: venv sysdeps lint sanity ecosystem unit integration
 
-lint: ruff ansible-lint docs-lint changelog-lint
+lint: ruff mypy ansible-lint docs-lint changelog-lint
 
 ruff: venv
 	$(BIN)/ruff check .
+
+# Type hints of plugins/module_utils, imported by FQCN from the collections path (tests/collections_path.py).
+mypy: venv
+	cd $$($(BIN)/python tests/collections_path.py) && $(BIN)/mypy --python-version 3.11 --explicit-package-bases \
+	  --namespace-packages --ignore-missing-imports --follow-imports=silent --cache-dir $(CURDIR)/.mypy_cache \
+	  ansible_collections/runpod/cloud/plugins/module_utils
 
 ansible-lint: venv
 	ANSIBLE_COLLECTIONS_PATH=$$($(BIN)/python tests/collections_path.py) $(BIN)/ansible-lint --offline

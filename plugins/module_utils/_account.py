@@ -13,6 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_dict,
@@ -24,7 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     quote_id,
     require_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     BillingReport,
     NetworkVolumeView,
@@ -159,7 +160,7 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 
 class _Account:
     volumes_path = registries_path = ""
-    view_volume = None
+    view_volume: Any = None
 
     def __init__(self, backend):
         self.backend = backend
@@ -179,14 +180,8 @@ class _Account:
         return [volume for volume in self.list_network_volumes() if volume.name == name]
 
     def create_network_volume(self, spec):
-        try:
-            payload = self.client.request("POST", self.volumes_path, json=self.volume_create_body(spec))
-        except RunPodError as error:
-            # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return self.view_volume(payload)
+        # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
+        return self.view_volume(post_create(self.client, self.volumes_path, self.volume_create_body(spec)))
 
     def update_network_volume(self, volume_id, changes):
         """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
@@ -217,13 +212,7 @@ class _Account:
 
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}
-        try:
-            payload = self.client.request("POST", self.registries_path, json=body)
-        except RunPodError as error:
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return registry_from(payload)
+        return registry_from(post_create(self.client, self.registries_path, body))
 
     def delete_registry(self, registry_id):
         self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
@@ -261,15 +250,8 @@ class AccountV2(_Account):
         path, filter_name = V2_BILLING[kind]
         if resource_id and not filter_name:
             raise ValueError(f"resource_id cannot filter billing kind {kind!r} (it has no per-resource records)")
-        params = {"bucketSize": bucket_size}
-        if last_n is not None:
-            params["lastN"] = int(last_n)
-        if start_time:
-            params["startTime"] = start_time
-        if end_time:
-            params["endTime"] = end_time
-        if resource_id:
-            params[filter_name] = resource_id
+        extra = {"lastN": int(last_n)} if last_n is not None else {}
+        params = billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id)
         payload = as_dict(self.client.request("GET", path, params=params))
         if not isinstance(payload.get("records"), list):
             raise RunPodError("bad_response", None, f'expected {{"records": [...]}} from GET /{path}')
@@ -299,6 +281,18 @@ class AccountV2(_Account):
             totals=totals,
             records=records,
         )
+
+
+def billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id):
+    """The query of a billing read (v1 and v2 name these the same): ``extra`` holds what one version adds."""
+    params = {"bucketSize": bucket_size, **extra}
+    if start_time:
+        params["startTime"] = start_time
+    if end_time:
+        params["endTime"] = end_time
+    if resource_id:
+        params[filter_name] = resource_id
+    return params
 
 
 def sum_amounts(records):
@@ -338,15 +332,8 @@ class AccountV1(_Account):
         path, grouping, filter_name = V1_BILLING[kind]
         if resource_id and not filter_name:
             raise not_on_v1(f"filtering {kind} billing by resource_id")
-        params = {"bucketSize": bucket_size}
-        if grouping:
-            params["grouping"] = grouping
-        if start_time:
-            params["startTime"] = start_time
-        if end_time:
-            params["endTime"] = end_time
-        if resource_id:
-            params[filter_name] = resource_id
+        extra = {"grouping": grouping} if grouping else {}
+        params = billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id)
         payload = self.client.request("GET", path, params=params)
         if not isinstance(payload, list):
             raise RunPodError("bad_response", None, f"expected a list of billing records from GET /{path}")

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
 from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem, v2_cpu_problem
@@ -27,30 +29,9 @@ DEFAULT_REQUEST_TIMEOUT = 30.0
 MAX_REQUEST_TIMEOUT = 3600.0
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
-# A stock-out carries no machine code, only prose (docs/dev/api-notes.md, section 3.3).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
 
 
-def is_no_capacity(error, statuses=(400, 500)):
-    """A create answer that means "this GPU/CPU type has no capacity now, try the next one".
-
-    A 403 (no access to that pool) always skips; a 400 or 500 (``statuses``) only with a stock-out phrase.
-    """
-    if error.status == 403:
-        return True
-    text = f"{error.message} {' '.join(error.errors)}".lower()
-    return error.status in statuses and any(phrase in text for phrase in NO_CAPACITY_PHRASES)
-
-
-def resolve_options(options):
+def resolve_options(options: dict | None) -> dict:
     """Connection options with their defaults (docs/dev/api-notes.md, section 1; ``api_url`` depends on the version)."""
     options = dict(options or {})
     version = (options.get("api_version") or "v2").lower()
@@ -128,14 +109,20 @@ class Backend:
     # Each backend names its paths, payload readers (``view_*``) and body builders (``*_body``); the REST
     # shapes of the calls below are otherwise the same on v1 and v2.
     endpoints_path = ""
-    view_pod = view_endpoint = view_template = None
-    pod_create_body = pod_update_body = endpoint_body = template_body = None
-    # HTTP statuses that may carry a stock-out (the next candidate is tried); other 5xx may have created a pod.
-    stock_out_statuses: tuple = (400,)
+    # (Each a function of the payload or of the fields; ``Any`` because subclasses bind plain functions.)
+    view_pod: Any = None
+    view_endpoint: Any = None
+    view_template: Any = None
+    pod_create_body: Any = None
+    pod_update_body: Any = None
+    endpoint_body: Any = None
+    template_body: Any = None
 
     def __init__(self, client, options):
         self.client = client
         self.options = options
+        # What the last create_pod tried (``_placement.Placement``); None before any create.
+        self.last_placement = None
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
@@ -174,41 +161,34 @@ class Backend:
             if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES
         ]
 
-    def pod_candidates(self, spec):
-        """The types a create tries, in order (the one place that decides placement)."""
-        return spec.candidates()
+    def pod_candidates(self, spec: Any) -> list[Any]:
+        """The candidates a create tries, before the catalog orders them (``_placement.Candidate``)."""
+        return _placement.cross(spec.candidates())
 
-    def create_pod(self, spec):
-        """Create on the first candidate type with capacity: one POST per candidate, in order.
+    def stock_reader(self, spec: Any) -> Any:
+        """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
+        return None
 
-        Only a stock-out moves on to the next candidate. Any other 5xx or a lost connection may have
-        created a pod that bills: it is marked ``maybe_created`` and never re-sent (the caller looks).
+    def create_pod(self, spec: Any) -> Any:
+        """Create on the first candidate that can be placed: the catalog (when there is one) orders the
+        candidates, then one POST per candidate, each answer handled by the table in ``_placement``.
+
+        A 5xx or a lost connection may have created a pod that bills: it is raised ``maybe_created`` and
+        never re-sent (the caller looks the pod up by name). ``last_placement`` says what was tried.
         """
         problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
             self.api_version, spec.model_dump()
         )
         if problem:
             raise ValueError(problem)
-        refusals = []
-        last_error = None
-        for candidate in self.pod_candidates(spec):
-            try:
-                payload = self.client.request("POST", "pods", json=self.pod_create_body(spec, candidate))
-            except RunPodError as error:
-                if is_no_capacity(error, self.stock_out_statuses):
-                    refusals.append(f"{candidate}: {error.message}")
-                    last_error = error
-                    continue
-                if error.code in ("server_error", "network_error"):
-                    error.maybe_created = True
-                raise
-            return self.view_pod(payload)
-        raise RunPodError(
-            last_error.code,
-            last_error.status,
-            f"no capacity for any requested type ({'; '.join(refusals)})",
-            errors=last_error.errors,
-        )
+        self.last_placement = placement = _placement.Placement()
+        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement)
+
+        def post(candidate):
+            body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
+            return self.client.request("POST", "pods", json=body)
+
+        return self.view_pod(_placement.place(candidates, post, placement, self.api_version))
 
     def update_pod(self, pod_id, changes):
         payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))
@@ -294,7 +274,7 @@ class Backend:
         self.client.request("DELETE", f"templates/{quote_id(template_id)}")
 
 
-def quote_id(resource_id):
+def quote_id(resource_id: object) -> str:
     """A resource id made safe for a URL path segment."""
     return quote(str(resource_id), safe="")
 
@@ -302,7 +282,7 @@ def quote_id(resource_id):
 # -- lenient payload readers shared by both backends ------------------------------------------------
 
 
-def as_int(value):
+def as_int(value: Any) -> int | None:
     """An int from an int, float or digit string; None otherwise (bools are not counts)."""
     if isinstance(value, bool) or value is None:
         return None
@@ -314,7 +294,7 @@ def as_int(value):
         return None
 
 
-def as_float(value):
+def as_float(value: Any) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     try:
@@ -323,7 +303,7 @@ def as_float(value):
         return None
 
 
-def as_str(value):
+def as_str(value: object) -> str | None:
     """A non-empty string or None."""
     if value is None:
         return None
@@ -331,18 +311,18 @@ def as_str(value):
     return text or None
 
 
-def as_dict(value):
+def as_dict(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def as_list(value):
+def as_list(value: object) -> list:
     """A list without its ``null`` entries."""
     if not isinstance(value, list):
         return []
     return [item for item in value if item is not None]
 
 
-def env_dict(value):
+def env_dict(value: object) -> dict[str, str]:
     """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
     result = {}
     if isinstance(value, dict):
@@ -358,20 +338,42 @@ def env_dict(value):
     return result
 
 
-def port_list(value):
+def port_list(value: object) -> list[str]:
     """Declared ports as a list of strings, from a list or a comma-separated string."""
     if isinstance(value, str):
         return [item.strip() for item in value.split(",") if item.strip()]
     return [str(item).strip() for item in as_list(value) if str(item).strip()]
 
 
-def mounts_body(volume_gb, volume_mount_path, network_volume_id):
+def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_volume_id: str | None) -> dict | None:
     """The REST v2 ``mounts`` block of a pod or cluster create (None when nothing is mounted)."""
     if network_volume_id:
         return {"network": [{"volumeId": network_volume_id, "path": volume_mount_path or "/workspace"}]}
     if volume_gb:
         return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
     return None
+
+
+def build_template_body(fields, creating, keys, docker_args=None):
+    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``; ``keys`` maps them to the
+    backend's names, ``docker_args`` converts the start command (v1 sends a list)."""
+    unknown = sorted(set(fields) - set(keys))
+    if unknown:
+        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
+    body = {}
+    for key, api_key in keys.items():
+        value = fields.get(key)
+        # On create, empty collections are the defaults; on update an explicit empty value clears.
+        if value is None or (creating and value in ({}, [], "")):
+            continue
+        if key == "docker_args" and docker_args is not None:
+            value = docker_args(value)
+        elif key == "container_disk_gb":
+            value = int(value)
+        elif key == "env":
+            value = {str(k): str(v) for k, v in value.items()}
+        body[api_key] = value
+    return body
 
 
 def health_from_payload(payload):
@@ -383,7 +385,7 @@ def health_from_payload(payload):
     return Health(jobs=jobs, **counters)
 
 
-def require_id(payload, kind):
+def require_id(payload: object, kind: str) -> str:
     """The ``id`` of a resource payload, or ``bad_response`` naming what was missing."""
     if not isinstance(payload, dict):
         raise RunPodError("bad_response", None, f"expected a {kind} object, got {type(payload).__name__}")
@@ -393,7 +395,7 @@ def require_id(payload, kind):
     return resource_id
 
 
-def pick_list(payload, key, kind):
+def pick_list(payload: object, key: str, kind: str) -> list:
     """Entries of a list response: a wrapped ``{key: [...]}`` (v2) or a bare array (v1); nulls skipped."""
     if isinstance(payload, list):
         return as_list(payload)

@@ -21,6 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
     pick_list,
     port_list,
@@ -97,8 +98,8 @@ def pod_from_v1(payload, runtime_entry=None):
     runtime = runtime_entry.get("runtime")
     runtime_reported = probed and isinstance(runtime, dict) and bool(runtime)
     runtime = as_dict(runtime)
-    # The GraphQL read is the fresher source of intent and last change (reference §9.6): a pod that REST
-    # still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's value.
+    # The GraphQL read is the fresher source of intent and last change (docs/dev/wait-and-status.md, section 6):
+    # a pod that REST still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's.
     desired_status = _upper(runtime_entry.get("desiredStatus")) or rest_status
     last_status_change = as_str(runtime_entry.get("lastStatusChange")) or as_str(payload.get("lastStatusChange"))
     return PodView(
@@ -190,7 +191,9 @@ def _start_cmd(docker_args):
     return shlex.split(docker_args) if docker_args else []
 
 
-def pod_create_body(spec, candidate):
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The v1 create body on ``candidate``; REST v1 keeps its own list semantics: the spec's data centers
+    go in every body (``data_center_id`` is not used; v1 candidates are never pinned)."""
     cpu = spec.compute_type.upper() == "CPU"
     body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
     if spec.image:
@@ -204,6 +207,8 @@ def pod_create_body(spec, candidate):
     else:
         body["gpuTypeIds"] = [candidate]
         body["gpuCount"] = int(spec.gpu_count or 1)
+        if spec.allowed_cuda_versions:
+            body["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
     if spec.cloud_type:
         body["cloudType"] = spec.cloud_type.upper()
     if spec.container_disk_gb:
@@ -319,25 +324,10 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
     if not creating:
         # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
         fields = {key: value for key, value in fields.items() if key != "serverless"}
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "docker_args":
-            value = _start_cmd(value)
-        elif key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS, docker_args=_start_cmd)
 
 
 class BackendV1(Backend):
@@ -348,8 +338,6 @@ class BackendV1(Backend):
     view_template = staticmethod(template_from_v1)
     pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
-    # v1 answers a stock-out with a 500 that never created a pod (docs/dev/api-notes.md, section 3.3).
-    stock_out_statuses = (400, 500)
     endpoint_body = staticmethod(endpoint_body)
     template_body = staticmethod(template_body)
 

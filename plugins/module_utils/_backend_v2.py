@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     as_dict,
@@ -13,6 +14,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     as_int,
     as_list,
     as_str,
+    build_template_body,
     env_dict,
     mounts_body,
     port_list,
@@ -31,7 +33,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     WorkerSummary,
 )
 
-# Reference §9.5: v2 status -> legacy desiredStatus.
+# v2 status -> legacy desiredStatus (docs/dev/wait-and-status.md, section 6).
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 FLASHBOOT_ON = "FLASHBOOT"
@@ -211,8 +213,9 @@ def workers_from_v2(payload):
 # -- request bodies ---------------------------------------------------------------------------------
 
 
-def pod_create_body(spec, candidate):
-    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id)."""
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
+    ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
     body = {"name": spec.name}
     if spec.image:
         body["image"] = spec.image
@@ -225,6 +228,10 @@ def pod_create_body(spec, candidate):
         body["cpu"] = cpu
     else:
         body["gpu"] = {"id": candidate, "count": int(spec.gpu_count or 1)}
+        if spec.allowed_cuda_versions:
+            body["gpu"]["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
+        if spec.min_cuda_version:
+            body["gpu"]["minCudaVersion"] = spec.min_cuda_version
     if spec.cloud_type:
         body["cloud"] = spec.cloud_type.upper()
     if spec.container_disk_gb:
@@ -240,7 +247,9 @@ def pod_create_body(spec, candidate):
         body["args"] = spec.docker_args
     if spec.registry_id:
         body["registry"] = spec.registry_id
-    if spec.data_center_ids:
+    if data_center_id:
+        body["dataCenterIds"] = [data_center_id]
+    elif spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
@@ -356,21 +365,7 @@ TEMPLATE_KEYS = {
 
 
 def template_body(fields, creating):
-    unknown = sorted(set(fields) - set(TEMPLATE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
-    body = {}
-    for key, api_key in TEMPLATE_KEYS.items():
-        value = fields.get(key)
-        # On create, empty collections are the defaults; on update an explicit empty value clears.
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
-    return body
+    return build_template_body(fields, creating, TEMPLATE_KEYS)
 
 
 class BackendV2(ClusterCalls, Backend):
@@ -385,6 +380,37 @@ class BackendV2(ClusterCalls, Backend):
     template_body = staticmethod(template_body)
 
     # -- pods --------------------------------------------------------------------------------------
+
+    def pod_candidates(self, spec):
+        """GPU types crossed with the spec's data centers (each pinned in its body); CPU flavors as given."""
+        gpu = spec.compute_type.upper() != "CPU"
+        return _placement.cross(spec.candidates(), spec.data_center_ids if gpu else None)
+
+    def stock_reader(self, spec):
+        if spec.compute_type.upper() == "CPU":
+            return None
+        return lambda: self.read_gpu_catalog(spec)
+
+    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
+        """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
+        (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
+        params = {"include": "AVAILABILITY", "product": "POD"}
+        if spec is not None:
+            cloud, count = spec.cloud_type, spec.gpu_count
+            if spec.allowed_cuda_versions:
+                params["cudaVersions"] = ",".join(spec.allowed_cuda_versions)
+            elif spec.min_cuda_version:
+                params["minCudaVersion"] = spec.min_cuda_version
+        if cloud:
+            params["cloud"] = cloud.upper()
+        if count and int(count) > 1:
+            params["count"] = int(count)
+        return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
+
+    def read_data_centers(self, attempts=None):
+        """``GET /catalog/datacenters?include=GPU_AVAILABILITY``: locations with the GPU stock of each."""
+        return self.client.request("GET", "catalog/datacenters", params={"include": "GPU_AVAILABILITY"},
+                                   attempts=attempts)
 
     def list_pods(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
         """Every pod (``GET /pods``: one ``{"pods": [...]}``, the document has no pagination); null entries skipped.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import traceback
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
@@ -24,6 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._client import (
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
+    input_problem,
     spec_problem,
 )
 
@@ -53,7 +55,7 @@ POD_WAIT_ARGUMENT_SPEC = dict(
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
 
-def argument_spec(*parts, **own):
+def argument_spec(*parts: dict, **own: dict) -> dict:
     """Merge deep copies of the shared specs with a module's own options."""
     merged = {}
     for part in parts:
@@ -65,7 +67,7 @@ def argument_spec(*parts, **own):
 class WaitSettings:
     """Validated wait options, parsed before any API call so bad input never bills anybody."""
 
-    def __init__(self, wait, timeout, interval, wait_for=None):
+    def __init__(self, wait: bool, timeout: float, interval: float, wait_for: str | None = None):
         self.wait = wait
         self.timeout = timeout
         self.interval = interval
@@ -78,11 +80,14 @@ class RunPodModule:
     Subclasses set ``result_key`` (the resource key in the result, e.g. ``pod``) and implement ``run()``.
     """
 
-    result_key = None
+    result_key: str = ""
     # What a failure message tells the user to do with a resource this module created (see resource_remedy).
     resource_kind = "resource"
+    module: Any  # the AnsibleModule
+    result: dict[str, Any]
+    wait_settings: WaitSettings | None
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             raise NotImplementedError("RunPodModule subclasses must set result_key")
         self.module = module
@@ -147,14 +152,24 @@ class RunPodModule:
         )
 
     # --- results -------------------------------------------------------------------------------
-    def mark_changed(self):
+    def mark_changed(self) -> None:
         self.result["changed"] = True
 
-    def exit(self, **extra):
+    def exit(self, **extra: Any) -> NoReturn:
         self.result.update(extra)
         self.module.exit_json(**self.result)
+        raise AssertionError("exit_json returned")  # pragma: no cover - exit_json exits
 
-    def fail(self, msg, *, code, status=None, resource_id=None, exception=None, **extra) -> NoReturn:
+    def fail(
+        self,
+        msg: str,
+        *,
+        code: str,
+        status: int | None = None,
+        resource_id: str | None = None,
+        exception: str | None = None,
+        **extra: Any,
+    ) -> NoReturn:
         """The one failure path: a flat, structured result with a machine-readable ``code``."""
         result = dict(self.result)
         result.update(extra)
@@ -168,7 +183,7 @@ class RunPodModule:
         self.module.fail_json(msg=msg, **result)
         raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
-    def fail_api(self, error, action, resource_id=None, **extra) -> NoReturn:
+    def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
         self.fail(
             f"{action}: {error.message} ({error.code})",
@@ -178,16 +193,20 @@ class RunPodModule:
             **extra,
         )
 
-    def resource_remedy(self, resource_id):
+    def resource_remedy(self, resource_id: str) -> str:
         return (
             f"{self.resource_kind} {resource_id} was kept: inspect it with {self.info_hint(resource_id)}, "
             f"or delete it with {self.delete_hint(resource_id)}"
         )
 
-    def info_hint(self, resource_id):
+    def gone_remedy(self, resource_id: str) -> str:
+        """What a failed wait says of a resource it saw and then lost (deleted or terminated by someone else)."""
+        return f"{self.resource_kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
+
+    def info_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key}_info id={resource_id}"
 
-    def delete_hint(self, resource_id):
+    def delete_hint(self, resource_id: str) -> str:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
@@ -219,7 +238,9 @@ class RunPodModule:
                 )
         except _wait.WaitError as error:
             self.result[self.result_key] = describe_last()
-            msg, extra = f"{error}; {self.resource_remedy(resource_id)}", {}
+            gone = error.code == "not_found" and getattr(getattr(poll, "misses", None), "ever_seen", False)
+            remedy = self.gone_remedy(resource_id) if gone else self.resource_remedy(resource_id)
+            msg, extra = f"{error}; {remedy}", {}
             if explain_failure is not None:
                 msg, extra = explain_failure(error)
             self.fail(
@@ -230,6 +251,26 @@ class RunPodModule:
                 wait=error.as_dict(),
                 **extra,
             )
+
+    def select(
+        self, read: Callable[[str], Any], find_by_name: Callable[[str], list], list_all: Callable[[], list]
+    ) -> list:
+        """What an ``_info`` task asks for: the ``id`` option's resource (an unknown id gives ``[]``), else the
+        resources named ``name``, else all of them. An API error fails with ``reading <kind>s failed: ...``."""
+        params = self.module.params
+        try:
+            if params.get("id"):
+                try:
+                    return [read(params["id"])]
+                except RunPodError as error:
+                    if error.code == "not_found":
+                        return []
+                    raise
+            if params.get("name"):
+                return find_by_name(params["name"])
+            return list_all()
+        except RunPodError as error:
+            self.fail_api(error, f"reading {self.resource_kind}s failed")
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         """An API error nobody handled: the structured failure, never a bare traceback."""
@@ -257,10 +298,15 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
+    # The ``_models`` input model (PodInput, ...) whose rules the options must pass before any API call.
+    input_model: Any = None
+    # Whether a create is followed by one list read by name, to catch the same name created at the same
+    # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
+    recheck_name_after_create = False
     # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
     adopt_after_failed_create = False
 
-    def __init__(self, module):
+    def __init__(self, module: Any) -> None:
         if not self.result_key:
             self.result_key = self.resource_kind
         super().__init__(module)
@@ -270,6 +316,12 @@ class ResourceModule(RunPodModule):
         # Set once this task created or started a resource: every later failure names it (changed=true).
         self.touched_id: str | None = None
         self.last_seen: Any = None
+        # Cancelled by the first SIGINT/SIGTERM while the task runs (see run()).
+        self.interrupt = _wait.CancelToken()
+        if self.input_model is not None:
+            problem = input_problem(self.input_model, self.params)[1]
+            if problem:
+                self.fail(problem, code="bad_request")
         self.check_options()
 
     # --- hooks -----------------------------------------------------------------------------------
@@ -299,7 +351,7 @@ class ResourceModule(RunPodModule):
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
         described = self.describe(spec)
-        return described, described
+        return described, described or {}
 
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
@@ -322,11 +374,23 @@ class ResourceModule(RunPodModule):
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
         if error.maybe_created and self.adopt_after_failed_create:
             return self.adopt(spec, error)
+        advice = self.not_retried_advice(spec) if error.maybe_created else None
+        if advice:
+            self.fail(
+                f"creating {self.resource_kind} {spec.name!r} failed ({error.message}, {error.code}), and RunPod may "
+                f"have created it anyway; it was not retried: {advice}",
+                code=error.code,
+                status=error.status,
+            )
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
 
+    def not_retried_advice(self, spec: Any) -> str | None:
+        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
+        return None
+
     def adopt(self, spec: Any, error: RunPodError) -> Any:
-        """The create answered 5xx or the connection dropped, so the resource may exist and bill: look it up by
-        name and adopt the one found (``actions: [adopt]``); never send the create again."""
+        """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
+        and bill: look it up by name and adopt the one found (``actions: [adopt]``); never send the create again."""
         kind, name = self.resource_kind, spec.name
         try:
             found = self.find_by_name(name)
@@ -375,14 +439,36 @@ class ResourceModule(RunPodModule):
 
     # --- the run ---------------------------------------------------------------------------------
     def run(self) -> None:
-        current = self.seen(self.find())
-        if self.params.get("state") == "absent":
-            self.absent(current)
-        else:
-            resource = self.converge(current) if current is not None else self.create_missing()
-            if resource is not None and self.should_wait():
-                self.wait_for(resource)
+        # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
+        # can name what it created (a signal during a wait is the wait's own ``wait_interrupted``).
+        with _wait.cancel_on_signals(self.interrupt):
+            current = self.seen(self.find())
+            if self.params.get("state") == "absent":
+                self.absent(current)
+            else:
+                resource = self.converge(current) if current is not None else self.create_missing()
+                self.stop_if_interrupted(resource)
+                if resource is not None and self.should_wait():
+                    self.wait_for(resource)
         self.exit()
+
+    def stop_if_interrupted(self, resource: Any) -> None:
+        """Fail with ``interrupted`` when a signal arrived; name ``resource`` (created or changed) if there is one."""
+        if not self.interrupt.cancelled:
+            return
+        reason = self.interrupt.reason or "a signal"
+        if resource is None:
+            self.fail(f"interrupted by {reason} before the create was sent; nothing was created", code="interrupted",
+                      changed=False)
+        if not self.result["changed"]:
+            self.fail(f"interrupted by {reason}; {self.label(resource)} was not changed", code="interrupted",
+                      resource_id=resource.id)
+        self.fail(
+            f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any wait "
+            f"started; {self.resource_remedy(resource.id)}",
+            code="interrupted",
+            resource_id=resource.id,
+        )
 
     def seen(self, resource: Any) -> Any:
         """Remember ``resource`` as last read and make it the result."""
@@ -460,6 +546,7 @@ class ResourceModule(RunPodModule):
         if self.module.check_mode:
             self.result[self.result_key] = result
             return None
+        self.stop_if_interrupted(None)
         try:
             created = self.create(spec)
         except RunPodError as error:
@@ -467,14 +554,61 @@ class ResourceModule(RunPodModule):
         except ValueError as error:
             self.fail(f"creating {self.resource_kind} {spec.name!r} refused: {error}", code="bad_request",
                       changed=False)
+        else:
+            if self.recheck_name_after_create:
+                self.touched_id = created.id
+                self.refuse_concurrent_duplicates(self.seen(created))
         self.touched_id = created.id
         return self.seen(created)
+
+    def refuse_taken_name(self, current: Any, name: str) -> None:
+        """A rename onto a name another live resource carries would leave two with one name: refuse it."""
+        try:
+            others = sorted(found.id for found in self.find_by_name(name) if found.id != current.id)
+        except RunPodError as error:
+            self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed", resource_id=current.id)
+        if others:
+            kind = self.resource_kind
+            self.fail(
+                f"{self.label(current)} cannot be renamed to {name!r}: {kind} {', '.join(others)} "
+                f"{'is' if len(others) == 1 else 'are'} already named {name!r}, and this module needs names to be "
+                "unique. Nothing was changed; choose another name.",
+                code="conflict",
+                resource_id=current.id,
+                ids=others,
+                changed=False,
+            )
+
+    def refuse_concurrent_duplicates(self, created: Any) -> None:
+        """One list read after a create: other tasks may have created the same name at the same moment."""
+        try:
+            matches = self.find_by_name(created.name)
+        except RunPodError as error:
+            self.module.warn(
+                f"{self.label(created)} was created, but the list read that checks for other {self.resource_kind}s "
+                f"created with the same name at the same moment failed: {error.message} ({error.code})"
+            )
+            return
+        if any(found.id != created.id for found in matches):
+            if all(found.id != created.id for found in matches):
+                matches = [*matches, created]
+            self.fail_ambiguous(
+                created.name,
+                matches,
+                f"{self.label(created)} was created, but other tasks created {self.resource_kind}s with the same "
+                "name at the same moment (for example the forks of a play over several hosts: use run_once: true "
+                "for one shared resource, or a name per host). Nothing was deleted; ",
+                resource_id=created.id,
+                changed=True,
+            )
 
     def update_resource(self, current: Any) -> Any:
         """One update call for the fields that differ; the diff lists only those fields."""
         changes = self.changes(current)
         if not changes:
             return current
+        if "name" in changes:
+            self.refuse_taken_name(current, changes["name"])
         view = self.diff_view(current)
         self.action("update")
         if self.track_actions:
@@ -514,7 +648,7 @@ class ResourceModule(RunPodModule):
     # --- failures --------------------------------------------------------------------------------
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
         """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
-        resource_id = self.touched_id
+        resource_id = str(self.touched_id)
         self.mark_changed()
         self.fail(
             f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "

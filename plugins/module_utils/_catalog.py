@@ -71,3 +71,103 @@ def pools_for(gpu_type_ids):
         if pool not in pools:
             pools.append(pool)
     return pools
+
+
+# -- the REST v2 catalog, as gpu_type_info returns it ---------------------------------------------------------
+
+STOCK_LEVELS = ("NONE", "LOW", "MEDIUM", "HIGH")
+
+
+def stock_rank(level):
+    """0 for NONE (or a missing / unknown level) up to 3 for HIGH."""
+    level = str(level or "NONE").upper()
+    return STOCK_LEVELS.index(level) if level in STOCK_LEVELS else 0
+
+
+def _price(value):
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def describe_gpu_type(raw):
+    """One ``GpuType`` of ``GET /v2/catalog/gpus?include=AVAILABILITY&product=POD`` in the module's shape.
+
+    REST v2 quotes on-demand prices per cloud only; spot prices are null (not published there).
+    """
+    price = raw.get("price") if isinstance(raw.get("price"), dict) else {}
+    most = raw.get("maxCount") if isinstance(raw.get("maxCount"), dict) else {}
+    centers = {
+        str(center["id"]): str(center.get("availability") or "NONE").upper()
+        for center in raw.get("dataCenters") or []
+        if isinstance(center, dict) and center.get("id")
+    }
+    return {
+        "id": raw.get("id"),
+        "display_name": raw.get("name"),
+        "manufacturer": raw.get("manufacturer"),
+        "memory_gb": raw.get("memory"),
+        "pool": raw.get("pool"),
+        "secure_cloud": bool(raw.get("secure")),
+        "community_cloud": bool(raw.get("community")),
+        "max_gpu_count": {"secure": most.get("secure"), "community": most.get("community")},
+        "prices": {
+            "secure": {"on_demand": _price(price.get("secure")), "spot": None},
+            "community": {"on_demand": _price(price.get("community")), "spot": None},
+            "serverless": _price(price.get("serverless")),
+        },
+        "stock": str(raw.get("availability") or "NONE").upper(),
+        "stock_by_data_center": centers,
+        "cuda_versions": [
+            {"version": str(item.get("version")), "available": bool(item.get("available"))}
+            for item in raw.get("cudaVersions") or []
+            if isinstance(item, dict) and item.get("version")
+        ],
+    }
+
+
+def select_gpu_types(gpu_types, *, ids=None, data_center_ids=None, min_memory_gb=None, min_stock=None,
+                     max_price=None, cloud_type="SECURE"):
+    """Filter described GPU types; every filter given must hold. ``ids`` keeps the given order.
+
+    With ``data_center_ids`` a type needs stock in one of them, and its ``stock`` becomes the best level
+    there; ``max_price`` compares the on-demand price of ``cloud_type`` (a type without one fails it)."""
+    centers = list(data_center_ids or [])
+    kept = []
+    for gpu in gpu_types:
+        gpu = dict(gpu)
+        if centers:
+            gpu["stock_by_data_center"] = {
+                dc: level for dc, level in gpu["stock_by_data_center"].items() if dc in centers
+            }
+            gpu["stock"] = max(gpu["stock_by_data_center"].values(), key=stock_rank, default="NONE")
+            if stock_rank(gpu["stock"]) == 0:
+                continue
+        if min_memory_gb is not None and (gpu["memory_gb"] or 0) < min_memory_gb:
+            continue
+        if min_stock is not None and stock_rank(gpu["stock"]) < stock_rank(min_stock):
+            continue
+        if max_price is not None:
+            price = gpu["prices"][cloud_type.lower()]["on_demand"]
+            if price is None or price > max_price:
+                continue
+        kept.append(gpu)
+    if ids:
+        by_id = {gpu["id"]: gpu for gpu in kept}
+        kept = [by_id[gpu_id] for gpu_id in dict.fromkeys(ids) if gpu_id in by_id]
+    return kept
+
+
+def describe_data_center(raw):
+    """One ``DataCenter`` of ``GET /v2/catalog/datacenters?include=GPU_AVAILABILITY``."""
+    return {
+        "id": raw.get("id"),
+        "name": raw.get("name"),
+        "region": raw.get("region"),
+        "global_network": bool(raw.get("globalNetwork")),
+        "network_volume_types": list(raw.get("networkVolumeTypes") or []),
+        "compliance": list(raw.get("compliance") or []),
+        "gpu_stock": {
+            str(item["id"]): str(item.get("availability") or "NONE").upper()
+            for item in raw.get("gpuAvailability") or []
+            if isinstance(item, dict) and item.get("id")
+        },
+    }

@@ -26,8 +26,8 @@ try:
     import httpx
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_HTTPX = False
-    HTTPX_IMPORT_ERROR = traceback.format_exc()
-    httpx = None
+    HTTPX_IMPORT_ERROR: str | None = traceback.format_exc()
+    httpx = None  # type: ignore[assignment]
 else:
     HAS_HTTPX = True
     HTTPX_IMPORT_ERROR = None
@@ -94,6 +94,17 @@ class RunPodError(Exception):
         if self.maybe_created:
             result["maybe_created"] = True
         return result
+
+
+def post_create(client, path, body):
+    """POST a create once. A 5xx or a lost connection marks the error ``maybe_created``: the resource may exist and
+    bill, so the caller looks it up by name instead of sending the create again."""
+    try:
+        return client.request("POST", path, json=body)
+    except RunPodError as error:
+        if error.code in ("server_error", "network_error"):
+            error.maybe_created = True
+        raise
 
 
 class _SystemClock:

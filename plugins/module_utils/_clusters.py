@@ -19,7 +19,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     quote_id,
     require_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, with_ssh_port
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
@@ -119,13 +119,7 @@ class ClusterCalls:
         ``maybe_created``: the cluster may exist and bill, so the caller looks it up by name, never re-POSTs."""
         template = self.get_template(spec.template_id) if spec.template_id else None
         body = cluster_create_body(spec, template)
-        try:
-            payload = self.client.request("POST", "clusters", json=body)
-        except RunPodError as error:
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return cluster_from_v2(payload)
+        return cluster_from_v2(post_create(self.client, "clusters", body))
 
     def rename_cluster(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""

@@ -43,7 +43,7 @@ class DurationError(ValueError):
     def __init__(self, value, reason):
         self.value = value
         self.reason = reason
-        super().__init__('invalid duration "%s": %s' % (value, reason))
+        super().__init__(f'invalid duration "{value}": {reason}')
 
 
 def _positive_error(value):
@@ -51,7 +51,7 @@ def _positive_error(value):
 
 
 def _range_error(value):
-    return DurationError(value, "out of range (max %dd)" % MAX_DAYS)
+    return DurationError(value, f"out of range (max {MAX_DAYS}d)")
 
 
 def _check_seconds(value, seconds):
@@ -122,7 +122,7 @@ def _format_fraction(whole, fraction, digits):
     """``whole`` plus ``fraction`` (of 10**digits) with trailing zeros trimmed, as Go prints it."""
     if fraction == 0:
         return str(whole)
-    return "%d.%s" % (whole, ("%0*d" % (digits, fraction)).rstrip("0"))
+    return f"{whole}.{str(fraction).zfill(digits).rstrip('0')}"
 
 
 def format_duration(seconds):
@@ -134,18 +134,18 @@ def format_duration(seconds):
         return "0s"
     if nanos < NANOS_PER_SECOND:
         if nanos < 1_000:
-            return "%s%dns" % (sign, nanos)
+            return f"{sign}{nanos}ns"
         if nanos < 1_000_000:
-            return "%s%s\u00b5s" % (sign, _format_fraction(nanos // 1_000, nanos % 1_000, 3))
-        return "%s%sms" % (sign, _format_fraction(nanos // 1_000_000, nanos % 1_000_000, 6))
+            return f"{sign}{_format_fraction(nanos // 1_000, nanos % 1_000, 3)}\u00b5s"
+        return f"{sign}{_format_fraction(nanos // 1_000_000, nanos % 1_000_000, 6)}ms"
     whole_seconds, fraction = divmod(nanos, NANOS_PER_SECOND)
     hours, rest = divmod(whole_seconds, 3600)
     minutes, secs = divmod(rest, 60)
     text = _format_fraction(secs, fraction, 9) + "s"
     if hours or minutes:
-        text = "%dm%s" % (minutes, text)
+        text = f"{minutes}m{text}"
     if hours:
-        text = "%dh%s" % (hours, text)
+        text = f"{hours}h{text}"
     return sign + text
 
 

@@ -6,13 +6,19 @@
 
 from __future__ import annotations
 
+import math
+import re
 import traceback
+import unicodedata
 
 try:
-    from pydantic import BaseModel, ConfigDict, Field, model_validator
+    from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_PYDANTIC = False
-    PYDANTIC_IMPORT_ERROR = traceback.format_exc()
+    PYDANTIC_IMPORT_ERROR: str | None = traceback.format_exc()
+
+    def field_validator(*fields, **kwargs):  # type: ignore[no-redef]
+        return lambda function: function
 
     class BaseModel:  # type: ignore[no-redef]
         """Stand-in so this file imports without pydantic; modules fail early via missing_required_lib."""
@@ -110,12 +116,12 @@ class PodView(_View):
 V1_ONLY_POD_FIELDS = ("support_public_ip", "interruptible")
 
 
-def declares_port(ports, number):
+def declares_port(ports: list[str] | None, number: int) -> bool:
     """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
     return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
 
 
-def with_ssh_port(ports, start_ssh):
+def with_ssh_port(ports: list[str] | None, start_ssh: bool) -> list[str]:
     """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
     ports = [str(port).strip() for port in ports or [] if str(port).strip()]
     if start_ssh and not declares_port(ports, 22):
@@ -123,7 +129,7 @@ def with_ssh_port(ports, start_ssh):
     return ports
 
 
-def v1_only_problem(api_version, values):
+def v1_only_problem(api_version: str, values: dict) -> str | None:
     """Why ``values`` (a dict of pod options) cannot be sent with ``api_version``; None when they can."""
     given = [field for field in V1_ONLY_POD_FIELDS if values.get(field) is not None]
     if api_version == "v1" or not given:
@@ -140,12 +146,12 @@ DEFAULT_VCPUS = 2
 
 
 def v2_cpu_problem(api_version, values):
-    """Why a CPU pod's ``values`` cannot be created on REST v2 (its ``BaseCpuConfig`` and mount rules); or None."""
+    """Why a CPU pod's ``values`` cannot be created on REST v2 (no persistent mount on a CPU pod); or None.
+
+    The vCPU count rules (2 or more, a power of two) hold on both versions: ``PodInput`` checks them.
+    """
     if api_version != "v2" or str(values.get("compute_type") or "").upper() != "CPU":
         return None
-    vcpus = values.get("vcpu_count")
-    if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
-        return f"vcpu_count must be a power of two of at least 2 (2, 4, 8, ...) on REST v2, got {vcpus}."
     if values.get("volume_gb"):
         return (
             "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
@@ -154,7 +160,7 @@ def v2_cpu_problem(api_version, values):
     return None
 
 
-def spec_problem(error):
+def spec_problem(error: Exception) -> str:
     """The message of a spec's validation error, without pydantic's decoration."""
     errors = getattr(error, "errors", None)
     if not callable(errors):
@@ -191,6 +197,8 @@ class PodSpec(_View):
     support_public_ip: bool | None = None
     interruptible: bool | None = None
     start_ssh: bool = True
+    allowed_cuda_versions: list[str] = Field(default_factory=list)
+    min_cuda_version: str | None = None
 
     @model_validator(mode="after")
     def _create_rules(self):
@@ -206,7 +214,7 @@ class PodSpec(_View):
         self.ports = with_ssh_port(self.ports, self.start_ssh)
         return self
 
-    def candidates(self):
+    def candidates(self) -> list[str]:
         """The types to try, in order: GPU type ids, or CPU flavor ids for a CPU pod."""
         return list(self.cpu_flavor_ids if self.compute_type.upper() == "CPU" else self.gpu_type_ids)
 
@@ -381,3 +389,208 @@ class BillingReport(_View):
     totals: dict[str, float] = Field(default_factory=dict)
     # ``{"start_time", "end_time", "resource_id", <amounts>}`` per bucket (and per resource on per-resource kinds).
     records: list[dict] = Field(default_factory=list)
+
+
+# -- user input: rules checked before any API call -------------------------------------------------------------
+# Each rule is written once and says what is wrong and how to fix it. Limits come from RunPod's API documents
+# where they give one; the others are the collection's own ceilings. The user-facing list of every rule is
+# docs/docsite/rst/guide_input_checks.rst.
+
+NAME_MAX_LENGTH = 191  # REST v1 PodCreateInput.name maxLength
+PORT_PROTOCOLS = ("http", "tcp")
+MAX_GPU_COUNT = 16
+MAX_STORAGE_GB = 4096  # the largest storage size the API documents (a network volume)
+MIN_PERSISTENT_VOLUME_GB = 10  # REST v2 PersistentMount.size minimum
+MAX_VCPU_COUNT = 512
+ENV_KEY = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
+PORT_ENTRY = re.compile(r"\A(\d+)/([^/]*)\Z")
+DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
+
+
+def name_problem(value, option="name"):
+    """Why ``value`` cannot name a RunPod resource, or None.
+
+    Names are read back without surrounding whitespace, so such a name would never be found again by a lookup:
+    every run would create another resource, and ``state: absent`` would never delete it.
+    """
+    if not value:
+        return f"{option} must not be empty"
+    if value != value.strip():
+        return (
+            f"{option} {value!r} has leading or trailing whitespace (a YAML | block adds a newline); names read "
+            "back from RunPod carry none, so the resource could never be found by this name again. Remove it."
+        )
+    if any(unicodedata.category(character) in ("Cc", "Cf") for character in value):
+        return f"{option} {value!r} contains a control character or an invisible formatting character"
+    if len(value) > NAME_MAX_LENGTH:
+        return f"{option} must be at most {NAME_MAX_LENGTH} characters (it has {len(value)})"
+    return None
+
+
+def port_problem(entry):
+    match = PORT_ENTRY.match(entry)
+    if entry.isdigit():
+        return f"ports entry {entry!r} needs a protocol: write it as {entry}/tcp or {entry}/http"
+    if match is None:
+        return f"ports entry {entry!r} must be <port>/<protocol>, such as 8888/http or 22/tcp"
+    if not 1 <= int(match.group(1)) <= 65535:
+        return f"ports entry {entry!r}: the port must be 1 to 65535"
+    if match.group(2) not in PORT_PROTOCOLS:
+        return f"ports entry {entry!r}: the protocol must be http or tcp"
+    return None
+
+
+def check_ports(ports):
+    """``ports`` as given (entries trimmed); raises ValueError for a malformed entry or a port declared twice."""
+    if ports is None:
+        return None
+    cleaned, seen = [], {}
+    for entry in ports:
+        entry = str(entry).strip()
+        problem = port_problem(entry)
+        if problem:
+            raise ValueError(problem)
+        number = int(entry.split("/", 1)[0])
+        if number in seen:
+            raise ValueError(f"port {number} is declared more than once in ports ({seen[number]}, {entry})")
+        seen[number] = entry
+        cleaned.append(entry)
+    return cleaned
+
+
+def check_env(env):
+    """``env`` as str -> str; raises ValueError for a key that is not a variable name or a non-scalar value."""
+    if env is None:
+        return None
+    if not isinstance(env, dict):
+        raise ValueError(f"env must be a mapping of variable names to strings, got {type(env).__name__}")
+    result = {}
+    for key, value in env.items():
+        if not isinstance(key, str) or not ENV_KEY.match(key):
+            raise ValueError(
+                f"env key {key!r} is not a valid environment variable name (letters, digits and _, not starting "
+                "with a digit)"
+            )
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
+            isinstance(value, float) and not math.isfinite(value)
+        ):
+            raise ValueError(
+                f"env value of {key} must be a string (or a number), got {type(value).__name__} {value!r}; quote "
+                "it in YAML, or serialize structured data yourself (for example with to_json)"
+            )
+        result[key] = value if isinstance(value, str) else str(value)
+    return result
+
+
+def check_count(option, value, low, high, unit=""):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{option} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{option} must be at least {low}{unit} (got {value})")
+    if value > high:
+        raise ValueError(f"{option} must be at most {high}{unit} (got {value})")
+    return value
+
+
+def check_data_center_ids(values):
+    if values is None:
+        return None
+    for value in values:
+        if not isinstance(value, str) or not DATA_CENTER_ID.match(value):
+            raise ValueError(
+                f"data_center_ids entry {value!r} is not a RunPod data center id such as US-TX-3 or EU-RO-1"
+            )
+    return list(values)
+
+
+class _Input(BaseModel):
+    """A module's options as the user gave them; validating one raises with the first broken rule's message."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @field_validator("name", check_fields=False)
+    @classmethod
+    def _name(cls, value):
+        if value is not None:
+            problem = name_problem(value)
+            if problem:
+                raise ValueError(problem)
+        return value
+
+    @field_validator("ports", mode="before", check_fields=False)
+    @classmethod
+    def _ports(cls, value):
+        return check_ports(value)
+
+    @field_validator("env", mode="before", check_fields=False)
+    @classmethod
+    def _env(cls, value):
+        return check_env(value)
+
+    @field_validator("container_disk_gb", check_fields=False)
+    @classmethod
+    def _disk(cls, value):
+        return check_count("container_disk_gb", value, 1, MAX_STORAGE_GB, " GB")
+
+
+class PodInput(_Input):
+    name: str | None = None
+    ports: list[str] | None = None
+    env: dict[str, str] | None = None
+    container_disk_gb: int | None = None
+    volume_gb: int | None = None
+    gpu_count: int | None = None
+    vcpu_count: int | None = None
+    data_center_ids: list[str] | None = None
+
+    @field_validator("volume_gb")
+    @classmethod
+    def _volume(cls, value):
+        if value == 0:
+            return value  # no volume
+        return check_count("volume_gb", value, MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB, " GB")
+
+    @field_validator("gpu_count")
+    @classmethod
+    def _gpus(cls, value):
+        return check_count("gpu_count", value, 1, MAX_GPU_COUNT)
+
+    @field_validator("vcpu_count")
+    @classmethod
+    def _vcpus(cls, value):
+        check_count("vcpu_count", value, 2, MAX_VCPU_COUNT)
+        if value is not None and value & (value - 1):
+            raise ValueError(f"vcpu_count must be a power of two (got {value})")
+        return value
+
+    @field_validator("data_center_ids", mode="before")
+    @classmethod
+    def _data_centers(cls, value):
+        return check_data_center_ids(value)
+
+
+class TemplateInput(_Input):
+    name: str | None = None
+    ports: list[str] | None = None
+    env: dict[str, str] | None = None
+    container_disk_gb: int | None = None
+
+
+class EndpointInput(_Input):
+    name: str | None = None
+    data_center_ids: list[str] | None = None
+
+    @field_validator("data_center_ids", mode="before")
+    @classmethod
+    def _data_centers(cls, value):
+        return check_data_center_ids(value)
+
+
+def input_problem(model, params):
+    """``(validated input, None)`` or ``(None, message)`` for a module's params checked against ``model``."""
+    try:
+        return model.model_validate({key: params.get(key) for key in model.model_fields}), None
+    except ValueError as error:
+        return None, spec_problem(error)

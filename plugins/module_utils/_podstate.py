@@ -12,6 +12,10 @@ that keeps the five-value vocabulary) and section 6.1 (why no SSH).
 from __future__ import annotations
 
 import ipaddress
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the engine never imports pydantic at run time
+    from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
 
 RUNNING = "running"
 INITIALIZING = "initializing"
@@ -48,7 +52,7 @@ NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
 UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
 
 
-def api_version(pod):
+def api_version(pod: PodView) -> str:
     return "v1" if str(pod.api_version).lower() == "v1" else "v2"
 
 
@@ -74,8 +78,13 @@ def _stop_reason(text, desired):
     return STOPPED, None
 
 
-def derive_v1(desired_status, last_status_change=None, probed=True, reported=False):
-    """Reference §9.3 decision table; runtime is consulted only for RUNNING (stopped pods keep stale runtime)."""
+def derive_v1(
+    desired_status: object, last_status_change: object = None, probed: bool = True, reported: bool = False
+) -> tuple[str, str | None]:
+    """The v1/GraphQL decision table (docs/dev/wait-and-status.md, section 6).
+
+    The runtime is consulted only for RUNNING (stopped pods keep stale runtime).
+    """
     desired = _upper(desired_status)
     if desired == "RUNNING":
         if not probed:
@@ -86,7 +95,9 @@ def derive_v1(desired_status, last_status_change=None, probed=True, reported=Fal
     return UNKNOWN, None
 
 
-def derive_v2(status, probed=True, reported=False, last_status_change=None):
+def derive_v2(
+    status: object, probed: bool = True, reported: bool = False, last_status_change: object = None
+) -> tuple[str, str | None]:
     """v2 ``status`` mapped onto the same vocabulary (documented in docs/developing.md)."""
     value = _upper(status)
     if value in _V2_INITIALIZING:
@@ -99,7 +110,7 @@ def derive_v2(status, probed=True, reported=False, last_status_change=None):
     return UNKNOWN, None
 
 
-def derive(pod):
+def derive(pod: PodView) -> tuple[str, str | None]:
     """``(runtime_status, reason or None)`` for a normalized pod."""
     probed = bool(pod.runtime_probed)
     reported = bool(pod.runtime_reported)
@@ -109,19 +120,19 @@ def derive(pod):
     return derive_v1(desired, pod.last_status_change, probed, reported)
 
 
-def known_down(runtime_status):
+def known_down(runtime_status: str) -> bool:
     """Stopped or terminated; ``unknown`` is never down (it must not hide a live connection)."""
     return runtime_status in (STOPPED, TERMINATED)
 
 
-def lifecycle_status(pod):
+def lifecycle_status(pod: PodView) -> str:
     """The upper-cased lifecycle value a wait judges by: v2 ``status``; v1 ``desiredStatus`` (GraphQL's when read)."""
     if api_version(pod) == "v1":
         return _upper(pod.desired_status or pod.status)
     return _upper(pod.status)
 
 
-def is_terminal(pod):
+def is_terminal(pod: PodView) -> bool:
     """EXITED/TERMINATED/DEAD on v1, EXITED/TERMINATED on v2 (v2 ERROR can be started again)."""
     return lifecycle_status(pod) in TERMINAL_STATUSES[api_version(pod)]
 
@@ -130,13 +141,13 @@ def is_terminal(pod):
 MEMBER_DOWN_STATUSES = frozenset(("EXITED", "TERMINATED", "ERROR"))
 
 
-def is_member_down(pod):
+def is_member_down(pod: PodView) -> bool:
     """A cluster member that can no longer come up on its own (EXITED, TERMINATED or ERROR)."""
     return lifecycle_status(pod) in MEMBER_DOWN_STATUSES
 
 
-def is_public_ip(ip):
-    """Reference v2 rule: a routable IP, not private, loopback, link-local, or in 100.64.0.0/10."""
+def is_public_ip(ip: str | None) -> bool:
+    """A routable IP: not private, loopback, link-local, or in 100.64.0.0/10 (docs/dev/wait-and-status.md, sec. 4)."""
     try:
         address = ipaddress.ip_address(str(ip).strip())
     except ValueError:
@@ -147,7 +158,7 @@ def is_public_ip(ip):
                 or address.is_multicast or address.is_reserved)
 
 
-def split_ports(ports):
+def split_ports(ports: list[str] | str | None) -> list[str]:
     """Declared ports as a list, from a REST list or the GraphQL comma string."""
     if not ports:
         return []
@@ -156,13 +167,13 @@ def split_ports(ports):
     return [str(port).strip() for port in ports if str(port).strip()]
 
 
-def declares_22(ports):
+def declares_22(ports: list[str] | str | None) -> bool:
     """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
     return any(port.split("/", 1)[0].strip() == "22" for port in split_ports(ports))
 
 
 def ssh_command(host, port, user="root"):
-    return "ssh %s@%s -p %s" % (user, host, port)
+    return f"ssh {user}@{host} -p {port}"
 
 
 def _address(host, port, user="root", command=""):
@@ -181,13 +192,14 @@ def _v2_public_port(port):
     return (port.type or "").lower() == "tcp" and is_public_ip(port.ip or "")
 
 
-def public_ssh(pod):
+def public_ssh(pod: PodView) -> dict | None:
     """The pod's public SSH address ``{host, port, user, command}``, or None (always None when known-down)."""
     status, _ignored = derive(pod)
     if known_down(status):
         return None
     if api_version(pod) == "v2":
-        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (design §4).
+        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
+        # (docs/dev/wait-and-status.md, section 4).
         direct = pod.ssh_direct
         if direct is not None and direct.host and direct.port:
             return _address(direct.host, direct.port, (direct.user or "root"),
@@ -212,25 +224,26 @@ def public_ssh(pod):
 def _add_22_remedy(pod):
     pod_id = pod.id or "<pod-id>"
     ports = [port for port in split_ports(pod.ports) if port] + ["22/tcp"]
-    return ("pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id=%s "
-            "ports=%s (the whole list is replaced, and changing it may restart the container)"
-            % (pod_id, ",".join(ports)))
+    return (
+        f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id={pod_id} "
+        f"ports={','.join(ports)} (the whole list is replaced, and changing it may restart the container)"
+    )
 
 
-def explain(pod, runtime_status, reason=None):
-    """The clause for a pod that is not up (reference §9.4, remedies phrased for Ansible users)."""
+def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
+    """Why a pod is not up (docs/dev/wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
     if runtime_status == INITIALIZING:
         return EXPLAIN_INITIALIZING
     if runtime_status == STOPPED:
         pod_id = pod.id or "<pod-id>"
         why = " after a container error" if reason == "container_error" else ""
-        return "pod is stopped%s; start it with runpod.cloud.pod id=%s state=running" % (why, pod_id)
+        return f"pod is stopped{why}; start it with runpod.cloud.pod id={pod_id} state=running"
     if runtime_status == TERMINATED:
         return EXPLAIN_TERMINATED
     return None
 
 
-def ssh_not_ready(pod, runtime_status=None, reason=None):
+def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str | None = None) -> str | None:
     """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None."""
     if runtime_status is None:
         runtime_status, reason = derive(pod)
@@ -246,11 +259,11 @@ def ssh_not_ready(pod, runtime_status=None, reason=None):
             detail = UNPUBLISHED_22
     else:
         detail = explain(pod, runtime_status, reason)
-    return "pod not ready: %s" % detail if detail else "pod not ready"
+    return f"pod not ready: {detail}" if detail else "pod not ready"
 
 
-def describe(pod):
-    """The result shape shared by every module (design §4), JSON-safe, snake_case."""
+def describe(pod: PodView) -> dict:
+    """The result shape shared by every module (the ``pod`` RETURN of every module), JSON-safe, snake_case."""
     runtime_status, reason = derive(pod)
     ssh = public_ssh(pod)
     return {

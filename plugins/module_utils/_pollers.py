@@ -29,7 +29,7 @@ def _pod_id(pod):
 
 
 def _terminal_verdict(pod_id, pod):
-    return "pod %s is %s, so the wait cannot succeed" % (pod_id, _podstate.lifecycle_status(pod).lower())
+    return f"pod {pod_id} is {_podstate.lifecycle_status(pod).lower()}, so the wait cannot succeed"
 
 
 def _running_state(pod):
@@ -42,7 +42,7 @@ def _running_state(pod):
         return False, "pod running, runtime status unavailable"
     if lifecycle == "RUNNING":
         return False, "pod running, container not up yet"
-    return False, "pod status %s" % (lifecycle.lower() or "unknown")
+    return False, f"pod status {lifecycle.lower() or 'unknown'}"
 
 
 def _imminent(pod):
@@ -57,7 +57,7 @@ def _ssh_state(pod):
     """wait_for=ssh before probing: ``(detail, address or None)``."""
     lifecycle = _podstate.lifecycle_status(pod)
     if lifecycle != "RUNNING":
-        return "pod status %s" % (lifecycle.lower() or "unknown"), None
+        return f"pod status {lifecycle.lower() or 'unknown'}", None
     address = _podstate.public_ssh(pod)
     if address is None:
         return "ssh port not allocated yet", None
@@ -88,7 +88,7 @@ class PodPoller(_ProbingMixin):
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
         if wait_for not in WAIT_FOR:
-            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe
@@ -126,8 +126,8 @@ class PodPoller(_ProbingMixin):
         result = self.probe(address["host"], address["port"], **self._probe_kwargs())
         text = _address_text(address)
         if result.ok:
-            return PollResult(True, "ssh reachable at %s" % text, value={"pod": pod, "ssh": address})
-        return PollResult(False, "ssh port %s allocated but not reachable: %s" % (text, result.detail),
+            return PollResult(True, f"ssh reachable at {text}", value={"pod": pod, "ssh": address})
+        return PollResult(False, f"ssh port {text} allocated but not reachable: {result.detail}",
                           recheck=lambda: self._probe(address, pod))
 
 
@@ -142,7 +142,7 @@ class BatchPodPoller(_ProbingMixin):
 
     def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None):
         if wait_for not in WAIT_FOR:
-            raise ValueError("wait_for must be one of %s, got %r" % (", ".join(WAIT_FOR), wait_for))
+            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_ids = list(dict.fromkeys(pod_ids))
         self.wait_for = wait_for
         self.probe_many = probe_many if probe_many is not None else _ssh_probe.probe_many
@@ -179,7 +179,7 @@ class BatchPodPoller(_ProbingMixin):
         return len(self.pod_ids)
 
     def _waiting(self):
-        return ["%s (%s)" % (pod_id, self.states[pod_id]) for pod_id in self.pod_ids if pod_id not in self.done]
+        return [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
 
     def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
@@ -198,7 +198,7 @@ class BatchPodPoller(_ProbingMixin):
             self.misses[pod_id].seen()
             self.last_pods[pod_id] = pod
             if self.is_terminal(pod):
-                self.states[pod_id] = "pod status %s" % (_podstate.lifecycle_status(pod).lower() or "unknown")
+                self.states[pod_id] = f"pod status {_podstate.lifecycle_status(pod).lower() or 'unknown'}"
                 terminal.append(_terminal_verdict(pod_id, pod))
                 continue
             self._judge(pod_id, pod, targets)
@@ -221,7 +221,7 @@ class BatchPodPoller(_ProbingMixin):
             self.imminent = self.imminent or _imminent(pod)
         else:
             # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
-            self.states[pod_id] = "ssh port %s allocated" % _address_text(address)
+            self.states[pod_id] = f"ssh port {_address_text(address)} allocated"
             targets[pod_id] = address
 
     def _probe_round(self, targets):
@@ -232,16 +232,15 @@ class BatchPodPoller(_ProbingMixin):
                 result = results[pod_id]
                 text = _address_text(address)
                 if result.ok:
-                    self.states[pod_id] = "ssh reachable at %s" % text
+                    self.states[pod_id] = f"ssh reachable at {text}"
                     self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
                 else:
-                    self.states[pod_id] = "ssh port %s allocated but not reachable: %s" % (text, result.detail)
+                    self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
         pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
         states = dict(self.states)
         if self._all_ready():
-            return PollResult(True, "all %d pods ready" % len(self.pod_ids), value=dict(self.done), states=states)
-        detail = "%d of %d pods ready; waiting for %s" % (len(self.done), self._expected(),
-                                                          ", ".join(self._waiting()))
+            return PollResult(True, f"all {len(self.pod_ids)} pods ready", value=dict(self.done), states=states)
+        detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(self._waiting())}"
         recheck = (lambda: self._probe_round(pending)) if pending else None
         return PollResult(False, detail, recheck=recheck, states=states, imminent=self.imminent)
 
@@ -268,8 +267,8 @@ class ClusterPoller(BatchPodPoller):
             pods = self._list_pods()
         except Exception as err:
             if _is_not_found(err):
-                raise PollError("not_found", "cluster %s no longer exists, so it was deleted while waiting"
-                                % self.cluster_id, fatal=True) from err
+                text = f"cluster {self.cluster_id} no longer exists, so it was deleted while waiting"
+                raise PollError("not_found", text, fatal=True) from err
             self._read_failed()
             raise
         listed = [entry for entry in pods or () if entry is not None]
@@ -291,7 +290,7 @@ class ClusterPoller(BatchPodPoller):
     def _waiting(self):
         waiting = super()._waiting()
         if len(self.pod_ids) < self.pod_count:
-            waiting.append("%d more member(s) not listed yet" % (self.pod_count - len(self.pod_ids)))
+            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
         return waiting
 
 
@@ -300,7 +299,7 @@ def _is_not_found(err):
 
 
 class EndpointPoller:
-    """Wait for a serverless endpoint to have a worker (reference §4 endpoint table, §6).
+    """Wait for a serverless endpoint to have a worker (docs/dev/wait-and-status.md, sections 3 and 5).
 
     Ready iff ``/health`` says ``ready > 0 or running > 0``, or, when ``prefer_workers`` and the backend
     lists workers (v2), a non-stale worker is ``IDLE``/``RUNNING`` (the stronger signal: the container is
@@ -330,8 +329,10 @@ class EndpointPoller:
         self.misses.seen()
         counts = health_counts(health)
         self.last_health = counts
-        detail = "workers ready %(ready)d, running %(running)d, initializing %(initializing)d, " \
-                 "throttled %(throttled)d, unhealthy %(unhealthy)d" % counts
+        detail = (
+            f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "
+            f"throttled {counts['throttled']}, unhealthy {counts['unhealthy']}"
+        )
         signal, worker_id = self._worker_signal()
         if signal is None:
             if counts["ready"] > 0:

@@ -5,7 +5,7 @@
 """SSH readiness probe: TCP connect, then read the server's first 4 bytes (pure Python, no Ansible import).
 
 RFC 4253 has the server speak first, so ``SSH-`` proves sshd is up without a handshake or a key.
-Accept-then-close, an HTTP answer, or a merely mapped port are never ready (reference §5.2).
+Accept-then-close, an HTTP answer, or a merely mapped port are never ready (docs/dev/wait-and-status.md, section 4).
 """
 
 from __future__ import annotations
@@ -37,21 +37,21 @@ class ProbeResult:
         self.port = port
 
     def __repr__(self):
-        return "ProbeResult(ok=%r, detail=%r, address=%r)" % (self.ok, self.detail, self.address)
+        return f"ProbeResult(ok={self.ok!r}, detail={self.detail!r}, address={self.address!r})"
 
     def __eq__(self, other):
         if not isinstance(other, ProbeResult):
             return NotImplemented
         return (self.ok, self.detail, self.address) == (other.ok, other.detail, other.address)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal results are not meant as dict keys
 
 
 def format_address(host, port):
     """``host:port``, bracketing IPv6 literals as Go's ``net.JoinHostPort`` does."""
     if ":" in str(host):
-        return "[%s]:%s" % (host, port)
-    return "%s:%s" % (host, port)
+        return f"[{host}]:{port}"
+    return f"{host}:{port}"
 
 
 def _os_error_text(err):
@@ -92,24 +92,24 @@ def probe(host, port, connect_timeout=DEFAULT_CONNECT_TIMEOUT, read_timeout=DEFA
         sock = socket.create_connection((host, int(port)), timeout=_remaining(connect_timeout, deadline, clock))
     except socket.gaierror as err:
         reason = err.strerror or str(err)
-        return ProbeResult(False, "dial tcp: lookup %s: %s" % (host, reason.lower()), address, host, port)
+        return ProbeResult(False, f"dial tcp: lookup {host}: {reason.lower()}", address, host, port)
     except (OSError, ValueError, OverflowError) as err:
-        return ProbeResult(False, "dial tcp %s: connect: %s" % (address, _os_error_text(err)), address, host, port)
+        return ProbeResult(False, f"dial tcp {address}: connect: {_os_error_text(err)}", address, host, port)
     try:
         sock.settimeout(_remaining(read_timeout, deadline, clock))
         try:
             banner = _read_exactly(sock, len(BANNER_PREFIX))
         except EOFError as err:
-            return ProbeResult(False, "connected to %s but got no ssh banner: %s" % (address, err), address, host,
+            return ProbeResult(False, f"connected to {address} but got no ssh banner: {err}", address, host,
                                port)
         except OSError as err:
-            return ProbeResult(False, "connected to %s but got no ssh banner: read: %s"
-                               % (address, _os_error_text(err)), address, host, port)
+            text = f"connected to {address} but got no ssh banner: read: {_os_error_text(err)}"
+            return ProbeResult(False, text, address, host, port)
     finally:
         sock.close()
     if banner != BANNER_PREFIX:
-        return ProbeResult(False, "%s answered but is not an ssh server" % address, address, host, port)
-    return ProbeResult(True, "ssh reachable at %s" % address, address, host, port)
+        return ProbeResult(False, f"{address} answered but is not an ssh server", address, host, port)
+    return ProbeResult(True, f"ssh reachable at {address}", address, host, port)
 
 
 def probe_many(targets, connect_timeout=DEFAULT_CONNECT_TIMEOUT, read_timeout=DEFAULT_READ_TIMEOUT, deadline=None,

@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The poll engine shared by every waiting module (pure Python, no Ansible import).
 
-``until()`` follows runpodctl's wait contract (reference-semantics.md §1.2): first poll at once, never
+``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, never
 sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors
 end the wait, everything else is retried until the deadline. Between two API reads a cheap
 ``recheck`` (the SSH probe) may run every ``probe_interval``. ``Cadence`` decides when the next API
@@ -19,6 +19,7 @@ import os
 import signal
 import threading
 import time
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._duration import (
     format_duration,
@@ -45,7 +46,7 @@ CADENCE_ENV = "RUNPOD_CLOUD_WAIT_CADENCE"
 WAIT_TIMEOUT = "wait_timeout"
 WAIT_INTERRUPTED = "wait_interrupted"
 
-# Reference §3: any of these ends the wait at once; everything else is transient.
+# docs/dev/wait-and-status.md, section 2: any of these ends the wait at once; everything else is transient.
 FATAL_CODES = frozenset(("unauthorized", "forbidden", "no_credentials", "bad_request"))
 FATAL_STATUSES = frozenset((400, 401, 403))
 
@@ -111,7 +112,7 @@ def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
 
     def on_signal(signum, frame):
         restore()
-        token.cancel("signal %s" % signal.Signals(signum).name)
+        token.cancel(f"signal {signal.Signals(signum).name}")
 
     try:
         for signum in signals:
@@ -147,7 +148,7 @@ class PollResult:
         self.imminent = bool(imminent)
 
     def __repr__(self):
-        return "PollResult(ready=%r, detail=%r)" % (self.ready, self.detail)
+        return f"PollResult(ready={self.ready!r}, detail={self.detail!r})"
 
 
 class PollError(Exception):
@@ -179,8 +180,8 @@ def _is_fatal_link(err):
     return isinstance(status, int) and not isinstance(status, bool) and status in FATAL_STATUSES
 
 
-def classify(err):
-    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal per reference §3.
+def classify(err: BaseException) -> bool:
+    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal (docs/dev/wait-and-status.md, sec. 2).
 
     Works on any exception with ``code``/``status``/``fatal`` attributes (``RunPodError``, ``PollError``).
     """
@@ -195,7 +196,7 @@ def _fatal_link(err):
     return err
 
 
-def error_text(err):
+def error_text(err: BaseException) -> str:
     """The human text of an error; untyped empty errors get their class name (``EOFError``)."""
     message = getattr(err, "message", None)
     if isinstance(message, str) and message:
@@ -204,7 +205,7 @@ def error_text(err):
     return text if text else type(err).__name__
 
 
-def rate_limit_sleep(retry_after, remaining):
+def rate_limit_sleep(retry_after: Any, remaining: float) -> float:
     """Seconds to wait for a 429's ``Retry-After``, never past the deadline (``remaining``)."""
     if retry_after is None:
         return 0.0
@@ -272,7 +273,7 @@ def _cadence_mode(cadence):
     if cadence is None:
         return FIXED if os.environ.get(CADENCE_ENV, "").strip().lower() == FIXED else ADAPTIVE
     if cadence not in CADENCES:
-        raise ValueError("cadence must be one of %s, got %r" % (", ".join(CADENCES), cadence))
+        raise ValueError(f"cadence must be one of {', '.join(CADENCES)}, got {cadence!r}")
     return cadence
 
 
@@ -294,7 +295,7 @@ class WaitError(Exception):
         self.history = history if history is not None else []
         self.last_states = last_states
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
         return _wait_block(self.elapsed, self.polls, self.probes, self.history, self.last_state, self.last_states)
 
@@ -313,18 +314,19 @@ class WaitOutcome:
         self.history = history
         self.last_states = last_states
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
         block = _wait_block(self.elapsed, self.polls, self.probes, self.history, self.detail, self.last_states)
         block["ready_detail"] = self.detail
         return block
 
     @classmethod
-    def nothing_to_wait_for(cls):
+    def nothing_to_wait_for(cls) -> WaitOutcome:
         return cls(None, "nothing to wait for", 0, 0, 0, [])
 
 
-def _wait_block(elapsed, polls, probes, history, last_state, last_states):
+def _wait_block(elapsed: int, polls: int, probes: int, history: list | None, last_state: str,
+                last_states: dict | None) -> dict:
     """The one ``wait`` result shape (docs/dev/wait-and-status.md): the same keys on success and failure."""
     block = {
         "elapsed": elapsed,
@@ -382,8 +384,8 @@ class _Waiter:
     def maybe_progress(self):
         now = self.clock.now()
         if now - self.last_progress >= self.progress_every:
-            self.emit("still waiting for %s (%s elapsed): %s"
-                      % (self.label, format_elapsed(now - self.start), self.shown_detail()))
+            elapsed = format_elapsed(now - self.start)
+            self.emit(f"still waiting for {self.label} ({elapsed} elapsed): {self.shown_detail()}")
             self.last_progress = now
 
     def fail(self, code, text, status=None):
@@ -392,20 +394,20 @@ class _Waiter:
                          status=status, history=self.history, last_states=self.states)
 
     def ended(self, code, verb):
-        text = "%s after %s waiting for %s; last known state: %s" % (
-            verb, format_elapsed(self.elapsed()), self.label, self.shown_detail())
+        elapsed = format_elapsed(self.elapsed())
+        text = f"{verb} after {elapsed} waiting for {self.label}; last known state: {self.shown_detail()}"
         return self.fail(code, text)
 
     def fatal(self, err):
         link = _fatal_link(err)
-        text = "waiting for %s: %s" % (self.label, error_text(err))
+        text = f"waiting for {self.label}: {error_text(err)}"
         status = getattr(link, "status", None)
         code = getattr(link, "code", None) or "api_error"
         return self.fail(code, text, status=status if isinstance(status, int) else None)
 
     def succeed(self, result):
         self.observe(result.detail, result.states)
-        self.emit("%s ready after %s: %s" % (self.label, format_elapsed(self.elapsed()), self.shown_detail()))
+        self.emit(f"{self.label} ready after {format_elapsed(self.elapsed())}: {self.shown_detail()}")
         return WaitOutcome(result.value, self.shown_detail(), whole_seconds(self.elapsed()), self.polls,
                            self.probes, self.history, self.states)
 
@@ -461,7 +463,7 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
     waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
     deadline = waiter.start + timeout
     schedule = Cadence(interval, waiter.start, deadline, adaptive=mode == ADAPTIVE)
-    waiter.emit("waiting for %s (timeout %s)" % (label, format_duration(timeout)))
+    waiter.emit(f"waiting for {label} (timeout {format_duration(timeout)})")
 
     while True:
         waiter.polls += 1
@@ -499,7 +501,7 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
 
 
 class MissCounter:
-    """Consecutive-miss rules shared by pods and endpoints (reference §4).
+    """Consecutive-miss rules shared by pods and endpoints (docs/dev/wait-and-status.md, section 3).
 
     Once seen, ``gone_limit`` consecutive misses mean the resource went away; never seen,
     ``never_seen_limit`` consecutive misses mean it is not coming. Any failed read resets the run.
@@ -524,7 +526,7 @@ class MissCounter:
 
     def __init__(self, resource_kind, resource_id, never_seen_limit=12, gone_limit=2):
         if resource_kind not in self._TEXTS:
-            raise ValueError("resource_kind must be one of %s" % ", ".join(sorted(self._TEXTS)))
+            raise ValueError(f"resource_kind must be one of {', '.join(sorted(self._TEXTS))}")
         self.kind = resource_kind
         self.resource_id = resource_id
         self.never_seen_limit = never_seen_limit
@@ -539,7 +541,7 @@ class MissCounter:
     def read_failed(self):
         self.misses = 0
 
-    def missed(self, error=None):
+    def missed(self, error: BaseException | None = None) -> str:
         """Count one miss; return the not-ready detail or raise a fatal ``not_found`` ``PollError``."""
         self.misses += 1
         texts = self._TEXTS[self.kind]

@@ -51,6 +51,9 @@ options:
   name:
     description:
       - Name of the endpoint. Required to create one.
+      - At most 191 characters, without leading or trailing whitespace and without control characters;
+        anything else fails with C(code=bad_request) before any API call. With O(id), a name another live
+        endpoint already has is refused with C(code=conflict).
     type: str
   state:
     description:
@@ -379,7 +382,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDPOINT_FIELDS, describe_endpoint
-from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointInput, EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import EndpointPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -466,6 +469,7 @@ def validate_params(params):
 
 class EndpointModule(ResourceModule):
     resource_kind = "endpoint"
+    input_model = EndpointInput
 
     def check_options(self):
         params = self.params

@@ -130,16 +130,8 @@ class EndpointInfoModule(RunPodModule):
     resource_kind = "endpoint"
 
     def run(self):
-        params = self.module.params
-        try:
-            if params.get("id"):
-                endpoints = self.by_id(params["id"])
-            elif params.get("name"):
-                endpoints = self.backend.find_endpoints(params["name"])
-            else:
-                endpoints = self.backend.list_endpoints()
-        except RunPodError as error:
-            self.fail_api(error, "reading endpoints failed")
+        backend = self.backend
+        endpoints = self.select(backend.get_endpoint, backend.find_endpoints, backend.list_endpoints)
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         described = []
         for endpoint in endpoints:
@@ -149,14 +141,6 @@ class EndpointInfoModule(RunPodModule):
             entry["health_error"] = error
             described.append(entry)
         self.exit(endpoints=described)
-
-    def by_id(self, endpoint_id):
-        try:
-            return [self.backend.get_endpoint(endpoint_id)]
-        except RunPodError as error:
-            if error.code == "not_found":
-                return []
-            raise
 
 
 def main():

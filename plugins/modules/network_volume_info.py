@@ -44,7 +44,10 @@ EXAMPLES = r"""
 
 RETURN = r"""
 network_volumes:
-  description: The volumes found.
+  description:
+    - The volumes found.
+    - Each element has the keys of RV(runpod.cloud.network_volume#module:network_volume) (the same shape, built by
+      the same code).
   returned: always
   type: list
   elements: dict
@@ -54,32 +57,6 @@ network_volumes:
       size_gb: 50
       data_center_id: EU-RO-1
       type: STANDARD
-  contains:
-    id:
-      description: Volume id.
-      type: str
-      returned: always
-      sample: agv6w2qcg7
-    name:
-      description: Volume name.
-      type: str
-      returned: always
-      sample: datasets
-    size_gb:
-      description: Size in GB.
-      type: int
-      returned: always
-      sample: 50
-    data_center_id:
-      description: Data center of the volume.
-      type: str
-      returned: always
-      sample: EU-RO-1
-    type:
-      description: Storage tier; null with O(api_version=v1), which does not report it.
-      type: str
-      returned: always
-      sample: STANDARD
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -90,7 +67,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_network_volume
 
 ARGUMENT_SPEC = argument_spec(
@@ -105,19 +81,8 @@ class NetworkVolumeInfoModule(RunPodModule):
     resource_kind = "network volume"
 
     def run(self):
-        params = self.module.params
         account = self.account
-        try:
-            if params.get("id"):
-                volumes = [account.get_network_volume(params["id"])]
-            elif params.get("name"):
-                volumes = account.find_network_volumes(params["name"])
-            else:
-                volumes = account.list_network_volumes()
-        except RunPodError as error:
-            if error.code != "not_found" or not params.get("id"):
-                self.fail_api(error, "reading network volumes failed")
-            volumes = []
+        volumes = self.select(account.get_network_volume, account.find_network_volumes, account.list_network_volumes)
         self.exit(network_volumes=[describe_network_volume(volume) for volume in volumes])
 
 

@@ -40,7 +40,11 @@ options:
     description:
       - Name of the pod, the usual key. The pod is looked up by this name when O(id) is not given, and a
         new pod gets this name.
-      - With O(id) given as well, a different name renames the pod.
+      - With O(id) given as well, a different name renames the pod, unless another live pod already has that
+        name (then the task fails with C(code=conflict) and changes nothing).
+      - At most 191 characters, without leading or trailing whitespace (a YAML C(|) block adds a newline) and
+        without control characters; anything else fails with C(code=bad_request) before any API call, because
+        such a name could never be found again and every run would create another pod.
       - One of O(name) and O(id) is required.
     type: str
   id:
@@ -79,14 +83,17 @@ options:
     default: GPU
   gpu_type_ids:
     description:
-      - GPU types to create the pod on, tried in order when RunPod reports no capacity for one.
+      - GPU types to create the pod on, in order of preference. On REST v2 one catalog read before the first
+        create drops the types without stock and keeps the rest in this order; then one create per candidate
+        until one is placed (see RV(placement) and the guide docs/gpu-capacity.md, "Getting a GPU when stock is short").
       - Checked against the known GPU types before any API call; unknown names fail with suggestions.
       - Required for a GPU pod create.
     type: list
     elements: str
   gpu_count:
     description:
-      - Number of GPUs. Defaults to 1 at create.
+      - Number of GPUs, 1 to 16. Defaults to 1 at create. Above the GPU type's own maximum the API refuses the
+        create.
     type: int
   cpu_flavor_ids:
     description:
@@ -95,9 +102,8 @@ options:
     elements: str
   vcpu_count:
     description:
-      - Number of vCPUs of a CPU pod. Defaults to 2 at create (RunPod's documented default; REST v2 needs a value).
-      - With O(api_version=v2) it must be a power of two of at least 2 (2, 4, 8, ...); other values are refused
-        before any API call.
+      - Number of vCPUs of a CPU pod, a power of two from 2 to 512. Defaults to 2 at create (RunPod's documented
+        default; REST v2 needs a value).
     type: int
   cloud_type:
     description:
@@ -109,11 +115,11 @@ options:
     default: SECURE
   container_disk_gb:
     description:
-      - Size of the container disk in GB (lost when the pod stops).
+      - Size of the container disk in GB (lost when the pod stops), 1 to 4096.
     type: int
   volume_gb:
     description:
-      - Size of the pod volume in GB (kept while the pod exists).
+      - Size of the pod volume in GB (kept while the pod exists), 10 to 4096, or V(0) for no volume.
       - With O(api_version=v2) a CPU pod cannot have one (refused before any API call); use O(network_volume_id).
     type: int
   volume_mount_path:
@@ -133,14 +139,17 @@ options:
     version_added: 0.2.0
   ports:
     description:
-      - Ports to expose, each like V(22/tcp) or V(8888/http).
+      - Ports to expose, each like V(22/tcp) or V(8888/http) (a port 1 to 65535, protocol V(http) or V(tcp),
+        no port twice).
       - With O(ssh=true), V(22/tcp) is added when port 22 is not in the list.
       - On an existing pod the ports are only managed when this option is given; the whole list is replaced.
     type: list
     elements: str
   env:
     description:
-      - Environment variables of the container.
+      - Environment variables of the container. Keys are variable names (letters, digits and C(_), not starting
+        with a digit); values are strings, and numbers are sent as text. Booleans, nulls, lists and mappings are
+        refused (quote the value, or serialize it with C(to_json)).
       - On an existing pod the environment is only managed when this option (or O(ssh_public_key)) is given;
         the whole environment is replaced, except that an existing E(PUBLIC_KEY) is kept unless
         O(ssh_public_key) or O(env) sets it.
@@ -153,8 +162,23 @@ options:
   data_center_ids:
     description:
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
+      - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
     type: list
     elements: str
+  allowed_cuda_versions:
+    description:
+      - CUDA versions the host may run, as C(major.minor) (for example V(12.8)), at create of a GPU pod.
+      - Mutually exclusive with O(min_cuda_version) (refused before any API call).
+    type: list
+    elements: str
+    version_added: 0.2.0
+  min_cuda_version:
+    description:
+      - Lowest CUDA version the host may run, as C(major.minor), at create of a GPU pod. Only with
+        O(api_version=v2).
+      - Mutually exclusive with O(allowed_cuda_versions) (refused before any API call).
+    type: str
+    version_added: 0.2.0
   support_public_ip:
     description:
       - Ask for a host with a public IP (community cloud). Only with O(api_version=v1); refused on REST v2
@@ -333,11 +357,52 @@ pod:
 actions:
   description:
     - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name
-      after a create that answered with a server error), C(update), C(start), C(stop), C(restart), C(delete).
+      after a create that answered with a server error or an unreadable success), C(update), C(start), C(stop),
+      C(restart), C(delete).
   returned: always
   type: list
   elements: str
   sample: [create]
+placement:
+  description:
+    - Where the create went and what it tried, on success and on failure, when the task sent a create.
+  returned: when the task sent a create
+  type: dict
+  contains:
+    gpu_type_id:
+      description: The GPU type (or CPU flavor) the pod was created on; null when no candidate was placed.
+      type: str
+      returned: always
+    data_center_id:
+      description: The data center the create was pinned to (one of O(data_center_ids)), else null.
+      type: str
+      returned: always
+    attempts:
+      description:
+        - One item per create sent, in order, C({gpu_type_id, data_center_id, status, detail}); C(status) is the
+          HTTP status (201 for the created pod) or an error code when no answer came.
+      type: list
+      elements: dict
+      returned: always
+    catalog:
+      description:
+        - C(read) when the catalog's stock ordered the candidates, C(not read) (REST v1, CPU pods), or
+          C(failed) followed by the reason when the read failed and the candidates kept the given order.
+      type: str
+      returned: always
+    dropped:
+      description: Candidates the catalog showed without stock, C({gpu_type_id, data_center_id}); never sent.
+      type: list
+      elements: dict
+      returned: always
+  sample:
+    gpu_type_id: NVIDIA A40
+    data_center_id: null
+    catalog: read
+    dropped: [{gpu_type_id: NVIDIA GeForce RTX 4090, data_center_id: null}]
+    attempts:
+      - {gpu_type_id: NVIDIA L40S, data_center_id: null, status: 400, detail: "no instances available"}
+      - {gpu_type_id: NVIDIA A40, data_center_id: null, status: 201, detail: created}
 updated_fields:
   description: Fields changed (or that would be changed) by the update call.
   returned: when an update was made or would be made
@@ -364,11 +429,21 @@ wait:
       - {elapsed: 94.2, state: ssh reachable at 203.0.113.7:40123}
 code:
   description:
-    - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(not_found), C(conflict),
-      C(unauthorized), C(bad_request), C(ambiguous), C(server_error).
+    - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal
+      reached the module outside a wait), C(not_found), C(conflict), C(unauthorized), C(bad_request),
+      C(ambiguous), C(server_error).
   returned: on failure
   type: str
   sample: wait_timeout
+ids:
+  description:
+    - With C(code=ambiguous), the ids of every live pod with the name (after a create, this task's pod and the ones
+      other tasks created at the same moment; nothing is deleted). With C(code=conflict) on a rename, the pods that
+      already have the wanted name.
+  returned: on failure with code ambiguous or conflict
+  type: list
+  elements: str
+  sample: [abc123xyz, def456uvw]
 id:
   description: Id of the pod the failure concerns, when there is one (always after a create or start).
   returned: on failure, when a pod is involved
@@ -380,6 +455,7 @@ diff:
   type: dict
 """
 
+import re
 import shlex
 
 from ansible.module_utils.basic import AnsibleModule
@@ -397,6 +473,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    PodInput,
     PodSpec,
     v1_only_problem,
     v2_cpu_problem,
@@ -428,6 +505,8 @@ ARGUMENT_SPEC = argument_spec(
     env=dict(type="dict"),
     docker_args=dict(type="str"),
     data_center_ids=dict(type="list", elements="str"),
+    allowed_cuda_versions=dict(type="list", elements="str"),
+    min_cuda_version=dict(type="str"),
     support_public_ip=dict(type="bool"),
     interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
@@ -439,13 +518,17 @@ MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
 
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
-CREATE_INTENT_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id")
+CREATE_INTENT_OPTIONS = (
+    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
+    "allowed_cuda_versions", "min_cuda_version",
+)
+CUDA_VERSION = re.compile(r"^\d+\.\d+$")
 WAIT_STATES = ("present", "running", "restarted")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "support_public_ip", "interruptible")
-SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids")
+                "support_public_ip", "interruptible", "min_cuda_version")
+SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
                "ports", "env", "registry_id"}
@@ -470,6 +553,8 @@ def _split_args(value):
 
 class PodModule(ResourceModule):
     resource_kind = "pod"
+    input_model = PodInput
+    recheck_name_after_create = True
     track_actions = True
     keep_deleted = False
     adopt_after_failed_create = True
@@ -498,6 +583,7 @@ class PodModule(ResourceModule):
                 )
         if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
             self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
+        self._check_cuda()
         if p["state"] != "absent" and not (p["image"] or p["template_id"]):
             intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
             if intent:
@@ -533,6 +619,28 @@ class PodModule(ResourceModule):
             "of its own, or use wait_for: running. Nothing was created.",
             code="bad_request",
         )
+
+    def _check_cuda(self):
+        """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
+        p = self.params
+        allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
+        if allowed and floor:
+            self.fail(
+                "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
+                "are sent): give an exact set or a floor.",
+                code="bad_request",
+            )
+        bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
+        if bad:
+            self.fail(
+                f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}.",
+                code="bad_request",
+            )
+        if floor and p["api_version"] == "v1":
+            self.fail("min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only.",
+                      code="bad_request")
+        if (allowed or floor) and p["compute_type"] == "CPU":
+            self.fail("CUDA constraints apply to GPU pods only; remove them for compute_type: CPU.", code="bad_request")
 
     def _create_warnings(self):
         p = self.params
@@ -682,7 +790,17 @@ class PodModule(ResourceModule):
         return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
 
     def create(self, spec):
-        return self.backend.create_pod(spec)
+        try:
+            return self.backend.create_pod(spec)
+        except RunPodError as error:
+            # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
+            if error.code == "bad_response":
+                error.maybe_created = True
+            raise
+        finally:
+            # What the create tried, on success and on failure (the failure path copies the result).
+            if self.backend.last_placement is not None:
+                self.result["placement"] = self.backend.last_placement.as_dict()
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

@@ -277,10 +277,10 @@ class PodInfoModule(RunPodModule):
         self.first_read_elapsed = 0.0
 
     def info_hint(self, resource_id):
-        return "runpod.cloud.pod_info id=%s" % resource_id
+        return f"runpod.cloud.pod_info id={resource_id}"
 
     def delete_hint(self, resource_id):
-        return "runpod.cloud.pod id=%s state=absent" % resource_id
+        return f"runpod.cloud.pod id={resource_id} state=absent"
 
     # --- selection -----------------------------------------------------------------------------
     def _selectors(self):
@@ -311,7 +311,7 @@ class PodInfoModule(RunPodModule):
             label="the pod list",
             resource_id=None,
             describe_last=list,
-            explain_failure=lambda error: ("%s; nothing was created or deleted." % error, {}),
+            explain_failure=lambda error: (f"{error}; nothing was created or deleted.", {}),
         )
         self.first_read_elapsed = time.monotonic() - self.started
         return outcome.value
@@ -341,7 +341,7 @@ class PodInfoModule(RunPodModule):
         except RunPodError as error:
             if error.code == "not_found":
                 return None
-            self.fail_api(error, "Could not read pod %s" % pod_id, resource_id=pod_id)
+            self.fail_api(error, f"Could not read pod {pod_id}", resource_id=pod_id)
 
     # --- run -----------------------------------------------------------------------------------
     def run(self):
@@ -362,8 +362,8 @@ class PodInfoModule(RunPodModule):
         missing_names = [entry for entry in missing if entry not in ids]
         if missing_names:
             self.fail(
-                "No pod is named %s, so there is nothing to wait for; check the names with runpod.cloud.pod_info."
-                % ", ".join(missing_names),
+                f"No pod is named {', '.join(missing_names)}, so there is nothing to wait for; check the names with "
+                "runpod.cloud.pod_info.",
                 code="not_found",
             )
         # Ids not listed yet (a pod created a moment ago) are waited for too; the poller gives up on them
@@ -375,11 +375,8 @@ class PodInfoModule(RunPodModule):
         names = {pod.id: pod.name for pod in pods}
         settings = self.wait_settings
         poller = BatchPodPoller(_FirstReadBackend(self.backend, list(pods)), pod_ids, wait_for=settings.wait_for)
-        label = "%s on %d pod%s" % (
-            "ssh" if settings.wait_for == "ssh" else "running status",
-            len(pod_ids),
-            "" if len(pod_ids) == 1 else "s",
-        )
+        what = "ssh" if settings.wait_for == "ssh" else "running status"
+        label = f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
         outcome = self.wait_until(
             poller,
             # The first read's retries came out of the same budget.
@@ -416,24 +413,18 @@ class PodInfoModule(RunPodModule):
             name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
             not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
         listing = "; ".join(
-            "%s (%s): %s" % (entry["id"], entry["name"] or "no name", entry["state"]) for entry in not_ready
+            f"{entry['id']} ({entry['name'] or 'no name'}): {entry['state']}" for entry in not_ready
         )
         ready = len(pod_ids) - len(not_ready)
         if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
             verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
-            head = "%s after %ss waiting for %s (%d of %d ready)" % (
-                verb,
-                error.elapsed,
-                error.label,
-                ready,
-                len(pod_ids),
-            )
+            head = f"{verb} after {error.elapsed}s waiting for {error.label} ({ready} of {len(pod_ids)} ready)"
         else:
             head = error.message[:1].upper() + error.message[1:]
+        inspect_ids = ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)
         msg = (
-            "%s. Not ready: %s. Nothing was deleted: inspect the pods with runpod.cloud.pod_info ids=%s, "
-            "or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
-            % (head, listing or "none", ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids))
+            f"{head}. Not ready: {listing or 'none'}. Nothing was deleted: inspect the pods with runpod.cloud.pod_info "
+            f"ids={inspect_ids}, or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
         )
         return msg, {"not_ready": not_ready}
 

@@ -20,15 +20,13 @@ author:
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - runpod.cloud.attributes.CHECK_AND_DIFF
 options:
   name:
     description:
       - Name of the template; the identity used to find it.
+      - At most 191 characters, without leading or trailing whitespace and without control characters;
+        anything else fails with C(code=bad_request) before any API call.
     type: str
     required: true
   state:
@@ -52,16 +50,18 @@ options:
     type: bool
   container_disk_gb:
     description:
-      - Container disk size in GB.
+      - Container disk size in GB, 1 to 4096.
     type: int
   env:
     description:
-      - Environment variables of the container. Values are converted to strings.
+      - Environment variables of the container. Keys are variable names; values are strings, and numbers are
+        sent as text. Booleans, nulls, lists and mappings are refused with C(code=bad_request).
       - Replaces the whole set when it differs.
     type: dict
   ports:
     description:
-      - Exposed ports such as V(8888/http) or V(22/tcp). Compared without regard to order.
+      - Exposed ports such as V(8888/http) or V(22/tcp) (a port 1 to 65535, protocol V(http) or V(tcp), no port
+        twice). Compared without regard to order.
     type: list
     elements: str
   docker_args:
@@ -198,7 +198,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._models import TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import TemplateInput, TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -257,6 +257,7 @@ def template_changes(current, wanted):
 
 class TemplateModule(ResourceModule):
     resource_kind = "template"
+    input_model = TemplateInput
     id_option = None  # template names are unique on RunPod: the name is the identity
     delete_blocker = "; if a pod or an endpoint still uses it, delete those first"
 

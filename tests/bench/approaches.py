@@ -49,11 +49,14 @@ class RunRecord:
         return not self.failed and len(self.ready_at) == len(self.names)
 
 
-def _vars(names: list[str], timeout: float) -> dict[str, Any]:
+def _vars(names: list[str], timeout: float, gpus: list[str] | None = None) -> dict[str, Any]:
+    gpus = list(gpus or [GPU])
     return {
         "bench_names": names,
         "bench_image": IMAGE,
-        "bench_gpu": GPU,
+        # A hand-written uri create names one GPU type (the first preference); the collection takes the list.
+        "bench_gpu": gpus[0],
+        "bench_gpus": gpus,
         "bench_timeout": int(timeout),
         "bench_retries": max(1, math.ceil(timeout / WAIT_INTERVAL)),
     }
@@ -77,8 +80,8 @@ def _code(res: dict[str, Any]) -> str:
 
 
 # -- 1. naive playbook -----------------------------------------------------------------------------------------
-def naive(sim, names: list[str], timeout: float) -> RunRecord:
-    run = run_playbook(sim, "naive.yml", _vars(names, timeout), forks=min(len(names), MAX_FORKS))
+def naive(sim, names: list[str], timeout: float, gpus: list[str] | None = None) -> RunRecord:
+    run = run_playbook(sim, "naive.yml", _vars(names, timeout, gpus), forks=min(len(names), MAX_FORKS))
     record = _record("naive", names, run)
     for event in run.task_events("Wait for ssh"):
         if event["ev"] == "ok":
@@ -105,6 +108,8 @@ def engine(
     label: str,
     reread: bool = True,
     cadence: str = "adaptive",
+    gpus: list[str] | None = None,
+    one_post: bool = False,
 ) -> RunRecord:
     """One thread per pod, like N concurrent ``runpodctl pod create --wait``: create, then ``until`` with a
     ``PodPoller`` (the reference: one list read per 5 s, ``cadence="fixed"``; with ``probe_interval=None`` the
@@ -120,7 +125,14 @@ def engine(
     def one(name: str) -> None:
         backend = make_backend(options)
         try:
-            pod = backend.create_pod(PodSpec(name=name, image=IMAGE, gpu_type_ids=[GPU], ports=["22/tcp"]))
+            spec = PodSpec(name=name, image=IMAGE, gpu_type_ids=(gpus or [GPU]), ports=["22/tcp"])
+            if one_post:
+                # runpodctl's pod create sends one POST for one GPU type (--gpuType, the first preference),
+                # without a catalog read.
+                body = backend.pod_create_body(spec, spec.gpu_type_ids[0])
+                pod = backend.view_pod(backend.client.request("POST", "pods", json=body))
+            else:
+                pod = backend.create_pod(spec)
             until(
                 PodPoller(backend, pod.id),
                 label="ssh on pod %s" % pod.id,
@@ -152,8 +164,9 @@ def engine(
     return record
 
 
-def reference(sim, names: list[str], timeout: float) -> RunRecord:
-    return engine(sim, names, timeout, probe_interval=None, label="reference", cadence="fixed")
+def reference(sim, names: list[str], timeout: float, gpus: list[str] | None = None) -> RunRecord:
+    return engine(sim, names, timeout, probe_interval=None, label="reference", cadence="fixed", gpus=gpus,
+                  one_post=True)
 
 
 def engine_default(sim, names: list[str], timeout: float) -> RunRecord:
@@ -176,9 +189,11 @@ def _wait_reads(res: dict[str, Any]) -> tuple[int, float] | None:
     return int(wait["polls"]), float(end if end is not None else wait.get("elapsed") or 0)
 
 
-def pod_wait(sim, names: list[str], timeout: float, cadence: str = "adaptive") -> RunRecord:
+def pod_wait(
+    sim, names: list[str], timeout: float, cadence: str = "adaptive", gpus: list[str] | None = None
+) -> RunRecord:
     hosts = {name: {} for name in names}
-    run = run_playbook(sim, "pod_wait.yml", _vars(names, timeout), hosts=hosts, forks=min(len(names), MAX_FORKS),
+    run = run_playbook(sim, "pod_wait.yml", _vars(names, timeout, gpus), hosts=hosts, forks=min(len(names), MAX_FORKS),
                        env_extra=_cadence_env(cadence))
     record = _record("pod_wait" if cadence == "adaptive" else "pod_wait_fixed", names, run)
     for event in run.task_events("Create and wait"):
@@ -213,8 +228,10 @@ def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
     _missing(record, run)
 
 
-def pod_batch(sim, names: list[str], timeout: float, cadence: str = "adaptive") -> RunRecord:
-    run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout), env_extra=_cadence_env(cadence))
+def pod_batch(
+    sim, names: list[str], timeout: float, cadence: str = "adaptive", gpus: list[str] | None = None
+) -> RunRecord:
+    run = run_playbook(sim, "pod_batch.yml", _vars(names, timeout, gpus), env_extra=_cadence_env(cadence))
     record = _record("pod_batch" if cadence == "adaptive" else "pod_batch_fixed", names, run)
     for event in run.task_events("Create without waiting", ("item_failed",)):
         record.failed[event["item"]] = _code(event["res"])

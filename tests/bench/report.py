@@ -638,6 +638,13 @@ def _yn(value: str) -> str:
     return {"True": "yes", "False": "no"}.get(value, value or "n/a")
 
 
+def _landed(row) -> str:
+    if not row.get("first_two_out_posts"):
+        return "n/a"
+    return "%s (%s POST: %s)" % (_yn(row.get("lands_first_two_out", "")), row["first_two_out_posts"],
+                                 row.get("first_two_out_post_statuses") or "-")
+
+
 def _correctness(add, rows) -> None:
     add("## Correctness side by side")
     add("")
@@ -665,6 +672,12 @@ def _correctness(add, rows) -> None:
     ]
     for text, key, fmt in questions:
         add("| %s | %s |" % (text, " | ".join(fmt(r.get(key, "")) for r in rows)))
+    add("| lands a pod when the first two GPU types are out of stock (POSTs made, their statuses) | %s |"
+        % " | ".join(_landed(r) for r in rows))
+    add("")
+    add("The stock-out row: the first two GPU types of the preference list are sold out. `naive` (a `uri` "
+        "create) and `reference` (runpodctl's `--gpuType`) name one GPU type, the first preference; the "
+        "collection's modules take the list, read the catalog once, skip the sold-out types and send one POST.")
     add("")
     add("`pod_batch` under a timeout counts as having treated a pod ready when its failure result "
         "(`wait.last_states`) no longer lists that pod.")

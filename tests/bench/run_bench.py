@@ -6,7 +6,8 @@
 Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
 ``BENCH_SIZES=1:3,10:2`` (N:repeats) and ``BENCH_APPROACHES=pod_wait_fixed,pod_wait`` reduce the sweep,
 ``BENCH_SECTIONS=sweep,list,overhead,correctness`` picks sections (a section not run keeps its CSVs and is
-marked on the page as coming from the earlier run), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
+marked on the page as coming from the earlier run), ``BENCH_CASES=stockout`` runs only those correctness cases
+(their columns are merged into correctness.csv), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
 Nothing here is edited by hand afterwards: the page is generated from the CSVs this run wrote.
 """
 
@@ -47,7 +48,7 @@ else:
 if os.environ.get("BENCH_SIZES"):  # e.g. "1:3,10:2,50:1" (N:repeats)
     SIZES = {int(k): int(v) for k, v in (item.split(":") for item in os.environ["BENCH_SIZES"].split(","))}
 SWEEP_TIMEOUT = 300.0
-_KNOB_NAMES = ("BENCH_QUICK", "BENCH_SIZES", "BENCH_APPROACHES", "BENCH_SECTIONS", "BENCH_CORRECTNESS")
+_KNOB_NAMES = ("BENCH_QUICK", "BENCH_SIZES", "BENCH_APPROACHES", "BENCH_SECTIONS", "BENCH_CORRECTNESS", "BENCH_CASES")
 _KNOBS = [f"{key}={os.environ[key]}" for key in _KNOB_NAMES if os.environ.get(key)]
 COMMAND = "make bench" + (" (%s)" % " ".join(_KNOBS) if _KNOBS else "")
 HARNESS = "tests/bench/run_bench.py"
@@ -286,6 +287,11 @@ def overhead_bench(sim) -> list[dict]:
 # -- section 4: correctness ----------------------------------------------------------------------------------------
 # pod_async runs the same module as pod_wait; left out to keep the section short.
 CORRECTNESS_APPROACHES = (os.environ.get("BENCH_CORRECTNESS") or "naive,reference,pod_wait,pod_batch").split(",")
+# Cases of the section; BENCH_CASES=stockout runs only that one and merges its columns into correctness.csv.
+CORRECTNESS_CASES = ("listeners", "burst", "retry", "rerun", "stockout")
+CASES = set((os.environ.get("BENCH_CASES") or ",".join(CORRECTNESS_CASES)).split(","))
+# Known to the collection's GPU list and priced in the simulator; emptied for the stock-out case.
+SOLD_OUT = ["NVIDIA H100 80GB HBM3", "NVIDIA A100 80GB PCIe"]
 BEHAVIOURS = {
     # name suffix -> (sim overrides, what it tests)
     "acceptclose": ({"ssh_behaviour": "accept_close"}, "accept-then-close"),
@@ -321,6 +327,12 @@ def correctness(sim, watcher: BannerWatcher) -> list[dict]:
         runner = APPROACHES[approach]
         tag = approach.replace("_", "")
         result: dict[str, Any] = {"approach": approach}
+        if "stockout" in CASES:
+            result.update(_stock_out_case(sim, runner, tag))
+        if "listeners" not in CASES:
+            rows.append(result)
+            log("  %s" % result)
+            continue
         # 1. Listener behaviours, all at once (short timeout: a wrong "ready" comes fast, a right one never does).
         names = ["c%s-%s" % (tag, key) for key in BEHAVIOURS]
         boots = boot_schedule(7, len(names), prov=(1, 1), start=(1, 1), ssh=(1, 1))
@@ -376,6 +388,19 @@ def correctness(sim, watcher: BannerWatcher) -> list[dict]:
     return rows
 
 
+def _stock_out_case(sim, runner, tag: str) -> dict[str, Any]:
+    """5. The first two preferred GPU types are sold out: does the approach land a pod, and with how many POSTs?"""
+    name = "c%s-stockout" % tag
+    prepare(sim, [name], boot_schedule(10, 1, prov=(1, 1), start=(1, 1), ssh=(1, 1)))
+    sim.admin.configure(ssh_behaviour="banner", out_of_stock_gpu_types=SOLD_OUT)
+    log("correctness %s: first two GPU types out of stock" % runner.__name__)
+    runner(sim, [name], 60.0, gpus=[*SOLD_OUT, benchlib.GPU])
+    posts = [e for e in benchlib.api_requests(sim) if e["method"] == "POST" and e["path"].endswith("/pods")]
+    live = [p for p in sim.admin.pods() if p["name"] == name and not p["terminated"]]
+    return {"lands_first_two_out": len(live) == 1, "first_two_out_posts": len(posts),
+            "first_two_out_post_statuses": " ".join(str(e["status"]) for e in posts)}
+
+
 def _ready_set(record: RunRecord, watcher: BannerWatcher) -> set[str]:
     """Names the approach treated as ready. A batch that timed out names the pods it still waited for
     (``wait.last_states``); the others it had found ready."""
@@ -422,6 +447,18 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         writer = csv.DictWriter(handle, fieldnames=keys, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+def _merged(path: Path, rows: list[dict]) -> list[dict]:
+    """With a subset of the correctness cases, keep the earlier run's other columns (per approach)."""
+    if set(CORRECTNESS_CASES) <= CASES or not path.exists():
+        return rows
+    with path.open(newline="") as handle:
+        earlier = {row["approach"]: row for row in csv.DictReader(handle)}
+    merged = []
+    for row in rows:
+        merged.append({**earlier.pop(row["approach"], {}), **row})
+    return merged + list(earlier.values())
 
 
 def _source_commit() -> str:
@@ -480,7 +517,7 @@ def main() -> int:
             data["overhead"] = overhead_bench(sim)
             write_csv(out / "benchmarks" / "overhead.csv", data["overhead"])
         if "correctness" in sections:
-            data["correctness"] = correctness(sim, watcher)
+            data["correctness"] = _merged(out / "benchmarks" / "correctness.csv", correctness(sim, watcher))
             write_csv(out / "benchmarks" / "correctness.csv", data["correctness"])
     finally:
         watcher.stop()

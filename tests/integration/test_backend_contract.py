@@ -13,8 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
-
-runpod_sim_testing = pytest.importorskip("runpod_sim.testing")
+from runpod_sim.testing import start_simulator
 
 pytestmark = pytest.mark.timeout(120)
 TIME_SCALE = 0.01
@@ -24,7 +23,7 @@ SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIContractTestKey contract@test"
 
 @pytest.fixture(scope="module")
 def sim():
-    with runpod_sim_testing.start_simulator(time_scale=TIME_SCALE) as process:
+    with start_simulator(time_scale=TIME_SCALE) as process:
         yield process
 
 

@@ -71,7 +71,7 @@ def test_v2_cpu_pod_vcpus_and_volume_checked_before_any_post(sim, run_playbook, 
     )
     result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    for name, text_part in (("odd vcpus", "power of two"), ("one vcpu", "power of two"), ("volume", "volume_gb")):
+    for name, text_part in (("odd vcpus", "power of two"), ("one vcpu", "vcpu_count"), ("volume", "volume_gb")):
         refused = result.task_result(name)
         assert refused["failed"] is True and refused["code"] == "bad_request", name
         assert text_part in refused["msg"], refused["msg"]

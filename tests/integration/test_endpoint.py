@@ -306,7 +306,7 @@ def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path
     assert health_gets(sim, endpoint_id) == failed["wait"]["polls"]
 
 
-def test_rename_by_id_then_duplicate_names_are_refused_with_their_ids(sim, run_playbook, tmp_path, api):
+def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, tmp_path, api):
     tasks = TEMPLATE_TASK + f"""
     - name: first
       runpod.cloud.endpoint: &ep
@@ -318,28 +318,31 @@ def test_rename_by_id_then_duplicate_names_are_refused_with_their_ids(sim, run_p
         <<: *ep
         name: other
       register: second
-    - name: rename
+    - name: onto ep
       runpod.cloud.endpoint:
         id: "{{{{ second.endpoint.id }}}}"
         name: ep
-      diff: true
-    - name: ambiguous
+      ignore_errors: true
+    - name: rename
       runpod.cloud.endpoint:
-        name: ep
-        state: absent
+        id: "{{{{ second.endpoint.id }}}}"
+        name: ep-2
+      diff: true
 """
     result = run_playbook(tmp_path, play(tasks), api_version=api)
-    assert result.rc != 0
+    assert result.rc == 0, result.stdout + result.stderr
     first = result.task_result("first")["endpoint"]["id"]
     second = result.task_result("second")["endpoint"]["id"]
+    # Two endpoints named ep would make every later task using the name fail as ambiguous: refused.
+    refused = result.task_result("onto ep")
+    assert refused["failed"] is True and refused["code"] == "conflict" and refused["changed"] is False
+    assert refused["id"] == second and refused["ids"] == [first]
+    assert f"endpoint {first} is already named 'ep'" in refused["msg"]
     renamed = result.task_result("rename")
     assert renamed["changed"] is True
-    assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep"
-    assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep"}}
-    failed = result.task_result("ambiguous")
-    assert failed["code"] == "ambiguous"
-    assert failed["ids"] == sorted([first, second])
-    assert first in failed["msg"] and second in failed["msg"]
+    assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep-2"
+    assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep-2"}}
+    assert sim.admin.count("PATCH", rf"^{API_PREFIX[api]}/") == 1
     assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
 
 

@@ -133,3 +133,166 @@ def run_playbook_env(sim):
     env.update(sim.env())
     env.update({"ANSIBLE_INVENTORY_ENABLED": "runpod.cloud.runpod", "ANSIBLE_NOCOLOR": "1"})
     return env
+
+
+# --- modules: refused before any API call ------------------------------------------------------------------------
+
+
+def _tasks(module, cases):
+    """One task per ``(label, args)`` with ignore_errors, as YAML (args as JSON: exact strings survive)."""
+    return "".join(
+        f"""
+    - name: {label}
+      {module}: {json.dumps(args)}
+      ignore_errors: true
+"""
+        for label, args in cases
+    )
+
+
+POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
+REFUSED_POD_INPUT = [
+    ("trailing space", {"name": "t ", **POD}),
+    ("yaml block newline", {"name": "t\n", **POD}),
+    ("leading space on absent", {"name": " t", "state": "absent"}),
+    ("empty name", {"name": "", **POD}),
+    ("1000 characters", {"name": "x" * 1000, **POD}),
+    ("control character", {"name": "a\tb", **POD}),
+    ("port without protocol", {"name": "t", "ports": ["22"], **POD}),
+    ("port not a number", {"name": "t", "ports": ["abc/tcp"], **POD}),
+    ("port out of range", {"name": "t", "ports": ["99999/tcp"], **POD}),
+    ("unknown protocol", {"name": "t", "ports": ["8080/ftp"], **POD}),
+    ("duplicate port", {"name": "t", "ports": ["8080/http", "8080/http"], **POD}),
+    ("gpu_count 0", {"name": "t", "gpu_count": 0, **POD}),
+    ("gpu_count absurd", {"name": "t", "gpu_count": 1000000000, **POD}),
+    ("volume absurd", {"name": "t", "volume_gb": 1000000000000, **POD}),
+    ("disk negative", {"name": "t", "container_disk_gb": -5, **POD}),
+    ("env key", {"name": "t", "env": {"NOT-A-NAME": "x"}, **POD}),
+    ("env value", {"name": "t", "env": {"X": {"x": [1, 2]}}, **POD}),
+    ("data center", {"name": "t", "data_center_ids": ["us tx 3; rm"], **POD}),
+]
+REFUSED_TEMPLATE_INPUT = [
+    ("template trailing space", {"name": "tpl ", "image": "x"}),
+    ("template bad port", {"name": "tpl", "image": "x", "ports": ["80"]}),
+    ("template env value", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}),
+    ("template negative disk", {"name": "tpl", "image": "x", "container_disk_gb": 0}),
+]
+
+
+def test_bad_pod_and_template_input_is_refused_before_any_request(sim, run_playbook, tmp_path):
+    result = run_playbook(
+        tmp_path,
+        f"""
+- hosts: localhost
+  gather_facts: false
+  tasks:{_tasks("runpod.cloud.pod", REFUSED_POD_INPUT)}{_tasks("runpod.cloud.template", REFUSED_TEMPLATE_INPUT)}
+""",
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    messages = {}
+    for label, _args in REFUSED_POD_INPUT + REFUSED_TEMPLATE_INPUT:
+        outcome = result.task_result(label)
+        assert outcome["failed"] is True and outcome["code"] == "bad_request", (label, outcome)
+        assert outcome["changed"] is False, label
+        assert "None" not in outcome["msg"] and "Remove id" not in outcome["msg"], (label, outcome["msg"])
+        messages[label] = outcome["msg"]
+    assert "leading or trailing whitespace" in messages["trailing space"]
+    assert "leading or trailing whitespace" in messages["yaml block newline"]
+    assert "leading or trailing whitespace" in messages["leading space on absent"]
+    assert "name must not be empty" in messages["empty name"]
+    assert "at most 191 characters" in messages["1000 characters"]
+    assert "control character" in messages["control character"]
+    assert "'22'" in messages["port without protocol"] and "22/tcp" in messages["port without protocol"]
+    assert "1 to 65535" in messages["port out of range"]
+    assert "http or tcp" in messages["unknown protocol"]
+    assert "more than once" in messages["duplicate port"]
+    assert "gpu_count" in messages["gpu_count 0"] and "at least 1" in messages["gpu_count 0"]
+    assert "gpu_count" in messages["gpu_count absurd"] and "at most" in messages["gpu_count absurd"]
+    assert "volume_gb" in messages["volume absurd"]
+    assert "container_disk_gb" in messages["disk negative"]
+    assert "NOT-A-NAME" in messages["env key"]
+    assert "env value of X" in messages["env value"] and "string" in messages["env value"]
+    assert "data_center_ids" in messages["data center"]
+    # Nothing reached the simulator: no read, no create, no update.
+    assert sim.admin.requests() == []
+
+
+# --- modules: never hijack, never duplicate ------------------------------------------------------------------------
+
+
+def test_rename_onto_another_pod_is_refused_and_an_unparseable_201_is_adopted(sim, run_playbook, tmp_path):
+    first, second = api_create_pod(sim, "a"), api_create_pod(sim, "b")
+    sim.admin.clear_requests()
+    # The create below goes through, but its 201 body is not JSON: the module must find the pod by name.
+    sim.admin.inject_fault(r"^/v2/pods$", "malformed", method="POST")
+    result = run_playbook(
+        tmp_path,
+        f"""
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: rename a onto b
+      runpod.cloud.pod: {{id: {first}, name: b}}
+      ignore_errors: true
+    - name: create c
+      runpod.cloud.pod:
+        name: c
+        image: runpod/base:1.0
+        gpu_type_ids: ["{GPU}"]
+        wait: true
+        wait_for: running
+        wait_interval: 100ms
+        wait_timeout: 30s
+""",
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    renamed = result.task_result("rename a onto b")
+    assert renamed["failed"] is True and renamed["code"] == "conflict" and renamed["changed"] is False
+    assert renamed["id"] == first and renamed["ids"] == [second]
+    assert f"pod {second} is already named 'b'" in renamed["msg"]
+    assert sim.admin.count("PATCH") == 0
+    assert sim.admin.pod(first)["name"] == "a"
+
+    created = result.task_result("create c")
+    (pod_c,) = [pod["id"] for pod in sim.admin.pods() if pod["name"] == "c"]
+    assert created.get("failed") is not True, created
+    assert created["changed"] is True and created["actions"] == ["adopt"]
+    assert created["pod"]["id"] == pod_c and created["pod"]["runtime_status"] == "running"
+    assert created["wait"]["polls"] >= 1
+    assert any(f"pod {pod_c} named 'c' is listed" in warning for warning in created["warnings"])
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
+
+
+def test_forks_creating_one_name_at_once_are_reported_not_deleted(sim, run_playbook, tmp_path):
+    """Four hosts each create 'trainer' at the same moment: a list read after each create reports the duplicates."""
+    hosts = [f"worker{index}" for index in range(4)]
+    (tmp_path / "inventory.ini").write_text(
+        "".join(f"{host} ansible_connection=local ansible_python_interpreter={sys.executable}\n" for host in hosts)
+    )
+    # Every create takes a second, so all four are in flight before the first one answers.
+    sim.admin.inject_fault(r"^/v2/pods$", "delay", method="POST", seconds=1.0, count=len(hosts))
+    result = run_playbook(
+        tmp_path,
+        f"""
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: create trainer
+      runpod.cloud.pod: {{name: trainer, image: runpod/base:1.0, gpu_type_ids: ["{GPU}"]}}
+      ignore_errors: true
+""",
+        extra_args=["--forks", str(len(hosts))],
+    )
+    assert result.rc == 0, result.stdout + result.stderr
+    live = sorted(pod["id"] for pod in sim.admin.pods() if pod["status"] != "TERMINATED")
+    assert len(live) > 1, "the creates did not overlap"
+    outcomes = result.task_results("create trainer")
+    reported = [outcome for outcome in outcomes if outcome.get("code") == "ambiguous"]
+    assert reported, outcomes
+    # The last create to answer sees every duplicate; each report names its own pod and all the others.
+    assert max(len(outcome["ids"]) for outcome in reported) == len(live)
+    for outcome in reported:
+        assert outcome["changed"] is True and outcome["id"] in outcome["ids"]
+        assert set(outcome["ids"]) <= set(live)
+        assert "run_once" in outcome["msg"] and "Nothing was deleted" in outcome["msg"]
+    assert sim.admin.count("DELETE") == 0

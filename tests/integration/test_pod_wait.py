@@ -286,8 +286,12 @@ def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path, api)
     after = time.time()
     result = bg.result()
     outcome = result.task_result("create")
-    assert_failure_names_pod(outcome, pod_id, "not_found")
+    assert outcome["failed"] is True and outcome["changed"] is True and outcome["code"] == "not_found"
+    assert outcome["id"] == pod_id and outcome["pod"]["id"] == pod_id
     assert f"pod {pod_id} is no longer listed, so it was terminated or deleted while waiting" in outcome["msg"]
+    # A pod that is gone neither bills nor needs deleting: the message says so instead of the usual remedy.
+    assert "bills" not in outcome["msg"] and "state=absent" not in outcome["msg"]
+    assert "no longer exists" in outcome["msg"]
     assert 1 <= len(list_gets(sim, api, after=after)) <= 2
     assert sim.admin.count("DELETE") == 0
 
@@ -334,6 +338,42 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path):
     assert outcome["msg"].startswith("interrupted after ")
     assert outcome["wait"]["polls"] >= 2
     assert_kept(sim, pod_id, "RUNNING")
+
+
+def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim, run_playbook, tmp_path):
+    """SIGTERM while the create is in flight: the pod it made is reported. Ctrl-C on ansible-playbook: kept."""
+    for part in ("term", "int", "rerun"):
+        (tmp_path / part).mkdir()
+    sim.admin.inject_fault(list_route("v2"), "delay", method="POST", seconds=2.0)
+    bg = Background(sim, tmp_path / "term", play(pod_task("create", wait_args())), "v2")
+    module = bg.module_pid()
+    deadline = time.monotonic() + 30
+    while not any(entry["method"] == "POST" for entry in sim.admin.requests()):
+        assert time.monotonic() < deadline and bg.process.poll() is None
+        time.sleep(0.05)
+    os.kill(module, signal.SIGTERM)
+    outcome = bg.result().task_result("create")
+    (pod_id,) = [pod["id"] for pod in sim.admin.pods()]
+    assert outcome["failed"] is True and outcome["changed"] is True and outcome["code"] == "interrupted"
+    assert outcome["id"] == pod_id and outcome["pod"]["id"] == pod_id
+    assert f"runpod.cloud.pod id={pod_id} state=absent" in outcome["msg"]
+    assert "wait" not in outcome  # the wait never started
+    assert_kept(sim, pod_id)
+
+    # Ctrl-C reaches ansible-playbook itself: Ansible drops the task's result and prints only its own line.
+    sim.admin.reset()
+    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+    bg = Background(sim, tmp_path / "int", play(pod_task("create", wait_args(name="web"))), "v2")
+    web = wait_until_polling(sim, "v2", bg, polls=2)
+    bg.process.send_signal(signal.SIGINT)
+    interrupted = bg.result()
+    assert interrupted.rc == 99 and "User interrupted execution" in interrupted.stderr
+    assert_kept(sim, web, "RUNNING")
+    # The documented way back to the id: the task again (or pod_info by name) finds the pod, never a second one.
+    rerun = run_playbook(tmp_path / "rerun", play(pod_task("find", {"name": "web", "state": "present"})))
+    found = rerun.task_result("find")
+    assert found["changed"] is False and found["pod"]["id"] == web
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
 
 
 # --- create that answered 5xx -------------------------------------------------------------------------------

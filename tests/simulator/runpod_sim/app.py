@@ -170,9 +170,9 @@ class Sim:
         self.started_at = time.time()
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
-        from . import admin, api_account, api_graphql, api_v1, api_v2, api_v2_clusters
+        from . import admin, api_account, api_graphql, api_v1, api_v2, api_v2_catalog, api_v2_clusters
 
-        for module in (api_v2, api_v2_clusters, api_v1, api_graphql, admin, api_account):
+        for module in (api_v2, api_v2_catalog, api_v2_clusters, api_v1, api_graphql, admin, api_account):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ from typing import Any
 
 from .store import DATA_CENTERS, DEFAULT_GPU_PRICE, GPU_PRICES
 
-# The spot (interruptible) floor as a share of the on-demand price; the simulator's own rule.
+# The community-cloud list price and the spot (interruptible) floor as shares of the secure on-demand price;
+# the simulator's own rules.
+COMMUNITY_SHARE = 0.8
 SPOT_SHARE = 0.5
 # CUDA version of every simulated host (the store gives GPU pods this cudaVersion).
 HOST_CUDA_VERSION = "12.8"
@@ -34,6 +36,10 @@ class GpuType:
     @property
     def price(self) -> float:
         return GPU_PRICES.get(self.id, DEFAULT_GPU_PRICE)
+
+    @property
+    def community_price(self) -> float:
+        return round(self.price * COMMUNITY_SHARE, 3)
 
     @property
     def spot_price(self) -> float:
@@ -82,6 +88,23 @@ def has_free(store: Any, gpu_type: str, count: int) -> bool:
     if gpu_type in store.config.out_of_stock_gpu_types or not 1 <= count <= max_count(gpu_type):
         return False
     return store.place_gpu_pod(gpu_type, count, []) is not None
+
+
+# Free GPUs of an in-stock type in each data center (stock per data center is modelled by the store's owner).
+STOCK_PER_DATA_CENTER = 64
+
+
+def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:
+    """Free GPUs of ``gpu_type`` in ``data_center`` now: the catalog's availability and the create agree on it."""
+    return STOCK_PER_DATA_CENTER if has_free(store, gpu_type, 1) else 0
+
+
+def availability_level(free: int) -> str:
+    """The level for ``free`` placeable pods (the simulator's own bands): v2 catalog ``availability``, and
+    GraphQL ``stockStatus`` in title case."""
+    if free <= 0:
+        return "NONE"
+    return "LOW" if free < 4 else "MEDIUM" if free < 16 else "HIGH"
 
 
 def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:

@@ -527,26 +527,31 @@ def gpu_type_graphql(store: Store, gpu: catalog.GpuType) -> dict[str, Any]:
 
     def lowest_price(info: Any, input: dict[str, Any] | None = None) -> dict[str, Any]:
         wanted = input or {}
-        available = (
-            catalog.place(
-                store,
-                gpu.id,
-                count=wanted.get("gpuCount") or 1,
-                secure=wanted.get("secureCloud"),
-                data_center_id=wanted.get("dataCenterId"),
-                country_code=wanted.get("countryCode"),
-                min_cuda=wanted.get("cudaVersion"),
-                allowed_cuda=wanted.get("allowedCudaVersions"),
-            )
-            is not None
+        count = wanted.get("gpuCount") or 1
+        data_center = catalog.place(
+            store,
+            gpu.id,
+            count=count,
+            secure=wanted.get("secureCloud"),
+            data_center_id=wanted.get("dataCenterId"),
+            country_code=wanted.get("countryCode"),
+            min_cuda=wanted.get("cudaVersion"),
+            allowed_cuda=wanted.get("allowedCudaVersions"),
         )
+        available = data_center is not None
+        price = gpu.community_price if wanted.get("secureCloud") is False else gpu.price
         return {
             "gpuName": gpu.display_name,
             "gpuTypeId": gpu.id,
             # Null prices and stock mean "cannot be placed", as RunPod answers for a sold-out type.
-            "uninterruptablePrice": gpu.price if available else None,
-            "minimumBidPrice": gpu.spot_price if available else None,
-            "stockStatus": "High" if available else None,
+            "uninterruptablePrice": price if available else None,
+            "minimumBidPrice": round(price * catalog.SPOT_SHARE, 3) if available else None,
+            # The v2 catalog's level for the data center a deploy would land in ("High", "Medium", "Low").
+            "stockStatus": (
+                catalog.availability_level(catalog.free_gpus(store, gpu.id, data_center) // count).title()
+                if data_center
+                else None
+            ),
         }
 
     return {
@@ -560,11 +565,11 @@ def gpu_type_graphql(store: Store, gpu: catalog.GpuType) -> dict[str, Any]:
         "maxGpuCountCommunityCloud": gpu.max_count if gpu.community_cloud else 0,
         "secureCloud": gpu.secure_cloud,
         "communityCloud": gpu.community_cloud,
-        # One on-demand price per type (the pod's cost); the spot floor is a share of it.
+        # The same list prices as GET /v2/catalog/gpus; a pod costs the secure price (store.GPU_PRICES).
         "securePrice": gpu.price if gpu.secure_cloud else None,
-        "communityPrice": gpu.price if gpu.community_cloud else None,
+        "communityPrice": gpu.community_price if gpu.community_cloud else None,
         "secureSpotPrice": gpu.spot_price if gpu.secure_cloud else None,
-        "communitySpotPrice": gpu.spot_price if gpu.community_cloud else None,
+        "communitySpotPrice": round(gpu.community_price * catalog.SPOT_SHARE, 3) if gpu.community_cloud else None,
         # No savings plans are offered.
         "oneWeekPrice": None,
         "oneMonthPrice": None,

@@ -73,4 +73,7 @@ def test_lowest_price_is_null_exactly_when_a_deploy_could_not_be_placed(request)
     assert (price["uninterruptablePrice"] is not None) is placeable
     assert (price["stockStatus"] is not None) is placeable
     if placeable:
-        assert price["uninterruptablePrice"] == gpu.price and price["minimumBidPrice"] == gpu.spot_price
+        listed = gpu.community_price if request["secure"] is False else gpu.price
+        assert price["uninterruptablePrice"] == listed
+        assert price["minimumBidPrice"] == round(listed * catalog.SPOT_SHARE, 3) < listed
+        assert price["stockStatus"] in ("High", "Medium", "Low")

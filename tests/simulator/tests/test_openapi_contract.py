@@ -195,3 +195,30 @@ def test_v1_routes_match_the_spec(sim, v1, openapi_v1):
     assert check_v1(openapi_v1, v1.patch(f"/endpoints/{endpoint['id']}", json={"workersMax": 5}))["workersMax"] == 5
     assert v1.delete(f"/endpoints/{endpoint['id']}").status_code == 204
     assert v1.delete(f"/templates/{template['id']}").status_code == 204
+
+
+def test_v2_catalog_routes_match_the_spec_and_follow_the_stock(sim, v2, openapi_v2):
+    plain = check_v2(openapi_v2, v2.get("/catalog/gpus"))["gpus"]
+    assert plain and all("availability" not in gpu for gpu in plain)
+    query = {"include": "AVAILABILITY", "product": "POD"}
+    gpus = {gpu["id"]: gpu for gpu in check_v2(openapi_v2, v2.get("/catalog/gpus", params=query))["gpus"]}
+    assert gpus[GPU]["availability"] == "HIGH" and gpus[GPU]["dataCenters"][0]["availability"] == "HIGH"
+    sim.admin.configure(out_of_stock_gpu_types=[GPU])  # the stock the create uses
+    gpus = {gpu["id"]: gpu for gpu in check_v2(openapi_v2, v2.get("/catalog/gpus", params=query))["gpus"]}
+    assert gpus[GPU]["availability"] == "NONE" and "dataCenters" not in gpus[GPU]
+    assert v2.post("/pods", json={"name": "x", "image": "y", "gpu": {"id": GPU}}).status_code == 400
+    one = check_v2(openapi_v2, v2.get(f"/catalog/gpus/{GPU}", params={**query, "cudaVersions": "12.8"}))
+    assert one["cudaVersions"] == [{"version": "12.8", "available": False}]
+    for bad, status in (
+        ({"include": "AVAILABILITY"}, 400),
+        ({"product": "POD"}, 400),
+        ({**query, "cudaVersions": "12.8", "minCudaVersion": "12"}, 400),
+        ({**query, "cudaVersions": "12"}, 422),
+    ):
+        refused = v2.get("/catalog/gpus", params=bad)
+        assert refused.status_code == status, bad
+        check_v2(openapi_v2, refused)
+    centers = check_v2(openapi_v2, v2.get("/catalog/datacenters", params={"include": "GPU_AVAILABILITY"}))
+    assert all(GPU not in [g["id"] for g in dc["gpuAvailability"]] for dc in centers["dataCenters"])
+    europe = check_v2(openapi_v2, v2.get("/catalog/datacenters", params={"regions": "EUROPE"}))["dataCenters"]
+    assert {dc["region"] for dc in europe} == {"EUROPE"} and "gpuAvailability" not in europe[0]

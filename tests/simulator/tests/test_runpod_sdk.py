@@ -140,6 +140,26 @@ def test_get_gpus_and_get_gpu_price_what_pods_cost(sim, runpod, v2):
         runpod.get_gpu("NVIDIA Imaginary 9000")
 
 
+def test_gpu_types_agree_with_the_v2_catalog(sim, gql, v2):
+    query = (
+        "query { gpuTypes { id displayName memoryInGb maxGpuCount securePrice communityPrice secureCloud"
+        ' communityCloud lowestPrice(input: {gpuCount: 1, dataCenterId: "EU-RO-1"}) { stockStatus } } }'
+    )
+    graphql = {gpu["id"]: gpu for gpu in gql(query).json()["data"]["gpuTypes"]}
+    params = {"include": "AVAILABILITY", "product": "POD"}
+    catalog = {gpu["id"]: gpu for gpu in v2.get("/catalog/gpus", params=params).json()["gpus"]}
+    assert set(graphql) == set(catalog)
+    for gpu_id, gpu in graphql.items():
+        listed = catalog[gpu_id]
+        assert (gpu["displayName"], gpu["memoryInGb"]) == (listed["name"], listed["memory"])
+        assert (gpu["secureCloud"], gpu["communityCloud"]) == (listed["secure"], listed["community"])
+        assert gpu["securePrice"] == listed["price"]["secure"] and gpu["maxGpuCount"] == listed["maxCount"]["secure"]
+        if gpu["communityCloud"]:
+            assert gpu["communityPrice"] == listed["price"]["community"]
+        in_eu = {center["id"]: center["availability"] for center in listed.get("dataCenters", [])}
+        assert gpu["lowestPrice"]["stockStatus"] == in_eu["EU-RO-1"].title()
+
+
 def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
     v2.put("/account/ssh-keys", json={"keys": [KEY_A]})
     created = runpod.create_pod(

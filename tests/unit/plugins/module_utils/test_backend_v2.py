@@ -16,7 +16,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     DEFAULT_API_URLS,
     DEFAULT_GRAPHQL_URL,
     DEFAULT_SERVERLESS_URL,
-    is_no_capacity,
     resolve_options,
     transport_warnings,
 )
@@ -29,6 +28,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"
@@ -399,24 +399,26 @@ def test_gpu_fallback_moves_on_only_on_no_capacity(refusal):
     assert [body["gpu"]["id"] for body in router.bodies("POST", PODS)] == ["A", "B"]
 
 
-def test_gpu_fallback_stops_on_a_plain_400_or_422():
-    for answer, code in (
-        (problem(400, "allowedCudaVersions and minCudaVersion are mutually exclusive"), "bad_request"),
-        (problem(422, "Request validation failed.", errors=["$.disk: must be >= 1"]), "unprocessable"),
-    ):
-        router = Router().add("POST", PODS, answer, httpx.Response(201, json=payloads.v2_pod()))
-        with pytest.raises(RunPodError) as caught:
-            backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
-        assert caught.value.code == code
-        assert router.count("POST", PODS) == 1
+def test_gpu_fallback_stops_on_422_and_moves_on_after_any_400():
+    # The createPod table: 422 is never retried; a 400 carries stock-outs as free text only, so any moves on.
+    router = Router().add("POST", PODS, problem(422, "Request validation failed.", errors=["$.disk: must be >= 1"]))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    assert caught.value.code == "unprocessable"
+    assert router.count("POST", PODS) == 1
+    router = Router().add("POST", PODS, problem(400, "a rule"), httpx.Response(201, json=payloads.v2_pod()))
+    backend = backend_with(router)
+    backend.create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    assert backend.last_placement.as_dict()["gpu_type_id"] == "B"
 
 
 def test_every_candidate_without_capacity_raises_naming_each():
     router = Router().add("POST", PODS, problem(400, "no instances available"))
     with pytest.raises(RunPodError) as caught:
         backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
-    assert caught.value.code == "bad_request" and caught.value.status == 400
-    assert "A: no instances available" in caught.value.message and "B:" in caught.value.message
+    assert caught.value.code == "no_capacity" and caught.value.status == 400
+    assert "A@US-TX-3: no instances available" in caught.value.message and "B@US-TX-3:" in caught.value.message
+    assert [a["status"] for a in caught.value.placement["attempts"]] == [400, 400]
     assert caught.value.maybe_created is False
     assert router.count("POST", PODS) == 2
 
@@ -440,11 +442,12 @@ def test_429_on_create_is_retried_after_retry_after():
     assert router.count("POST", PODS) == 2
 
 
-def test_is_no_capacity_table():
-    assert is_no_capacity(RunPodError("bad_request", 400, "No instances available"))
-    assert is_no_capacity(RunPodError("forbidden", 403, "access denied"))
-    assert not is_no_capacity(RunPodError("bad_request", 400, "request could not be processed"))
-    assert not is_no_capacity(RunPodError("conflict", 409, "no instances available"))
+def test_v1_moves_on_only_for_stock_out_text_v2_for_any_400():
+    assert action_for(RunPodError("bad_request", 400, "No instances available"), "v1") == "next"
+    assert action_for(RunPodError("forbidden", 403, "access denied"), "v1") == "skip"
+    assert action_for(RunPodError("bad_request", 400, "request could not be processed"), "v1") == "raise"
+    assert action_for(RunPodError("bad_request", 400, "request could not be processed"), "v2") == "next"
+    assert action_for(RunPodError("conflict", 409, "no instances available"), "v2") == "raise"
 
 
 # -- update / actions / delete ------------------------------------------------------------------------

@@ -27,11 +27,20 @@ CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}
         (dict(CREATE, wait=True, wait_interval="0s"), "invalid wait_interval"),
         (dict(CREATE, wait=True, wait_interval="20m"), "must not be longer than wait_timeout"),
         (dict(CREATE, wait=True, ssh=False), "cannot be combined with ssh: false"),
+        (dict(CREATE, name="web\n"), "leading or trailing whitespace"),
+        (dict(CREATE, gpu_count=0), "gpu_count must be at least 1"),
+        (dict(CREATE, ports=["8888"]), "write it as 8888/tcp or 8888/http"),
         (dict(CREATE, gpu_type_ids=["NVIDIA GeForce RTX 4099"]), "did you mean 'NVIDIA GeForce RTX 4090'"),
         (dict(CREATE, support_public_ip=True), "support_public_ip can only be used with api_version v1"),
         (dict(CREATE, interruptible=False), "interruptible can only be used with api_version v1"),
         (dict(CREATE, compute_type="CPU"), "gpu_type_ids cannot be used with compute_type: CPU"),
         ({"name": "web", "cpu_flavor_ids": ["cpu3c"], "compute_type": "CPU"}, "needs image or template_id"),
+        (dict(CREATE, allowed_cuda_versions=["12.8"], min_cuda_version="12.4"), "are mutually exclusive"),
+        (dict(CREATE, allowed_cuda_versions=["12"]), "CUDA versions are major.minor, such as 12.8; got '12'"),
+        (dict(CREATE, min_cuda_version="12.x"), "got '12.x'"),
+        (dict(CREATE, min_cuda_version="12.4", api_version="v1"), "min_cuda_version needs api_version v2"),
+        ({"name": "web", "image": "i", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"],
+          "allowed_cuda_versions": ["12.8"]}, "CUDA constraints apply to GPU pods only"),
     ],
 )
 def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
@@ -44,7 +53,7 @@ def test_v1_only_options_pass_on_v1(capsys, monkeypatch):
     backend = FakeBackend("v1")
     result = run(backend, capsys, monkeypatch, **dict(CREATE, support_public_ip=True, interruptible=True))
     assert result["changed"] is True
-    spec = backend.calls[-1][1]
+    (spec,) = [call[1] for call in backend.calls if call[0] == "create_pod"]
     assert spec["support_public_ip"] is True and spec["interruptible"] is True
 
 
@@ -52,7 +61,9 @@ def test_create_puts_the_key_in_env_and_declares_22(capsys, monkeypatch):
     backend = FakeBackend()
     args = dict(CREATE, ports=["8888/http"], ssh_public_key="ssh-ed25519 AAA x\n")
     result = run(backend, capsys, monkeypatch, **args)
-    spec = backend.calls[-1][1]
+    (spec,) = [call[1] for call in backend.calls if call[0] == "create_pod"]
+    # After the create, one list read looks for the same name created at the same moment by another task.
+    assert [call[0] for call in backend.calls] == ["find_pods", "create_pod", "find_pods"]
     assert spec["ports"] == ["8888/http", "22/tcp"]
     assert spec["env"] == {"PUBLIC_KEY": "ssh-ed25519 AAA x"}
     assert spec["start_ssh"] is True and spec["gpu_count"] == 1
@@ -129,3 +140,44 @@ def test_non_5xx_create_error_is_not_adopted(capsys, monkeypatch):
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
     assert [call[0] for call in backend.calls] == ["find_pods", "create_pod"]
+
+
+def test_a_same_name_pod_created_at_the_same_moment_is_reported_and_nothing_deleted(capsys, monkeypatch):
+    backend = FakeBackend()
+    original = backend.create_pod
+
+    def create_while_another_task_does(spec):
+        backend.pods["pod-other"] = pod_view("pod-other", name=spec.name)  # the other fork's pod
+        return original(spec)
+
+    backend.create_pod = create_while_another_task_does
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["failed"] is True and result["code"] == "ambiguous" and result["changed"] is True
+    created = result["id"]
+    assert result["pod"]["id"] == created and result["ids"] == sorted([created, "pod-other"])
+    assert "Nothing was deleted" in result["msg"] and "run_once" in result["msg"]
+    assert [call[0] for call in backend.mutations()] == ["create_pod"]
+
+
+def test_renaming_onto_another_pods_name_is_refused(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view("pod-1", name="a"), pod_view("pod-2", name="b")])
+    result = run(backend, capsys, monkeypatch, id="pod-1", name="b")
+    assert result["failed"] is True and result["code"] == "conflict" and result["changed"] is False
+    assert result["id"] == "pod-1" and result["ids"] == ["pod-2"]
+    assert backend.mutations() == []
+    # A name nobody else carries is a plain rename.
+    result = run(backend, capsys, monkeypatch, id="pod-1", name="c")
+    assert result["changed"] is True and [call[0] for call in backend.mutations()] == ["update_pod"]
+
+
+def test_an_unreadable_create_answer_is_adopted_by_name(capsys, monkeypatch):
+    backend = FakeBackend()
+    original = backend.create_pod
+
+    def create_then_garble(spec):
+        original(spec)
+        raise RunPodError("bad_response", 201, "the API answered 201 with a body that is not JSON")
+
+    backend.create_pod = create_then_garble
+    result = run(backend, capsys, monkeypatch, **CREATE)
+    assert result["changed"] is True and result["actions"] == ["adopt"] and result["pod"]["name"] == "web"

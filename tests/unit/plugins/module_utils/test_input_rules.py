@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The input rules checked before any API call (names, ports, env, sizes, data centers)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    EndpointInput,
+    PodInput,
+    TemplateInput,
+    check_ports,
+    input_problem,
+    name_problem,
+)
+
+
+@pytest.mark.parametrize("name", ["trainer-1", "web", "My PyTorch Template", "a" * 191, "ünïcode ok"])
+def test_ordinary_names_pass(name):
+    assert name_problem(name) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [
+        ("", "must not be empty"),
+        ("t ", "leading or trailing whitespace"),
+        (" t", "leading or trailing whitespace"),
+        ("t\n", "leading or trailing whitespace"),
+        ("a\tb", "control character"),
+        ("a\u200bb", "invisible formatting character"),
+        ("a" * 192, "at most 191 characters (it has 192)"),
+    ],
+)
+def test_names_that_could_never_be_found_again_are_refused(name, needle):
+    assert needle in name_problem(name)
+
+
+@given(st.text(max_size=40))
+def test_a_name_that_passes_reads_back_unchanged(name):
+    # What makes a second pod: a name that passes but differs from the trimmed name a lookup compares against.
+    if name_problem(name) is None:
+        assert name.strip() == name and name
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(min_value=1, max_value=65535), st.sampled_from(["http", "tcp"])),
+        unique_by=lambda item: item[0],
+        max_size=6,
+    )
+)
+def test_well_formed_port_lists_pass_unchanged(entries):
+    ports = [f"{number}/{protocol}" for number, protocol in entries]
+    assert check_ports(ports) == ports
+
+
+@given(st.text(max_size=12))
+def test_any_port_entry_that_passes_is_number_slash_protocol(entry):
+    try:
+        (cleaned,) = check_ports([entry])
+    except ValueError as error:
+        assert "ports entry" in str(error)
+        return
+    number, protocol = cleaned.split("/")
+    assert 1 <= int(number) <= 65535 and protocol in ("http", "tcp")
+
+
+def test_pod_input_reports_the_first_broken_rule_and_converts_numbers_in_env():
+    ok, problem = input_problem(PodInput, {"name": "t", "env": {"THREADS": 4, "RATE": 0.5}, "volume_gb": 0})
+    assert problem is None and ok.env == {"THREADS": "4", "RATE": "0.5"}
+    for params, needle in (
+        ({"gpu_count": 0}, "gpu_count must be at least 1"),
+        ({"gpu_count": 17}, "gpu_count must be at most 16"),
+        ({"volume_gb": 5}, "volume_gb must be at least 10 GB"),
+        ({"vcpu_count": 6}, "vcpu_count must be a power of two"),
+        ({"env": {"A": None}}, "env value of A must be a string"),
+        ({"env": {"A": True}}, "got bool True"),
+        ({"env": {"A": float("nan")}}, "env value of A"),
+        ({"env": {"1A": "x"}}, "not a valid environment variable name"),
+        ({"data_center_ids": ["us-tx-3"]}, "not a RunPod data center id"),
+    ):
+        validated, problem = input_problem(PodInput, params)
+        assert validated is None and needle in problem, params
+    assert "container_disk_gb must be at least 1" in input_problem(TemplateInput, {"container_disk_gb": 0})[1]
+    assert "leading or trailing" in input_problem(EndpointInput, {"name": "ep "})[1]
+    # Options a module does not have are simply absent.
+    assert input_problem(TemplateInput, {"name": "x"})[1] is None

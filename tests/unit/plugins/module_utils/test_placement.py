@@ -1,0 +1,248 @@
+"""Placement: candidates, catalog ordering, and the createPod retry table (pure functions and the v2/v1 loop)."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import payloads
+import pytest
+from helpers.fakes import FakeClock
+from hypothesis import given
+from hypothesis import strategies as st
+from payloads import Router, problem
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _placement
+from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._placement import Candidate
+
+PODS = "/v2/pods"
+CATALOG = "/v2/catalog/gpus"
+A, B, C = "NVIDIA GeForce RTX 4090", "NVIDIA L40S", "NVIDIA A40"
+
+
+def backend_with(router, version="v2"):
+    opts = {"api_key": "k-test-123456", "api_url": f"https://rest.example.test/{version}", "api_version": version}
+    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+
+
+def spec(**fields):
+    return PodSpec(**{"name": "trainer", "image": "img", "gpu_type_ids": [A, B, C], **fields})
+
+
+def gpu(type_id, availability="HIGH", centers=None):
+    entry = {"id": type_id, "availability": availability}
+    if centers is not None:
+        entry["dataCenters"] = [{"id": dc, "name": dc, "availability": level} for dc, level in centers.items()]
+    return entry
+
+
+def catalog(*gpus):
+    return {"gpus": list(gpus)}
+
+
+def created():
+    return httpx.Response(201, json=payloads.v2_provisioning_pod())
+
+
+def posted(router):
+    return [(body["gpu"]["id"], (body.get("dataCenterIds") or [None])[0]) for body in router.bodies("POST", PODS)]
+
+
+# -- pure functions --------------------------------------------------------------------------------------------
+
+
+def test_cross_keeps_the_user_order_and_drops_repeats():
+    assert _placement.cross([A, B, A]) == [Candidate(A), Candidate(B)]
+    assert _placement.cross([A, B], ["EU-RO-1", "US-TX-3"]) == [
+        Candidate(A, "EU-RO-1"), Candidate(A, "US-TX-3"), Candidate(B, "EU-RO-1"), Candidate(B, "US-TX-3"),
+    ]
+
+
+def test_order_drops_no_stock_keeps_type_order_and_breaks_ties_by_stock():
+    stock = _placement.stock_from_catalog(catalog(
+        gpu(A, "LOW", {"EU-RO-1": "LOW", "US-TX-3": "HIGH"}),
+        gpu(B, "NONE"),
+        gpu(C, "HIGH", {"EU-RO-1": "MEDIUM"}),
+    ))
+    kept, dropped = _placement.order(_placement.cross([C, A, B], ["EU-RO-1", "US-TX-3"]), stock)
+    # C before A (the user's order) although A has more stock; within A, US-TX-3 (HIGH) before EU-RO-1 (LOW).
+    assert kept == [Candidate(C, "EU-RO-1"), Candidate(A, "US-TX-3"), Candidate(A, "EU-RO-1")]
+    assert set(dropped) == {Candidate(C, "US-TX-3"), Candidate(B, "EU-RO-1"), Candidate(B, "US-TX-3")}
+
+
+LEVELS = st.sampled_from(["NONE", "LOW", "MEDIUM", "HIGH", None])
+
+
+@given(st.dictionaries(st.sampled_from([A, B, C, "X"]), LEVELS), st.permutations([A, B, C, "X"]))
+def test_order_is_a_stable_filter_of_the_user_order_without_data_centers(levels, wanted):
+    stock = _placement.stock_from_catalog(catalog(*(gpu(t, level) for t, level in levels.items())))
+    kept, dropped = _placement.order(_placement.cross(wanted), stock)
+    assert [c.type_id for c in kept] == [t for t in wanted if _catalog.stock_rank(levels.get(t))]
+    assert sorted(kept + dropped, key=lambda c: wanted.index(c.type_id)) == _placement.cross(wanted)
+
+
+@pytest.mark.parametrize("payload", [None, [], {"gpus": "x"}, "text"])
+def test_a_catalog_that_is_not_a_gpu_list_is_refused(payload):
+    with pytest.raises(ValueError):
+        _placement.stock_from_catalog(payload)
+
+
+@pytest.mark.parametrize(
+    ("status", "v2", "v1"),
+    [(400, "next", "raise"), (402, "stop", "stop"), (403, "skip", "skip"), (422, "raise", "raise"),
+     (429, "raise", "raise"), (500, "raise", "raise"), (503, "raise", "raise")],
+)
+def test_the_table(status, v2, v1):
+    error = RunPodError("x", status, "something went wrong")
+    assert _placement.action_for(error, "v2") == v2
+    assert _placement.action_for(error, "v1") == v1
+
+
+# -- the v2 loop with a catalog -----------------------------------------------------------------------------------
+
+
+def test_one_catalog_read_drops_types_without_stock_before_any_post():
+    router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"), gpu(B, "NONE"), gpu(C, "LOW")))
+    router.add("POST", PODS, created())
+    backend = backend_with(router)
+    backend.create_pod(spec(allowed_cuda_versions=["12.8"]))
+    assert posted(router) == [(C, None)]
+    assert router.count("GET", CATALOG) == 1
+    query = dict(router.calls[0][3].url.params)
+    assert query == {"include": "AVAILABILITY", "product": "POD", "cloud": "SECURE", "cudaVersions": "12.8"}
+    assert router.bodies("POST", PODS)[0]["gpu"]["allowedCudaVersions"] == ["12.8"]
+    result = backend.last_placement.as_dict()
+    assert result["gpu_type_id"] == C and result["catalog"] == "read"
+    assert result["dropped"] == [{"gpu_type_id": A, "data_center_id": None}, {"gpu_type_id": B, "data_center_id": None}]
+    assert result["attempts"] == [{"gpu_type_id": C, "data_center_id": None, "status": 201, "detail": "created"}]
+
+
+@pytest.mark.parametrize("failure", [problem(500, "catalog down"), httpx.ConnectError("refused"), {"nope": 1}])
+def test_a_failed_catalog_read_never_blocks_the_create(failure):
+    router = Router().add("GET", CATALOG, failure).add("POST", PODS, created())
+    backend = backend_with(router)
+    backend.create_pod(spec(min_cuda_version="12.4"))
+    assert posted(router) == [(A, None)]
+    assert router.count("GET", CATALOG) == 1  # one attempt: the catalog is a hint
+    assert backend.last_placement.as_dict()["catalog"].startswith("failed: ")
+    assert router.bodies("POST", PODS)[0]["gpu"]["minCudaVersion"] == "12.4"
+
+
+def test_stock_out_between_catalog_and_create_moves_on():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
+    router.add("POST", PODS, problem(400, "no instances available"), created())
+    backend = backend_with(router)
+    backend.create_pod(spec())
+    assert posted(router) == [(A, None), (B, None)]
+    assert [a["status"] for a in backend.last_placement.attempts] == [400, 201]
+
+
+def test_data_centers_are_crossed_and_ordered_by_stock():
+    router = Router().add("GET", CATALOG, catalog(gpu(A, "HIGH", {"EU-RO-1": "LOW", "US-TX-3": "HIGH"})))
+    router.add("POST", PODS, problem(400, "no instances available"), created())
+    backend = backend_with(router)
+    backend.create_pod(spec(gpu_type_ids=[A], data_center_ids=["EU-RO-1", "US-TX-3", "CA-MTL-1"]))
+    assert posted(router) == [(A, "US-TX-3"), (A, "EU-RO-1")]
+    assert backend.last_placement.as_dict()["data_center_id"] == "EU-RO-1"
+
+
+def test_402_stops_at_once_with_insufficient_balance():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
+    router.add("POST", PODS, problem(402, "balance too low"), created())
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec())
+    assert caught.value.code == "insufficient_balance" and caught.value.status == 402
+    assert posted(router) == [(A, None)]
+    assert caught.value.placement["attempts"][0]["status"] == 402 and caught.value.placement["gpu_type_id"] is None
+
+
+def test_403_skips_the_candidate_and_a_mix_of_403_and_400_is_not_no_capacity():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
+    router.add("POST", PODS, problem(403, "pool restricted"), problem(400, "no instances available"),
+               problem(403, "pool restricted"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec())
+    assert posted(router) == [(A, None), (B, None), (C, None)]
+    assert caught.value.code == "forbidden"
+    assert [a["status"] for a in caught.value.placement["attempts"]] == [403, 400, 403]
+
+
+def test_every_400_is_no_capacity_with_the_last_detail_quoted():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B)))
+    router.add("POST", PODS, problem(400, "no instances available"), problem(400, "dataCenterIds: unknown X"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+    assert caught.value.code == "no_capacity"
+    assert caught.value.message.endswith("problem with the request itself: dataCenterIds: unknown X")
+
+
+def test_catalog_without_stock_anywhere_posts_nothing():
+    router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"))).add("POST", PODS, created())
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+    assert caught.value.code == "no_capacity" and router.count("POST", PODS) == 0
+    assert len(caught.value.placement["dropped"]) == 2
+
+
+def test_429_is_backed_off_by_the_client_and_the_same_candidate_resumes():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B)))
+    router.add("POST", PODS, problem(429, "slow", headers={"Retry-After": "3"}), created())
+    backend = backend_with(router)
+    backend.create_pod(spec(gpu_type_ids=[A, B]))
+    assert posted(router) == [(A, None), (A, None)]
+    assert backend.client.clock.sleeps == [3.0]
+
+
+def test_5xx_is_maybe_created_and_never_re_posted():
+    router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B))).add("POST", PODS, problem(502, "bad gateway"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+    assert caught.value.maybe_created is True and posted(router) == [(A, None)]
+    assert caught.value.placement["attempts"] == [
+        {"gpu_type_id": A, "data_center_id": None, "status": 502, "detail": "bad gateway"}
+    ]
+
+
+# -- v1: its own list semantics, 402/403 the same ----------------------------------------------------------------
+
+
+def v1_message(status, text):
+    return httpx.Response(status, json={"error": text})
+
+
+def test_v1_reads_no_catalog_and_maps_402_and_403_like_v2():
+    router = Router().add("POST", "/v1/pods", v1_message(403, "forbidden pool"), v1_message(402, "no money"))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router, "v1").create_pod(spec())
+    assert caught.value.code == "insufficient_balance"
+    assert [body["gpuTypeIds"] for body in router.bodies("POST", "/v1/pods")] == [[A], [B]]
+    assert not [call for call in router.calls if call[0] == "GET"]
+    assert caught.value.placement["catalog"] == "not read"
+
+
+# -- gpu_type_info's filters (_catalog) -----------------------------------------------------------------------------
+
+
+def described(type_id, memory, price, stock, centers=None):
+    raw = gpu(type_id, stock, centers)
+    raw.update(memory=memory, price={"secure": price, "community": price / 2}, name=type_id[-4:])
+    return _catalog.describe_gpu_type(raw)
+
+
+def test_select_gpu_types_applies_every_filter_and_keeps_the_ids_order():
+    types = [
+        described(A, 24, 0.69, "HIGH", {"US-TX-3": "HIGH"}),
+        described(B, 24, 0.43, "LOW", {"EU-RO-1": "LOW"}),
+        described(C, 48, 0.27, "NONE"),
+    ]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, min_stock="LOW")] == [A, B]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, min_memory_gb=48)] == [C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, max_price=0.5)] == [B, C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, max_price=0.3, cloud_type="COMMUNITY")] == [B, C]
+    assert [g["id"] for g in _catalog.select_gpu_types(types, ids=[C, A])] == [C, A]
+    in_europe = _catalog.select_gpu_types(types, data_center_ids=["EU-RO-1"])
+    assert [(g["id"], g["stock"], g["stock_by_data_center"]) for g in in_europe] == [(B, "LOW", {"EU-RO-1": "LOW"})]
+    assert types[0]["prices"]["secure"] == {"on_demand": 0.69, "spot": None}
