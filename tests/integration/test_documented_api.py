@@ -118,11 +118,13 @@ def test_v1_graphql_refusing_the_key_ends_a_wait_at_once(sim, run_playbook, tmp_
     pod_id = result.task_result("create")["pod"]["id"]
     sim.admin.wait_pod(pod_id, "RUNNING")
     sim.admin.inject_fault("/graphql", "status", status=401, duration=120, detail="invalid api key")
+    sim.admin.clear_requests()
     result = run_playbook(tmp_path, play(task("wait", "pod", pod, ignore_errors=True)), api_version="v1")
     outcome = result.task_result("wait")
     assert outcome["failed"] is True and outcome["code"] == "unauthorized", outcome["msg"]
     assert "refused by GraphQL" in outcome["msg"]
-    assert sim.admin.count("POST", r"^/graphql") == 1  # the first refusal ends it: no wait to the timeout
+    # The first refusal ends the task (a read or two), where a degraded read would poll to the 60 s timeout.
+    assert sim.admin.count("POST", r"^/graphql") <= 2
 
 
 @pytest.mark.parametrize("api_version", ["v2", "v1"])
