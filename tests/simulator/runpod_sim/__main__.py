@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--worker-boot-delay", type=float, default=5.0, help="seconds a serverless worker initializes")
     parser.add_argument(
+        "--create-latency", type=float, default=1.0, help="seconds a pod create takes to answer (0: at once)"
+    )
+    parser.add_argument(
         "--rate-limit", type=int, default=60, help="REST v2 requests per (simulated) minute before 429 (0: no limit)"
     )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
@@ -65,6 +68,7 @@ def config_from_args(args: argparse.Namespace) -> SimConfig:
         ssh_behaviour=args.ssh_behaviour,
         propagation_lag=args.propagation_lag,
         worker_boot_delay=args.worker_boot_delay,
+        create_latency=args.create_latency,
         rate_limit_per_minute=args.rate_limit,
     )
 
