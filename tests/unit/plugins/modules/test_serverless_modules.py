@@ -108,7 +108,8 @@ def test_changes_compare_container_settings_as_the_api_returns_them():
                             container_disk_gb=20)
     same = dict(image="img:1", env={"A": 1}, ports=["22/tcp", "8000/http"], docker_args="", container_disk_gb=20)
     assert changes(current, **same) == {}  # env values as strings, ports as a set, "" args as none
-    assert changes(current, **dict(same, image="img:2", env={})) == {"image": "img:2", "env": {}}
+    changed = {**same, "image": "img:2", "env": {}}
+    assert changes(current, **changed) == {"image": "img:2", "env": {}}
     assert changes(current, template_id="other") == {}  # v2 keeps no template: nothing to compare
 
 
@@ -142,7 +143,6 @@ def test_changes_clearing_the_floor_with_a_new_set_is_allowed():
     # The PATCH carries the explicit "" that clears the floor on v2.
     body = BackendV2.endpoint_body(cleared, creating=False)
     assert body["gpu"] == {"allowedCudaVersions": ["12.8"], "minCudaVersion": ""}
-
 
 
 # -- endpoint module ----------------------------------------------------------------------------------------
