@@ -203,10 +203,6 @@ class ContainerRegistryModule(ResourceModule):
         self.require_credential(f"creating registry credential {params['name']!r}")
         return RegistrySpec(name=params["name"], username=params["username"], password=params["password"])
 
-    def plan(self, spec):
-        planned = describe_registry({"id": None, "name": spec.name})
-        return planned, planned
-
     def create(self, spec):
         return self.account.create_registry(spec.name, spec.username, spec.password)
 

@@ -221,10 +221,6 @@ class NetworkVolumeModule(ResourceModule):
             name=params["name"], size_gb=params["size_gb"], data_center_id=params["data_center_id"], type=params["type"]
         )
 
-    def plan(self, spec):
-        planned = describe_network_volume(dict(spec.model_dump(), id=None))
-        return planned, planned
-
     def create(self, spec):
         return self.account.create_network_volume(spec)
 

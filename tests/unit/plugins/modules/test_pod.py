@@ -181,3 +181,26 @@ def test_an_unreadable_create_answer_is_adopted_by_name(capsys, monkeypatch):
     backend.create_pod = create_then_garble
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["changed"] is True and result["actions"] == ["adopt"] and result["pod"]["name"] == "web"
+
+
+# --- the handoff to the controller (plugins/action/pod.py) -----------------------------------------------------
+
+
+def test_the_module_hands_off_its_wait_only_for_the_key_the_controller_holds(capsys, monkeypatch):
+    from helpers.fakes import UNIT_API_KEY
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+
+    backend = FakeBackend(pods=[pod_view()])
+    args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    handed = run(backend, capsys, monkeypatch, **args)
+    handoff = handed[_base.HANDOFF_KEY]
+    assert "wait" not in handed and handed["pod"]["id"] == "pod-1"
+    assert handoff["id"] == "pod-1" and handoff["name"] == "web" and handoff["touched_id"] is None
+    assert handoff["params"]["wait_timeout"] == "2m" and handoff["params"]["wait_for"] == "running"
+    assert "api_key" not in handoff["params"]
+    # Another key on the controller: the module waits by itself (its own result has the wait block).
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint("another-key"))
+    waited = run(FakeBackend(pods=[pod_view()]), capsys, monkeypatch, **args)
+    assert _base.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"]
