@@ -16,10 +16,21 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_KEY, ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
 
 POD_WAIT_STATES = ("present", "running", "restarted")
+
+
+def with_proven_ssh(described, proven):
+    """A pod's description after a wait: the SSH address the wait proved, when the last read had none yet."""
+    if described is not None and described["ssh"] is None and proven and not _podstate.known_down(
+        described["runtime_status"]
+    ):
+        described["ssh"] = proven
+        described["ssh_not_ready"] = None
+    return described
 
 
 class PodWait(ResourceModule):
@@ -56,15 +67,11 @@ class PodWait(ResourceModule):
             resource_id=pod_id,
             describe_last=lambda: self.describe(poller.last_pod) if poller.last_pod is not None else before,
         )
-        proven = (outcome.value or {}).get("ssh")
         # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
         # less API call is one less way for a ready pod to end in a failure.
         if poller.last_pod is not None:
             self.seen(poller.last_pod)
-        described = self.result["pod"]
-        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
-            described["ssh"] = proven
-            described["ssh_not_ready"] = None
+        with_proven_ssh(self.result["pod"], (outcome.value or {}).get("ssh"))
         self.result["wait"] = outcome.as_dict()
 
 
@@ -108,7 +115,10 @@ def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on
         runner.on_transition = on_transition
         runner.result = result
         runner.touched_id = handoff.get("touched_id")
-        runner.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+        try:
+            runner.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+        except RunPodError as error:  # as run_module does: the structured failure, never a traceback
+            runner.fail_unexpected(error)
         runner.exit()
     except _WaitEndedError as ended:
         return ended.result
