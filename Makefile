@@ -16,7 +16,7 @@ DOCS_BUILD := $(CURDIR)/docs/build
 # ansible-test's shellcheck sanity test, chromium for the rendered-docs check.
 SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium
 
-.PHONY: help venv sysdeps test lint ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
+.PHONY: help venv sysdeps test lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
 	docs sim demo bench bench-timing clean
 
 help:
@@ -60,7 +60,11 @@ sysdeps:
 # --- checks --------------------------------------------------------------------------------------------
 test: venv sysdeps lint sanity ecosystem unit integration
 
-lint: ruff mypy ansible-lint docs-lint changelog-lint
+lint: conflict-markers ruff mypy ansible-lint docs-lint changelog-lint
+
+# A merge conflict left inside a docstring or YAML file passes ruff; fail on the markers themselves.
+conflict-markers:
+	@! git grep -nE "^(<<<<<<< |=======$$|>>>>>>> )" -- . ":(exclude)*.json"
 
 ruff: venv
 	$(BIN)/ruff check .

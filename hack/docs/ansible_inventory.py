@@ -32,6 +32,8 @@ LABELS = {
     "collections_installing": ("collections_guide/collections_installing.html", "Installing collections"),
     "playbooks_environment": ("playbook_guide/playbooks_environment.html", "Setting the remote environment"),
     "playbooks_reuse_roles": ("playbook_guide/playbooks_reuse_roles.html", "Roles"),
+    # The note on a module page whose module has an action plugin (pod: the wait runs on the controller).
+    "action_plugins": ("plugins/action.html", "Action plugins"),
 }
 
 PLUGIN_DIRS = (

@@ -38,3 +38,13 @@ attributes:
       - This action does not modify state.
     description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
 """
+
+    # A module that changes something and supports check mode and diff in full.
+    CHECK_AND_DIFF = r"""
+options: {}
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+"""

@@ -164,6 +164,8 @@ def endpoint_from_v1(payload):
         data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
         execution_timeout_ms=as_int(payload.get("executionTimeoutMs")),
         created_at=as_str(payload.get("createdAt")),
+        allowed_cuda_versions=[str(item) for item in as_list(payload.get("allowedCudaVersions"))],
+        min_cuda_version=as_str(payload.get("minCudaVersion")) or None,
     )
 
 
@@ -283,7 +285,15 @@ def endpoint_body(fields, creating):
         )
     body = {}
     if creating:
-        body["computeType"] = "GPU"
+        body["computeType"] = "CPU" if fields.get("cpu_flavor_ids") else "GPU"
+    if fields.get("cpu_flavor_ids"):
+        body["cpuFlavorIds"] = list(fields["cpu_flavor_ids"])
+        if fields.get("vcpu_count"):
+            body["vcpuCount"] = int(fields["vcpu_count"])
+    if fields.get("allowed_cuda_versions") is not None:
+        body["allowedCudaVersions"] = list(fields["allowed_cuda_versions"])
+    if fields.get("min_cuda_version"):
+        body["minCudaVersion"] = fields["min_cuda_version"]
     simple = (
         ("name", "name", str),
         ("template_id", "templateId", str),

@@ -24,9 +24,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import ClusterCalls
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    EndpointRelease,
     EndpointView,
     PodView,
     PortMapping,
+    Rollout,
     SshAddress,
     TemplateView,
     Worker,
@@ -149,6 +151,7 @@ def endpoint_from_v2(payload):
     scaler_type = as_str(scaling.get("type"))
     scaler_value = as_float(scaling.get("requestCount" if scaler_type == "REQUEST_COUNT" else "queueDelay"))
     flashboot = as_str(payload.get("flashboot"))
+    cpu = as_list(payload.get("cpu"))
     template = payload.get("templateId") or payload.get("template")
     return EndpointView(
         id=endpoint_id,
@@ -170,6 +173,16 @@ def endpoint_from_v2(payload):
         execution_timeout_ms=as_int(payload.get("timeout")),
         registry_id=as_str(payload.get("registry")),
         created_at=as_str(payload.get("createdAt")),
+        type=as_str(payload.get("type")),
+        image=as_str(payload.get("image")),
+        docker_args=docker_args_from_v2(payload),
+        container_disk_gb=as_int(payload.get("disk")),
+        env=env_dict(payload.get("env")),
+        ports=port_list(payload.get("ports")),
+        cpu_flavor_ids=[as_str(as_dict(item).get("id")) for item in cpu if as_str(as_dict(item).get("id"))],
+        vcpu_count=as_int(as_dict(cpu[0]).get("vcpuCount")) if cpu else None,
+        allowed_cuda_versions=[str(item) for item in as_list(gpu.get("allowedCudaVersions"))],
+        min_cuda_version=as_str(gpu.get("minCudaVersion")) or None,
     )
 
 
@@ -200,6 +213,7 @@ def workers_from_v2(payload):
                 id=str(entry["id"]),
                 status=(as_str(entry.get("status")) or "").upper(),
                 is_stale=bool(entry.get("isStale")),
+                version=as_int(entry.get("version")),
             )
         )
     summary = as_dict(payload.get("summary"))
@@ -208,7 +222,34 @@ def workers_from_v2(payload):
         counted = as_int(summary.get(state))
         counts[state] = counted if counted is not None else sum(1 for w in workers if w.status.lower() == state)
     total = as_int(summary.get("total"))
-    return WorkerSummary(workers=workers, total=len(workers) if total is None else total, **counts)
+    return WorkerSummary(
+        workers=workers,
+        total=len(workers) if total is None else total,
+        endpoint_version=as_int(payload.get("endpointVersion")),
+        **counts,
+    )
+
+
+def release_from_v2(payload):
+    """``EndpointRelease`` from ListEndpointReleasesResponse: the newest release and the rollout summary."""
+    payload = as_dict(payload)
+    rollout = as_dict(payload.get("rollout"))
+    releases = [as_dict(entry) for entry in as_list(payload.get("releases"))]
+    version = as_int(payload.get("endpointVersion"))
+    current = next((entry for entry in releases if as_int(entry.get("version")) == version), None)
+    current = current or (releases[0] if releases else {})
+    return EndpointRelease(
+        version=version if version is not None else as_int(current.get("version")),
+        source=as_str(current.get("source")),
+        id=as_str(current.get("id")),
+        created_at=as_str(current.get("createdAt")),
+        rollout=Rollout(
+            in_progress=bool(rollout.get("inProgress")),
+            workers_on_latest=as_int(rollout.get("workersOnLatest")) or 0,
+            workers_total=as_int(rollout.get("workersTotal")) or 0,
+            percent_on_latest=as_int(rollout.get("percentOnLatest")) or 0,
+        ),
+    )
 
 
 # -- request bodies ---------------------------------------------------------------------------------
@@ -304,38 +345,63 @@ def scaling_body(scaler_type, scaler_value):
     raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
 
 
+ENDPOINT_CONTAINER_KEYS = (
+    ("image", "image", str),
+    ("docker_args", "args", str),
+    ("container_disk_gb", "disk", int),
+    ("ports", "ports", list),
+    ("env", "env", lambda env: {str(key): str(value) for key, value in env.items()}),
+    ("registry_id", "registry", str),
+)
+
+
+def endpoint_gpu_body(fields, creating):
+    gpu = {}
+    pools = list(fields.get("gpu_pools") or [])
+    if pools:
+        gpu["pools"] = pools
+    if fields.get("gpu_count") is not None:
+        gpu["count"] = int(fields["gpu_count"])
+    if fields.get("allowed_cuda_versions") is not None:
+        gpu["allowedCudaVersions"] = list(fields["allowed_cuda_versions"])
+    # An explicit "" clears the floor on update; on create an empty floor is simply not sent.
+    if fields.get("min_cuda_version") is not None and (fields["min_cuda_version"] or not creating):
+        gpu["minCudaVersion"] = fields["min_cuda_version"]
+    return gpu
+
+
 def endpoint_body(fields, creating):
     """CreateEndpointRequest/UpdateEndpointRequest from EndpointSpec-vocabulary ``fields``."""
     body = {}
     if "name" in fields:
         body["name"] = fields["name"]
     if creating:
-        body["type"] = "QUEUE"
+        body["type"] = fields.get("type") or "QUEUE"
     if fields.get("template_id"):
         body["templateId"] = fields["template_id"]
-    pools = list(fields.get("gpu_pools") or [])
-    if creating and not pools:
+    if fields.get("cpu_flavor_ids"):
+        vcpus = int(fields.get("vcpu_count") or 2)
+        body["cpu"] = [{"id": flavor, "vcpuCount": vcpus} for flavor in fields["cpu_flavor_ids"]]
+    elif creating and not fields.get("gpu_pools"):
         raise ValueError(
             "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16); "
             "gpu_type_ids alone is only understood by api_version v1"
         )
-    if pools or fields.get("gpu_count") is not None:
-        gpu = {}
-        if pools:
-            gpu["pools"] = pools
-        if fields.get("gpu_count") is not None:
-            gpu["count"] = int(fields["gpu_count"])
+    gpu = endpoint_gpu_body(fields, creating)
+    if gpu:
         body["gpu"] = gpu
     scaler_type = fields.get("scaler_type")
     if fields.get("scaler_value") is not None and not scaler_type and not creating:
         raise ValueError("changing scaler_value on REST v2 needs scaler_type too (QUEUE_DELAY or REQUEST_COUNT)")
+    if creating and not scaler_type and body["type"] == "LOAD_BALANCER":
+        scaler_type = "REQUEST_COUNT"  # the only scaler a load balancer takes
     if creating or scaler_type:
         body["scaling"] = scaling_body(scaler_type, fields.get("scaler_value"))
     workers = {}
     for key, api_key in (("workers_min", "min"), ("workers_max", "max"), ("idle_timeout", "idleTimeout")):
         if fields.get(key) is not None:
             workers[api_key] = int(fields[key])
-    # RunPod rejects idleTimeout beside a REQUEST_COUNT scaler on queue endpoints.
+    # RunPod rejects idleTimeout beside a REQUEST_COUNT scaler (the endpoint module refuses it before this).
     if body.get("scaling", {}).get("type") == "REQUEST_COUNT":
         workers.pop("idleTimeout", None)
     if workers:
@@ -346,10 +412,11 @@ def endpoint_body(fields, creating):
         body["timeout"] = int(fields["execution_timeout_ms"])
     if fields.get("network_volume_id"):
         body["networkVolumes"] = [fields["network_volume_id"]]
-    if fields.get("registry_id"):
-        body["registry"] = fields["registry_id"]
     if fields.get("data_center_ids"):
         body["dataCenterIds"] = list(fields["data_center_ids"])
+    for key, api_key, convert in ENDPOINT_CONTAINER_KEYS:
+        if fields.get(key) is not None and (fields[key] != "" or not creating):
+            body[api_key] = convert(fields[key])
     return body
 
 
@@ -452,3 +519,7 @@ class BackendV2(ClusterCalls, Backend):
     def endpoint_workers(self, endpoint_id, attempts=None):
         path = f"serverless/{quote_id(endpoint_id)}/workers"
         return workers_from_v2(self.client.request("GET", path, attempts=attempts))
+
+    def endpoint_release(self, endpoint_id, attempts=None):
+        path = f"serverless/{quote_id(endpoint_id)}/releases"
+        return release_from_v2(self.client.request("GET", path, attempts=attempts))

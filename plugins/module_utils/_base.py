@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import copy
+import hashlib
+import os
 import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -54,6 +56,23 @@ POD_WAIT_ARGUMENT_SPEC = dict(
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
+# Set by the action plugin (plugins/action/) for a task it runs on the controller: the module does everything
+# but the wait and returns HANDOFF_KEY, and the action plugin runs the same wait (``wait_for``) in its own
+# process, printing the engine's lines as they happen. The value is the fingerprint of the api key the
+# controller will wait with: a module that resolved another key waits by itself.
+HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
+HANDOFF_KEY = "_runpod_wait_handoff"
+# What a handoff carries of the module's validated options: never the api key.
+HANDOFF_OPTIONS = (
+    *(key for key in CONNECTION_KEYS if key != "api_key"),
+    "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
+)
+
+
+def key_fingerprint(api_key: str | None) -> str:
+    """A one-way fingerprint of the api key: tells the module the controller waits with the same key."""
+    return hashlib.sha256(str(api_key or "").encode("utf-8")).hexdigest()
+
 
 def argument_spec(*parts: dict, **own: dict) -> dict:
     """Merge deep copies of the shared specs with a module's own options."""
@@ -86,6 +105,11 @@ class RunPodModule:
     module: Any  # the AnsibleModule
     result: dict[str, Any]
     wait_settings: WaitSettings | None
+    # Whether the action plugin may take this module's wait to the controller (see HANDOFF_ENV).
+    controller_wait = False
+    # Where the engine's lines go: ``progress(line)`` and ``on_transition(entry)`` (the controller's display).
+    progress = None
+    on_transition = None
 
     def __init__(self, module: Any) -> None:
         if not self.result_key:
@@ -235,6 +259,8 @@ class RunPodModule:
                     cancel=token,
                     probe_interval=probe_interval,
                     resource_id=resource_id,
+                    progress=self.progress,
+                    on_transition=self.on_transition,
                 )
         except _wait.WaitError as error:
             self.result[self.result_key] = describe_last()
@@ -374,7 +400,19 @@ class ResourceModule(RunPodModule):
         """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
         if error.maybe_created and self.adopt_after_failed_create:
             return self.adopt(spec, error)
+        advice = self.not_retried_advice(spec) if error.maybe_created else None
+        if advice:
+            self.fail(
+                f"creating {self.resource_kind} {spec.name!r} failed ({error.message}, {error.code}), and RunPod may "
+                f"have created it anyway; it was not retried: {advice}",
+                code=error.code,
+                status=error.status,
+            )
         self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+
+    def not_retried_advice(self, spec: Any) -> str | None:
+        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
+        return None
 
     def adopt(self, spec: Any, error: RunPodError) -> Any:
         """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
@@ -422,6 +460,19 @@ class ResourceModule(RunPodModule):
     def wait_for(self, resource: Any) -> None:
         """Block until ``resource`` is ready (with ``self.wait_until``); set ``result["wait"]``."""
 
+    def hand_off_wait(self, resource: Any) -> None:
+        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV)."""
+        wanted = os.environ.get(HANDOFF_ENV)
+        if not (self.controller_wait and wanted and wanted == key_fingerprint(self.module.params.get("api_key"))):
+            return
+        handoff = {
+            "id": resource.id,
+            "name": getattr(resource, "name", None),
+            "touched_id": self.touched_id,
+            "params": {key: self.module.params.get(key) for key in HANDOFF_OPTIONS if key in self.module.params},
+        }
+        self.exit(**{HANDOFF_KEY: handoff})
+
     def last_known_state(self) -> str:
         return "unknown"
 
@@ -437,6 +488,7 @@ class ResourceModule(RunPodModule):
                 resource = self.converge(current) if current is not None else self.create_missing()
                 self.stop_if_interrupted(resource)
                 if resource is not None and self.should_wait():
+                    self.hand_off_wait(resource)
                     self.wait_for(resource)
         self.exit()
 

@@ -34,9 +34,19 @@ ENDPOINT_FIELDS = (
     "data_center_ids",
     "execution_timeout_ms",
     "registry_id",
+    "type",
+    "image",
+    "docker_args",
+    "container_disk_gb",
+    "env",
+    "ports",
+    "cpu_flavor_ids",
+    "vcpu_count",
+    "allowed_cuda_versions",
+    "min_cuda_version",
     "created_at",
 )
-_ENDPOINT_LISTS = ("gpu_type_ids", "gpu_pools", "data_center_ids")
+_ENDPOINT_LISTS = ("gpu_type_ids", "gpu_pools", "data_center_ids", "cpu_flavor_ids")
 
 
 def describe_pod(pod: Any) -> dict | None:
@@ -71,6 +81,16 @@ def describe_endpoint(endpoint: Any, serverless_url: str, health: Any = None) ->
     described["urls"] = endpoint_urls(serverless_url, described["id"])
     described["health"] = health_counts(health)
     return described
+
+
+def describe_release(release: Any) -> tuple[dict | None, dict | None]:
+    """``(release, rollout)`` result parts from an ``EndpointRelease`` (None, None when unknown)."""
+    if release is None:
+        return None, None
+    fields = release if isinstance(release, dict) else release.model_dump()
+    rollout = fields.get("rollout")
+    described = {key: fields.get(key) for key in ("version", "source", "id", "created_at")}
+    return described, (dict(rollout) if rollout is not None else None)
 
 
 def describe_template(template: Any) -> dict | None:

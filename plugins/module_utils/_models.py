@@ -213,10 +213,13 @@ class Worker(_View):
     id: str
     status: str
     is_stale: bool = False
+    version: int | None = None
 
 
 class WorkerSummary(_View):
     workers: list[Worker] = Field(default_factory=list)
+    # The endpoint's current version (REST v2 ``endpointVersion``); a worker on another one is stale.
+    endpoint_version: int | None = None
     running: int = 0
     idle: int = 0
     initializing: int = 0
@@ -244,6 +247,18 @@ class _EndpointSettings(_View):
     execution_timeout_ms: int | None = None
     # REST v2 only (the container settings of the endpoint's template).
     registry_id: str | None = None
+    # REST v2: the endpoint's own container settings and routing type.
+    type: str | None = None
+    image: str | None = None
+    docker_args: str | None = None
+    container_disk_gb: int | None = None
+    env: dict[str, str] | None = None
+    ports: list[str] | None = None
+    # CPU endpoints (v2 ``cpu`` entries, v1 ``cpuFlavorIds``/``vcpuCount``); empty for GPU endpoints.
+    cpu_flavor_ids: list[str] = Field(default_factory=list)
+    vcpu_count: int | None = None
+    allowed_cuda_versions: list[str] | None = None
+    min_cuda_version: str | None = None
 
 
 class EndpointSpec(_EndpointSettings):
@@ -255,6 +270,25 @@ class EndpointView(_EndpointSettings):
     name: str = ""
     api_version: str = "v2"
     created_at: str | None = None
+
+
+class Rollout(_View):
+    """REST v2 ``RolloutSummary``: how far the endpoint's current version has replaced the old workers."""
+
+    in_progress: bool = False
+    workers_on_latest: int = 0
+    workers_total: int = 0
+    percent_on_latest: int = 0
+
+
+class EndpointRelease(_View):
+    """The endpoint's current release (``GET /v2/serverless/{id}/releases``, newest entry) and its rollout."""
+
+    version: int | None = None
+    source: str | None = None
+    id: str | None = None
+    created_at: str | None = None
+    rollout: Rollout = Field(default_factory=Rollout)
 
 
 class _TemplateSettings(_View):

@@ -298,27 +298,57 @@ def _is_not_found(err):
     return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
 
 
-class EndpointPoller:
-    """Wait for a serverless endpoint to have a worker (docs/dev/wait-and-status.md, sections 3 and 5).
+ENDPOINT_WAIT_FOR = ("ready", "rollout")
+_UNREAD = object()  # a worker list read that failed (transient), unlike None: no worker list on this backend
 
-    Ready iff ``/health`` says ``ready > 0 or running > 0``, or, when ``prefer_workers`` and the backend
-    lists workers (v2), a non-stale worker is ``IDLE``/``RUNNING`` (the stronger signal: the container is
-    up). The success value is ``{"ready_signal", "health", "worker_id"}``; ``ready_signal`` is one of
-    ``worker_idle``, ``worker_running``, ``health_ready``, ``health_running``. A failed workers read is
-    ignored unless fatal (health stays the source of truth). v1 backends return None for workers.
+
+def rollout_summary(workers):
+    """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 ``WorkerSummary``."""
+    latest = sum(1 for worker in workers.workers if not worker.is_stale)
+    total = len(workers.workers)
+    return {
+        "in_progress": latest < total,
+        "workers_on_latest": latest,
+        "workers_total": total,
+        "percent_on_latest": 100 * latest // total if total else 0,
+    }
+
+
+class EndpointPoller:
+    """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
+    ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
+    worker left).
+
+    Each poll reads the worker list when the backend has one (REST v2, ``prefer_workers``), then
+    ``/health`` (the miss counting: 404 is propagation lag, then deletion; read second, so it counts at
+    least the workers the list showed ready). Ready iff a worker that is not stale (it runs the endpoint's
+    current release) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release or new, so it
+    decides only when the list shows no stale worker; a failed worker read (not fatal) makes that poll not
+    ready. v1 backends return None for workers: ``/health`` decides, and ``rollout`` is refused by the
+    module. While a rollout is in progress the poll hints ``imminent``. The success value is
+    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
+    ``READY_SIGNALS``.
     """
 
-    def __init__(self, backend, endpoint_id, prefer_workers=True):
+    def __init__(self, backend, endpoint_id, prefer_workers=True, wait_for="ready"):
+        if wait_for not in ENDPOINT_WAIT_FOR:
+            raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
+        if wait_for == "rollout" and not prefer_workers:
+            raise ValueError("wait_for rollout needs the worker list (REST v2)")
         self.endpoint_id = endpoint_id
+        self.wait_for = wait_for
         self.misses = MissCounter("endpoint", endpoint_id)
         self.backend = backend
         self.prefer_workers = prefer_workers
         self.last_health = None
+        self.last_version = None
+        self.last_rollout = None
 
     def __call__(self):
         return self.poll()
 
     def poll(self):
+        workers = self._read_workers()
         try:
             health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
         except Exception as err:
@@ -333,28 +363,54 @@ class EndpointPoller:
             f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "
             f"throttled {counts['throttled']}, unhealthy {counts['unhealthy']}"
         )
-        signal, worker_id = self._worker_signal()
-        if signal is None:
-            if counts["ready"] > 0:
-                signal = "health_ready"
-            elif counts["running"] > 0:
-                signal = "health_running"
-        if signal is None:
-            return PollResult(False, detail)
-        return PollResult(True, detail, value={"ready_signal": signal, "health": counts, "worker_id": worker_id})
+        if workers is _UNREAD:
+            return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
+        if workers is None:  # no worker list (REST v1): /health decides
+            return self._verdict(counts, detail, self._health_signal(counts), None)
+        self.last_version = workers.endpoint_version
+        self.last_rollout = rollout = rollout_summary(workers)
+        stale = rollout["workers_total"] - rollout["workers_on_latest"]
+        signal, worker_id = self._worker_signal(workers)
+        if signal is None and not stale:
+            signal = self._health_signal(counts)
+        if stale:
+            version = f"v{self.last_version}" if self.last_version is not None else "(version unknown)"
+            detail += (
+                f"; release {version}: {rollout['workers_on_latest']} of {rollout['workers_total']} workers on it, "
+                f"{stale} stale (still on an older release)"
+            )
+            if self.wait_for == "rollout":
+                signal = None
+        return self._verdict(counts, detail, signal, worker_id, imminent=bool(stale))
 
-    def _worker_signal(self):
+    def _verdict(self, counts, detail, signal, worker_id, imminent=False):
+        if signal is None:
+            return PollResult(False, detail, imminent=imminent)
+        value = {"ready_signal": signal, "health": counts, "worker_id": worker_id,
+                 "version": self.last_version, "rollout": self.last_rollout}
+        return PollResult(True, detail, value=value)
+
+    @staticmethod
+    def _health_signal(counts):
+        if counts["ready"] > 0:
+            return "health_ready"
+        if counts["running"] > 0:
+            return "health_running"
+        return None
+
+    def _read_workers(self):
         if not self.prefer_workers:
-            return None, None
+            return None
         try:
-            summary = self.backend.endpoint_workers(self.endpoint_id, attempts=1)
+            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise
-            return None, None
-        if summary is None:
-            return None, None
-        live = [worker for worker in summary.workers if not worker.is_stale]
+            return _UNREAD
+
+    @staticmethod
+    def _worker_signal(workers):
+        live = [worker for worker in workers.workers if not worker.is_stale]
         for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
             for worker in live:
                 if worker.status.upper() == wanted:

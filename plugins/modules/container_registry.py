@@ -21,11 +21,7 @@ author:
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - runpod.cloud.attributes.CHECK_AND_DIFF
 options:
   id:
     description:
@@ -207,22 +203,11 @@ class ContainerRegistryModule(ResourceModule):
         self.require_credential(f"creating registry credential {params['name']!r}")
         return RegistrySpec(name=params["name"], username=params["username"], password=params["password"])
 
-    def plan(self, spec):
-        planned = describe_registry({"id": None, "name": spec.name})
-        return planned, planned
-
     def create(self, spec):
         return self.account.create_registry(spec.name, spec.username, spec.password)
 
-    def create_failed(self, spec, error):
-        if error.maybe_created:
-            self.fail(
-                f"creating registry credential {spec.name!r} failed ({error.message}, {error.code}), and RunPod may "
-                f"have created it anyway; it was not retried: rerun this task (it finds the credential by name)",
-                code=error.code,
-                status=error.status,
-            )
-        super().create_failed(spec, error)
+    def not_retried_advice(self, spec):
+        return "rerun this task (it finds the credential by name)"
 
     def changes(self, current):
         # Username and password are write-only: there is nothing to compare.

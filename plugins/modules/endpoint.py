@@ -6,17 +6,22 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: endpoint
-short_description: Manage RunPod serverless endpoints and wait for a ready worker
+short_description: Manage RunPod serverless endpoints and wait for a ready worker or a finished rollout
 version_added: 0.1.0
 description:
-  - Create, update in place and delete RunPod serverless (queue) endpoints.
+  - Create, update in place and delete RunPod serverless endpoints (queue or load balancer, GPU or CPU workers).
+  - With O(api_version=v2) an endpoint carries its own container settings (O(image), O(env), ...), so shipping a
+    new worker image is an update of the endpoint; RunPod then makes a new release and replaces the workers one
+    by one. See O(wait_for).
   - An endpoint is identified by O(id), else by O(name). RunPod does not enforce unique endpoint names, so a
     lookup by name that finds several endpoints fails and lists their ids; one match is used; none creates
     the endpoint. A rerun after a failed wait therefore finds the same endpoint and resumes waiting.
   - Only the options you give are compared and changed; omitted options leave the endpoint as it is.
-  - With O(wait=true) the task returns once the endpoint has a ready worker, see O(wait). The wait never deletes
-    anything. On failure the result carries C(code), C(id), the endpoint and C(wait) (C(elapsed), C(polls),
-    C(last_state) with the worker counters).
+  - With O(wait=true) the task returns once the endpoint has a ready worker on its current release (or, with
+    O(wait_for=rollout), once no worker runs an older release), see O(wait). The wait never deletes anything.
+    On failure the result carries C(code), C(id), the endpoint, RV(release), RV(rollout) and C(wait)
+    (C(elapsed), C(polls), C(last_state) with the worker counters and, during a rollout, the release and how
+    many workers are still stale).
   - See C(docs/endpoints.md) in the collection for what ready means and how GPU types map to GPU pools.
 author:
   - runpod.cloud contributors (@runpod-cloud)
@@ -32,9 +37,10 @@ attributes:
   diff_mode:
     support: full
 notes:
-  - "What O(wait=true) waits for: the serverless C(/health) of the endpoint reports C(ready > 0) or
-    C(running > 0). With O(api_version=v2) the worker list is read too, and a non-stale worker in state
-    C(IDLE) or C(RUNNING) is the stronger signal (its container is up). RV(ready_signal) says which one fired."
+  - "What O(wait=true) waits for with O(api_version=v2): a worker that runs the endpoint's current release (not
+    stale in the worker list) in state C(IDLE) or C(RUNNING). C(/health) counts every worker, old release or
+    new, so it decides only when the worker list shows no stale worker. With O(api_version=v1) (no worker list)
+    C(/health) decides: C(ready > 0) or C(running > 0). RV(ready_signal) says which signal fired."
   - C(running) counts scheduled workers, so a ready endpoint is not proof that a container serves requests yet.
   - Right after creation the invoke service may not know the endpoint yet (HTTP 404 for a while). That is
     treated as propagation lag; only 12 consecutive misses before the first successful read end the wait
@@ -62,9 +68,52 @@ options:
     type: str
     choices: [present, absent]
     default: present
+  type:
+    description:
+      - How requests reach the workers - V(QUEUE) (jobs through RunPod's queue, C(/run) and C(/runsync)) or
+        V(LOAD_BALANCER) (HTTP straight to the workers; it scales on V(REQUEST_COUNT) only).
+      - Set at creation (default V(QUEUE)); RunPod cannot change it afterwards, so a different value on an existing
+        endpoint is refused before any change. Not available with O(api_version=v1).
+    type: str
+    choices: [QUEUE, LOAD_BALANCER]
+    version_added: 0.2.0
+  image:
+    description:
+      - Container image the workers run. With O(api_version=v2) either O(image) or O(template_id) is needed to
+        create an endpoint; both may be given (the explicit settings win over the template's).
+      - Changing it (or O(docker_args), O(container_disk_gb), O(env), O(ports), O(registry_id)) makes a new
+        release that replaces every worker; see O(wait_for).
+      - Not available with O(api_version=v1), where the container settings live on the template.
+    type: str
+    version_added: 0.2.0
+  docker_args:
+    description:
+      - Arguments passed to the container entrypoint (REST v2 C(args)). Not available with O(api_version=v1).
+    type: str
+    version_added: 0.2.0
+  container_disk_gb:
+    description:
+      - Container disk of each worker in GB (at least 1). Not available with O(api_version=v1).
+    type: int
+    version_added: 0.2.0
+  env:
+    description:
+      - Environment variables of the workers. Compared as a whole - the endpoint's environment becomes exactly
+        this. Not available with O(api_version=v1).
+    type: dict
+    version_added: 0.2.0
+  ports:
+    description:
+      - Ports the workers expose, as C(port/protocol), for example V(8000/http) (load balancer endpoints). Compared
+        without regard to order. Not available with O(api_version=v1).
+    type: list
+    elements: str
+    version_added: 0.2.0
   template_id:
     description:
-      - Id of a serverless template (see M(runpod.cloud.template)). Required to create an endpoint.
+      - Id of a serverless template (see M(runpod.cloud.template)) whose container settings the endpoint starts
+        with. Required to create an endpoint with O(api_version=v1); with O(api_version=v2) O(image) may be
+        given instead.
     type: str
   gpu_type_ids:
     description:
@@ -82,6 +131,34 @@ options:
     description:
       - GPUs per worker.
     type: int
+  allowed_cuda_versions:
+    description:
+      - CUDA versions (C(major.minor), for example V(12.8)) the workers' hosts may have; V([]) clears the
+        constraint. GPU endpoints only. Compared without regard to order.
+      - Mutually exclusive with a O(min_cuda_version) (RunPod refuses both); an endpoint that has a floor must
+        clear it in the same task (O(min_cuda_version) set to an empty string).
+    type: list
+    elements: str
+    version_added: 0.2.0
+  min_cuda_version:
+    description:
+      - Lowest CUDA version (C(major.minor)) the workers' hosts may have; an empty string clears the floor.
+        GPU endpoints only. With O(api_version=v1) it is applied but not compared once the API does not report it.
+    type: str
+    version_added: 0.2.0
+  cpu_flavor_ids:
+    description:
+      - CPU flavors (for example V(cpu3c), V(cpu5c)) for a CPU endpoint, each at O(vcpu_count) vCPUs. Mutually
+        exclusive with O(gpu_type_ids). RunPod cannot turn a GPU endpoint into a CPU one or back, so that is refused.
+      - With O(api_version=v1) applied at creation only (REST v1 does not report it back).
+    type: list
+    elements: str
+    version_added: 0.2.0
+  vcpu_count:
+    description:
+      - vCPUs per worker of a CPU endpoint, a power of two from 2 (default 2).
+    type: int
+    version_added: 0.2.0
   workers_min:
     description:
       - Workers kept running at all times (they bill while idle). With V(0) no worker is guaranteed, so
@@ -94,7 +171,8 @@ options:
   idle_timeout:
     description:
       - Seconds a worker stays up without work before it is scaled down (1 to 3600).
-      - With O(api_version=v2) and O(scaler_type=REQUEST_COUNT) RunPod rejects it, so it is not sent nor compared.
+      - With O(api_version=v2) RunPod refuses it beside O(scaler_type=REQUEST_COUNT), so that combination (given,
+        or with the scaler the endpoint has) fails before any change.
     type: int
   scaler_type:
     description:
@@ -133,6 +211,18 @@ options:
       - Not available with O(api_version=v1) (set it on the endpoint's template there).
     type: str
     version_added: 0.2.0
+  wait_for:
+    description:
+      - What O(wait=true) waits for.
+      - V(ready) - a worker that runs the endpoint's current release is idle or running. After an update that
+        made a new release (a new image, for example) the old workers keep serving until they are replaced, and
+        they do not count.
+      - V(rollout) - that, and no worker left on an older release (the rollout is over). Needs
+        O(api_version=v2); refused with O(api_version=v1) before any API call.
+    type: str
+    choices: [ready, rollout]
+    default: ready
+    version_added: 0.2.0
 """
 
 EXAMPLES = r"""
@@ -162,6 +252,39 @@ EXAMPLES = r"""
 - name: Show where to send requests
   ansible.builtin.debug:
     msg: "{{ hello.endpoint.urls.runsync }} ({{ hello.ready_signal }})"
+
+- name: Create an endpoint straight from an image (REST v2, no template)
+  runpod.cloud.endpoint:
+    name: sdxl
+    image: my-org/sdxl-worker:1.4.0
+    env:
+      MODEL: sdxl-turbo
+    gpu_type_ids: [NVIDIA GeForce RTX 4090]
+    allowed_cuda_versions: ["12.8"]
+    workers_min: 1
+    workers_max: 4
+    wait: true
+
+- name: Ship a new worker image and wait until no old worker serves
+  runpod.cloud.endpoint:
+    name: sdxl
+    image: my-org/sdxl-worker:1.5.0
+    wait: true
+    wait_for: rollout
+    wait_timeout: 20m
+  register: shipped
+
+- name: Show the release that serves now
+  ansible.builtin.debug:
+    msg: "release v{{ shipped.release.version }}, {{ shipped.rollout.workers_on_latest }} workers on it"
+
+- name: A CPU endpoint
+  runpod.cloud.endpoint:
+    name: cpu-jobs
+    image: my-org/cpu-worker:2.0
+    cpu_flavor_ids: [cpu3c, cpu5c]
+    vcpu_count: 4
+    workers_max: 2
 
 - name: Scale down to zero standing workers
   runpod.cloud.endpoint:
@@ -199,6 +322,16 @@ endpoint:
     data_center_ids: []
     execution_timeout_ms: 300000
     registry_id: null
+    type: QUEUE
+    image: my-org/sdxl-worker:1.5.0
+    docker_args: null
+    container_disk_gb: 20
+    env: {MODEL: sdxl-turbo}
+    ports: []
+    cpu_flavor_ids: []
+    vcpu_count: null
+    allowed_cuda_versions: []
+    min_cuda_version: null
     created_at: "2026-03-01T10:00:00Z"
     urls:
       run: https://api.runpod.ai/v2/a1b2c3d4e5f6g7/run
@@ -291,6 +424,69 @@ endpoint:
       returned: always
       sample: null
       version_added: 0.2.0
+    type:
+      description: V(QUEUE) or V(LOAD_BALANCER) (REST v2; null with REST v1).
+      type: str
+      returned: always
+      sample: QUEUE
+      version_added: 0.2.0
+    image:
+      description: Container image of the current release (REST v2; null with REST v1).
+      type: str
+      returned: always
+      sample: my-org/sdxl-worker:1.5.0
+      version_added: 0.2.0
+    docker_args:
+      description: Container arguments (REST v2; null with REST v1 or when none).
+      type: str
+      returned: always
+      sample: null
+      version_added: 0.2.0
+    container_disk_gb:
+      description: Container disk in GB (REST v2; null with REST v1).
+      type: int
+      returned: always
+      sample: 20
+      version_added: 0.2.0
+    env:
+      description: Environment of the workers (REST v2; null with REST v1).
+      type: dict
+      returned: always
+      sample: {MODEL: sdxl-turbo}
+      version_added: 0.2.0
+    ports:
+      description: Exposed ports (REST v2; null with REST v1).
+      type: list
+      elements: str
+      returned: always
+      sample: []
+      version_added: 0.2.0
+    cpu_flavor_ids:
+      description: CPU flavors of a CPU endpoint (REST v2; empty for GPU endpoints and with REST v1).
+      type: list
+      elements: str
+      returned: always
+      sample: []
+      version_added: 0.2.0
+    vcpu_count:
+      description: vCPUs per worker of a CPU endpoint (REST v2); null otherwise.
+      type: int
+      returned: always
+      sample: null
+      version_added: 0.2.0
+    allowed_cuda_versions:
+      description: Allowed CUDA versions (empty means any).
+      type: list
+      elements: str
+      returned: always
+      sample: []
+      version_added: 0.2.0
+    min_cuda_version:
+      description: Lowest CUDA version, null for none.
+      type: str
+      returned: always
+      sample: null
+      version_added: 0.2.0
     created_at:
       description: Creation time as the API reports it.
       type: str
@@ -315,10 +511,29 @@ endpoint:
       type: dict
       returned: always
       sample: {ready: 1, running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0}
+release:
+  description:
+    - The endpoint's current release - C(version), C(source) (V(MANUAL) for a configuration change, V(GIT_BUILD)),
+      C(id) and C(created_at).
+    - Null with O(api_version=v1), which has no releases.
+  returned: when the task waited
+  type: dict
+  sample: {version: 3, source: MANUAL, id: 5r9x2m7q, created_at: "2026-06-01T12:10:00Z"}
+  version_added: 0.2.0
+rollout:
+  description:
+    - How far the current release has replaced the workers when the wait ended - C(in_progress),
+      C(workers_on_latest), C(workers_total), C(percent_on_latest).
+    - Null with O(api_version=v1).
+  returned: when the task waited
+  type: dict
+  sample: {in_progress: false, workers_on_latest: 2, workers_total: 2, percent_on_latest: 100}
+  version_added: 0.2.0
 ready_signal:
   description:
-    - Which signal ended the wait. V(worker_idle) / V(worker_running) - a non-stale worker in that state in
-      the v2 worker list (the stronger signal); V(health_ready) / V(health_running) - the C(/health) counter.
+    - Which signal ended the wait. V(worker_idle) / V(worker_running) - a worker on the current release in that
+      state in the v2 worker list; V(health_ready) / V(health_running) - the C(/health) counter (REST v1, or v2
+      when no worker is stale).
   returned: when O(wait=true) succeeded
   type: str
   sample: worker_idle
@@ -369,7 +584,7 @@ ids:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils import _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
@@ -377,9 +592,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDPOINT_FIELDS, describe_endpoint
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointInput, EndpointSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ENDPOINT_WAIT_FOR, EndpointPoller
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -387,9 +603,20 @@ ARGUMENT_SPEC = argument_spec(
     id=dict(type="str"),
     name=dict(type="str"),
     state=dict(type="str", choices=["present", "absent"], default="present"),
+    type=dict(type="str", choices=["QUEUE", "LOAD_BALANCER"]),
     template_id=dict(type="str"),
+    image=dict(type="str"),
+    docker_args=dict(type="str"),
+    container_disk_gb=dict(type="int"),
+    env=dict(type="dict"),
+    ports=dict(type="list", elements="str"),
+    registry_id=dict(type="str"),
     gpu_type_ids=dict(type="list", elements="str"),
     gpu_count=dict(type="int"),
+    allowed_cuda_versions=dict(type="list", elements="str"),
+    min_cuda_version=dict(type="str"),
+    cpu_flavor_ids=dict(type="list", elements="str"),
+    vcpu_count=dict(type="int"),
     workers_min=dict(type="int"),
     workers_max=dict(type="int"),
     idle_timeout=dict(type="int"),
@@ -399,68 +626,8 @@ ARGUMENT_SPEC = argument_spec(
     network_volume_id=dict(type="str"),
     data_center_ids=dict(type="list", elements="str"),
     execution_timeout_ms=dict(type="int"),
-    registry_id=dict(type="str"),
+    wait_for=dict(type="str", choices=list(ENDPOINT_WAIT_FOR), default="ready"),
 )
-
-# Options compared one to one with the EndpointView field of the same name.
-SIMPLE_FIELDS = tuple(
-    field for field in ENDPOINT_FIELDS
-    if field not in ("id", "name", "gpu_type_ids", "gpu_pools", "data_center_ids", "created_at")
-)
-
-
-def gpu_selection(gpu_type_ids, api_version):
-    """``(field, values)``: v2 pools from the catalog, v1 GPU type ids. Raises ValueError for bad input."""
-    if api_version == "v1":
-        pools = [gpu for gpu in gpu_type_ids if gpu in _catalog.GPU_POOLS]
-        if pools:
-            raise ValueError(
-                f"gpu_type_ids {', '.join(pools)} {'is a GPU pool' if len(pools) == 1 else 'are GPU pools'}, which "
-                f"only api_version v2 understands; with api_version v1 give GPU type ids such as "
-                f"'NVIDIA GeForce RTX 4090'"
-            )
-        return "gpu_type_ids", list(gpu_type_ids)
-    unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids if gpu not in _catalog.GPU_POOLS])
-    if unknown:
-        raise ValueError(
-            f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
-            f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
-            f"directly)"
-        )
-    return "gpu_pools", _catalog.pools_for(gpu_type_ids)
-
-
-def scaler_number(value, scaler_type, api_version):
-    """The scaler value as the API stores it: whole numbers on v1 and for REQUEST_COUNT."""
-    if value is None:
-        return None
-    if api_version == "v1" or (scaler_type or "").upper() == "REQUEST_COUNT":
-        return int(value)
-    return float(value)
-
-
-def validate_params(params):
-    """Problems the API would reject, found before any API call (a list of sentences)."""
-    problems = []
-    for option, low, high in (
-        ("gpu_count", 1, None),
-        ("workers_min", 0, None),
-        ("workers_max", 0, None),
-        ("idle_timeout", 1, 3600),
-        ("execution_timeout_ms", 1, None),
-    ):
-        value = params.get(option)
-        if value is None:
-            continue
-        if value < low or (high is not None and value > high):
-            bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-            problems.append(f"{option} must be {bound}, got {value}")
-    if params.get("scaler_value") is not None and params["scaler_value"] <= 0:
-        problems.append(f"scaler_value must be positive, got {params['scaler_value']}")
-    low, high = params.get("workers_min"), params.get("workers_max")
-    if low is not None and high is not None and low > high:
-        problems.append(f"workers_min ({low}) must not be larger than workers_max ({high})")
-    return problems
 
 
 class EndpointModule(ResourceModule):
@@ -469,11 +636,11 @@ class EndpointModule(ResourceModule):
 
     def check_options(self):
         params = self.params
-        problems = validate_params(params)
+        problems = _endpoints.validate_params(params)
         self.gpu = None
         if params.get("gpu_type_ids"):
             try:
-                self.gpu = gpu_selection(params["gpu_type_ids"], params["api_version"])
+                self.gpu = _endpoints.gpu_selection(params["gpu_type_ids"], params["api_version"])
             except ValueError as exc:
                 problems.append(str(exc))
         if problems:
@@ -501,22 +668,12 @@ class EndpointModule(ResourceModule):
         return describe_endpoint(resource, self.backend.serverless_url, health)
 
     def wanted(self):
-        """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted)."""
-        params = self.params
-        wanted = {field: params[field] for field in SIMPLE_FIELDS if params.get(field) is not None}
-        if wanted.get("network_volume_id") == "":
-            wanted.pop("network_volume_id")
-        if params.get("data_center_ids"):
-            wanted["data_center_ids"] = list(params["data_center_ids"])
-        if self.gpu is not None:
-            field, values = self.gpu
-            wanted[field] = values
-        return wanted
+        return _endpoints.wanted_fields(self.params, self.gpu)
 
     def build_spec(self):
         params = self.params
         wanted = self.wanted()
-        missing = [option for option in ("name", "template_id", "gpu_type_ids") if not params.get(option)]
+        missing = _endpoints.create_problems(params)
         if missing:
             self.fail(
                 f"no endpoint named {params['name']!r} exists, and creating one needs {' and '.join(missing)} "
@@ -524,7 +681,9 @@ class EndpointModule(ResourceModule):
                 code="bad_request",
             )
         if "scaler_value" in wanted:
-            wanted["scaler_value"] = scaler_number(wanted["scaler_value"], wanted.get("scaler_type"), self.api_version)
+            wanted["scaler_value"] = _endpoints.scaler_number(
+                wanted["scaler_value"], wanted.get("scaler_type"), self.api_version
+            )
         return EndpointSpec(name=params["name"], **wanted)
 
     def plan(self, spec):
@@ -546,32 +705,10 @@ class EndpointModule(ResourceModule):
         super().create_failed(spec, error)
 
     def changes(self, current):
-        """``{field: wanted value}`` for every wanted field that differs from ``current``."""
-        params = self.params
-        wanted = self.wanted()
-        changes = {}
-        if params.get("id") and params.get("name") and params["name"] != current.name:
-            changes["name"] = params["name"]
-        scaler_type = wanted.get("scaler_type") or current.scaler_type
-        for field, value in wanted.items():
-            have = getattr(current, field)
-            if field in ("gpu_pools", "gpu_type_ids", "data_center_ids"):
-                if sorted(have or []) != sorted(value):
-                    changes[field] = list(value)
-                continue
-            if field == "scaler_value":
-                value = scaler_number(value, scaler_type, self.api_version)
-                have = scaler_number(have, scaler_type, self.api_version)
-            if field == "flashboot" and have is None and self.api_version == "v1":
-                continue  # REST v1 does not report flashboot back
-            if field == "idle_timeout" and self.api_version == "v2" and (scaler_type or "").upper() == "REQUEST_COUNT":
-                continue  # RunPod rejects idleTimeout beside REQUEST_COUNT (the backend drops it)
-            if have != value:
-                changes[field] = value
-        if self.api_version == "v2" and "scaler_value" in changes and "scaler_type" not in changes:
-            # REST v2 replaces the whole scaling block: send the type the endpoint keeps.
-            changes["scaler_type"] = scaler_type
-        return changes
+        try:
+            return _endpoints.endpoint_changes(current, self.wanted(), self.params)
+        except _endpoints.RefusedError as refusal:
+            self.fail(str(refusal), code="bad_request", resource_id=current.id)
 
     def update(self, current, changes):
         return self.backend.update_endpoint(current.id, changes)
@@ -588,24 +725,39 @@ class EndpointModule(ResourceModule):
                 f"guaranteed to start before a request arrives; waiting anyway (set workers_min to 1 or more to "
                 f"guarantee a worker)"
             )
-        poller = EndpointPoller(self.backend, endpoint.id)
+        wait_for = self.params["wait_for"]
+        poller = EndpointPoller(self.backend, endpoint.id, wait_for=wait_for)
+        what = "a ready worker" if wait_for == "ready" else "a finished rollout (no stale worker left)"
         outcome = self.wait_until(
             poller,
-            label=f"a ready worker on endpoint {endpoint.id}",
+            label=f"{what} on endpoint {endpoint.id}",
             resource_id=endpoint.id,
-            describe_last=lambda: self.describe(endpoint, poller.last_health),
+            describe_last=lambda: self.describe_waited(endpoint, poller, None),
         )
         value = outcome.value or {}
-        self.result["endpoint"] = self.describe(endpoint, value.get("health") or poller.last_health)
+        self.describe_waited(endpoint, poller, value.get("health"))
         self.result["ready_signal"] = value.get("ready_signal")
         self.result["ready_worker_id"] = value.get("worker_id")
         self.result["wait"] = outcome.as_dict()
+
+    def describe_waited(self, endpoint, poller, health):
+        """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""
+        release = None
+        if poller.last_version is not None and getattr(self.backend, "endpoint_release", None) is not None:
+            try:
+                release = self.backend.endpoint_release(endpoint.id)
+            except RunPodError:
+                release = {"version": poller.last_version, "rollout": poller.last_rollout}
+        self.result["release"], self.result["rollout"] = describe_release(release)
+        self.result["endpoint"] = self.describe(endpoint, health or poller.last_health)
+        return self.result["endpoint"]
 
 
 def main():
     module = AnsibleModule(
         argument_spec=ARGUMENT_SPEC,
         required_one_of=[("id", "name")],
+        mutually_exclusive=[("gpu_type_ids", "cpu_flavor_ids")],
         supports_check_mode=True,
     )
     run_module(EndpointModule, module)

@@ -10,8 +10,9 @@ short_description: Read RunPod serverless endpoints and their worker health
 version_added: 0.1.0
 description:
   - List RunPod serverless endpoints, one by O(id), those named O(name), or all of them.
-  - Each endpoint comes with the worker counters of its serverless C(/health). The health reads (one per
-    endpoint) run concurrently, at most 8 at a time.
+  - Each endpoint comes with the worker counters of its serverless C(/health) and, with O(api_version=v2), its
+    current release (version) and how far that release has rolled out to the workers. The reads (one or two
+    per endpoint) run concurrently, at most 8 endpoints at a time.
   - An endpoint whose health cannot be read (for example a new endpoint the invoke service does not know yet)
     is still listed, with a null RV(endpoints[].health) and the reason in RV(endpoints[].health_error).
 author:
@@ -54,7 +55,8 @@ endpoints:
   description:
     - The endpoints found, each with its health counters.
     - Each element has every key of RV(runpod.cloud.endpoint#module:endpoint) (the same shape, built by the same
-      code), plus RV(endpoints[].jobs) and RV(endpoints[].health_error).
+      code), plus RV(endpoints[].jobs), RV(endpoints[].health_error), RV(endpoints[].release) and
+      RV(endpoints[].rollout).
   returned: always
   type: list
   elements: dict
@@ -84,6 +86,23 @@ endpoints:
       type: str
       returned: always
       sample: "endpoint not found (not_found)"
+    release:
+      description:
+        - The endpoint's current release (C(version), C(source) V(MANUAL) or V(GIT_BUILD), C(id), C(created_at)).
+        - Null with O(api_version=v1) (REST v1 has no release history) or when the read failed.
+      type: dict
+      returned: always
+      sample: {version: 3, source: MANUAL, id: 5r9x2m7q, created_at: "2026-06-01T12:10:00Z"}
+      version_added: 0.2.0
+    rollout:
+      description:
+        - How far the current release has replaced the workers - C(in_progress) (a worker still runs an older
+          release), C(workers_on_latest), C(workers_total), C(percent_on_latest).
+        - Null with O(api_version=v1) or when the read failed.
+      type: dict
+      returned: always
+      sample: {in_progress: true, workers_on_latest: 1, workers_total: 2, percent_on_latest: 50}
+      version_added: 0.2.0
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -97,7 +116,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint, describe_release
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -109,11 +128,17 @@ MAX_CONCURRENT_HEALTH_READS = 8
 
 
 def read_health(backend, endpoint_id):
-    """``(health, error)`` for one endpoint; never raises an API error."""
+    """``(health, release, error)`` for one endpoint (release on REST v2 only); never raises an API error."""
+    release = None
+    if getattr(backend, "endpoint_release", None) is not None:
+        try:
+            release = backend.endpoint_release(endpoint_id)
+        except RunPodError:
+            release = None  # the release is extra information; health_error reports the health read only
     try:
-        return backend.endpoint_health(endpoint_id), None
+        return backend.endpoint_health(endpoint_id), release, None
     except RunPodError as error:
-        return None, f"{error.message} ({error.code})"
+        return None, release, f"{error.message} ({error.code})"
 
 
 def read_all_health(backend, endpoint_ids, max_workers=MAX_CONCURRENT_HEALTH_READS):
@@ -135,8 +160,9 @@ class EndpointInfoModule(RunPodModule):
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         described = []
         for endpoint in endpoints:
-            counts, error = health[endpoint.id]
+            counts, release, error = health[endpoint.id]
             entry = describe_endpoint(endpoint, self.backend.serverless_url, counts)
+            entry["release"], entry["rollout"] = describe_release(release)
             entry["jobs"] = dict(counts.jobs or {}) if counts is not None else None
             entry["health_error"] = error
             described.append(entry)

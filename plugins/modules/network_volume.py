@@ -23,11 +23,7 @@ author:
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - runpod.cloud.attributes.CHECK_AND_DIFF
 options:
   id:
     description:
@@ -225,23 +221,11 @@ class NetworkVolumeModule(ResourceModule):
             name=params["name"], size_gb=params["size_gb"], data_center_id=params["data_center_id"], type=params["type"]
         )
 
-    def plan(self, spec):
-        planned = describe_network_volume(dict(spec.model_dump(), id=None))
-        return planned, planned
-
     def create(self, spec):
         return self.account.create_network_volume(spec)
 
-    def create_failed(self, spec, error):
-        if error.maybe_created:
-            self.fail(
-                f"creating network volume {spec.name!r} failed ({error.message}, {error.code}), and RunPod may have "
-                f"created it anyway; it was not retried: check with runpod.cloud.network_volume_info "
-                f"name={spec.name} before running this task again",
-                code=error.code,
-                status=error.status,
-            )
-        super().create_failed(spec, error)
+    def not_retried_advice(self, spec):
+        return f"check with runpod.cloud.network_volume_info name={spec.name} before running this task again"
 
     def changes(self, current):
         params = self.params

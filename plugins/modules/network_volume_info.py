@@ -44,7 +44,10 @@ EXAMPLES = r"""
 
 RETURN = r"""
 network_volumes:
-  description: The volumes found.
+  description:
+    - The volumes found.
+    - Each element has the keys of RV(runpod.cloud.network_volume#module:network_volume) (the same shape, built by
+      the same code).
   returned: always
   type: list
   elements: dict
@@ -54,32 +57,6 @@ network_volumes:
       size_gb: 50
       data_center_id: EU-RO-1
       type: STANDARD
-  contains:
-    id:
-      description: Volume id.
-      type: str
-      returned: always
-      sample: agv6w2qcg7
-    name:
-      description: Volume name.
-      type: str
-      returned: always
-      sample: datasets
-    size_gb:
-      description: Size in GB.
-      type: int
-      returned: always
-      sample: 50
-    data_center_id:
-      description: Data center of the volume.
-      type: str
-      returned: always
-      sample: EU-RO-1
-    type:
-      description: Storage tier; null with O(api_version=v1), which does not report it.
-      type: str
-      returned: always
-      sample: STANDARD
 """
 
 from ansible.module_utils.basic import AnsibleModule

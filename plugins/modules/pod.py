@@ -159,13 +159,9 @@ options:
     type: str
   data_center_ids:
     description:
-<<<<<<< HEAD
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create. Each must look like a RunPod
         data center id.
-=======
-      - Data centers the pod may be placed in (for example V(US-TX-3)), at create.
       - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
->>>>>>> main
     type: list
     elements: str
   allowed_cuda_versions:
@@ -456,19 +452,17 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    ResourceModule,
     argument_spec,
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     PodInput,
     PodSpec,
     v1_only_problem,
     with_ssh_port,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -511,7 +505,6 @@ CREATE_INTENT_OPTIONS = (
     "allowed_cuda_versions", "min_cuda_version",
 )
 CUDA_VERSION = re.compile(r"^\d+\.\d+$")
-WAIT_STATES = ("present", "running", "restarted")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
@@ -539,12 +532,11 @@ def _split_args(value):
         return [value]
 
 
-class PodModule(ResourceModule):
-    resource_kind = "pod"
+class PodModule(PodWait):
+    """The pod skeleton; its messages, description and wait live in ``_waits.PodWait`` (shared with the action)."""
+
     input_model = PodInput
     recheck_name_after_create = True
-    track_actions = True
-    keep_deleted = False
     adopt_after_failed_create = True
     planned_changes: dict = {}
 
@@ -621,16 +613,6 @@ class PodModule(ResourceModule):
                 f"and a wait for ssh may run to its timeout; {remedy}."
             )
 
-    # --- messages --------------------------------------------------------------------------------------
-    def resource_remedy(self, resource_id):
-        return (
-            f"pod {resource_id} was kept and bills by the second while it runs: inspect it with "
-            f"{self.info_hint(resource_id)}, or delete it with {self.delete_hint(resource_id)}"
-        )
-
-    def last_known_state(self):
-        return self.result["pod"]["runtime_status"] if self.result.get("pod") else "unknown"
-
     def _is_stopped(self, pod):
         if _podstate.api_version(pod) == "v1":
             return (pod.desired_status or pod.status).upper() in ("EXITED",)
@@ -643,9 +625,6 @@ class PodModule(ResourceModule):
 
     def find_by_name(self, name):
         return self.backend.find_pods(name)
-
-    def describe(self, resource):
-        return describe_pod(resource)
 
     def diff_view(self, resource):
         return resource.model_dump(include=DIFF_FIELDS)
@@ -808,30 +787,6 @@ class PodModule(ResourceModule):
 
     def delete(self, current):
         self.backend.delete_pod(current.id)
-
-    # --- waiting ---------------------------------------------------------------------------------------
-    def should_wait(self):
-        return super().should_wait() and self.params["state"] in WAIT_STATES
-
-    def wait_for(self, resource):
-        pod = resource
-        wait_for = self.wait_settings.wait_for
-        poller = PodPoller(self.backend, pod.id, wait_for=wait_for)
-        outcome = self.wait_until(
-            poller,
-            label=f"{wait_for} on pod {pod.id}",
-            resource_id=pod.id,
-            describe_last=lambda: self.describe(poller.last_pod or self.last_seen or pod),
-        )
-        proven = (outcome.value or {}).get("ssh")
-        # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
-        # less API call is one less way for a ready pod to end in a failure.
-        self.seen(poller.last_pod or pod)
-        described = self.result["pod"]
-        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
-            described["ssh"] = proven
-            described["ssh_not_ready"] = None
-        self.result["wait"] = outcome.as_dict()
 
 
 def main():

@@ -21,11 +21,7 @@ author:
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - runpod.cloud.attributes.CHECK_AND_DIFF
 options:
   key:
     description:

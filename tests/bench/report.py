@@ -40,6 +40,8 @@ SHORT = {
     "pod_batch_fixed": "pod + pod_info batch fixed",
     "pod_batch": "pod + pod_info batch adaptive",
     "pod_async": "pod wait:true async",
+    "endpoint_naive": "naive /health loop",
+    "endpoint_wait": "endpoint wait:true",
 }
 COLORS = {"naive": "#d62728", "reference": "#7f7f7f", "pod_wait_fixed": "#aec7e8", "pod_wait": "#1f77b4",
           "pod_batch_fixed": "#98df8a", "pod_batch": "#2ca02c", "pod_async": "#9467bd"}
@@ -239,6 +241,7 @@ def write(out: Path, meta: dict[str, Any]) -> None:
             "/".join(map(str, m1.get("loadavg", [])))))
     add("")
     _method(add, meta, {r["approach"] for r in runs} | {r["approach"] for r in correct})
+    _provenance(add, meta, "sweep")
     _goals(add, pods, runs, lists)
     _latency(add, pods)
     _cadence(add, pods, runs)
@@ -299,8 +302,9 @@ def _method(add, meta, measured) -> None:
         "`latency.csv` as `async_job_done_latency`).")
     add("* API requests come from the simulator's request log (admin calls excluded), counted between each run's "
         "start and end. `wait_interval` is 5 s everywhere.")
+    sizes = ((meta.get("section_runs") or {}).get("sweep") or meta).get("sizes") or {}  # the sweep's own run
     add("* Sizes and repeats: %s (N: repeats). Forks = min(N, 50) for per-host plays." % (
-        ", ".join("%s: %s" % kv for kv in meta["sizes"].items())))
+        ", ".join("%s: %s" % kv for kv in sizes.items())))
     add("")
 
 
@@ -669,6 +673,9 @@ def _correctness(add, rows) -> None:
         ("honours Retry-After: 8 on a 429 (next read >= 8 s later)", "honours_retry_after", _yn),
         ("... gap from the 429 to its next read (s)", "retry_after_gap_s", lambda v: v or "n/a"),
         ("creates a duplicate pod on a rerun after a timed-out wait", "duplicate_on_rerun", _yn),
+        ("after an image change, reports ready while only old workers serve (wrong if yes)",
+         "ready_on_old_workers_after_image_change", _yn),
+        ("... workers still on the old image at that moment", "stale_workers_when_ready", lambda v: v or "n/a"),
     ]
     for text, key, fmt in questions:
         add("| %s | %s |" % (text, " | ".join(fmt(r.get(key, "")) for r in rows)))
@@ -680,7 +687,10 @@ def _correctness(add, rows) -> None:
         "collection's modules take the list, read the catalog once, skip the sold-out types and send one POST.")
     add("")
     add("`pod_batch` under a timeout counts as having treated a pod ready when its failure result "
-        "(`wait.last_states`) no longer lists that pod.")
+        "(`wait.last_states`) no longer lists that pod. The serverless approaches (`naive /health loop`, "
+        "`endpoint wait:true`) answer only the image-change question (playbook `endpoint_ship.yml`: two workers, "
+        "a new worker boots in 6 s, one old worker replaced every 10 s); the pod questions read n/a for them and "
+        "the image-change question n/a for the pod approaches.")
     add("")
 
 

@@ -286,9 +286,14 @@ def overhead_bench(sim) -> list[dict]:
 
 # -- section 4: correctness ----------------------------------------------------------------------------------------
 # pod_async runs the same module as pod_wait; left out to keep the section short.
-CORRECTNESS_APPROACHES = (os.environ.get("BENCH_CORRECTNESS") or "naive,reference,pod_wait,pod_batch").split(",")
-# Cases of the section; BENCH_CASES=stockout runs only that one and merges its columns into correctness.csv.
-CORRECTNESS_CASES = ("listeners", "burst", "retry", "rerun", "stockout")
+CORRECTNESS_APPROACHES = (
+    os.environ.get("BENCH_CORRECTNESS") or "naive,reference,pod_wait,pod_batch,endpoint_naive,endpoint_wait"
+).split(",")
+# Serverless approaches answer one case: after an image change, is "ready" reported on old workers only?
+ENDPOINT_APPROACHES = {"endpoint_naive": "naive", "endpoint_wait": "module"}
+# Cases of the section; BENCH_CASES=stockout runs only that one and merges its columns into correctness.csv
+# (image_change: the serverless approaches only, e.g. BENCH_CASES=image_change BENCH_CORRECTNESS=endpoint_naive,...).
+CORRECTNESS_CASES = ("listeners", "burst", "retry", "rerun", "stockout", "image_change")
 CASES = set((os.environ.get("BENCH_CASES") or ",".join(CORRECTNESS_CASES)).split(","))
 # Known to the collection's GPU list and priced in the simulator; emptied for the stock-out case.
 SOLD_OUT = ["NVIDIA H100 80GB HBM3", "NVIDIA A100 80GB PCIe"]
@@ -321,9 +326,37 @@ def _fault_after_create(sim, name: str, spec: dict[str, Any], then: dict[str, An
     return thread
 
 
+def endpoint_ship(sim, approach: str) -> dict[str, Any]:
+    """Change an endpoint's image and read the worker list the moment the approach says ready: wrong when no
+    worker of the new release is idle or running then (only old workers serve). Workers boot in 6 s and one old
+    worker is replaced every 10 s (simulated, time scale 1)."""
+    sim.admin.reset()
+    sim.admin.configure(worker_boot_delay=6, rollout_step=10)
+    log("correctness %s: ready after an image change" % approach)
+    mode = ENDPOINT_APPROACHES[approach]
+    run = benchlib.run_playbook(sim, "endpoint_ship.yml", {"bench_mode": mode, "bench_endpoint": "ship-" + mode})
+    result: dict[str, Any] = {"approach": approach}
+    # "Judge" prints the worker list read right after the approach said ready: fresh=<new release idle or
+    # running> stale=<workers still on the old image>.
+    judged = [e["res"].get("msg", "") for e in run.task_events("Judge", ("ok",))]
+    if run.rc != 0 or not judged:
+        result["ship_error"] = "playbook rc=%d" % run.rc
+        return result
+    counts = dict(part.split("=") for part in judged[0].split())
+    result["ready_on_old_workers_after_image_change"] = int(counts["fresh"]) == 0
+    result["stale_workers_when_ready"] = int(counts["stale"])
+    result["command"] = run.command
+    return result
+
+
 def correctness(sim, watcher: BannerWatcher) -> list[dict]:
     rows = []
     for approach in CORRECTNESS_APPROACHES:
+        if approach in ENDPOINT_APPROACHES:
+            if "image_change" in CASES:
+                rows.append(endpoint_ship(sim, approach))
+                log("  %s" % rows[-1])
+            continue
         runner = APPROACHES[approach]
         tag = approach.replace("_", "")
         result: dict[str, Any] = {"approach": approach}

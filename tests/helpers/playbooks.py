@@ -149,10 +149,11 @@ def run_playbook(
 class Background:
     """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
 
-    def __init__(self, sim, tmp_path: Path, text: str, api_version: str = "v2") -> None:
+    def __init__(self, sim, tmp_path: Path, text: str, api_version: str = "v2",
+                 env: dict[str, str | None] | None = None) -> None:
         tmp_path = Path(tmp_path)
         playbook, inventory = write_playbook(tmp_path, text)
-        env = playbook_env(sim, tmp_path, api_version=api_version)
+        env = playbook_env(sim, tmp_path, api_version=api_version, env=env)
         self.stdout_path = tmp_path / "stdout.txt"
         self.stderr_path = tmp_path / "stderr.txt"
         self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook)]
@@ -186,6 +187,20 @@ class Background:
                     found.add(child)
                     todo.append(child)
         return found
+
+    def worker_pid(self, timeout: float = 20.0) -> int:
+        """The ansible-playbook worker running the task (where a controller-side wait runs)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for pid in sorted(self._descendants()):
+                try:
+                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                if any(arg.endswith(b"ansible-playbook") for arg in argv[:2]):
+                    return pid
+            time.sleep(0.05)
+        raise TimeoutError("no ansible-playbook worker appeared under the playbook")
 
     def module_pid(self, timeout: float = 20.0) -> int:
         """The Python process running AnsiballZ_pod under this playbook (never anybody else's)."""

@@ -103,7 +103,8 @@ def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbo
 
     preview = result.task_result("preview create")
     assert preview["changed"] is True and preview["network_volume"]["id"] is None
-    assert preview["diff"]["after"]["size_gb"] == 20
+    planned = {"id": None, "name": "datasets", "size_gb": 20, "data_center_id": "EU-RO-1", "type": "STANDARD"}
+    assert preview["network_volume"] == planned and preview["diff"] == {"before": {}, "after": planned}
     volume = result.task_result("create")["network_volume"]
     assert volume == {
         "id": volume["id"],

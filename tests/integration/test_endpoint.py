@@ -366,3 +366,87 @@ def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path, api):
     else:
         assert "only api_version v2 understands" in failed["msg"]
     assert sim.admin.requests() == []
+
+
+def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_playbook, tmp_path):
+    """v2: create from an image (no template), rerun, ship a new image (ready, then rollout), a stalled rollout,
+    a CPU endpoint. Simulated seconds: a worker boots in 50 (1 s real), one old worker is replaced every 150."""
+    sim.admin.configure(worker_boot_delay=50, rollout_step=150)
+    ep = {"name": "ship", "gpu_type_ids": GPUS[:1], "workers_min": 2, "workers_max": 3, "env": {"MODEL": "a"},
+          "wait_interval": "100ms", "wait_timeout": "60s"}
+    workers_url = f"{sim.urls['api_v2']}/serverless/{{{{ created.endpoint.id }}}}/workers"
+    tasks = f"""
+    - name: create
+      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:1", wait=True))}
+      register: created
+    - name: rerun
+      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:1"))}
+    - name: ship
+      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:2", wait=True))}
+      diff: true
+    - name: workers right after ready
+      ansible.builtin.uri:
+        url: "{workers_url}"
+        headers: {{Authorization: "Bearer {sim.api_key}"}}
+      register: after_ready
+    - name: rollout
+      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:2", wait=True, wait_for="rollout"))}
+    - name: info
+      runpod.cloud.endpoint_info:
+        name: ship
+    - name: cpu
+      runpod.cloud.endpoint: &cpu
+        name: cpu-ep
+        image: my-org/cpu-worker:1
+        cpu_flavor_ids: [cpu3c, cpu5c]
+        vcpu_count: 4
+        workers_max: 1
+    - name: cpu rerun
+      runpod.cloud.endpoint: *cpu
+    - name: stall the next rollout
+      ansible.builtin.uri:
+        url: "{sim.urls['admin']}/config"
+        method: POST
+        body_format: json
+        body: {{rollout_step: 1000000}}
+    - name: stalled
+      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:3", wait=True, wait_for="rollout",
+                                               wait_timeout="3s"))}
+"""
+    result = run_playbook(tmp_path, play(tasks))
+    prefix = API_PREFIX["v2"]
+    created = result.task_result("create")
+    endpoint_id = created["endpoint"]["id"]
+    assert created["changed"] is True and created["endpoint"]["image"] == "my-org/worker:1"
+    assert created["release"]["version"] == 1
+    assert result.task_result("rerun")["changed"] is False
+
+    shipped = result.task_result("ship")
+    assert shipped["changed"] is True and shipped["diff"]["after"] == {"image": "my-org/worker:2"}
+    assert shipped["release"] == {**shipped["release"], "version": 2, "source": "MANUAL"}
+    # Ready came from a worker of release 2, while an old worker still served (the rollout was not over).
+    assert shipped["ready_signal"] == "worker_idle" and shipped["rollout"]["in_progress"] is True
+    listed = {w["id"]: w for w in result.task_result("workers right after ready")["json"]["workers"]}
+    ready_worker = listed[shipped["ready_worker_id"]]
+    assert ready_worker["version"] == 2 and ready_worker["isStale"] is False
+    assert ready_worker["image"] == "my-org/worker:2"
+
+    rolled = result.task_result("rollout")
+    assert rolled["changed"] is False
+    assert rolled["rollout"] == {"in_progress": False, "workers_on_latest": 2, "workers_total": 2,
+                                 "percent_on_latest": 100}
+    (info,) = result.task_result("info")["endpoints"]
+    assert info["release"]["version"] == 2 and info["rollout"]["in_progress"] is False
+
+    cpu = result.task_result("cpu")["endpoint"]
+    assert cpu["cpu_flavor_ids"] == ["cpu3c", "cpu5c"] and cpu["vcpu_count"] == 4 and cpu["gpu_pools"] == []
+    assert result.task_result("cpu rerun")["changed"] is False
+
+    stalled = result.task_result("stalled")
+    assert result.rc != 0 and stalled["code"] == "wait_timeout" and stalled["id"] == endpoint_id
+    assert f"endpoint {endpoint_id}" in stalled["msg"]
+    assert "release v3: 1 of 2 workers on it, 1 stale" in stalled["msg"]
+    assert stalled["release"]["version"] == 3 and stalled["rollout"]["in_progress"] is True
+    # Two image changes, two PATCHes; nothing deleted by a failed wait.
+    assert sim.admin.count("PATCH", rf"^{prefix}/{endpoint_id}$") == 2
+    assert sim.admin.count("DELETE", rf"^{prefix}/") == 0

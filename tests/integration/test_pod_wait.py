@@ -327,11 +327,16 @@ def test_401_in_the_middle_of_a_wait_fails_at_the_first_401(sim, tmp_path, api):
     assert_kept(sim, pod_id, "RUNNING")
 
 
-def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path):
+@pytest.mark.parametrize("where", ["controller", "module"])
+def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
+    # The action plugin waits in the ansible-playbook worker; RUNPOD_CLOUD_CONTROLLER_WAIT=false makes the
+    # module wait by itself. Either way SIGTERM to the waiting process gives the same wait_interrupted result.
+    env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2")
-    pod_id = wait_until_polling(sim, "v2", bg, polls=2)
-    os.kill(bg.module_pid(), signal.SIGTERM)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2", env=env)
+    # Three list reads after the create: the name re-check after a create, then two of the wait's polls.
+    pod_id = wait_until_polling(sim, "v2", bg, polls=3)
+    os.kill(bg.module_pid() if where == "module" else bg.worker_pid(), signal.SIGTERM)
     result = bg.result()
     outcome = result.task_result("create")
     assert_failure_names_pod(outcome, pod_id, "wait_interrupted")

@@ -39,6 +39,7 @@ def register(sim: Sim) -> None:
     sim.route("PATCH", "/v2/serverless/{endpoint_id}", update_endpoint)
     sim.route("DELETE", "/v2/serverless/{endpoint_id}", delete_endpoint)
     sim.route("GET", "/v2/serverless/{endpoint_id}/workers", list_workers)
+    sim.route("GET", "/v2/serverless/{endpoint_id}/releases", list_releases)
     sim.route("GET", "/v2/templates", list_templates)
     sim.route("POST", "/v2/templates", create_template)
     sim.route("GET", "/v2/templates/{template_id}", get_template)
@@ -344,6 +345,7 @@ async def create_endpoint(sim: Sim, ctx: Ctx) -> Reply:
 async def update_endpoint(sim: Sim, ctx: Ctx) -> Reply:
     endpoint = _endpoint(sim, ctx)
     body = await _body(ctx, "UpdateEndpointRequest")
+    before = _release_fields(sim.store, endpoint)
     if "gpu" in body and "cpu" in body:
         raise ApiError(400, "exactly one of gpu or cpu must be set")
     if body.get("templateId"):
@@ -361,7 +363,9 @@ async def update_endpoint(sim: Sim, ctx: Ctx) -> Reply:
             if key in body:
                 setattr(template, attr, body[key])
     _apply_endpoint_fields(endpoint, body)
-    endpoint.version += 1
+    diff = _release_diff(before, _release_fields(sim.store, endpoint))
+    if diff:
+        sim.store.new_release(endpoint, diff)
     sim.store.scale_workers(endpoint)
     return Reply(200, views.endpoint_v2(sim.store, endpoint, sim.urls()["serverless"]))
 
@@ -373,6 +377,36 @@ async def delete_endpoint(sim: Sim, ctx: Ctx) -> Reply:
 
 async def list_workers(sim: Sim, ctx: Ctx) -> Reply:
     return Reply(200, views.workers_v2(sim.store, _endpoint(sim, ctx)))
+
+
+async def list_releases(sim: Sim, ctx: Ctx) -> Reply:
+    return Reply(200, views.releases_v2(sim.store, _endpoint(sim, ctx)))
+
+
+# What the workers run: a change of any of these makes a release that replaces every worker. Scaling,
+# timeouts, FlashBoot, data centers and the name take effect without replacing workers.
+RELEASE_KEYS = ("image", "args", "disk", "env", "ports", "registry", "gpu", "cpu", "networkVolumes")
+
+
+def _release_fields(store: Any, endpoint: Endpoint) -> dict[str, Any]:
+    """The worker configuration flattened (``gpu.count``, ``image``, ...): what a release diff compares."""
+    view = views.endpoint_v2(store, endpoint, "")
+    flat: dict[str, Any] = {}
+    for key in RELEASE_KEYS:
+        value = view.get(key)
+        if isinstance(value, dict) and key != "env":
+            flat.update({f"{key}.{inner}": item for inner, item in value.items()})
+        else:
+            flat[key] = value
+    return flat
+
+
+def _release_diff(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"field": key, "old": before.get(key), "new": after.get(key)}
+        for key in sorted(set(before) | set(after))
+        if before.get(key) != after.get(key)
+    ]
 
 
 # -- templates -------------------------------------------------------------------------------------------------

@@ -106,6 +106,9 @@ class SimConfig:
     ssh_behaviour: str = "sshd"
     propagation_lag: float = 3.0
     worker_boot_delay: float = 5.0
+    # After a release (a PATCH that changed the endpoint), one stale worker is replaced every rollout_step
+    # seconds; each old worker serves until its replacement is ready.
+    rollout_step: float = 2.0
     # 0 disables the limiter; otherwise authenticated API requests per 60 s window.
     rate_limit_per_minute: int = 0
     out_of_stock_gpu_types: list[str] = field(default_factory=list)
@@ -300,6 +303,11 @@ class Worker:
     gpu_type: str | None
     data_center_id: str
     status_override: str | None = None
+    version: int = 1  # the endpoint version (release) the worker runs
+    image: str | None = None
+    start_at: float = 0.0  # monotonic: a scheduled replacement is not allocated before
+    retire_at: float | None = None  # monotonic: an old worker leaves once its replacement is ready
+    replaced_by: str | None = None
 
 
 @dataclass
@@ -329,6 +337,8 @@ class Endpoint:
     workers: list[Worker] = field(default_factory=list)
     health_sequence: list[Any] = field(default_factory=list)
     version: int = 1
+    # Release history, oldest first: {"id", "version", "source", "createdAt" (epoch), "diff"}.
+    releases: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -586,21 +596,60 @@ class Store:
     # -- endpoints ---------------------------------------------------------------------------------------------
     def add_endpoint(self, endpoint: Endpoint) -> Endpoint:
         self.endpoints[endpoint.id] = endpoint
+        endpoint.releases.append(
+            {"id": new_id(8), "version": endpoint.version, "source": "MANUAL", "createdAt": time.time(), "diff": []}
+        )
         self.scale_workers(endpoint)
         return endpoint
 
+    def _new_worker(self, endpoint: Endpoint, start_at: float) -> Worker:
+        template = self.templates.get(endpoint.template_id or "")
+        return Worker(
+            id=new_id(14),
+            created_at=time.time() + max(0.0, start_at - self.now()) / self.config.time_scale,
+            ready_at=start_at + self.scaled(self.config.worker_boot_delay),
+            gpu_type=(endpoint.gpu_type_ids or [DEFAULT_GPU_TYPE])[0] if not endpoint.cpu else None,
+            data_center_id=(endpoint.data_center_ids or list(DATA_CENTERS))[0],
+            version=endpoint.version,
+            image=template.image if template is not None else None,
+            start_at=start_at,
+        )
+
     def scale_workers(self, endpoint: Endpoint) -> None:
-        while len(endpoint.workers) < endpoint.workers_min:
-            endpoint.workers.append(
-                Worker(
-                    id=new_id(14),
-                    created_at=time.time(),
-                    ready_at=self.now() + self.scaled(self.config.worker_boot_delay),
-                    gpu_type=(endpoint.gpu_type_ids or [DEFAULT_GPU_TYPE])[0] if not endpoint.cpu else None,
-                    data_center_id=(endpoint.data_center_ids or list(DATA_CENTERS))[0],
-                )
-            )
-        del endpoint.workers[max(endpoint.workers_min, 0) :]
+        """Keep ``workers_min`` workers that are not retiring (new ones run the current version)."""
+        self.live_workers(endpoint)
+        active = [worker for worker in endpoint.workers if worker.retire_at is None]
+        for _missing in range(endpoint.workers_min - len(active)):
+            endpoint.workers.append(self._new_worker(endpoint, self.now()))
+        for extra in active[max(endpoint.workers_min, 0) :]:
+            endpoint.workers.remove(extra)
+
+    def live_workers(self, endpoint: Endpoint) -> list[Worker]:
+        """The allocated workers now: retired ones are dropped, scheduled replacements not yet listed."""
+        now = self.now()
+        endpoint.workers[:] = [w for w in endpoint.workers if w.retire_at is None or w.retire_at > now]
+        return [worker for worker in endpoint.workers if worker.start_at <= now]
+
+    def new_release(self, endpoint: Endpoint, diff: list[dict[str, Any]]) -> None:
+        """A PATCH changed the endpoint: a new version, and a rolling replacement of every stale worker."""
+        now = self.now()
+        self.live_workers(endpoint)
+        # Replacements of the previous release not started yet are cancelled (their old workers stay).
+        cancelled = {w.id for w in endpoint.workers if w.start_at > now}
+        endpoint.workers[:] = [w for w in endpoint.workers if w.id not in cancelled]
+        for worker in endpoint.workers:
+            if worker.replaced_by in cancelled:
+                worker.retire_at = worker.replaced_by = None
+        endpoint.version += 1
+        endpoint.releases.append(
+            {"id": new_id(8), "version": endpoint.version, "source": "MANUAL", "createdAt": time.time(), "diff": diff}
+        )
+        step = self.scaled(self.config.rollout_step)
+        stale = [w for w in endpoint.workers if w.retire_at is None and w.version != endpoint.version]
+        for index, worker in enumerate(stale):
+            replacement = self._new_worker(endpoint, now + index * step)
+            worker.retire_at, worker.replaced_by = replacement.ready_at, replacement.id
+            endpoint.workers.append(replacement)
 
     def worker_status(self, worker: Worker) -> str:
         if worker.status_override:

@@ -96,8 +96,8 @@ class SimAdmin:
 
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-        propagation_lag, worker_boot_delay, rate_limit_per_minute, out_of_stock_gpu_types, stale_runtime_ports,
-        name_overrides). Returns the whole config."""
+        propagation_lag, worker_boot_delay, rollout_step, rate_limit_per_minute, out_of_stock_gpu_types,
+        stale_runtime_ports, name_overrides). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
     # -- faults ----------------------------------------------------------------------------------------------

@@ -238,7 +238,7 @@ def endpoint_v2(store: Store, endpoint: Endpoint, invoke_base: str) -> dict[str,
 def workers_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
     workers = []
     summary = {"running": 0, "idle": 0, "initializing": 0, "throttled": 0, "unhealthy": 0, "total": 0}
-    for worker in endpoint.workers:
+    for worker in store.live_workers(endpoint):
         status = store.worker_status(worker)
         summary[status.lower()] += 1
         summary["total"] += 1
@@ -247,12 +247,10 @@ def workers_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
             {
                 "id": worker.id,
                 "status": status,
-                "isStale": False,
-                "version": endpoint.version,
+                "isStale": worker.version != endpoint.version,
+                "version": worker.version,
                 "gpuCount": endpoint.gpu_count if not endpoint.cpu else 0,
-                "image": (
-                    store.templates[endpoint.template_id].image if endpoint.template_id in store.templates else None
-                ),
+                "image": worker.image,
                 "uptimeSeconds": max(0, int((store.now() - worker.ready_at) / store.config.time_scale)) if ready else 0,
                 "gpuTypeId": worker.gpu_type,
                 "dataCenterId": worker.data_center_id,
@@ -262,9 +260,36 @@ def workers_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
     return {"workers": workers, "summary": summary, "endpointVersion": endpoint.version}
 
 
+def releases_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
+    """ListEndpointReleasesResponse: the history newest first and how far the current version has rolled out."""
+    live = store.live_workers(endpoint)
+    on_latest = sum(1 for worker in live if worker.version == endpoint.version)
+    rollout = {
+        "inProgress": on_latest < len(live),
+        "workersOnLatest": on_latest,
+        "workersTotal": len(live),
+        "percentOnLatest": (100 * on_latest // len(live)) if live else 0,
+    }
+    releases = [
+        {
+            "id": release["id"],
+            "version": release["version"],
+            "source": release["source"],
+            "buildId": None,
+            "createdByUserId": None,
+            "workerCount": sum(1 for worker in live if worker.version == release["version"]),
+            "createdAt": rfc3339(release["createdAt"]),
+            "diff": [dict(entry) for entry in release["diff"]],
+        }
+        for release in reversed(endpoint.releases)
+    ]
+    return {"endpointVersion": endpoint.version, "rollout": rollout, "releases": releases}
+
+
 def health(store: Store, endpoint: Endpoint) -> dict[str, Any]:
     counts = {"idle": 0, "initializing": 0, "ready": 0, "running": 0, "throttled": 0, "unhealthy": 0}
-    for worker in endpoint.workers:
+    # Every allocated worker counts, old release or new: /health does not know about versions.
+    for worker in store.live_workers(endpoint):
         status = store.worker_status(worker)
         if status == "IDLE":
             counts["idle"] += 1

@@ -161,6 +161,16 @@ def test_v2_serverless_and_template_routes_match_the_spec(sim, v2, openapi_v2):
     assert patched["workers"]["min"] == 1
     workers = check_v2(openapi_v2, v2.get(f"/serverless/{endpoint['id']}/workers"))
     assert workers["summary"]["total"] == len(workers["workers"]) == 1
+    # A new image is a release: the old worker is stale (and still listed) until its replacement is ready.
+    sim.admin.configure(worker_boot_delay=100_000)
+    check_v2(openapi_v2, v2.patch(f"/serverless/{endpoint['id']}", json={"image": "img:2"}))
+    workers = check_v2(openapi_v2, v2.get(f"/serverless/{endpoint['id']}/workers"))
+    assert workers["endpointVersion"] == 2
+    assert sorted((w["version"], w["isStale"]) for w in workers["workers"]) == [(1, True), (2, False)]
+    releases = check_v2(openapi_v2, v2.get(f"/serverless/{endpoint['id']}/releases"))
+    assert [r["version"] for r in releases["releases"]] == [2, 1]
+    assert {"field": "image", "old": "img", "new": "img:2"} in releases["releases"][0]["diff"]
+    assert releases["rollout"] == {"inProgress": True, "workersOnLatest": 1, "workersTotal": 2, "percentOnLatest": 50}
     in_use = v2.delete(f"/templates/{template['id']}")
     assert in_use.status_code == 400
     check_v2(openapi_v2, in_use)

@@ -74,7 +74,6 @@ def test_a_failed_volume_create_is_not_retried_and_may_exist():
     assert router.count("POST", "/v2/network-volumes") == 1
 
 
-
 @pytest.mark.parametrize("status, maybe", [(502, True), (400, False)])
 def test_a_failed_registry_create_is_sent_once_and_only_a_5xx_may_exist(status, maybe):
     router = Router().add("POST", "/v2/registries", problem(status, "refused"))
@@ -82,6 +81,7 @@ def test_a_failed_registry_create_is_sent_once_and_only_a_5xx_may_exist(status, 
         account(router).create_registry("hub", "user", "secret")
     assert caught.value.maybe_created is maybe
     assert router.count("POST", "/v2/registries") == 1
+
 
 def test_an_attached_volume_delete_surfaces_the_api_text():
     detail = "network volume agv6w2qcg7 is attached to pod p1; terminate or detach them before deleting the volume"

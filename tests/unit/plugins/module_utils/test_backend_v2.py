@@ -541,6 +541,16 @@ def test_endpoint_normalization():
         "data_center_ids": ["US-TX-3"],
         "execution_timeout_ms": 300000,
         "registry_id": None,
+        "type": "QUEUE",
+        "image": "runpod/serverless-hello-world:latest",
+        "docker_args": None,
+        "container_disk_gb": 20,
+        "env": {},
+        "ports": [],
+        "cpu_flavor_ids": [],
+        "vcpu_count": None,
+        "allowed_cuda_versions": [],
+        "min_cuda_version": None,
         "created_at": "2026-03-13T20:00:00Z",
     }
 

@@ -411,7 +411,10 @@ def test_endpoint_idle_worker_is_the_stronger_signal():
     assert result.ready
     assert result.value == {"ready_signal": "worker_idle", "worker_id": "w-idle",
                             "health": {"ready": 0, "running": 0, "initializing": 0, "throttled": 0, "unhealthy": 0,
-                                       "idle": 0}}
+                                       "idle": 0},
+                            "version": None,
+                            "rollout": {"in_progress": True, "workers_on_latest": 2, "workers_total": 3,
+                                        "percent_on_latest": 66}}
 
 
 def test_endpoint_running_worker_signal_and_stale_only_is_ignored():
@@ -423,10 +426,54 @@ def test_endpoint_running_worker_signal_and_stale_only_is_ignored():
     assert not EndpointPoller(Backend(health=[health()], workers=[stale]), "ep-1").poll().ready
 
 
-def test_endpoint_workers_unavailable_or_failing_falls_back_to_health():
-    for workers in ([None], [ApiError("server_error", 500)]):
-        result = EndpointPoller(Backend(health=[health(running=1)], workers=workers), "ep-1").poll()
-        assert result.value["ready_signal"] == "health_running"
+def test_endpoint_no_worker_list_falls_back_to_health_but_a_failed_read_does_not():
+    result = EndpointPoller(Backend(health=[health(running=1)], workers=[None]), "ep-1").poll()
+    assert result.value["ready_signal"] == "health_running"  # REST v1: no worker list, /health decides
+    result = EndpointPoller(Backend(health=[health(running=1)], workers=[ApiError("server_error", 500)]), "ep-1").poll()
+    assert not result.ready and "worker list unavailable" in result.detail
+
+
+def rolling(version, *workers):
+    return WorkerSummary(endpoint_version=version, workers=[
+        Worker(id=worker_id, status=status, is_stale=stale, version=version - 1 if stale else version)
+        for worker_id, status, stale in workers])
+
+
+def test_endpoint_after_an_update_old_idle_workers_are_not_ready_whatever_health_says():
+    # The bug this poller fixes: /health counts the old release's idle workers as ready.
+    old_only = rolling(4, ("w-old1", "IDLE", True), ("w-old2", "IDLE", True), ("w-new", "INITIALIZING", False))
+    result = EndpointPoller(Backend(health=[health(ready=2)], workers=[old_only]), "ep-1").poll()
+    assert not result.ready and result.imminent
+    assert "release v4: 1 of 3 workers on it, 2 stale" in result.detail
+    fresh = rolling(4, ("w-old2", "IDLE", True), ("w-new", "IDLE", False))
+    result = EndpointPoller(Backend(health=[health(ready=2)], workers=[fresh]), "ep-1").poll()
+    assert result.ready and result.value["worker_id"] == "w-new" and result.value["version"] == 4
+    assert result.value["rollout"]["in_progress"] is True
+
+
+def test_endpoint_rollout_waits_for_no_stale_worker(fake_clock):
+    sequence = [rolling(2, ("a", "IDLE", True), ("b", "IDLE", False)), rolling(2, ("b", "IDLE", False),
+                                                                               ("c", "INITIALIZING", False))]
+    poller = EndpointPoller(Backend(health=[health(ready=2)] * 2, workers=sequence), "ep-1", wait_for="rollout")
+    assert not poller.poll().ready
+    result = poller.poll()
+    assert result.ready and result.value["rollout"] == {"in_progress": False, "workers_on_latest": 2,
+                                                        "workers_total": 2, "percent_on_latest": 100}
+
+
+def test_endpoint_stalled_rollout_times_out_naming_release_and_stale_count(fake_clock):
+    stalled = rolling(7, ("a", "IDLE", True), ("b", "IDLE", True), ("c", "IDLE", False))
+    backend = Backend(health=[health(ready=3)], workers=[stalled])
+    with pytest.raises(WaitError) as info:
+        until(EndpointPoller(backend, "ep-1", wait_for="rollout"), label="rollout of ep-1", timeout=30, interval=5,
+              clock=fake_clock)
+    assert info.value.code == "wait_timeout"
+    assert "release v7: 1 of 3 workers on it, 2 stale" in str(info.value)
+
+
+def test_endpoint_rollout_needs_a_worker_list():
+    with pytest.raises(ValueError, match="rollout"):
+        EndpointPoller(Backend(health=[health()]), "ep-1", prefer_workers=False, wait_for="rollout")
 
 
 def test_endpoint_fatal_workers_error_aborts():

@@ -227,13 +227,32 @@ def test_a_replacement_whose_create_fails_says_the_old_credential_is_gone(monkey
     assert "s3cret-value" not in json.dumps(result)
 
 
-def test_a_volume_create_that_may_have_happened_is_not_retried(monkeypatch, capsys):
+@pytest.mark.parametrize(
+    "module, args, calls, msg",
+    [
+        (
+            network_volume,
+            {"name": "data", "size_gb": 20, "data_center_id": "EU-RO-1"},
+            ["find_network_volumes", "create_network_volume"],
+            "creating network volume 'data' failed (bad gateway, server_error), and RunPod may have created it "
+            "anyway; it was not retried: check with runpod.cloud.network_volume_info name=data before running this "
+            "task again",
+        ),
+        (
+            container_registry,
+            {"name": "hub", "username": "me", "password": "s3cret-value"},
+            ["find_registries", "create_registry"],
+            "creating registry credential 'hub' failed (bad gateway, server_error), and RunPod may have created it "
+            "anyway; it was not retried: rerun this task (it finds the credential by name)",
+        ),
+    ],
+)
+def test_a_create_that_may_have_happened_is_not_retried(monkeypatch, capsys, module, args, calls, msg):
     fake = FakeAccount()
     fake.create_error = RunPodError("server_error", 502, "bad gateway", maybe_created=True)
-    args = {"name": "data", "size_gb": 20, "data_center_id": "EU-RO-1"}
-    result = run(network_volume, monkeypatch, capsys, fake, args)
-    assert result["code"] == "server_error" and "may have created it anyway" in result["msg"]
-    assert [call[0] for call in fake.calls] == ["find_network_volumes", "create_network_volume"]
+    result = run(module, monkeypatch, capsys, fake, args)
+    assert (result["msg"], result["code"], result["status"], result["changed"]) == (msg, "server_error", 502, True)
+    assert [call[0] for call in fake.calls] == calls
 
 
 def test_fake_account_matches_the_real_interface():

@@ -11,6 +11,7 @@ import threading
 import pytest
 from helpers.fakes import FakeBackend, run_module
 
+from ansible_collections.runpod.cloud.plugins.module_utils import _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
@@ -32,7 +33,7 @@ def endpoint_view(**fields):
 
 
 def test_v2_maps_gpu_types_to_deduplicated_pools_and_accepts_pool_ids():
-    field, pools = endpoint_module.gpu_selection(
+    field, pools = _endpoints.gpu_selection(
         ["NVIDIA GeForce RTX 4090", "NVIDIA L4", "AMPERE_80", "NVIDIA RTX A4000"], "v2")
     assert field == "gpu_pools"
     assert pools == ["ADA_24", "AMPERE_80", "AMPERE_16"]
@@ -40,19 +41,19 @@ def test_v2_maps_gpu_types_to_deduplicated_pools_and_accepts_pool_ids():
 
 def test_v2_refuses_unknown_gpu_types_with_a_suggestion():
     with pytest.raises(ValueError, match=r"unknown GPU type\(s\) 'NVIDIA GeForce RTX 4091'.*did you mean"):
-        endpoint_module.gpu_selection(["NVIDIA GeForce RTX 4091"], "v2")
+        _endpoints.gpu_selection(["NVIDIA GeForce RTX 4091"], "v2")
 
 
 def test_v2_refuses_gpu_types_without_a_serverless_pool():
     with pytest.raises(ValueError, match="not offered to serverless endpoints"):
-        endpoint_module.gpu_selection(["NVIDIA GeForce RTX 3070"], "v2")
+        _endpoints.gpu_selection(["NVIDIA GeForce RTX 3070"], "v2")
 
 
 def test_v1_sends_gpu_type_ids_as_given_and_refuses_pools():
-    assert endpoint_module.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1") == ("gpu_type_ids",
-                                                                                ["NVIDIA A40", "NVIDIA L4"])
+    selection = _endpoints.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1")
+    assert selection == ("gpu_type_ids", ["NVIDIA A40", "NVIDIA L4"])
     with pytest.raises(ValueError, match="ADA_24 is a GPU pool"):
-        endpoint_module.gpu_selection(["ADA_24"], "v1")
+        _endpoints.gpu_selection(["ADA_24"], "v1")
 
 
 @pytest.mark.parametrize(
@@ -61,12 +62,12 @@ def test_v1_sends_gpu_type_ids_as_given_and_refuses_pools():
      (2.5, "QUEUE_DELAY", "v1", 2), (None, "QUEUE_DELAY", "v2", None)],
 )
 def test_scaler_number_matches_what_the_api_stores(value, scaler_type, api_version, expected):
-    result = endpoint_module.scaler_number(value, scaler_type, api_version)
+    result = _endpoints.scaler_number(value, scaler_type, api_version)
     assert result == expected and type(result) is type(expected)
 
 
 def test_validate_params_reports_every_problem():
-    problems = endpoint_module.validate_params(
+    problems = _endpoints.validate_params(
         {"gpu_count": 0, "workers_min": 4, "workers_max": 2, "idle_timeout": 4000, "scaler_value": 0,
          "execution_timeout_ms": None})
     assert problems == [
@@ -75,6 +76,24 @@ def test_validate_params_reports_every_problem():
         "scaler_value must be positive, got 0",
         "workers_min (4) must not be larger than workers_max (2)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("params", "fragment"),
+    [
+        ({"scaler_type": "REQUEST_COUNT", "idle_timeout": 5}, "idle_timeout cannot be set beside scaler_type"),
+        ({"allowed_cuda_versions": ["12.8"], "min_cuda_version": "12.1"}, "mutually exclusive"),
+        ({"allowed_cuda_versions": ["12"]}, "major.minor"),
+        ({"cpu_flavor_ids": ["cpu3c"], "min_cuda_version": "12.1"}, "GPU endpoints only"),
+        ({"vcpu_count": 3}, "power of two"),
+        ({"type": "LOAD_BALANCER", "scaler_type": "QUEUE_DELAY"}, "REQUEST_COUNT only"),
+        ({"api_version": "v1", "image": "x:1", "env": {"A": "1"}}, "image, env are not available"),
+        ({"api_version": "v1", "wait_for": "rollout"}, "wait_for rollout needs api_version v2"),
+    ],
+)
+def test_validate_params_refuses_what_the_api_would(params, fragment):
+    problems = _endpoints.validate_params(params)
+    assert len(problems) == 1 and fragment in problems[0]
 
 
 # -- endpoint module ----------------------------------------------------------------------------------------
@@ -93,7 +112,7 @@ def test_create_needs_template_and_gpus_and_makes_no_mutation(capsys, monkeypatc
     backend = FakeBackend()
     result = run(endpoint_module, backend, capsys, monkeypatch, name="ep")
     assert result["code"] == "bad_request"
-    assert "creating one needs template_id and gpu_type_ids" in result["msg"]
+    assert "creating one needs image or template_id and gpu_type_ids" in result["msg"]
     assert backend.mutations() == []
 
 
@@ -235,7 +254,7 @@ def test_info_reads_health_concurrently_and_keeps_failed_reads():
     backend = GatedHealthBackend(endpoints, parties=2)
     health = info_module.read_all_health(backend, [e.id for e in endpoints], max_workers=2)
     assert backend.peak == 2  # two at once (a serial loop would break the barrier), never more than the bound
-    assert health["e2"] == (None, "endpoint not found (not_found)")
+    assert health["e2"] == (None, None, "endpoint not found (not_found)")
     assert health["e0"][0].ready == 1
 
 

@@ -1,0 +1,113 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This plugin_utils file is private to runpod.cloud and may change without notice.
+"""The action plugin of every waiting module: live progress while the wait runs on the controller.
+
+When the task runs on the controller (local connection, no ``async``, the controller's Python has httpx
+and pydantic, and knows the api key), the module is run with the handoff asked for: it does everything
+but the wait and returns, and the wait runs here, in the same ``module_utils`` code (``_waits``), with the
+engine's lines going to Ansible's display as they happen. Otherwise the module runs and waits by itself.
+See docs/dev/architecture.md, "Waits on the controller".
+"""
+
+from __future__ import annotations
+
+import os
+
+from ansible.module_utils.parsing.convert_bool import boolean
+from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
+from ansible.utils.vars import merge_hash
+
+from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_ENV, HANDOFF_KEY, key_fingerprint
+from ansible_collections.runpod.cloud.plugins.module_utils._client import HAS_HTTPX
+from ansible_collections.runpod.cloud.plugins.module_utils._models import HAS_PYDANTIC
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import resume_wait
+
+display = Display()
+
+API_KEY_ENV = "RUNPOD_API_KEY"
+# Set to false on the controller to make every module wait by itself (no live lines).
+CONTROLLER_WAIT_ENV = "RUNPOD_CLOUD_CONTROLLER_WAIT"
+LOCAL_TRANSPORTS = ("local", "ansible.builtin.local")
+
+
+class ProgressLines:
+    """The engine's lines on Ansible's display: compact by default, the elapsed time of each change at -v."""
+
+    def __init__(self, kind: str, name: str | None, resource_id: str) -> None:
+        self.subject = f"{kind} {name} ({resource_id})" if name else f"{kind} {resource_id}"
+
+    def line(self, text: str) -> None:
+        display.display(text)
+
+    def transition(self, entry: dict) -> None:
+        if display.verbosity >= 1:
+            display.display(f"{self.subject}: {entry['state']} [+{entry['elapsed']:.1f}s]")
+        else:
+            display.display(f"{self.subject}: {entry['state']}")
+
+
+class WaitingAction(ActionBase):
+    """Subclasses set ``wait_class`` (the module's ``_waits`` class)."""
+
+    _supports_check_mode = True
+    _supports_async = True
+    wait_class: type | None = None
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        del tmp
+        wrap_async = self._task.async_val and not self._connection.has_native_async
+        api_key = None if wrap_async else self._controller_api_key()
+        if api_key is None:
+            module_result = self._execute_module(task_vars=task_vars, wrap_async=wrap_async)
+        else:
+            module_result = self._run_handing_off(task_vars, api_key)
+        result = merge_hash(result, module_result)
+        if not wrap_async:
+            self._remove_tmp_path(self._connection._shell.tmpdir)
+        return result
+
+    def _controller_api_key(self):
+        """The api key the controller would wait with, or None when the module must wait by itself."""
+        args = self._task.args
+        if not boolean(os.environ.get(CONTROLLER_WAIT_ENV, "true"), strict=False):
+            return None
+        if not (HAS_HTTPX and HAS_PYDANTIC) or self._task.check_mode or self._play_context.check_mode:
+            return None
+        if getattr(self._connection, "transport", None) not in LOCAL_TRANSPORTS:
+            return None  # delegated to, or running on, another host: the module waits there
+        try:
+            if not boolean(args.get("wait", False), strict=False):
+                return None
+        except TypeError:
+            return None
+        environment = {}
+        self._compute_environment_string(raw_environment_out=environment)
+        api_key = args.get("api_key") or environment.get(API_KEY_ENV) or os.environ.get(API_KEY_ENV)
+        return api_key if isinstance(api_key, str) and api_key else None
+
+    def _run_handing_off(self, task_vars, api_key):
+        original = self._task.environment
+        environments = list(original) if isinstance(original, list) else ([original] if original else [])
+        self._task.environment = [*environments, {HANDOFF_ENV: key_fingerprint(api_key)}]
+        try:
+            module_result = self._execute_module(task_vars=task_vars)
+        finally:
+            self._task.environment = original
+        handoff = module_result.get(HANDOFF_KEY)
+        if not isinstance(handoff, dict) or module_result.get("failed"):
+            module_result.pop(HANDOFF_KEY, None)
+            return module_result  # the module waited by itself, or did not get to the wait
+        lines = None
+        if not self._play_context.no_log:
+            lines = ProgressLines(self.wait_class.resource_kind, handoff.get("name"), handoff["id"])
+        return resume_wait(
+            self.wait_class,
+            module_result,
+            api_key,
+            progress=lines.line if lines else None,
+            on_transition=lines.transition if lines else None,
+        )
