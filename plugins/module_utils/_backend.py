@@ -161,6 +161,14 @@ class Backend:
             if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES
         ]
 
+    def find_pods_named(self, names, attempts=None):
+        """``{name: [live pods named so]}`` for every name in ``names``, from one list read (a fleet's lookup)."""
+        found = {name: [] for name in names}
+        for pod in self.list_pods(attempts=attempts, select=lambda _pod_id, name: name in found):
+            if pod.name in found and pod.status.upper() not in GONE_POD_STATUSES:
+                found[pod.name].append(pod)
+        return found
+
     def pod_candidates(self, spec: Any) -> list[Any]:
         """The candidates a create tries, before the catalog orders them (``_placement.Candidate``)."""
         return _placement.cross(spec.candidates())

@@ -16,6 +16,7 @@ import email.utils
 import json as jsonlib
 import math
 import random
+import threading
 import time
 import traceback
 from datetime import UTC, datetime
@@ -211,6 +212,10 @@ class Client:
         self.clock = clock or _SystemClock()
         self._rng = rng or random.Random()
         self.requests_made = 0
+        # A 429 pauses every request of this client until its Retry-After (the concurrent creates of a fleet
+        # share one client, so one 429 pauses all of them); a monotonic time of the clock, 0 when not paused.
+        self._resume_at = 0.0
+        self._pause_lock = threading.Lock()
         # (method, path, status or error code) per attempt; never query strings or headers.
         self.request_log = []
         headers = {"User-Agent": user_agent or DEFAULT_USER_AGENT, "Accept": "application/json"}
@@ -257,9 +262,24 @@ class Client:
 
     # -- requests ----------------------------------------------------------------------------------
 
+    def pause(self, seconds):
+        """Hold every request of this client (from any thread) for ``seconds`` from now."""
+        with self._pause_lock:
+            self._resume_at = max(self._resume_at, self.clock.now() + float(seconds))
+
+    def _wait_for_pause(self):
+        while True:
+            with self._pause_lock:
+                left = self._resume_at - self.clock.now()
+            if left <= 0:
+                return
+            self.clock.sleep(left)
+
     def _send(self, method, url, json=None, params=None, timeout=None):
         """One attempt. Returns the httpx response or a ``RunPodError`` for a transport failure."""
-        self.requests_made += 1
+        self._wait_for_pause()
+        with self._pause_lock:
+            self.requests_made += 1
         failure = None
         try:
             response = self._http.request(
@@ -335,9 +355,14 @@ class Client:
                 return decoded
             else:
                 error = self._error_from_response(outcome)
+            rate_limited = error.code == "rate_limited" and self._retryable(method, error)
+            if rate_limited:
+                # Every request of this client waits it out (in _send), also those of other threads.
+                self.pause(self.backoff_delay(attempt, error.retry_after))
             if attempt >= limit or not self._retryable(method, error):
                 raise error
-            self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
+            if not rate_limited:
+                self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
 
     def graphql(self, url, query, variables=None, timeout=None):
         """POST one GraphQL query (never retried: callers bound GraphQL reads); return ``data``.

@@ -23,6 +23,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._pollers import PodPo
 POD_WAIT_STATES = ("present", "running", "restarted")
 
 
+def with_proven_ssh(described, proven):
+    """A pod's description after a wait: the SSH address the wait proved, when the last read had none yet."""
+    if described is not None and described["ssh"] is None and proven and not _podstate.known_down(
+        described["runtime_status"]
+    ):
+        described["ssh"] = proven
+        described["ssh_not_ready"] = None
+    return described
+
+
 class PodWait(ResourceModule):
     """What ``runpod.cloud.pod`` needs to wait: its messages, its description and the wait itself."""
 
@@ -57,15 +67,11 @@ class PodWait(ResourceModule):
             resource_id=pod_id,
             describe_last=lambda: self.describe(poller.last_pod) if poller.last_pod is not None else before,
         )
-        proven = (outcome.value or {}).get("ssh")
         # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
         # less API call is one less way for a ready pod to end in a failure.
         if poller.last_pod is not None:
             self.seen(poller.last_pod)
-        described = self.result["pod"]
-        if described["ssh"] is None and proven and not _podstate.known_down(described["runtime_status"]):
-            described["ssh"] = proven
-            described["ssh_not_ready"] = None
+        with_proven_ssh(self.result["pod"], (outcome.value or {}).get("ssh"))
         self.result["wait"] = outcome.as_dict()
 
 

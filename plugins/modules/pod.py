@@ -21,6 +21,7 @@ description:
     is reported as a warning and left alone.
   - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
     anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
+  - With O(count), one task manages a fleet of pods named C({name}-1) to C({name}-N); see O(count).
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -198,9 +199,32 @@ options:
       - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
         environment variable, which the sshd start-up of RunPod images reads.
     type: str
+  count:
+    description:
+      - Manage a fleet of this many pods (1 to 100) in one task. O(name) is the base name; the pods are
+        C({name}-1) to C({name}-N), each found by its name like a single pod, and every other option applies
+        to each pod (O(state) too). Requires O(name); cannot be combined with O(id).
+      - Existing pods are reused, so a rerun changes nothing. Pods named C({name}-K) with K greater than
+        O(count) are never touched; to scale down, delete them explicitly (O(state=absent) on their names).
+      - The changes run concurrently (see O(create_concurrency)); each create follows the same placement
+        rules as a single pod's. With O(wait=true), one batch wait covers every pod (one pod list read per
+        interval, SSH probes in between).
+      - When some pods fail, the task fails after every create has settled, keeps every pod there is (listed
+        in RV(ids)), lists each failure in RV(failures), and deletes nothing.
+      - The result has RV(pods) (in index order) and RV(ids) instead of RV(pod).
+    type: int
+    version_added: 0.2.0
+  create_concurrency:
+    description:
+      - With O(count), how many pods are created (or updated, started, stopped, deleted) at once, 1 to 50.
+      - A rate limit answer (HTTP 429) pauses every one of them for the time the API asks.
+    type: int
+    default: 10
+    version_added: 0.2.0
 notes:
   - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
     says how to delete it.
+  - With O(count), scaling down is never implicit; see the collection's C(docs/pods.md) (section Fleets).
   - O(wait_for=ssh) proves that sshd answers with an C(SSH-) banner on the public port mapped to the pod's
     port 22, not that a login works. See the collection's C(docs/pods.md).
 seealso:
@@ -247,6 +271,24 @@ EXAMPLES = r"""
   runpod.cloud.pod:
     name: trainer
     state: absent
+
+- name: Create eight pods worker-1 .. worker-8 and wait once until all answer on SSH
+  runpod.cloud.pod:
+    name: worker
+    count: 8
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu_type_ids:
+      - NVIDIA GeForce RTX 4090
+    ssh_public_key: "{{ lookup('ansible.builtin.file', '~/.ssh/id_ed25519.pub') }}"
+    wait: true
+    wait_timeout: 20m
+  register: workers
+
+- name: Scale down to six (worker-7 and worker-8 are deleted explicitly)
+  runpod.cloud.pod:
+    name: "worker-{{ item }}"
+    state: absent
+  loop: [7, 8]
 """
 
 RETURN = r"""
@@ -254,6 +296,7 @@ pod:
   description:
     - The pod as last read (the shared pod shape of every runpod.cloud module). Null after a delete, and in
       check mode when the pod would be created.
+    - Null with O(count) (see RV(pods)).
   returned: always
   type: dict
   sample:
@@ -341,11 +384,31 @@ pod:
       description: RunPod's last status change text (REST v1 only).
       type: str
       returned: always
+pods:
+  description:
+    - With O(count), one item per pod in index order (C({name}-1) first), each in the shape of RV(pod) and as
+      last read (after a wait, as the wait last read it). Null for a pod deleted, or one that would be created
+      in check mode.
+  returned: with O(count)
+  type: list
+  elements: dict
+failures:
+  description: With O(count), each pod that failed, C({name, msg, code}), in index order.
+  returned: with O(count), when some pods failed
+  type: list
+  elements: dict
+  sample: [{name: worker-3, msg: "creating pod 'worker-3' failed: no capacity (bad_request)", code: bad_request}]
+not_ready:
+  description: With O(count), on a failed wait, each pod that was not ready, C({id, name, state}).
+  returned: with O(count), when the wait failed
+  type: list
+  elements: dict
 actions:
   description:
     - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name
       after a create that answered with a server error or an unreadable success), C(update), C(start), C(stop),
       C(restart), C(delete).
+    - With O(count), each item names its pod, for example C(create worker-2).
   returned: always
   type: list
   elements: str
@@ -402,6 +465,7 @@ wait:
       (API reads), C(probes) (SSH probe rounds between reads), C(history) (the state transitions
       C({elapsed, state})) and C(last_state) (the state the wait ended on). A successful wait also returns
       C(ready_detail), the same text as C(last_state).
+    - With O(count), the one batch wait over all pods, with C(last_states) (pod id to its last state) as well.
   returned: when the module waited
   type: dict
   sample:
@@ -419,6 +483,7 @@ code:
     - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal
       reached the module outside a wait), C(not_found), C(conflict), C(unauthorized), C(bad_request),
       C(ambiguous), C(server_error).
+    - With O(count), the code the failed pods share, else C(partial_failure).
   returned: on failure
   type: str
   sample: wait_timeout
@@ -427,7 +492,10 @@ ids:
     - With C(code=ambiguous), the ids of every live pod with the name (after a create, this task's pod and the ones
       other tasks created at the same moment; nothing is deleted). With C(code=conflict) on a rename, the pods that
       already have the wanted name.
-  returned: on failure with code ambiguous or conflict
+    - With O(count), always, the ids of the fleet's pods that exist after the task (created or found), in index
+      order; on a failure, every pod there is, kept (the ids of a pod's own C(ambiguous) failure are in its
+      RV(failures) message).
+  returned: on failure with code ambiguous or conflict; always with O(count)
   type: list
   elements: str
   sample: [abc123xyz, def456uvw]
@@ -437,7 +505,9 @@ id:
   type: str
   sample: abc123xyz
 diff:
-  description: Before and after views of the pod's managed fields.
+  description:
+    - Before and after views of the pod's managed fields.
+    - With O(count), C(before) and C(after) map each changed pod's name to its views.
   returned: with C(--diff), when something changed
   type: dict
 """
@@ -447,7 +517,7 @@ import shlex
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _fleet, _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -468,6 +538,7 @@ ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
+    _fleet.FLEET_ARGUMENT_SPEC,
     name=dict(type="str"),
     id=dict(type="str"),
     state=dict(type="str", choices=["present", "running", "stopped", "restarted", "absent"], default="present"),
@@ -543,7 +614,7 @@ class PodModule(PodWait):
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        problem = v1_only_problem(p["api_version"], p)
+        problem = v1_only_problem(p["api_version"], p) or _fleet.fleet_problem(p)
         if problem:
             self.fail(problem, code="bad_request")
         if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
@@ -787,6 +858,9 @@ class PodModule(PodWait):
 
     def delete(self, current):
         self.backend.delete_pod(current.id)
+
+    def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
+        return _fleet.run_fleet(self) if self.params["count"] is not None else super().run()
 
 
 def main():

@@ -238,6 +238,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._fleet import explain_batch_failure
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
 
 ARGUMENT_SPEC = argument_spec(
@@ -384,7 +385,7 @@ class PodInfoModule(RunPodModule):
             label=label,
             resource_id=None,
             describe_last=lambda: [describe_pod(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],
-            explain_failure=lambda error: self._explain_failure(error, poller, pod_ids, names),
+            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
         )
         final = outcome.value or {}
         self.result["pods"] = [
@@ -400,33 +401,6 @@ class PodInfoModule(RunPodModule):
         by_id = {pod.id: pod for pod in pods}
         by_id.update(poller.last_pods)
         return [(pod_id, by_id[pod_id]) for pod_id in pod_ids if pod_id in by_id]
-
-    @staticmethod
-    def _explain_failure(error, poller, pod_ids, names):
-        """Name every pod that is not ready with its last state; the batch wait's failure message."""
-        states = dict(error.last_states or poller.states)
-        not_ready = []
-        for pod_id in pod_ids:
-            if pod_id in poller.done:
-                continue
-            pod = poller.last_pods.get(pod_id)
-            name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
-            not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
-        listing = "; ".join(
-            f"{entry['id']} ({entry['name'] or 'no name'}): {entry['state']}" for entry in not_ready
-        )
-        ready = len(pod_ids) - len(not_ready)
-        if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
-            verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
-            head = f"{verb} after {error.elapsed}s waiting for {error.label} ({ready} of {len(pod_ids)} ready)"
-        else:
-            head = error.message[:1].upper() + error.message[1:]
-        inspect_ids = ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)
-        msg = (
-            f"{head}. Not ready: {listing or 'none'}. Nothing was deleted: inspect the pods with runpod.cloud.pod_info "
-            f"ids={inspect_ids}, or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
-        )
-        return msg, {"not_ready": not_ready}
 
 
 def main():

@@ -11,14 +11,17 @@ Each runner creates the pods named ``names`` and waits until it believes they an
 from __future__ import annotations
 
 import contextlib
+import json
 import math
+import stat
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchlib import GPU, IMAGE, WAIT_INTERVAL, PlaybookRun, run_playbook
+from benchlib import GPU, IMAGE, PYTHON, WAIT_INTERVAL, PlaybookRun, run_playbook
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec
@@ -43,6 +46,7 @@ class RunRecord:
     rc: int = 0
     workdir: str = ""
     log_tail: str = ""
+    module: dict[str, Any] = field(default_factory=dict)  # pod_count: the module process's peak RSS and CPU
 
     @property
     def ok(self) -> bool:
@@ -212,9 +216,9 @@ def pod_wait_fixed(sim, names: list[str], timeout: float) -> RunRecord:
     return pod_wait(sim, names, timeout, cadence="fixed")
 
 
-def _batch(record: RunRecord, run: PlaybookRun, names: list[str]) -> None:
-    events = run.task_events("Batch wait")
-    record.wait_window = run.task_window("Batch wait")
+def _batch(record: RunRecord, run: PlaybookRun, names: list[str], task: str = "Batch wait") -> None:
+    events = run.task_events(task)
+    record.wait_window = run.task_window(task)
     for event in events:
         if event["ev"] == "ok":
             for name in names:
@@ -262,6 +266,32 @@ def pod_async(sim, names: list[str], timeout: float) -> RunRecord:
     return record
 
 
+def measuring_interpreter() -> tuple[Path, Path]:
+    """A sh shim running ``measure_python.py`` (the module's wall time, CPU and peak RSS) and the file it appends to."""
+    workdir = Path(tempfile.mkdtemp(prefix="runpod_bench_mem_"))
+    shim = workdir / "python-measured"
+    shim.write_text('#!/bin/sh\nexec %s %s "$@"\n' % (PYTHON, Path(__file__).resolve().parent / "measure_python.py"))
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    return shim, workdir / "mem.jsonl"
+
+
+def pod_count(sim, names: list[str], timeout: float, gpus: list[str] | None = None) -> RunRecord:
+    """One ``runpod.cloud.pod`` task with ``count``: names must be ``{base}-1`` .. ``{base}-N``."""
+    base = names[0].rsplit("-", 1)[0]
+    shim, mem_file = measuring_interpreter()
+    extra = dict(_vars(names, timeout, gpus), bench_base=base, bench_interpreter=str(shim))
+    env = dict(_cadence_env("adaptive"), RUNPOD_BENCH_MEM=str(mem_file), RUNPOD_BENCH_PYTHON=PYTHON)
+    run = run_playbook(sim, "pod_count.yml", extra, env_extra=env)
+    record = _record("pod_count", names, run)
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        measured = [json.loads(line) for line in mem_file.read_text().splitlines()]
+        module = [entry for entry in measured if entry["module"] == "pod"][-1]
+        record.module = {"peak_rss_mb": round(module["maxrss_mb"], 1),
+                         "cpu_s": round(module["user"] + module["sys"], 3)}
+    _batch(record, run, names, "Create and wait")
+    return record
+
+
 def _missing(record: RunRecord, run: PlaybookRun) -> None:
     for name in record.names:
         if name not in record.ready_at:
@@ -276,6 +306,7 @@ APPROACHES = {
     "pod_batch_fixed": pod_batch_fixed,
     "pod_batch": pod_batch,
     "pod_async": pod_async,
+    "pod_count": pod_count,
     "engine_python": engine_default,
 }
 
@@ -287,5 +318,6 @@ LABELS = {
     "pod_batch_fixed": "runpod.cloud.pod wait: false loop + one pod_info batch wait, fixed cadence",
     "pod_batch": "runpod.cloud.pod wait: false loop + one pod_info batch wait, adaptive cadence",
     "pod_async": "runpod.cloud.pod wait: true under async + async_status",
+    "pod_count": "runpod.cloud.pod count: N, wait: true (one task: concurrent creates, one batch wait)",
     "engine_python": "engine in Python, module defaults (probe every 0.25 s), no Ansible",
 }

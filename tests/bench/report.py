@@ -31,6 +31,7 @@ LABELS = {
     "pod_batch_fixed": "runpod.cloud.pod wait: false in a loop + one pod_info batch wait, fixed cadence",
     "pod_batch": "runpod.cloud.pod wait: false in a loop + one pod_info batch wait, adaptive cadence",
     "pod_async": "runpod.cloud.pod wait: true under async (poll 0) + async_status (delay 1)",
+    "pod_count": "runpod.cloud.pod count: N, wait: true (one task: concurrent creates, one batch wait)",
 }
 SHORT = {
     "naive": "naive",
@@ -40,17 +41,22 @@ SHORT = {
     "pod_batch_fixed": "pod + pod_info batch fixed",
     "pod_batch": "pod + pod_info batch adaptive",
     "pod_async": "pod wait:true async",
+    "pod_count": "pod count:N wait:true",
     "endpoint_naive": "naive /health loop",
     "endpoint_wait": "endpoint wait:true",
 }
 COLORS = {"naive": "#d62728", "reference": "#7f7f7f", "pod_wait_fixed": "#aec7e8", "pod_wait": "#1f77b4",
-          "pod_batch_fixed": "#98df8a", "pod_batch": "#2ca02c", "pod_async": "#9467bd"}
+          "pod_batch_fixed": "#98df8a", "pod_batch": "#2ca02c", "pod_async": "#9467bd",
+          "pod_count": "#ff7f0e"}
 SINGLE_WAITS = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_async"]
-BATCH_WAITS = ["pod_batch_fixed", "pod_batch"]
+BATCH_WAITS = ["pod_batch_fixed", "pod_batch", "pod_count"]
 # Waits whose read count the module reports (wait.polls), checked against T / 5 s + READ_SLACK.
-COUNTED_WAITS = ["pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async"]
+COUNTED_WAITS = ["pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async", "pod_count"]
 CADENCE = {"pod_wait_fixed": "fixed", "pod_batch_fixed": "fixed", "reference": "fixed"}
 GOAL_P50, GOAL_P95, GOAL_BATCH_GAP, GOAL_LIST_RATIO = 0.3, 1.1, 1.5, 2.0
+# Fleets (pod with count, issue 15): every create answered within 15 s of the task start (at N = 100), list
+# reads during the wait within T / 5 s + 2.
+GOAL_FLEET_CREATES, FLEET_READ_SLACK = 15.0, 2
 READ_SLACK = 3
 PLAYBOOK = {
     "naive": "tests/bench/playbooks/naive.yml",
@@ -60,6 +66,7 @@ PLAYBOOK = {
     "pod_batch_fixed": "tests/bench/playbooks/pod_batch.yml with RUNPOD_CLOUD_WAIT_CADENCE=fixed",
     "pod_batch": "tests/bench/playbooks/pod_batch.yml",
     "pod_async": "tests/bench/playbooks/pod_async.yml",
+    "pod_count": "tests/bench/playbooks/pod_count.yml",
 }
 
 
@@ -247,6 +254,7 @@ def write(out: Path, meta: dict[str, Any]) -> None:
     _cadence(add, pods, runs)
     _requests(add, runs)
     _walltime(add, runs)
+    _fleet(add, runs, pods)
     _provenance(add, meta, "list")
     _list(add, lists)
     _provenance(add, meta, "overhead")
@@ -576,6 +584,58 @@ def _walltime(add, runs) -> None:
                                       spread([num(r["gap_to_slowest_sshd"]) for r in sel], "%.2f"))
                          if sel else "")
         add("| %s | %s |" % (SHORT[approach], " | ".join(cells)))
+    add("")
+
+
+def _fleet(add, runs, pods) -> None:
+    rows = sorted((r for r in runs if r["approach"] == "pod_count"), key=lambda r: (int(r["n"]), int(r["rep"])))
+    if not rows:
+        return
+    # The wait's own reads and length T as the module reported them (wait.polls, the wait's end).
+    reported = {(r["n"], r["rep"]): (num(r["wait_polls"]), num(r["wait_T"])) for r in pods
+                if r["approach"] == "pod_count" and num(r.get("wait_polls")) is not None}
+    add("## Fleets: one `pod` task with `count`")
+    add("")
+    add("`runpod.cloud.pod` with `count: N` and `wait: true` (playbook `%s`): one module process creates the N pods "
+        "concurrently (`create_concurrency` 10) and waits once for all of them. The simulator answers every create "
+        "after its create latency (1 s at `time_scale=1`), for every approach of this run. *Creates answered* is the "
+        "last create's answer minus the task's start. The wait's reads are the module's own count (`wait.polls`) "
+        "against its own length T and the bound T / 5 s + %d; the simulator's log gives the list reads from the last "
+        "create's answer to the task's end (that window also holds the one list read after the creates that checks "
+        "that no other task created the same names). Peak RSS and CPU are the module process's "
+        "(`wait4` rusage, `tests/bench/measure_python.py`). Goals: every create answered within %.0f s of the task "
+        "start at N = 100, the task returns within %.1f s of the slowest sshd." % (
+            PLAYBOOK["pod_count"], FLEET_READ_SLACK, GOAL_FLEET_CREATES, GOAL_BATCH_GAP))
+    add("")
+    add("| N | rep | ok | creates answered (s) | slowest sshd (s) | wall to all SSH-ready (s) | after slowest sshd (s) "
+        "| API requests | wait: reads / T (s) / bound | list reads logged after the creates | module peak RSS (MB) "
+        "| module CPU (s) |")
+    add("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        polls, length = reported.get((r["n"], r["rep"]), (None, None))
+        wait = "" if polls is None else "%d / %.1f / %.1f" % (polls, length, length / 5.0 + FLEET_READ_SLACK)
+        add("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["n"], r["rep"], r["ok"], r.get("creates_answered_s", ""), r["slowest_sshd_rel"], r["wall_all_reported"],
+            r["gap_to_slowest_sshd"], r["requests_total"], wait, r["wait_reads"], r.get("module_peak_rss_mb", ""),
+            r.get("module_cpu_s", "")))
+    add("")
+    creates = [num(r.get("creates_answered_s")) for r in rows if num(r.get("creates_answered_s")) is not None]
+    gaps = [num(r["gap_to_slowest_sshd"]) for r in rows if num(r["gap_to_slowest_sshd"]) is not None]
+    over = [polls - (length / 5.0 + FLEET_READ_SLACK) for polls, length in reported.values()]
+    largest = max(int(r["n"]) for r in rows)
+    add("| goal | measured | verdict |")
+    add("|---|---|---|")
+    if creates:
+        add("| every create answered within %.0f s of the task start (goal set at N = 100; largest N run: %d) | "
+            "worst %.2f s | %s |" % (GOAL_FLEET_CREATES, largest, max(creates),
+                                     verdict(max(creates), GOAL_FLEET_CREATES)))
+    if gaps:
+        add("| task returns within %.1f s of the slowest sshd | worst %.2f s | %s |" % (
+            GOAL_BATCH_GAP, max(gaps), verdict(max(gaps), GOAL_BATCH_GAP)))
+    if over:
+        add("| list reads during the wait <= T / 5 s + %d (the module's count) | worst %+.2f reads vs its bound "
+            "| %s |" % (
+            FLEET_READ_SLACK, max(over), "**met**" if max(over) <= 0 else "**missed** by %.2f reads" % max(over)))
     add("")
 
 

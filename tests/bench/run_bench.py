@@ -34,7 +34,8 @@ from approaches import APPROACHES, RunRecord
 from benchlib import REPO_ROOT, WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-SWEEP_APPROACHES = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async"]
+SWEEP_APPROACHES = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async",
+                    "pod_count"]
 if os.environ.get("BENCH_APPROACHES"):  # e.g. "pod_wait_fixed,pod_wait" (a reduced run)
     SWEEP_APPROACHES = os.environ["BENCH_APPROACHES"].split(",")
 # A wait of length T may make at most T / wait_interval + READ_SLACK API reads (the first and the final one included).
@@ -96,6 +97,8 @@ def sweep(sim, watcher: BannerWatcher, out: Path) -> tuple[list[dict], list[dict
             boots = boot_schedule(1000 * n + rep, n)
             for approach in SWEEP_APPROACHES:
                 names = ["%s-n%d-r%d-%03d" % (approach.replace("_", ""), n, rep, i) for i in range(n)]
+                if approach == "pod_count":  # count names the pods {name}-1 .. {name}-N
+                    names = ["%s-n%d-r%d-%d" % (approach.replace("_", ""), n, rep, i + 1) for i in range(n)]
                 prepare(sim, names, boots)
                 sim.admin.configure(ssh_behaviour="banner")
                 watcher.reset()
@@ -199,7 +202,22 @@ def _run_row(approach, n, rep, record: RunRecord, sshd, counts, entries, load) -
         "wait_read_budget": "",
         "load1_at_start": round(load, 2),
         "command": record.command,
+        "creates_answered_s": "",
+        "module_peak_rss_mb": "",
+        "module_cpu_s": "",
     }
+    if record.module:
+        row["module_peak_rss_mb"] = record.module.get("peak_rss_mb", "")
+        row["module_cpu_s"] = record.module.get("cpu_s", "")
+    if approach == "pod_count" and record.wait_window:
+        # One task creates and waits: every create answered within X s of the task's start, and the wait is the
+        # rest of the task (from the last create's answer on).
+        creates = [e for e in entries if e["method"] == "POST" and e["path"].rstrip("/") == "/v2/pods"
+                   and record.wait_window[0] - 1 <= e["started_at"] <= record.wait_window[1]]
+        if creates:
+            answered = max(e["finished_at"] for e in creates)
+            row["creates_answered_s"] = round(answered - record.wait_window[0], 3)
+            record.wait_window = (answered, record.wait_window[1])
     if record.wait_window:
         t0, t1 = record.wait_window
         wait_counts = classify_requests(entries, t0, t1)

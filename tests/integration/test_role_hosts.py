@@ -25,8 +25,8 @@ STRICT_SSH_ENV = {
 }
 
 
-def role_playbook(work_dir: Path, state: str = "present") -> str:
-    pods = "\n".join(
+def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None) -> str:
+    pods = pods or "\n".join(
         f"""          - name: {name}
             image: runpod/base:0.6.2-cuda12.4.1
             gpu_type_ids: ["{GPU}"]
@@ -157,3 +157,33 @@ def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, 
     failure = result.task_result(ROLE + "Check the pod list")
     assert failure["failed"] is True and "every name only once" in failure["msg"]
     assert sim.admin.requests() == []
+
+
+def test_an_entry_with_count_is_one_fleet_task_in_the_same_batch_wait(sim, run_playbook, tmp_path):
+    """hosts_pods entry {name: fleet, count: 2} beside a single pod: one create task for the fleet, one batch
+    wait for all three, three hosts handed off over SSH; absent deletes fleet-1, fleet-2 and the single pod."""
+    work_dir = tmp_path / "keys"
+    pods = """          - name: fleet
+            count: 2
+            image: runpod/base:0.6.2-cuda12.4.1
+            gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+          - name: single
+            image: runpod/base:0.6.2-cuda12.4.1
+            gpu_type_ids: ["NVIDIA GeForce RTX 4090"]"""
+    first = run_playbook(tmp_path, role_playbook(work_dir, pods=pods), env=STRICT_SSH_ENV)
+    assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
+    created = first.task_results(ROLE + "Create the pods without waiting (one batch wait follows)")[0]["results"]
+    assert [item["item"]["name"] for item in created] == ["fleet", "single"]
+    assert len(created[0]["ids"]) == 2 and created[0]["actions"] == ["create fleet-1", "create fleet-2"]
+    waits = first.task_results(ROLE + "Wait once for SSH on all pods together")
+    assert len(waits) == 1 and sorted(pod["name"] for pod in waits[0]["pods"]) == ["fleet-1", "fleet-2", "single"]
+    remote = {r["_host"] for r in first.task_results("Read the pod id from the remote environment")}
+    assert remote == {"fleet-1", "fleet-2", "single"}
+    result = first.task_result("Show the role result")["hosts_result"]
+    assert sorted(result["created"]) == ["fleet-1", "fleet-2", "single"]
+
+    removed = run_playbook(tmp_path, role_playbook(work_dir, "absent", pods=pods), env=STRICT_SSH_ENV)
+    assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
+    assert sorted(removed.task_result("Show the role result")["hosts_result"]["deleted"]) == [
+        "fleet-1", "fleet-2", "single"]
+    assert live(sim, "pods") == []

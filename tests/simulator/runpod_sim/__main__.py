@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--propagation-lag", type=float, default=3.0, help="seconds before a new endpoint's /health stops answering 404"
     )
     parser.add_argument("--worker-boot-delay", type=float, default=5.0, help="seconds a serverless worker initializes")
+    parser.add_argument(
+        "--create-latency", type=float, default=1.0, help="seconds a pod create takes to answer (0: at once)"
+    )
     parser.add_argument("--rate-limit", type=int, default=0, help="requests per minute before 429 (0: no limit)")
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     return parser
@@ -63,6 +66,7 @@ def config_from_args(args: argparse.Namespace) -> SimConfig:
         ssh_behaviour=args.ssh_behaviour,
         propagation_lag=args.propagation_lag,
         worker_boot_delay=args.worker_boot_delay,
+        create_latency=args.create_latency,
         rate_limit_per_minute=args.rate_limit,
     )
 

@@ -100,6 +100,7 @@ def _pick_gpu_type(sim: Sim, requested: list[str]) -> str:
 async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     body = await _body(ctx, "PodCreateInput")
     store = sim.store
+    await store.create_pause()
     template = None
     if body.get("templateId"):
         template = store.templates.get(body["templateId"])

@@ -97,6 +97,7 @@ def _resolve_template(sim: Sim, template_id: str | None) -> Template | None:
 async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     body = await _body(ctx, "CreatePodRequest")
     store = sim.store
+    await store.create_pause()
     gpu, cpu = body.get("gpu"), body.get("cpu")
     if (gpu is None) == (cpu is None):
         raise ApiError(400, "exactly one of gpu or cpu must be set")

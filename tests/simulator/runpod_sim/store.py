@@ -10,6 +10,7 @@ when it is scheduled, so ``time_scale=0.01`` turns a 2-minute boot into 1.2 s.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import functools
@@ -106,6 +107,9 @@ class SimConfig:
     ssh_behaviour: str = "sshd"
     propagation_lag: float = 3.0
     worker_boot_delay: float = 5.0
+    # How long a pod create (REST v2 and v1) takes to answer; RunPod needs about a second. Creates overlap:
+    # each waits on its own, and the store is changed only after the wait, in one step (no await inside).
+    create_latency: float = 1.0
     # After a release (a PATCH that changed the endpoint), one stale worker is replaced every rollout_step
     # seconds; each old worker serves until its replacement is ready.
     rollout_step: float = 2.0
@@ -369,6 +373,11 @@ class Store:
 
     def scaled(self, seconds: float) -> float:
         return float(seconds) * self.config.time_scale
+
+    async def create_pause(self) -> None:
+        """The create latency (``create_latency``), slept before a create touches the store."""
+        if self.config.create_latency > 0:
+            await asyncio.sleep(self.scaled(self.config.create_latency))
 
     def pod_setting(self, pod: Pod, key: str) -> Any:
         return pod.overrides.get(key, getattr(self.config, key))

@@ -42,6 +42,7 @@ _FLAGS = {
     "ssh_behaviour": "--ssh-behaviour",
     "propagation_lag": "--propagation-lag",
     "worker_boot_delay": "--worker-boot-delay",
+    "create_latency": "--create-latency",
     "rate_limit_per_minute": "--rate-limit",
     "state_dir": "--state-dir",
     "log_level": "--log-level",
@@ -96,8 +97,8 @@ class SimAdmin:
 
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-        propagation_lag, worker_boot_delay, rollout_step, rate_limit_per_minute, out_of_stock_gpu_types,
-        stale_runtime_ports, name_overrides). Returns the whole config."""
+        propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit_per_minute,
+        out_of_stock_gpu_types, stale_runtime_ports, name_overrides). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
     # -- faults ----------------------------------------------------------------------------------------------
@@ -269,7 +270,7 @@ def start_simulator(*, startup_timeout: float = 30.0, **config: Any) -> SimProce
     """Start ``python -m runpod_sim`` on a free loopback port and wait until it is listening.
 
     Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-    propagation_lag, worker_boot_delay, rate_limit_per_minute, state_dir, log_level. These become the
+    propagation_lag, worker_boot_delay, create_latency, rate_limit_per_minute, state_dir, log_level. These become the
     startup config that ``/_sim/reset`` restores.
     """
     unknown = set(config) - set(_FLAGS)

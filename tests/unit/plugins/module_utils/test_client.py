@@ -214,6 +214,30 @@ def test_retry_after_is_honoured_exactly_on_429():
     assert len(script.requests) == 2
 
 
+def test_a_429_pauses_the_next_request_of_the_client_too():
+    """The workers of a fleet share one client: a 429 one of them got holds the others for its Retry-After,
+    also when that worker gives up (attempts=1) and whichever request comes next is another worker's."""
+    client, _script, clock = make_client(
+        problem(429, "rate limit exceeded", headers={"Retry-After": "7"}),
+        httpx.Response(201, json={"id": "p2"}),
+    )
+    with pytest.raises(RunPodError):
+        client.request("POST", "pods", json={"name": "a"}, attempts=1)
+    assert clock.sleeps == []
+    assert client.request("POST", "pods", json={"name": "b"}) == {"id": "p2"}
+    assert clock.sleeps == [7.0]
+    assert client.request("GET", "pods") == {"id": "p2"}
+    assert clock.sleeps == [7.0], "the pause is over once waited out"
+
+
+def test_pause_holds_requests_until_it_ends():
+    client, _script, clock = make_client(httpx.Response(200, json={}))
+    client.pause(4)
+    client.pause(1)  # a shorter pause never shortens a longer one
+    client.request("GET", "pods")
+    assert clock.sleeps == [4.0]
+
+
 def test_a_429_whose_retry_after_is_too_long_is_returned_to_the_caller():
     client, script, clock = make_client(problem(429, "slow down", headers={"Retry-After": "3600"}))
     with pytest.raises(RunPodError) as caught:

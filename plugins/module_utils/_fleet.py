@@ -1,0 +1,294 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` managed in one task.
+
+Each member runs the single-pod module's own code (create with its placement rules, adoption, update,
+start/stop/restart, delete) on a member runner whose failures are collected instead of ending the task.
+Members run ``create_concurrency`` at a time on the task's one backend: one HTTP client, so one 429 pauses
+every worker (``Client.pause``). One list read finds every member by name; ``wait`` is one batch wait
+(``BatchPodPoller``, the engine ``pod_info`` uses). See docs/pods.md ("Fleets").
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import with_proven_ssh
+
+MAX_COUNT = 100
+MAX_CONCURRENCY = 50
+# The pod module's fleet options; paired with its DOCUMENTATION (count, create_concurrency).
+FLEET_ARGUMENT_SPEC = dict(
+    count=dict(type="int"),
+    create_concurrency=dict(type="int", default=10),
+)
+
+
+def fleet_problem(params):
+    """Why the fleet options cannot work (a ``bad_request`` before any API call), else None."""
+    count, concurrency = params.get("count"), params.get("create_concurrency")
+    if concurrency is not None and not 1 <= concurrency <= MAX_CONCURRENCY:
+        return f"create_concurrency must be between 1 and {MAX_CONCURRENCY}, got {concurrency}."
+    if count is None:
+        return None
+    if not 1 <= count <= MAX_COUNT:
+        return f"count must be between 1 and {MAX_COUNT}, got {count}."
+    if params.get("id"):
+        return "count manages the pods {name}-1 .. {name}-N found by name, so it cannot be combined with id."
+    if not params.get("name"):
+        return "count needs name: the pods are named {name}-1 .. {name}-N."
+    # The longest member name must be a valid name too (checked here, before any member exists).
+    return name_problem(f"{params['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
+
+
+def member_names(base, count):
+    return [f"{base}-{index}" for index in range(1, count + 1)]
+
+
+def member_backend(backend):
+    """A member's own backend object (its ``last_placement`` is its own) over the task's one client (so a 429
+    pauses every worker) and the fleet's one catalog read (``read_gpu_catalog``, REST v2)."""
+    member = copy.copy(backend)
+    if hasattr(backend, "read_gpu_catalog"):
+        member.read_gpu_catalog = _shared_read(backend)
+    return member
+
+
+def _shared_read(backend):
+    """``read_gpu_catalog`` made once for the whole fleet: every member's spec differs only by name."""
+    shared = getattr(backend, "_fleet_catalog", None)
+    if shared is None:
+        lock, memo = threading.Lock(), {}
+
+        def shared(spec=None, **kwargs):
+            with lock:  # the first member reads, the others wait for its answer
+                if "answer" not in memo:
+                    try:
+                        memo["answer"] = (backend.read_gpu_catalog(spec, **kwargs), None)
+                    except Exception as error:  # the catalog is a hint: each create handles the failure
+                        memo["answer"] = (None, error)
+            answer, error = memo["answer"]
+            if error is not None:
+                raise error
+            return answer
+
+        backend._fleet_catalog = shared
+    return shared
+
+
+class MemberFailedError(Exception):
+    """A member's ``fail_json``: its failure result, collected instead of ending the task."""
+
+    def __init__(self, result):
+        super().__init__(result.get("msg", ""))
+        self.result = result
+
+
+class _MemberModule:
+    """What a member's code sees in place of the AnsibleModule: its own name, no wait, failures raised."""
+
+    def __init__(self, module, name):
+        self.params = dict(module.params, name=name, count=None, wait=False)
+        self.check_mode = module.check_mode
+        self._diff = module._diff
+        self.warnings = []
+
+    def warn(self, warning):
+        self.warnings.append(warning)
+
+    def fail_json(self, **result):
+        raise MemberFailedError(result)
+
+    def exit_json(self, **result):  # pragma: no cover - a member never exits
+        raise AssertionError("a fleet member never exits the task")
+
+
+class _Member:
+    def __init__(self, owner, name, matches):
+        self.name = name
+        self.matches = matches
+        self.module = _MemberModule(owner.module, name)
+        self.runner = type(owner)(self.module)
+        self.runner._backend = member_backend(owner.backend)
+        # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
+        # after every create settled (_recheck_names), not one per member.
+        self.recheck = self.runner.recheck_name_after_create
+        self.runner.recheck_name_after_create = False
+        self.created = None
+        self.failure = None
+
+    def run(self):
+        runner = self.runner
+        try:
+            try:
+                if len(self.matches) > 1:
+                    runner.fail_ambiguous(self.name, self.matches)
+                current = runner.seen(self.matches[0] if self.matches else None)
+                if runner.params["state"] == "absent":
+                    runner.absent(current)
+                elif current is not None:
+                    runner.converge(current)
+                else:
+                    self.created = runner.create_missing()
+            except RunPodError as error:
+                runner.fail_unexpected(error)
+        except MemberFailedError as failed:
+            self.failure = failed.result
+        except Exception as error:  # a bug in one member must not hide what the others created
+            self.failure = {"msg": f"unexpected error: {type(error).__name__}: {error}", "code": "internal_error"}
+
+    @property
+    def changed(self):
+        return bool((self.failure or {}).get("changed", self.runner.result["changed"]))
+
+    @property
+    def pod(self):
+        return self.runner.result.get("pod")
+
+    @property
+    def pod_id(self):
+        return (self.pod or {}).get("id") or (self.failure or {}).get("id")
+
+
+def run_fleet(owner):
+    """The whole task with ``count``: every member converged concurrently, then one batch wait; exits."""
+    params = owner.params
+    names = member_names(params["name"], params["count"])
+    try:
+        found = owner.backend.find_pods_named(names)
+    except RunPodError as error:
+        owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
+    members = [_Member(owner, name, found[name]) for name in names]
+    workers = min(params["create_concurrency"], len(members))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runpod-fleet") as pool:
+        for _done in pool.map(_Member.run, members):
+            pass
+    _recheck_names(owner, members, names)
+    _collect(owner, members)
+    failures = [dict(name=m.name, msg=m.failure.get("msg", ""), code=m.failure.get("code", "")) for m in members
+                if m.failure]
+    if failures:
+        _fail_partly(owner, members, failures)
+    if owner.should_wait() and owner.result["ids"]:
+        _wait_all(owner, members)
+    owner.exit()
+
+
+def _recheck_names(owner, members, names):
+    """One list read after the creates: a member whose name another task created at the same moment fails
+    (``ambiguous``, nothing deleted), with the single pod's own check and message."""
+    created = [m for m in members if m.created is not None and m.failure is None and m.recheck]
+    if not created:
+        return
+    try:
+        found = owner.backend.find_pods_named(names)
+    except RunPodError as error:
+        failed_read = error
+
+        def lookup(_name):
+            raise failed_read
+    else:
+        def lookup(name):
+            return found.get(name, [])
+    for member in created:
+        member.runner.find_by_name = lookup
+        try:
+            member.runner.refuse_concurrent_duplicates(member.created)
+        except MemberFailedError as failed:
+            member.failure = failed.result
+
+
+def _collect(owner, members):
+    result = owner.result
+    result["changed"] = any(member.changed for member in members)
+    result["pods"] = [member.pod for member in members]
+    result["ids"] = [member.pod_id for member in members if member.pod_id]
+    result["actions"] = [f"{action} {m.name}" for m in members for action in m.runner.result.get("actions", [])]
+    diffs = [(m.name, m.runner.result["diff"]) for m in members if m.runner.result.get("diff")]
+    if diffs:
+        result["diff"] = {key: {name: diff[key] for name, diff in diffs} for key in ("before", "after")}
+    warnings = dict.fromkeys(warning for m in members for warning in m.module.warnings)
+    for warning in warnings:
+        owner.module.warn(warning)
+
+
+def _fail_partly(owner, members, failures):
+    """Some members failed: fail after all settled, keep (and name) every pod there is, delete nothing."""
+    codes = {failure["code"] for failure in failures}
+    listing = "; ".join(f"{failure['name']}: {failure['msg']}" for failure in failures)
+    ids = owner.result["ids"]
+    kept = (
+        f"Nothing was deleted: {len(ids)} pod(s) of the fleet exist (ids: {', '.join(ids)}) and bill by the second "
+        f"while they run; inspect them with runpod.cloud.pod_info ids={','.join(ids)}, or run the task again "
+        "(existing pods are reused, missing ones created)."
+        if ids else "Nothing was deleted, and no pod of the fleet exists."
+    )
+    owner.fail(
+        f"{len(failures)} of {len(members)} pods failed: {listing}. {kept}",
+        code=codes.pop() if len(codes) == 1 else "partial_failure",
+        failures=failures,
+    )
+
+
+def _wait_all(owner, members):
+    settings = owner.wait_settings
+    pod_ids = list(owner.result["ids"])
+    names = {m.pod_id: m.name for m in members if m.pod_id}
+    poller = BatchPodPoller(owner.backend, pod_ids, wait_for=settings.wait_for)
+    what = "ssh" if settings.wait_for == "ssh" else "running status"
+
+    def describe_last():
+        owner.result["pods"] = [_last_read(m, poller.last_pods, None) for m in members]
+
+    outcome = owner.wait_until(
+        poller,
+        label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'} of fleet {owner.params['name']!r}",
+        resource_id=None,
+        describe_last=describe_last,
+        explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
+    )
+    final = outcome.value or {}
+    owner.result["pods"] = [_last_read(m, poller.last_pods, final.get(m.pod_id)) for m in members]
+    owner.result["wait"] = outcome.as_dict()
+
+
+def _last_read(member, last_pods, ready):
+    if ready is not None:
+        return with_proven_ssh(describe_pod(ready["pod"]), ready.get("ssh"))
+    if member.pod_id in last_pods:
+        return describe_pod(last_pods[member.pod_id])
+    return member.pod
+
+
+def explain_batch_failure(error, poller, pod_ids, names):
+    """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait."""
+    states = dict(error.last_states or poller.states)
+    not_ready = []
+    for pod_id in pod_ids:
+        if pod_id in poller.done:
+            continue
+        pod = poller.last_pods.get(pod_id)
+        name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
+        not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
+    listing = "; ".join(f"{entry['id']} ({entry['name'] or 'no name'}): {entry['state']}" for entry in not_ready)
+    ready = len(pod_ids) - len(not_ready)
+    if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
+        verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
+        head = f"{verb} after {error.elapsed}s waiting for {error.label} ({ready} of {len(pod_ids)} ready)"
+    else:
+        head = error.message[:1].upper() + error.message[1:]
+    inspect_ids = ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)
+    msg = (
+        f"{head}. Not ready: {listing or 'none'}. Nothing was deleted: inspect the pods with runpod.cloud.pod_info "
+        f"ids={inspect_ids}, or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
+    )
+    return msg, {"not_ready": not_ready}

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod with ``count`` against the simulator: real concurrent creates, one batch wait over real
+SSH ports, a 429 ridden out, rerun, scale-down rules, check mode and a partial failure that deletes nothing."""
+
+from __future__ import annotations
+
+from helpers.playbooks import play, pod_task
+
+GPU = "NVIDIA GeForce RTX 4090"
+CREATES = r"^/v2/pods$"
+
+
+def fleet_args(**extra) -> dict:
+    args = {"name": "fleet", "count": 3, "image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
+    args.update(extra)
+    return args
+
+
+def live(sim) -> dict[str, dict]:
+    return {p["name"]: p for p in sim.admin.pods() if p["status"] != "TERMINATED"}
+
+
+def test_fleet_check_create_wait_rerun_and_absent(sim, run_playbook, tmp_path):
+    sim.admin.inject_fault(CREATES, "status", method="POST", status=429, detail="slow down", retry_after=1)
+    waited = fleet_args(wait=True, wait_interval="100ms", wait_timeout="30s")
+    tasks = [
+        pod_task("check", fleet_args()) + "\n  check_mode: true",
+        pod_task("create", waited),
+        pod_task("rerun", waited),
+        pod_task("scale down to two, fleet-3 stays", fleet_args(count=2, state="absent")),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout + result.stderr
+
+    checked = result.task_result("check")
+    assert checked["changed"] is True and checked["pods"] == [None, None, None] and checked["ids"] == []
+    assert checked["actions"] == ["create fleet-1", "create fleet-2", "create fleet-3"]
+
+    created = result.task_result("create")
+    assert created["changed"] is True
+    assert [pod["name"] for pod in created["pods"]] == ["fleet-1", "fleet-2", "fleet-3"]
+    assert created["ids"] == [pod["id"] for pod in created["pods"]]
+    assert all(pod["ssh"] and pod["ssh"]["port"] for pod in created["pods"]), created["pods"]
+    assert set(created["wait"]["last_states"]) == set(created["ids"])
+    assert created["wait"]["polls"] >= 1
+    # Three creates answered 201 after the one 429 (retried after its Retry-After, never a fourth pod).
+    assert sim.admin.count("POST", CREATES, status=429) == 1
+    assert sim.admin.count("POST", CREATES, status=201) == 3
+    # The catalog's stock is read once for the whole fleet, not once per create.
+    assert sim.admin.count("GET", r"^/v2/catalog/gpus") == 1
+
+    rerun = result.task_result("rerun")
+    assert rerun["changed"] is False and rerun["actions"] == [] and rerun["ids"] == created["ids"]
+
+    down = result.task_result("scale down to two, fleet-3 stays")
+    assert down["changed"] is True and down["actions"] == ["delete fleet-1", "delete fleet-2"]
+    assert list(live(sim)) == ["fleet-3"] and live(sim)["fleet-3"]["id"] == created["ids"][2]
+    assert sim.admin.count("DELETE") == 2
+
+
+def test_fleet_partial_failure_keeps_what_was_created(sim, run_playbook, tmp_path):
+    sim.admin.inject_fault(CREATES, "status", method="POST", count=2, status=403, detail="quota exceeded")
+    tasks = [pod_task("create", fleet_args(count=4, wait=True, wait_interval="100ms"), ignore_errors=True)]
+    result = run_playbook(tmp_path, play(*tasks))
+    failed = result.task_result("create")
+    assert failed["failed"] is True and failed["code"] == "forbidden" and failed["changed"] is True
+    assert len(failed["failures"]) == 2 and all("quota exceeded" in f["msg"] for f in failed["failures"])
+    assert len(failed["ids"]) == 2
+    assert "2 of 4 pods failed" in failed["msg"] and "Nothing was deleted" in failed["msg"]
+    assert {p["id"] for p in live(sim).values()} == set(failed["ids"])
+    assert sim.admin.count("DELETE") == 0
+    assert "wait" not in failed

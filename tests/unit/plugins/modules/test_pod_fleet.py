@@ -1,0 +1,138 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod with ``count`` (a fleet) without an API: refusals, concurrency, identity, partial failure."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import threading
+
+import pytest
+from helpers.fakes import GPU, FakeBackend, pod_view, run_module
+
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
+
+run = functools.partial(run_module, pod_module)
+FLEET = {"name": "fleet", "image": "img:1", "gpu_type_ids": [GPU]}
+
+
+class FleetBackend(FakeBackend):
+    """Creates get distinct ids; ``barrier`` makes every create wait for the others (proof they overlap);
+    ``refuse`` maps pod names to the error their create raises."""
+
+    def __init__(self, *args, barrier=None, refuse=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.barrier = barrier
+        self.refuse = refuse or {}
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def create_pod(self, spec):
+        self._call("create_pod", spec.model_dump())
+        if self.barrier is not None:
+            self.barrier.wait(timeout=10)  # sequential creates would break the barrier
+        if spec.name in self.refuse:
+            raise self.refuse[spec.name]
+        with self._lock:
+            pod = pod_view(f"new-{next(self._ids)}", name=spec.name, image=spec.image, ports=list(spec.ports))
+            self.pods[pod.id] = pod
+        return pod
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        (dict(FLEET, count=0), "count must be between 1 and 100, got 0"),
+        (dict(FLEET, count=101), "count must be between 1 and 100, got 101"),
+        (dict(FLEET, count=2, create_concurrency=0), "create_concurrency must be between 1 and 50"),
+        (dict(FLEET, count=2, create_concurrency=51), "create_concurrency must be between 1 and 50"),
+        (dict(FLEET, count=2, id="abc"), "cannot be combined with id"),
+        (dict(FLEET, name="x" * 189, count=100), "the pod names {name}-K) must be at most"),
+    ],
+)
+def test_fleet_options_are_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
+    result = run(None, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    assert text in result["msg"]
+
+
+def test_creates_overlap_and_the_result_is_in_index_order(capsys, monkeypatch):
+    backend = FleetBackend(barrier=threading.Barrier(4))
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=4, create_concurrency=4))
+    assert result["changed"] is True
+    assert [pod["name"] for pod in result["pods"]] == ["fleet-1", "fleet-2", "fleet-3", "fleet-4"]
+    assert result["ids"] == [pod["id"] for pod in result["pods"]] and len(set(result["ids"])) == 4
+    assert result["actions"] == ["create fleet-1", "create fleet-2", "create fleet-3", "create fleet-4"]
+    assert result["pod"] is None
+    # One list read found every member by name, one after the creates checked for duplicates; no per-pod reads.
+    assert backend.count("list_pods") == 2 and backend.count("find_pods") == 0
+
+
+def test_existing_pods_are_reused_and_pods_beyond_count_never_touched(capsys, monkeypatch):
+    pods = [pod_view("old-1", name="fleet-1"), pod_view("old-3", name="fleet-3"), pod_view("old-9", name="fleet-9")]
+    backend = FleetBackend(pods=pods)
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=3))
+    assert result["actions"] == ["create fleet-2"]
+    assert result["ids"] == ["old-1", "new-1", "old-3"]
+    assert [call[1]["name"] for call in backend.mutations()] == ["fleet-2"]
+
+    again = run(backend, capsys, monkeypatch, **dict(FLEET, count=3))
+    assert again["changed"] is False and again["actions"] == []
+
+    gone = run(backend, capsys, monkeypatch, name="fleet", count=3, state="absent", diff=True)
+    assert gone["changed"] is True and gone["ids"] == [] and gone["pods"] == [None, None, None]
+    assert sorted(call[1] for call in backend.mutations() if call[0] == "delete_pod") == ["new-1", "old-1", "old-3"]
+    assert "fleet-9" not in gone["diff"]["before"] and set(gone["diff"]["before"]) == {"fleet-1", "fleet-2", "fleet-3"}
+
+
+def test_check_mode_plans_every_create_and_calls_nothing(capsys, monkeypatch):
+    backend = FleetBackend(pods=[pod_view("old-1", name="fleet-1")])
+    result = run(backend, capsys, monkeypatch, check_mode=True, **dict(FLEET, count=3, wait=True))
+    assert result["changed"] is True
+    assert result["actions"] == ["create fleet-2", "create fleet-3"]
+    assert result["ids"] == ["old-1"] and result["pods"][1:] == [None, None]
+    assert backend.mutations() == [] and "wait" not in result
+
+
+def test_partial_failure_fails_after_all_settle_keeps_and_names_what_exists(capsys, monkeypatch):
+    refused = RunPodError("forbidden", 403, "quota exceeded")
+    backend = FleetBackend(barrier=threading.Barrier(3), refuse={"fleet-2": refused})
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=3, create_concurrency=3, wait=True))
+    assert result["failed"] is True and result["changed"] is True and result["code"] == "forbidden"
+    assert result["failures"] == [
+        {"name": "fleet-2", "msg": "creating pod 'fleet-2' failed: quota exceeded (forbidden)", "code": "forbidden"}
+    ]
+    assert len(result["ids"]) == 2 and set(result["ids"]) == set(backend.pods)
+    assert "1 of 3 pods failed" in result["msg"] and "Nothing was deleted" in result["msg"]
+    assert all(pod_id in result["msg"] for pod_id in result["ids"])
+    assert backend.count("delete_pod") == 0
+    assert "wait" not in result, "a failed fleet does not wait"
+
+
+def test_an_ambiguous_member_fails_alone(capsys, monkeypatch):
+    pods = [pod_view("a", name="fleet-1"), pod_view("b", name="fleet-1")]
+    backend = FleetBackend(pods=pods)
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
+    assert result["failed"] is True and result["code"] == "ambiguous"
+    assert [failure["name"] for failure in result["failures"]] == ["fleet-1"]
+    assert result["actions"] == ["create fleet-2"] and result["ids"] == ["new-1"]
+
+
+def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, monkeypatch):
+    """Another task created fleet-2 while this one did: the one list read after the creates sees two."""
+
+    class Racing(FleetBackend):
+        def create_pod(self, spec):
+            pod = super().create_pod(spec)
+            if spec.name == "fleet-2":
+                self.pods["other"] = pod_view("other", name="fleet-2")
+            return pod
+
+    backend = Racing()
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
+    assert result["failed"] is True and result["code"] == "ambiguous"
+    assert [failure["name"] for failure in result["failures"]] == ["fleet-2"]
+    assert len(result["ids"]) == 2 and backend.count("delete_pod") == 0
