@@ -525,3 +525,12 @@ def test_graphql_request_carries_bearer_auth_and_no_key_in_url():
     assert request.headers["Authorization"] == "Bearer k-test-123456"
     assert "k-test-123456" not in str(request.url)
     assert json.loads(request.content)["query"].startswith("query")
+
+
+def test_endpoint_body_on_v1_carries_cpu_workers_and_cuda_constraints():
+    body = BackendV1.endpoint_body(
+        {"name": "cpu", "template_id": "t", "cpu_flavor_ids": ["cpu3c"], "vcpu_count": 4,
+         "allowed_cuda_versions": [], "min_cuda_version": "12.1"}, creating=True)
+    assert body["computeType"] == "CPU" and body["cpuFlavorIds"] == ["cpu3c"] and body["vcpuCount"] == 4
+    assert body["allowedCudaVersions"] == [] and body["minCudaVersion"] == "12.1"
+    assert BackendV1.endpoint_body({"name": "gpu", "template_id": "t"}, creating=True)["computeType"] == "GPU"
