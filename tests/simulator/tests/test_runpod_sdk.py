@@ -232,6 +232,40 @@ def test_sdk_stops_and_resumes_a_pod_rest_created(sim, runpod, v2, running_pod):
     assert v2.get(f"/pods/{pod['id']}").json()["status"] == "STARTING"
 
 
+def test_sdk_deploys_and_resumes_share_the_gpu_stock_with_rest(sim, runpod, v2):
+    sim.admin.configure(gpu_stock={GPU: {"*": 0, "EU-RO-1": 2}})
+    assert runpod.get_gpu(GPU, 2)["lowestPrice"]["uninterruptablePrice"] is not None
+    first = runpod.create_pod("first", "ubuntu:22.04", GPU, gpu_count=2)
+    assert v2.get(f"/pods/{first['id']}").json()["dataCenterId"] == "EU-RO-1"
+    # Both GPUs are taken: GraphQL, the price read and REST v2 all see it.
+    assert runpod.get_gpu(GPU)["lowestPrice"] == {"uninterruptablePrice": None, "minimumBidPrice": None}
+    with pytest.raises(runpod.error.QueryError, match="no longer any instances available"):
+        runpod.create_pod("second", "ubuntu:22.04", GPU)
+    assert v2.post("/pods", json={"name": "rest", "image": "u", "gpu": {"id": GPU}}).status_code == 400
+    # A stop frees them; a pod created meanwhile keeps the stopped one from resuming on its host.
+    runpod.stop_pod(first["id"])
+    taker = v2.post("/pods", json={"name": "taker", "image": "u", "gpu": {"id": GPU, "count": 2}}).json()
+    with pytest.raises(runpod.error.QueryError, match="not enough free GPUs"):
+        runpod.resume_pod(first["id"], 2)
+    assert v2.get(f"/pods/{first['id']}").json()["gpu"]["count"] == 2
+    assert v2.delete(f"/pods/{taker['id']}").status_code in (200, 204)
+    assert runpod.resume_pod(first["id"], 2)["desiredStatus"] == "RUNNING"
+
+
+def test_sdk_meets_the_account_limits_rest_has(sim, runpod, v2):
+    running = runpod.create_pod("mine", "ubuntu:22.04", GPU)
+    runpod.stop_pod(running["id"])
+    sim.admin.configure(balance=0)
+    with pytest.raises(runpod.error.QueryError, match="Insufficient balance"):
+        runpod.create_pod("broke", "ubuntu:22.04", GPU)
+    with pytest.raises(runpod.error.QueryError, match="Insufficient balance"):
+        runpod.resume_pod(running["id"], 1)
+    sim.admin.configure(balance=100, restricted_gpu_types=[GPU])
+    with pytest.raises(runpod.error.QueryError, match="access denied"):
+        runpod.create_pod("denied", "ubuntu:22.04", GPU)
+    assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["mine"]
+
+
 def test_sdk_errors_create_nothing(sim, runpod, v2):
     from runpod.error import AuthenticationError, QueryError
 
