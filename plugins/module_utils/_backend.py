@@ -18,7 +18,7 @@ from urllib.parse import quote, urlsplit
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
-from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem, v2_cpu_problem
 
 API_VERSIONS = ("v2", "v1")
 DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
@@ -184,7 +184,9 @@ class Backend:
         A 5xx or a lost connection may have created a pod that bills: it is raised ``maybe_created`` and
         never re-sent (the caller looks the pod up by name). ``last_placement`` says what was tried.
         """
-        problem = v1_only_problem(self.api_version, spec.model_dump())
+        problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
+            self.api_version, spec.model_dump()
+        )
         if problem:
             raise ValueError(problem)
         self.last_placement = placement = _placement.Placement()

@@ -73,7 +73,10 @@ def graphql_port(entry):
 def pod_from_v1(payload, runtime_entry=None):
     """Normalize a REST v1 Pod, merged with its GraphQL runtime entry when that read succeeded.
 
-    ``runtime_entry`` is None when no GraphQL read was made, it failed, or the pod was not in it.
+    ``runtime_entry`` is None when no GraphQL read was made, it failed, or the pod was not in it. Only fields of
+    the v1 document's ``Pod`` are read (and ``imageName``, which live answers send instead of ``image``);
+    ``machine`` is there because reads send ``includeMachine=true``. The document has no creation time, compute
+    type, cloud or top-level data center: those stay unknown or are derived from ``machine``.
     """
     pod_id = require_id(payload, "pod")
     rest_status = _upper(payload.get("desiredStatus"))
@@ -82,9 +85,8 @@ def pod_from_v1(payload, runtime_entry=None):
     network_volume = as_dict(payload.get("networkVolume"))
     machine_gpu = as_str(machine.get("gpuTypeId"))
     gpu_type = as_str(gpu.get("id")) or (machine_gpu if machine_gpu and machine_gpu.lower() != "unknown" else None)
-    compute_type = _upper(payload.get("computeType")) or (
-        "CPU" if as_str(payload.get("cpuFlavorId")) and not gpu_type else "GPU"
-    )
+    compute_type = "CPU" if as_str(payload.get("cpuFlavorId")) and not gpu_type else "GPU"
+    secure = machine.get("secureCloud")
     port_mappings = {}
     for private, public in as_dict(payload.get("portMappings")).items():
         public_port = as_int(public)
@@ -115,16 +117,16 @@ def pod_from_v1(payload, runtime_entry=None):
         template_id=as_str(payload.get("templateId")),
         compute_type=compute_type,
         gpu_type=gpu_type if compute_type == "GPU" else None,
-        gpu_count=(as_int(gpu.get("count")) or as_int(payload.get("gpuCount")) or 0) if compute_type == "GPU" else 0,
+        gpu_count=(as_int(gpu.get("count")) or 0) if compute_type == "GPU" else 0,
         cpu_flavor=as_str(payload.get("cpuFlavorId")),
         vcpu_count=as_int(payload.get("vcpuCount")),
-        cloud_type=as_str(payload.get("cloudType")),
+        cloud_type=None if not isinstance(secure, bool) else ("SECURE" if secure else "COMMUNITY"),
         cost_per_hr=as_float(payload.get("costPerHr")),
-        data_center_id=as_str(payload.get("dataCenterId")) or as_str(machine.get("dataCenterId")),
+        data_center_id=as_str(machine.get("dataCenterId")),
         container_disk_gb=as_int(payload.get("containerDiskInGb")),
         volume_gb=as_int(payload.get("volumeInGb")) or None,
         volume_mount_path=as_str(payload.get("volumeMountPath")),
-        network_volume_id=as_str(payload.get("networkVolumeId")) or as_str(network_volume.get("id")),
+        network_volume_id=as_str(network_volume.get("id")),
         ports=port_list(payload.get("ports")),
         env=env_dict(payload.get("env")),
         docker_args=docker_args_from_v1(payload),
@@ -135,7 +137,7 @@ def pod_from_v1(payload, runtime_entry=None):
         runtime_ports=[port for port in map(graphql_port, as_list(runtime.get("ports"))) if port is not None],
         ssh_direct=None,
         ssh_proxy=None,
-        created_at=as_str(payload.get("createdAt")),
+        created_at=None,
         started_at=as_str(payload.get("lastStartedAt")),
         locked=bool(payload.get("locked")),
     )
@@ -364,6 +366,10 @@ class BackendV1(Backend):
         try:
             data = self.client.graphql(self.graphql_url, RUNTIME_QUERY, timeout=timeout)
         except RunPodError as error:
+            if error.status in (401, 403):
+                # The key was refused: no later read can succeed, so this is no degraded read but the end.
+                code = "unauthorized" if error.status == 401 else "forbidden"
+                raise RunPodError(code, error.status, f"the API key was refused by GraphQL: {error.message}") from None
             self.runtime_error = error.message
             return None
         myself = data.get("myself")
@@ -384,6 +390,8 @@ class BackendV1(Backend):
         return [pod_from_v1(raw, entries.get(raw["id"])) for raw in raw_pods]
 
     def _list_raw(self, params=None, attempts=None):
+        # includeMachine: the data center, GPU type and cloud of a pod are only in its machine block.
+        params = {**(params or {}), "includeMachine": "true"}
         payload = self.client.request("GET", "pods", params=params, attempts=attempts)
         raw_pods = pick_list(payload, "pods", "pod")
         for raw in raw_pods:
@@ -398,7 +406,9 @@ class BackendV1(Backend):
         return self._views(raw_pods, runtime)
 
     def get_pod(self, pod_id, attempts=None, runtime=True):
-        raw = self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts)
+        raw = self.client.request(
+            "GET", f"pods/{quote_id(pod_id)}", params={"includeMachine": "true"}, attempts=attempts
+        )
         require_id(raw, "pod")
         return self._views([raw], runtime)[0]
 

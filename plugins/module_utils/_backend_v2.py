@@ -37,7 +37,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
 
 # v2 status -> legacy desiredStatus (docs/dev/wait-and-status.md, section 6).
 V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
-MAX_PAGES = 100
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 FLASHBOOT_ON = "FLASHBOOT"
 FLASHBOOT_OFF = "OFF"
@@ -152,12 +151,12 @@ def endpoint_from_v2(payload):
     scaler_value = as_float(scaling.get("requestCount" if scaler_type == "REQUEST_COUNT" else "queueDelay"))
     flashboot = as_str(payload.get("flashboot"))
     cpu = as_list(payload.get("cpu"))
-    template = payload.get("templateId") or payload.get("template")
     return EndpointView(
         id=endpoint_id,
         name=as_str(payload.get("name")) or "",
         api_version="v2",
-        template_id=as_str(template if isinstance(template, str) else as_dict(template).get("id")),
+        # A v2 Endpoint keeps no template: templateId is applied once at create (or in a PATCH) and not stored.
+        template_id=None,
         # v2 selects by pool; GPU type ids exist only on v1 endpoints.
         gpu_type_ids=[],
         gpu_pools=[str(item) for item in as_list(gpu.get("pools"))],
@@ -481,33 +480,19 @@ class BackendV2(ClusterCalls, Backend):
                                    attempts=attempts)
 
     def list_pods(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod (``GET /pods``), following optional ``pagination.nextCursor``; null entries skipped.
+        """Every pod (``GET /pods``: one ``{"pods": [...]}``, the document has no pagination); null entries skipped.
 
         Cluster members are only listed with ``include_cluster_pods`` (``?includeClusterPods=true``).
         """
-        pods = []
-        base_params = {"includeClusterPods": "true"} if include_cluster_pods else {}
-        params = base_params or None
-        seen_cursors = set()
-        for _page in range(MAX_PAGES):
-            payload = self.client.request("GET", "pods", params=params, attempts=attempts)
-            if isinstance(payload, list):
-                entries, pagination = payload, {}
-            elif isinstance(payload, dict) and isinstance(payload.get("pods"), list):
-                entries, pagination = payload.get("pods") or [], as_dict(payload.get("pagination"))
-            else:
-                raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
-            pods.extend(
-                pod_from_v2(entry)
-                for entry in entries
-                if entry is not None and (select is None or select(entry.get("id"), entry.get("name")))
-            )
-            cursor = as_str(pagination.get("nextCursor"))
-            if not cursor or pagination.get("hasNextPage") is False or cursor in seen_cursors:
-                break
-            seen_cursors.add(cursor)
-            params = {**base_params, "cursor": cursor}
-        return pods
+        params = {"includeClusterPods": "true"} if include_cluster_pods else None
+        payload = self.client.request("GET", "pods", params=params, attempts=attempts)
+        if not isinstance(payload, dict) or not isinstance(payload.get("pods"), list):
+            raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
+        return [
+            pod_from_v2(entry)
+            for entry in payload["pods"]
+            if entry is not None and (select is None or select(entry.get("id"), entry.get("name")))
+        ]
 
     def get_pod(self, pod_id, attempts=None):
         return pod_from_v2(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))

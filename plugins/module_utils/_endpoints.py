@@ -221,7 +221,10 @@ def endpoint_changes(current, wanted, params):
         if field == "env":
             have = dict(have or {})
         if field in ("docker_args", "min_cuda_version"):
-            value, have = value or None, have or None
+            # "" and none are the same setting; a change to "" is sent as "" (it clears the value on v2).
+            if (have or None) != (value or None):
+                changes[field] = value
+            continue
         if have != value:
             changes[field] = value
     if "type" in changes:

@@ -141,6 +141,25 @@ def v1_only_problem(api_version: str, values: dict) -> str | None:
     )
 
 
+# vcpuCount of a CPU pod when the task gives none: the v1 document's default (REST v2 requires one).
+DEFAULT_VCPUS = 2
+
+
+def v2_cpu_problem(api_version, values):
+    """Why a CPU pod's ``values`` cannot be created on REST v2 (no persistent mount on a CPU pod); or None.
+
+    The vCPU count rules (2 or more, a power of two) hold on both versions: ``PodInput`` checks them.
+    """
+    if api_version != "v2" or str(values.get("compute_type") or "").upper() != "CPU":
+        return None
+    if values.get("volume_gb"):
+        return (
+            "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
+            "(network_volume_id) or remove volume_gb."
+        )
+    return None
+
+
 def spec_problem(error: Exception) -> str:
     """The message of a spec's validation error, without pydantic's decoration."""
     errors = getattr(error, "errors", None)
@@ -153,7 +172,8 @@ class PodSpec(_View):
     """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
 
     The create rules live here, once: a create needs an image or a template and a type to place the pod on,
-    and ``start_ssh`` declares ``22/tcp``. What depends on the API version is ``v1_only_problem``.
+    and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
+    requires a count). What depends on the API version is ``v1_only_problem`` and ``v2_cpu_problem``.
     """
 
     name: str
@@ -187,6 +207,8 @@ class PodSpec(_View):
         if self.compute_type.upper() == "CPU":
             if not self.cpu_flavor_ids:
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
+            if self.vcpu_count is None:
+                self.vcpu_count = DEFAULT_VCPUS
         elif not self.gpu_type_ids:
             raise ValueError("creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']).")
         self.ports = with_ssh_port(self.ports, self.start_ssh)

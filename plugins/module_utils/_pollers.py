@@ -371,8 +371,10 @@ class EndpointPoller:
         self.last_rollout = rollout = rollout_summary(workers)
         stale = rollout["workers_total"] - rollout["workers_on_latest"]
         signal, worker_id = self._worker_signal(workers)
-        if signal is None and not stale:
-            signal = self._health_signal(counts)
+        if signal is None and not stale and counts["ready"] > 0:
+            # Only /health's ready: its running counts a worker RunPod scheduled, before that worker serves,
+            # and the worker list (read here) already shows every running worker.
+            signal = "health_ready"
         if stale:
             version = f"v{self.last_version}" if self.last_version is not None else "(version unknown)"
             detail += (

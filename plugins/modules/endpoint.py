@@ -114,6 +114,8 @@ options:
       - Id of a serverless template (see M(runpod.cloud.template)) whose container settings the endpoint starts
         with. Required to create an endpoint with O(api_version=v1); with O(api_version=v2) O(image) may be
         given instead.
+      - With O(api_version=v2) the template's settings are copied into the endpoint at create and RunPod keeps no
+        link to it, so on an existing endpoint this option is not compared (it never causes an update).
     type: str
   gpu_type_ids:
     description:
@@ -351,7 +353,9 @@ endpoint:
       returned: always
       sample: hello
     template_id:
-      description: Id of the template the workers run.
+      description:
+        - Id of the template the workers run (REST v1).
+        - Always null with REST v2, whose endpoints keep no link to the template they were created from.
       type: str
       returned: always
       sample: 2k4zq1n8xw

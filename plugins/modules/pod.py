@@ -103,7 +103,8 @@ options:
     elements: str
   vcpu_count:
     description:
-      - Number of vCPUs of a CPU pod, a power of two from 2 to 512.
+      - Number of vCPUs of a CPU pod, a power of two from 2 to 512. Defaults to 2 at create (RunPod's documented
+        default; REST v2 needs a value).
     type: int
   cloud_type:
     description:
@@ -120,6 +121,7 @@ options:
   volume_gb:
     description:
       - Size of the pod volume in GB (kept while the pod exists), 10 to 4096, or V(0) for no volume.
+      - With O(api_version=v2) a CPU pod cannot have one (refused before any API call); use O(network_volume_id).
     type: int
   volume_mount_path:
     description:
@@ -198,7 +200,18 @@ options:
     description:
       - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
         environment variable, which the sshd start-up of RunPod images reads.
+      - RunPod images start sshd only when a key reaches the container. Before creating a pod that O(wait_for=ssh)
+        will wait for, the module checks that one does (this option, E(PUBLIC_KEY) in O(env), a E(PUBLIC_KEY) in
+        the template's environment, or with O(api_version=v2) a key registered on the account, which O(ssh=true)
+        injects) and otherwise fails with C(bad_request) before the create; see O(own_sshd).
     type: str
+  own_sshd:
+    description:
+      - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
+      - Without it, a create that would wait for ssh with no key reaching the pod is refused before any API call
+        that could bill (the wait could only time out with "connection refused").
+    type: bool
+    default: false
   count:
     description:
       - Manage a fleet of this many pods (1 to 100) in one task. O(name) is the base name; the pods are
@@ -518,6 +531,7 @@ import shlex
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _fleet, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -530,6 +544,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     PodInput,
     PodSpec,
     v1_only_problem,
+    v2_cpu_problem,
     with_ssh_port,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodWait
@@ -565,6 +580,7 @@ ARGUMENT_SPEC = argument_spec(
     interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
     ssh_public_key=dict(type="str", no_log=False),
+    own_sshd=dict(type="bool", default=False),
 )
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
@@ -614,7 +630,11 @@ class PodModule(PodWait):
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        problem = v1_only_problem(p["api_version"], p) or _fleet.fleet_problem(p)
+        problem = (
+            v1_only_problem(p["api_version"], p)
+            or v2_cpu_problem(p["api_version"], p)
+            or _fleet.fleet_problem(p)
+        )
         if problem:
             self.fail(problem, code="bad_request")
         if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
@@ -643,6 +663,33 @@ class PodModule(PodWait):
                     "were given. Add image (or template_id).",
                     code="bad_request",
                 )
+
+    def _check_a_key_reaches_sshd(self):
+        """Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY."""
+        p = self.params
+        if not (p["wait"] and p["wait_for"] == "ssh") or p["own_sshd"]:
+            return
+        if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
+            return
+        if p["template_id"]:
+            try:
+                if "PUBLIC_KEY" in self.backend.get_template(p["template_id"]).env:
+                    return
+            except RunPodError:
+                return  # the create reports a template it cannot use
+        if p["api_version"] == "v2":
+            if account_api(self.backend).get_ssh_keys():
+                return  # ssh: true sends startSsh, which injects them
+            why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
+        else:
+            why = "and REST v1 does not put the account's keys into a pod"
+        self.fail(
+            "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
+            f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
+            "ssh_public_key, register a key on the account, set own_sshd: true if the image starts sshd with keys "
+            "of its own, or use wait_for: running. Nothing was created.",
+            code="bad_request",
+        )
 
     def _check_cuda(self):
         """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
@@ -726,6 +773,9 @@ class PodModule(PodWait):
         for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
             if p[field] is not None and p[field] != getattr(pod, field):
                 changes[field] = p[field]
+        unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
+        if p["api_version"] == "v2" and unmounted:
+            changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
         if p["ports"] is not None:
             ports = with_ssh_port(p["ports"], p["ssh"])
             if _normalize_ports(ports) != _normalize_ports(pod.ports):
@@ -735,6 +785,18 @@ class PodModule(PodWait):
             changes["env"] = env
         if p["registry_id"] and p["registry_id"] != pod.registry_id:
             changes["registry_id"] = p["registry_id"]
+        return changes
+
+    @staticmethod
+    def _whole_mount(pod, changes):
+        """REST v2 sets a mount whole (size and path, or volume id and path): add the part that stays."""
+        changes = dict(changes)
+        if pod.network_volume_id:
+            if "volume_mount_path" in changes:
+                changes["network_volume_id"] = pod.network_volume_id
+        elif pod.volume_gb:
+            changes.setdefault("volume_gb", pod.volume_gb)
+            changes.setdefault("volume_mount_path", pod.volume_mount_path)
         return changes
 
     def _immutable_warnings(self, pod):
@@ -770,6 +832,7 @@ class PodModule(PodWait):
 
     def build_spec(self):
         p = self.params
+        self._check_a_key_reaches_sshd()
         spec = PodSpec(
             **{option: p[option] for option in SPEC_OPTIONS},
             **{option: list(p[option] or []) for option in SPEC_LIST_OPTIONS},
@@ -820,6 +883,8 @@ class PodModule(PodWait):
         return current
 
     def update(self, current, changes):
+        if self.params["api_version"] == "v2" and ("volume_gb" in changes or "volume_mount_path" in changes):
+            changes = self._whole_mount(current, changes)
         return self.backend.update_pod(current.id, changes)
 
     def transition(self, pod, state):

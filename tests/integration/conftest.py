@@ -62,12 +62,18 @@ def sim() -> Iterator[SimProcess]:
 
 
 @pytest.fixture(autouse=True)
-def sim_reset(sim: SimProcess) -> SimProcess:
-    """Reset the simulator before each test so no pod, fault, config change or logged request leaks in."""
+def sim_reset(sim: SimProcess) -> Iterator[SimProcess]:
+    """Reset the simulator before each test so no pod, fault, config change or logged request leaks in.
+
+    After the test, every /v2 and /v1 response it caused must match RunPod's OpenAPI documents (an undeclared
+    property counts as a mismatch; see tests/simulator/runpod_sim/contract.py): a route added later is covered
+    without any change here.
+    """
     sim.admin.reset()
     register_account_keys(sim, [ACCOUNT_SSH_KEY])
     sim.admin.clear_requests()  # tests count their own requests only
-    return sim
+    yield sim
+    sim.admin.assert_contract()
 
 
 @pytest.fixture

@@ -341,7 +341,9 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     outcome = result.task_result("create")
     assert_failure_names_pod(outcome, pod_id, "wait_interrupted")
     assert outcome["msg"].startswith("interrupted after ")
-    assert outcome["wait"]["polls"] >= 2
+    # A RUNNING pod whose mappings are not yet published is re-read sooner (an imminent state), so two list
+    # reads may be one counted poll.
+    assert outcome["wait"]["polls"] >= 1
     assert_kept(sim, pod_id, "RUNNING")
 
 

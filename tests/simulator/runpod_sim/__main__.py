@@ -50,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--create-latency", type=float, default=1.0, help="seconds a pod create takes to answer (0: at once)"
     )
-    parser.add_argument("--rate-limit", type=int, default=0, help="requests per minute before 429 (0: no limit)")
+    parser.add_argument(
+        "--rate-limit", type=int, default=60, help="REST v2 requests per (simulated) minute before 429 (0: no limit)"
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     return parser
 

@@ -41,6 +41,8 @@ def register(sim: Sim) -> None:
         ("DELETE", "/_sim/faults", clear_faults),
         ("DELETE", "/_sim/faults/{fault_id}", delete_fault),
         ("GET", "/_sim/requests", list_requests),
+        ("GET", "/_sim/contract", list_contract_violations),
+        ("DELETE", "/_sim/contract", clear_contract_violations),
         ("DELETE", "/_sim/requests", clear_requests),
         ("GET", "/_sim/pods", list_pod_states),
         ("GET", "/_sim/pods/{pod_id}", pod_state),
@@ -106,6 +108,7 @@ async def reset(sim: Sim, ctx: Ctx) -> Reply:
     sim.faults.clear()
     sim.limiter.reset()
     sim.requests.clear()
+    sim.contract_violations.clear()
     await sim.listeners.reconcile()
     return Reply(200, {"reset": True, "config": sim.store.config.to_dict()})
 
@@ -171,6 +174,16 @@ async def list_requests(sim: Sim, ctx: Ctx) -> Reply:
             raise ConfigError(f"bad path pattern {path!r}: {exc}") from None
         entries = [entry for entry in entries if pattern.search(entry["path"])]
     return Reply(200, {"requests": entries})
+
+
+async def list_contract_violations(sim: Sim, ctx: Ctx) -> Reply:
+    """Responses served on /v2 and /v1 that the OpenAPI documents do not allow (see contract.py)."""
+    return Reply(200, {"violations": list(sim.contract_violations)})
+
+
+async def clear_contract_violations(sim: Sim, ctx: Ctx) -> Reply:
+    sim.contract_violations.clear()
+    return Reply(200, {"violations": []})
 
 
 async def clear_requests(sim: Sim, ctx: Ctx) -> Reply:

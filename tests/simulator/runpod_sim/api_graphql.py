@@ -367,11 +367,19 @@ def _stopped(store: Store, pod_id: str) -> Pod:
 
 def _resume(store: Store, pod: Pod, gpu_count: int | None) -> None:
     """Start a stopped pod on its host, optionally with another GPU count; refused when the host lacks GPUs."""
-    count = pod.gpu_count if gpu_count is None or not pod.is_gpu else gpu_count
-    if pod.is_gpu and not catalog.has_free(store, pod.gpu_type or "", count):
+    _check_balance(store)
+    previous = pod.gpu_count
+    if pod.is_gpu and gpu_count is not None:
+        pod.gpu_count = gpu_count
+    if pod.is_gpu and not (1 <= pod.gpu_count <= catalog.max_count(pod.gpu_type) and store.can_resume(pod)):
+        pod.gpu_count = previous
         raise GraphQLError("There are not enough free GPUs on the host machine to start this pod.")
-    pod.gpu_count = count
     store.start(pod)
+
+
+def _check_balance(store: Store) -> None:
+    if store.config.balance <= 0:
+        raise GraphQLError("Insufficient balance: add funds to deploy or start a pod")
 
 
 def _check_bid(gpu_type: str | None, bid: float) -> None:
@@ -404,6 +412,11 @@ def _deploy(store: Store, spec: dict[str, Any], *, bid: float | None) -> Pod:
     candidates = [spec["gpuTypeId"]] if spec.get("gpuTypeId") else list(spec.get("gpuTypeIdList") or [])
     if not candidates:
         raise GraphQLError("gpuTypeId is required")
+    denied = [gpu_type for gpu_type in candidates if gpu_type in store.config.restricted_gpu_types]
+    if denied and len(denied) == len(candidates):
+        raise GraphQLError(f"access denied: your account cannot deploy {denied[0]}")
+    candidates = [gpu_type for gpu_type in candidates if gpu_type not in denied]
+    _check_balance(store)
     placed = None
     for gpu_type in candidates:
         data_center = catalog.place(
@@ -460,6 +473,7 @@ def _deploy(store: Store, spec: dict[str, Any], *, bid: float | None) -> Pod:
         interruptible=bid is not None,
         bid_per_gpu=bid,
         data_center_preferences=[data_center],
+        placed_data_center=data_center,
     )
     return store.add_pod(pod, placed=True)
 

@@ -89,11 +89,18 @@ async def get_pod(sim: Sim, ctx: Ctx) -> Reply:
     return Reply(200, views.pod_v1(sim.store, _pod(sim, ctx), include_machine=_flag(ctx, "includeMachine")))
 
 
-def _pick_gpu_type(sim: Sim, requested: list[str]) -> str:
-    out_of_stock = set(sim.store.config.out_of_stock_gpu_types)
-    for gpu_type in requested or [DEFAULT_GPU_TYPE]:
-        if gpu_type not in out_of_stock:
-            return gpu_type
+def _pick_gpu_type(sim: Sim, requested: list[str], count: int, data_centers: list[str]) -> tuple[str, str]:
+    """v1 takes a list of acceptable types: the first one in stock in a preferred data center wins."""
+    store = sim.store
+    allowed = [
+        gpu_type for gpu_type in requested or [DEFAULT_GPU_TYPE] if gpu_type not in store.config.restricted_gpu_types
+    ]
+    if not allowed:
+        raise ApiError(400, "Your account cannot deploy the requested GPU types")
+    for gpu_type in allowed:
+        placed = store.place_gpu_pod(gpu_type, count, data_centers)
+        if placed is not None:
+            return gpu_type, placed
     raise ApiError(500, NO_CAPACITY)
 
 
@@ -106,11 +113,16 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         template = store.templates.get(body["templateId"])
         if template is None:
             raise ApiError(400, f"Template {body['templateId']} not found")
+    if store.config.balance <= 0:
+        raise ApiError(400, "Insufficient balance: add funds to deploy this pod")
     compute = body.get("computeType", "GPU")
+    preferences = volume_placement(sim, body.get("networkVolumeId"), list(body.get("dataCenterIds") or []))
+    placed = None
     if compute == "GPU":
-        gpu_type: str | None = _pick_gpu_type(sim, list(body.get("gpuTypeIds") or []))
-        if refusal := catalog.too_many_gpus(gpu_type, body.get("gpuCount", 1)):
+        requested = list(body.get("gpuTypeIds") or [])
+        if refusal := catalog.too_many_gpus((requested or [DEFAULT_GPU_TYPE])[0], body.get("gpuCount", 1)):
             raise ApiError(400, refusal)
+        gpu_type, placed = _pick_gpu_type(sim, requested, int(body.get("gpuCount", 1)), preferences)
         cpu_flavor = None
     else:
         gpu_type = None
@@ -145,9 +157,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         interruptible=bool(body.get("interruptible", False)),
         locked=bool(body.get("locked", False)),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=volume_placement(
-            sim, body.get("networkVolumeId"), list(body.get("dataCenterIds") or [])
-        ),
+        data_center_preferences=preferences,
+        placed_data_center=placed,
     )
     pod.args = " ".join(pod.docker_start_cmd)
     store.add_pod(pod)
@@ -205,7 +216,9 @@ def _action_handler(action: str) -> Any:
         if action == "start":
             if pod.status not in (EXITED, ERROR):
                 raise ApiError(400, "Pod is not stopped")
-            if pod.gpu_type in store.config.out_of_stock_gpu_types:
+            if store.config.balance <= 0:
+                raise ApiError(400, "Insufficient balance: add funds to start this pod")
+            if not store.can_resume(pod):
                 raise ApiError(400, "There are not enough free GPUs on the host machine to start this pod.")
             store.start(pod)
         elif action == "stop":
@@ -220,7 +233,8 @@ def _action_handler(action: str) -> Any:
             if pod.locked and action == "reset":
                 raise ApiError(400, "Pod is locked")
             store.restart(pod)
-        return Reply(200, views.pod_v1(store, pod))
+        # The document describes start and stop answers without a body (and no success for reset/restart).
+        return Reply(200)
 
     handler.__name__ = f"pod_{action}"
     return handler

@@ -114,8 +114,17 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     gpu_type = gpu["id"] if gpu else None
     if gpu and (refusal := catalog.too_many_gpus(gpu_type, gpu.get("count", 1))):
         raise ApiError(400, refusal)
-    if gpu_type and gpu_type in store.config.out_of_stock_gpu_types:
-        raise ApiError(400, NO_CAPACITY)
+    if gpu_type in store.config.restricted_gpu_types:
+        raise ApiError(403, f"access denied: your account cannot deploy {gpu_type}")
+    if store.config.balance <= 0:
+        raise ApiError(402, "Insufficient balance: add funds to deploy this pod")
+    network = (mounts.get("network") or [{}])[0]
+    preferences = volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or []))
+    placed = None
+    if gpu_type:
+        placed = store.place_gpu_pod(gpu_type, int(gpu.get("count", 1)), preferences)
+        if placed is None:
+            raise ApiError(400, NO_CAPACITY)
 
     env = dict(template.env) if template else {}
     env.update(body.get("env") or {})
@@ -126,7 +135,6 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     if body.get("startJupyter") and "JUPYTER_PASSWORD" not in env:
         env["JUPYTER_PASSWORD"] = new_id(16)
     persistent = mounts.get("persistent") or {}
-    network = (mounts.get("network") or [{}])[0]
     if not mounts and template and template.volume_gb:
         persistent = {"size": template.volume_gb, "path": template.volume_mount_path}
     pod = Pod(
@@ -149,7 +157,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         registry=body.get("registry", template.registry if template else None),
         cloud=body.get("cloud", "SECURE"),
         global_networking=bool(body.get("globalNetworking", False)),
-        data_center_preferences=volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or [])),
+        data_center_preferences=preferences,
+        placed_data_center=placed,
     )
     store.add_pod(pod)
     return Reply(201, views.pod_v2(store, pod))
@@ -225,7 +234,9 @@ async def pod_action(sim: Sim, ctx: Ctx) -> Reply:
     if action == "stop":
         store.stop(pod, "Exited by user")
     elif action == "start":
-        if pod.status in (EXITED, ERROR) and pod.gpu_type in store.config.out_of_stock_gpu_types:
+        if store.config.balance <= 0:
+            raise ApiError(402, "Insufficient balance: add funds to start this pod")
+        if pod.status in (EXITED, ERROR) and not store.can_resume(pod):
             raise ApiError(400, "There are not enough free GPUs on the host machine to start this pod")
         store.start(pod)
     elif action == "restart":
@@ -305,10 +316,19 @@ def _serverless_template(sim: Sim, template_id: str) -> Template:
     return template
 
 
+def _check_pools(sim: Sim, body: dict[str, Any]) -> None:
+    restricted = [
+        pool for pool in (body.get("gpu") or {}).get("pools") or [] if pool in sim.store.config.restricted_pools
+    ]
+    if restricted:
+        raise ApiError(403, f"access denied: your account cannot use the pool {restricted[0]}")
+
+
 async def create_endpoint(sim: Sim, ctx: Ctx) -> Reply:
     body = await _body(ctx, "CreateEndpointRequest")
     if ("gpu" in body) == ("cpu" in body):
         raise ApiError(400, "exactly one of gpu or cpu must be set")
+    _check_pools(sim, body)
     store = sim.store
     endpoint_id = new_id()
     if body.get("templateId"):
@@ -349,6 +369,7 @@ async def update_endpoint(sim: Sim, ctx: Ctx) -> Reply:
     before = _release_fields(sim.store, endpoint)
     if "gpu" in body and "cpu" in body:
         raise ApiError(400, "exactly one of gpu or cpu must be set")
+    _check_pools(sim, body)
     if body.get("templateId"):
         endpoint.template_id = _serverless_template(sim, body["templateId"]).id
     template = sim.store.templates.get(endpoint.template_id or "")

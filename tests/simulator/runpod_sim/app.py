@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import DEFAULT_API_KEY
+from . import DEFAULT_API_KEY, contract
 from .faults import FaultBook, FaultRule, RateLimiter, RequestLog
 from .listeners import ListenerManager
 from .store import SimConfig, Store
@@ -164,6 +164,8 @@ class Sim:
         self.faults = FaultBook()
         self.limiter = RateLimiter()
         self.requests = RequestLog()
+        # Responses that broke the OpenAPI documents (see contract.py); tests fail on any entry.
+        self.contract_violations: list[str] = []
         self.base_url = "http://127.0.0.1"
         self.started_at = time.time()
         self._routes: list[_Route] = []
@@ -228,20 +230,35 @@ class Sim:
             reply = error_reply(surface, 500, "internal server error")
         response = self._render(reply)
         if surface != "admin":
-            self.requests.add(
-                {
-                    "method": method,
-                    "path": path,
-                    "query": str(request.url.query),
-                    "status": reply.status,
-                    "surface": surface,
-                    "started_at": started,
-                    "finished_at": time.time(),
-                    "duration_ms": round((time.time() - started) * 1000, 3),
-                    "faults": fault_kinds,
-                }
-            )
+            entry = {
+                "method": method,
+                "path": path,
+                "query": str(request.url.query),
+                "status": reply.status,
+                "surface": surface,
+                "started_at": started,
+                "finished_at": time.time(),
+                "duration_ms": round((time.time() - started) * 1000, 3),
+                "faults": fault_kinds,
+            }
+            self.requests.add(entry)
+            if surface in ("v2", "v1") and not fault_kinds and self.store.config.validate_responses:
+                self._check_contract(method, path, reply, entry)
         return response
+
+    def _check_contract(self, method: str, path: str, reply: Reply, entry: dict[str, Any]) -> None:
+        body = reply.body if reply.status != 204 else None
+        try:
+            problems = contract.check(method, path, reply.status, reply.media_type, body)
+        except Exception as exc:  # a checker bug must not take the route down
+            log.exception("contract check failed for %s %s", method, path)
+            problems = [f"{method} {path}: contract check crashed: {exc!r}"]
+        if problems:
+            entry["contract"] = problems
+            self.contract_violations.extend(problems)
+            del self.contract_violations[:-1000]
+            for problem in problems:
+                log.error("contract violation: %s", problem)
 
     async def _dispatch(self, request: Request, method: str, path: str, surface: str, fault_kinds: list[str]) -> Reply:
         self.store.advance()
@@ -270,13 +287,18 @@ class Sim:
             ok, why = self._authorized(request, surface)
             if not ok:
                 return error_reply(surface, 401, why if surface != "v1" else "Unauthorized")
-            limit = self.store.config.rate_limit_per_minute
-            if limit:
-                allowed, extra_headers = self.limiter.hit(limit)
-                if not allowed:
-                    reply = error_reply(surface, 429, "rate limit exceeded for the minute window")
-                    reply.headers.update(extra_headers)
-                    return reply
+        if route.auth and surface == "v2":  # the windows RunPod documents for REST v2
+            config = self.store.config
+            quotas = {
+                "minute": config.rate_limit_per_minute,
+                "hour": config.rate_limit_per_hour,
+                "day": config.rate_limit_per_day,
+            }
+            exceeded, extra_headers = self.limiter.hit(quotas, config.time_scale)
+            if exceeded:
+                reply = error_reply(surface, 429, f"rate limit exceeded for the {exceeded} window")
+                reply.headers.update(extra_headers)
+                return reply
 
         ctx = Ctx(request, params, surface)
         try:

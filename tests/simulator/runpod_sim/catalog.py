@@ -84,8 +84,10 @@ def max_count(gpu_type: str | None) -> int:
 
 
 def has_free(store: Any, gpu_type: str, count: int) -> bool:
-    """Whether a host can give a pod ``count`` GPUs of this type now."""
-    return gpu_type not in store.config.out_of_stock_gpu_types and 1 <= count <= max_count(gpu_type)
+    """Whether a host can give a pod ``count`` GPUs of this type now (in any data center, see Store.gpu_stock)."""
+    if gpu_type in store.config.out_of_stock_gpu_types or not 1 <= count <= max_count(gpu_type):
+        return False
+    return store.place_gpu_pod(gpu_type, count, []) is not None
 
 
 # Free GPUs of an in-stock type in each data center (stock per data center is modelled by the store's owner).
@@ -151,4 +153,4 @@ def place(
     candidates = [dc for dc in DATA_CENTERS if data_center_id is None or dc == data_center_id]
     if country_code:
         candidates = [dc for dc in candidates if dc.startswith(f"{country_code.upper()}-")]
-    return candidates[0] if candidates else None
+    return store.place_gpu_pod(gpu_type, count, candidates) if candidates else None

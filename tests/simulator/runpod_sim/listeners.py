@@ -85,8 +85,9 @@ class _Port:
     private: int
     port: int
     sock: socket.socket | None
-    server: Any = None  # asyncio.Server or asyncssh acceptor while listening
+    server: Any = None  # asyncio.Server or _ShapedSSHServer while listening
     behaviour: str | None = None
+    banner_delay: float = 0.0
 
 
 class _PodSSHServer(asyncssh.SSHServer):
@@ -139,7 +140,7 @@ class ListenerManager:
 
     def __init__(self, state_dir: str | None = None) -> None:
         self._ports: dict[tuple[str, int], _Port] = {}
-        self._wanted: dict[str, tuple[Any, bool, str]] = {}  # pod id -> (pod, listen, behaviour)
+        self._wanted: dict[str, tuple[Any, bool, str, float]] = {}  # pod id -> (pod, listen, behaviour, delay)
         self._owns_state_dir = state_dir is None
         self.state_dir = Path(state_dir or tempfile.mkdtemp(prefix="runpod_sim_"))
         self._host_key = asyncssh.generate_private_key("ssh-ed25519")
@@ -165,8 +166,8 @@ class ListenerManager:
             self.release(*key)
         self._wanted.pop(pod_id, None)
 
-    def want(self, pod: Any, listen: bool, behaviour: str) -> None:
-        self._wanted[pod.id] = (pod, listen, behaviour)
+    def want(self, pod: Any, listen: bool, behaviour: str, banner_delay: float = 0.0) -> None:
+        self._wanted[pod.id] = (pod, listen, behaviour, banner_delay)
 
     def pending(self) -> bool:
         return bool(self._wanted)
@@ -190,15 +191,17 @@ class ListenerManager:
             return
         async with self._lock:
             wanted, self._wanted = self._wanted, {}
-            for pod, listen, behaviour in wanted.values():
+            for pod, listen, behaviour, banner_delay in wanted.values():
                 entry = self._ports.get((pod.id, 22))
                 if entry is None:
                     continue
                 target = behaviour if listen and behaviour != "refused" else None
-                if entry.behaviour == target and (target is None or entry.server is not None):
+                same = entry.behaviour == target and entry.banner_delay == banner_delay
+                if same and (target is None or entry.server is not None):
                     continue
                 await self._stop_listening(entry)
                 if target is not None:
+                    entry.banner_delay = banner_delay
                     await self._start_listening(entry, pod, target)
 
     async def close(self) -> None:
@@ -213,7 +216,7 @@ class ListenerManager:
         sock = entry.sock if entry.sock is not None else _bind_loopback(entry.port)
         entry.sock = None  # the server owns it now
         if behaviour == "sshd":
-            entry.server = await self._start_sshd(sock, pod)
+            entry.server = await self._start_sshd(sock, pod, entry.banner_delay)
         else:
             handler = {"accept_close": _accept_close, "not_ssh": _not_ssh, "banner": _banner_only}[behaviour]
             entry.server = await asyncio.start_server(handler, sock=sock)
@@ -258,7 +261,7 @@ class ListenerManager:
         smi.chmod(0o755)
         return home, bin_dir
 
-    async def _start_sshd(self, sock: socket.socket, pod: Any) -> Any:
+    async def _start_sshd(self, sock: socket.socket, pod: Any, banner_delay: float) -> Any:
         home, bin_dir = self._prepare_home(pod)
         authorized = parse_authorized_keys(pod.env.get("PUBLIC_KEY", ""))
         base_env = {
@@ -282,16 +285,98 @@ class ListenerManager:
             argv = ["/bin/sh", "-c", command] if command is not None else ["/bin/sh", "-i"]
             await _run_local(process, argv, env, str(home))
 
-        return await asyncssh.listen(
-            sock=sock,
-            server_host_keys=[self._host_key],
-            server_factory=lambda: _PodSSHServer(authorized),
-            process_factory=handle_process,
-            sftp_factory=lambda chan: _HomeSFTPServer(chan, str(home)),
-            allow_scp=True,
-            encoding=None,
-            keepalive_interval=0,
-        )
+        options = {
+            "server_host_keys": [self._host_key],
+            "server_factory": lambda: _PodSSHServer(authorized),
+            "process_factory": handle_process,
+            "sftp_factory": lambda chan: _HomeSFTPServer(chan, str(home)),
+            "allow_scp": True,
+            "encoding": None,
+            "keepalive_interval": 0,
+        }
+        shaped = _ShapedSSHServer(options, banner_delay)
+        shaped.server = await asyncio.start_server(shaped.handle, sock=sock)
+        return shaped
+
+
+class _ShapedSSHServer:
+    """A real SSH server whose version line reaches the client in two pieces, ``banner_delay`` seconds apart.
+
+    Real sshd banners arrive late (host load, reverse DNS) and TCP may split them, so a probe that reads once,
+    or gives up early, is wrong. Each client connection is relayed through a socket pair to asyncssh.
+    """
+
+    def __init__(self, options: dict[str, Any], banner_delay: float) -> None:
+        self.options = options
+        self.banner_delay = banner_delay
+        self.server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        inner, outer = socket.socketpair()
+        ssh_task = asyncio.ensure_future(self._serve(inner))
+        relay_writer = None
+        try:
+            relay_reader, relay_writer = await asyncio.open_connection(sock=outer)
+            await asyncio.gather(
+                self._pump(relay_reader, writer, shape=True), self._pump(reader, relay_writer, shape=False)
+            )
+        except (ConnectionError, OSError, asyncio.CancelledError):
+            pass
+        finally:
+            ssh_task.cancel()
+            # Close through the transports that own the sockets: closing a socket under its transport lets the
+            # next connection's socket reuse the file descriptor while the old transport still watches it.
+            for stream in (writer, relay_writer):
+                if stream is not None:
+                    with contextlib.suppress(Exception):
+                        stream.close()
+            if relay_writer is None:
+                outer.close()
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _serve(self, sock: socket.socket) -> None:
+        try:
+            async with asyncssh.run_server(sock, **self.options) as conn:
+                await conn.wait_closed()
+        except (asyncssh.Error, OSError, asyncio.CancelledError):
+            pass
+
+    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, *, shape: bool) -> None:
+        first = shape
+        try:
+            while True:
+                data = await source.read(65536)
+                if not data:
+                    break
+                if first:
+                    first = False
+                    sink.write(data[:3])  # "SSH" now, "-2.0-..." later
+                    await sink.drain()
+                    await asyncio.sleep(self.banner_delay)
+                    data = data[3:]
+                sink.write(data)
+                await sink.drain()
+        finally:
+            with contextlib.suppress(Exception):
+                if sink.can_write_eof():
+                    sink.write_eof()
+                else:
+                    sink.close()
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def wait_closed(self) -> None:
+        if self.server is not None:
+            await self.server.wait_closed()
 
 
 async def _run_local(process: asyncssh.SSHServerProcess, argv: list[str], env: dict[str, str], cwd: str) -> None:

@@ -113,8 +113,8 @@ class SimConfig:
     # After a release (a PATCH that changed the endpoint), one stale worker is replaced every rollout_step
     # seconds; each old worker serves until its replacement is ready.
     rollout_step: float = 2.0
-    # 0 disables the limiter; otherwise authenticated API requests per 60 s window.
-    rate_limit_per_minute: int = 0
+    # Authenticated API requests per 60 s window (0 turns the window off); see also the hour and day windows.
+    rate_limit_per_minute: int = 60
     out_of_stock_gpu_types: list[str] = field(default_factory=list)
     # Keep the last runtime ports in v1/GraphQL reads after a stop (RunPod does this on some hosts).
     stale_runtime_ports: bool = False
@@ -123,13 +123,39 @@ class SimConfig:
     # Images that start sshd on their own (keys baked in). Every other image follows RunPod's convention:
     # sshd starts only when a PUBLIC_KEY reached the container (env, or account keys injected by startSsh).
     own_sshd_images: list[str] = field(default_factory=list)
+    # Check every /v2 and /v1 response against the documents (contract.py) and record violations.
+    validate_responses: bool = True
+    # Seconds after RUNNING before the host publishes the pod's port mappings (runtime ports, ssh.direct).
+    port_map_delay: float = 3.0
+    # sshd's version line arrives in two pieces, the second this many seconds after the first.
+    banner_delay: float = 1.0
+    # Free GPUs per GPU type and data center; gpu_stock overrides it: {"<type>": {"<dc>" or "*": count}}.
+    gpu_stock_default: int = 64
+    gpu_stock: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Account balance in USD; at 0 or below, creating or starting a pod answers 402.
+    balance: float = 100.0
+    # GPU types (pods) and serverless pools (endpoints) this account may not use: 403.
+    restricted_gpu_types: list[str] = field(default_factory=lambda: ["NVIDIA B200"])
+    restricted_pools: list[str] = field(default_factory=lambda: ["BLACKWELL_180"])
+    # Data centers whose machines have no public IP: tcp ports map on a private address only.
+    private_ip_data_centers: list[str] = field(default_factory=lambda: ["EU-SE-1"])
+    # Requests per window (simulated seconds, so scaled by time_scale); 0 turns a window off.
+    rate_limit_per_hour: int = 3000
+    rate_limit_per_day: int = 50000
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
 CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(SimConfig)}
-POD_OVERRIDE_KEYS = ("provisioning_delay", "starting_delay", "ssh_delay", "ssh_behaviour")
+POD_OVERRIDE_KEYS = (
+    "provisioning_delay",
+    "starting_delay",
+    "ssh_delay",
+    "ssh_behaviour",
+    "port_map_delay",
+    "banner_delay",
+)
 
 
 class ConfigError(ValueError):
@@ -163,19 +189,38 @@ def apply_config(config: SimConfig, changes: Any) -> None:
         if key == "ssh_behaviour":
             if value not in SSH_BEHAVIOURS:
                 raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
-        elif key in ("out_of_stock_gpu_types", "own_sshd_images"):
+        elif key in (
+            "out_of_stock_gpu_types",
+            "own_sshd_images",
+            "restricted_gpu_types",
+            "restricted_pools",
+            "private_ip_data_centers",
+        ):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise ConfigError(f"{key} must be a list of strings")
-        elif key == "stale_runtime_ports":
+        elif key in ("stale_runtime_ports", "validate_responses"):
             if not isinstance(value, bool):
-                raise ConfigError("stale_runtime_ports must be a boolean")
+                raise ConfigError(f"{key} must be a boolean")
         elif key == "name_overrides":
             if not isinstance(value, dict):
                 raise ConfigError("name_overrides must be an object of pod name -> overrides")
             value = {str(name): validate_pod_overrides(item) for name, item in value.items()}
-        elif key == "rate_limit_per_minute":
+        elif key in ("rate_limit_per_minute", "rate_limit_per_hour", "rate_limit_per_day", "gpu_stock_default"):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError("rate_limit_per_minute must be a non-negative integer (0 disables it)")
+                raise ConfigError(f"{key} must be a non-negative integer")
+        elif key == "gpu_stock":
+            if not isinstance(value, dict) or not all(
+                isinstance(per_dc, dict)
+                and all(
+                    isinstance(count, int) and not isinstance(count, bool) and count >= 0 for count in per_dc.values()
+                )
+                for per_dc in value.values()
+            ):
+                raise ConfigError('gpu_stock must be {"<gpu type>": {"<data center>" or "*": <free GPUs>}}')
+        elif key == "balance":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError("balance must be a number")
+            value = float(value)
         else:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ConfigError(f"{key} must be a non-negative number")
@@ -217,6 +262,7 @@ class Pod:
     data_center_preferences: list[str] = field(default_factory=list)
     status: str = PROVISIONING
     data_center_id: str | None = None
+    placed_data_center: str | None = None  # chosen at create from the stock; shown once the machine is assigned
     machine_id: str | None = None
     proxy_user: str | None = None
     cuda_version: str | None = None
@@ -228,6 +274,7 @@ class Pod:
     hidden: bool = False  # deleted out of band: 404 everywhere
     next_at: float | None = None  # monotonic deadline of the next lifecycle step
     ssh_ready_at: float | None = None
+    ports_at: float | None = None  # monotonic: when the host publishes the port mappings
     # private port -> public port for tcp ports (real loopback sockets) and http ports (proxy numbers).
     port_map: dict[int, int] = field(default_factory=dict)
     stale_port_map: dict[int, int] = field(default_factory=dict)
@@ -421,10 +468,12 @@ class Store:
         pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
         self.pods[pod.id] = pod
         if placed:
+            if pod.is_gpu and pod.placed_data_center is None and pod.data_center_preferences:
+                pod.placed_data_center = pod.data_center_preferences[0]  # it holds its GPUs from now on
             self._assign_machine(pod)
         if initial_status == RUNNING:
             self._assign_machine(pod)
-            self._enter_running(pod, self.now())
+            self._enter_running(pod, self.now(), mapped_now=True)
             pod.ssh_ready_at = self.now()
             self._advance_pod(pod, self.now())
         else:
@@ -463,11 +512,16 @@ class Store:
                 self._enter_running(pod, pod.next_at)
                 continue
             break
+        if pod.status == RUNNING and pod.ports_at is not None and now >= pod.ports_at:
+            pod.ports_at = None
+            self._map_ports(pod)
+            self._sync_listeners(pod)
         if pod.status == RUNNING and pod.ssh_ready_at is not None and now >= pod.ssh_ready_at:
             pod.ssh_ready_at = None
             pod.listen_wanted = True
             self._sync_listeners(pod)
-        if pod.status in (PROVISIONING, STARTING) or (pod.status == RUNNING and pod.ssh_ready_at is not None):
+        pending = pod.ssh_ready_at is not None or pod.ports_at is not None
+        if pod.status in (PROVISIONING, STARTING) or (pod.status == RUNNING and pending):
             self._timed[pod.id] = pod
         else:
             self._timed.pop(pod.id, None)
@@ -477,16 +531,20 @@ class Store:
             pod.machine_id = new_id(12)
             pod.proxy_user = f"{pod.id}-{secrets.token_hex(4)}"
             preferences = pod.data_center_preferences or list(DATA_CENTERS)
-            pod.data_center_id = preferences[0]
+            pod.data_center_id = pod.placed_data_center or preferences[0]
             pod.cuda_version = "12.8" if pod.is_gpu else None
 
-    def _enter_running(self, pod: Pod, at: float) -> None:
+    def _enter_running(self, pod: Pod, at: float, *, mapped_now: bool = False) -> None:
         pod.status = RUNNING
         pod.next_at = None
         pod.started_at = time.time() - max(0.0, self.now() - at)
         pod.running_since = at
         pod.stale_port_map = {}
-        self._map_ports(pod)
+        if mapped_now or pod.port_map:  # a restart keeps the host's mappings
+            self._map_ports(pod)
+        else:
+            # The host publishes the mappings some seconds after the container runs (runtime.ports stays empty).
+            pod.ports_at = at + self.scaled(self.pod_setting(pod, "port_map_delay"))
         pod.ssh_ready_at = at + self.scaled(self.pod_setting(pod, "ssh_delay"))
 
     def _map_ports(self, pod: Pod) -> None:
@@ -528,7 +586,12 @@ class Store:
 
     def _sync_listeners(self, pod: Pod) -> None:
         if self.listeners is not None:
-            self.listeners.want(pod, pod.listen_wanted and pod.status == RUNNING, self.ssh_behaviour(pod))
+            self.listeners.want(
+                pod,
+                pod.listen_wanted and pod.status == RUNNING,
+                self.ssh_behaviour(pod),
+                self.scaled(self.pod_setting(pod, "banner_delay")),
+            )
 
     def update_ports(self, pod: Pod, ports: list[str]) -> None:
         pod.ports = list(ports)
@@ -544,10 +607,12 @@ class Store:
             pod.next_at = now + self.scaled(overrides["provisioning_delay"])
         if pod.status == STARTING and "starting_delay" in overrides:
             pod.next_at = now + self.scaled(overrides["starting_delay"])
+        if pod.status == RUNNING and "port_map_delay" in overrides and pod.ports_at is not None:
+            pod.ports_at = now + self.scaled(overrides["port_map_delay"])
         if pod.status == RUNNING and "ssh_delay" in overrides and not pod.listen_wanted:
             pod.ssh_ready_at = now + self.scaled(overrides["ssh_delay"])
             self._timed[pod.id] = pod
-        if "ssh_behaviour" in overrides:
+        if "ssh_behaviour" in overrides or "banner_delay" in overrides:
             self._sync_listeners(pod)
         self._advance_pod(pod, now)
 
@@ -556,6 +621,7 @@ class Store:
         pod.status = EXITED
         pod.next_at = None
         pod.ssh_ready_at = None
+        pod.ports_at = None
         pod.running_since = None
         pod.last_status_change = f"{reason}: {js_date(time.time())}"
         self._release_ports(pod, keep_stale=self.config.stale_runtime_ports)
@@ -601,6 +667,38 @@ class Store:
         self.terminate(pod, "user")
         pod.hidden = True
         self.pods.pop(pod.id, None)
+
+    # -- GPU stock --------------------------------------------------------------------------------------------
+    def gpu_stock(self, gpu_type: str, data_center: str) -> int:
+        if gpu_type in self.config.out_of_stock_gpu_types:
+            return 0
+        per_dc = self.config.gpu_stock.get(gpu_type, {})
+        return int(per_dc.get(data_center, per_dc.get("*", self.config.gpu_stock_default)))
+
+    def gpus_in_use(self, gpu_type: str, data_center: str, *, besides: Pod | None = None) -> int:
+        return sum(
+            pod.gpu_count
+            for pod in self.pods.values()
+            if pod is not besides
+            and pod.gpu_type == gpu_type
+            and pod.placed_data_center == data_center
+            and pod.status in (PROVISIONING, STARTING, RUNNING)
+        )
+
+    def place_gpu_pod(self, gpu_type: str, count: int, preferences: list[str]) -> str | None:
+        """The first preferred data center (all when none) with ``count`` free GPUs of the type, or None."""
+        for data_center in preferences or list(DATA_CENTERS):
+            if self.gpu_stock(gpu_type, data_center) - self.gpus_in_use(gpu_type, data_center) >= count:
+                return data_center
+        return None
+
+    def can_resume(self, pod: Pod) -> bool:
+        """A stopped GPU pod resumes on its own host only if that data center still has its GPUs free."""
+        where = pod.placed_data_center
+        if not pod.is_gpu or where is None:
+            return True
+        free = self.gpu_stock(pod.gpu_type or "", where) - self.gpus_in_use(pod.gpu_type or "", where, besides=pod)
+        return free >= pod.gpu_count
 
     # -- endpoints ---------------------------------------------------------------------------------------------
     def add_endpoint(self, endpoint: Endpoint) -> Endpoint:

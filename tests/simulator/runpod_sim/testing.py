@@ -178,14 +178,23 @@ class SimAdmin:
         return self._call("POST", "/seed", {"count": count, **options})["ids"]
 
     def wait_pod(
-        self, pod_id: str, status: str = "RUNNING", *, listening: bool | None = None, timeout: float = 15.0
+        self,
+        pod_id: str,
+        status: str = "RUNNING",
+        *,
+        listening: bool | None = None,
+        mapped: bool | None = None,
+        timeout: float = 15.0,
     ) -> dict[str, Any]:
-        """Poll the admin view until the pod has ``status`` (and, if asked, its port 22 is listening)."""
+        """Poll the admin view until the pod has ``status`` (and, if asked, its port 22 is listening, or mapped:
+        the host publishes mappings ``port_map_delay`` after RUNNING)."""
         deadline = time.monotonic() + timeout
         while True:
             state = self.pod(pod_id)
             port22 = state["listeners"].get("22") or {}
-            if state["status"] == status and (listening is None or bool(port22.get("listening")) == listening):
+            listens = listening is None or bool(port22.get("listening")) == listening
+            maps = mapped is None or ("22" in state["port_map"]) == mapped
+            if state["status"] == status and listens and maps:
                 return state
             if time.monotonic() > deadline:
                 raise TimeoutError(f"pod {pod_id} did not reach {status} (listening={listening}): {state}")
@@ -195,6 +204,20 @@ class SimAdmin:
     def cluster_settings(self, **changes: Any) -> dict[str, Any]:
         """Cluster knobs: member_stagger (s per rank), overlay_port, fail ({cluster_name, rank, after, status})."""
         return self._call("POST", "/clusters/settings", changes)
+
+    # -- contract -------------------------------------------------------------------------------------------
+    def contract_violations(self) -> list[str]:
+        """Every /v2 or /v1 response since the last reset that the OpenAPI documents do not allow."""
+        return self._call("GET", "/contract")["violations"]
+
+    def assert_contract(self) -> None:
+        """Fail (AssertionError) when any response broke the documents; tests call it on teardown."""
+        violations = self.contract_violations()
+        if violations:
+            self._call("DELETE", "/contract")
+            raise AssertionError(
+                "the simulator served responses the OpenAPI documents do not allow:\n" + "\n".join(violations)
+            )
 
     # -- request log -----------------------------------------------------------------------------------------
     def requests(self, *, since: int | None = None) -> list[dict[str, Any]]:

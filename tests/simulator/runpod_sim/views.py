@@ -44,19 +44,32 @@ def _uptime(store: Store, pod: Pod) -> int:
     return max(0, int((store.now() - pod.running_since) / store.config.time_scale))
 
 
-def runtime_ports(pod: Pod, port_map: dict[int, int]) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=65536)
+def _private_ip_for(pod_id: str) -> str:
+    # A machine without a public IP: its tcp mappings live on a private (RFC 1918) address.
+    digest = sum(ord(char) * 7 for char in pod_id)
+    return f"10.{digest % 200 + 10}.{(digest // 200) % 250}.{digest % 250 + 2}"
+
+
+def has_public_ip(store: Store, pod: Pod) -> bool:
+    return pod.data_center_id not in store.config.private_ip_data_centers
+
+
+def runtime_ports(pod: Pod, port_map: dict[int, int], *, public: bool = True) -> list[dict[str, Any]]:
     """Ports as (private, public, type, ip, is_public) rows, shared by v2 runtime and GraphQL runtime."""
     rows = []
     for private, proto in pod.declared_ports():
-        public = port_map.get(private)
-        if public is None:
+        port = port_map.get(private)
+        if port is None:
             continue
         if proto == "http":
-            rows.append(
-                {"private": private, "public": public, "type": "http", "ip": _proxy_ip(pod), "is_public": False}
-            )
+            rows.append({"private": private, "public": port, "type": "http", "ip": _proxy_ip(pod), "is_public": False})
+        elif public:
+            rows.append({"private": private, "public": port, "type": "tcp", "ip": PUBLIC_HOST, "is_public": True})
         else:
-            rows.append({"private": private, "public": public, "type": "tcp", "ip": PUBLIC_HOST, "is_public": True})
+            rows.append(
+                {"private": private, "public": port, "type": "tcp", "ip": _private_ip_for(pod.id), "is_public": False}
+            )
     return rows
 
 
@@ -79,8 +92,9 @@ def pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
 
 def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
     running = pod.status == RUNNING
+    public = has_public_ip(store, pod)
     direct = None
-    if running and pod.declares_ssh() and pod.port_map.get(22):
+    if running and public and pod.declares_ssh() and pod.port_map.get(22):
         port = pod.port_map[22]
         direct = {"host": PUBLIC_HOST, "port": port, "username": "root", "command": f"ssh root@{PUBLIC_HOST} -p {port}"}
     proxy = None
@@ -100,7 +114,7 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
             "memory": {"util": 3},
             "ports": [
                 {"private": row["private"], "public": row["public"], "type": row["type"], "ip": row["ip"]}
-                for row in runtime_ports(pod, pod.port_map)
+                for row in runtime_ports(pod, pod.port_map, public=public)
             ],
         }
     mounts: dict[str, Any] = {}
@@ -208,7 +222,6 @@ def endpoint_v2(store: Store, endpoint: Endpoint, invoke_base: str) -> dict[str,
         "timeout": endpoint.timeout_ms,
         "flashboot": endpoint.flashboot,
         "createdAt": rfc3339(endpoint.created_at),
-        "templateId": endpoint.template_id,
     }
     if template is not None:
         body.update(
@@ -294,6 +307,9 @@ def health(store: Store, endpoint: Endpoint) -> dict[str, Any]:
         if status == "IDLE":
             counts["idle"] += 1
             counts["ready"] += 1  # an idle worker is warm and can take a job at once
+        elif status == "INITIALIZING" and not worker.status_override:
+            # RunPod writes RUNNING once a worker is scheduled, before its container serves anything.
+            counts["running"] += 1
         else:
             counts[status.lower()] += 1
     return {"jobs": {"completed": 0, "failed": 0, "inProgress": 0, "inQueue": 0, "retried": 0}, "workers": counts}
@@ -314,14 +330,14 @@ def _v1_port_map(pod: Pod) -> dict[int, int]:
 
 def pod_v1(store: Store, pod: Pod, *, include_machine: bool = False) -> dict[str, Any]:
     port_map = _v1_port_map(pod)
-    tcp_rows = [row for row in runtime_ports(pod, port_map) if row["type"] == "tcp"]
+    public = has_public_ip(store, pod)
+    tcp_rows = [row for row in runtime_ports(pod, port_map, public=public) if row["type"] == "tcp"]
     body: dict[str, Any] = {
         "id": pod.id,
         "name": pod.name,
         "desiredStatus": v1_desired_status(pod),
         "lastStatusChange": pod.last_status_change,
         "image": pod.image,
-        "imageName": pod.image,
         "costPerHr": pod.cost_per_hr(),
         "adjustedCostPerHr": pod.cost_per_hr(),
         "containerDiskInGb": pod.disk_gb,
@@ -329,7 +345,7 @@ def pod_v1(store: Store, pod: Pod, *, include_machine: bool = False) -> dict[str
         "volumeMountPath": pod.volume_mount_path,
         "env": dict(pod.env),
         "ports": list(pod.ports),
-        "publicIp": PUBLIC_HOST if tcp_rows else None,
+        "publicIp": PUBLIC_HOST if tcp_rows and public else None,
         "dockerEntrypoint": list(pod.docker_entrypoint),
         "dockerStartCmd": list(pod.docker_start_cmd),
         "interruptible": pod.interruptible,
@@ -337,8 +353,6 @@ def pod_v1(store: Store, pod: Pod, *, include_machine: bool = False) -> dict[str
         "memoryInGb": pod.memory_gb or 62,
         "vcpuCount": pod.vcpu_count or 16,
         "consumerUserId": "user_sim",
-        "createdAt": rfc3339(pod.created_at),
-        "gpuCount": pod.gpu_count if pod.is_gpu else 0,
     }
     if pod.ports:
         body["portMappings"] = {str(row["private"]): row["public"] for row in tcp_rows}
@@ -437,7 +451,7 @@ def pod_graphql(store: Store, pod: Pod) -> dict[str, Any]:
                     "publicPort": row["public"],
                     "type": row["type"],
                 }
-                for row in runtime_ports(pod, port_map)
+                for row in runtime_ports(pod, port_map, public=has_public_ip(store, pod))
             ],
             "gpus": [
                 {"id": f"GPU-{pod.id[:8]}-{index}", "gpuUtilPercent": 0, "memoryUtilPercent": 0}

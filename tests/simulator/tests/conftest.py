@@ -25,9 +25,15 @@ def sim() -> Iterator[SimProcess]:
 
 
 @pytest.fixture(autouse=True)
-def _clean(request: pytest.FixtureRequest) -> None:
-    if "sim" in request.fixturenames:
-        request.getfixturevalue("sim").admin.reset()
+def _clean(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Reset before each test; after it, fail on any response the OpenAPI documents do not allow."""
+    if "sim" not in request.fixturenames:
+        yield
+        return
+    process = request.getfixturevalue("sim")
+    process.admin.reset()
+    yield
+    process.admin.assert_contract()
 
 
 def _client(base: str, api_key: str | None) -> httpx.Client:
@@ -76,7 +82,10 @@ def running_pod(sim: SimProcess, v2: httpx.Client, create_pod: Callable[..., dic
         pod = create_pod(**overrides)
         behaviour = sim.admin.pod(pod["id"])["ssh_behaviour"]
         serves_22 = "22/tcp" in pod["ports"] and behaviour != "refused"
-        sim.admin.wait_pod(pod["id"], "RUNNING", listening=True if serves_22 else None)
+        declares_22 = "22/tcp" in pod["ports"]
+        sim.admin.wait_pod(
+            pod["id"], "RUNNING", listening=True if serves_22 else None, mapped=True if declares_22 else None
+        )
         return v2.get(f"/pods/{pod['id']}").json()
 
     return make

@@ -103,14 +103,24 @@ def test_stock_out_fault_and_config(sim, v2, v1):
 
 
 def test_rate_limit_answers_429_after_the_quota(sim, v2):
-    sim.admin.configure(rate_limit_per_minute=3)
+    sim.admin.configure(rate_limit_per_minute=3, time_scale=1.0)  # real minutes: no window rolls over mid-test
     answers = [v2.get("/pods") for _ignored in range(4)]
     assert [r.status_code for r in answers] == [200, 200, 200, 429]
-    assert answers[0].headers["RateLimit"].startswith('"minute";r=2;')
-    assert answers[0].headers["RateLimit-Policy"] == '"minute";q=3;w=60'
-    assert int(answers[3].headers["Retry-After"]) >= 1
-    sim.admin.reset()
-    assert v2.get("/pods").status_code == 200 and "RateLimit" not in v2.get("/pods").headers
+    assert answers[0].headers["RateLimit"].startswith('"minute";r=2;t=')
+    assert answers[0].headers["RateLimit-Policy"] == '"minute";q=3;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400'
+    assert answers[3].json()["detail"] == "rate limit exceeded for the minute window"
+    assert 1 <= int(answers[3].headers["Retry-After"]) <= 60
+
+
+def test_three_rate_limit_windows_are_announced_by_default(sim, v2, v1):
+    answer = v2.get("/pods")
+    assert answer.headers["RateLimit-Policy"] == '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400'
+    assert [part.split(";")[0] for part in answer.headers["RateLimit"].split(", ")] == ['"minute"', '"hour"', '"day"']
+    sim.admin.configure(rate_limit_per_minute=0, rate_limit_per_hour=2, time_scale=1.0)
+    # The hour window already counted the read above.
+    assert [v2.get("/pods").status_code for _ignored in range(3)] == [200, 429, 429]
+    assert v2.get("/pods").json()["detail"] == "rate limit exceeded for the hour window"
+    assert v1.get("/pods").status_code == 200  # the document announces the windows for REST v2
 
 
 def test_request_log_records_and_resets(sim, v2):

@@ -15,7 +15,8 @@ GPU = "NVIDIA GeForce RTX 4090"
 
 
 def test_pod_moves_through_provisioning_starting_running(sim, v2, create_pod):
-    sim.admin.configure(provisioning_delay=20, starting_delay=20)  # 0.2 s each at time_scale 0.01
+    # 0.2 s each at time_scale 0.01; this test polls every 10 ms, far above RunPod's quota: no minute window.
+    sim.admin.configure(provisioning_delay=20, starting_delay=20, port_map_delay=30, rate_limit_per_minute=0)
     pod = create_pod()
     assert pod["status"] == "PROVISIONING"
     assert pod["actions"] == ["stop", "terminate"]
@@ -32,6 +33,14 @@ def test_pod_moves_through_provisioning_starting_running(sim, v2, create_pod):
     running = wait_for(status, interval=0.01)
     assert seen == ["PROVISIONING", "STARTING", "RUNNING"]
     assert running["actions"] == ["stop", "restart", "terminate"]
+    # The host publishes the mappings some seconds after RUNNING: no ports, no direct ssh yet.
+    assert running["runtime"]["ports"] == [] and running["ssh"]["direct"] is None
+
+    def mapped():
+        current = v2.get(f"/pods/{pod['id']}").json()
+        return current if current["runtime"]["ports"] else None
+
+    running = wait_for(mapped)
     assert running["runtime"]["ports"][0]["private"] == 22
     assert running["ssh"]["direct"]["host"] == "127.0.0.1"
     assert running["ssh"]["direct"]["command"] == f"ssh root@127.0.0.1 -p {running['ssh']['direct']['port']}"
@@ -50,6 +59,14 @@ def test_starting_pod_has_proxy_but_no_direct_ssh(sim, v2, create_pod):
 def test_direct_ssh_needs_22_declared(sim, v2, running_pod):
     pod = running_pod(ports=["8888/http"])
     assert pod["status"] == "RUNNING"
+    # The mappings are published port_map_delay after RUNNING.
+    pod_id = pod["id"]
+
+    def mapped():
+        current = v2.get(f"/pods/{pod_id}").json()
+        return current if current["runtime"]["ports"] else None
+
+    pod = wait_for(mapped)
     assert pod["ssh"]["direct"] is None
     assert [port["type"] for port in pod["runtime"]["ports"]] == ["http"]
 

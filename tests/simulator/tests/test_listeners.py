@@ -72,7 +72,7 @@ def test_banner_only_sends_ssh_banner_then_idles(sim, running_pod):
 def test_ssh_delay_keeps_port_refusing_after_running(sim, v2, create_pod):
     sim.admin.configure(ssh_delay=100000)  # effectively never at time_scale 0.01
     pod = create_pod()
-    sim.admin.wait_pod(pod["id"], "RUNNING", listening=False)
+    sim.admin.wait_pod(pod["id"], "RUNNING", listening=False, mapped=True)
     running = v2.get(f"/pods/{pod['id']}").json()
     assert running["ssh"]["direct"] is not None
     with pytest.raises(ConnectionRefusedError):
@@ -244,3 +244,17 @@ def _read_exactly(sock: socket.socket, count: int) -> bytes:
             break
         data += piece
     return data
+
+
+def test_sshd_banner_arrives_late_and_in_two_pieces(sim, running_pod, client_key):
+    sim.admin.configure(banner_delay=50)  # 0.5 s at the tests' time scale
+    pod = running_pod(env={"PUBLIC_KEY": client_key.export_public_key().decode().strip()})
+    with _connect(pod["ssh"]["direct"]["port"]) as sock:
+        sock.settimeout(3)
+        assert sock.recv(4) == b"SSH"  # a probe that reads once sees no banner
+        sock.settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            sock.recv(1)
+        sock.settimeout(3)
+        assert _read_exactly(sock, 5) == b"-2.0-"
+    assert _ssh_run(pod["ssh"]["direct"]["port"], client_key, "echo ok").stdout == "ok\n"

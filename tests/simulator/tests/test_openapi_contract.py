@@ -186,7 +186,7 @@ def test_v1_routes_match_the_spec(sim, v1, openapi_v1):
     assert created.status_code == 201
     pod = check_v1(openapi_v1, created)
     assert check_v1(openapi_v1, v1.get("/pods"))[0]["id"] == pod["id"]
-    sim.admin.wait_pod(pod["id"], "RUNNING")
+    sim.admin.wait_pod(pod["id"], "RUNNING", mapped=True)
     running = check_v1(openapi_v1, v1.get(f"/pods/{pod['id']}", params={"includeMachine": "true"}))
     assert running["portMappings"]["22"] > 0 and running["machine"]["gpuTypeId"] == GPU
     assert check_v1(openapi_v1, v1.patch(f"/pods/{pod['id']}", json={"name": "q"}))["name"] == "q"

@@ -171,7 +171,7 @@ def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
         ports="8888/http, 22/tcp",
         env={"MODE": "sdk"},
         container_disk_in_gb=20,
-        volume_in_gb=5,
+        volume_in_gb=10,  # the v2 document reads a persistent mount of at least 10 GB
     )
     pod_id = created["id"]
     # Find-and-deploy answers with the machine it chose.
@@ -185,7 +185,7 @@ def test_create_stop_resume_terminate_through_the_sdk(sim, runpod, v2, v1):
     assert v2_pod["gpu"] == {"id": GPU, "count": 2} and v2_pod["dataCenterId"] == "EU-RO-1"
     assert v2_pod["ports"] == ["8888/http", "22/tcp"] and v2_pod["disk"] == 20
     assert v2_pod["env"] == {"MODE": "sdk", "PUBLIC_KEY": KEY_A}
-    assert v2_pod["mounts"] == {"persistent": {"size": 5, "path": "/runpod-volume"}}
+    assert v2_pod["mounts"] == {"persistent": {"size": 10, "path": "/runpod-volume"}}
     assert v1.get(f"/pods/{pod_id}").json()["interruptible"] is False
 
     sim.admin.wait_pod(pod_id, "RUNNING", listening=True)
@@ -230,6 +230,40 @@ def test_sdk_stops_and_resumes_a_pod_rest_created(sim, runpod, v2, running_pod):
     assert v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED"
     assert runpod.resume_pod(pod["id"], 1)["desiredStatus"] == "RUNNING"
     assert v2.get(f"/pods/{pod['id']}").json()["status"] == "STARTING"
+
+
+def test_sdk_deploys_and_resumes_share_the_gpu_stock_with_rest(sim, runpod, v2):
+    sim.admin.configure(gpu_stock={GPU: {"*": 0, "EU-RO-1": 2}})
+    assert runpod.get_gpu(GPU, 2)["lowestPrice"]["uninterruptablePrice"] is not None
+    first = runpod.create_pod("first", "ubuntu:22.04", GPU, gpu_count=2)
+    assert v2.get(f"/pods/{first['id']}").json()["dataCenterId"] == "EU-RO-1"
+    # Both GPUs are taken: GraphQL, the price read and REST v2 all see it.
+    assert runpod.get_gpu(GPU)["lowestPrice"] == {"uninterruptablePrice": None, "minimumBidPrice": None}
+    with pytest.raises(runpod.error.QueryError, match="no longer any instances available"):
+        runpod.create_pod("second", "ubuntu:22.04", GPU)
+    assert v2.post("/pods", json={"name": "rest", "image": "u", "gpu": {"id": GPU}}).status_code == 400
+    # A stop frees them; a pod created meanwhile keeps the stopped one from resuming on its host.
+    runpod.stop_pod(first["id"])
+    taker = v2.post("/pods", json={"name": "taker", "image": "u", "gpu": {"id": GPU, "count": 2}}).json()
+    with pytest.raises(runpod.error.QueryError, match="not enough free GPUs"):
+        runpod.resume_pod(first["id"], 2)
+    assert v2.get(f"/pods/{first['id']}").json()["gpu"]["count"] == 2
+    assert v2.delete(f"/pods/{taker['id']}").status_code in (200, 204)
+    assert runpod.resume_pod(first["id"], 2)["desiredStatus"] == "RUNNING"
+
+
+def test_sdk_meets_the_account_limits_rest_has(sim, runpod, v2):
+    running = runpod.create_pod("mine", "ubuntu:22.04", GPU)
+    runpod.stop_pod(running["id"])
+    sim.admin.configure(balance=0)
+    with pytest.raises(runpod.error.QueryError, match="Insufficient balance"):
+        runpod.create_pod("broke", "ubuntu:22.04", GPU)
+    with pytest.raises(runpod.error.QueryError, match="Insufficient balance"):
+        runpod.resume_pod(running["id"], 1)
+    sim.admin.configure(balance=100, restricted_gpu_types=[GPU])
+    with pytest.raises(runpod.error.QueryError, match="access denied"):
+        runpod.create_pod("denied", "ubuntu:22.04", GPU)
+    assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["mine"]
 
 
 def test_sdk_errors_create_nothing(sim, runpod, v2):

@@ -58,7 +58,8 @@ def test_make_backend_v1_uses_the_v1_url():
     backend = backend_with(router)
     assert isinstance(backend, BackendV1)
     assert backend.list_pods() == []
-    assert str(router.calls[0][3].url) == "https://rest.example.test/v1/pods"
+    # includeMachine: the data center, GPU type and cloud are only in the machine block (v1 document).
+    assert str(router.calls[0][3].url) == "https://rest.example.test/v1/pods?includeMachine=true"
 
 
 def test_no_graphql_read_when_nothing_is_running():
@@ -120,7 +121,6 @@ def test_runtime_false_skips_graphql():
     "failure",
     [
         httpx.Response(500, json={"errors": [{"message": "internal"}]}),
-        httpx.Response(401, json={"errors": [{"message": "unauthorized"}]}),
         httpx.Response(200, json={"data": None, "errors": [{"message": "boom"}]}),
         httpx.Response(200, json={"data": {"myself": None}}),
         httpx.ReadTimeout("slow"),
@@ -136,6 +136,35 @@ def test_graphql_failure_degrades_to_not_probed_and_the_listing_succeeds(failure
     assert all(pod.desired_status == "RUNNING" for pod in pods)
     assert router.count("POST", "/graphql") == 1  # never retried
     assert backend.runtime_error
+
+
+@pytest.mark.parametrize(("status", "code"), [(401, "unauthorized"), (403, "forbidden")])
+def test_graphql_refusing_the_key_is_fatal_not_a_degraded_read(status, code):
+    router = Router().add("GET", PODS, [payloads.v1_pod(id="a")])
+    router.add("POST", "/graphql", httpx.Response(status, json={"errors": [{"message": "invalid api key"}]}))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).list_pods()
+    assert (caught.value.code, caught.value.status) == (code, status)
+    assert "refused by GraphQL" in caught.value.message
+
+
+def test_v1_reads_only_document_fields_and_the_machine_block():
+    served = payloads.v1_pod(
+        gpu={"id": "NVIDIA A40", "count": 2},
+        gpuCount=7,
+        computeType="CPU",
+        cloudType="COMMUNITY",
+        dataCenterId="EU-RO-1",
+        createdAt="2026-01-01T00:00:00Z",
+        networkVolumeId="nv-undocumented",
+        machine={"gpuTypeId": "NVIDIA A40", "dataCenterId": "CA-MTL-1", "secureCloud": True},
+    )
+    router = Router().add("GET", PODS, [served])
+    router.add("POST", "/graphql", gql_data(payloads.gql_pod("xedezhzb9la3ye")))
+    (pod,) = backend_with(router).list_pods()
+    assert (pod.compute_type, pod.gpu_type, pod.gpu_count) == ("GPU", "NVIDIA A40", 2)
+    assert (pod.cloud_type, pod.data_center_id, pod.created_at) == ("SECURE", "CA-MTL-1", None)
+    assert pod.network_volume_id is None
 
 
 def test_pod_missing_from_the_graphql_read_is_not_probed():
@@ -496,3 +525,12 @@ def test_graphql_request_carries_bearer_auth_and_no_key_in_url():
     assert request.headers["Authorization"] == "Bearer k-test-123456"
     assert "k-test-123456" not in str(request.url)
     assert json.loads(request.content)["query"].startswith("query")
+
+
+def test_endpoint_body_on_v1_carries_cpu_workers_and_cuda_constraints():
+    body = BackendV1.endpoint_body(
+        {"name": "cpu", "template_id": "t", "cpu_flavor_ids": ["cpu3c"], "vcpu_count": 4,
+         "allowed_cuda_versions": [], "min_cuda_version": "12.1"}, creating=True)
+    assert body["computeType"] == "CPU" and body["cpuFlavorIds"] == ["cpu3c"] and body["vcpuCount"] == 4
+    assert body["allowedCudaVersions"] == [] and body["minCudaVersion"] == "12.1"
+    assert BackendV1.endpoint_body({"name": "gpu", "template_id": "t"}, creating=True)["computeType"] == "GPU"

@@ -6,12 +6,14 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
 from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
@@ -94,6 +96,53 @@ def test_validate_params_reports_every_problem():
 def test_validate_params_refuses_what_the_api_would(params, fragment):
     problems = _endpoints.validate_params(params)
     assert len(problems) == 1 and fragment in problems[0]
+
+
+def changes(current, **params):
+    params.setdefault("api_version", "v2")
+    return _endpoints.endpoint_changes(current, _endpoints.wanted_fields(params, None), params)
+
+
+def test_changes_compare_container_settings_as_the_api_returns_them():
+    current = endpoint_view(image="img:1", env={"A": "1"}, ports=["8000/http", "22/tcp"], docker_args=None,
+                            container_disk_gb=20)
+    same = dict(image="img:1", env={"A": 1}, ports=["22/tcp", "8000/http"], docker_args="", container_disk_gb=20)
+    assert changes(current, **same) == {}  # env values as strings, ports as a set, "" args as none
+    changed = {**same, "image": "img:2", "env": {}}
+    assert changes(current, **changed) == {"image": "img:2", "env": {}}
+    assert changes(current, template_id="other") == {}  # v2 keeps no template: nothing to compare
+
+
+def test_changes_send_the_whole_cpu_selection_and_refuse_a_family_change():
+    cpu = endpoint_view(gpu_pools=[], cpu_flavor_ids=["cpu3c"], vcpu_count=2)
+    assert changes(cpu, vcpu_count=4) == {"vcpu_count": 4, "cpu_flavor_ids": ["cpu3c"]}
+    with pytest.raises(_endpoints.RefusedError, match="CPU endpoint"):
+        _endpoints.endpoint_changes(cpu, {"gpu_pools": ["ADA_24"]}, {"api_version": "v2"})
+    with pytest.raises(_endpoints.RefusedError, match="GPU endpoint"):
+        changes(endpoint_view(), cpu_flavor_ids=["cpu3c"])
+
+
+@pytest.mark.parametrize(
+    ("current", "params", "fragment"),
+    [
+        ({"type": "QUEUE"}, {"type": "LOAD_BALANCER"}, "cannot change the type"),
+        ({"scaler_type": "REQUEST_COUNT", "idle_timeout": None}, {"idle_timeout": 7}, "refuses idle_timeout"),
+        ({"min_cuda_version": "12.1"}, {"allowed_cuda_versions": ["12.8"]}, "min_cuda_version: ''"),
+        ({"allowed_cuda_versions": ["12.8"]}, {"min_cuda_version": "12.1"}, "allowed_cuda_versions: []"),
+    ],
+)
+def test_changes_refuse_what_the_patch_would_be_refused_for(current, params, fragment):
+    with pytest.raises(_endpoints.RefusedError, match=re.escape(fragment)):
+        changes(endpoint_view(**current), **params)
+
+
+def test_changes_clearing_the_floor_with_a_new_set_is_allowed():
+    current = endpoint_view(min_cuda_version="12.1")
+    cleared = changes(current, allowed_cuda_versions=["12.8"], min_cuda_version="")
+    assert cleared == {"allowed_cuda_versions": ["12.8"], "min_cuda_version": ""}
+    # The PATCH carries the explicit "" that clears the floor on v2.
+    body = BackendV2.endpoint_body(cleared, creating=False)
+    assert body["gpu"] == {"allowedCudaVersions": ["12.8"], "minCudaVersion": ""}
 
 
 # -- endpoint module ----------------------------------------------------------------------------------------
