@@ -51,6 +51,7 @@ GPU_TYPES: dict[str, GpuType] = {
     for gpu in (
         GpuType("NVIDIA GeForce RTX 4090", "RTX 4090", 24, 16384),
         GpuType("NVIDIA GeForce RTX 3090", "RTX 3090", 24, 10496),
+        GpuType("NVIDIA RTX A4000", "RTX A4000", 16, 6144),
         GpuType("NVIDIA RTX A5000", "RTX A5000", 24, 8192),
         GpuType("NVIDIA RTX A6000", "RTX A6000", 48, 10752),
         GpuType("NVIDIA A40", "A40", 48, 10752, community_cloud=False),

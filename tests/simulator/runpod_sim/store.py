@@ -47,6 +47,7 @@ SSH_BEHAVIOURS = ("refused", "accept_close", "not_ssh", "banner", "sshd")
 GPU_PRICES = {
     "NVIDIA GeForce RTX 4090": 0.69,
     "NVIDIA GeForce RTX 3090": 0.43,
+    "NVIDIA RTX A4000": 0.25,
     "NVIDIA RTX A5000": 0.27,
     "NVIDIA RTX A6000": 0.49,
     "NVIDIA A40": 0.40,
