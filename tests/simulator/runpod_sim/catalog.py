@@ -91,13 +91,12 @@ def has_free(store: Any, gpu_type: str, count: int) -> bool:
     return store.place_gpu_pod(gpu_type, count, []) is not None
 
 
-# Free GPUs of an in-stock type in each data center (stock per data center is modelled by the store's owner).
-STOCK_PER_DATA_CENTER = 64
-
-
 def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:
-    """Free GPUs of ``gpu_type`` in ``data_center`` now: the catalog's availability and the create agree on it."""
-    return STOCK_PER_DATA_CENTER if has_free(store, gpu_type, 1) else 0
+    """Free GPUs of ``gpu_type`` in ``data_center`` now, from the store's stock less the GPUs its live pods
+    hold there: the catalog's availability and the create agree on it, and it falls as pods land."""
+    if gpu_type not in GPU_TYPES:
+        return 0
+    return max(0, store.gpu_stock(gpu_type, data_center) - store.gpus_in_use(gpu_type, data_center))
 
 
 def availability_level(free: int) -> str:

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runpod_sim import catalog, views
-from runpod_sim.store import DATA_CENTERS, GPU_PRICES, SimConfig, Store
+from runpod_sim.store import DATA_CENTERS, GPU_PRICES, RUNNING, TERMINATED, Pod, SimConfig, Store
 
-GPU_IDS = [*catalog.GPU_TYPES, "NVIDIA RTX A4000", ""]
+GPU_IDS = [*catalog.GPU_TYPES, "NVIDIA GeForce RTX 3070", ""]
 requests = st.fixed_dictionaries(
     {
         "gpu_type": st.sampled_from(GPU_IDS),
@@ -29,7 +29,7 @@ def test_every_catalog_type_has_a_price_and_a_display_name():
     assert set(catalog.GPU_TYPES) == set(GPU_PRICES)
     assert len({gpu.display_name for gpu in catalog.GPU_TYPES.values()}) == len(catalog.GPU_TYPES)
     assert catalog.display_name("NVIDIA H100 80GB HBM3") == "H100 SXM"
-    assert catalog.display_name("NVIDIA RTX A4000") == "RTX A4000"  # outside the catalog: the prefix goes
+    assert catalog.display_name("NVIDIA GeForce RTX 3070") == "RTX 3070"  # outside the catalog: the prefix goes
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,3 +77,18 @@ def test_lowest_price_is_null_exactly_when_a_deploy_could_not_be_placed(request)
         assert price["uninterruptablePrice"] == listed
         assert price["minimumBidPrice"] == round(listed * catalog.SPOT_SHARE, 3) < listed
         assert price["stockStatus"] in ("High", "Medium", "Low")
+
+
+def test_catalog_stock_falls_as_pods_land_and_returns_when_they_end():
+    gpu, here, there = "NVIDIA L40S", DATA_CENTERS[0], DATA_CENTERS[1]
+    store = Store(SimConfig(gpu_stock={gpu: {here: 3, "*": 0}}))
+    assert catalog.free_gpus(store, gpu, here) == 3 and catalog.free_gpus(store, gpu, there) == 0
+    first = Pod(id="p1", name="a", image="img", created_at=0.0, gpu_type=gpu, gpu_count=2, status=RUNNING,
+                placed_data_center=here)
+    store.pods[first.id] = first
+    assert catalog.free_gpus(store, gpu, here) == 1
+    assert catalog.availability_level(catalog.free_gpus(store, gpu, here) // 2) == "NONE"  # no room for 2 more
+    assert catalog.place(store, gpu, count=2) is None and catalog.place(store, gpu, count=1) == here
+    first.status = TERMINATED
+    assert catalog.free_gpus(store, gpu, here) == 3
+    assert catalog.free_gpus(store, "NVIDIA GeForce RTX 3070", here) == 0  # outside the catalog
