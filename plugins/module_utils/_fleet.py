@@ -74,11 +74,11 @@ def _shared_read(backend):
                 if "answer" not in memo:
                     try:
                         memo["answer"] = (backend.read_gpu_catalog(spec, **kwargs), None)
-                    except Exception as error:  # the catalog is a hint: each create handles the failure
-                        memo["answer"] = (None, error)
-            answer, error = memo["answer"]
-            if error is not None:
-                raise error
+                    except Exception as read_error:  # the catalog is a hint: each create handles the failure
+                        memo["answer"] = (None, read_error)
+            answer, failure = memo["answer"]
+            if failure is not None:
+                raise failure
             return answer
 
         backend._fleet_catalog = shared
