@@ -319,13 +319,13 @@ class EndpointPoller:
     ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
     worker left).
 
-    Each poll reads the worker list when the backend has one (REST v2, ``prefer_workers``), then
-    ``/health`` (the miss counting: 404 is propagation lag, then deletion; read second, so it counts at
-    least the workers the list showed ready). Ready iff a worker that is not stale (it runs the endpoint's
-    current release) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release or new, so it
-    decides only when the list shows no stale worker; a failed worker read (not fatal) makes that poll not
-    ready. v1 backends return None for workers: ``/health`` decides, and ``rollout`` is refused by the
-    module. While a rollout is in progress the poll hints ``imminent``. The success value is
+    Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion), then the worker
+    list when the backend has one (REST v2, ``prefer_workers``; read last, the fresher view, so a worker that
+    turned ready between the two reads is reported from the list). Ready iff a worker that is not stale (it
+    runs the endpoint's current release) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release
+    or new, so it decides only when the list shows no stale worker; a failed worker read (not fatal) makes
+    that poll not ready. v1 backends return None for workers: ``/health`` decides, and ``rollout`` is refused
+    by the module. While a rollout is in progress the poll hints ``imminent``. The success value is
     ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
     ``READY_SIGNALS``.
     """
@@ -348,7 +348,6 @@ class EndpointPoller:
         return self.poll()
 
     def poll(self):
-        workers = self._read_workers()
         try:
             health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
         except Exception as err:
@@ -357,6 +356,9 @@ class EndpointPoller:
             self.misses.read_failed()
             raise
         self.misses.seen()
+        # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
+        # the reads is reported from the list (worker_idle), not only through /health's counters.
+        workers = self._read_workers()
         counts = health_counts(health)
         self.last_health = counts
         detail = (
