@@ -11,6 +11,7 @@ import hashlib
 import os
 import traceback
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
@@ -234,6 +235,22 @@ class RunPodModule:
         return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
 
     # --- waiting -------------------------------------------------------------------------------
+    def hand_off(self, **handoff: Any) -> None:
+        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV).
+
+        ``handoff`` is what the wait needs besides the options and the result (ids, names); the controller
+        gives it back to ``resume``.
+        """
+        wanted = os.environ.get(HANDOFF_ENV)
+        if not (self.controller_wait and wanted and wanted == key_fingerprint(self.module.params.get("api_key"))):
+            return
+        params = {key: self.module.params.get(key) for key in HANDOFF_OPTIONS if key in self.module.params}
+        self.exit(**{HANDOFF_KEY: dict(handoff, params=params)})
+
+    def resume(self, handoff: dict) -> None:
+        """On the controller: run the wait ``hand_off`` handed over, on the module's result (``self.result``)."""
+        raise NotImplementedError
+
     def wait_until(
         self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None, timeout=None
     ):
@@ -462,16 +479,11 @@ class ResourceModule(RunPodModule):
 
     def hand_off_wait(self, resource: Any) -> None:
         """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV)."""
-        wanted = os.environ.get(HANDOFF_ENV)
-        if not (self.controller_wait and wanted and wanted == key_fingerprint(self.module.params.get("api_key"))):
-            return
-        handoff = {
-            "id": resource.id,
-            "name": getattr(resource, "name", None),
-            "touched_id": self.touched_id,
-            "params": {key: self.module.params.get(key) for key in HANDOFF_OPTIONS if key in self.module.params},
-        }
-        self.exit(**{HANDOFF_KEY: handoff})
+        self.hand_off(id=resource.id, name=getattr(resource, "name", None), touched_id=self.touched_id)
+
+    def resume(self, handoff: dict) -> None:
+        self.touched_id = handoff.get("touched_id")
+        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
 
     def last_known_state(self) -> str:
         return "unknown"

@@ -17,12 +17,9 @@ import copy
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import with_proven_ssh
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import wait_fleet
 
 MAX_COUNT = 100
 MAX_CONCURRENCY = 50
@@ -179,7 +176,9 @@ def run_fleet(owner):
     if failures:
         _fail_partly(owner, members, failures)
     if owner.should_wait() and owner.result["ids"]:
-        _wait_all(owner, members)
+        listed = [{"name": member.name, "id": member.pod_id} for member in members]
+        owner.hand_off(members=listed)  # on the controller, the action plugin runs the wait (_waits.wait_fleet)
+        wait_fleet(owner, listed)
     owner.exit()
 
 
@@ -237,58 +236,3 @@ def _fail_partly(owner, members, failures):
         code=codes.pop() if len(codes) == 1 else "partial_failure",
         failures=failures,
     )
-
-
-def _wait_all(owner, members):
-    settings = owner.wait_settings
-    pod_ids = list(owner.result["ids"])
-    names = {m.pod_id: m.name for m in members if m.pod_id}
-    poller = BatchPodPoller(owner.backend, pod_ids, wait_for=settings.wait_for)
-    what = "ssh" if settings.wait_for == "ssh" else "running status"
-
-    def describe_last():
-        owner.result["pods"] = [_last_read(m, poller.last_pods, None) for m in members]
-
-    outcome = owner.wait_until(
-        poller,
-        label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'} of fleet {owner.params['name']!r}",
-        resource_id=None,
-        describe_last=describe_last,
-        explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-    )
-    final = outcome.value or {}
-    owner.result["pods"] = [_last_read(m, poller.last_pods, final.get(m.pod_id)) for m in members]
-    owner.result["wait"] = outcome.as_dict()
-
-
-def _last_read(member, last_pods, ready):
-    if ready is not None:
-        return with_proven_ssh(describe_pod(ready["pod"]), ready.get("ssh"))
-    if member.pod_id in last_pods:
-        return describe_pod(last_pods[member.pod_id])
-    return member.pod
-
-
-def explain_batch_failure(error, poller, pod_ids, names):
-    """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait."""
-    states = dict(error.last_states or poller.states)
-    not_ready = []
-    for pod_id in pod_ids:
-        if pod_id in poller.done:
-            continue
-        pod = poller.last_pods.get(pod_id)
-        name = (pod.name if pod is not None else None) or names.get(pod_id) or ""
-        not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
-    listing = "; ".join(f"{entry['id']} ({entry['name'] or 'no name'}): {entry['state']}" for entry in not_ready)
-    ready = len(pod_ids) - len(not_ready)
-    if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
-        verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
-        head = f"{verb} after {error.elapsed}s waiting for {error.label} ({ready} of {len(pod_ids)} ready)"
-    else:
-        head = error.message[:1].upper() + error.message[1:]
-    inspect_ids = ",".join(entry["id"] for entry in not_ready) or ",".join(pod_ids)
-    msg = (
-        f"{head}. Not ready: {listing or 'none'}. Nothing was deleted: inspect the pods with runpod.cloud.pod_info "
-        f"ids={inspect_ids}, or delete one with runpod.cloud.pod id=<id> state=absent (pods bill by the second)."
-    )
-    return msg, {"not_ready": not_ready}

@@ -21,6 +21,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
 )
 
 WAIT_FOR = ("ssh", "running")
+# How many waiting pods a batch wait's running count names before "and N more".
+COUNT_NAMES = 3
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready", "health_running")
 
 
@@ -140,10 +142,13 @@ class BatchPodPoller(_ProbingMixin):
     The success value maps each pod id to ``{"pod", "ssh"}``.
     """
 
-    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None):
+    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None):
         if wait_for not in WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_ids = list(dict.fromkeys(pod_ids))
+        # Pod id -> name as known before the wait (a pod's name as last listed comes first).
+        self.names = dict(names or {})
+        self.detail = ""  # the detail of the last result (see BatchLines)
         self.wait_for = wait_for
         self.probe_many = probe_many if probe_many is not None else _ssh_probe.probe_many
         self.misses = {pod_id: MissCounter("pod", pod_id) for pod_id in self.pod_ids}
@@ -180,6 +185,21 @@ class BatchPodPoller(_ProbingMixin):
 
     def _waiting(self):
         return [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
+
+    def name_of(self, pod_id):
+        """The pod's name as last listed, else as known before the wait; None when there is none."""
+        pod = self.last_pods.get(pod_id)
+        return (pod.name if pod is not None else None) or self.names.get(pod_id) or None
+
+    def count_line(self, shown=COUNT_NAMES):
+        """The running count of a batch wait: ``2/5 ready; waiting for trainer-3, trainer-4 and 1 more``."""
+        waiting = [self.name_of(pod_id) or pod_id for pod_id in self.pod_ids if pod_id not in self.done]
+        unlisted = self._expected() - len(self.pod_ids)  # cluster members not listed yet
+        line = f"{len(self.done)}/{self._expected()} ready"
+        if not waiting:
+            return f"{line}; waiting for {unlisted} member(s) not listed yet" if unlisted > 0 else line
+        more = len(waiting[shown:]) + max(unlisted, 0)
+        return f"{line}; waiting for {', '.join(waiting[:shown])}" + (f" and {more} more" if more else "")
 
     def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
@@ -239,10 +259,43 @@ class BatchPodPoller(_ProbingMixin):
         pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
         states = dict(self.states)
         if self._all_ready():
-            return PollResult(True, f"all {len(self.pod_ids)} pods ready", value=dict(self.done), states=states)
-        detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(self._waiting())}"
+            self.detail = f"all {len(self.pod_ids)} pods ready"
+            return PollResult(True, self.detail, value=dict(self.done), states=states, summary=self.count_line())
+        self.detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(self._waiting())}"
         recheck = (lambda: self._probe_round(pending)) if pending else None
-        return PollResult(False, detail, recheck=recheck, states=states, imminent=self.imminent)
+        return PollResult(False, self.detail, recheck=recheck, states=states, imminent=self.imminent,
+                          summary=self.count_line())
+
+
+class BatchLines:
+    """A batch wait's lines for the controller's display (docs/dev/architecture.md, "Waits on the controller").
+
+    Called with each of the engine's transitions (``on_transition``), it hands ``on_transition`` one entry per
+    pod whose own state changed since the last call, its ``subject`` naming the pod and its id
+    (``pod trainer-1 (abc123)``). A transition no pod's state explains (a failed read) is handed on as it is,
+    under ``subject``. The running count comes from the poller's ``summary`` (``count_line``), which the
+    engine prints when it changes and with each heartbeat.
+    """
+
+    def __init__(self, poller, on_transition, subject):
+        self.poller = poller
+        self.on_transition = on_transition
+        self.subject = subject
+        self.shown = {}
+
+    def __call__(self, entry):
+        poller, changed = self.poller, False
+        for pod_id in poller.pod_ids:
+            state = poller.states.get(pod_id)
+            if state is None or state == self.shown.get(pod_id):
+                continue
+            self.shown[pod_id] = state
+            changed = True
+            name = poller.name_of(pod_id)
+            subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
+            self.on_transition({"elapsed": entry["elapsed"], "state": state, "subject": subject})
+        if not changed and entry["state"] != poller.detail:
+            self.on_transition(dict(entry, subject=self.subject))
 
 
 class ClusterPoller(BatchPodPoller):

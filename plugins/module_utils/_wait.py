@@ -134,18 +134,21 @@ class PollResult:
     ``probe_interval`` until the next API read. ``states`` optionally maps sub-resources (batch waits)
     to their own last state, kept on the outcome and on ``WaitError.last_states``. ``imminent`` says the
     state is about to change (a pod STARTING, or RUNNING without its SSH port yet): the next read comes
-    sooner, paid for by later reads in steady phases (see ``Cadence``).
+    sooner, paid for by later reads in steady phases (see ``Cadence``). ``summary`` is a batch wait's short
+    running count (``2/3 ready; waiting for trainer-3``): a progress line whenever it changes, and the
+    heartbeat's text in place of the (long) ``detail``.
     """
 
-    __slots__ = ("detail", "imminent", "ready", "recheck", "states", "value")
+    __slots__ = ("detail", "imminent", "ready", "recheck", "states", "summary", "value")
 
-    def __init__(self, ready, detail="", value=None, recheck=None, states=None, imminent=False):
+    def __init__(self, ready, detail="", value=None, recheck=None, states=None, imminent=False, summary=None):
         self.ready = bool(ready)
         self.detail = detail or ""
         self.value = value
         self.recheck = recheck
         self.states = states
         self.imminent = bool(imminent)
+        self.summary = summary or ""
 
     def __repr__(self):
         return f"PollResult(ready={self.ready!r}, detail={self.detail!r})"
@@ -355,6 +358,7 @@ class _Waiter:
         self.start = clock.now()
         self.last_progress = self.start
         self.detail = ""
+        self.summary = ""
         self.states = None
         self.history = []
         self.polls = 0
@@ -370,22 +374,25 @@ class _Waiter:
     def shown_detail(self):
         return self.detail or "not ready"
 
-    def observe(self, detail, states=None):
-        detail = detail or ""
-        if states is not None:
-            self.states = states
+    def observe(self, result):
+        detail = result.detail or ""
+        if result.states is not None:
+            self.states = result.states
         if detail != self.detail or not self.history:
             self.detail = detail
             entry = {"elapsed": round(self.elapsed(), 3), "state": self.shown_detail()}
             self.history.append(entry)
             if self.on_transition is not None:
                 self.on_transition(dict(entry))
+        if result.summary and result.summary != self.summary:
+            self.summary = result.summary
+            self.emit(self.summary)
 
     def maybe_progress(self):
         now = self.clock.now()
         if now - self.last_progress >= self.progress_every:
             elapsed = format_elapsed(now - self.start)
-            self.emit(f"still waiting for {self.label} ({elapsed} elapsed): {self.shown_detail()}")
+            self.emit(f"still waiting for {self.label} ({elapsed} elapsed): {self.summary or self.shown_detail()}")
             self.last_progress = now
 
     def fail(self, code, text, status=None):
@@ -406,7 +413,7 @@ class _Waiter:
         return self.fail(code, text, status=status if isinstance(status, int) else None)
 
     def succeed(self, result):
-        self.observe(result.detail, result.states)
+        self.observe(result)
         self.emit(f"{self.label} ready after {format_elapsed(self.elapsed())}: {self.shown_detail()}")
         return WaitOutcome(result.value, self.shown_detail(), whole_seconds(self.elapsed()), self.polls,
                            self.probes, self.history, self.states)
@@ -471,7 +478,7 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
         result, err = waiter.run(poll)
         if result.ready:
             return waiter.succeed(result)
-        waiter.observe(result.detail, result.states)
+        waiter.observe(result)
         waiter.maybe_progress()
         remaining = deadline - clock.now()
         if remaining <= 0:
@@ -494,7 +501,7 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
             checked, _ignored = waiter.run(recheck)
             if checked.ready:
                 return waiter.succeed(checked)
-            waiter.observe(checked.detail, checked.states)
+            waiter.observe(checked)
             waiter.maybe_progress()
             if checked.recheck is not None:
                 recheck = checked.recheck

@@ -232,14 +232,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    RunPodModule,
     argument_spec,
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._fleet import explain_batch_failure
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodInfoWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -268,20 +266,13 @@ class _FirstReadBackend:
         return self._backend.list_pods(runtime=runtime, attempts=attempts)
 
 
-class PodInfoModule(RunPodModule):
-    result_key = "pods"
-    resource_kind = "pod"
+class PodInfoModule(PodInfoWait):
+    """The selection and the run; the batch wait lives in ``_waits.PodInfoWait`` (shared with the action plugin)."""
 
     def __init__(self, module):
         super().__init__(module)
         self.started = time.monotonic()
         self.first_read_elapsed = 0.0
-
-    def info_hint(self, resource_id):
-        return f"runpod.cloud.pod_info id={resource_id}"
-
-    def delete_hint(self, resource_id):
-        return f"runpod.cloud.pod id={resource_id} state=absent"
 
     # --- selection -----------------------------------------------------------------------------
     def _selectors(self):
@@ -374,33 +365,10 @@ class PodInfoModule(RunPodModule):
             self.result["wait"] = _wait.WaitOutcome.nothing_to_wait_for().as_dict()
             return
         names = {pod.id: pod.name for pod in pods}
-        settings = self.wait_settings
-        poller = BatchPodPoller(_FirstReadBackend(self.backend, list(pods)), pod_ids, wait_for=settings.wait_for)
-        what = "ssh" if settings.wait_for == "ssh" else "running status"
-        label = f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
-        outcome = self.wait_until(
-            poller,
-            # The first read's retries came out of the same budget.
-            timeout=max(self.wait_settings.timeout - self.first_read_elapsed, 0.001),
-            label=label,
-            resource_id=None,
-            describe_last=lambda: [describe_pod(seen) for _id, seen in self._last_seen(pods, pod_ids, poller)],
-            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-        )
-        final = outcome.value or {}
-        self.result["pods"] = [
-            describe_pod(final[pod_id]["pod"] if pod_id in final else pod)
-            for pod_id, pod in self._last_seen(pods, pod_ids, poller)
-        ]
-        self.result["missing"] = [entry for entry in missing if entry not in final]
-        self.result["wait"] = outcome.as_dict()
-
-    @staticmethod
-    def _last_seen(pods, pod_ids, poller):
-        """``(id, pod)`` in wait order for every pod seen at least once, each as last read."""
-        by_id = {pod.id: pod for pod in pods}
-        by_id.update(poller.last_pods)
-        return [(pod_id, by_id[pod_id]) for pod_id in pod_ids if pod_id in by_id]
+        # The first read's retries came out of the same budget.
+        timeout = max(self.wait_settings.timeout - self.first_read_elapsed, 0.001)
+        self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout)  # on the controller, the action plugin waits
+        self.wait_pods(pod_ids, names, timeout, backend=_FirstReadBackend(self.backend, list(pods)))
 
 
 def main():

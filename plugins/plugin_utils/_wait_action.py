@@ -36,17 +36,19 @@ LOCAL_TRANSPORTS = ("local", "ansible.builtin.local")
 class ProgressLines:
     """The engine's lines on Ansible's display: compact by default, the elapsed time of each change at -v."""
 
-    def __init__(self, kind: str, name: str | None, resource_id: str) -> None:
+    def __init__(self, kind: str, name: str | None, resource_id: str | None) -> None:
         self.subject = f"{kind} {name} ({resource_id})" if name else f"{kind} {resource_id}"
 
     def line(self, text: str) -> None:
         display.display(text)
 
     def transition(self, entry: dict) -> None:
+        # A batch wait's entries name their own pod (``_pollers.BatchLines``).
+        subject = entry.get("subject", self.subject)
         if display.verbosity >= 1:
-            display.display(f"{self.subject}: {entry['state']} [+{entry['elapsed']:.1f}s]")
+            display.display(f"{subject}: {entry['state']} [+{entry['elapsed']:.1f}s]")
         else:
-            display.display(f"{self.subject}: {entry['state']}")
+            display.display(f"{subject}: {entry['state']}")
 
 
 class WaitingAction(ActionBase):
@@ -103,7 +105,7 @@ class WaitingAction(ActionBase):
             return module_result  # the module waited by itself, or did not get to the wait
         lines = None
         if not self._play_context.no_log:
-            lines = ProgressLines(self.wait_class.resource_kind, handoff.get("name"), handoff["id"])
+            lines = ProgressLines(self.wait_class.resource_kind, handoff.get("name"), handoff.get("id"))
         return resume_wait(
             self.wait_class,
             module_result,
