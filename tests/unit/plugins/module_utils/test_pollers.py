@@ -14,6 +14,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     WorkerSummary,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import (
+    BatchLines,
     BatchPodPoller,
     EndpointPoller,
     PodPoller,
@@ -327,6 +328,63 @@ def test_batch_running_mode_needs_no_probes():
     assert first.recheck is None
     assert poller.poll().ready
     assert probe_many.rounds == []
+
+
+# -- the running count of a batch wait (the controller's lines, docs/pods.md) ------------------------------------
+
+
+def test_the_count_line_names_a_few_waiting_pods_then_how_many_more():
+    pods = [pod(pod_id, runtime=pod_id in "ab", name=f"t-{pod_id}") for pod_id in "abcde"]
+    poller = BatchPodPoller(Backend(pods), list("abcdef"), wait_for="running", probe_many=ProbeMany({}),
+                            names={"f": "t-f", "e": "before"})
+    assert poller.count_line() == "0/6 ready; waiting for a, b, c and 3 more"  # no read yet: ids, no names
+    result = poller.poll()
+    assert result.summary == poller.count_line() == "2/6 ready; waiting for t-c, t-d, t-e and 1 more"
+    assert poller.count_line(shown=4) == "2/6 ready; waiting for t-c, t-d, t-e, t-f"
+    assert BatchPodPoller(Backend([pod("x")]), ["x", "y"], wait_for="running").count_line() == (
+        "0/2 ready; waiting for x, y")  # no name known: the id
+    assert result.detail.startswith("2 of 6 pods ready; waiting for c (pod running, container not up yet)")
+
+
+def test_the_count_is_a_progress_line_when_it_changes_and_the_text_of_every_heartbeat(fake_clock):
+    def booting(pod_id):
+        return pod(pod_id, status="STARTING", runtime=False, name=f"t-{pod_id}")
+
+    up = {pod_id: pod(pod_id, name=f"t-{pod_id}") for pod_id in "abc"}
+    reads = [[booting("a"), booting("b"), booting("c")]] * 4 + [[up["a"], booting("b"), booting("c")]] * 8
+    reads += [[up["a"], up["b"], booting("c")], [up["a"], up["b"], up["c"]]]
+    lines, history = [], []
+    outcome = until(BatchPodPoller(Backend(*reads), list("abc"), wait_for="running"), label="running on 3 pods",
+                    timeout=600, interval=5, clock=fake_clock, progress=lines.append, on_transition=history.append)
+    counts = [line for line in lines if "ready" in line and not line.startswith(("still", "running on"))]
+    assert counts == ["0/3 ready; waiting for t-a, t-b, t-c", "1/3 ready; waiting for t-b, t-c",
+                      "2/3 ready; waiting for t-c", "3/3 ready"]
+    heartbeats = [line for line in lines if line.startswith("still waiting")]
+    assert len(heartbeats) >= 2, lines
+    for line in heartbeats:  # each one carries the count as it stood at that moment (never the long detail)
+        before = lines[:lines.index(line)]
+        assert line.endswith(f"elapsed): {[c for c in before if c in counts][-1]}")
+    # The module's own history keeps the full detail; the count lines come from the same poller state.
+    assert [entry["state"] for entry in outcome.history] == [entry["state"] for entry in history]
+    assert outcome.history[1]["state"].startswith("1 of 3 pods ready; waiting for b (pod status starting)")
+    assert fake_clock.elapsed > 30
+
+
+def test_batch_lines_name_each_pod_that_changed_and_pass_on_a_failed_read(fake_clock):
+    reads = [[pod("a", runtime=False, name="web")], ApiError("server_error", 500, "boom"),
+             [pod("a", runtime=False, name="web")], [pod("a", name="web"), pod("b")]]
+    shown = []
+    poller = BatchPodPoller(Backend(*reads), ["a", "b"], wait_for="running", names={"b": "train"})
+    until(poller, label="running on 2 pods", timeout=600, interval=5, clock=fake_clock,
+          on_transition=BatchLines(poller, shown.append, "2 pods"))
+    assert [(entry["subject"], entry["state"]) for entry in shown] == [
+        ("pod web (a)", "pod running, container not up yet"),
+        ("pod train (b)", "pod not listed yet"),
+        ("2 pods", "boom"),
+        ("pod web (a)", "pod running"),
+        ("pod train (b)", "pod running"),  # listed without a name: the one known before the wait
+    ]
+    assert all(isinstance(entry["elapsed"], float) for entry in shown)
 
 
 # -- EndpointPoller ------------------------------------------------------------------------------

@@ -136,3 +136,86 @@ def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, 
     assert result["failed"] is True and result["code"] == "ambiguous"
     assert [failure["name"] for failure in result["failures"]] == ["fleet-2"]
     assert len(result["ids"]) == 2 and backend.count("delete_pod") == 0
+
+
+# --- the fleet's batch wait on the controller (plugins/action/pod.py) ------------------------------------------
+
+
+def _fleet_reads():
+    def booting(index):
+        return pod_view(f"old-{index}", name=f"fleet-{index}", status="STARTING", runtime_reported=False)
+
+    def up(index):
+        return pod_view(f"old-{index}", name=f"fleet-{index}")
+
+    # The lookup by name, then four polls: fleet-2 comes up first, fleet-1 next, fleet-3 last.
+    return [
+        [booting(1), booting(2), booting(3)],
+        [booting(1), booting(2), booting(3)],
+        [booting(1), up(2), booting(3)],
+        [up(1), up(2), booting(3)],
+        [up(1), up(2), up(3)],
+    ]
+
+
+def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result(capsys, monkeypatch):
+    from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base, _waits
+
+    install_clock(monkeypatch, FakeClock())
+    args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="2m")
+    own = run(FleetBackend(reads=_fleet_reads()), capsys, monkeypatch, **args)
+    assert "failed" not in own, own
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    backend = FleetBackend(reads=_fleet_reads())
+    handed = run(backend, capsys, monkeypatch, **args)
+    handoff = handed[_base.HANDOFF_KEY]
+    assert "wait" not in handed and backend.count("list_pods") == 1  # the lookup only: no poll yet
+    assert handoff["members"] == [{"name": f"fleet-{i}", "id": f"old-{i}"} for i in (1, 2, 3)]
+    assert "api_key" not in handoff["params"] and handoff["params"]["name"] == "fleet"
+    install_backend(monkeypatch, backend)
+    lines, changes = [], []
+    resumed = _waits.resume_wait(_waits.PodWait, handed, UNIT_API_KEY, progress=lines.append,
+                                 on_transition=changes.append)
+    assert resumed == own
+    # Each pod's own transitions, named, then the running count each time it changes.
+    assert [(entry["subject"], entry["state"]) for entry in changes] == [
+        ("pod fleet-1 (old-1)", "pod status starting"),
+        ("pod fleet-2 (old-2)", "pod status starting"),
+        ("pod fleet-3 (old-3)", "pod status starting"),
+        ("pod fleet-2 (old-2)", "pod running"),
+        ("pod fleet-1 (old-1)", "pod running"),
+        ("pod fleet-3 (old-3)", "pod running"),
+    ]
+    assert lines == [
+        "waiting for running status on 3 pods of fleet 'fleet' (timeout 2m0s)",
+        "0/3 ready; waiting for fleet-1, fleet-2, fleet-3",
+        "1/3 ready; waiting for fleet-1, fleet-3",
+        "2/3 ready; waiting for fleet-3",
+        "3/3 ready",
+        f"running status on 3 pods of fleet 'fleet' ready after {own['wait']['elapsed']}s: all 3 pods ready",
+    ]
+
+
+def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(capsys, monkeypatch):
+    from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base, _waits
+
+    install_clock(monkeypatch, FakeClock())
+    args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="40s")
+    stuck = _fleet_reads()[:3]
+    own = run(FleetBackend(reads=stuck), capsys, monkeypatch, **args)
+    assert own["failed"] is True and own["code"] == "wait_timeout"
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    backend = FleetBackend(reads=stuck)
+    handed = run(backend, capsys, monkeypatch, **args)
+    install_backend(monkeypatch, backend)
+    lines = []
+    resumed = _waits.resume_wait(_waits.PodWait, handed, UNIT_API_KEY, progress=lines.append, on_transition=None)
+    assert resumed == own
+    assert [entry["id"] for entry in resumed["not_ready"]] == ["old-1", "old-3"]
+    # The heartbeat (every 15 s) carries the running count, not the long detail.
+    heartbeats = [line for line in lines if line.startswith("still waiting")]
+    assert heartbeats and all(line.endswith("): 1/3 ready; waiting for fleet-1, fleet-3") for line in heartbeats)

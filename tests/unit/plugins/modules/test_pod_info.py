@@ -205,6 +205,88 @@ def test_check_mode_reads_but_never_waits(capsys, monkeypatch, clock):
     assert backend.count("list_pods") == 1 and clock.elapsed == 0
 
 
+# -- the batch wait on the controller (plugins/action/pod_info.py) -------------------------------------------
+
+
+def _resume(backend, handed, monkeypatch):
+    from helpers.fakes import UNIT_API_KEY, install_backend
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _waits
+
+    install_backend(monkeypatch, backend)
+    lines, changes = [], []
+    resumed = _waits.resume_wait(_waits.PodInfoWait, handed, UNIT_API_KEY, progress=lines.append,
+                                 on_transition=changes.append)
+    return resumed, lines, changes
+
+
+def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_result(capsys, monkeypatch, clock):
+    from helpers.fakes import UNIT_API_KEY
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+
+    select = [booting("a", "web"), booting("b", "train")]
+    later = [[running("a", "web"), booting("b", "train")], [running("a", "web"), running("b", "train")]]
+    args = dict(ids=["a", "b", "c"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
+    # c is not listed (and unknown by id) in the selection read, then listed: a pod created a moment ago.
+    c = running("c", "eval")
+    own_backend = FakeBackend(reads=[select, select, *later[:1], [*later[1], c]])
+    own = run(own_backend, capsys, monkeypatch, **args)
+    assert "failed" not in own, own
+    assert own["missing"] == [] and [pod["id"] for pod in own["pods"]] == ["a", "b", "c"]
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    # The module's selection read, then the controller's polls: its first poll reads again (the module's list
+    # read stays in the module), so the same answers come one read later.
+    backend = FakeBackend(reads=[select, select, select, *later[:1], [*later[1], c]])
+    handed = run(backend, capsys, monkeypatch, **args)
+    handoff = handed[_base.HANDOFF_KEY]
+    assert "wait" not in handed and handed["missing"] == ["c"]
+    assert handoff["pod_ids"] == ["a", "b", "c"] and handoff["names"] == {"a": "web", "b": "train"}
+    assert 0 < handoff["timeout"] <= 600 and "api_key" not in handoff["params"]
+    resumed, lines, changes = _resume(backend, handed, monkeypatch)
+    assert resumed == own
+    assert [(entry["subject"], entry["state"]) for entry in changes] == [
+        ("pod web (a)", "pod status starting"),
+        ("pod train (b)", "pod status starting"),
+        ("pod c", "pod not listed yet"),
+        ("pod web (a)", "pod running"),
+        ("pod train (b)", "pod running"),
+        ("pod eval (c)", "pod running"),
+    ]
+    assert lines[1:-1] == [
+        "0/3 ready; waiting for web, train, c",
+        "1/3 ready; waiting for train, c",
+        "3/3 ready",
+    ]
+
+
+def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(capsys, monkeypatch, clock):
+    from helpers.fakes import UNIT_API_KEY
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+
+    stopped = pod_view("b", name="train", status="EXITED", desired_status="EXITED", runtime_reported=False)
+    select = [booting("a", "web"), booting("b", "train")]
+    args = dict(ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
+    own = run(FakeBackend(reads=[select, select, [booting("a", "web"), stopped]]), capsys, monkeypatch, **args)
+    assert own["failed"] is True and own["code"] == "conflict"
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    backend = FakeBackend(reads=[select, select, select, [booting("a", "web"), stopped]])
+    handed = run(backend, capsys, monkeypatch, **args)
+    resumed, _lines, _changes = _resume(backend, handed, monkeypatch)
+    assert resumed == own
+
+
+def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch, clock):
+    from helpers.fakes import UNIT_API_KEY
+
+    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    result = run(FakeBackend(pods=[running("a", "web")]), capsys, monkeypatch, runtime_status=["stopped"], wait=True)
+    assert _base.HANDOFF_KEY not in result and result["wait"]["ready_detail"] == "nothing to wait for"
+
+
 def test_fake_backend_matches_the_real_interface():
     from helpers.fakes import check_fake_matches_interface
 
