@@ -1,0 +1,122 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Live progress of the batch waits (a fleet's, pod_info's) on the controller, and the same results as the
+module's own wait.
+
+One playbook runs twice against a reset simulator: through the action plugins on the controller, and with
+RUNPOD_CLOUD_CONTROLLER_WAIT=false (the modules wait by themselves). It waits for a fleet of three pods whose
+third boots slowly, a fleet that times out (its second pod never answers SSH), a pod_info wait for pods created
+without a wait (one slow), and a pod_info wait that times out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.playbooks import info_task, play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from test_pod_wait import wait_args
+
+TIMEOUT_TASKS = ("fleet timeout", "info timeout")
+TASKS = ("fleet", "info", *TIMEOUT_TASKS)
+COUNT = re.compile(r"^(\d+)/(\d+) ready(?:; waiting for (.*))?$", re.M)
+
+PLAYBOOK = play(
+    pod_task("fleet", wait_args("crew", count=3)),
+    pod_task("fleet timeout", wait_args("deafcrew", count=2, wait_timeout="3s"), ignore_errors=True),
+    pod_task("create", wait_args("later", count=2, wait=False)),
+    info_task("info", names="[later-1, later-2]", wait="true", wait_interval="100ms", wait_timeout="30s"),
+    info_task("info timeout", ("ignore_errors: true",), names="[deafcrew-1, deafcrew-2]", wait="true",
+              wait_interval="100ms", wait_timeout="2s"),
+)
+
+
+def _playbook(sim):
+    # The api key comes from module_defaults (the collection's action group), as in test_wait_progress.py.
+    defaults = f"  module_defaults:\n    group/runpod.cloud.all:\n      api_key: {sim.api_key}\n"
+    return PLAYBOOK.replace("  tasks:\n", defaults + "  tasks:\n", 1)
+
+
+def _configure(sim):
+    # sshd answers 2 s after RUNNING on crew-3, 6 s on later-2 (slow boots: later-2 still boots when pod_info
+    # starts, after the create task and ansible's start-up of the next one); never on deafcrew-2.
+    sim.admin.configure(name_overrides={"crew-3": {"ssh_delay": 100}, "later-2": {"ssh_delay": 300},
+                                        "deafcrew-2": {"ssh_behaviour": "refused"}})
+
+
+def _run(sim, run_playbook, path, env):
+    sim.admin.reset()
+    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    _configure(sim)
+    path.mkdir()
+    result = run_playbook(path, _playbook(sim), env={"RUNPOD_API_KEY": None, **env})
+    assert result.rc == 0, result.stdout + result.stderr
+    return result
+
+
+def _shape(value, ids):
+    """The result with what differs run to run (ids, ports, times, counts) replaced by placeholders."""
+    if isinstance(value, dict):
+        return {_shape(key, ids): _shape(item, ids) for key, item in value.items()
+                if key not in ("elapsed", "polls", "probes", "history", "created_at", "last_started_at",
+                               "uptime_seconds", "invocation")}
+    if isinstance(value, list):
+        return [_shape(item, ids) for item in value]
+    if isinstance(value, str):
+        for pod_id, placeholder in ids.items():
+            value = value.replace(pod_id, placeholder)
+        value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
+        value = re.sub(r"-p \d+", "-p PORT", value)
+        return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
+    if isinstance(value, int) and not isinstance(value, bool) and value > 1024:
+        return "NUMBER"
+    return value
+
+
+def _results(result):
+    tasks = {name: result.task_result(name) for name in TASKS}
+    ids = {pod["id"]: f"<{pod['name']}>" for task in tasks.values() for pod in task["pods"] if pod}
+    return {name: _shape(task, ids) for name, task in tasks.items()}
+
+
+def _waits(stdout):
+    """The controller's lines of each wait, in task order: each block starts with the wait's first line."""
+    blocks = re.split(r"^(?=waiting for (?:ssh|running status) on \d+ pods)", stdout, flags=re.M)
+    return [block.splitlines() for block in blocks[1:]]
+
+
+def test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results(sim, run_playbook, tmp_path):
+    live = _run(sim, run_playbook, tmp_path / "controller", {})
+    plain = _run(sim, run_playbook, tmp_path / "module", {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+
+    fleet, fleet_timeout, info, info_timeout = _waits(live.stdout)
+    # The fleet: every pod's transitions named with its id, and the count each time it changed, crew-3 last.
+    assert fleet[0] == "waiting for ssh on 3 pods of fleet 'crew' (timeout 30s)"
+    pods = live.task_result("fleet")["pods"]
+    for pod in pods:
+        assert re.search(rf"^pod {pod['name']} \({pod['id']}\): ssh reachable at 127\.0\.0\.1:\d+$",
+                         "\n".join(fleet), re.M), fleet
+    counts = [line for line in fleet if COUNT.match(line)]
+    ready = [int(COUNT.match(line).group(1)) for line in counts]
+    assert ready == sorted(set(ready)) and ready[-1] == 3, counts  # one line per change, never backwards
+    assert counts[-2:] == ["2/3 ready; waiting for crew-3", "3/3 ready"], fleet
+    assert fleet[fleet.index("3/3 ready") + 1].startswith("ssh on 3 pods of fleet 'crew' ready after ")
+    # The fleet that times out stays at one of two, naming the pod that never answers.
+    assert "1/2 ready; waiting for deafcrew-2" in fleet_timeout, fleet_timeout
+    assert any(re.match(r"^pod deafcrew-2 \(\w+\): .*refused", line) for line in fleet_timeout), fleet_timeout
+    # pod_info: the same lines for pods it did not create.
+    assert info[0].startswith("waiting for ssh on 2 pods (timeout ")
+    assert [line for line in info if COUNT.match(line)][-2:] == ["1/2 ready; waiting for later-2", "2/2 ready"]
+    assert re.search(r"^pod later-2 \(\w+\): ssh reachable at", "\n".join(info), re.M), info
+    assert "1/2 ready; waiting for deafcrew-2" in info_timeout, info_timeout
+    # The modules waited by themselves: none of these lines.
+    assert not COUNT.search(plain.stdout) and "pod crew-1 (" not in plain.stdout, plain.stdout
+
+    live_results, plain_results = _results(live), _results(plain)
+    for name in TIMEOUT_TASKS:
+        assert live_results[name]["code"] == "wait_timeout" and live_results[name]["failed"] is True
+        assert [entry["name"] for entry in live_results[name]["not_ready"]] == ["deafcrew-2"]
+    for name in TASKS:
+        assert live_results[name] == plain_results[name], name
+        assert set(live.task_result(name)["wait"]) == set(plain.task_result(name)["wait"])
