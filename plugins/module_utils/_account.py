@@ -13,23 +13,18 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._models import BillingReport
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+    NETWORK_VOLUME,
+    REGISTRY,
     as_dict,
     as_float,
-    as_int,
     as_list,
     as_str,
     pick_list,
-    quote_id,
-    require_id,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
-    BillingReport,
-    NetworkVolumeView,
-    RegistryView,
 )
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
@@ -117,30 +112,6 @@ def amounts_from(payload):
     }
 
 
-def volume_from_v2(payload):
-    return NetworkVolumeView(
-        id=require_id(payload, "network volume"),
-        name=as_str(payload.get("name")) or "",
-        size_gb=as_int(payload.get("size")),
-        data_center_id=as_str(payload.get("dataCenter")) or as_str(payload.get("dataCenterId")),
-        type=(as_str(payload.get("type")) or "").upper() or None,
-    )
-
-
-def volume_from_v1(payload):
-    return NetworkVolumeView(
-        id=require_id(payload, "network volume"),
-        name=as_str(payload.get("name")) or "",
-        size_gb=as_int(payload.get("size")),
-        data_center_id=as_str(payload.get("dataCenterId")) or as_str(payload.get("dataCenter")),
-        type=None,
-    )
-
-
-def registry_from(payload):
-    return RegistryView(id=require_id(payload, "container registry credential"), name=as_str(payload.get("name")) or "")
-
-
 def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
     """``(start_time, end_time)`` normalized; ``ValueError`` naming the option for bad input."""
     start_time = normalize_time(start_time, "start_time") if start_time else None
@@ -160,12 +131,17 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 
 class _Account:
     volumes_path = registries_path = ""
-    view_volume: Any = None
 
     def __init__(self, backend):
         self.backend = backend
         self.client = backend.client
         self.api_version = backend.api_version
+
+    def view_volume(self, payload):
+        return NETWORK_VOLUME.read(self.api_version, payload)
+
+    def view_registry(self, payload):
+        return REGISTRY.read(self.api_version, payload)
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
@@ -202,17 +178,17 @@ class _Account:
 
     def list_registries(self):
         payload = self.client.request("GET", self.registries_path)
-        return [registry_from(raw) for raw in pick_list(payload, "registries", "registry credential")]
+        return [self.view_registry(raw) for raw in pick_list(payload, "registries", "registry credential")]
 
     def get_registry(self, registry_id):
-        return registry_from(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
+        return self.view_registry(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
 
     def find_registries(self, name):
         return [registry for registry in self.list_registries() if registry.name == name]
 
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}
-        return registry_from(post_create(self.client, self.registries_path, body))
+        return self.view_registry(post_create(self.client, self.registries_path, body))
 
     def delete_registry(self, registry_id):
         self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
@@ -221,7 +197,6 @@ class _Account:
 class AccountV2(_Account):
     volumes_path = "network-volumes"
     registries_path = "registries"
-    view_volume = staticmethod(volume_from_v2)
 
     @staticmethod
     def volume_create_body(spec):
@@ -307,7 +282,6 @@ def sum_amounts(records):
 class AccountV1(_Account):
     volumes_path = "networkvolumes"
     registries_path = "containerregistryauth"
-    view_volume = staticmethod(volume_from_v1)
 
     @staticmethod
     def volume_create_body(spec):

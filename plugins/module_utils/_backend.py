@@ -16,9 +16,15 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
-from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._models import v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+    ENDPOINT,
+    POD,
+    TEMPLATE,
+    health_from_payload,
+    pick_list,
+)
 
 API_VERSIONS = ("v2", "v1")
 DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
@@ -106,13 +112,10 @@ class Backend:
     """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
 
     api_version = ""
-    # Each backend names its paths, payload readers (``view_*``) and body builders (``*_body``); the REST
-    # shapes of the calls below are otherwise the same on v1 and v2.
+    # Each backend names its paths and body builders (``*_body``); the payloads are read by ``api_version``
+    # (``_payloads``), and the REST shapes of the calls below are otherwise the same on v1 and v2.
     endpoints_path = ""
-    # (Each a function of the payload or of the fields; ``Any`` because subclasses bind plain functions.)
-    view_pod: Any = None
-    view_endpoint: Any = None
-    view_template: Any = None
+    # (Each a function of the fields; ``Any`` because subclasses bind plain functions.)
     pod_create_body: Any = None
     pod_update_body: Any = None
     endpoint_body: Any = None
@@ -142,6 +145,17 @@ class Backend:
 
     def close(self):
         self.client.close()
+
+    # -- payload readers (one table per view, a column per API version: ``_payloads``) --------------------
+
+    def view_pod(self, payload):
+        return POD.read(self.api_version, payload)
+
+    def view_endpoint(self, payload):
+        return ENDPOINT.read(self.api_version, payload)
+
+    def view_template(self, payload):
+        return TEMPLATE.read(self.api_version, payload)
 
     # -- pods --------------------------------------------------------------------------------------
 
@@ -194,7 +208,7 @@ class Backend:
 
         def post(candidate):
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
-            return self.client.request("POST", "pods", json=body)
+            return post_create(self.client, "pods", body)
 
         return self.view_pod(_placement.place(candidates, post, placement, self.api_version))
 
@@ -230,15 +244,9 @@ class Backend:
         return [endpoint for endpoint in self.list_endpoints() if endpoint.name == name]
 
     def create_endpoint(self, spec):
+        # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
         body = self.endpoint_body(spec.model_dump(), creating=True)
-        try:
-            payload = self.client.request("POST", self.endpoints_path, json=body)
-        except RunPodError as error:
-            # The endpoint may exist anyway: callers look it up by name instead of sending the create again.
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return self.view_endpoint(payload)
+        return self.view_endpoint(post_create(self.client, self.endpoints_path, body))
 
     def update_endpoint(self, endpoint_id, changes):
         body = self.endpoint_body(dict(changes), creating=False)
@@ -287,70 +295,7 @@ def quote_id(resource_id: object) -> str:
     return quote(str(resource_id), safe="")
 
 
-# -- lenient payload readers shared by both backends ------------------------------------------------
-
-
-def as_int(value: Any) -> int | None:
-    """An int from an int, float or digit string; None otherwise (bools are not counts)."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value
-    try:
-        return int(float(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def as_float(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def as_str(value: object) -> str | None:
-    """A non-empty string or None."""
-    if value is None:
-        return None
-    text = str(value).strip()
-    return text or None
-
-
-def as_dict(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: object) -> list:
-    """A list without its ``null`` entries."""
-    if not isinstance(value, list):
-        return []
-    return [item for item in value if item is not None]
-
-
-def env_dict(value: object) -> dict[str, str]:
-    """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
-    result = {}
-    if isinstance(value, dict):
-        for key, item in value.items():
-            result[str(key)] = "" if item is None else str(item)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict) and "key" in item:
-                result[str(item["key"])] = "" if item.get("value") is None else str(item.get("value"))
-            elif isinstance(item, str) and "=" in item:
-                key, text = item.split("=", 1)
-                result[key] = text
-    return result
-
-
-def port_list(value: object) -> list[str]:
-    """Declared ports as a list of strings, from a list or a comma-separated string."""
-    if isinstance(value, str):
-        return [item.strip() for item in value.split(",") if item.strip()]
-    return [str(item).strip() for item in as_list(value) if str(item).strip()]
+# -- request bodies shared by both backends ------------------------------------------------------------
 
 
 def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_volume_id: str | None) -> dict | None:
@@ -382,36 +327,6 @@ def build_template_body(fields, creating, keys, docker_args=None):
             value = {str(k): str(v) for k, v in value.items()}
         body[api_key] = value
     return body
-
-
-def health_from_payload(payload):
-    """``Health`` from a serverless ``/health`` body; missing counters are 0."""
-    payload = as_dict(payload)
-    workers = as_dict(payload.get("workers"))
-    jobs = {str(key): as_int(value) or 0 for key, value in as_dict(payload.get("jobs")).items()}
-    counters = {key: as_int(workers.get(key)) or 0 for key in HEALTH_KEYS}
-    return Health(jobs=jobs, **counters)
-
-
-def require_id(payload: object, kind: str) -> str:
-    """The ``id`` of a resource payload, or ``bad_response`` naming what was missing."""
-    if not isinstance(payload, dict):
-        raise RunPodError("bad_response", None, f"expected a {kind} object, got {type(payload).__name__}")
-    resource_id = payload.get("id")
-    if not isinstance(resource_id, str) or not resource_id:
-        raise RunPodError("bad_response", None, f"the API returned a {kind} without an id")
-    return resource_id
-
-
-def pick_list(payload: object, key: str, kind: str) -> list:
-    """Entries of a list response: a wrapped ``{key: [...]}`` (v2) or a bare array (v1); nulls skipped."""
-    if isinstance(payload, list):
-        return as_list(payload)
-    if isinstance(payload, dict) and isinstance(payload.get(key), list):
-        return as_list(payload[key])
-    if isinstance(payload, dict) and payload.get(key) is None and key in payload:
-        return []
-    raise RunPodError("bad_response", None, f"expected a list of {kind}s in the response")
 
 
 __all__ = [

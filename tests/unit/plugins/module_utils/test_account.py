@@ -22,6 +22,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._account import (
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD, TEMPLATE
 
 V2 = "https://rest.example.test/v2"
 V1 = "https://rest.example.test/v1"
@@ -270,6 +271,6 @@ def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
     )
     with pytest.raises(ValueError, match="not available for endpoints on api_version v1"):
         _backend_v1.endpoint_body({"name": "e", "template_id": "t", "gpu_type_ids": ["g"], "registry_id": "r"}, True)
-    assert _backend_v2.pod_from_v2({"id": "p1", "registry": "reg1"}).registry_id == "reg1"
-    assert _backend_v1.pod_from_v1({"id": "p1", "containerRegistryAuthId": "reg1"}).registry_id == "reg1"
-    assert _backend_v2.template_from_v2({"id": "t1", "registry": None}).registry_id is None
+    assert POD.read("v2", {"id": "p1", "registry": "reg1"}).registry_id == "reg1"
+    assert POD.read("v1", {"id": "p1", "containerRegistryAuthId": "reg1"}).registry_id == "reg1"
+    assert TEMPLATE.read("v2", {"id": "t1", "registry": None}).registry_id is None

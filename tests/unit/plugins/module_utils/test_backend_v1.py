@@ -11,19 +11,20 @@ import pytest
 from helpers.fakes import FakeClock
 from payloads import Router
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import (
-    GRAPHQL_TIMEOUT_CAP,
-    BackendV1,
-    pod_from_v1,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import GRAPHQL_TIMEOUT_CAP, BackendV1
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD
 
 API = "https://rest.example.test/v1"
 GQL = "https://gql.example.test/graphql"
 SLS = "https://sls.example.test/sls"
 PODS = "/v1/pods"
+
+
+def pod_from_v1(payload, runtime_entry=None):
+    return POD.read("v1", payload, graphql=runtime_entry)
 
 
 def message(status, text):

@@ -19,20 +19,24 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
-    BackendV2,
-    desired_status_from_v2,
-    endpoint_from_v2,
-    pod_from_v2,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import ENDPOINT, POD, desired_status_from_v2
 from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"
 PODS = "/v2/pods"
+
+
+def pod_from_v2(payload):
+    return POD.read("v2", payload)
+
+
+def endpoint_from_v2(payload):
+    return ENDPOINT.read("v2", payload)
 
 
 def backend_with(router, **options):

@@ -10,21 +10,25 @@ from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._clusters import (
-    cluster_create_body,
-    cluster_from_v2,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     ClusterSpec,
     PodView,
     SshAddress,
     TemplateView,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import CLUSTER as CLUSTERS
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._wait import PollError, WaitError, until
 
 API = "https://rest.example.test/v2"
+
+
+def cluster_from_v2(payload):
+    return CLUSTERS.read("v2", payload)
+
+
 H100 = "NVIDIA H100 80GB HBM3"
 CLUSTER = {
     "id": "c1",
