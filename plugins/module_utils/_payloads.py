@@ -211,21 +211,23 @@ def _path_getter(path: str) -> Getter:
     return lambda payload, context: dig(payload, keys)
 
 
-def via(convert: Callable[[Any], Any], *paths: str) -> Getter:
+class via:  # noqa: N801 - read as a function in the tables
     """A cell read from ``paths`` with its own ``convert``: the first path whose converted value is truthy (as
     ``a or b``), else the last one's. A path is dotted (``mounts.network.0.path``); ``@name.…`` starts at the
     context value ``name`` (``@graphql``: a REST v1 pod's GraphQL runtime entry)."""
-    getters = [_path_getter(path) for path in paths]
 
-    def get(payload, context):
+    def __init__(self, convert: Callable[[Any], Any], *paths: str):
+        self.convert = convert
+        self.paths = paths
+        self._getters = [_path_getter(path) for path in paths]
+
+    def __call__(self, payload: Any, context: dict) -> Any:
         value = None
-        for getter in getters:
-            value = convert(getter(payload, context))
+        for getter in self._getters:
+            value = self.convert(getter(payload, context))
             if value:
                 return value
         return value
-
-    return get
 
 
 def const(value: Any) -> Getter:
@@ -245,16 +247,14 @@ class Table:
         self.view = view
         self.kind = kind
         self.stamp_version = stamp_version
+        # version -> [(view field, getter)]; a path cell becomes a ``via``.
         self.columns: dict[str, list[tuple[str, Getter]]] = {version: [] for version in VERSIONS}
         for field, convert, *cells in rows:
             for version, cell in zip(VERSIONS, cells, strict=True):
-                if cell is None:
-                    continue
-                if isinstance(cell, str):
-                    cell = via(convert, cell)
-                elif isinstance(cell, tuple):
-                    cell = via(convert, *cell)
-                self.columns[version].append((field, cell))
+                if isinstance(cell, str | tuple):
+                    cell = via(convert, *((cell,) if isinstance(cell, str) else cell))
+                if cell is not None:
+                    self.columns[version].append((field, cell))
 
     def values(self, version: str, payload: Any, **context: Any) -> dict[str, Any]:
         """The view's fields read from ``payload`` as ``version`` sends it."""
