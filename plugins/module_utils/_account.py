@@ -54,6 +54,21 @@ def not_on_v1(what, hint="use api_version v2"):
     return RunPodError("bad_request", None, f"{what} is not available on api_version v1; {hint}")
 
 
+# What REST v1 lacks that a module refuses before any API call (``v1_refusal``); ``AccountV1`` raises the same
+# message when called anyway.
+V1_REFUSALS = {
+    "ssh_keys": "managing the account's SSH keys is not available on api_version v1 (REST v1 has no route for "
+    "them); use api_version v2",
+    "network_volume_type": "type is not available on api_version v1, which can neither choose nor report the volume "
+    "tier; omit type (RunPod uses the data center's default tier) or use api_version v2",
+}
+
+
+def v1_refusal(api_version, feature):
+    """Why ``feature`` (a key of ``V1_REFUSALS``) cannot be used with ``api_version``; None when it can."""
+    return V1_REFUSALS[feature] if api_version == "v1" else None
+
+
 def account_api(backend):
     """The account calls for ``backend`` (same client, same request log)."""
     if backend.api_version == "v1":
@@ -286,16 +301,14 @@ class AccountV1(_Account):
     @staticmethod
     def volume_create_body(spec):
         if spec.type:
-            raise not_on_v1(
-                "choosing a network volume type", "omit type (RunPod uses the data center's default tier) or use v2"
-            )
+            raise RunPodError("bad_request", None, V1_REFUSALS["network_volume_type"])
         return {"name": spec.name, "size": int(spec.size_gb), "dataCenterId": spec.data_center_id}
 
     def get_ssh_keys(self):
-        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
 
     def set_ssh_keys(self, keys):
-        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
         start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)

@@ -19,6 +19,16 @@ CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
 
 
+def v1_refusal(api_version, module):
+    """Why ``runpod.cloud.<module>`` cannot run with ``api_version`` (clusters are REST v2 only); None when it can."""
+    if api_version != "v1":
+        return None
+    return (
+        f"runpod.cloud.{module} is not available on api_version v1: RunPod offers Instant Clusters only in its "
+        "REST v2 API (/v2/clusters). Set api_version: v2 (the default)."
+    )
+
+
 def cluster_create_body(spec, template=None):
     """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the
     cluster create has no template id; what the task sets wins over the template."""
@@ -97,4 +107,5 @@ __all__ = [
     "ROLES",
     "ClusterCalls",
     "cluster_create_body",
+    "v1_refusal",
 ]

@@ -18,6 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._account import (
     amount_key,
     bucket_end,
     normalize_time,
+    v1_refusal,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
@@ -134,6 +135,22 @@ def test_ssh_keys_read_and_replace_the_whole_list_on_v2_only():
     with pytest.raises(RunPodError, match="not available on api_version v1") as caught:
         account(v1_router, "v1").get_ssh_keys()
     assert caught.value.code == "bad_request" and v1_router.calls == []
+
+
+def test_a_v1_refusal_has_one_message_whether_the_module_or_the_v1_account_refuses():
+    router = Router()
+    api = account(router, "v1")
+    volume = NetworkVolumeSpec(name="d", size_gb=10, data_center_id="EU-RO-1", type="STANDARD")
+    for feature, call in (
+        ("ssh_keys", api.get_ssh_keys),
+        ("ssh_keys", lambda: api.set_ssh_keys([])),
+        ("network_volume_type", lambda: api.create_network_volume(volume)),
+    ):
+        with pytest.raises(RunPodError) as caught:
+            call()
+        assert (caught.value.code, caught.value.message) == ("bad_request", v1_refusal("v1", feature))
+        assert "not available on api_version v1" in caught.value.message and v1_refusal("v2", feature) is None
+    assert router.calls == []
 
 
 def test_ssh_keys_bad_response_is_named():
