@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import shlex
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -307,26 +308,85 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     return None
 
 
-def build_template_body(fields, creating, keys, docker_args=None):
-    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``; ``keys`` maps them to the
-    backend's names, ``docker_args`` converts the start command (v1 sends a list)."""
-    unknown = sorted(set(fields) - set(keys))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
+def start_command(docker_args: str | None) -> list[str]:
+    """REST v1's ``dockerStartCmd`` list from the start command string (empty: no command)."""
+    return shlex.split(docker_args) if docker_args else []
+
+
+def env_strings(env: dict | None) -> dict[str, str]:
+    return {str(key): str(value) for key, value in (env or {}).items()}
+
+
+def listed(value: Any) -> list | None:
+    return None if value is None else list(value)
+
+
+# The spec fields that pod creates, pod updates, templates and (v2) endpoints send as one key each:
+# field -> (convert, REST v2 key, REST v1 key); None where that version has no such key, and a key may come with its
+# own convert. Each body builder chooses the fields it sends and when (both versions reject keys they do not know:
+# docs/dev/api-notes.md, section 3.2).
+BODY_KEYS: dict[str, tuple] = {
+    "name": (None, "name", "name"),
+    "image": (None, "image", "imageName"),
+    "template_id": (None, "templateId", "templateId"),
+    "cloud_type": (str.upper, "cloud", "cloudType"),
+    "container_disk_gb": (int, "disk", "containerDiskInGb"),
+    "volume_gb": (int, None, "volumeInGb"),
+    "volume_mount_path": (None, None, "volumeMountPath"),
+    "network_volume_id": (None, None, "networkVolumeId"),
+    "ports": (listed, "ports", "ports"),
+    "env": (env_strings, "env", "env"),
+    # v2 takes the start command as one string ("" clears it), v1 as a list.
+    "docker_args": (None, ("args", lambda args: args or ""), ("dockerStartCmd", start_command)),
+    "registry_id": (None, "registry", "containerRegistryAuthId"),
+    "locked": (None, "locked", "locked"),
+    "serverless": (None, "serverless", "isServerless"),
+    "data_center_ids": (listed, "dataCenterIds", "dataCenterIds"),
+    "support_public_ip": (bool, None, "supportPublicIp"),
+    "interruptible": (bool, None, "interruptible"),
+}
+
+
+def body_keys(version: str, values: dict) -> dict:
+    """``values`` (spec field -> value: the fields the caller sends) under ``version``'s keys, converted."""
     body = {}
-    for key, api_key in keys.items():
-        value = fields.get(key)
-        # On create, empty collections are the defaults; on update an explicit empty value clears.
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "docker_args" and docker_args is not None:
-            value = docker_args(value)
-        elif key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
+    for field, value in values.items():
+        convert, *cells = BODY_KEYS[field]
+        key = cells[API_VERSIONS.index(version)]
+        if isinstance(key, tuple):
+            key, convert = key
+        if key is None:
+            raise ValueError(f"REST {version} has no {field}")
+        body[key] = value if convert is None else convert(value)
     return body
+
+
+def given(spec: Any, fields: tuple, keep: Any = bool) -> dict:
+    """The ``fields`` of ``spec`` a create sends: those whose value passes ``keep`` (set and not empty by default)."""
+    return {field: getattr(spec, field) for field in fields if keep(getattr(spec, field))}
+
+
+def only(fields: dict, allowed: tuple, message: str) -> dict:
+    """``fields`` when every key is ``allowed``; else ValueError ``<message>: <the others>``."""
+    unknown = sorted(set(fields) - set(allowed))
+    if unknown:
+        raise ValueError(f"{message}: {', '.join(unknown)}")
+    return fields
+
+
+TEMPLATE_FIELDS = ("name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
+
+
+def build_template_body(version: str, fields: dict, creating: bool) -> dict:
+    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``."""
+    only(fields, TEMPLATE_FIELDS, "unknown template field(s)")
+    return body_keys(version, {key: value for key, value in fields.items() if sendable(value, creating)})
+
+
+def sendable(value: Any, creating: bool) -> bool:
+    """Whether a field of a create or an update body is sent: set, and on create not an empty default (on update an
+    explicit empty value clears)."""
+    return value is not None and not (creating and value in ({}, [], ""))
 
 
 __all__ = [

@@ -12,9 +12,14 @@ HTTP timeout capped at 5 s. If that read fails, or a pod is missing from it, the
 
 from __future__ import annotations
 
-import shlex
-
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import Backend, build_template_body, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+    Backend,
+    body_keys,
+    build_template_body,
+    given,
+    only,
+    quote_id,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD, pick_list, require_id, upper
 
@@ -28,19 +33,29 @@ RUNTIME_QUERY = (
 # -- request bodies (only PodCreateInput/PodUpdateInput/... keys: v1 rejects anything else) --------------
 
 
-def _start_cmd(docker_args):
-    return shlex.split(docker_args) if docker_args else []
+# The spec fields a pod create sends when set (POD_CREATE_FIELDS: not empty; POD_CREATE_FLAGS: not None, so false
+# and 0 are sent) and those a pod update may change.
+POD_CREATE_FIELDS = (
+    "image", "template_id", "cloud_type", "container_disk_gb", "network_volume_id", "volume_mount_path", "ports",
+    "env", "docker_args", "registry_id", "data_center_ids",
+)
+POD_CREATE_FLAGS = ("volume_gb", "support_public_ip", "interruptible")
+POD_UPDATE_FIELDS = (
+    "name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env", "locked",
+    "registry_id",
+)
 
 
 def pod_create_body(spec, candidate, data_center_id=None):
     """The v1 create body on ``candidate``; REST v1 keeps its own list semantics: the spec's data centers
     go in every body (``data_center_id`` is not used; v1 candidates are never pinned)."""
     cpu = spec.compute_type.upper() == "CPU"
-    body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
-    if spec.image:
-        body["imageName"] = spec.image
-    if spec.template_id:
-        body["templateId"] = spec.template_id
+    body = {
+        "name": spec.name,
+        "computeType": "CPU" if cpu else "GPU",
+        **body_keys("v1", given(spec, POD_CREATE_FIELDS)),
+        **body_keys("v1", given(spec, POD_CREATE_FLAGS, keep=lambda value: value is not None)),
+    }
     if cpu:
         body["cpuFlavorIds"] = [candidate]
         if spec.vcpu_count:
@@ -50,64 +65,12 @@ def pod_create_body(spec, candidate, data_center_id=None):
         body["gpuCount"] = int(spec.gpu_count or 1)
         if spec.allowed_cuda_versions:
             body["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
-    if spec.cloud_type:
-        body["cloudType"] = spec.cloud_type.upper()
-    if spec.container_disk_gb:
-        body["containerDiskInGb"] = int(spec.container_disk_gb)
-    if spec.network_volume_id:
-        body["networkVolumeId"] = spec.network_volume_id
-    if spec.volume_gb is not None:
-        body["volumeInGb"] = int(spec.volume_gb)
-    if spec.volume_mount_path:
-        body["volumeMountPath"] = spec.volume_mount_path
-    if spec.ports:
-        body["ports"] = list(spec.ports)
-    if spec.env:
-        body["env"] = {str(key): str(value) for key, value in spec.env.items()}
-    if spec.docker_args:
-        body["dockerStartCmd"] = _start_cmd(spec.docker_args)
-    if spec.registry_id:
-        body["containerRegistryAuthId"] = spec.registry_id
-    if spec.data_center_ids:
-        body["dataCenterIds"] = list(spec.data_center_ids)
-    if spec.support_public_ip is not None:
-        body["supportPublicIp"] = bool(spec.support_public_ip)
-    if spec.interruptible is not None:
-        body["interruptible"] = bool(spec.interruptible)
     return body
-
-
-POD_UPDATE_KEYS = {
-    "name": "name",
-    "image": "imageName",
-    "docker_args": "dockerStartCmd",
-    "container_disk_gb": "containerDiskInGb",
-    "volume_gb": "volumeInGb",
-    "volume_mount_path": "volumeMountPath",
-    "ports": "ports",
-    "env": "env",
-    "locked": "locked",
-    "registry_id": "containerRegistryAuthId",
-}
 
 
 def pod_update_body(changes):
-    unknown = sorted(set(changes) - set(POD_UPDATE_KEYS))
-    if unknown:
-        raise ValueError(f"REST v1 cannot update pod field(s): {', '.join(unknown)}")
-    body = {}
-    for key, api_key in POD_UPDATE_KEYS.items():
-        if key not in changes:
-            continue
-        value = changes[key]
-        if key == "docker_args":
-            value = _start_cmd(value)
-        elif key in ("container_disk_gb", "volume_gb"):
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in (value or {}).items()}
-        body[api_key] = value
-    return body
+    only(changes, POD_UPDATE_FIELDS, "REST v1 cannot update pod field(s)")
+    return body_keys("v1", changes)
 
 
 def endpoint_body(fields, creating):
@@ -160,23 +123,11 @@ def endpoint_body(fields, creating):
     return body
 
 
-TEMPLATE_KEYS = {
-    "name": "name",
-    "image": "imageName",
-    "serverless": "isServerless",
-    "container_disk_gb": "containerDiskInGb",
-    "env": "env",
-    "ports": "ports",
-    "docker_args": "dockerStartCmd",
-    "registry_id": "containerRegistryAuthId",
-}
-
-
 def template_body(fields, creating):
     if not creating:
         # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
         fields = {key: value for key, value in fields.items() if key != "serverless"}
-    return build_template_body(fields, creating, TEMPLATE_KEYS, docker_args=_start_cmd)
+    return build_template_body("v1", fields, creating)
 
 
 class BackendV1(Backend):

@@ -10,8 +10,11 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
+    body_keys,
     build_template_body,
+    given,
     mounts_body,
+    only,
     quote_id,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
@@ -25,14 +28,20 @@ FLASHBOOT_OFF = "OFF"
 # -- request bodies ---------------------------------------------------------------------------------
 
 
+# The spec fields a pod create sends as they are (when set) and those a pod update may change.
+POD_CREATE_FIELDS = (
+    "image", "template_id", "cloud_type", "container_disk_gb", "ports", "env", "docker_args", "registry_id"
+)
+POD_UPDATE_FIELDS = (
+    "name", "image", "docker_args", "container_disk_gb", "ports", "env", "locked", "template_id", "registry_id"
+)
+POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
+
+
 def pod_create_body(spec, candidate, data_center_id=None):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
     ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
-    body = {"name": spec.name}
-    if spec.image:
-        body["image"] = spec.image
-    if spec.template_id:
-        body["templateId"] = spec.template_id
+    body = {"name": spec.name, **body_keys("v2", given(spec, POD_CREATE_FIELDS))}
     if spec.compute_type.upper() == "CPU":
         cpu = {"id": candidate}
         if spec.vcpu_count:
@@ -44,21 +53,9 @@ def pod_create_body(spec, candidate, data_center_id=None):
             body["gpu"]["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
         if spec.min_cuda_version:
             body["gpu"]["minCudaVersion"] = spec.min_cuda_version
-    if spec.cloud_type:
-        body["cloud"] = spec.cloud_type.upper()
-    if spec.container_disk_gb:
-        body["disk"] = int(spec.container_disk_gb)
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
     if mounts:
         body["mounts"] = mounts
-    if spec.ports:
-        body["ports"] = list(spec.ports)
-    if spec.env:
-        body["env"] = {str(key): str(value) for key, value in spec.env.items()}
-    if spec.docker_args:
-        body["args"] = spec.docker_args
-    if spec.registry_id:
-        body["registry"] = spec.registry_id
     if data_center_id:
         body["dataCenterIds"] = [data_center_id]
     elif spec.data_center_ids:
@@ -67,36 +64,9 @@ def pod_create_body(spec, candidate, data_center_id=None):
     return body
 
 
-# PodSpec-vocabulary keys accepted by update_pod, and their PATCH body names.
-POD_UPDATE_KEYS = {
-    "name": "name",
-    "image": "image",
-    "docker_args": "args",
-    "container_disk_gb": "disk",
-    "ports": "ports",
-    "env": "env",
-    "locked": "locked",
-    "template_id": "templateId",
-    "registry_id": "registry",
-}
-POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
-
-
 def pod_update_body(changes):
-    body = {}
-    unknown = sorted(set(changes) - set(POD_UPDATE_KEYS) - set(POD_MOUNT_KEYS))
-    if unknown:
-        raise ValueError(f"REST v2 cannot update pod field(s): {', '.join(unknown)}")
-    for key, api_key in POD_UPDATE_KEYS.items():
-        if key in changes:
-            value = changes[key]
-            if key == "container_disk_gb":
-                value = int(value)
-            elif key == "env":
-                value = {str(k): str(v) for k, v in (value or {}).items()}
-            elif key == "docker_args":
-                value = value or ""
-            body[api_key] = value
+    only(changes, POD_UPDATE_FIELDS + POD_MOUNT_KEYS, "REST v2 cannot update pod field(s)")
+    body = body_keys("v2", {key: value for key, value in changes.items() if key in POD_UPDATE_FIELDS})
     if any(key in changes for key in POD_MOUNT_KEYS):
         mounts = mounts_body(
             changes.get("volume_gb"), changes.get("volume_mount_path"), changes.get("network_volume_id")
@@ -115,14 +85,8 @@ def scaling_body(scaler_type, scaler_value):
     raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
 
 
-ENDPOINT_CONTAINER_KEYS = (
-    ("image", "image", str),
-    ("docker_args", "args", str),
-    ("container_disk_gb", "disk", int),
-    ("ports", "ports", list),
-    ("env", "env", lambda env: {str(key): str(value) for key, value in env.items()}),
-    ("registry_id", "registry", str),
-)
+# An endpoint's own container settings (sent like a pod's).
+ENDPOINT_CONTAINER_FIELDS = ("image", "docker_args", "container_disk_gb", "ports", "env", "registry_id")
 
 
 def endpoint_gpu_body(fields, creating):
@@ -184,26 +148,17 @@ def endpoint_body(fields, creating):
         body["networkVolumes"] = [fields["network_volume_id"]]
     if fields.get("data_center_ids"):
         body["dataCenterIds"] = list(fields["data_center_ids"])
-    for key, api_key, convert in ENDPOINT_CONTAINER_KEYS:
-        if fields.get(key) is not None and (fields[key] != "" or not creating):
-            body[api_key] = convert(fields[key])
+    container = {
+        key: fields[key]
+        for key in ENDPOINT_CONTAINER_FIELDS
+        if fields.get(key) is not None and (fields[key] != "" or not creating)
+    }
+    body.update(body_keys("v2", container))
     return body
 
 
-TEMPLATE_KEYS = {
-    "name": "name",
-    "image": "image",
-    "serverless": "serverless",
-    "container_disk_gb": "disk",
-    "env": "env",
-    "ports": "ports",
-    "docker_args": "args",
-    "registry_id": "registry",
-}
-
-
 def template_body(fields, creating):
-    return build_template_body(fields, creating, TEMPLATE_KEYS)
+    return build_template_body("v2", fields, creating)
 
 
 class BackendV2(ClusterCalls, Backend):
