@@ -120,7 +120,6 @@ class Backend:
     pod_create_body: Any = None
     pod_update_body: Any = None
     endpoint_body: Any = None
-    template_body: Any = None
 
     def __init__(self, client, options):
         self.client = client
@@ -268,6 +267,10 @@ class Backend:
         return None
 
     # -- templates ---------------------------------------------------------------------------------
+
+    def template_body(self, fields, creating):
+        """A template create/update body (``build_template_body``); v1 drops what it cannot change."""
+        return build_template_body(self.api_version, fields, creating)
 
     def list_templates(self):
         payload = self.client.request("GET", "templates")

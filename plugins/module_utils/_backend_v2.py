@@ -11,7 +11,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     body_keys,
-    build_template_body,
     given,
     mounts_body,
     only,
@@ -157,17 +156,12 @@ def endpoint_body(fields, creating):
     return body
 
 
-def template_body(fields, creating):
-    return build_template_body("v2", fields, creating)
-
-
 class BackendV2(ClusterCalls, Backend):
     api_version = "v2"
     endpoints_path = "serverless"
     pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
-    template_body = staticmethod(template_body)
 
     # -- pods --------------------------------------------------------------------------------------
 

@@ -271,7 +271,7 @@ def test_bucket_end_and_amount_keys():
 
 
 def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils import _backend_v1, _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils import _backend, _backend_v1, _backend_v2
     from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
@@ -280,7 +280,7 @@ def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
     assert _backend_v2.pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
     assert _backend_v1.pod_update_body({"registry_id": "reg2"}) == {"containerRegistryAuthId": "reg2"}
     template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
-    assert _backend_v2.template_body(template, creating=True)["registry"] == "reg1"
+    assert _backend.build_template_body("v2", template, creating=True)["registry"] == "reg1"
     assert _backend_v1.template_body(template, creating=True)["containerRegistryAuthId"] == "reg1"
     assert (
         _backend_v2.endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
