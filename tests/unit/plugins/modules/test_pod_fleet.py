@@ -39,7 +39,7 @@ class FleetBackend(FakeBackend):
         with self._lock:
             pod = pod_view(f"new-{next(self._ids)}", name=spec.name, image=spec.image, ports=list(spec.ports))
             self.pods[pod.id] = pod
-        return pod
+        return pod, None
 
 
 @pytest.mark.parametrize(
@@ -126,10 +126,10 @@ def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, 
 
     class Racing(FleetBackend):
         def create_pod(self, spec):
-            pod = super().create_pod(spec)
+            pod, placement = super().create_pod(spec)
             if spec.name == "fleet-2":
                 self.pods["other"] = pod_view("other", name="fleet-2")
-            return pod
+            return pod, placement
 
     backend = Racing()
     result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
