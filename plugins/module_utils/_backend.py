@@ -124,8 +124,6 @@ class Backend:
     def __init__(self, client, options):
         self.client = client
         self.options = options
-        # What the last create_pod tried (``_placement.Placement``); None before any create.
-        self.last_placement = None
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
@@ -191,26 +189,32 @@ class Backend:
         """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
         return None
 
-    def create_pod(self, spec: Any) -> Any:
+    def create_pod(self, spec: Any) -> tuple[Any, dict]:
         """Create on the first candidate that can be placed: the catalog (when there is one) orders the
         candidates, then one POST per candidate, each answer handled by the table in ``_placement``.
 
-        A 5xx or a lost connection may have created a pod that bills: it is raised ``maybe_created`` and
-        never re-sent (the caller looks the pod up by name). ``last_placement`` says what was tried.
+        Returns ``(pod, placement)``: the created pod and what was tried (``_placement.Placement.as_dict``); a
+        ``RunPodError`` raised once placement began carries the same dict as ``placement``. A 5xx or a lost
+        connection may have created a pod that bills: it is raised ``maybe_created`` and never re-sent (the
+        caller looks the pod up by name).
         """
         problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
             self.api_version, spec.model_dump()
         )
         if problem:
             raise ValueError(problem)
-        self.last_placement = placement = _placement.Placement()
+        placement = _placement.Placement()
         candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement)
 
         def post(candidate):
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
             return post_create(self.client, "pods", body)
 
-        return self.view_pod(_placement.place(candidates, post, placement, self.api_version))
+        created = _placement.place(candidates, post, placement, self.api_version)
+        try:
+            return self.view_pod(created), placement.as_dict()
+        except RunPodError as error:  # an answer without a pod: the pod exists all the same
+            raise _placement.attach(placement, error) from None
 
     def update_pod(self, pod_id, changes):
         payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))

@@ -180,14 +180,14 @@ def place(
                     "funded; no further candidate was tried",
                     errors=error.errors,
                 )
-                raise _with(placement, stop) from error
+                raise attach(placement, stop) from error
             # A 5xx or a lost connection came back ``maybe_created`` from ``post`` (``_client.post_create``): the
             # create may have billed, so it is never re-sent here; the caller looks the pod up by name.
-            raise _with(placement, error) from None
+            raise attach(placement, error) from None
         placement.chosen = candidate
         placement.record(candidate, 201, "created")
         return created
-    raise _with(placement, exhausted(placement, last_error))
+    raise attach(placement, exhausted(placement, last_error))
 
 
 def exhausted(placement: Placement, last_error: RunPodError | None) -> RunPodError:
@@ -220,6 +220,7 @@ def _label(item: Any) -> str:
     return f"{item['gpu_type_id']}@{center}" if center else str(item["gpu_type_id"])
 
 
-def _with(placement: Placement, error: RunPodError) -> RunPodError:
+def attach(placement: Placement, error: RunPodError) -> RunPodError:
+    """``error`` carrying ``placement`` (its dict), so a failed task reports what the create tried."""
     error.placement = placement.as_dict()  # type: ignore[attr-defined]
     return error

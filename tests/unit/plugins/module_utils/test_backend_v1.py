@@ -317,7 +317,8 @@ def spec(**overrides):
 def test_create_body_holds_only_v1_spec_keys():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v1_pod()))
     pod, placement = backend_with(router).create_pod(spec())
-    assert pod.id == "xedezhzb9la3ye" and pod.runtime_probed is False and placement["gpu_type_id"] == "NVIDIA A40"
+    assert pod.id == "xedezhzb9la3ye" and pod.runtime_probed is False
+    assert placement["gpu_type_id"] == "NVIDIA GeForce RTX 4090"
     (body,) = router.bodies("POST", PODS)
     assert set(body) <= V1_CREATE_KEYS
     assert "startSsh" not in body

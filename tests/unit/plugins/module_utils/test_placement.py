@@ -245,3 +245,12 @@ def test_select_gpu_types_applies_every_filter_and_keeps_the_ids_order():
     in_europe = _catalog.select_gpu_types(types, data_center_ids=["EU-RO-1"])
     assert [(g["id"], g["stock"], g["stock_by_data_center"]) for g in in_europe] == [(B, "LOW", {"EU-RO-1": "LOW"})]
     assert types[0]["prices"]["secure"] == {"on_demand": 0.69, "spot": None}
+
+
+def test_a_created_pod_the_answer_does_not_describe_still_reports_its_placement():
+    # 201 without a pod in it: the pod exists and bills; the error says where it went (the module adopts it by name).
+    router = Router().add("GET", CATALOG, catalog(gpu(A))).add("POST", PODS, httpx.Response(201, json={"no": "id"}))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec())
+    assert caught.value.code == "bad_response"
+    assert caught.value.placement["gpu_type_id"] == A and caught.value.placement["attempts"][-1]["status"] == 201
