@@ -5,7 +5,7 @@
 delegation, -v detail and signals, with the same results as the module's own wait.
 
 One playbook runs twice against a reset simulator: at -vvvv through the action plugin (the api key only in
-module_defaults), and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself). The decisions
+module_defaults, from a vault), and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself). The decisions
 themselves (and the 15 s heartbeat, with a FakeClock) are unit-tested in tests/unit/plugins/action/.
 """
 
@@ -19,6 +19,7 @@ import sys
 import textwrap
 import time
 
+from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 from test_pod_wait import assert_failure_names_pod, assert_kept, list_gets, wait_args, wait_until_polling
@@ -63,8 +64,18 @@ def _playbook(sim, key_file=None) -> str:
             # The module runs on the pod, over ssh, and reaches the API there: it waits by itself.
             _task("delegated", wait_args("remote", api_url=sim.urls["api_v2"], **running), "delegate_to: gpu-pod"),
         ]
-    defaults = f"  module_defaults:\n    group/runpod.cloud.all:\n      api_key: {sim.api_key}\n"
+    # The key as users keep it: vaulted, in module_defaults only.
+    defaults = "".join(f"  {line}\n" for line in (
+        "vars_files: [vault.yml]", "module_defaults:", "  group/runpod.cloud.all:", '    api_key: "{{ key }}"'))
     return play(*tasks).replace("  tasks:\n", defaults + "  tasks:\n", 1)
+
+
+def _vault(sim, directory):
+    """``vault.yml`` with the api key vaulted as ``key``; returns the ansible-playbook options that open it."""
+    (directory / "vault-password").write_text("correct horse\n")
+    vaulted = VaultLib([("default", VaultSecret(b"correct horse"))]).encrypt(sim.api_key).decode()
+    (directory / "vault.yml").write_text("key: !vault |\n" + textwrap.indent(vaulted, "  "))
+    return ["--vault-password-file", str(directory / "vault-password")]
 
 
 def _configure(sim):
@@ -92,10 +103,10 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
         (tmp_path / part).mkdir()
     _configure(sim)
     live = run_playbook(tmp_path / "controller", _playbook(sim, key_file), env={"RUNPOD_API_KEY": None},
-                        extra_args=["-vvvv"])
+                        extra_args=["-vvvv", *_vault(sim, tmp_path / "controller")])
     assert live.rc == 0, live.stdout[-4000:] + live.stderr[-4000:]
     out = live.stdout
-    # The key was only in module_defaults: never in the output, even at -vvvv.
+    # The key was only in module_defaults (vaulted): never in the output, even at -vvvv.
     assert sim.api_key not in out and sim.api_key not in live.stderr
 
     # Check mode: nothing created, no handoff, no wait, no line.
@@ -135,8 +146,8 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
     sim.admin.reset()
     register_account_keys(sim, [ACCOUNT_SSH_KEY])
     _configure(sim)
-    plain = run_playbook(tmp_path / "module", _playbook(sim), env={"RUNPOD_API_KEY": None,
-                                                                   "RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+    plain = run_playbook(tmp_path / "module", _playbook(sim), extra_args=_vault(sim, tmp_path / "module"),
+                         env={"RUNPOD_API_KEY": None, "RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
     assert plain.rc == 0, plain.stdout[-4000:] + plain.stderr[-4000:]
     assert "pod booting (" not in plain.stdout
     plain_results = _compared(plain, sim)
