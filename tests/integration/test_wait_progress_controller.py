@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The controller-side pod wait keeps every Ansible feature working: check mode, diff, no_log, async,
-delegation, -v detail and signals, with the same results as the module's own wait.
+delegation, -v detail, signals and a controller without httpx, with the same results as the module's own wait.
 
 One playbook runs twice against a reset simulator: at -vvvv through the action plugin (the api key only in
 module_defaults, from a vault), and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself). The decisions
@@ -199,3 +199,17 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
         outcome["msg"] = outcome["msg"].replace(f"; last known state: {state}; ", "; last known state: <state>; ")
         outcomes[where] = _shape(outcome, {pod_id: "<web>"})
     assert outcomes["controller"] == outcomes["module"]
+
+
+def test_a_controller_without_httpx_or_pydantic_lets_the_module_wait(run_playbook, tmp_path):
+    """The action plugin imports without them and runs the plain module, whose own Python has them."""
+    blocker = tmp_path / "no-httpx"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text("import sys\n\nsys.modules['httpx'] = sys.modules['pydantic'] = None\n")
+    # PYTHONPATH reaches the controller (ansible-playbook) only: the task gives the module an empty one.
+    text = play(_task("lean", wait_args("lean", wait_for="running"), "environment: {PYTHONPATH: ''}"))
+    result = run_playbook(tmp_path, text, env={"PYTHONPATH": str(blocker)})
+    assert result.rc == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    lean = result.task_result("lean")
+    assert lean["wait"]["ready_detail"] == "pod running" and lean["pod"]["runtime_status"] == "running"
+    assert "pod lean (" not in result.stdout and "waiting for running on pod" not in result.stdout
