@@ -44,6 +44,7 @@ def _playbook(sim, key_file=None) -> str:
         _task("secret", wait_args("hidden"), "no_log: true"),
         _task("async", wait_args("background", **running), "async: 60", "poll: 1"),
     ]
+    plays = [tasks]
     if key_file is not None:
         public = (key_file.parent / f"{key_file.name}.pub").read_text().strip()
         tasks += [
@@ -64,10 +65,14 @@ def _playbook(sim, key_file=None) -> str:
             # The module runs on the pod, over ssh, and reaches the API there: it waits by itself.
             _task("delegated", wait_args("remote", api_url=sim.urls["api_v2"], **running), "delegate_to: gpu-pod"),
         ]
+        # A play on the pod host with its API task delegated back to the controller: waits here again.
+        plays.append([_task("back", wait_args("back", **running), "delegate_to: localhost")])
     # The key as users keep it: vaulted, in module_defaults only.
     defaults = "".join(f"  {line}\n" for line in (
         "vars_files: [vault.yml]", "module_defaults:", "  group/runpod.cloud.all:", '    api_key: "{{ key }}"'))
-    return play(*tasks).replace("  tasks:\n", defaults + "  tasks:\n", 1)
+    hosts = ("localhost", "gpu-pod")
+    return "".join(play(*each, hosts=host).replace("  tasks:\n", defaults + "  tasks:\n", 1)
+                   for each, host in zip(plays, hosts[: len(plays)], strict=True))
 
 
 def _vault(sim, directory):
@@ -141,6 +146,10 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
     delegated = live.task_result("delegated")
     assert delegated["wait"]["ready_detail"] == "pod running"
     assert "pod remote (" not in out and f"waiting for running on pod {delegated['pod']['id']}" not in out
+    # delegate_to: localhost from a play on that host: the local connection again, so the wait runs here.
+    back = live.task_result("back")
+    assert back["_host"] == "gpu-pod" and back["wait"]["ready_detail"] == "pod running"
+    assert re.search(rf"^pod back \({back['pod']['id']}\): pod running \[\+\d+\.\ds\]$", out, re.M), out[-4000:]
 
     live_results = _compared(live, sim)
     sim.admin.reset()
