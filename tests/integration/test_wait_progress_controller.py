@@ -5,8 +5,9 @@
 delegation, -v detail, signals and a controller without httpx, with the same results as the module's own wait.
 
 One playbook runs twice against a reset simulator: at -vvvv through the action plugin (the api key only in
-module_defaults, from a vault), and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself). The decisions
-themselves (and the 15 s heartbeat, with a FakeClock) are unit-tested in tests/unit/plugins/action/.
+module_defaults, from a vault), and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself).
+The decisions themselves (and the 15 s heartbeat, with a FakeClock) are unit-tested in
+tests/unit/plugins/action/test_wait_action.py.
 """
 
 from __future__ import annotations
