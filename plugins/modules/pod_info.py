@@ -73,10 +73,10 @@ options:
       - The wait fails fast, naming the pods, as soon as a selected pod is stopped or terminated (it could
         never become ready without user action), and on timeout names each pod that is not ready with its
         last state (also in RV(not_ready)).
-      - When the task runs on the controller, the wait runs in C(ansible-playbook) and prints each pod's state
-        changes (C(pod worker-7 (<id>\): <state>)) and a running count each time a pod becomes ready and with
-        every 15 s heartbeat (C(12/50 ready; waiting for worker-3, worker-7, worker-9 and 35 more)); the
-        result is the same as when the module waits by itself.
+      - When the task runs on the controller, the wait runs in C(ansible-playbook) and prints a line for each
+        state change of each pod, naming the pod and its id, and a running count each time a pod becomes
+        ready and with every 15 s heartbeat (C(12/50 ready; waiting for worker-3, worker-7, worker-9 and 35
+        more)). The result is the same as when the module waits by itself.
 notes:
   - Supports check mode; it never changes anything. No wait happens in check mode.
 seealso:
