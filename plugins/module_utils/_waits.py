@@ -17,6 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wa
 from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_KEY, ResourceModule, RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
 from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchLines, BatchPodPoller, PodPoller
 
 POD_WAIT_STATES = ("present", "running", "restarted")
@@ -205,6 +206,20 @@ def explain_batch_failure(error, poller, pod_ids, names):
     return msg, {"not_ready": not_ready}
 
 
+class _FirstReadBackend:
+    """Hands the wait's first poll the list read already made, so a wait starts without a second read."""
+
+    def __init__(self, backend, first_read):
+        self._backend = backend
+        self._first = first_read
+
+    def list_pods(self, runtime=True, attempts=None):
+        if self._first is not None:
+            pods, self._first = self._first, None
+            return pods
+        return self._backend.list_pods(runtime=runtime, attempts=attempts)
+
+
 class PodInfoWait(RunPodModule):
     """What ``runpod.cloud.pod_info`` needs to wait for its pods (``wait_pods``), on either side of the handoff."""
 
@@ -219,15 +234,17 @@ class PodInfoWait(RunPodModule):
         return f"runpod.cloud.pod id={resource_id} state=absent"
 
     def resume(self, handoff):
-        self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"])
+        first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
+        self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
 
-    def wait_pods(self, pod_ids, names, timeout, backend=None):
+    def wait_pods(self, pod_ids, names, timeout, first_read):
         """Wait until every pod of ``pod_ids`` is ready; ``self.result`` holds ``pods`` (described, in selection
         order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
-        ``backend`` may stand in for the first read (the module hands over the list it already read)."""
+        ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
         before = {pod["id"]: pod for pod in self.result["pods"]}
         missing = self.result["missing"]
-        poller = BatchPodPoller(backend or self.backend, pod_ids, wait_for=self.wait_settings.wait_for, names=names)
+        backend = _FirstReadBackend(self.backend, first_read)
+        poller = BatchPodPoller(backend, pod_ids, wait_for=self.wait_settings.wait_for, names=names)
         what = "ssh" if self.wait_settings.wait_for == "ssh" else "running status"
         count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
 

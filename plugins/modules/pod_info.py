@@ -256,20 +256,6 @@ ARGUMENT_SPEC = argument_spec(
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 
 
-class _FirstReadBackend:
-    """Hands the wait's first poll the list read already made, so a wait starts without a second read."""
-
-    def __init__(self, backend, first_read):
-        self._backend = backend
-        self._first = first_read
-
-    def list_pods(self, runtime=True, attempts=None):
-        if self._first is not None:
-            pods, self._first = self._first, None
-            return pods
-        return self._backend.list_pods(runtime=runtime, attempts=attempts)
-
-
 class PodInfoModule(PodInfoWait):
     """The selection and the run; the batch wait lives in ``_waits.PodInfoWait`` (shared with the action plugin)."""
 
@@ -371,8 +357,9 @@ class PodInfoModule(PodInfoWait):
         names = {pod.id: pod.name for pod in pods}
         # The first read's retries came out of the same budget.
         timeout = max(self.wait_settings.timeout - self.first_read_elapsed, 0.001)
-        self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout)  # on the controller, the action plugin waits
-        self.wait_pods(pod_ids, names, timeout, backend=_FirstReadBackend(self.backend, list(pods)))
+        # On the controller, the action plugin waits; its first poll is this selection read, as here.
+        self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout, first_read=[pod.model_dump(mode="json") for pod in pods])
+        self.wait_pods(pod_ids, names, timeout, first_read=list(pods))
 
 
 def main():

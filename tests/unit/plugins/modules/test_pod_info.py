@@ -235,9 +235,7 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
     assert "failed" not in own, own
     assert own["missing"] == [] and [pod["id"] for pod in own["pods"]] == ["a", "b", "c"]
     monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
-    # The module's selection read, then the controller's polls: its first poll reads again (the module's list
-    # read stays in the module), so the same answers come one read later.
-    backend = FakeBackend(reads=[select, select, select, *later[:1], [*later[1], c]])
+    backend = FakeBackend(reads=[select, select, *later[:1], [*later[1], c]])
     handed = run(backend, capsys, monkeypatch, **args)
     handoff = handed[_base.HANDOFF_KEY]
     assert "wait" not in handed and handed["missing"] == ["c"]
@@ -245,6 +243,8 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
     assert 0 < handoff["timeout"] <= 600 and "api_key" not in handoff["params"]
     resumed, lines, changes = _resume(backend, handed, monkeypatch)
     assert resumed == own
+    # The module's selection read crossed in the handoff and was the controller's first poll: no second read.
+    assert backend.count("list_pods") == own_backend.count("list_pods") == own["wait"]["polls"] == 4
     assert [(entry["subject"], entry["state"]) for entry in changes] == [
         ("pod web (a)", "pod status starting"),
         ("pod train (b)", "pod status starting"),
@@ -271,7 +271,7 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
     own = run(FakeBackend(reads=[select, select, [booting("a", "web"), stopped]]), capsys, monkeypatch, **args)
     assert own["failed"] is True and own["code"] == "conflict"
     monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
-    backend = FakeBackend(reads=[select, select, select, [booting("a", "web"), stopped]])
+    backend = FakeBackend(reads=[select, select, [booting("a", "web"), stopped]])
     handed = run(backend, capsys, monkeypatch, **args)
     resumed, _lines, _changes = _resume(backend, handed, monkeypatch)
     assert resumed == own
