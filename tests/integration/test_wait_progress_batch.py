@@ -75,7 +75,12 @@ def _shape(value, ids):
 
 
 def _results(result):
-    tasks = {name: result.task_result(name) for name in TASKS}
+    tasks = {name: dict(result.task_result(name)) for name in TASKS}
+    for name in ("info", "info timeout"):
+        # pod_info lists pods in the API's order, and a fleet's members are created concurrently (in any order).
+        for key in ("pods", "not_ready"):
+            if key in tasks[name]:
+                tasks[name][key] = sorted(tasks[name][key], key=lambda pod: pod["name"])
     ids = {pod["id"]: f"<{pod['name']}>" for task in tasks.values() for pod in task["pods"] if pod}
     return {name: _shape(task, ids) for name, task in tasks.items()}
 
