@@ -358,7 +358,8 @@ class PodInfoModule(PodInfoWait):
         # The first read's retries came out of the same budget.
         timeout = max(self.wait_settings.timeout - self.first_read_elapsed, 0.001)
         # On the controller, the action plugin waits; its first poll is this selection read, as here.
-        self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout, first_read=[pod.model_dump(mode="json") for pod in pods])
+        first_read = [pod.model_dump(mode="json") for pod in pods]
+        self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout, first_read=first_read)
         self.wait_pods(pod_ids, names, timeout, first_read=list(pods))
 
 
