@@ -374,6 +374,26 @@ class ResourceModule(RunPodModule):
         """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
         raise NotImplementedError
 
+    def require_for_create(self, *needs: str | tuple[str, ...], hint: str = "") -> None:
+        """Fail ``bad_request`` before a create when the task leaves out an option the create needs.
+
+        Each need is an option, or a tuple of options of which one is enough (``("image", "template_id")``). The
+        message is the same in every module: ``no <kind> named <name> exists, and creating one needs a, b or c and
+        d``, then ``hint``.
+        """
+        missing = []
+        for need in needs:
+            options = (need,) if isinstance(need, str) else need
+            if not any(self.params.get(option) for option in options):
+                missing.append(" or ".join(options))
+        if missing:
+            listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+            self.fail(
+                f"no {self.resource_kind} named {self.params.get('name')!r} exists, and creating one needs {listed}"
+                f"{hint}",
+                code="bad_request",
+            )
+
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
         described = self.describe(spec)

@@ -453,16 +453,7 @@ class ClusterModule(ResourceModule):
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        missing = [option for option in ("gpu_type_id", "pod_count") if not p[option]]
-        if not (p["image"] or p["template_id"]):
-            missing.append("image (or template_id)")
-        if not p["name"]:
-            missing.append("name")
-        if missing:
-            self.fail(
-                f"no cluster named {p['name']!r} exists, and creating one needs {', '.join(missing)}.",
-                code="bad_request",
-            )
+        self.require_for_create("name", ("image", "template_id"), "gpu_type_id", "pod_count")
         return ClusterSpec(
             name=p["name"],
             type=p["type"] or "TRAINING",

@@ -677,13 +677,10 @@ class EndpointModule(ResourceModule):
     def build_spec(self):
         params = self.params
         wanted = self.wanted()
-        missing = _endpoints.create_problems(params)
-        if missing:
-            self.fail(
-                f"no endpoint named {params['name']!r} exists, and creating one needs {' and '.join(missing)} "
-                f"(template_id is the id of a serverless template, see runpod.cloud.template)",
-                code="bad_request",
-            )
+        self.require_for_create(
+            *_endpoints.create_needs(self.api_version),
+            hint=" (template_id is the id of a serverless template, see runpod.cloud.template)",
+        )
         if "scaler_value" in wanted:
             wanted["scaler_value"] = _endpoints.scaler_number(
                 wanted["scaler_value"], wanted.get("scaler_type"), self.api_version
