@@ -234,6 +234,14 @@ class _WaitEndedError(Exception):
         self.result = result
 
 
+def _warning_text(warning: Any) -> Any:
+    """The message of a module warning: text, a 2.19 warning event, or its JSON form."""
+    if isinstance(warning, dict):
+        return (warning.get("event") or {}).get("msg")
+    event = getattr(warning, "event", None)
+    return getattr(event, "msg", None) if event is not None else warning
+
+
 class _ControllerModule:
     """The part of AnsibleModule a resumed wait uses; ``exit_json``/``fail_json`` end it with its result."""
 
@@ -251,8 +259,12 @@ class _ControllerModule:
             self.warnings.append(warning)
 
     def _with_warnings(self, result: dict) -> dict:
-        if self.warnings:
-            result["warnings"] = [*(result.get("warnings") or []), *self.warnings]
+        # As a module's own warnings: each message once per task, after the ones the module gave before the handoff.
+        given = list(result.get("warnings") or [])
+        known = {_warning_text(warning) for warning in given}
+        added = [warning for warning in self.warnings or () if warning not in known]
+        if added:
+            result["warnings"] = [*given, *added]
         return result
 
     def exit_json(self, **result: Any) -> None:
