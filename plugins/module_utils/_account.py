@@ -13,23 +13,18 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._models import BillingReport
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+    NETWORK_VOLUME,
+    REGISTRY,
     as_dict,
     as_float,
-    as_int,
     as_list,
     as_str,
     pick_list,
-    quote_id,
-    require_id,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
-    BillingReport,
-    NetworkVolumeView,
-    RegistryView,
 )
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
@@ -57,6 +52,21 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 def not_on_v1(what, hint="use api_version v2"):
     """The error for a feature REST v1 lacks; raised before any request is sent."""
     return RunPodError("bad_request", None, f"{what} is not available on api_version v1; {hint}")
+
+
+# What REST v1 lacks that a module refuses before any API call (``v1_refusal``); ``AccountV1`` raises the same
+# message when called anyway.
+V1_REFUSALS = {
+    "ssh_keys": "managing the account's SSH keys is not available on api_version v1 (REST v1 has no route for "
+    "them); use api_version v2",
+    "network_volume_type": "type is not available on api_version v1, which can neither choose nor report the volume "
+    "tier; omit type (RunPod uses the data center's default tier) or use api_version v2",
+}
+
+
+def v1_refusal(api_version, feature):
+    """Why ``feature`` (a key of ``V1_REFUSALS``) cannot be used with ``api_version``; None when it can."""
+    return V1_REFUSALS[feature] if api_version == "v1" else None
 
 
 def account_api(backend):
@@ -117,30 +127,6 @@ def amounts_from(payload):
     }
 
 
-def volume_from_v2(payload):
-    return NetworkVolumeView(
-        id=require_id(payload, "network volume"),
-        name=as_str(payload.get("name")) or "",
-        size_gb=as_int(payload.get("size")),
-        data_center_id=as_str(payload.get("dataCenter")) or as_str(payload.get("dataCenterId")),
-        type=(as_str(payload.get("type")) or "").upper() or None,
-    )
-
-
-def volume_from_v1(payload):
-    return NetworkVolumeView(
-        id=require_id(payload, "network volume"),
-        name=as_str(payload.get("name")) or "",
-        size_gb=as_int(payload.get("size")),
-        data_center_id=as_str(payload.get("dataCenterId")) or as_str(payload.get("dataCenter")),
-        type=None,
-    )
-
-
-def registry_from(payload):
-    return RegistryView(id=require_id(payload, "container registry credential"), name=as_str(payload.get("name")) or "")
-
-
 def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
     """``(start_time, end_time)`` normalized; ``ValueError`` naming the option for bad input."""
     start_time = normalize_time(start_time, "start_time") if start_time else None
@@ -160,12 +146,17 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 
 class _Account:
     volumes_path = registries_path = ""
-    view_volume: Any = None
 
     def __init__(self, backend):
         self.backend = backend
         self.client = backend.client
         self.api_version = backend.api_version
+
+    def view_volume(self, payload):
+        return NETWORK_VOLUME.read(self.api_version, payload)
+
+    def view_registry(self, payload):
+        return REGISTRY.read(self.api_version, payload)
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
@@ -202,17 +193,17 @@ class _Account:
 
     def list_registries(self):
         payload = self.client.request("GET", self.registries_path)
-        return [registry_from(raw) for raw in pick_list(payload, "registries", "registry credential")]
+        return [self.view_registry(raw) for raw in pick_list(payload, "registries", "registry credential")]
 
     def get_registry(self, registry_id):
-        return registry_from(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
+        return self.view_registry(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
 
     def find_registries(self, name):
         return [registry for registry in self.list_registries() if registry.name == name]
 
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}
-        return registry_from(post_create(self.client, self.registries_path, body))
+        return self.view_registry(post_create(self.client, self.registries_path, body))
 
     def delete_registry(self, registry_id):
         self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
@@ -221,7 +212,6 @@ class _Account:
 class AccountV2(_Account):
     volumes_path = "network-volumes"
     registries_path = "registries"
-    view_volume = staticmethod(volume_from_v2)
 
     @staticmethod
     def volume_create_body(spec):
@@ -307,21 +297,18 @@ def sum_amounts(records):
 class AccountV1(_Account):
     volumes_path = "networkvolumes"
     registries_path = "containerregistryauth"
-    view_volume = staticmethod(volume_from_v1)
 
     @staticmethod
     def volume_create_body(spec):
         if spec.type:
-            raise not_on_v1(
-                "choosing a network volume type", "omit type (RunPod uses the data center's default tier) or use v2"
-            )
+            raise RunPodError("bad_request", None, V1_REFUSALS["network_volume_type"])
         return {"name": spec.name, "size": int(spec.size_gb), "dataCenterId": spec.data_center_id}
 
     def get_ssh_keys(self):
-        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
 
     def set_ssh_keys(self, keys):
-        raise not_on_v1("managing the account's SSH keys (REST v1 has no such route)")
+        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
         start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)

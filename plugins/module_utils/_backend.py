@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import shlex
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
-from ansible_collections.runpod.cloud.plugins.module_utils._models import Health, v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._models import v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+    ENDPOINT,
+    POD,
+    TEMPLATE,
+    health_from_payload,
+    pick_list,
+)
 
 API_VERSIONS = ("v2", "v1")
 DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
@@ -106,23 +113,17 @@ class Backend:
     """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
 
     api_version = ""
-    # Each backend names its paths, payload readers (``view_*``) and body builders (``*_body``); the REST
-    # shapes of the calls below are otherwise the same on v1 and v2.
+    # Each backend names its paths and body builders (``*_body``); the payloads are read by ``api_version``
+    # (``_payloads``), and the REST shapes of the calls below are otherwise the same on v1 and v2.
     endpoints_path = ""
-    # (Each a function of the payload or of the fields; ``Any`` because subclasses bind plain functions.)
-    view_pod: Any = None
-    view_endpoint: Any = None
-    view_template: Any = None
+    # (Each a function of the fields; ``Any`` because subclasses bind plain functions.)
     pod_create_body: Any = None
     pod_update_body: Any = None
     endpoint_body: Any = None
-    template_body: Any = None
 
     def __init__(self, client, options):
         self.client = client
         self.options = options
-        # What the last create_pod tried (``_placement.Placement``); None before any create.
-        self.last_placement = None
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
@@ -142,6 +143,17 @@ class Backend:
 
     def close(self):
         self.client.close()
+
+    # -- payload readers (one table per view, a column per API version: ``_payloads``) --------------------
+
+    def view_pod(self, payload):
+        return POD.read(self.api_version, payload)
+
+    def view_endpoint(self, payload):
+        return ENDPOINT.read(self.api_version, payload)
+
+    def view_template(self, payload):
+        return TEMPLATE.read(self.api_version, payload)
 
     # -- pods --------------------------------------------------------------------------------------
 
@@ -177,26 +189,32 @@ class Backend:
         """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
         return None
 
-    def create_pod(self, spec: Any) -> Any:
+    def create_pod(self, spec: Any) -> tuple[Any, dict]:
         """Create on the first candidate that can be placed: the catalog (when there is one) orders the
         candidates, then one POST per candidate, each answer handled by the table in ``_placement``.
 
-        A 5xx or a lost connection may have created a pod that bills: it is raised ``maybe_created`` and
-        never re-sent (the caller looks the pod up by name). ``last_placement`` says what was tried.
+        Returns ``(pod, placement)``: the created pod and what was tried (``_placement.Placement.as_dict``); a
+        ``RunPodError`` raised once placement began carries the same dict as ``placement``. A 5xx or a lost
+        connection may have created a pod that bills: it is raised ``maybe_created`` and never re-sent (the
+        caller looks the pod up by name).
         """
         problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
             self.api_version, spec.model_dump()
         )
         if problem:
             raise ValueError(problem)
-        self.last_placement = placement = _placement.Placement()
+        placement = _placement.Placement()
         candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement)
 
         def post(candidate):
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
-            return self.client.request("POST", "pods", json=body)
+            return post_create(self.client, "pods", body)
 
-        return self.view_pod(_placement.place(candidates, post, placement, self.api_version))
+        created = _placement.place(candidates, post, placement, self.api_version)
+        try:
+            return self.view_pod(created), placement.as_dict()
+        except RunPodError as error:  # an answer without a pod: the pod exists all the same
+            raise _placement.attach(placement, error) from None
 
     def update_pod(self, pod_id, changes):
         payload = self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=self.pod_update_body(changes))
@@ -230,15 +248,9 @@ class Backend:
         return [endpoint for endpoint in self.list_endpoints() if endpoint.name == name]
 
     def create_endpoint(self, spec):
+        # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
         body = self.endpoint_body(spec.model_dump(), creating=True)
-        try:
-            payload = self.client.request("POST", self.endpoints_path, json=body)
-        except RunPodError as error:
-            # The endpoint may exist anyway: callers look it up by name instead of sending the create again.
-            if error.code in ("server_error", "network_error"):
-                error.maybe_created = True
-            raise
-        return self.view_endpoint(payload)
+        return self.view_endpoint(post_create(self.client, self.endpoints_path, body))
 
     def update_endpoint(self, endpoint_id, changes):
         body = self.endpoint_body(dict(changes), creating=False)
@@ -259,6 +271,10 @@ class Backend:
         return None
 
     # -- templates ---------------------------------------------------------------------------------
+
+    def template_body(self, fields, creating):
+        """A template create/update body (``build_template_body``); v1 drops what it cannot change."""
+        return build_template_body(self.api_version, fields, creating)
 
     def list_templates(self):
         payload = self.client.request("GET", "templates")
@@ -287,70 +303,7 @@ def quote_id(resource_id: object) -> str:
     return quote(str(resource_id), safe="")
 
 
-# -- lenient payload readers shared by both backends ------------------------------------------------
-
-
-def as_int(value: Any) -> int | None:
-    """An int from an int, float or digit string; None otherwise (bools are not counts)."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value
-    try:
-        return int(float(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def as_float(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def as_str(value: object) -> str | None:
-    """A non-empty string or None."""
-    if value is None:
-        return None
-    text = str(value).strip()
-    return text or None
-
-
-def as_dict(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
-def as_list(value: object) -> list:
-    """A list without its ``null`` entries."""
-    if not isinstance(value, list):
-        return []
-    return [item for item in value if item is not None]
-
-
-def env_dict(value: object) -> dict[str, str]:
-    """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
-    result = {}
-    if isinstance(value, dict):
-        for key, item in value.items():
-            result[str(key)] = "" if item is None else str(item)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict) and "key" in item:
-                result[str(item["key"])] = "" if item.get("value") is None else str(item.get("value"))
-            elif isinstance(item, str) and "=" in item:
-                key, text = item.split("=", 1)
-                result[key] = text
-    return result
-
-
-def port_list(value: object) -> list[str]:
-    """Declared ports as a list of strings, from a list or a comma-separated string."""
-    if isinstance(value, str):
-        return [item.strip() for item in value.split(",") if item.strip()]
-    return [str(item).strip() for item in as_list(value) if str(item).strip()]
+# -- request bodies shared by both backends ------------------------------------------------------------
 
 
 def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_volume_id: str | None) -> dict | None:
@@ -362,56 +315,85 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     return None
 
 
-def build_template_body(fields, creating, keys, docker_args=None):
-    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``; ``keys`` maps them to the
-    backend's names, ``docker_args`` converts the start command (v1 sends a list)."""
-    unknown = sorted(set(fields) - set(keys))
-    if unknown:
-        raise ValueError(f"unknown template field(s): {', '.join(unknown)}")
+def start_command(docker_args: str | None) -> list[str]:
+    """REST v1's ``dockerStartCmd`` list from the start command string (empty: no command)."""
+    return shlex.split(docker_args) if docker_args else []
+
+
+def env_strings(env: dict | None) -> dict[str, str]:
+    return {str(key): str(value) for key, value in (env or {}).items()}
+
+
+def listed(value: Any) -> list | None:
+    return None if value is None else list(value)
+
+
+# The spec fields that pod creates, pod updates, templates and (v2) endpoints send as one key each:
+# field -> (convert, REST v2 key, REST v1 key); None where that version has no such key, and a key may come with its
+# own convert. Each body builder chooses the fields it sends and when (both versions reject keys they do not know:
+# docs/dev/api-notes.md, section 3.2).
+BODY_KEYS: dict[str, tuple] = {
+    "name": (None, "name", "name"),
+    "image": (None, "image", "imageName"),
+    "template_id": (None, "templateId", "templateId"),
+    "cloud_type": (str.upper, "cloud", "cloudType"),
+    "container_disk_gb": (int, "disk", "containerDiskInGb"),
+    "volume_gb": (int, None, "volumeInGb"),
+    "volume_mount_path": (None, None, "volumeMountPath"),
+    "network_volume_id": (None, None, "networkVolumeId"),
+    "ports": (listed, "ports", "ports"),
+    "env": (env_strings, "env", "env"),
+    # v2 takes the start command as one string ("" clears it), v1 as a list.
+    "docker_args": (None, ("args", lambda args: args or ""), ("dockerStartCmd", start_command)),
+    "registry_id": (None, "registry", "containerRegistryAuthId"),
+    "locked": (None, "locked", "locked"),
+    "serverless": (None, "serverless", "isServerless"),
+    "data_center_ids": (listed, "dataCenterIds", "dataCenterIds"),
+    "support_public_ip": (bool, None, "supportPublicIp"),
+    "interruptible": (bool, None, "interruptible"),
+}
+
+
+def body_keys(version: str, values: dict) -> dict:
+    """``values`` (spec field -> value: the fields the caller sends) under ``version``'s keys, converted."""
     body = {}
-    for key, api_key in keys.items():
-        value = fields.get(key)
-        # On create, empty collections are the defaults; on update an explicit empty value clears.
-        if value is None or (creating and value in ({}, [], "")):
-            continue
-        if key == "docker_args" and docker_args is not None:
-            value = docker_args(value)
-        elif key == "container_disk_gb":
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in value.items()}
-        body[api_key] = value
+    for field, value in values.items():
+        convert, *cells = BODY_KEYS[field]
+        key = cells[API_VERSIONS.index(version)]
+        if isinstance(key, tuple):
+            key, convert = key
+        if key is None:
+            raise ValueError(f"REST {version} has no {field}")
+        body[key] = value if convert is None else convert(value)
     return body
 
 
-def health_from_payload(payload):
-    """``Health`` from a serverless ``/health`` body; missing counters are 0."""
-    payload = as_dict(payload)
-    workers = as_dict(payload.get("workers"))
-    jobs = {str(key): as_int(value) or 0 for key, value in as_dict(payload.get("jobs")).items()}
-    counters = {key: as_int(workers.get(key)) or 0 for key in HEALTH_KEYS}
-    return Health(jobs=jobs, **counters)
+def given(spec: Any, fields: tuple, keep: Any = bool) -> dict:
+    """The ``fields`` of ``spec`` a create sends: those whose value passes ``keep`` (set and not empty by default)."""
+    return {field: getattr(spec, field) for field in fields if keep(getattr(spec, field))}
 
 
-def require_id(payload: object, kind: str) -> str:
-    """The ``id`` of a resource payload, or ``bad_response`` naming what was missing."""
-    if not isinstance(payload, dict):
-        raise RunPodError("bad_response", None, f"expected a {kind} object, got {type(payload).__name__}")
-    resource_id = payload.get("id")
-    if not isinstance(resource_id, str) or not resource_id:
-        raise RunPodError("bad_response", None, f"the API returned a {kind} without an id")
-    return resource_id
+def only(fields: dict, allowed: tuple, message: str) -> dict:
+    """``fields`` when every key is ``allowed``; else ValueError ``<message>: <the others>``."""
+    unknown = sorted(set(fields) - set(allowed))
+    if unknown:
+        raise ValueError(f"{message}: {', '.join(unknown)}")
+    return fields
 
 
-def pick_list(payload: object, key: str, kind: str) -> list:
-    """Entries of a list response: a wrapped ``{key: [...]}`` (v2) or a bare array (v1); nulls skipped."""
-    if isinstance(payload, list):
-        return as_list(payload)
-    if isinstance(payload, dict) and isinstance(payload.get(key), list):
-        return as_list(payload[key])
-    if isinstance(payload, dict) and payload.get(key) is None and key in payload:
-        return []
-    raise RunPodError("bad_response", None, f"expected a list of {kind}s in the response")
+TEMPLATE_FIELDS = ("name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
+
+
+def build_template_body(version: str, fields: dict, creating: bool) -> dict:
+    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``."""
+    only(fields, TEMPLATE_FIELDS, "unknown template field(s)")
+    return body_keys(version, {key: value for key, value in fields.items() if sendable(value, creating)})
+
+
+def sendable(value: Any, creating: bool) -> bool:
+    """Whether a field of a create or an update body is sent: set, and on create not an empty default (on update an
+    explicit empty value clears)."""
+    return value is not None and not (creating and value in ({}, [], ""))
 
 
 __all__ = [

@@ -12,29 +12,16 @@ HTTP timeout capped at 5 s. If that read fails, or a pod is missing from it, the
 
 from __future__ import annotations
 
-import shlex
-
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
-    as_dict,
-    as_float,
-    as_int,
-    as_list,
-    as_str,
+    body_keys,
     build_template_body,
-    env_dict,
-    pick_list,
-    port_list,
+    given,
+    only,
     quote_id,
-    require_id,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
-    EndpointView,
-    PodView,
-    PortMapping,
-    TemplateView,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD, pick_list, require_id, upper
 
 GRAPHQL_TIMEOUT_CAP = 5.0
 RUNTIME_QUERY = (
@@ -43,165 +30,32 @@ RUNTIME_QUERY = (
 )
 
 
-def _upper(value):
-    return (as_str(value) or "").upper()
-
-
-def docker_args_from_v1(payload):
-    """One command string from ``dockerEntrypoint`` + ``dockerStartCmd`` (REST) or ``dockerArgs`` (GraphQL)."""
-    parts = [str(item) for item in as_list(payload.get("dockerEntrypoint")) + as_list(payload.get("dockerStartCmd"))]
-    if parts:
-        return shlex.join(parts)
-    return as_str(payload.get("dockerArgs"))
-
-
-def graphql_port(entry):
-    entry = as_dict(entry)
-    private = as_int(entry.get("privatePort"))
-    if private is None:
-        return None
-    public_flag = entry.get("isIpPublic")
-    return PortMapping(
-        private=private,
-        public=as_int(entry.get("publicPort")),
-        ip=as_str(entry.get("ip")),
-        type=as_str(entry.get("type")),
-        is_public=public_flag if isinstance(public_flag, bool) else None,
-    )
-
-
-def pod_from_v1(payload, runtime_entry=None):
-    """Normalize a REST v1 Pod, merged with its GraphQL runtime entry when that read succeeded.
-
-    ``runtime_entry`` is None when no GraphQL read was made, it failed, or the pod was not in it. Only fields of
-    the v1 document's ``Pod`` are read (and ``imageName``, which live answers send instead of ``image``);
-    ``machine`` is there because reads send ``includeMachine=true``. The document has no creation time, compute
-    type, cloud or top-level data center: those stay unknown or are derived from ``machine``.
-    """
-    pod_id = require_id(payload, "pod")
-    rest_status = _upper(payload.get("desiredStatus"))
-    gpu = as_dict(payload.get("gpu"))
-    machine = as_dict(payload.get("machine"))
-    network_volume = as_dict(payload.get("networkVolume"))
-    machine_gpu = as_str(machine.get("gpuTypeId"))
-    gpu_type = as_str(gpu.get("id")) or (machine_gpu if machine_gpu and machine_gpu.lower() != "unknown" else None)
-    compute_type = "CPU" if as_str(payload.get("cpuFlavorId")) and not gpu_type else "GPU"
-    secure = machine.get("secureCloud")
-    port_mappings = {}
-    for private, public in as_dict(payload.get("portMappings")).items():
-        public_port = as_int(public)
-        if public_port is not None:
-            port_mappings[str(private)] = public_port
-
-    probed = runtime_entry is not None
-    runtime_entry = as_dict(runtime_entry)
-    runtime = runtime_entry.get("runtime")
-    runtime_reported = probed and isinstance(runtime, dict) and bool(runtime)
-    runtime = as_dict(runtime)
-    # The GraphQL read is the fresher source of intent and last change (docs/dev/wait-and-status.md, section 6):
-    # a pod that REST still lists as RUNNING but GraphQL shows EXITED derives as stopped. ``status`` keeps REST's.
-    desired_status = _upper(runtime_entry.get("desiredStatus")) or rest_status
-    last_status_change = as_str(runtime_entry.get("lastStatusChange")) or as_str(payload.get("lastStatusChange"))
-    return PodView(
-        id=pod_id,
-        name=as_str(payload.get("name")) or "",
-        api_version="v1",
-        status=rest_status,
-        desired_status=desired_status,
-        actions=[],
-        last_status_change=last_status_change,
-        runtime_probed=probed,
-        runtime_reported=runtime_reported,
-        uptime_seconds=as_int(runtime.get("uptimeInSeconds")) if runtime_reported else None,
-        image=as_str(payload.get("image")) or as_str(payload.get("imageName")),
-        template_id=as_str(payload.get("templateId")),
-        compute_type=compute_type,
-        gpu_type=gpu_type if compute_type == "GPU" else None,
-        gpu_count=(as_int(gpu.get("count")) or 0) if compute_type == "GPU" else 0,
-        cpu_flavor=as_str(payload.get("cpuFlavorId")),
-        vcpu_count=as_int(payload.get("vcpuCount")),
-        cloud_type=None if not isinstance(secure, bool) else ("SECURE" if secure else "COMMUNITY"),
-        cost_per_hr=as_float(payload.get("costPerHr")),
-        data_center_id=as_str(machine.get("dataCenterId")),
-        container_disk_gb=as_int(payload.get("containerDiskInGb")),
-        volume_gb=as_int(payload.get("volumeInGb")) or None,
-        volume_mount_path=as_str(payload.get("volumeMountPath")),
-        network_volume_id=as_str(network_volume.get("id")),
-        ports=port_list(payload.get("ports")),
-        env=env_dict(payload.get("env")),
-        docker_args=docker_args_from_v1(payload),
-        registry_id=as_str(payload.get("containerRegistryAuthId")),
-        interruptible=payload.get("interruptible") if isinstance(payload.get("interruptible"), bool) else None,
-        public_ip=as_str(payload.get("publicIp")),
-        port_mappings=port_mappings,
-        runtime_ports=[port for port in map(graphql_port, as_list(runtime.get("ports"))) if port is not None],
-        ssh_direct=None,
-        ssh_proxy=None,
-        created_at=None,
-        started_at=as_str(payload.get("lastStartedAt")),
-        locked=bool(payload.get("locked")),
-    )
-
-
-def endpoint_from_v1(payload):
-    endpoint_id = require_id(payload, "endpoint")
-    template = payload.get("template")
-    flashboot = payload.get("flashboot")
-    network_volumes = as_list(payload.get("networkVolumeIds"))
-    return EndpointView(
-        id=endpoint_id,
-        name=as_str(payload.get("name")) or "",
-        api_version="v1",
-        template_id=as_str(payload.get("templateId")) or as_str(as_dict(template).get("id")),
-        gpu_type_ids=[str(item) for item in as_list(payload.get("gpuTypeIds"))],
-        gpu_pools=[],
-        gpu_count=as_int(payload.get("gpuCount")),
-        workers_min=as_int(payload.get("workersMin")),
-        workers_max=as_int(payload.get("workersMax")),
-        idle_timeout=as_int(payload.get("idleTimeout")),
-        scaler_type=as_str(payload.get("scalerType")),
-        scaler_value=as_float(payload.get("scalerValue")),
-        flashboot=flashboot if isinstance(flashboot, bool) else None,
-        network_volume_id=as_str(payload.get("networkVolumeId")) or as_str((network_volumes or [None])[0]),
-        data_center_ids=[str(item) for item in as_list(payload.get("dataCenterIds"))],
-        execution_timeout_ms=as_int(payload.get("executionTimeoutMs")),
-        created_at=as_str(payload.get("createdAt")),
-        allowed_cuda_versions=[str(item) for item in as_list(payload.get("allowedCudaVersions"))],
-        min_cuda_version=as_str(payload.get("minCudaVersion")) or None,
-    )
-
-
-def template_from_v1(payload):
-    template_id = require_id(payload, "template")
-    return TemplateView(
-        id=template_id,
-        name=as_str(payload.get("name")) or "",
-        image=as_str(payload.get("imageName")) or as_str(payload.get("image")),
-        serverless=bool(payload.get("isServerless")),
-        container_disk_gb=as_int(payload.get("containerDiskInGb")),
-        env=env_dict(payload.get("env")),
-        ports=port_list(payload.get("ports")),
-        docker_args=docker_args_from_v1(payload),
-        registry_id=as_str(payload.get("containerRegistryAuthId")),
-    )
-
-
 # -- request bodies (only PodCreateInput/PodUpdateInput/... keys: v1 rejects anything else) --------------
 
 
-def _start_cmd(docker_args):
-    return shlex.split(docker_args) if docker_args else []
+# The spec fields a pod create sends when set (POD_CREATE_FIELDS: not empty; POD_CREATE_FLAGS: not None, so false
+# and 0 are sent) and those a pod update may change.
+POD_CREATE_FIELDS = (
+    "image", "template_id", "cloud_type", "container_disk_gb", "network_volume_id", "volume_mount_path", "ports",
+    "env", "docker_args", "registry_id", "data_center_ids",
+)
+POD_CREATE_FLAGS = ("volume_gb", "support_public_ip", "interruptible")
+POD_UPDATE_FIELDS = (
+    "name", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path", "ports", "env", "locked",
+    "registry_id",
+)
 
 
 def pod_create_body(spec, candidate, data_center_id=None):
     """The v1 create body on ``candidate``; REST v1 keeps its own list semantics: the spec's data centers
     go in every body (``data_center_id`` is not used; v1 candidates are never pinned)."""
     cpu = spec.compute_type.upper() == "CPU"
-    body = {"name": spec.name, "computeType": "CPU" if cpu else "GPU"}
-    if spec.image:
-        body["imageName"] = spec.image
-    if spec.template_id:
-        body["templateId"] = spec.template_id
+    body = {
+        "name": spec.name,
+        "computeType": "CPU" if cpu else "GPU",
+        **body_keys("v1", given(spec, POD_CREATE_FIELDS)),
+        **body_keys("v1", given(spec, POD_CREATE_FLAGS, keep=lambda value: value is not None)),
+    }
     if cpu:
         body["cpuFlavorIds"] = [candidate]
         if spec.vcpu_count:
@@ -211,64 +65,12 @@ def pod_create_body(spec, candidate, data_center_id=None):
         body["gpuCount"] = int(spec.gpu_count or 1)
         if spec.allowed_cuda_versions:
             body["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
-    if spec.cloud_type:
-        body["cloudType"] = spec.cloud_type.upper()
-    if spec.container_disk_gb:
-        body["containerDiskInGb"] = int(spec.container_disk_gb)
-    if spec.network_volume_id:
-        body["networkVolumeId"] = spec.network_volume_id
-    if spec.volume_gb is not None:
-        body["volumeInGb"] = int(spec.volume_gb)
-    if spec.volume_mount_path:
-        body["volumeMountPath"] = spec.volume_mount_path
-    if spec.ports:
-        body["ports"] = list(spec.ports)
-    if spec.env:
-        body["env"] = {str(key): str(value) for key, value in spec.env.items()}
-    if spec.docker_args:
-        body["dockerStartCmd"] = _start_cmd(spec.docker_args)
-    if spec.registry_id:
-        body["containerRegistryAuthId"] = spec.registry_id
-    if spec.data_center_ids:
-        body["dataCenterIds"] = list(spec.data_center_ids)
-    if spec.support_public_ip is not None:
-        body["supportPublicIp"] = bool(spec.support_public_ip)
-    if spec.interruptible is not None:
-        body["interruptible"] = bool(spec.interruptible)
     return body
-
-
-POD_UPDATE_KEYS = {
-    "name": "name",
-    "image": "imageName",
-    "docker_args": "dockerStartCmd",
-    "container_disk_gb": "containerDiskInGb",
-    "volume_gb": "volumeInGb",
-    "volume_mount_path": "volumeMountPath",
-    "ports": "ports",
-    "env": "env",
-    "locked": "locked",
-    "registry_id": "containerRegistryAuthId",
-}
 
 
 def pod_update_body(changes):
-    unknown = sorted(set(changes) - set(POD_UPDATE_KEYS))
-    if unknown:
-        raise ValueError(f"REST v1 cannot update pod field(s): {', '.join(unknown)}")
-    body = {}
-    for key, api_key in POD_UPDATE_KEYS.items():
-        if key not in changes:
-            continue
-        value = changes[key]
-        if key == "docker_args":
-            value = _start_cmd(value)
-        elif key in ("container_disk_gb", "volume_gb"):
-            value = int(value)
-        elif key == "env":
-            value = {str(k): str(v) for k, v in (value or {}).items()}
-        body[api_key] = value
-    return body
+    only(changes, POD_UPDATE_FIELDS, "REST v1 cannot update pod field(s)")
+    return body_keys("v1", changes)
 
 
 def endpoint_body(fields, creating):
@@ -321,31 +123,16 @@ def endpoint_body(fields, creating):
     return body
 
 
-TEMPLATE_KEYS = {
-    "name": "name",
-    "image": "imageName",
-    "serverless": "isServerless",
-    "container_disk_gb": "containerDiskInGb",
-    "env": "env",
-    "ports": "ports",
-    "docker_args": "dockerStartCmd",
-    "registry_id": "containerRegistryAuthId",
-}
-
-
 def template_body(fields, creating):
     if not creating:
         # isServerless is a create-time choice on v1 (TemplateUpdateInput has no such key).
         fields = {key: value for key, value in fields.items() if key != "serverless"}
-    return build_template_body(fields, creating, TEMPLATE_KEYS, docker_args=_start_cmd)
+    return build_template_body("v1", fields, creating)
 
 
 class BackendV1(Backend):
     api_version = "v1"
     endpoints_path = "endpoints"
-    view_pod = staticmethod(pod_from_v1)
-    view_endpoint = staticmethod(endpoint_from_v1)
-    view_template = staticmethod(template_from_v1)
     pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)
     endpoint_body = staticmethod(endpoint_body)
@@ -360,7 +147,7 @@ class BackendV1(Backend):
 
     def _runtime_entries(self, raw_pods):
         """One bulk GraphQL read when a pod is RUNNING: ``{id: entry}``; None when not made or failed."""
-        if not any(_upper(raw.get("desiredStatus")) == "RUNNING" for raw in raw_pods):
+        if not any(upper(raw.get("desiredStatus")) == "RUNNING" for raw in raw_pods):
             return None
         timeout = min(float(self.request_timeout), GRAPHQL_TIMEOUT_CAP)
         try:
@@ -387,7 +174,7 @@ class BackendV1(Backend):
         self.runtime_error = None
         entries = self._runtime_entries(raw_pods) if runtime else None
         entries = entries or {}
-        return [pod_from_v1(raw, entries.get(raw["id"])) for raw in raw_pods]
+        return [POD.read("v1", raw, graphql=entries.get(raw["id"])) for raw in raw_pods]
 
     def _list_raw(self, params=None, attempts=None):
         # includeMachine: the data center, GPU type and cloud of a pod are only in its machine block.
@@ -415,9 +202,9 @@ class BackendV1(Backend):
     def find_pods(self, name, attempts=None):
         # v1 filters by name server-side; names repeat, so the caller still checks for ambiguity.
         raw_pods = [raw for raw in self._list_raw({"name": name}, attempts) if raw.get("name") == name]
-        raw_pods = [raw for raw in raw_pods if _upper(raw.get("desiredStatus")) != "TERMINATED"]
+        raw_pods = [raw for raw in raw_pods if upper(raw.get("desiredStatus")) != "TERMINATED"]
         return self._views(raw_pods, True)
 
     def _action(self, pod_id, action):
         payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/{action}")
-        return pod_from_v1(payload) if isinstance(payload, dict) and payload.get("id") else None
+        return self.view_pod(payload) if isinstance(payload, dict) and payload.get("id") else None

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Instant Clusters on REST v2 (``/clusters``): payload reader, create body and the backend calls.
+"""Instant Clusters on REST v2 (``/clusters``): create body and the backend calls (``_payloads.CLUSTER`` reads them).
 
 Clusters exist only on REST v2; ``ClusterCalls`` is mixed into ``BackendV2``. A cluster's ``pods`` field is
 only a count summary, the members themselves are read with ``list_cluster_pods`` (one read for all).
@@ -10,50 +10,22 @@ only a count summary, the members themselves are read with ``list_cluster_pods``
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-    as_dict,
-    as_int,
-    as_str,
-    mounts_body,
-    pick_list,
-    quote_id,
-    require_id,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import mounts_body, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._models import with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import CLUSTER, pick_list
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
 
 
-def cluster_from_v2(payload):
-    """Normalize one REST v2 Cluster object."""
-    cluster_id = require_id(payload, "cluster")
-    compute = as_dict(payload.get("compute"))
-    network = as_dict(payload.get("network"))
-    primary = as_dict(payload.get("primary"))
-    summary = as_dict(payload.get("pods"))
-    template = payload.get("template")
-    return ClusterView(
-        id=cluster_id,
-        name=as_str(payload.get("name")) or "",
-        type=(as_str(payload.get("type")) or "").upper(),
-        gpu_type_id=as_str(compute.get("gpuTypeId")),
-        gpu_count_per_pod=as_int(compute.get("gpuCountPerPod")),
-        pod_count=as_int(compute.get("podCount")),
-        template_id=as_str(template if isinstance(template, str) else as_dict(template).get("id")),
-        data_center_id=as_str(payload.get("dataCenterId")),
-        network_cidr=as_str(network.get("cidr")),
-        vxlan_id=as_int(network.get("vxlanId")),
-        vxlan_port=as_int(network.get("vxlanPort")),
-        primary_pod_id=as_str(primary.get("podId")),
-        primary_status=(as_str(primary.get("status")) or "").upper() or None,
-        primary_ssh_endpoint=as_str(primary.get("sshEndpoint")),
-        pods_total=as_int(summary.get("total")) or 0,
-        pods_by_status={
-            str(key).upper(): as_int(value) or 0 for key, value in as_dict(summary.get("byStatus")).items()
-        },
-        created_at=as_str(payload.get("createdAt")),
+def v1_refusal(api_version, module):
+    """Why ``runpod.cloud.<module>`` cannot run with ``api_version`` (clusters are REST v2 only); None when it can."""
+    if api_version != "v1":
+        return None
+    return (
+        f"runpod.cloud.{module} is not available on api_version v1: RunPod offers Instant Clusters only in its "
+        "REST v2 API (/v2/clusters). Set api_version: v2 (the default)."
     )
 
 
@@ -101,10 +73,10 @@ class ClusterCalls:
 
     def list_clusters(self, attempts=None):
         payload = self.client.request("GET", "clusters", attempts=attempts)
-        return [cluster_from_v2(raw) for raw in pick_list(payload, "clusters", "cluster")]
+        return [CLUSTER.read("v2", raw) for raw in pick_list(payload, "clusters", "cluster")]
 
     def get_cluster(self, cluster_id, attempts=None):
-        return cluster_from_v2(self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
+        return CLUSTER.read("v2", self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
 
     def find_clusters(self, name, attempts=None):
         return [cluster for cluster in self.list_clusters(attempts=attempts) if cluster.name == name]
@@ -119,11 +91,11 @@ class ClusterCalls:
         ``maybe_created``: the cluster may exist and bill, so the caller looks it up by name, never re-POSTs."""
         template = self.get_template(spec.template_id) if spec.template_id else None
         body = cluster_create_body(spec, template)
-        return cluster_from_v2(post_create(self.client, "clusters", body))
+        return CLUSTER.read("v2", post_create(self.client, "clusters", body))
 
     def rename_cluster(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return cluster_from_v2(self.client.request("PATCH", f"clusters/{quote_id(cluster_id)}", json={"name": name}))
+        return CLUSTER.read("v2", self.client.request("PATCH", f"clusters/{quote_id(cluster_id)}", json={"name": name}))
 
     def delete_cluster(self, cluster_id):
         """Deletes the cluster and terminates every member."""
@@ -135,5 +107,5 @@ __all__ = [
     "ROLES",
     "ClusterCalls",
     "cluster_create_body",
-    "cluster_from_v2",
+    "v1_refusal",
 ]

@@ -13,7 +13,7 @@ every worker (``Client.pause``). One list read finds every member by name; ``wai
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -54,35 +54,34 @@ def member_names(base, count):
     return [f"{base}-{index}" for index in range(1, count + 1)]
 
 
-def member_backend(backend):
-    """A member's own backend object (its ``last_placement`` is its own) over the task's one client (so a 429
-    pauses every worker) and the fleet's one catalog read (``read_gpu_catalog``, REST v2)."""
-    member = copy.copy(backend)
-    if hasattr(backend, "read_gpu_catalog"):
-        member.read_gpu_catalog = _shared_read(backend)
-    return member
+@contextlib.contextmanager
+def one_catalog_read(backend):
+    """While the members create, the backend's ``read_gpu_catalog`` (REST v2) is read once for the whole fleet:
+    every member's spec differs only by name. The members share the task's one backend (one HTTP client, so a 429
+    pauses every worker); each create returns its own placement."""
+    read = getattr(backend, "read_gpu_catalog", None)
+    if read is None:
+        yield
+        return
+    lock, memo = threading.Lock(), {}
 
+    def shared(spec=None, **kwargs):
+        with lock:  # the first member reads, the others wait for its answer
+            if "answer" not in memo:
+                try:
+                    memo["answer"] = (read(spec, **kwargs), None)
+                except Exception as read_error:  # the catalog is a hint: each create handles the failure
+                    memo["answer"] = (None, read_error)
+        answer, failure = memo["answer"]
+        if failure is not None:
+            raise failure
+        return answer
 
-def _shared_read(backend):
-    """``read_gpu_catalog`` made once for the whole fleet: every member's spec differs only by name."""
-    shared = getattr(backend, "_fleet_catalog", None)
-    if shared is None:
-        lock, memo = threading.Lock(), {}
-
-        def shared(spec=None, **kwargs):
-            with lock:  # the first member reads, the others wait for its answer
-                if "answer" not in memo:
-                    try:
-                        memo["answer"] = (backend.read_gpu_catalog(spec, **kwargs), None)
-                    except Exception as read_error:  # the catalog is a hint: each create handles the failure
-                        memo["answer"] = (None, read_error)
-            answer, failure = memo["answer"]
-            if failure is not None:
-                raise failure
-            return answer
-
-        backend._fleet_catalog = shared
-    return shared
+    backend.read_gpu_catalog = shared
+    try:
+        yield
+    finally:
+        del backend.read_gpu_catalog
 
 
 class MemberFailedError(Exception):
@@ -118,7 +117,7 @@ class _Member:
         self.matches = matches
         self.module = _MemberModule(owner.module, name)
         self.runner = type(owner)(self.module)
-        self.runner._backend = member_backend(owner.backend)
+        self.runner._backend = owner.backend
         # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
         # after every create settled (_recheck_names), not one per member.
         self.recheck = self.runner.recheck_name_after_create
@@ -169,7 +168,7 @@ def run_fleet(owner):
         owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
     members = [_Member(owner, name, found[name]) for name in names]
     workers = min(params["create_concurrency"], len(members))
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runpod-fleet") as pool:
+    with one_catalog_read(owner.backend), ThreadPoolExecutor(workers, thread_name_prefix="runpod-fleet") as pool:
         for _done in pool.map(_Member.run, members):
             pass
     _recheck_names(owner, members, names)

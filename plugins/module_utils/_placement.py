@@ -17,7 +17,8 @@ the catalog, then create once per candidate in order until one answers 201, with
 | 429 | the client already backed off per Retry-After; still limited: raise |
 | 5xx | the create may have billed: raise ``maybe_created`` (the module looks the pod up by name) |
 
-The functions here make no HTTP call: the backend passes ``post(candidate)`` and the catalog payload.
+The functions here make no HTTP call: the backend passes ``post(candidate)`` (one ``_client.post_create``, which
+marks a 5xx or a lost connection ``maybe_created``) and the catalog payload.
 """
 
 from __future__ import annotations
@@ -179,15 +180,14 @@ def place(
                     "funded; no further candidate was tried",
                     errors=error.errors,
                 )
-                raise _with(placement, stop) from error
-            if error.code in ("server_error", "network_error"):
-                # The create may have billed: never re-POST here; the caller looks the pod up by name.
-                error.maybe_created = True
-            raise _with(placement, error) from None
+                raise attach(placement, stop) from error
+            # A 5xx or a lost connection came back ``maybe_created`` from ``post`` (``_client.post_create``): the
+            # create may have billed, so it is never re-sent here; the caller looks the pod up by name.
+            raise attach(placement, error) from None
         placement.chosen = candidate
         placement.record(candidate, 201, "created")
         return created
-    raise _with(placement, exhausted(placement, last_error))
+    raise attach(placement, exhausted(placement, last_error))
 
 
 def exhausted(placement: Placement, last_error: RunPodError | None) -> RunPodError:
@@ -220,6 +220,7 @@ def _label(item: Any) -> str:
     return f"{item['gpu_type_id']}@{center}" if center else str(item["gpu_type_id"])
 
 
-def _with(placement: Placement, error: RunPodError) -> RunPodError:
+def attach(placement: Placement, error: RunPodError) -> RunPodError:
+    """``error`` carrying ``placement`` (its dict), so a failed task reports what the create tried."""
     error.placement = placement.as_dict()  # type: ignore[attr-defined]
     return error

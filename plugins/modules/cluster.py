@@ -355,6 +355,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import ClusterWait
 
@@ -396,12 +397,9 @@ class ClusterModule(ClusterWait):
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        if p["api_version"] == "v1":
-            self.fail(
-                "runpod.cloud.cluster is not available on api_version v1: RunPod offers Instant Clusters only in its "
-                "REST v2 API (/v2/clusters). Set api_version: v2 (the default).",
-                code="bad_request",
-            )
+        refusal = v1_refusal(p["api_version"], "cluster")
+        if refusal:
+            self.fail(refusal, code="bad_request")
         if p["wait"] and not p["ssh"]:
             self.fail("wait: true waits until every node answers SSH, so it needs ssh: true.", code="bad_request")
         if p["pod_count"] is not None and not MIN_NODES <= p["pod_count"] <= MAX_NODES:

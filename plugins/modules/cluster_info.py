@@ -95,6 +95,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
 
 ARGUMENT_SPEC = argument_spec(
@@ -110,12 +111,9 @@ class ClusterInfoModule(RunPodModule):
 
     def run(self):
         p = self.module.params
-        if p["api_version"] == "v1":
-            self.fail(
-                "runpod.cloud.cluster_info is not available on api_version v1: RunPod offers Instant Clusters only "
-                "in its REST v2 API (/v2/clusters). Set api_version: v2 (the default).",
-                code="bad_request",
-            )
+        refusal = v1_refusal(p["api_version"], "cluster_info")
+        if refusal:
+            self.fail(refusal, code="bad_request")
         if p["id"]:
             try:
                 clusters = [self.backend.get_cluster(p["id"])]

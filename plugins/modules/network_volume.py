@@ -157,6 +157,7 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._account import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
@@ -192,12 +193,9 @@ class NetworkVolumeModule(ResourceModule):
         size = params.get("size_gb")
         if size is not None and not VOLUME_MIN_GB <= size <= VOLUME_MAX_GB:
             self.fail(f"size_gb must be from {VOLUME_MIN_GB} to {VOLUME_MAX_GB} GB, got {size}", code="bad_request")
-        if params.get("type") and params["api_version"] == "v1":
-            self.fail(
-                "type is not available on api_version v1, which can neither choose nor report the volume tier; "
-                "omit type (RunPod uses the data center's default tier) or use api_version v2",
-                code="bad_request",
-            )
+        refusal = v1_refusal(params["api_version"], "network_volume_type") if params.get("type") else None
+        if refusal:
+            self.fail(refusal, code="bad_request")
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):

@@ -848,17 +848,20 @@ class PodModule(PodWait):
         return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
 
     def create(self, spec):
+        placement = None
         try:
-            return self.backend.create_pod(spec)
+            pod, placement = self.backend.create_pod(spec)
+            return pod
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
             if error.code == "bad_response":
                 error.maybe_created = True
+            placement = getattr(error, "placement", None)
             raise
         finally:
             # What the create tried, on success and on failure (the failure path copies the result).
-            if self.backend.last_placement is not None:
-                self.result["placement"] = self.backend.last_placement.as_dict()
+            if placement is not None:
+                self.result["placement"] = placement
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

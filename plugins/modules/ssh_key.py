@@ -116,6 +116,7 @@ import re
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._account import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     RunPodModule,
@@ -177,12 +178,9 @@ class SshKeyModule(RunPodModule):
     def run(self):
         params = self.module.params
         given = key_lines(params["key"])
-        if params["api_version"] == "v1":
-            self.fail(
-                "managing the account's SSH keys is not available on api_version v1 (REST v1 has no route for "
-                "them); use api_version v2",
-                code="bad_request",
-            )
+        refusal = v1_refusal(params["api_version"], "ssh_keys")
+        if refusal:
+            self.fail(refusal, code="bad_request")
         if params["exclusive"] and params["state"] == "absent":
             self.fail(
                 "exclusive applies to state=present only (it makes the list exactly the given keys)", code="bad_request"

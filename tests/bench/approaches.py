@@ -136,7 +136,7 @@ def engine(
                 body = backend.pod_create_body(spec, spec.gpu_type_ids[0])
                 pod = backend.view_pod(backend.client.request("POST", "pods", json=body))
             else:
-                pod = backend.create_pod(spec)
+                pod, _placement = backend.create_pod(spec)
             until(
                 PodPoller(backend, pod.id),
                 label="ssh on pod %s" % pod.id,

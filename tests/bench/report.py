@@ -3,8 +3,16 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Turn the CSVs of one bench run into docs/benchmarks.md and the PNG plots (matplotlib, Agg).
 
-Called by run_bench.py at the end of a run; ``python tests/bench/report.py [--out docs]`` regenerates the page
-and plots from the committed CSVs and meta.json alone, so every figure on the page traces back to a CSV row.
+Called by run_bench.py at the end of a run; ``python tests/bench/report.py [--out docs] [--no-plots]``
+regenerates the page and plots from the committed CSVs and meta.json alone, so every figure on the page traces
+back to a CSV row.
+
+Archived runs: every directory ``docs/benchmarks/<name>/`` holding a ``meta.json`` is an earlier run kept on the
+page after a later run replaced the top-level CSVs. Each gets its own section, rendered by the same section
+functions from that directory's CSVs, with its provenance (from its meta.json, compared with the top-level one)
+and its plots linked from the directory (drawn from its CSVs only when missing: archived plots stay as they
+were). ``python tests/bench/report.py --archive <name> --title "..."`` copies the top-level run there before a
+rerun: the CSVs and plots of the sections it ran, and its meta.json (tests/bench/README.md).
 """
 
 from __future__ import annotations
@@ -13,15 +21,12 @@ import argparse
 import csv
 import json
 import math
+import shutil
 import statistics
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 
 LABELS = {
     "naive": "naive playbook (uri create, until GET delay 5, wait_for OpenSSH sleep 1)",
@@ -70,6 +75,42 @@ PLAYBOOK = {
 }
 
 
+# The CSVs a run writes (run_bench.py), in the order the page presents them, and the plots drawn from them.
+CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv")
+PLOTS = ("latency.png", "requests.png", "walltime.png")
+# Which files each bench section (BENCH_SECTIONS) writes: an archive takes only the sections its run ran.
+SECTION_FILES = {"sweep": ("sweep.csv", "latency.csv", *PLOTS), "list": ("list1000.csv",),
+                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",)}
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a run's files live as the page links them (relative to docs/), its heading level, who produced it."""
+
+    base: str = "benchmarks"
+    level: str = "##"
+    by: str = "`make bench`"
+
+    def heading(self, text: str) -> str:
+        return "%s %s" % (self.level, text)
+
+    def link(self, name: str) -> str:
+        return "%s/%s" % (self.base, name)
+
+
+TOP = Where()
+
+
+def _pyplot():
+    """matplotlib (requirements-bench.txt) only when a plot is drawn: the page renders without it (--no-plots)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def read_csv(path: Path) -> list[dict[str, str]]:
     if not path.exists():
         return []
@@ -114,6 +155,7 @@ def verdict(value: float | None, goal: float, unit: str = " s") -> str:
 
 # -- plots -------------------------------------------------------------------------------------------------------
 def plot_latency(pods: list[dict], path: Path) -> None:
+    plt = _pyplot()
     data, labels, colors = [], [], []
     for approach in [*SINGLE_WAITS, *BATCH_WAITS]:
         values = [num(r["latency"]) for r in pods if r["approach"] == approach and num(r["latency"]) is not None]
@@ -149,6 +191,7 @@ def _by(runs: list[dict], approach: str, key: str) -> dict[int, list[float]]:
 
 
 def plot_requests(runs: list[dict], path: Path) -> None:
+    plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     for approach in LABELS:
         series = _by(runs, approach, "requests_total")
@@ -183,6 +226,7 @@ def plot_requests(runs: list[dict], path: Path) -> None:
 
 
 def plot_walltime(runs: list[dict], path: Path) -> None:
+    plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     for approach in LABELS:
         wall = _by(runs, approach, "wall_all_reported")
@@ -213,16 +257,19 @@ def plot_walltime(runs: list[dict], path: Path) -> None:
 
 
 # -- the page ------------------------------------------------------------------------------------------------------
-def write(out: Path, meta: dict[str, Any]) -> None:
+def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
+    """Write out/benchmarks.md (and, with ``plots``, the top-level PNGs) from out/benchmarks/ and its archives."""
     bench = out / "benchmarks"
     pods = read_csv(bench / "latency.csv")
     runs = read_csv(bench / "sweep.csv")
     lists = read_csv(bench / "list1000.csv")
     overhead = read_csv(bench / "overhead.csv")
     correct = read_csv(bench / "correctness.csv")
-    plot_latency(pods, bench / "latency.png")
-    plot_requests(runs, bench / "requests.png")
-    plot_walltime(runs, bench / "walltime.png")
+    if plots:
+        plot_latency(pods, bench / "latency.png")
+        plot_requests(runs, bench / "requests.png")
+        plot_walltime(runs, bench / "walltime.png")
+    archived = archives(bench)
     lines: list[str] = []
     add = lines.append
     m0, m1 = meta["machine_before"], meta["machine_after"]
@@ -247,6 +294,15 @@ def write(out: Path, meta: dict[str, Any]) -> None:
             m0.get("ansible_core"), "/".join(map(str, m0.get("loadavg", []))),
             "/".join(map(str, m1.get("loadavg", [])))))
     add("")
+    add("**Archived runs.** An earlier run whose CSVs a rerun replaced keeps its figures on this page when it was "
+        "archived before the rerun: `python tests/bench/report.py --archive <name> --title \"<what it shows>\"` "
+        "copies the CSVs and plots of the sections the top-level run ran, and its `meta.json`, into "
+        "`docs/benchmarks/<name>/` (tests/bench/README.md). Each such directory is rendered as its own section "
+        "from its own CSVs, after this run's sweep sections, with its provenance and how it differs from this run: "
+        "%s." % (
+            "; ".join("[%s](benchmarks/%s/) (run of %s)" % (_title(d, m), d.name, m.get("started"))
+                      for d, m in archived) or "none at present"))
+    add("")
     _method(add, meta, {r["approach"] for r in runs} | {r["approach"] for r in correct})
     _provenance(add, meta, "sweep")
     _goals(add, pods, runs, lists)
@@ -255,6 +311,8 @@ def write(out: Path, meta: dict[str, Any]) -> None:
     _requests(add, runs)
     _walltime(add, runs)
     _fleet(add, runs, pods)
+    for directory, archive_meta in archived:
+        _archived(add, directory, archive_meta, meta, runs, plots)
     _provenance(add, meta, "list")
     _list(add, lists)
     _provenance(add, meta, "overhead")
@@ -263,6 +321,131 @@ def write(out: Path, meta: dict[str, Any]) -> None:
     _correctness(add, correct)
     _limits(add)
     (out / "benchmarks.md").write_text("\n".join(lines) + "\n")
+
+
+# -- archived runs ---------------------------------------------------------------------------------------------------
+def archives(bench: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The archived runs under docs/benchmarks/: each directory holding a meta.json, oldest run first."""
+    if not bench.is_dir():
+        return []
+    found = [(d, json.loads((d / "meta.json").read_text())) for d in bench.iterdir() if (d / "meta.json").is_file()]
+    return sorted(found, key=lambda item: (str(item[1].get("started", "")), item[0].name))
+
+
+def _title(directory: Path, meta: dict[str, Any]) -> str:
+    return (meta.get("archive") or {}).get("title") or "Archived run `%s`" % directory.name
+
+
+def _sizes(sizes: dict[str, Any]) -> str:
+    """``N = 1 (6 repeats) and N = 10 (3 repeats)``, or ``N = 1, 10, 50 (1 repeat each)``."""
+    items = sorted((int(n), int(k)) for n, k in (sizes or {}).items())
+    if not items:
+        return "sizes not recorded"
+    if len(items) > 1 and len({k for _n, k in items}) == 1:
+        k = items[0][1]
+        return "N = %s (%d repeat%s each)" % (", ".join(str(n) for n, _k in items), k, "" if k == 1 else "s")
+    parts = ["N = %d (%d repeat%s)" % (n, k, "" if k == 1 else "s") for n, k in items]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _approaches(runs) -> list[str]:
+    measured = {r["approach"] for r in runs}
+    return [a for a in LABELS if a in measured] + sorted(measured - set(LABELS))
+
+
+def _machine(m: dict[str, Any]) -> str:
+    return "%s cores %s, %s GB RAM, Python %s, ansible-core %s" % (
+        m.get("cores"), m.get("cpu_model", "?"), m.get("memory_gb", "?"), m.get("python"), m.get("ansible_core"))
+
+
+def _load1(m: dict[str, Any]) -> str:
+    load = m.get("loadavg") or []
+    return "%s" % load[0] if load else "?"
+
+
+def _archived(add, directory: Path, meta: dict[str, Any], top: dict[str, Any], top_runs, plots: bool) -> None:
+    """One archived run: its provenance against the top-level run, then its sections from its own CSVs."""
+    name = directory.name
+    info = meta.get("archive") or {}
+    where = Where(base="benchmarks/%s" % name, level="###", by="that run's `make bench`")
+    pods = read_csv(directory / "latency.csv")
+    runs = read_csv(directory / "sweep.csv")
+    lists = read_csv(directory / "list1000.csv")
+    overhead = read_csv(directory / "overhead.csv")
+    correct = read_csv(directory / "correctness.csv")
+    if plots:  # an archived plot stays as archived; one missing is drawn from the archived CSVs
+        for png, draw, rows in (("latency.png", plot_latency, pods), ("requests.png", plot_requests, runs),
+                                ("walltime.png", plot_walltime, runs)):
+            if rows and not (directory / png).exists():
+                draw(rows, directory / png)
+    files = ["`%s`" % f for f in (*CSVS, "meta.json") if (directory / f).exists()]
+    if any((directory / png).exists() for png in PLOTS):
+        files.append("plots")
+    add("<!-- section below: the archived run in docs/benchmarks/%s/, rendered by tests/bench/report.py from that "
+        "directory's CSVs and meta.json -->" % name)
+    add("## %s (run of %s, commit %s)" % (_title(directory, meta), meta.get("started"),
+                                          info.get("results_commit") or meta.get("commit")))
+    add("")
+    results = ""
+    if info.get("results_commit"):
+        results = ", results committed in `%s`%s" % (
+            info["results_commit"], ' ("%s")' % info["results_subject"] if info.get("results_subject") else "")
+    top_started = str(top.get("started", ""))
+    later = "later" if top_started > str(meta.get("started", "")) else "earlier"
+    shared = ["`%s`" % f for f in CSVS if (directory / f).exists() and (directory.parent / f).exists()]
+    add("> **Provenance.** Every figure in this section comes from the bench run of **%s** (%.0f s), code at commit "
+        "`%s`%s: **`%s`**. Its CSVs and plots are kept unchanged in [`docs/benchmarks/%s/`](%s/) (%s)%s. The "
+        "run at the top of this page (%s, commit `%s`) is a %s one%s. Do not compare figures across the two runs: "
+        "they differ in" % (
+            meta.get("started"), meta.get("duration_s") or 0, meta.get("commit"), results, meta.get("command"), name,
+            where.base, ", ".join(files), "; its `meta.json` is that run's plus an `archive` entry (this section's "
+            "title, results commit and notes)" if info else "", top_started, top.get("commit"), later,
+            ", whose %s replaced this run's on the top level" % " / ".join(shared) if shared else ""))
+    add(">")
+    mine, theirs = _approaches(runs), _approaches(top_runs)
+    top_sizes = ((top.get("section_runs") or {}).get("sweep") or top).get("sizes") or {}
+    common = [a for a in mine if a in theirs]
+    bullets = [
+        "**approaches and sizes**: this run: %s, %s; the top-level run: %s, %s%s;" % (
+            ", ".join("`%s`" % a for a in mine) or "no sweep", _sizes(meta.get("sizes")),
+            ", ".join("`%s`" % a for a in theirs) or "no sweep", _sizes(top_sizes),
+            ". The %s rows here are this run's, not the top-level run's" % ", ".join("`%s`" % a for a in common)
+            if common else ""),
+        "**load**: 1-minute load average %s at the start and %s at the end here against %s / %s in the top-level "
+        "run;" % (_load1(meta.get("machine_before") or {}), _load1(meta.get("machine_after") or {}),
+                  _load1(top.get("machine_before") or {}), _load1(top.get("machine_after") or {})),
+        "**machine**: %s;" % (
+            "the same (%s)" % _machine(meta.get("machine_before") or {})
+            if _machine(meta.get("machine_before") or {}) == _machine(top.get("machine_before") or {})
+            else "%s here, %s in the top-level run" % (_machine(meta.get("machine_before") or {}),
+                                                       _machine(top.get("machine_before") or {}))),
+        "**code**: commit `%s` here, `%s` in the top-level run;" % (meta.get("commit"), top.get("commit")),
+        *info.get("differences", []),
+    ]
+    for bullet in bullets:
+        add("> * %s" % bullet)
+    add(">")
+    if meta.get("note"):
+        add("> **Note on that run** (its meta.json): %s" % meta["note"])
+        add(">")
+    add("> The goal verdicts below are this run's; the sections above this one (Goals to %s) are the top-level "
+        "run's." % ("Fleets" if any(r["approach"] == "pod_count" for r in top_runs) else "Wall time"))
+    add("")
+    if pods or runs or lists:
+        _goals(add, pods, runs, lists, where)
+    if pods:
+        _latency(add, pods, where)
+        _cadence(add, pods, runs, where)
+    if runs:
+        _requests(add, runs, where)
+        _walltime(add, runs, where)
+        _fleet(add, runs, pods, where)
+    if lists:
+        _list(add, lists, where)
+    if overhead:
+        _overhead(add, overhead, where)
+    if correct:
+        _correctness(add, correct, where)
 
 
 def _provenance(add, meta, section) -> None:
@@ -321,8 +504,8 @@ def _latencies(pods, approach, n=None):
             and (n is None or int(r["n"]) == n)]
 
 
-def _goals(add, pods, runs, lists) -> None:
-    add("## Goals")
+def _goals(add, pods, runs, lists, where: Where = TOP) -> None:
+    add(where.heading("Goals"))
     add("")
     add("| goal | measured | verdict |")
     add("|---|---|---|")
@@ -398,18 +581,18 @@ def _read_margins(pods, approach) -> list[float]:
             and num(r.get("wait_read_budget")) is not None]
 
 
-def _cadence(add, pods, runs) -> None:
+def _cadence(add, pods, runs, where: Where = TOP) -> None:
     counted = {r["approach"] for r in pods if num(r.get("wait_polls")) is not None}
     rows = [a for a in COUNTED_WAITS if a in counted]
     if not rows:
         return
-    add("## Read cadence: API reads per wait")
+    add(where.heading("Read cadence: API reads per wait"))
     add("")
     add("Each wait's API reads as the module reported them (`wait.polls`) against its own length T (the wait's "
         "last transition, i.e. when it returned) and the bound T / 5 s + %d. For one-pod runs the simulator's "
         "request log gives an independent count (GETs of pods between the create and the report). Produced by "
-        "`make bench` (section `sweep`); rows in [`latency.csv`](benchmarks/latency.csv) (one row per pod; a "
-        "batch wait's row repeats per pod)." % READ_SLACK)
+        "%s (section `sweep`); rows in [`latency.csv`](%s) (one row per pod; a batch wait's row repeats per "
+        "pod)." % (READ_SLACK, where.by, where.link("latency.csv")))
     add("")
     add("| approach | cadence | waits | T (s) median [min-max] | reads per wait median [min-max] | "
         "reads minus bound, worst | one-pod runs: logged reads = reported |")
@@ -484,13 +667,13 @@ def _engine_side(add, pods) -> None:
             num(adaptive["latency"])))
 
 
-def _latency(add, pods) -> None:
-    add("## Readiness detection latency")
+def _latency(add, pods, where: Where = TOP) -> None:
+    add(where.heading("Readiness detection latency"))
     add("")
-    add("Task return minus the moment sshd first answered, per pod, all sweep runs pooled. Produced by `make bench` "
-        "(section `sweep`); rows in [`latency.csv`](benchmarks/latency.csv).")
+    add("Task return minus the moment sshd first answered, per pod, all sweep runs pooled. Produced by %s "
+        "(section `sweep`); rows in [`latency.csv`](%s)." % (where.by, where.link("latency.csv")))
     add("")
-    add("![detection latency](benchmarks/latency.png)")
+    add("![detection latency](%s)" % where.link("latency.png"))
     add("")
     add("| approach | pods | p50 (s) | p95 (s) | max (s) | p50 by N |")
     add("|---|---|---|---|---|---|")
@@ -523,13 +706,13 @@ def _latency(add, pods) -> None:
     add("")
 
 
-def _requests(add, runs) -> None:
-    add("## API requests")
+def _requests(add, runs, where: Where = TOP) -> None:
+    add(where.heading("API requests"))
     add("")
     add("All API requests the run made (creates and reads), and reads per pod. Median over repeats [min-max]. "
-        "Produced by `make bench` (section `sweep`); rows in [`sweep.csv`](benchmarks/sweep.csv).")
+        "Produced by %s (section `sweep`); rows in [`sweep.csv`](%s)." % (where.by, where.link("sweep.csv")))
     add("")
-    add("![requests](benchmarks/requests.png)")
+    add("![requests](%s)" % where.link("requests.png"))
     add("")
     ns = sorted({int(r["n"]) for r in runs})
     add("| approach | " + " | ".join("N=%d requests / reads per pod" % n for n in ns) + " |")
@@ -557,19 +740,21 @@ def _requests(add, runs) -> None:
             cells = (SHORT[row["approach"]], row["n"], row["wait_T"], row["wait_reads"], row["wait_read_budget"])
             add("| %s | %s | %s | %s | %s |" % cells)
         add("")
-        add("`pod` with `wait: false` makes one list read (the name lookup that keeps it idempotent) and one create "
-            "per pod, so the *create loop* scales with N; the wait does not.")
+        add("`pod` with `wait: false` makes one create and its list reads per pod (the name lookup that keeps it "
+            "idempotent; since issue 21 also one after the create, which catches the same name created at the same "
+            "moment by another fork), so the *create loop* scales with N; the wait does not.")
         add("")
 
 
-def _walltime(add, runs) -> None:
-    add("## Wall time until N pods are SSH-ready")
+def _walltime(add, runs, where: Where = TOP) -> None:
+    add(where.heading("Wall time until N pods are SSH-ready"))
     add("")
     add("From the start of the run (ansible-playbook launched, or the Python threads started) to the moment the "
         "approach reported the last pod ready; and that moment minus the slowest pod's first banner. Median over "
-        "repeats [min-max]. Produced by `make bench` (section `sweep`); rows in [`sweep.csv`](benchmarks/sweep.csv).")
+        "repeats [min-max]. Produced by %s (section `sweep`); rows in [`sweep.csv`](%s)." % (
+            where.by, where.link("sweep.csv")))
     add("")
-    add("![wall time](benchmarks/walltime.png)")
+    add("![wall time](%s)" % where.link("walltime.png"))
     add("")
     ns = sorted({int(r["n"]) for r in runs})
     add("| approach | " + " | ".join("N=%d wall (s) / after slowest sshd (s)" % n for n in ns) + " |")
@@ -587,14 +772,14 @@ def _walltime(add, runs) -> None:
     add("")
 
 
-def _fleet(add, runs, pods) -> None:
+def _fleet(add, runs, pods, where: Where = TOP) -> None:
     rows = sorted((r for r in runs if r["approach"] == "pod_count"), key=lambda r: (int(r["n"]), int(r["rep"])))
     if not rows:
         return
     # The wait's own reads and length T as the module reported them (wait.polls, the wait's end).
     reported = {(r["n"], r["rep"]): (num(r["wait_polls"]), num(r["wait_T"])) for r in pods
                 if r["approach"] == "pod_count" and num(r.get("wait_polls")) is not None}
-    add("## Fleets: one `pod` task with `count`")
+    add(where.heading("Fleets: one `pod` task with `count`"))
     add("")
     add("`runpod.cloud.pod` with `count: N` and `wait: true` (playbook `%s`): one module process creates the N pods "
         "concurrently (`create_concurrency` 10) and waits once for all of them. The simulator answers every create "
@@ -639,8 +824,8 @@ def _fleet(add, runs, pods) -> None:
     add("")
 
 
-def _list(add, lists) -> None:
-    add("## `pod_info` over 1,000 pods vs a bare `uri` GET")
+def _list(add, lists, where: Where = TOP) -> None:
+    add(where.heading("`pod_info` over 1,000 pods vs a bare `uri` GET"))
     add("")
     if not lists:
         add("Not run.")
@@ -649,8 +834,8 @@ def _list(add, lists) -> None:
     add("The simulator is seeded with %s RUNNING pods; one playbook run does a bare `ansible.builtin.uri` GET of "
         "`/v2/pods` and then one `runpod.cloud.pod_info` (no filter, no wait); task wall times from the callback. "
         "The ratio is computed within each run. Produced by `ansible-playbook tests/bench/playbooks/list_pods.yml` "
-        "(run %d times by `make bench`); rows in [`list1000.csv`](benchmarks/list1000.csv)." % (
-            lists[0]["pods"], len(lists)))
+        "(run %d times by %s); rows in [`list1000.csv`](%s)." % (
+            lists[0]["pods"], len(lists), where.by, where.link("list1000.csv")))
     add("")
     add("| | uri GET (s) | pod_info (s) | ratio |")
     add("|---|---|---|---|")
@@ -660,8 +845,8 @@ def _list(add, lists) -> None:
     add("")
 
 
-def _overhead(add, overhead) -> None:
-    add("## Per-task overhead")
+def _overhead(add, overhead, where: Where = TOP) -> None:
+    add(where.heading("Per-task overhead"))
     add("")
     if not overhead:
         add("Not run.")
@@ -670,7 +855,8 @@ def _overhead(add, overhead) -> None:
     add("One `ansible.builtin.uri` GET and one `runpod.cloud.pod_info` on a one-pod account, alternating in one "
         "playbook run. The module process runs under an interpreter shim (`tests/bench/measure_python.py`) that "
         "records its wall time and peak RSS (`wait4`); the imports of httpx and pydantic are included. Produced by "
-        "`ansible-playbook tests/bench/playbooks/overhead.yml`; rows in [`overhead.csv`](benchmarks/overhead.csv).")
+        "`ansible-playbook tests/bench/playbooks/overhead.yml`; rows in [`overhead.csv`](%s)." % where.link(
+            "overhead.csv"))
     add("")
     add("| module | task wall (s) | module process wall (s) | module CPU (s) | peak RSS (MB) |")
     add("|---|---|---|---|---|")
@@ -709,17 +895,17 @@ def _landed(row) -> str:
                                  row.get("first_two_out_post_statuses") or "-")
 
 
-def _correctness(add, rows) -> None:
-    add("## Correctness side by side")
+def _correctness(add, rows, where: Where = TOP) -> None:
+    add(where.heading("Correctness side by side"))
     add("")
     if not rows:
         add("Not run.")
         add("")
         return
-    add("Not timings: what each approach concludes. Produced by `make bench` (section `correctness`, one run per "
-        "cell group); rows in [`correctness.csv`](benchmarks/correctness.csv). Listener cases ran with a 16 s "
-        "timeout, fault cases with 60 s, the rerun case (pod boot 60 s) run twice with a 6 s timeout (the "
-        "modules refuse a `wait_timeout` below the 5 s `wait_interval`).")
+    add("Not timings: what each approach concludes. Produced by %s (section `correctness`, one run per "
+        "cell group); rows in [`correctness.csv`](%s). Listener cases ran with a 16 s timeout, fault cases with "
+        "60 s, the rerun case (pod boot 60 s) run twice with a 6 s timeout (the modules refuse a `wait_timeout` "
+        "below the 5 s `wait_interval`)." % (where.by, where.link("correctness.csv")))
     add("")
     add("| question | " + " | ".join(SHORT.get(r["approach"], r["approach"]) for r in rows) + " |")
     add("|---|" + "---|" * len(rows))
@@ -775,13 +961,40 @@ def _limits(add) -> None:
     add("")
 
 
+def archive(bench: Path, name: str, title: str) -> Path:
+    """Copy the top-level run into bench/<name>/: the CSVs and plots of the sections it ran (the top level keeps
+    other sections' CSVs from earlier runs) and its meta.json with an ``archive`` entry."""
+    if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+        raise SystemExit("archive name %r: use letters, digits, '-', '_' and '.' only" % name)
+    target = bench / name
+    if target.exists():
+        raise SystemExit("%s exists already: choose another name" % target)
+    meta = json.loads((bench / "meta.json").read_text())
+    meta["archive"] = {"title": title}
+    target.mkdir()
+    for file in (f for section in meta.get("sections", []) for f in SECTION_FILES.get(section, ())):
+        if (bench / file).exists():
+            shutil.copy2(bench / file, target / file)
+    (target / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return target
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "docs"))
+    parser.add_argument("--no-plots", action="store_true",
+                        help="rebuild the page only, keep the PNGs as they are (no matplotlib needed)")
+    parser.add_argument("--archive", metavar="NAME",
+                        help="first copy the top-level run into docs/benchmarks/NAME/ (before a rerun replaces it)")
+    parser.add_argument("--title", help="with --archive: the archived section's title (what the run shows)")
     args = parser.parse_args()
     out = Path(args.out)
+    if args.archive:
+        if not args.title:
+            parser.error("--archive needs --title")
+        print("archived in %s" % archive(out / "benchmarks", args.archive, args.title))
     meta = json.loads((out / "benchmarks" / "meta.json").read_text())
-    write(out, meta)
+    write(out, meta, plots=not args.no_plots)
     return 0
 
 

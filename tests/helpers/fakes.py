@@ -153,10 +153,11 @@ class FakeBackend(Backend):
         return [pod for pod in self.pods.values() if pod.name == name and pod.status != "TERMINATED"]
 
     def create_pod(self, spec):
+        """``(pod, None)``: no placement was tried (the real one says what it tried)."""
         self._call("create_pod", spec.model_dump())
         pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=list(spec.ports), env=dict(spec.env))
         self.pods[pod.id] = pod
-        return pod
+        return pod, None
 
     def update_pod(self, pod_id, changes):
         self._call("update_pod", pod_id, dict(changes))

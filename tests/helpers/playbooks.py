@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,10 +43,13 @@ class PlaybookResult:
     def parse(cls, rc: int, stdout: str, stderr: str, command: list[str]) -> PlaybookResult:
         """A result from the raw output of a run with the ``sim_json`` stdout callback."""
         report = None
-        start = stdout.find("{")
-        if start != -1:
+        # The report is the last thing printed; at -v and above lines before it may hold a "{" too, so
+        # after the first "{" try each line that starts with one.
+        starts = [stdout.find("{")] + [match.start() for match in re.finditer(r"(?m)^\{", stdout)]
+        for start in (start for start in starts if start != -1):
             try:
                 report = json.loads(stdout[start:])
+                break
             except ValueError:
                 report = None
         return cls(rc, stdout, stderr, report, command)

@@ -63,7 +63,7 @@ def spec(name="contract", **overrides):
 
 
 def running_pod(sim, backend, **overrides):
-    pod = backend.create_pod(spec(**overrides))
+    pod, _placement = backend.create_pod(spec(**overrides))
     sim.admin.wait_pod(pod.id, "RUNNING", listening=True)
     return pod
 
@@ -100,7 +100,8 @@ def comparable(pod):
 
 def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_port(fresh_sim):
     backend = make_backend(options(fresh_sim, "v2"))
-    created = backend.create_pod(spec())
+    created, placement = backend.create_pod(spec())
+    assert placement["attempts"][-1]["status"] == 201
     assert created.status == "PROVISIONING" and created.desired_status == "RUNNING"
     assert "22/tcp" in created.ports  # start_ssh adds it
     fresh_sim.admin.wait_pod(created.id, "RUNNING", listening=True)

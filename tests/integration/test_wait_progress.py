@@ -5,7 +5,7 @@
 
 One playbook (success, timeout, fatal) runs twice against a reset simulator: through the action plugin on
 the controller, and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module waits by itself). The interrupt
-case is test_pod_wait.py's SIGTERM test, run on both paths.
+case is test_pod_wait.py's SIGTERM test, run on both paths (SIGINT: test_wait_progress_controller.py).
 """
 
 from __future__ import annotations

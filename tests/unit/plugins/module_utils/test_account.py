@@ -18,10 +18,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._account import (
     amount_key,
     bucket_end,
     normalize_time,
+    v1_refusal,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD, TEMPLATE
 
 V2 = "https://rest.example.test/v2"
 V1 = "https://rest.example.test/v1"
@@ -133,6 +135,22 @@ def test_ssh_keys_read_and_replace_the_whole_list_on_v2_only():
     with pytest.raises(RunPodError, match="not available on api_version v1") as caught:
         account(v1_router, "v1").get_ssh_keys()
     assert caught.value.code == "bad_request" and v1_router.calls == []
+
+
+def test_a_v1_refusal_has_one_message_whether_the_module_or_the_v1_account_refuses():
+    router = Router()
+    api = account(router, "v1")
+    volume = NetworkVolumeSpec(name="d", size_gb=10, data_center_id="EU-RO-1", type="STANDARD")
+    for feature, call in (
+        ("ssh_keys", api.get_ssh_keys),
+        ("ssh_keys", lambda: api.set_ssh_keys([])),
+        ("network_volume_type", lambda: api.create_network_volume(volume)),
+    ):
+        with pytest.raises(RunPodError) as caught:
+            call()
+        assert (caught.value.code, caught.value.message) == ("bad_request", v1_refusal("v1", feature))
+        assert "not available on api_version v1" in caught.value.message and v1_refusal("v2", feature) is None
+    assert router.calls == []
 
 
 def test_ssh_keys_bad_response_is_named():
@@ -253,7 +271,7 @@ def test_bucket_end_and_amount_keys():
 
 
 def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils import _backend_v1, _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils import _backend, _backend_v1, _backend_v2
     from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
@@ -262,7 +280,7 @@ def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
     assert _backend_v2.pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
     assert _backend_v1.pod_update_body({"registry_id": "reg2"}) == {"containerRegistryAuthId": "reg2"}
     template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
-    assert _backend_v2.template_body(template, creating=True)["registry"] == "reg1"
+    assert _backend.build_template_body("v2", template, creating=True)["registry"] == "reg1"
     assert _backend_v1.template_body(template, creating=True)["containerRegistryAuthId"] == "reg1"
     assert (
         _backend_v2.endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
@@ -270,6 +288,6 @@ def test_registry_id_reaches_the_v2_and_v1_bodies_and_views():
     )
     with pytest.raises(ValueError, match="not available for endpoints on api_version v1"):
         _backend_v1.endpoint_body({"name": "e", "template_id": "t", "gpu_type_ids": ["g"], "registry_id": "r"}, True)
-    assert _backend_v2.pod_from_v2({"id": "p1", "registry": "reg1"}).registry_id == "reg1"
-    assert _backend_v1.pod_from_v1({"id": "p1", "containerRegistryAuthId": "reg1"}).registry_id == "reg1"
-    assert _backend_v2.template_from_v2({"id": "t1", "registry": None}).registry_id is None
+    assert POD.read("v2", {"id": "p1", "registry": "reg1"}).registry_id == "reg1"
+    assert POD.read("v1", {"id": "p1", "containerRegistryAuthId": "reg1"}).registry_id == "reg1"
+    assert TEMPLATE.read("v2", {"id": "t1", "registry": None}).registry_id is None

@@ -11,19 +11,20 @@ import pytest
 from helpers.fakes import FakeClock
 from payloads import Router
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import (
-    GRAPHQL_TIMEOUT_CAP,
-    BackendV1,
-    pod_from_v1,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v1 import GRAPHQL_TIMEOUT_CAP, BackendV1
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import POD
 
 API = "https://rest.example.test/v1"
 GQL = "https://gql.example.test/graphql"
 SLS = "https://sls.example.test/sls"
 PODS = "/v1/pods"
+
+
+def pod_from_v1(payload, runtime_entry=None):
+    return POD.read("v1", payload, graphql=runtime_entry)
 
 
 def message(status, text):
@@ -315,8 +316,9 @@ def spec(**overrides):
 
 def test_create_body_holds_only_v1_spec_keys():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v1_pod()))
-    pod = backend_with(router).create_pod(spec())
+    pod, placement = backend_with(router).create_pod(spec())
     assert pod.id == "xedezhzb9la3ye" and pod.runtime_probed is False
+    assert placement["gpu_type_id"] == "NVIDIA GeForce RTX 4090"
     (body,) = router.bodies("POST", PODS)
     assert set(body) <= V1_CREATE_KEYS
     assert "startSsh" not in body

@@ -19,20 +19,24 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import (
-    BackendV2,
-    desired_status_from_v2,
-    endpoint_from_v2,
-    pod_from_v2,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import ENDPOINT, POD, desired_status_from_v2
 from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"
 PODS = "/v2/pods"
+
+
+def pod_from_v2(payload):
+    return POD.read("v2", payload)
+
+
+def endpoint_from_v2(payload):
+    return ENDPOINT.read("v2", payload)
 
 
 def backend_with(router, **options):
@@ -322,7 +326,7 @@ def gpu_spec(**overrides):
 
 def test_create_pod_body_matches_create_pod_request():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
-    pod = backend_with(router).create_pod(gpu_spec())
+    pod, _placement_tried = backend_with(router).create_pod(gpu_spec())
     assert pod.status == "PROVISIONING"
     (body,) = router.bodies("POST", PODS)
     assert body == {
@@ -407,9 +411,8 @@ def test_gpu_fallback_stops_on_422_and_moves_on_after_any_400():
     assert caught.value.code == "unprocessable"
     assert router.count("POST", PODS) == 1
     router = Router().add("POST", PODS, problem(400, "a rule"), httpx.Response(201, json=payloads.v2_pod()))
-    backend = backend_with(router)
-    backend.create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
-    assert backend.last_placement.as_dict()["gpu_type_id"] == "B"
+    _pod, placement = backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    assert placement["gpu_type_id"] == "B"
 
 
 def test_every_candidate_without_capacity_raises_naming_each():
@@ -437,7 +440,7 @@ def test_429_on_create_is_retried_after_retry_after():
         "POST", PODS, problem(429, "slow", headers={"Retry-After": "2"}), httpx.Response(201, json=payloads.v2_pod())
     )
     backend = backend_with(router)
-    assert backend.create_pod(gpu_spec()).id == "pod_abc123"
+    assert backend.create_pod(gpu_spec())[0].id == "pod_abc123"
     assert backend.client.clock.sleeps == [2.0]
     assert router.count("POST", PODS) == 2
 

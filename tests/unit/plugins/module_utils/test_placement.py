@@ -108,13 +108,12 @@ def test_one_catalog_read_drops_types_without_stock_before_any_post():
     router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"), gpu(B, "NONE"), gpu(C, "LOW")))
     router.add("POST", PODS, created())
     backend = backend_with(router)
-    backend.create_pod(spec(allowed_cuda_versions=["12.8"]))
+    _pod, result = backend.create_pod(spec(allowed_cuda_versions=["12.8"]))
     assert posted(router) == [(C, None)]
     assert router.count("GET", CATALOG) == 1
     query = dict(router.calls[0][3].url.params)
     assert query == {"include": "AVAILABILITY", "product": "POD", "cloud": "SECURE", "cudaVersions": "12.8"}
     assert router.bodies("POST", PODS)[0]["gpu"]["allowedCudaVersions"] == ["12.8"]
-    result = backend.last_placement.as_dict()
     assert result["gpu_type_id"] == C and result["catalog"] == "read"
     assert result["dropped"] == [{"gpu_type_id": A, "data_center_id": None}, {"gpu_type_id": B, "data_center_id": None}]
     assert result["attempts"] == [{"gpu_type_id": C, "data_center_id": None, "status": 201, "detail": "created"}]
@@ -124,10 +123,10 @@ def test_one_catalog_read_drops_types_without_stock_before_any_post():
 def test_a_failed_catalog_read_never_blocks_the_create(failure):
     router = Router().add("GET", CATALOG, failure).add("POST", PODS, created())
     backend = backend_with(router)
-    backend.create_pod(spec(min_cuda_version="12.4"))
+    _pod, placement = backend.create_pod(spec(min_cuda_version="12.4"))
     assert posted(router) == [(A, None)]
     assert router.count("GET", CATALOG) == 1  # one attempt: the catalog is a hint
-    assert backend.last_placement.as_dict()["catalog"].startswith("failed: ")
+    assert placement["catalog"].startswith("failed: ")
     assert router.bodies("POST", PODS)[0]["gpu"]["minCudaVersion"] == "12.4"
 
 
@@ -135,18 +134,18 @@ def test_stock_out_between_catalog_and_create_moves_on():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
     router.add("POST", PODS, problem(400, "no instances available"), created())
     backend = backend_with(router)
-    backend.create_pod(spec())
+    _pod, placement = backend.create_pod(spec())
     assert posted(router) == [(A, None), (B, None)]
-    assert [a["status"] for a in backend.last_placement.attempts] == [400, 201]
+    assert [a["status"] for a in placement["attempts"]] == [400, 201]
 
 
 def test_data_centers_are_crossed_and_ordered_by_stock():
     router = Router().add("GET", CATALOG, catalog(gpu(A, "HIGH", {"EU-RO-1": "LOW", "US-TX-3": "HIGH"})))
     router.add("POST", PODS, problem(400, "no instances available"), created())
     backend = backend_with(router)
-    backend.create_pod(spec(gpu_type_ids=[A], data_center_ids=["EU-RO-1", "US-TX-3", "CA-MTL-1"]))
+    _pod, placement = backend.create_pod(spec(gpu_type_ids=[A], data_center_ids=["EU-RO-1", "US-TX-3", "CA-MTL-1"]))
     assert posted(router) == [(A, "US-TX-3"), (A, "EU-RO-1")]
-    assert backend.last_placement.as_dict()["data_center_id"] == "EU-RO-1"
+    assert placement["data_center_id"] == "EU-RO-1"
 
 
 def test_402_stops_at_once_with_insufficient_balance():
@@ -246,3 +245,12 @@ def test_select_gpu_types_applies_every_filter_and_keeps_the_ids_order():
     in_europe = _catalog.select_gpu_types(types, data_center_ids=["EU-RO-1"])
     assert [(g["id"], g["stock"], g["stock_by_data_center"]) for g in in_europe] == [(B, "LOW", {"EU-RO-1": "LOW"})]
     assert types[0]["prices"]["secure"] == {"on_demand": 0.69, "spot": None}
+
+
+def test_a_created_pod_the_answer_does_not_describe_still_reports_its_placement():
+    # 201 without a pod in it: the pod exists and bills; the error says where it went (the module adopts it by name).
+    router = Router().add("GET", CATALOG, catalog(gpu(A))).add("POST", PODS, httpx.Response(201, json={"no": "id"}))
+    with pytest.raises(RunPodError) as caught:
+        backend_with(router).create_pod(spec())
+    assert caught.value.code == "bad_response"
+    assert caught.value.placement["gpu_type_id"] == A and caught.value.placement["attempts"][-1]["status"] == 201

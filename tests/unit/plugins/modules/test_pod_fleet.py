@@ -39,7 +39,7 @@ class FleetBackend(FakeBackend):
         with self._lock:
             pod = pod_view(f"new-{next(self._ids)}", name=spec.name, image=spec.image, ports=list(spec.ports))
             self.pods[pod.id] = pod
-        return pod
+        return pod, None
 
 
 @pytest.mark.parametrize(
@@ -126,13 +126,57 @@ def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, 
 
     class Racing(FleetBackend):
         def create_pod(self, spec):
-            pod = super().create_pod(spec)
+            pod, placement = super().create_pod(spec)
             if spec.name == "fleet-2":
                 self.pods["other"] = pod_view("other", name="fleet-2")
-            return pod
+            return pod, placement
 
     backend = Racing()
     result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
     assert result["failed"] is True and result["code"] == "ambiguous"
     assert [failure["name"] for failure in result["failures"]] == ["fleet-2"]
     assert len(result["ids"]) == 2 and backend.count("delete_pod") == 0
+
+
+class CatalogBackend(FakeBackend):
+    """A backend with a catalog read that counts its calls (``answers``: what each read returns or raises)."""
+
+    def __init__(self, answers):
+        super().__init__()
+        self.answers = list(answers)
+        self.reads = 0
+
+    def read_gpu_catalog(self, spec=None, **kwargs):
+        self.reads += 1
+        answer = self.answers[min(self.reads, len(self.answers)) - 1]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+
+@pytest.mark.parametrize("answer", [{"gpus": []}, RunPodError("server_error", 503, "catalog down")])
+def test_the_members_share_one_catalog_read_and_the_backend_is_itself_again_after(answer):
+    from ansible_collections.runpod.cloud.plugins.module_utils._fleet import one_catalog_read
+
+    backend = CatalogBackend([answer, {"gpus": ["second"]}])
+    seen = []
+    with one_catalog_read(backend):
+        for _member in range(3):
+            try:
+                seen.append(backend.read_gpu_catalog(None, attempts=1))
+            except RunPodError as error:
+                seen.append(error)
+    assert backend.reads == 1 and seen == [answer] * 3
+    assert backend.read_gpu_catalog() == {"gpus": ["second"]} and backend.reads == 2
+
+
+def test_every_member_creates_through_the_tasks_one_backend(capsys, monkeypatch):
+    class Recording(FleetBackend):
+        def create_pod(self, spec):
+            self.creators.append(id(self))  # a per-member copy of the backend would show another id
+            return super().create_pod(spec)
+
+    backend = Recording()
+    backend.creators = []
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=3))
+    assert result["changed"] is True and backend.creators == [id(backend)] * 3
