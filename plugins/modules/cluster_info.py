@@ -94,7 +94,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
 
@@ -108,22 +107,16 @@ ARGUMENT_SPEC = argument_spec(
 
 class ClusterInfoModule(RunPodModule):
     result_key = "clusters"
+    resource_kind = "cluster"
 
     def run(self):
         p = self.module.params
         refusal = v1_refusal(p["api_version"], "cluster_info")
         if refusal:
             self.fail(refusal, code="bad_request")
-        if p["id"]:
-            try:
-                clusters = [self.backend.get_cluster(p["id"])]
-            except RunPodError as error:
-                if error.code != "not_found":
-                    raise
-                clusters = []
-        else:
-            clusters = self.backend.list_clusters()
-        if p["name"]:
+        backend = self.backend
+        clusters = self.select(backend.get_cluster, backend.find_clusters, backend.list_clusters)
+        if p["id"] and p["name"]:  # both given: the cluster with that id, if it has that name
             clusters = [cluster for cluster in clusters if cluster.name == p["name"]]
         described = []
         for cluster in clusters:

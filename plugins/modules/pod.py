@@ -525,12 +525,9 @@ diff:
   type: dict
 """
 
-import re
-import shlex
-
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _fleet, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils import _fleet, _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
@@ -540,13 +537,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
-    PodInput,
-    PodSpec,
-    v1_only_problem,
-    v2_cpu_problem,
-    with_ssh_port,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodInput, v1_only_problem, v2_cpu_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodWait
 
 ARGUMENT_SPEC = argument_spec(
@@ -586,41 +577,10 @@ ARGUMENT_SPEC = argument_spec(
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
 
-# Options that only mean something for a create: given without image/template_id, the task is a broken create.
-CREATE_INTENT_OPTIONS = (
-    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
-    "allowed_cuda_versions", "min_cuda_version",
-)
-CUDA_VERSION = re.compile(r"^\d+\.\d+$")
-# Options passed to PodSpec as they are, and list options passed as lists.
-SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
-                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "support_public_ip", "interruptible", "min_cuda_version")
-SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
-# What a diff shows of an existing pod, and of a pod planned in check mode.
-DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
-               "ports", "env", "registry_id"}
-PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
-# v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
-STOPPED_STATUSES = ("EXITED", "ERROR")
-BOOTING_STATUSES = ("PROVISIONING", "STARTING")
-
-
-def _normalize_ports(ports):
-    return sorted({str(port).strip().lower() for port in ports or [] if str(port).strip()})
-
-
-def _split_args(value):
-    if not value:
-        return []
-    try:
-        return shlex.split(value)
-    except ValueError:
-        return [value]
-
 
 class PodModule(PodWait):
-    """The pod skeleton; its messages, description and wait live in ``_waits.PodWait`` (shared with the action)."""
+    """The pod skeleton; its rules live in ``_pods``, its messages, description and wait in ``_waits.PodWait``
+    (shared with the action)."""
 
     input_model = PodInput
     recheck_name_after_create = True
@@ -634,107 +594,16 @@ class PodModule(PodWait):
             v1_only_problem(p["api_version"], p)
             or v2_cpu_problem(p["api_version"], p)
             or _fleet.fleet_problem(p)
+            or _pods.option_problem(p)
         )
         if problem:
             self.fail(problem, code="bad_request")
-        if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
-            self.fail(
-                "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
-                "Set ssh: true, or wait_for: running.",
-                code="bad_request",
-            )
-        if p["gpu_type_ids"]:
-            unknown, hint = _catalog.unknown_gpu_types(p["gpu_type_ids"])
-            if unknown:
-                names = ", ".join(repr(gpu) for gpu in unknown)
-                self.fail(
-                    f"unknown GPU type(s) in gpu_type_ids: {names}. Use RunPod's GPU type ids such as "
-                    f"'NVIDIA GeForce RTX 4090'" + (f"; {hint}" if hint else "."),
-                    code="bad_request",
-                )
-        if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
-            self.fail("gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids.", code="bad_request")
-        self._check_cuda()
-        if p["state"] != "absent" and not (p["image"] or p["template_id"]):
-            intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
-            if intent:
-                self.fail(
-                    f"creating a pod needs image or template_id, but only {', '.join(intent)} "
-                    "were given. Add image (or template_id).",
-                    code="bad_request",
-                )
 
-    def _check_a_key_reaches_sshd(self):
-        """Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY."""
-        p = self.params
-        if not (p["wait"] and p["wait_for"] == "ssh") or p["own_sshd"]:
-            return
-        if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
-            return
-        if p["template_id"]:
-            try:
-                if "PUBLIC_KEY" in self.backend.get_template(p["template_id"]).env:
-                    return
-            except RunPodError:
-                return  # the create reports a template it cannot use
-        if p["api_version"] == "v2":
-            if account_api(self.backend).get_ssh_keys():
-                return  # ssh: true sends startSsh, which injects them
-            why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
-        else:
-            why = "and REST v1 does not put the account's keys into a pod"
-        self.fail(
-            "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
-            f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
-            "ssh_public_key, register a key on the account, set own_sshd: true if the image starts sshd with keys "
-            "of its own, or use wait_for: running. Nothing was created.",
-            code="bad_request",
-        )
-
-    def _check_cuda(self):
-        """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
-        p = self.params
-        allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
-        if allowed and floor:
-            self.fail(
-                "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
-                "are sent): give an exact set or a floor.",
-                code="bad_request",
-            )
-        bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
-        if bad:
-            self.fail(
-                f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}.",
-                code="bad_request",
-            )
-        if floor and p["api_version"] == "v1":
-            self.fail("min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only.",
-                      code="bad_request")
-        if (allowed or floor) and p["compute_type"] == "CPU":
-            self.fail("CUDA constraints apply to GPU pods only; remove them for compute_type: CPU.", code="bad_request")
-
-    def _create_warnings(self):
-        p = self.params
-        if p["wait"] and p["wait_for"] == "ssh" and p["compute_type"] == "CPU":
-            self.module.warn(
-                "CPU pods get no managed SSH from RunPod: wait_for: ssh succeeds only if the image starts sshd "
-                "itself. Use wait_for: running otherwise."
-            )
-        if p["cloud_type"] == "COMMUNITY" and not p["support_public_ip"]:
-            remedy = (
-                "set support_public_ip: true"
-                if p["api_version"] == "v1"
-                else "use cloud_type: SECURE (REST v2 cannot ask for a public IP)"
-            )
-            self.module.warn(
-                "Community cloud hosts do not all have a public IP, so the pod may never get a public port for 22 "
-                f"and a wait for ssh may run to its timeout; {remedy}."
-            )
-
-    def _is_stopped(self, pod):
-        if _podstate.api_version(pod) == "v1":
-            return (pod.desired_status or pod.status).upper() in ("EXITED",)
-        return pod.status.upper() in STOPPED_STATUSES
+    def _template_env(self, template_id):
+        try:
+            return self.backend.get_template(template_id).env
+        except RunPodError:
+            return None  # the create reports a template it cannot use
 
     # --- hooks: lookup, description, diff -------------------------------------------------------------
     def read(self, resource_id):
@@ -745,77 +614,10 @@ class PodModule(PodWait):
         return self.backend.find_pods(name)
 
     def diff_view(self, resource):
-        return resource.model_dump(include=DIFF_FIELDS)
-
-    # --- wanted state ----------------------------------------------------------------------------------
-    def _wanted_env(self, existing=None):
-        p = self.params
-        if p["env"] is None and p["ssh_public_key"] is None:
-            return None
-        env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
-        if p["ssh_public_key"]:
-            env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
-        elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
-            env["PUBLIC_KEY"] = existing["PUBLIC_KEY"]
-        return env
+        return resource.model_dump(include=_pods.DIFF_FIELDS)
 
     def changes(self, current):
-        """Mutable fields whose wanted value differs from ``current``: ``{field: wanted}``."""
-        p = self.params
-        pod = current
-        changes = {}
-        if p["id"] and p["name"] and p["name"] != pod.name:
-            changes["name"] = p["name"]
-        if p["image"] and p["image"] != pod.image:
-            changes["image"] = p["image"]
-        if p["docker_args"] is not None and _split_args(p["docker_args"]) != _split_args(pod.docker_args):
-            changes["docker_args"] = p["docker_args"]
-        for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
-            if p[field] is not None and p[field] != getattr(pod, field):
-                changes[field] = p[field]
-        unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
-        if p["api_version"] == "v2" and unmounted:
-            changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
-        if p["ports"] is not None:
-            ports = with_ssh_port(p["ports"], p["ssh"])
-            if _normalize_ports(ports) != _normalize_ports(pod.ports):
-                changes["ports"] = ports
-        env = self._wanted_env(pod.env)
-        if env is not None and env != dict(pod.env):
-            changes["env"] = env
-        if p["registry_id"] and p["registry_id"] != pod.registry_id:
-            changes["registry_id"] = p["registry_id"]
-        return changes
-
-    @staticmethod
-    def _whole_mount(pod, changes):
-        """REST v2 sets a mount whole (size and path, or volume id and path): add the part that stays."""
-        changes = dict(changes)
-        if pod.network_volume_id:
-            if "volume_mount_path" in changes:
-                changes["network_volume_id"] = pod.network_volume_id
-        elif pod.volume_gb:
-            changes.setdefault("volume_gb", pod.volume_gb)
-            changes.setdefault("volume_mount_path", pod.volume_mount_path)
-        return changes
-
-    def _immutable_warnings(self, pod):
-        p = self.params
-        differences = []
-        if p["gpu_type_ids"] and pod.gpu_type and pod.gpu_type not in p["gpu_type_ids"]:
-            differences.append(f"GPU type {pod.gpu_type!r} is not in gpu_type_ids")
-        if p["gpu_count"] and pod.gpu_count and p["gpu_count"] != pod.gpu_count:
-            differences.append(f"gpu_count is {pod.gpu_count}, not {p['gpu_count']}")
-        if p["cpu_flavor_ids"] and pod.cpu_flavor and pod.cpu_flavor not in p["cpu_flavor_ids"]:
-            differences.append(f"CPU flavor {pod.cpu_flavor!r} is not in cpu_flavor_ids")
-        if p["network_volume_id"] and p["network_volume_id"] != pod.network_volume_id:
-            differences.append(f"network volume is {pod.network_volume_id!r}, not {p['network_volume_id']!r}")
-        if differences:
-            self.module.warn(
-                f"pod {pod.id} differs from the task in fields RunPod cannot change on an existing pod: "
-                f"{'; '.join(differences)}. They were left as they are; delete the pod "
-                f"(runpod.cloud.pod id={pod.id} state=absent) and run the task again to get the new settings."
-            )
+        return _pods.pod_changes(self.params, current)
 
     # --- hooks: create ---------------------------------------------------------------------------------
     def create_missing(self):
@@ -832,20 +634,18 @@ class PodModule(PodWait):
 
     def build_spec(self):
         p = self.params
-        self._check_a_key_reaches_sshd()
-        spec = PodSpec(
-            **{option: p[option] for option in SPEC_OPTIONS},
-            **{option: list(p[option] or []) for option in SPEC_LIST_OPTIONS},
-            gpu_count=p["gpu_count"] or 1,
-            env=self._wanted_env() or {},
-            start_ssh=p["ssh"],
-        )
-        self._create_warnings()
+        # Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY.
+        problem = _pods.sshd_key_problem(p, self._template_env, lambda: bool(account_api(self.backend).get_ssh_keys()))
+        if problem:
+            self.fail(problem, code="bad_request")
+        spec = _pods.pod_spec(p)
+        for warning in _pods.create_warnings(p):
+            self.module.warn(warning)
         return spec
 
     def plan(self, spec):
         # A pod planned in check mode has no id nor status, so the result stays null (documented).
-        return None, dict(spec.model_dump(include=PLANNED_FIELDS), state="present")
+        return None, dict(spec.model_dump(include=_pods.PLANNED_FIELDS), state="present")
 
     def create(self, spec):
         placement = None
@@ -868,7 +668,9 @@ class PodModule(PodWait):
         """Update the mutable fields of an existing pod, then bring it to ``state``; one diff for both."""
         state = self.params["state"]
         before = self.diff_view(current)
-        self._immutable_warnings(current)
+        warning = _pods.immutable_warning(self.params, current)
+        if warning:
+            self.module.warn(warning)
         pod = self.transition(self.update_resource(current), state)
         if self.result["changed"]:
             if not self.module.check_mode:
@@ -887,18 +689,18 @@ class PodModule(PodWait):
 
     def update(self, current, changes):
         if self.params["api_version"] == "v2" and ("volume_gb" in changes or "volume_mount_path" in changes):
-            changes = self._whole_mount(current, changes)
+            changes = _pods.whole_mount(current, changes)
         return self.backend.update_pod(current.id, changes)
 
     def transition(self, pod, state):
-        if state == "running" and self._is_stopped(pod):
+        if state == "running" and _pods.is_stopped(pod):
             return self._act(pod, "start")
-        if state == "stopped" and not self._is_stopped(pod):
+        if state == "stopped" and not _pods.is_stopped(pod):
             return self._act(pod, "stop")
         if state == "restarted":
-            if self._is_stopped(pod):
+            if _pods.is_stopped(pod):
                 return self._act(pod, "start")
-            if _podstate.api_version(pod) == "v2" and pod.status.upper() in BOOTING_STATUSES:
+            if _pods.is_booting(pod):
                 self.module.warn(
                     f"pod {pod.id} is still booting (status {pod.status.lower()}), which already gives it a fresh "
                     "container; it was not restarted."

@@ -125,8 +125,8 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
     booting = diff["pod"]["id"]
     assert diff["diff"]["before"] == {} and diff["diff"]["after"]["name"] == "booting"
     changes = re.findall(rf"^pod booting \({booting}\): (.*) \[\+(\d+\.\d)s\]$", out, re.M)
-    assert [state for state, _ in changes] == [entry["state"] for entry in diff["wait"]["history"]], out[-4000:]
-    assert [float(stamp) for _, stamp in changes] == [
+    assert [state for state, _stamp in changes] == [entry["state"] for entry in diff["wait"]["history"]], out[-4000:]
+    assert [float(stamp) for _state, stamp in changes] == [
         round(entry["elapsed"], 1) for entry in diff["wait"]["history"]]
     assert len(changes) >= 2
 

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.cluster without an API: refusals before any call, fixed settings, rename, 5xx-create adoption."""
+"""runpod.cloud.cluster without an API: refusals before any call, fixed settings, rename, 5xx-create adoption;
+runpod.cloud.cluster_info's selection (the one ``RunPodModule.select`` every ``_info`` module uses)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import Ba
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterView, PodView
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
+from ansible_collections.runpod.cloud.plugins.modules import cluster_info as cluster_info_module
 
 GPU = "NVIDIA H100 80GB HBM3"
 CREATE = {"name": "train", "gpu_type_id": GPU, "pod_count": 2, "image": "img:1"}
@@ -29,6 +31,10 @@ class FakeClusterBackend(FakeBackend):
         self.clusters = {c.id: c for c in clusters}
         self.members = list(members)
         self.create_error = create_error
+
+    def list_clusters(self, attempts=None):
+        self._call("list_clusters")
+        return list(self.clusters.values())
 
     def get_cluster(self, cluster_id, attempts=None):
         self._call("get_cluster", cluster_id)
@@ -72,6 +78,7 @@ def node(rank, **fields):
 
 
 run = functools.partial(run_module, cluster_module)
+run_info = functools.partial(run_module, cluster_info_module)
 
 
 @pytest.mark.parametrize(
@@ -119,3 +126,52 @@ def test_a_5xx_create_adopts_the_cluster_listed_by_name(capsys, monkeypatch):
 
 def test_fake_cluster_backend_matches_the_real_interface():
     check_fake_matches_interface(FakeClusterBackend, BackendV2)
+
+
+def two_clusters():
+    return FakeClusterBackend([view("c1"), view("c2", name="eval")], [node(0), node(1)])
+
+
+@pytest.mark.parametrize(
+    "args, ids, read",
+    [
+        ({}, ["c1", "c2"], "list_clusters"),
+        ({"name": "eval"}, ["c2"], "find_clusters"),
+        ({"name": "nothing"}, [], "find_clusters"),
+        ({"id": "c1"}, ["c1"], "get_cluster"),
+        ({"id": "c-unknown"}, [], "get_cluster"),  # an unknown id is an empty list, not an error
+        ({"id": "c1", "name": "train"}, ["c1"], "get_cluster"),
+        ({"id": "c1", "name": "eval"}, [], "get_cluster"),  # both given: the id's cluster, if it has that name
+    ],
+)
+def test_info_selects_by_id_else_name_else_all(capsys, monkeypatch, args, ids, read):
+    backend = two_clusters()
+    result = run_info(backend, capsys, monkeypatch, **args)
+    assert result["changed"] is False and [cluster["id"] for cluster in result["clusters"]] == ids
+    assert backend.calls[0][0] == read
+    assert [len(cluster["pods"]) for cluster in result["clusters"]] == [2] * len(ids)
+    assert backend.count("list_cluster_pods") == len(ids)
+
+
+def test_info_without_pods_reads_no_members(capsys, monkeypatch):
+    backend = two_clusters()
+    result = run_info(backend, capsys, monkeypatch, pods=False)
+    assert [cluster["pods"] for cluster in result["clusters"]] == [[], []]
+    assert [call[0] for call in backend.calls] == ["list_clusters"]
+
+
+@pytest.mark.parametrize("args, read", [({}, "list_clusters"), ({"name": "eval"}, "find_clusters"),
+                                        ({"id": "c1"}, "get_cluster")])
+def test_info_read_failure_is_the_message_of_every_info_module(capsys, monkeypatch, args, read):
+    backend = two_clusters()
+    backend.errors[read] = RunPodError("server_error", 503, "upstream unavailable")
+    result = run_info(backend, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result["code"] == "server_error" and result["status"] == 503
+    assert result["msg"] == "reading clusters failed: upstream unavailable (server_error)"
+    assert result["clusters"] is None and "exception" not in result
+
+
+def test_info_refused_on_v1_before_any_backend_exists(capsys, monkeypatch):
+    result = run_info(None, capsys, monkeypatch, api_version="v1")
+    assert result["failed"] is True and result["code"] == "bad_request"
+    assert "not available on api_version v1" in result["msg"]

@@ -1,0 +1,256 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The pod module's rules: what the options ask for, what RunPod would refuse, what differs on an existing pod.
+
+Kept out of ``plugins/modules/pod.py`` so the module reads as docs, argument spec and hooks (``_endpoints`` is
+the same for endpoints). Field names are the ``_models.PodSpec`` vocabulary; ``params`` are the module's
+validated options. No API call is made here: what needs one is handed in as a function.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, with_ssh_port
+
+# Options that only mean something for a create: given without image/template_id, the task is a broken create.
+CREATE_INTENT_OPTIONS = (
+    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
+    "allowed_cuda_versions", "min_cuda_version",
+)
+CUDA_VERSION = re.compile(r"^\d+\.\d+$")
+# Options passed to PodSpec as they are, and list options passed as lists.
+SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
+                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
+                "support_public_ip", "interruptible", "min_cuda_version")
+SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
+# What a diff shows of an existing pod, and of a pod planned in check mode.
+DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
+               "ports", "env", "registry_id"}
+PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
+# v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
+STOPPED_STATUSES = ("EXITED", "ERROR")
+BOOTING_STATUSES = ("PROVISIONING", "STARTING")
+
+
+# --- checks made before any API call ---------------------------------------------------------------------
+def option_problem(params: dict) -> str | None:
+    """The first reason the options cannot work (a ``bad_request`` before any API call), else None.
+
+    The API-version rules (``_models.v1_only_problem``, ``v2_cpu_problem``) and the fleet's come first, in the
+    module's ``check_options``.
+    """
+    p = params
+    if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
+        return (
+            "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
+            "Set ssh: true, or wait_for: running."
+        )
+    if p["gpu_type_ids"]:
+        unknown, hint = _catalog.unknown_gpu_types(p["gpu_type_ids"])
+        if unknown:
+            names = ", ".join(repr(gpu) for gpu in unknown)
+            return (
+                f"unknown GPU type(s) in gpu_type_ids: {names}. Use RunPod's GPU type ids such as "
+                f"'NVIDIA GeForce RTX 4090'" + (f"; {hint}" if hint else ".")
+            )
+    if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
+        return "gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids."
+    problem = cuda_problem(p)
+    if problem:
+        return problem
+    if p["state"] != "absent" and not (p["image"] or p["template_id"]):
+        intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
+        if intent:
+            return (
+                f"creating a pod needs image or template_id, but only {', '.join(intent)} "
+                "were given. Add image (or template_id)."
+            )
+    return None
+
+
+def cuda_problem(params: dict) -> str | None:
+    """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
+    p = params
+    allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
+    if allowed and floor:
+        return (
+            "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
+            "are sent): give an exact set or a floor."
+        )
+    bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
+    if bad:
+        return f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}."
+    if floor and p["api_version"] == "v1":
+        return "min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only."
+    if (allowed or floor) and p["compute_type"] == "CPU":
+        return "CUDA constraints apply to GPU pods only; remove them for compute_type: CPU."
+    return None
+
+
+def sshd_key_problem(
+    params: dict, template_env: Callable[[str], dict | None], account_has_keys: Callable[[], bool]
+) -> str | None:
+    """Why a wait for ssh would wait for an sshd that never starts (RunPod images need a ``PUBLIC_KEY``); None.
+
+    ``template_env(id)`` reads the template's env (None when it cannot be read: the create reports that
+    template), ``account_has_keys()`` reads the account's SSH keys (REST v2); each is called only when needed.
+    """
+    p = params
+    if not (p["wait"] and p["wait_for"] == "ssh") or p["own_sshd"]:
+        return None
+    if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
+        return None
+    if p["template_id"]:
+        env = template_env(p["template_id"])
+        if env is None or "PUBLIC_KEY" in env:
+            return None
+    if p["api_version"] == "v2":
+        if account_has_keys():
+            return None  # ssh: true sends startSsh, which injects them
+        why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
+    else:
+        why = "and REST v1 does not put the account's keys into a pod"
+    return (
+        "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
+        f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
+        "ssh_public_key, register a key on the account, set own_sshd: true if the image starts sshd with keys "
+        "of its own, or use wait_for: running. Nothing was created."
+    )
+
+
+def create_warnings(params: dict) -> list[str]:
+    """What a create with these options may not give (warnings, not failures)."""
+    p = params
+    warnings = []
+    if p["wait"] and p["wait_for"] == "ssh" and p["compute_type"] == "CPU":
+        warnings.append(
+            "CPU pods get no managed SSH from RunPod: wait_for: ssh succeeds only if the image starts sshd "
+            "itself. Use wait_for: running otherwise."
+        )
+    if p["cloud_type"] == "COMMUNITY" and not p["support_public_ip"]:
+        remedy = (
+            "set support_public_ip: true"
+            if p["api_version"] == "v1"
+            else "use cloud_type: SECURE (REST v2 cannot ask for a public IP)"
+        )
+        warnings.append(
+            "Community cloud hosts do not all have a public IP, so the pod may never get a public port for 22 "
+            f"and a wait for ssh may run to its timeout; {remedy}."
+        )
+    return warnings
+
+
+# --- the wanted pod --------------------------------------------------------------------------------------
+def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
+    """The env the task asks for (``ssh_public_key`` as ``PUBLIC_KEY``, an existing key kept); None: untouched."""
+    p = params
+    if p["env"] is None and p["ssh_public_key"] is None:
+        return None
+    env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
+    if p["ssh_public_key"]:
+        env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
+    elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
+        env["PUBLIC_KEY"] = existing["PUBLIC_KEY"]
+    return env
+
+
+def pod_spec(params: dict) -> PodSpec:
+    """The create's spec; raises ValueError (the spec's own rules) when a create needs more."""
+    p = params
+    values: dict[str, Any] = {option: p[option] for option in SPEC_OPTIONS}
+    values.update({option: list(p[option] or []) for option in SPEC_LIST_OPTIONS})
+    return PodSpec(**values, gpu_count=p["gpu_count"] or 1, env=wanted_env(p) or {}, start_ssh=p["ssh"])
+
+
+# --- an existing pod -------------------------------------------------------------------------------------
+def normalize_ports(ports: list | None) -> list[str]:
+    return sorted({str(port).strip().lower() for port in ports or [] if str(port).strip()})
+
+
+def split_args(value: str | None) -> list[str]:
+    if not value:
+        return []
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return [value]
+
+
+def pod_changes(params: dict, pod) -> dict:
+    """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
+    p = params
+    changes = {}
+    if p["id"] and p["name"] and p["name"] != pod.name:
+        changes["name"] = p["name"]
+    if p["image"] and p["image"] != pod.image:
+        changes["image"] = p["image"]
+    if p["docker_args"] is not None and split_args(p["docker_args"]) != split_args(pod.docker_args):
+        changes["docker_args"] = p["docker_args"]
+    for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
+        if p[field] is not None and p[field] != getattr(pod, field):
+            changes[field] = p[field]
+    unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
+    if p["api_version"] == "v2" and unmounted:
+        changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
+    if p["ports"] is not None:
+        ports = with_ssh_port(p["ports"], p["ssh"])
+        if normalize_ports(ports) != normalize_ports(pod.ports):
+            changes["ports"] = ports
+    env = wanted_env(p, pod.env)
+    if env is not None and env != dict(pod.env):
+        changes["env"] = env
+    if p["registry_id"] and p["registry_id"] != pod.registry_id:
+        changes["registry_id"] = p["registry_id"]
+    return changes
+
+
+def whole_mount(pod, changes: dict) -> dict:
+    """REST v2 sets a mount whole (size and path, or volume id and path): add the part that stays."""
+    changes = dict(changes)
+    if pod.network_volume_id:
+        if "volume_mount_path" in changes:
+            changes["network_volume_id"] = pod.network_volume_id
+    elif pod.volume_gb:
+        changes.setdefault("volume_gb", pod.volume_gb)
+        changes.setdefault("volume_mount_path", pod.volume_mount_path)
+    return changes
+
+
+def immutable_warning(params: dict, pod) -> str | None:
+    """The warning for fields the task wants otherwise but RunPod cannot change on an existing pod; or None."""
+    p = params
+    differences = []
+    if p["gpu_type_ids"] and pod.gpu_type and pod.gpu_type not in p["gpu_type_ids"]:
+        differences.append(f"GPU type {pod.gpu_type!r} is not in gpu_type_ids")
+    if p["gpu_count"] and pod.gpu_count and p["gpu_count"] != pod.gpu_count:
+        differences.append(f"gpu_count is {pod.gpu_count}, not {p['gpu_count']}")
+    if p["cpu_flavor_ids"] and pod.cpu_flavor and pod.cpu_flavor not in p["cpu_flavor_ids"]:
+        differences.append(f"CPU flavor {pod.cpu_flavor!r} is not in cpu_flavor_ids")
+    if p["network_volume_id"] and p["network_volume_id"] != pod.network_volume_id:
+        differences.append(f"network volume is {pod.network_volume_id!r}, not {p['network_volume_id']!r}")
+    if not differences:
+        return None
+    return (
+        f"pod {pod.id} differs from the task in fields RunPod cannot change on an existing pod: "
+        f"{'; '.join(differences)}. They were left as they are; delete the pod "
+        f"(runpod.cloud.pod id={pod.id} state=absent) and run the task again to get the new settings."
+    )
+
+
+def is_stopped(pod) -> bool:
+    """A pod ``start`` brings back (v1 reports EXITED only; v2 also ERROR)."""
+    if _podstate.api_version(pod) == "v1":
+        return (pod.desired_status or pod.status).upper() in ("EXITED",)
+    return pod.status.upper() in STOPPED_STATUSES
+
+
+def is_booting(pod) -> bool:
+    """A v2 pod still provisioning or starting: it gets a fresh container anyway."""
+    return _podstate.api_version(pod) == "v2" and pod.status.upper() in BOOTING_STATUSES
