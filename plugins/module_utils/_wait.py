@@ -103,7 +103,7 @@ def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
     default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
     main thread signals cannot be handled; the block then runs without them.
     """
-    previous = {}
+    previous: dict[int, Any] = {}
 
     def restore():
         while previous:
