@@ -62,10 +62,12 @@ CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 # controller will wait with: a module that resolved another key waits by itself.
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
-# What a handoff carries of the module's validated options: never the api key.
+# What a handoff carries of the module's validated options: never the api key. Every option a ``_waits`` class
+# reads is here (the cluster wait's ``pod_count``); what it needs of the module's run travels in the result.
 HANDOFF_OPTIONS = (
     *(key for key in CONNECTION_KEYS if key != "api_key"),
     "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
+    "pod_count",
 )
 
 
