@@ -147,6 +147,10 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 class _Account:
     volumes_path = registries_path = ""
 
+    @staticmethod
+    def volume_create_body(spec):
+        raise NotImplementedError
+
     def __init__(self, backend):
         self.backend = backend
         self.client = backend.client
@@ -286,7 +290,7 @@ def billing_params(bucket_size, extra, start_time, end_time, filter_name, resour
 
 
 def sum_amounts(records):
-    totals = {}
+    totals: dict[str, float] = {}
     for record in records:
         for key, value in record.items():
             if isinstance(value, float):

@@ -175,7 +175,7 @@ class Backend:
 
     def find_pods_named(self, names, attempts=None):
         """``{name: [live pods named so]}`` for every name in ``names``, from one list read (a fleet's lookup)."""
-        found = {name: [] for name in names}
+        found: dict[str, list[Any]] = {name: [] for name in names}
         for pod in self.list_pods(attempts=attempts, select=lambda _pod_id, name: name in found):
             if pod.name in found and pod.status.upper() not in GONE_POD_STATUSES:
                 found[pod.name].append(pod)

@@ -12,6 +12,8 @@ HTTP timeout capped at 5 s. If that read fails, or a pod is missing from it, the
 
 from __future__ import annotations
 
+from typing import Any
+
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
     body_keys,
@@ -87,7 +89,7 @@ def endpoint_body(fields, creating):
             "registry_id is not available for endpoints on api_version v1 (set it on the endpoint's template, "
             "or use api_version v2)"
         )
-    body = {}
+    body: dict[str, Any] = {}
     if creating:
         body["computeType"] = "CPU" if fields.get("cpu_flavor_ids") else "GPU"
     if fields.get("cpu_flavor_ids"):

@@ -7,6 +7,8 @@ the answers)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
     Backend,
@@ -89,7 +91,7 @@ ENDPOINT_CONTAINER_FIELDS = ("image", "docker_args", "container_disk_gb", "ports
 
 
 def endpoint_gpu_body(fields, creating):
-    gpu = {}
+    gpu: dict[str, Any] = {}
     pools = list(fields.get("gpu_pools") or [])
     if pools:
         gpu["pools"] = pools
@@ -105,7 +107,7 @@ def endpoint_gpu_body(fields, creating):
 
 def endpoint_body(fields, creating):
     """CreateEndpointRequest/UpdateEndpointRequest from EndpointSpec-vocabulary ``fields``."""
-    body = {}
+    body: dict[str, Any] = {}
     if "name" in fields:
         body["name"] = fields["name"]
     if creating:
@@ -178,7 +180,7 @@ class BackendV2(ClusterCalls, Backend):
     def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
         """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
         (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
-        params = {"include": "AVAILABILITY", "product": "POD"}
+        params: dict[str, Any] = {"include": "AVAILABILITY", "product": "POD"}
         if spec is not None:
             cloud, count = spec.cloud_type, spec.gpu_count
             if spec.allowed_cuda_versions:

@@ -63,10 +63,12 @@ CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 # controller will wait with: a module that resolved another key waits by itself.
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
-# What a handoff carries of the module's validated options: never the api key.
+# What a handoff carries of the module's validated options: never the api key. Every option a ``_waits`` class
+# reads is here (the cluster wait's ``pod_count``); what it needs of the module's run travels in the result.
 HANDOFF_OPTIONS = (
     *(key for key in CONNECTION_KEYS if key != "api_key"),
     "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
+    "pod_count",
 )
 
 
@@ -390,6 +392,26 @@ class ResourceModule(RunPodModule):
     def build_spec(self) -> Any:
         """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
         raise NotImplementedError
+
+    def require_for_create(self, *needs: str | tuple[str, ...], hint: str = "") -> None:
+        """Fail ``bad_request`` before a create when the task leaves out an option the create needs.
+
+        Each need is an option, or a tuple of options of which one is enough (``("image", "template_id")``). The
+        message is the same in every module: ``no <kind> named <name> exists, and creating one needs a, b or c and
+        d``, then ``hint``.
+        """
+        missing = []
+        for need in needs:
+            options = (need,) if isinstance(need, str) else need
+            if not any(self.params.get(option) for option in options):
+                missing.append(" or ".join(options))
+        if missing:
+            listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+            self.fail(
+                f"no {self.resource_kind} named {self.params.get('name')!r} exists, and creating one needs {listed}"
+                f"{hint}",
+                code="bad_request",
+            )
 
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""

@@ -10,6 +10,8 @@ only a count summary, the members themselves are read with ``list_cluster_pods``
 
 from __future__ import annotations
 
+from typing import Any
+
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import mounts_body, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._models import with_ssh_port
@@ -70,6 +72,11 @@ def cluster_create_body(spec, template=None):
 
 class ClusterCalls:
     """REST v2 cluster calls; mixed into ``BackendV2`` (uses its ``client``, ``view_pod`` and ``get_template``)."""
+
+    # What BackendV2 provides (declared for the type checker only).
+    client: Any
+    view_pod: Any
+    get_template: Any
 
     def list_clusters(self, attempts=None):
         payload = self.client.request("GET", "clusters", attempts=attempts)

@@ -150,14 +150,13 @@ def wanted_fields(params, gpu):
     return wanted
 
 
-def create_problems(params):
-    """What a create needs beyond the options (the options already passed ``validate_params``)."""
-    missing = [] if params.get("name") else ["name"]
-    if not params.get("template_id") and (params.get("api_version") == "v1" or not params.get("image")):
-        missing.append("template_id" if params.get("api_version") == "v1" else "image or template_id")
-    if not params.get("gpu_type_ids") and not params.get("cpu_flavor_ids"):
-        missing.append("gpu_type_ids (or cpu_flavor_ids for CPU workers)")
-    return missing
+def create_needs(api_version):
+    """The options a create needs (``ResourceModule.require_for_create``; a tuple: one of them is enough).
+
+    REST v2 takes an image or a template; REST v1 creates an endpoint from a template only.
+    """
+    container = "template_id" if api_version == "v1" else ("image", "template_id")
+    return "name", container, ("gpu_type_ids", "cpu_flavor_ids")
 
 
 class RefusedError(ValueError):

@@ -60,7 +60,28 @@ class SshAddress(_View):
     command: str = ""
 
 
-class PodView(_View):
+class _ContainerSettings(_View):
+    """The container settings a pod, a cluster node, a template and an endpoint share: declared once here."""
+
+    container_disk_gb: int | None = None
+    ports: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    docker_args: str | None = None
+    # Container registry credential the image is pulled with (REST v2 ``registry``, v1 ``containerRegistryAuthId``).
+    registry_id: str | None = None
+
+
+class _PodContainer(_ContainerSettings):
+    """What the container of a pod (or of a cluster node) starts from and mounts: pod and cluster specs, pod views."""
+
+    image: str | None = None
+    template_id: str | None = None
+    volume_gb: int | None = None
+    volume_mount_path: str | None = None
+    network_volume_id: str | None = None
+
+
+class PodView(_PodContainer):
     id: str
     name: str = ""
     api_version: str = "v2"
@@ -75,8 +96,6 @@ class PodView(_View):
     # ``runtime`` was non-null (and non-empty) in that lookup.
     runtime_reported: bool = False
     uptime_seconds: int | None = None
-    image: str | None = None
-    template_id: str | None = None
     compute_type: str = "GPU"
     gpu_type: str | None = None
     gpu_count: int = 0
@@ -85,15 +104,6 @@ class PodView(_View):
     cloud_type: str | None = None
     cost_per_hr: float | None = None
     data_center_id: str | None = None
-    container_disk_gb: int | None = None
-    volume_gb: int | None = None
-    volume_mount_path: str | None = None
-    network_volume_id: str | None = None
-    ports: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
-    docker_args: str | None = None
-    # Container registry credential the image is pulled with (REST v2 ``registry``, v1 ``containerRegistryAuthId``).
-    registry_id: str | None = None
     interruptible: bool | None = None
     public_ip: str | None = None
     # v1 REST ``portMappings`` (private -> public), kept for the no-runtime fallback.
@@ -168,7 +178,7 @@ def spec_problem(error: Exception) -> str:
     return "; ".join(str(entry.get("msg", "")).removeprefix("Value error, ") for entry in errors())
 
 
-class PodSpec(_View):
+class PodSpec(_PodContainer):
     """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
 
     The create rules live here, once: a create needs an image or a template and a type to place the pod on,
@@ -177,22 +187,12 @@ class PodSpec(_View):
     """
 
     name: str
-    image: str | None = None
-    template_id: str | None = None
     compute_type: str = "GPU"
     gpu_type_ids: list[str] = Field(default_factory=list)
     gpu_count: int = 1
     cpu_flavor_ids: list[str] = Field(default_factory=list)
     vcpu_count: int | None = None
     cloud_type: str = "SECURE"
-    container_disk_gb: int | None = None
-    volume_gb: int | None = None
-    volume_mount_path: str | None = None
-    network_volume_id: str | None = None
-    ports: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
-    docker_args: str | None = None
-    registry_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     support_public_ip: bool | None = None
     interruptible: bool | None = None
@@ -250,7 +250,7 @@ class WorkerSummary(_View):
     total: int = 0
 
 
-class _EndpointSettings(_View):
+class _EndpointSettings(_ContainerSettings):
     """What a user sets on a serverless endpoint; the view adds what RunPod assigns."""
 
     template_id: str | None = None
@@ -267,15 +267,12 @@ class _EndpointSettings(_View):
     network_volume_id: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     execution_timeout_ms: int | None = None
-    # REST v2 only (the container settings of the endpoint's template).
-    registry_id: str | None = None
-    # REST v2: the endpoint's own container settings and routing type.
+    # REST v2: the endpoint's own container settings (``_ContainerSettings``; ``registry_id`` is REST v2 only) and
+    # routing type. ``env`` and ``ports`` stay None where the endpoint sets none (its template's apply).
     type: str | None = None
     image: str | None = None
-    docker_args: str | None = None
-    container_disk_gb: int | None = None
-    env: dict[str, str] | None = None
-    ports: list[str] | None = None
+    env: dict[str, str] | None = None  # type: ignore[assignment]
+    ports: list[str] | None = None  # type: ignore[assignment]
     # CPU endpoints (v2 ``cpu`` entries, v1 ``cpuFlavorIds``/``vcpuCount``); empty for GPU endpoints.
     cpu_flavor_ids: list[str] = Field(default_factory=list)
     vcpu_count: int | None = None
@@ -313,13 +310,8 @@ class EndpointRelease(_View):
     rollout: Rollout = Field(default_factory=Rollout)
 
 
-class _TemplateSettings(_View):
+class _TemplateSettings(_ContainerSettings):
     serverless: bool = False
-    container_disk_gb: int | None = None
-    env: dict[str, str] = Field(default_factory=dict)
-    ports: list[str] = Field(default_factory=list)
-    docker_args: str | None = None
-    registry_id: str | None = None
 
 
 class TemplateSpec(_TemplateSettings):
@@ -333,7 +325,7 @@ class TemplateView(_TemplateSettings):
     image: str | None = None
 
 
-class ClusterSpec(_View):
+class ClusterSpec(_PodContainer):
     """A cluster as asked for: the homogeneous compute shape plus the container settings of every member."""
 
     name: str
@@ -341,15 +333,6 @@ class ClusterSpec(_View):
     gpu_type_id: str
     gpu_count_per_pod: int = 1
     pod_count: int = 2
-    image: str | None = None
-    template_id: str | None = None
-    container_disk_gb: int | None = None
-    volume_gb: int | None = None
-    volume_mount_path: str | None = None
-    network_volume_id: str | None = None
-    ports: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
-    docker_args: str | None = None
     data_center_ids: list[str] = Field(default_factory=list)
     start_ssh: bool = True
 
@@ -568,12 +551,22 @@ class _Input(BaseModel):
     def _disk(cls, value):
         return check_count("container_disk_gb", value, 1, MAX_STORAGE_GB, " GB")
 
+    @field_validator("data_center_ids", mode="before", check_fields=False)
+    @classmethod
+    def _data_centers(cls, value):
+        return check_data_center_ids(value)
 
-class PodInput(_Input):
+
+class _ContainerInput(_Input):
+    """The options of a container (``_ContainerSettings``) the user gives, in the order their rules are checked."""
+
     name: str | None = None
     ports: list[str] | None = None
     env: dict[str, str] | None = None
     container_disk_gb: int | None = None
+
+
+class PodInput(_ContainerInput):
     volume_gb: int | None = None
     gpu_count: int | None = None
     vcpu_count: int | None = None
@@ -599,27 +592,14 @@ class PodInput(_Input):
             raise ValueError(f"vcpu_count must be a power of two (got {value})")
         return value
 
-    @field_validator("data_center_ids", mode="before")
-    @classmethod
-    def _data_centers(cls, value):
-        return check_data_center_ids(value)
 
-
-class TemplateInput(_Input):
-    name: str | None = None
-    ports: list[str] | None = None
-    env: dict[str, str] | None = None
-    container_disk_gb: int | None = None
+class TemplateInput(_ContainerInput):
+    """A template's options: the container rules only."""
 
 
 class EndpointInput(_Input):
     name: str | None = None
     data_center_ids: list[str] | None = None
-
-    @field_validator("data_center_ids", mode="before")
-    @classmethod
-    def _data_centers(cls, value):
-        return check_data_center_ids(value)
 
 
 def input_problem(model, params):

@@ -223,7 +223,8 @@ class BatchPodPoller(_ProbingMixin):
                 continue
             self._judge(pod_id, pod, targets)
         if terminal or vanished:
-            raise PollError("conflict" if terminal else "not_found", "; ".join(terminal + vanished), fatal=True)
+            raise PollError("conflict" if terminal else "not_found", "; ".join(terminal + vanished), fatal=True,
+                            states=dict(self.states))
         return self._probe_round(targets)
 
     def _judge(self, pod_id, pod, targets):

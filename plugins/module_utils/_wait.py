@@ -103,7 +103,7 @@ def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
     default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
     main thread signals cannot be handled; the block then runs without them.
     """
-    previous = {}
+    previous: dict[int, Any] = {}
 
     def restore():
         while previous:
@@ -155,14 +155,16 @@ class PollResult:
 
 
 class PollError(Exception):
-    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once."""
+    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch
+    waits) is each sub-resource's state as the failing read left it: it becomes the error's ``last_states``."""
 
-    def __init__(self, code, message, status=None, fatal=False):
+    def __init__(self, code, message, status=None, fatal=False, states=None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.fatal = fatal
+        self.states = states
 
 
 def _error_chain(err):
@@ -410,6 +412,9 @@ class _Waiter:
         text = f"waiting for {self.label}: {error_text(err)}"
         status = getattr(link, "status", None)
         code = getattr(link, "code", None) or "api_error"
+        states = getattr(link, "states", None)
+        if isinstance(states, dict):  # the failing read's view, even when it was the first read
+            self.states = states
         return self.fail(code, text, status=status if isinstance(status, int) else None)
 
     def succeed(self, result):

@@ -16,9 +16,21 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_KEY, ResourceModule, RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import (
+    describe_cluster,
+    describe_endpoint,
+    describe_members,
+    describe_pod,
+    describe_release,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import BatchLines, BatchPodPoller, PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import (
+    BatchLines,
+    BatchPodPoller,
+    ClusterPoller,
+    EndpointPoller,
+    PodPoller,
+)
 
 POD_WAIT_STATES = ("present", "running", "restarted")
 
@@ -80,10 +92,165 @@ class PodWait(ResourceModule):
         self.result["wait"] = outcome.as_dict()
 
 
+class EndpointWait(ResourceModule):
+    """What ``runpod.cloud.endpoint`` needs to wait: its remedy, its description and the wait itself.
+
+    The wait starts from the endpoint as the task last described it (``result["endpoint"]``, which the handoff
+    carries), never from a fresh read: both paths describe the same endpoint, with the wait's health counters.
+    """
+
+    resource_kind = "endpoint"
+    controller_wait = True
+
+    def resource_remedy(self, resource_id):
+        return (
+            f"endpoint {resource_id} was kept (nothing is deleted): inspect it with {self.info_hint(resource_id)}, "
+            f"or delete it with {self.delete_hint(resource_id)} if you no longer want it (an endpoint with no "
+            f"running worker is not billing, but it will start one on the first request)"
+        )
+
+    def describe(self, resource, health=None):
+        return describe_endpoint(resource, self.backend.serverless_url, health)
+
+    def wait_for(self, resource):
+        endpoint_id = resource.id
+        before = self.result["endpoint"]  # the endpoint as last read before the wait (what ``seen`` described)
+        if not before["workers_min"]:
+            self.module.warn(
+                f"endpoint {endpoint_id} has workers_min 0, so RunPod keeps no worker running and none is "
+                f"guaranteed to start before a request arrives; waiting anyway (set workers_min to 1 or more to "
+                f"guarantee a worker)"
+            )
+        wait_for = self.params["wait_for"]
+        poller = EndpointPoller(self.backend, endpoint_id, wait_for=wait_for)
+        what = "a ready worker" if wait_for == "ready" else "a finished rollout (no stale worker left)"
+        outcome = self.wait_until(
+            poller,
+            label=f"{what} on endpoint {endpoint_id}",
+            resource_id=endpoint_id,
+            describe_last=lambda: self.describe_waited(before, poller, None),
+        )
+        value = outcome.value or {}
+        self.describe_waited(before, poller, value.get("health"))
+        self.result["ready_signal"] = value.get("ready_signal")
+        self.result["ready_worker_id"] = value.get("worker_id")
+        self.result["wait"] = outcome.as_dict()
+
+    def describe_waited(self, before, poller, health):
+        """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""
+        release = None
+        if poller.last_version is not None and getattr(self.backend, "endpoint_release", None) is not None:
+            try:
+                release = self.backend.endpoint_release(before["id"])
+            except RunPodError:
+                release = {"version": poller.last_version, "rollout": poller.last_rollout}
+        self.result["release"], self.result["rollout"] = describe_release(release)
+        self.result["endpoint"] = self.describe(before, health or poller.last_health)
+        return self.result["endpoint"]
+
+
+class ClusterWait(ResourceModule):
+    """What ``runpod.cloud.cluster`` needs to wait: its members, its description and the wait on every node.
+
+    The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
+    ``result["pods"]``, which the handoff carries); the member views the module read itself (``members``) are
+    described at the start, so a wait that never lists a member ends with the same ``pods`` on both paths.
+    """
+
+    resource_kind = "cluster"
+    track_actions = True
+    keep_deleted = False
+    controller_wait = True
+
+    def __init__(self, module):
+        self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
+        self.proven = {}  # node id -> SSH address the wait proved reachable
+        super().__init__(module)
+        self.result["pods"] = []
+
+    def describe(self, resource):
+        return describe_cluster(resource)
+
+    def last_known_state(self):
+        counts = (self.result.get("cluster") or {}).get("pods_by_status") or {}
+        return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
+
+    def read_members(self, cluster):
+        self.members = self.backend.list_cluster_pods(cluster.id)
+        return self.members
+
+    def exit(self, **extra):
+        # A handoff exits right before the wait, which lists the members itself: no read here.
+        if HANDOFF_KEY not in extra and self.params["state"] == "present" and self.last_seen is not None \
+                and self.members is None and not self.module.check_mode:
+            self.read_members(self.last_seen)
+        self.result["pods"] = describe_members(self.members or [], self.proven)
+        super().exit(**extra)
+
+    def wait_for(self, resource):
+        cluster_id = resource.id
+        before = self.result["cluster"]  # the cluster as last read before the wait (what ``seen`` described)
+        if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
+            self.result["pods"] = describe_members(self.members, self.proven)
+        poller = ClusterPoller(self.backend, cluster_id, before["pod_count"] or self.params["pod_count"])
+
+        def last_seen():
+            if poller.last_pods:
+                self.members = list(poller.last_pods.values())
+                proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
+                self.result["pods"] = describe_members(self.members, proven)
+            return before
+
+        def explain_failure(error):
+            waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+            not_ready = []
+            for pod_id in waiting:
+                pod = poller.last_pods.get(pod_id)
+                not_ready.append({
+                    "id": pod_id,
+                    "name": pod.name if pod is not None else None,
+                    "rank": pod.cluster_rank if pod is not None else None,
+                    "role": pod.cluster_role if pod is not None else None,
+                    "last_state": poller.states.get(pod_id),
+                })
+            listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
+            return (
+                f"{error}; nodes not ready: {listing}; cluster {cluster_id} was kept (nothing is deleted) and bills "
+                f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster_id}, or delete it with "
+                f"runpod.cloud.cluster id={cluster_id} state=absent",
+                {"not_ready": not_ready},
+            )
+
+        outcome = self.wait_until(
+            poller,
+            label=f"ssh on every node of cluster {cluster_id}",
+            resource_id=cluster_id,
+            describe_last=last_seen,
+            explain_failure=explain_failure,
+        )
+        self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
+        self.members = list(poller.last_pods.values())
+        # The create answer predates placement: one read gives the data center, network and primary.
+        try:
+            self.seen(self.backend.get_cluster(cluster_id))
+        except RunPodError as error:
+            self.module.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
+                             f"network and primary failed: {error.message} ({error.code}); they may be null")
+        self.result["wait"] = outcome.as_dict()
+
+
 class _WaitEndedError(Exception):
     def __init__(self, result):
         super().__init__("wait ended")
         self.result = result
+
+
+def _warning_text(warning: Any) -> Any:
+    """The message of a module warning: text, a 2.19 warning event, or its JSON form."""
+    if isinstance(warning, dict):
+        return (warning.get("event") or {}).get("msg")
+    event = getattr(warning, "event", None)
+    return getattr(event, "msg", None) if event is not None else warning
 
 
 class _ControllerModule:
@@ -94,15 +261,28 @@ class _ControllerModule:
 
     def __init__(self, params: dict) -> None:
         self.params = params
+        # None while the wait class is built: the module already gave those warnings (the connection options are
+        # the same). Then a list: the wait's own warnings, added to the result as the module would add them.
+        self.warnings: list[str] | None = None
 
     def warn(self, warning: str) -> None:
-        """The module already gave its warnings (the connection options are the same)."""
+        if self.warnings is not None and warning not in self.warnings:
+            self.warnings.append(warning)
+
+    def _with_warnings(self, result: dict) -> dict:
+        # As a module's own warnings: each message once per task, after the ones the module gave before the handoff.
+        given = list(result.get("warnings") or [])
+        known = {_warning_text(warning) for warning in given}
+        added = [warning for warning in self.warnings or () if warning not in known]
+        if added:
+            result["warnings"] = [*given, *added]
+        return result
 
     def exit_json(self, **result: Any) -> None:
-        raise _WaitEndedError(result)
+        raise _WaitEndedError(self._with_warnings(result))
 
     def fail_json(self, msg: str, **result: Any) -> None:
-        raise _WaitEndedError(dict(result, failed=True, msg=msg))
+        raise _WaitEndedError(self._with_warnings(dict(result, failed=True, msg=msg)))
 
 
 def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on_transition=None) -> dict:
@@ -116,6 +296,7 @@ def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on
     module = _ControllerModule(dict(handoff["params"], api_key=api_key))
     try:
         runner = wait_class(module)
+        module.warnings = []
         runner.progress = progress
         runner.on_transition = on_transition
         runner.result = result

@@ -352,15 +352,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import ClusterWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -390,17 +387,12 @@ MIN_NODES = 2
 MAX_NODES = 250
 
 
-class ClusterModule(ResourceModule):
-    resource_kind = "cluster"
-    track_actions = True
-    keep_deleted = False
-    adopt_after_failed_create = True
+class ClusterModule(ClusterWait):
+    """The wait (``wait_for``), the members (``read_members``, ``exit``) and ``describe`` are
+    ``_waits.ClusterWait``'s, shared with the action plugin that runs the wait on the controller
+    (plugins/action/cluster.py)."""
 
-    def __init__(self, module):
-        self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
-        self.proven = {}  # node id -> SSH address the wait proved reachable
-        super().__init__(module)
-        self.result["pods"] = []
+    adopt_after_failed_create = True
 
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
@@ -423,44 +415,17 @@ class ClusterModule(ResourceModule):
                     code="bad_request",
                 )
 
-    # --- hooks: lookup and description ----------------------------------------------------------------
+    # --- hooks: lookup ----------------------------------------------------------------------------------
     def read(self, resource_id):
         return self.backend.get_cluster(resource_id)
 
     def find_by_name(self, name):
         return self.backend.find_clusters(name)
 
-    def describe(self, resource):
-        return describe_cluster(resource)
-
-    def last_known_state(self):
-        counts = (self.result.get("cluster") or {}).get("pods_by_status") or {}
-        return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
-
-    def read_members(self, cluster):
-        self.members = self.backend.list_cluster_pods(cluster.id)
-        return self.members
-
-    def exit(self, **extra):
-        if self.params["state"] == "present" and self.last_seen is not None and self.members is None \
-                and not self.module.check_mode:
-            self.read_members(self.last_seen)
-        self.result["pods"] = describe_members(self.members or [], self.proven)
-        super().exit(**extra)
-
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        missing = [option for option in ("gpu_type_id", "pod_count") if not p[option]]
-        if not (p["image"] or p["template_id"]):
-            missing.append("image (or template_id)")
-        if not p["name"]:
-            missing.append("name")
-        if missing:
-            self.fail(
-                f"no cluster named {p['name']!r} exists, and creating one needs {', '.join(missing)}.",
-                code="bad_request",
-            )
+        self.require_for_create("name", ("image", "template_id"), "gpu_type_id", "pod_count")
         return ClusterSpec(
             name=p["name"],
             type=p["type"] or "TRAINING",
@@ -543,54 +508,6 @@ class ClusterModule(ResourceModule):
     def delete(self, current):
         self.backend.delete_cluster(current.id)
         self.members = []
-
-    # --- waiting --------------------------------------------------------------------------------------
-    def wait_for(self, resource):
-        cluster = resource
-        poller = ClusterPoller(self.backend, cluster.id, cluster.pod_count or self.params["pod_count"])
-
-        def last_seen():
-            self.members = list(poller.last_pods.values()) or self.members
-            proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
-            self.result["pods"] = describe_members(self.members or [], proven)
-            return self.describe(self.last_seen or cluster)
-
-        def explain_failure(error):
-            waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
-            not_ready = []
-            for pod_id in waiting:
-                pod = poller.last_pods.get(pod_id)
-                not_ready.append({
-                    "id": pod_id,
-                    "name": pod.name if pod is not None else None,
-                    "rank": pod.cluster_rank if pod is not None else None,
-                    "role": pod.cluster_role if pod is not None else None,
-                    "last_state": poller.states.get(pod_id),
-                })
-            listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
-            return (
-                f"{error}; nodes not ready: {listing}; cluster {cluster.id} was kept (nothing is deleted) and bills "
-                f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster.id}, or delete it with "
-                f"runpod.cloud.cluster id={cluster.id} state=absent",
-                {"not_ready": not_ready},
-            )
-
-        outcome = self.wait_until(
-            poller,
-            label=f"ssh on every node of cluster {cluster.id}",
-            resource_id=cluster.id,
-            describe_last=last_seen,
-            explain_failure=explain_failure,
-        )
-        self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
-        self.members = list(poller.last_pods.values())
-        # The create answer predates placement: one read gives the data center, network and primary.
-        try:
-            self.seen(self.backend.get_cluster(cluster.id))
-        except RunPodError as error:
-            self.module.warn(f"every node of cluster {cluster.id} answers SSH, but re-reading the cluster for its "
-                             f"network and primary failed: {error.message} ({error.code}); they may be null")
-        self.result["wait"] = outcome.as_dict()
 
 
 def main():

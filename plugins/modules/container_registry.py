@@ -198,9 +198,7 @@ class ContainerRegistryModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        if not params.get("name"):
-            self.fail("creating a registry credential needs name", code="bad_request")
-        self.require_credential(f"creating registry credential {params['name']!r}")
+        self.require_for_create("name", "username", "password")
         return RegistrySpec(name=params["name"], username=params["username"], password=params["password"])
 
     def create(self, spec):

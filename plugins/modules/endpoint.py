@@ -592,14 +592,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils import _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointInput, EndpointSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ENDPOINT_WAIT_FOR, EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ENDPOINT_WAIT_FOR
+from ansible_collections.runpod.cloud.plugins.module_utils._waits import EndpointWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -634,8 +632,10 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 
-class EndpointModule(ResourceModule):
-    resource_kind = "endpoint"
+class EndpointModule(EndpointWait):
+    """The wait (``wait_for``), the remedy and ``describe`` are ``_waits.EndpointWait``'s, shared with the action
+    plugin that runs the wait on the controller (plugins/action/endpoint.py)."""
+
     input_model = EndpointInput
 
     def check_options(self):
@@ -650,13 +650,6 @@ class EndpointModule(ResourceModule):
         if problems:
             self.fail("; ".join(problems), code="bad_request")
 
-    def resource_remedy(self, resource_id):
-        return (
-            f"endpoint {resource_id} was kept (nothing is deleted): inspect it with {self.info_hint(resource_id)}, "
-            f"or delete it with {self.delete_hint(resource_id)} if you no longer want it (an endpoint with no "
-            f"running worker is not billing, but it will start one on the first request)"
-        )
-
     @property
     def api_version(self):
         return self.params["api_version"]
@@ -668,22 +661,16 @@ class EndpointModule(ResourceModule):
     def find_by_name(self, name):
         return self.backend.find_endpoints(name)
 
-    def describe(self, resource, health=None):
-        return describe_endpoint(resource, self.backend.serverless_url, health)
-
     def wanted(self):
         return _endpoints.wanted_fields(self.params, self.gpu)
 
     def build_spec(self):
         params = self.params
         wanted = self.wanted()
-        missing = _endpoints.create_problems(params)
-        if missing:
-            self.fail(
-                f"no endpoint named {params['name']!r} exists, and creating one needs {' and '.join(missing)} "
-                f"(template_id is the id of a serverless template, see runpod.cloud.template)",
-                code="bad_request",
-            )
+        self.require_for_create(
+            *_endpoints.create_needs(self.api_version),
+            hint=" (template_id is the id of a serverless template, see runpod.cloud.template)",
+        )
         if "scaler_value" in wanted:
             wanted["scaler_value"] = _endpoints.scaler_number(
                 wanted["scaler_value"], wanted.get("scaler_type"), self.api_version
@@ -719,42 +706,6 @@ class EndpointModule(ResourceModule):
 
     def delete(self, current):
         self.backend.delete_endpoint(current.id)
-
-    # -- waiting -------------------------------------------------------------------------------------
-    def wait_for(self, resource):
-        endpoint = resource
-        if not endpoint.workers_min:
-            self.module.warn(
-                f"endpoint {endpoint.id} has workers_min 0, so RunPod keeps no worker running and none is "
-                f"guaranteed to start before a request arrives; waiting anyway (set workers_min to 1 or more to "
-                f"guarantee a worker)"
-            )
-        wait_for = self.params["wait_for"]
-        poller = EndpointPoller(self.backend, endpoint.id, wait_for=wait_for)
-        what = "a ready worker" if wait_for == "ready" else "a finished rollout (no stale worker left)"
-        outcome = self.wait_until(
-            poller,
-            label=f"{what} on endpoint {endpoint.id}",
-            resource_id=endpoint.id,
-            describe_last=lambda: self.describe_waited(endpoint, poller, None),
-        )
-        value = outcome.value or {}
-        self.describe_waited(endpoint, poller, value.get("health"))
-        self.result["ready_signal"] = value.get("ready_signal")
-        self.result["ready_worker_id"] = value.get("worker_id")
-        self.result["wait"] = outcome.as_dict()
-
-    def describe_waited(self, endpoint, poller, health):
-        """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""
-        release = None
-        if poller.last_version is not None and getattr(self.backend, "endpoint_release", None) is not None:
-            try:
-                release = self.backend.endpoint_release(endpoint.id)
-            except RunPodError:
-                release = {"version": poller.last_version, "rollout": poller.last_rollout}
-        self.result["release"], self.result["rollout"] = describe_release(release)
-        self.result["endpoint"] = self.describe(endpoint, health or poller.last_health)
-        return self.result["endpoint"]
 
 
 def main():

@@ -209,12 +209,7 @@ class NetworkVolumeModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        missing = [option for option in ("name", "size_gb", "data_center_id") if not params.get(option)]
-        if missing:
-            self.fail(
-                f"no network volume named {params.get('name')!r} exists, and creating one needs {', '.join(missing)}",
-                code="bad_request",
-            )
+        self.require_for_create("name", "size_gb", "data_center_id")
         return NetworkVolumeSpec(
             name=params["name"], size_gb=params["size_gb"], data_center_id=params["data_center_id"], type=params["type"]
         )

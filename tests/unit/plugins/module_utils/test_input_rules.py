@@ -90,3 +90,41 @@ def test_pod_input_reports_the_first_broken_rule_and_converts_numbers_in_env():
     assert "leading or trailing" in input_problem(EndpointInput, {"name": "ep "})[1]
     # Options a module does not have are simply absent.
     assert input_problem(TemplateInput, {"name": "x"})[1] is None
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("name", "x\n"),
+        ("ports", ["8888"]),
+        ("env", {"A": ["1"]}),
+        ("container_disk_gb", 0),
+        ("data_center_ids", ["us-tx-3"]),
+    ],
+)
+def test_an_option_several_input_models_take_is_refused_with_one_message(option, value):
+    models = [model for model in (PodInput, TemplateInput, EndpointInput) if option in model.model_fields]
+    problems = {model.__name__: input_problem(model, {option: value})[1] for model in models}
+    assert len(models) >= 2 and None not in problems.values(), problems
+    assert len(set(problems.values())) == 1, problems
+
+
+def test_the_container_fields_are_declared_once_for_every_spec_and_view():
+    from ansible_collections.runpod.cloud.plugins.module_utils import _models
+
+    for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec):
+        assert issubclass(model, _models._PodContainer), model
+    for model in (_models.TemplateSpec, _models.TemplateView, _models.EndpointSpec, _models.EndpointView):
+        assert issubclass(model, _models._ContainerSettings), model
+    for model in (PodInput, TemplateInput):
+        assert issubclass(model, _models._ContainerInput), model
+    # No spec or view declares a container field again (only the endpoint's None defaults of env and ports).
+    for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec, _models.TemplateSpec, _models.TemplateView,
+                  _models._EndpointSettings, _models.EndpointSpec, _models.EndpointView):
+        own = set(vars(model).get("__annotations__", {}))
+        allowed = {"env", "ports"} if model is _models._EndpointSettings else set()
+        assert own & set(_models._ContainerSettings.model_fields) <= allowed, model
+        if issubclass(model, _models._PodContainer):
+            assert not own & set(_models._PodContainer.model_fields), model
+    assert _models.EndpointSpec(name="e").env is None
+    assert _models.PodSpec(name="p", image="i", gpu_type_ids=["g"]).env == {}

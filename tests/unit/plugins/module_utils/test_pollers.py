@@ -282,6 +282,18 @@ def test_batch_fails_fast_naming_every_terminal_pod():
                                "pod c is terminated, so the wait cannot succeed")
 
 
+def test_a_fatal_first_read_still_carries_each_pods_last_state(fake_clock):
+    # The read that fails the wait may be its first: the error keeps what that read showed of every pod.
+    backend = Backend([pod("a", status="EXITED"), pod("b", status="STARTING", runtime=False)])
+    with pytest.raises(WaitError) as info:
+        until(BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({})), label="ssh on 3 pods",
+              timeout=20, interval=5, clock=fake_clock)
+    assert info.value.code == "conflict" and info.value.polls == 1
+    assert info.value.last_states == {"a": "pod status exited", "b": "pod status starting",
+                                      "c": "pod not listed yet"}
+    assert info.value.as_dict()["last_states"] == info.value.last_states
+
+
 def test_batch_not_found_names_vanished_pods():
     poller = BatchPodPoller(Backend([pod("a"), pod("b")], [pod("b")], [pod("b")]), ["a", "b"],
                             probe_many=ProbeMany({}))

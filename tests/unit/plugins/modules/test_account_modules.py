@@ -182,6 +182,27 @@ def test_network_volume_bad_input_fails_before_any_call(monkeypatch, capsys, arg
     assert fake.calls == []
 
 
+@pytest.mark.parametrize(
+    "module, args, msg",
+    [
+        (network_volume, {"name": "data", "size_gb": 20},
+         "no network volume named 'data' exists, and creating one needs data_center_id"),
+        (network_volume, {"name": "data"},
+         "no network volume named 'data' exists, and creating one needs size_gb and data_center_id"),
+        (container_registry, {"name": "hub", "username": "me"},
+         "no registry credential named 'hub' exists, and creating one needs password"),
+        (container_registry, {"name": "hub"},
+         "no registry credential named 'hub' exists, and creating one needs username and password"),
+    ],
+)
+def test_a_create_without_what_it_needs_fails_with_the_shared_message(monkeypatch, capsys, module, args, msg):
+    fake = FakeAccount()
+    result = run(module, monkeypatch, capsys, fake, args)
+    assert (result["msg"], result["code"], result["changed"]) == (msg, "bad_request", False)
+    lookup = "find_network_volumes" if module is network_volume else "find_registries"
+    assert [call[0] for call in fake.calls] == [lookup]
+
+
 def test_network_volume_grow_in_check_mode_plans_without_writing(monkeypatch, capsys):
     fake = FakeAccount([VOLUME])
     result = run(

@@ -95,6 +95,15 @@ def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
     assert result["failed"] is True and result["code"] == "bad_request" and text in result["msg"]
 
 
+def test_a_create_without_a_container_or_a_count_names_both(capsys, monkeypatch):
+    backend = FakeClusterBackend()
+    args = {key: value for key, value in CREATE.items() if key not in ("image", "pod_count")}
+    result = run(backend, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result["code"] == "bad_request"
+    assert result["msg"] == "no cluster named 'train' exists, and creating one needs image or template_id and pod_count"
+    assert [call[0] for call in backend.calls] == ["find_clusters"]
+
+
 def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monkeypatch):
     backend = FakeClusterBackend([view()], [node(0), node(1)])
     changed = {**CREATE, "image": "img:2", "gpu_count_per_pod": 8, "env": {"A": "1"}, "ports": ["8888/http"]}

@@ -100,7 +100,15 @@ class ThingModule(ResourceModule):
         self.backend._call("wait", resource.id)
 
 
-def run(backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
+class PickyThingModule(ThingModule):
+    """A thing whose create needs a size and a color or a pattern (``require_for_create``)."""
+
+    def build_spec(self):
+        self.require_for_create("name", "size", ("color", "pattern"), hint="; see the thing docs")
+        return super().build_spec()
+
+
+def run(backend, capsys, monkeypatch, check_mode=False, diff=False, module_class=ThingModule, **args):
     monkeypatch.setattr(_base, "make_backend", lambda options: backend)
     args = dict(args, api_key=API_KEY)
     if check_mode:
@@ -113,10 +121,12 @@ def run(backend, capsys, monkeypatch, check_mode=False, diff=False, **args):
         name=dict(type="str"),
         state=dict(type="str", choices=["present", "absent"], default="present"),
         size=dict(type="int"),
+        color=dict(type="str"),
+        pattern=dict(type="str"),
         follow=dict(type="bool", default=False),
     )
     with patch_module_args(args), pytest.raises(SystemExit):
-        run_module(ThingModule, AnsibleModule(argument_spec=spec, supports_check_mode=True))
+        run_module(module_class, AnsibleModule(argument_spec=spec, supports_check_mode=True))
     out = capsys.readouterr().out
     assert API_KEY not in out
     return json.loads(out)
@@ -129,6 +139,31 @@ def test_several_live_things_with_one_name_fail_as_ambiguous_with_sorted_ids(cap
     assert result["ids"] == ["t-1", "t-2"]
     assert result["msg"].startswith("found 2 things named 'x' (ids: t-1, t-2); this module needs names to be unique")
     assert backend.mutations() == []
+
+
+@pytest.mark.parametrize("check_mode", [False, True])
+@pytest.mark.parametrize(
+    "args, needs",
+    [
+        ({"name": "x"}, "size and color or pattern"),
+        ({"name": "x", "size": 3}, "color or pattern"),
+        ({"name": "", "size": 3, "pattern": "dots"}, "name"),
+    ],
+)
+def test_a_create_that_misses_options_names_them_all_in_one_message(capsys, monkeypatch, check_mode, args, needs):
+    backend = Backend()
+    result = run(backend, capsys, monkeypatch, check_mode=check_mode, module_class=PickyThingModule, **args)
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    expected = f"no thing named {args['name']!r} exists, and creating one needs {needs}; see the thing docs"
+    assert result["msg"] == expected
+    assert backend.mutations() == []
+
+
+def test_one_of_the_alternatives_is_enough_for_a_create(capsys, monkeypatch):
+    backend = Backend()
+    result = run(backend, capsys, monkeypatch, module_class=PickyThingModule, name="x", size=3, pattern="dots")
+    assert result["changed"] is True and result["thing"]["id"] == "t-new"
+    assert backend.mutations() == [("create", "x")]
 
 
 def test_check_mode_create_plans_with_an_empty_before_and_calls_nothing(capsys, monkeypatch):

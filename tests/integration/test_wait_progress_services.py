@@ -1,0 +1,223 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Live wait progress of endpoints and clusters (the action plugin waits on the controller) and the same results
+as the module's own wait.
+
+Each playbook (a wait that succeeds, one that times out, one that fails at once) runs twice against a reset
+simulator: through the action plugin on the controller, and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module
+waits by itself). The live lines name the resource and its id; the results match once ids, ports and times are
+replaced by placeholders. test_wait_progress.py does the same for pods.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from helpers.playbooks import module_task, play
+from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+
+pytestmark = pytest.mark.timeout(240)
+
+GPU = "NVIDIA GeForce RTX 4090"
+CLUSTER_GPU = "NVIDIA H100 80GB HBM3"
+FAST = {"wait": True, "wait_interval": "200ms"}
+DROPPED = ("elapsed", "polls", "probes", "history", "uptime_seconds", "invocation")
+
+
+def _id_key(key):
+    return key in ("id", "ids") or key.endswith("_id") or key.endswith("_ids")
+
+
+def _collect_ids(value, found, key=""):
+    if isinstance(value, dict):
+        for name in sorted(value):
+            if name not in DROPPED:
+                _collect_ids(value[name], found, name)
+    elif isinstance(value, list):
+        for item in value:
+            _collect_ids(item, found, key)
+    elif isinstance(value, str) and _id_key(key) and len(value) >= 6 and value not in found:
+        found[value] = f"<id{len(found)}>"
+
+
+def _text(value, ids):
+    for known in sorted(ids, key=len, reverse=True):
+        value = value.replace(known, ids[known])
+    value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
+    value = re.sub(r"-p \d+", "-p PORT", value)
+    return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
+
+
+def _shape(value, ids):
+    """The result with what differs run to run (ids, ports, times, counts) replaced by placeholders."""
+    if isinstance(value, dict):
+        return {_text(key, ids): _shape(item, ids) for key, item in value.items()
+                if key not in DROPPED and not key.endswith("_at")}
+    if isinstance(value, list):
+        return [_shape(item, ids) for item in value]
+    if isinstance(value, str):
+        return _text(value, ids)
+    if isinstance(value, int) and not isinstance(value, bool) and value > 1024:
+        return "NUMBER"
+    return value
+
+
+def _results(run, tasks):
+    found = {}
+    results = {name: run.task_result(name) for name in tasks}
+    for name in tasks:
+        _collect_ids(results[name], found)
+    return {name: _shape(result, found) for name, result in results.items()}
+
+
+def _both_paths(sim, run_playbook, tmp_path, text, configure):
+    """The playbook on the controller path, then (after a reset) with the module waiting by itself."""
+    for part in ("controller", "module"):
+        (tmp_path / part).mkdir()
+    configure()
+    live = run_playbook(tmp_path / "controller", text)
+    assert live.report is not None, live.stdout[-4000:] + live.stderr[-2000:]
+    sim.admin.reset()
+    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    configure()
+    plain = run_playbook(tmp_path / "module", text, env={"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+    assert plain.report is not None, plain.stdout[-4000:] + plain.stderr[-2000:]
+    return live, plain
+
+
+def _display(run):
+    """What ansible-playbook displayed before its JSON report (the live lines)."""
+    start = run.stdout.find("{")  # where PlaybookResult.parse finds the report (no live line has a brace)
+    return run.stdout if start == -1 else run.stdout[:start]
+
+
+def _transitions(stdout, kind, name, resource_id):
+    return re.findall(rf"^{kind} {re.escape(name)} \({re.escape(resource_id)}\): (.*)$", stdout, re.M)
+
+
+def _assert_same_results(live, plain, tasks):
+    live_results, plain_results = _results(live, tasks), _results(plain, tasks)
+    for name in tasks:
+        assert live_results[name] == plain_results[name], name
+        assert set(live.task_result(name)["wait"]) == set(plain.task_result(name)["wait"]), name
+    return live_results
+
+
+# --- endpoint ----------------------------------------------------------------------------------------------------
+
+ENDPOINT = {"image": "my-org/worker:1", "gpu_type_ids": [GPU], "workers_max": 1}
+ENDPOINT_TASKS = ("ok", "timeout", "fatal")
+
+
+def _endpoint_playbook(admin):
+    script = json.dumps({"sequence": [{"workers": {"initializing": 1}},
+                                      {"status": 401, "error": "invalid api key"}]})
+    return play(
+        module_task("endpoint", "ok", {**ENDPOINT, **FAST, "name": "ok-ep", "workers_min": 1, "wait_timeout": "30s"}),
+        # workers_min 0: no worker ever starts (and the wait warns so).
+        module_task("endpoint", "timeout", {**ENDPOINT, **FAST, "name": "idle-ep", "workers_min": 0,
+                                            "wait_timeout": "1s"}, ignore_errors=True),
+        module_task("endpoint", "setup", {**ENDPOINT, "name": "locked-ep", "workers_min": 0}, register="setup"),
+        f"""
+        - name: script a 401 on the second health read
+          ansible.builtin.uri:
+            url: "{admin}/endpoints/{{{{ setup.endpoint.id }}}}/health-sequence"
+            method: POST
+            body_format: json
+            body: {script}
+        """,
+        module_task("endpoint", "fatal", {**ENDPOINT, **FAST, "name": "locked-ep", "workers_min": 0,
+                                          "wait_timeout": "30s"}, ignore_errors=True),
+    )
+
+
+def test_endpoint_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):
+    def configure():
+        sim.admin.configure(worker_boot_delay=100)  # a worker boots in 2 s: initializing, then idle
+
+    live, plain = _both_paths(sim, run_playbook, tmp_path, _endpoint_playbook(sim.urls["admin"]), configure)
+    assert live.rc == 0 and plain.rc == 0, live.stdout[-3000:] + plain.stdout[-3000:]
+
+    ok = live.task_result("ok")
+    endpoint_id = ok["endpoint"]["id"]
+    assert ok["ready_signal"] == "worker_idle"
+    assert f"waiting for a ready worker on endpoint {endpoint_id} (timeout 30s)" in live.stdout
+    changes = _transitions(live.stdout, "endpoint", "ok-ep", endpoint_id)
+    assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
+    assert len(changes) >= 2 and changes[-1].startswith("workers ready 1")
+    assert re.search(rf"^a ready worker on endpoint {endpoint_id} ready after .*: workers ready 1", live.stdout, re.M)
+    idle_id = live.task_result("timeout")["endpoint"]["id"]
+    assert _transitions(live.stdout, "endpoint", "idle-ep", idle_id)
+    locked_id = live.task_result("fatal")["endpoint"]["id"]
+    assert _transitions(live.stdout, "endpoint", "locked-ep", locked_id)
+    # The module waited by itself: no live line.
+    assert "endpoint ok-ep (" not in _display(plain) and "waiting for a ready worker" not in _display(plain)
+
+    results = _assert_same_results(live, plain, ENDPOINT_TASKS)
+    assert results["timeout"]["code"] == "wait_timeout" and results["fatal"]["code"] == "unauthorized"
+    for name in ("timeout", "fatal"):  # the wait's own warning, on both paths
+        assert any("workers_min 0" in json.dumps(warning) for warning in live.task_result(name)["warnings"])
+    assert sim.api_key not in live.stdout + plain.stdout
+
+
+# --- cluster -----------------------------------------------------------------------------------------------------
+
+CLUSTER = {"gpu_type_id": CLUSTER_GPU, "pod_count": 2, "image": "runpod/pytorch:2.8.0"}
+CLUSTER_TASKS = ("ok", "timeout", "fatal")
+
+
+def _cluster_playbook(admin):
+    return play(
+        module_task("cluster", "ok", {**CLUSTER, **FAST, "name": "ok-cl", "wait_timeout": "30s"}),
+        # From here on the node of rank 1 is placed 10000 s (simulated; 200 s real) after the node of rank 0.
+        f"""
+        - name: stagger the nodes
+          ansible.builtin.uri:
+            url: "{admin}/clusters/settings"
+            method: POST
+            body_format: json
+            body: {{member_stagger: 10000}}
+        """,
+        module_task("cluster", "timeout", {**CLUSTER, **FAST, "name": "slow-cl", "wait_timeout": "2s"},
+                    ignore_errors=True),
+        module_task("cluster", "fatal", {**CLUSTER, **FAST, "name": "flaky", "wait_timeout": "30s"},
+                    ignore_errors=True),
+    )
+
+
+def test_cluster_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):
+    def configure():
+        # The node of rank 1 is placed 2 s (real) after the node of rank 0, so the first wait counts the nodes;
+        # the node of rank 1 of "flaky" errors 3 s after the create (its node of rank 0 answers long before).
+        sim.admin.cluster_settings(member_stagger=100,
+                                   fail={"cluster_name": "flaky", "rank": 1, "after": 150, "status": "ERROR"})
+
+    live, plain = _both_paths(sim, run_playbook, tmp_path, _cluster_playbook(sim.urls["admin"]), configure)
+    assert live.rc == 0 and plain.rc == 0, live.stdout[-3000:] + plain.stdout[-3000:]
+
+    ok = live.task_result("ok")
+    cluster_id = ok["cluster"]["id"]
+    assert ok["wait"]["ready_detail"] == "all 2 pods ready"
+    assert f"waiting for ssh on every node of cluster {cluster_id} (timeout 30s)" in live.stdout
+    changes = _transitions(live.stdout, "cluster", "ok-cl", cluster_id)
+    assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
+    # A running count of the nodes, naming the ones still waited for.
+    assert any(re.match(r"\d of 2 pods ready; waiting for ", change) for change in changes), changes
+    assert re.search(rf"^ssh on every node of cluster {cluster_id} ready after .*: all 2 pods ready$", live.stdout,
+                     re.M)
+    slow = live.task_result("timeout")
+    late = slow["not_ready"][0]["id"]
+    assert f"1 of 2 pods ready; waiting for {late} (" in "\n".join(
+        _transitions(live.stdout, "cluster", "slow-cl", slow["cluster"]["id"]))
+    flaky = live.task_result("fatal")
+    assert _transitions(live.stdout, "cluster", "flaky", flaky["cluster"]["id"])
+    assert "cluster ok-cl (" not in _display(plain) and "waiting for ssh on every node" not in _display(plain)
+
+    results = _assert_same_results(live, plain, CLUSTER_TASKS)
+    assert results["timeout"]["code"] == "wait_timeout" and results["fatal"]["code"] == "conflict"
+    assert [node["last_state"] for node in results["fatal"]["not_ready"]] == ["pod status error"]
+    assert len(results["fatal"]["wait"]["last_states"]) == 2
+    assert sim.api_key not in live.stdout + plain.stdout
