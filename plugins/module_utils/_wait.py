@@ -475,7 +475,8 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
     waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
     deadline = waiter.start + timeout
     schedule = Cadence(interval, waiter.start, deadline, adaptive=mode == ADAPTIVE)
-    waiter.emit(f"waiting for {label} (timeout {format_duration(timeout)})")
+    # Shown to the millisecond: a timeout left over after a first read (pod_info) is not ``29.860248964s``.
+    waiter.emit(f"waiting for {label} (timeout {format_duration(round(timeout, 3))})")
 
     while True:
         waiter.polls += 1

@@ -608,3 +608,13 @@ def test_real_clock_wait_is_interrupted_by_a_real_signal():
     assert info.value.code == "wait_interrupted"
     # Interrupted, not waited out: without the cancel the first sleep alone would last the 10 s interval.
     assert time.monotonic() - started < 9.0
+
+
+def test_a_left_over_timeout_is_shown_to_the_millisecond(fake_clock):
+    # pod_info waits for what is left after its first read: the start line must not show nanoseconds.
+    lines = []
+    with pytest.raises(WaitError) as info:
+        until(scripted(NOT_READY, clock=fake_clock), label="x", timeout=29.860248964, interval=5,
+              clock=fake_clock, progress=lines.append)
+    assert lines[0] == "waiting for x (timeout 29.86s)"
+    assert info.value.elapsed == 30  # whole seconds, from the exact deadline
