@@ -72,7 +72,7 @@ ruff: venv
 # Type hints of plugins/module_utils, imported by FQCN from the collections path (tests/collections_path.py).
 mypy: venv
 	cd $$($(BIN)/python tests/collections_path.py) && $(BIN)/mypy --python-version 3.11 --explicit-package-bases \
-	  --namespace-packages --ignore-missing-imports --follow-imports=silent --cache-dir $(CURDIR)/.mypy_cache \
+	  --namespace-packages --ignore-missing-imports --follow-imports=silent --check-untyped-defs --cache-dir $(CURDIR)/.mypy_cache \
 	  ansible_collections/runpod/cloud/plugins/module_utils
 
 ansible-lint: venv

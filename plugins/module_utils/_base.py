@@ -127,9 +127,16 @@ class RunPodModule:
                 module.fail_json(msg=missing_required_lib(lib), exception=error)
         self._check_connection_options()
         self.wait_settings = self._parse_wait_options()
-        self._backend = None
+        self._backend: Any = None
 
     # --- construction --------------------------------------------------------------------------
+    @property
+    def wait_options(self) -> WaitSettings:
+        """The parsed wait options of a module that waits (a module without wait options has none to use)."""
+        if self.wait_settings is None:
+            raise TypeError(f"{type(self).__name__} has no wait options")
+        return self.wait_settings
+
     @property
     def backend(self):
         # Built lazily so option checks that fail run before any client exists.
@@ -262,7 +269,7 @@ class RunPodModule:
         ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
         on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
         """
-        settings = self.wait_settings
+        settings = self.wait_options
         timeout = settings.timeout if timeout is None else timeout
         token = _wait.CancelToken()
         if hasattr(poll, "deadline"):

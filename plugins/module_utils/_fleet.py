@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
@@ -60,7 +61,8 @@ def one_catalog_read(backend):
     if read is None:
         yield
         return
-    lock, memo = threading.Lock(), {}
+    lock = threading.Lock()
+    memo: dict[str, tuple[Any, Exception | None]] = {}
 
     def shared(spec=None, **kwargs):
         with lock:  # the first member reads, the others wait for its answer

@@ -461,7 +461,8 @@ def check_ports(ports):
     """``ports`` as given (entries trimmed); raises ValueError for a malformed entry or a port declared twice."""
     if ports is None:
         return None
-    cleaned, seen = [], {}
+    cleaned: list[str] = []
+    seen: dict[int, str] = {}
     for entry in ports:
         entry = str(entry).strip()
         problem = port_problem(entry)

@@ -11,8 +11,10 @@ sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import health_counts
+from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS, health_counts
 from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
     MissCounter,
     PollError,
@@ -203,7 +205,8 @@ class BatchPodPoller(_ProbingMixin):
 
     def _evaluate(self, pods):
         listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
-        terminal, vanished, targets = [], [], {}
+        terminal, vanished = [], []
+        targets: dict[str, Any] = {}
         self.imminent = False  # the cadence follows the pod nearest to a transition
         for pod_id in self.pod_ids:
             if pod_id in self.done:
@@ -413,7 +416,8 @@ class EndpointPoller:
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
         # the reads is reported from the list (worker_idle), not only through /health's counters.
         workers = self._read_workers()
-        counts = health_counts(health)
+        # A /health without a body counts nothing as ready.
+        counts = health_counts(health) or dict.fromkeys(HEALTH_KEYS, 0)
         self.last_health = counts
         detail = (
             f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "

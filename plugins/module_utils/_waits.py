@@ -76,7 +76,7 @@ class PodWait(ResourceModule):
     def wait_for(self, resource):
         pod_id = resource.id
         before = self.result.get("pod")  # the pod as last read before the wait (what ``seen`` described)
-        wait_for = self.wait_settings.wait_for
+        wait_for = self.wait_options.wait_for
         poller = PodPoller(self.backend, pod_id, wait_for=wait_for)
         outcome = self.wait_until(
             poller,
@@ -425,8 +425,8 @@ class PodInfoWait(RunPodModule):
         before = {pod["id"]: pod for pod in self.result["pods"]}
         missing = self.result["missing"]
         backend = _FirstReadBackend(self.backend, first_read)
-        poller = BatchPodPoller(backend, pod_ids, wait_for=self.wait_settings.wait_for, names=names)
-        what = "ssh" if self.wait_settings.wait_for == "ssh" else "running status"
+        poller = BatchPodPoller(backend, pod_ids, wait_for=self.wait_options.wait_for, names=names)
+        what = "ssh" if self.wait_options.wait_for == "ssh" else "running status"
         count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
 
         def last_reads(final):
