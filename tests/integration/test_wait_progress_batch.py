@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from helpers.playbooks import info_task, play, pod_task
+from helpers.same_results import normalise
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 from test_pod_wait import wait_args
 
@@ -55,25 +56,6 @@ def _run(sim, run_playbook, path, env):
     return result
 
 
-def _shape(value, ids):
-    """The result with what differs run to run (ids, ports, times, counts) replaced by placeholders."""
-    if isinstance(value, dict):
-        return {_shape(key, ids): _shape(item, ids) for key, item in value.items()
-                if key not in ("elapsed", "polls", "probes", "history", "created_at", "last_started_at",
-                               "uptime_seconds", "invocation")}
-    if isinstance(value, list):
-        return [_shape(item, ids) for item in value]
-    if isinstance(value, str):
-        for pod_id, placeholder in ids.items():
-            value = value.replace(pod_id, placeholder)
-        value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
-        value = re.sub(r"-p \d+", "-p PORT", value)
-        return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
-    if isinstance(value, int) and not isinstance(value, bool) and value > 1024:
-        return "NUMBER"
-    return value
-
-
 def _results(result):
     tasks = {name: dict(result.task_result(name)) for name in TASKS}
     for name in ("info", "info timeout"):
@@ -82,7 +64,7 @@ def _results(result):
             if key in tasks[name]:
                 tasks[name][key] = sorted(tasks[name][key], key=lambda pod: pod["name"])
     ids = {pod["id"]: f"<{pod['name']}>" for task in tasks.values() for pod in task["pods"] if pod}
-    return {name: _shape(task, ids) for name, task in tasks.items()}
+    return {name: normalise(task, ids) for name, task in tasks.items()}
 
 
 def _waits(stdout):
