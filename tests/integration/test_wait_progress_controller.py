@@ -12,7 +12,6 @@ tests/unit/plugins/action/test_wait_action.py.
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess

@@ -306,7 +306,8 @@ def test_interrupted_endpoint_and_cluster_waits_give_the_same_result_on_both_pat
     endpoint_id, cluster_id = ids["controller"]
     assert _transitions(runs["controller"].stdout, "endpoint", "stuck-ep", endpoint_id), runs["controller"].stdout
     assert _transitions(runs["controller"].stdout, "cluster", "stuck-cl", cluster_id), runs["controller"].stdout
-    assert "endpoint stuck-ep (" not in _display(runs["module"]) and "cluster stuck-cl (" not in _display(runs["module"])
+    quiet = _display(runs["module"])
+    assert "endpoint stuck-ep (" not in quiet and "cluster stuck-cl (" not in quiet, quiet
     shaped = {where: _results(runs[where], STUCK_TASKS) for where in runs}
     for results in shaped.values():
         # Nodes not placed yet have no rank, so the result lists them by id: random here, the same on both paths.
