@@ -163,6 +163,8 @@ class Background:
         self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook)]
         with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
             self.process = subprocess.Popen(self.command, cwd=tmp_path, env=env, stdout=out, stderr=err)
+        # Processes signal_waiter signalled: a later call (the next task's wait) never picks one of them again.
+        self.signalled: set[int] = set()
 
     def result(self, timeout: float = 120):
         try:
@@ -196,7 +198,7 @@ class Background:
         """The ansible-playbook worker running the task (where a controller-side wait runs)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for pid in sorted(self._descendants()):
+            for pid in sorted(self._descendants() - self.signalled):
                 try:
                     argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                 except OSError:
@@ -206,13 +208,13 @@ class Background:
             time.sleep(0.05)
         raise TimeoutError("no ansible-playbook worker appeared under the playbook")
 
-    def module_pid(self, timeout: float = 20.0) -> int:
-        """The Python process running AnsiballZ_pod under this playbook (never anybody else's)."""
+    def module_pid(self, module: str = "pod", timeout: float = 20.0) -> int:
+        """The Python process running ``AnsiballZ_<module>`` under this playbook (never anybody else's)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            pgrep = ["pgrep", "-f", "AnsiballZ_pod"]
+            pgrep = ["pgrep", "-f", f"AnsiballZ_{module}[.]py"]
             listed = subprocess.run(pgrep, capture_output=True, text=True, check=False).stdout.split()
-            mine = self._descendants()
+            mine = self._descendants() - self.signalled
             for pid in map(int, listed):
                 if pid not in mine:
                     continue
@@ -223,7 +225,17 @@ class Background:
                 if b"python" in os.path.basename(argv0):
                     return pid
             time.sleep(0.05)
-        raise TimeoutError("no AnsiballZ_pod python process appeared under the playbook")
+        raise TimeoutError(f"no AnsiballZ_{module} python process appeared under the playbook")
+
+    def signal_waiter(self, where: str, signum: int, module: str = "pod") -> None:
+        """Send ``signum`` to the process that runs the wait: the ansible-playbook worker when the action plugin
+        waits on the controller (``where="controller"``), else the ``AnsiballZ_<module>`` process
+        (``where="module"``, with RUNPOD_CLOUD_CONTROLLER_WAIT=false)."""
+        if where not in ("controller", "module"):
+            raise ValueError(f"where must be controller or module, not {where!r}")
+        pid = self.module_pid(module) if where == "module" else self.worker_pid()
+        self.signalled.add(pid)
+        os.kill(pid, signum)
 
 
 # -- playbook text --------------------------------------------------------------------------------------------

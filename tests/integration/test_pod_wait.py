@@ -336,7 +336,7 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2", env=env)
     # Three list reads after the create: the name re-check after a create, then two of the wait's polls.
     pod_id = wait_until_polling(sim, "v2", bg, polls=3)
-    os.kill(bg.module_pid() if where == "module" else bg.worker_pid(), signal.SIGTERM)
+    bg.signal_waiter(where, signal.SIGTERM)
     result = bg.result()
     outcome = result.task_result("create")
     assert_failure_names_pod(outcome, pod_id, "wait_interrupted")

@@ -12,7 +12,6 @@ tests/unit/plugins/action/test_wait_action.py.
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
@@ -194,7 +193,7 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
         bg = Background(sim, tmp_path / where, play(pod_task("create", wait_args())), "v2", env=env)
         pod_id = wait_until_polling(sim, "v2", bg, polls=3)
         _until_refusing(sim, bg, pod_id)
-        os.kill(bg.module_pid() if where == "module" else bg.worker_pid(), signal.SIGINT)
+        bg.signal_waiter(where, signal.SIGINT)
         result = bg.result()
         outcome = result.task_result("create")
         assert_failure_names_pod(outcome, pod_id, "wait_interrupted")

@@ -8,15 +8,22 @@ Each playbook (a wait that succeeds, one that times out, one that fails at once)
 simulator: through the action plugin on the controller, and with RUNPOD_CLOUD_CONTROLLER_WAIT=false (the module
 waits by itself). The live lines name the resource and its id; the results match once ids, ports and times are
 replaced by placeholders. test_wait_progress.py does the same for pods.
+
+The interrupt runs in the background on both paths: once the simulator's request log shows the wait polling a
+resource that never gets ready, a signal goes to the process that waits (test_wait_progress_controller.py and
+test_pod_wait.py do the same for pods).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import signal
+import time
 
+import httpx
 import pytest
-from helpers.playbooks import module_task, play
+from helpers.playbooks import Background, module_task, play
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 
 pytestmark = pytest.mark.timeout(240)
@@ -221,3 +228,90 @@ def test_cluster_progress_lines_and_the_same_results_on_both_paths(sim, run_play
     assert [node["last_state"] for node in results["fatal"]["not_ready"]] == ["pod status error"]
     assert len(results["fatal"]["wait"]["last_states"]) == 2
     assert sim.api_key not in live.stdout + plain.stdout
+
+
+# --- interrupt ---------------------------------------------------------------------------------------------------
+
+STUCK_TASKS = ("endpoint", "cluster")
+
+
+def _until_polled(sim, bg, path, reads=2, timeout=60.0):
+    """Block until the request log holds ``reads`` answered GETs of ``path`` (a regex with the resource id as its
+    group) for one resource; return that id. The resources here never change state, so the wait is then polling
+    in a known state."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert bg.process.poll() is None, bg.stdout_path.read_text()[-3000:] + bg.stderr_path.read_text()[-3000:]
+        ids = [re.match(path, entry["path"]).group(1) for entry in sim.admin.requests()
+               if entry["method"] == "GET" and entry["status"] == 200 and re.match(path, entry["path"])]
+        found = [resource_id for resource_id in set(ids) if ids.count(resource_id) >= reads]
+        if found:
+            return found[0]
+        time.sleep(0.05)
+    raise TimeoutError(f"the wait never polled {path}")
+
+
+def _api_get(sim, path):
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    return httpx.get(f"{sim.urls['api_v2']}/{path}", headers=headers, timeout=10)
+
+
+def test_interrupted_endpoint_and_cluster_waits_give_the_same_result_on_both_paths(sim, tmp_path):
+    """SIGINT (Ctrl-C) during an endpoint wait, SIGTERM during a cluster wait, to the process that waits: the
+    ansible-playbook worker on the controller path, the module with RUNPOD_CLOUD_CONTROLLER_WAIT=false. Both end
+    in the same ``wait_interrupted`` result naming the resource, and nothing is deleted."""
+    text = play(
+        # One worker, booting for good: the endpoint waits with "initializing" workers.
+        module_task("endpoint", "endpoint", {**ENDPOINT, **FAST, "name": "stuck-ep", "workers_min": 1,
+                                             "wait_timeout": "2m"}, ignore_errors=True),
+        # No node is ever placed.
+        module_task("cluster", "cluster", {**CLUSTER, **FAST, "name": "stuck-cl", "wait_timeout": "2m"},
+                    ignore_errors=True),
+    )
+    runs, ids = {}, {}
+    for where in ("controller", "module"):
+        sim.admin.reset()
+        register_account_keys(sim, [ACCOUNT_SSH_KEY])
+        sim.admin.configure(worker_boot_delay=1e6, provisioning_delay=1e6)
+        (tmp_path / where).mkdir()
+        env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
+        bg = Background(sim, tmp_path / where, text, env=env)
+        endpoint_id = _until_polled(sim, bg, r"^/invoke/v2/([^/]+)/health$")
+        bg.signal_waiter(where, signal.SIGINT, "endpoint")
+        cluster_id = _until_polled(sim, bg, r"^/v2/clusters/([^/]+)/pods$")
+        bg.signal_waiter(where, signal.SIGTERM, "cluster")
+        runs[where], ids[where] = bg.result(), (endpoint_id, cluster_id)
+        assert runs[where].rc == 0, runs[where].stdout[-3000:] + runs[where].stderr[-3000:]
+
+        endpoint, cluster = (runs[where].task_result(name) for name in STUCK_TASKS)
+        for outcome, kind, resource_id in ((endpoint, "endpoint", endpoint_id), (cluster, "cluster", cluster_id)):
+            assert outcome["failed"] is True and outcome["changed"] is True, outcome
+            assert outcome["code"] == "wait_interrupted" and outcome["id"] == outcome[kind]["id"] == resource_id
+            assert outcome["msg"].startswith("interrupted after "), outcome["msg"]
+            # The remedy: the resource is kept, how to inspect it and how to delete it.
+            assert f"{kind} {resource_id} was kept (nothing is deleted)" in outcome["msg"]
+            assert f"runpod.cloud.{kind}_info id={resource_id}" in outcome["msg"]
+            assert f"runpod.cloud.{kind} id={resource_id} state=absent" in outcome["msg"]
+            assert {"elapsed", "polls", "last_state"} <= set(outcome["wait"])
+            assert f"; last known state: {outcome['wait']['last_state']}; " in outcome["msg"]
+        assert endpoint["wait"]["last_state"].startswith("workers ready 0,"), endpoint["wait"]
+        assert len(cluster["not_ready"]) == 2 and len(cluster["pods"]) == 2, cluster
+        # Nothing deleted: both still exist, no node is terminated.
+        assert sim.admin.count("DELETE") == 0
+        assert _api_get(sim, f"serverless/{endpoint_id}").status_code == 200
+        assert _api_get(sim, f"clusters/{cluster_id}").status_code == 200
+        assert all(pod["status"] != "TERMINATED" for pod in sim.admin.pods())
+
+    # The controller showed the wait live; the module waited by itself.
+    endpoint_id, cluster_id = ids["controller"]
+    assert _transitions(runs["controller"].stdout, "endpoint", "stuck-ep", endpoint_id), runs["controller"].stdout
+    assert _transitions(runs["controller"].stdout, "cluster", "stuck-cl", cluster_id), runs["controller"].stdout
+    quiet = _display(runs["module"])
+    assert "endpoint stuck-ep (" not in quiet and "cluster stuck-cl (" not in quiet, quiet
+    shaped = {where: _results(runs[where], STUCK_TASKS) for where in runs}
+    for results in shaped.values():
+        # Nodes not placed yet have no rank, so the result lists them by id: random here, the same on both paths.
+        results["cluster"]["pods"].sort(key=lambda pod: pod["name"])
+    for name in STUCK_TASKS:
+        assert shaped["controller"][name] == shaped["module"][name], name
+        assert set(runs["controller"].task_result(name)["wait"]) == set(runs["module"].task_result(name)["wait"])
