@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from helpers.playbooks import play, pod_task
+from helpers.same_results import normalise
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 from test_pod_wait import wait_args as _args
 
@@ -39,29 +40,10 @@ def _configure(sim):
     sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}, "deaf": {"ssh_behaviour": "refused"}})
 
 
-def _shape(value, ids):
-    """The result with what differs run to run (ids, ports, times, counts) replaced by placeholders."""
-    if isinstance(value, dict):
-        return {key: _shape(item, ids) for key, item in value.items()
-                if key not in ("elapsed", "polls", "probes", "history", "created_at", "last_started_at",
-                               "uptime_seconds", "invocation")}
-    if isinstance(value, list):
-        return [_shape(item, ids) for item in value]
-    if isinstance(value, str):
-        for pod_id, placeholder in ids.items():
-            value = value.replace(pod_id, placeholder)
-        value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
-        value = re.sub(r"-p \d+", "-p PORT", value)
-        return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
-    if isinstance(value, int) and not isinstance(value, bool) and value > 1024:
-        return "NUMBER"
-    return value
-
-
 def _results(result):
     tasks = {name: result.task_result(name) for name in TASKS}
     ids = {tasks[name]["pod"]["id"]: f"<{name}>" for name in TASKS}
-    return {name: _shape(task, ids) for name, task in tasks.items()}
+    return {name: normalise(task, ids) for name, task in tasks.items()}
 
 
 def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):

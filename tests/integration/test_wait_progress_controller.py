@@ -21,9 +21,9 @@ import time
 
 from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
+from helpers.same_results import normalise
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 from test_pod_wait import assert_failure_names_pod, assert_kept, list_gets, wait_args, wait_until_polling
-from test_wait_progress import _shape
 
 # Compared on both paths; "delegated" runs on the controller path only (it is the module's own wait anyway).
 COMPARED = ("check", "diff", "secret", "async")
@@ -97,7 +97,7 @@ def _compared(result, sim) -> dict:
     shaped = {}
     for name in COMPARED:
         task = {key: value for key, value in result.task_result(name).items() if key not in ASYNC_KEYS}
-        shaped[name] = _shape(task, ids)
+        shaped[name] = normalise(task, ids)
     return shaped
 
 
@@ -206,7 +206,7 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
         assert f"; last known state: {state}; " in outcome["msg"]
         outcome["wait"]["last_state"] = "<state>"
         outcome["msg"] = outcome["msg"].replace(f"; last known state: {state}; ", "; last known state: <state>; ")
-        outcomes[where] = _shape(outcome, {pod_id: "<web>"})
+        outcomes[where] = normalise(outcome, {pod_id: "<web>"})
     assert outcomes["controller"] == outcomes["module"]
 
 

@@ -24,6 +24,7 @@ import time
 import httpx
 import pytest
 from helpers.playbooks import Background, module_task, play
+from helpers.same_results import collect_ids, normalise
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 
 pytestmark = pytest.mark.timeout(240)
@@ -31,53 +32,12 @@ pytestmark = pytest.mark.timeout(240)
 GPU = "NVIDIA GeForce RTX 4090"
 CLUSTER_GPU = "NVIDIA H100 80GB HBM3"
 FAST = {"wait": True, "wait_interval": "200ms"}
-DROPPED = ("elapsed", "polls", "probes", "history", "uptime_seconds", "invocation")
-
-
-def _id_key(key):
-    return key in ("id", "ids") or key.endswith("_id") or key.endswith("_ids")
-
-
-def _collect_ids(value, found, key=""):
-    if isinstance(value, dict):
-        for name in sorted(value):
-            if name not in DROPPED:
-                _collect_ids(value[name], found, name)
-    elif isinstance(value, list):
-        for item in value:
-            _collect_ids(item, found, key)
-    elif isinstance(value, str) and _id_key(key) and len(value) >= 6 and value not in found:
-        found[value] = f"<id{len(found)}>"
-
-
-def _text(value, ids):
-    for known in sorted(ids, key=len, reverse=True):
-        value = value.replace(known, ids[known])
-    value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
-    value = re.sub(r"-p \d+", "-p PORT", value)
-    return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
-
-
-def _shape(value, ids):
-    """The result with what differs run to run (ids, ports, times, counts) replaced by placeholders."""
-    if isinstance(value, dict):
-        return {_text(key, ids): _shape(item, ids) for key, item in value.items()
-                if key not in DROPPED and not key.endswith("_at")}
-    if isinstance(value, list):
-        return [_shape(item, ids) for item in value]
-    if isinstance(value, str):
-        return _text(value, ids)
-    if isinstance(value, int) and not isinstance(value, bool) and value > 1024:
-        return "NUMBER"
-    return value
-
-
 def _results(run, tasks):
     found = {}
     results = {name: run.task_result(name) for name in tasks}
     for name in tasks:
-        _collect_ids(results[name], found)
-    return {name: _shape(result, found) for name, result in results.items()}
+        collect_ids(results[name], found)
+    return {name: normalise(result, found) for name, result in results.items()}
 
 
 def _both_paths(sim, run_playbook, tmp_path, text, configure):
