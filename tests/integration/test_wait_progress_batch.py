@@ -8,16 +8,22 @@ One playbook runs twice against a reset simulator: through the action plugins on
 RUNPOD_CLOUD_CONTROLLER_WAIT=false (the modules wait by themselves). It waits for a fleet of three pods whose
 third boots slowly, a fleet that times out (its second pod never answers SSH), a pod_info wait for pods created
 without a wait (one slow), and a pod_info wait that times out.
+
+The interrupt runs in the background on both paths (as in test_wait_progress_services.py): once the simulator's
+request log shows the fleet's wait polling a pod that refuses SSH, SIGINT goes to the process that waits; then,
+once pod_info's wait polls the same pods, SIGTERM.
 """
 
 from __future__ import annotations
 
 import re
+import signal
+import time
 
-from helpers.playbooks import info_task, play, pod_task
-from helpers.same_results import normalise
+from helpers.playbooks import Background, info_task, play, pod_task
+from helpers.same_results import collect_ids, normalise
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
-from test_pod_wait import wait_args
+from test_pod_wait import list_gets, wait_args
 
 TIMEOUT_TASKS = ("fleet timeout", "info timeout")
 TASKS = ("fleet", "info", *TIMEOUT_TASKS)
@@ -107,3 +113,93 @@ def test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results(s
     for name in TASKS:
         assert live_results[name] == plain_results[name], name
         assert set(live.task_result(name)["wait"]) == set(plain.task_result(name)["wait"])
+
+
+# --- interrupt ---------------------------------------------------------------------------------------------------
+
+STUCK_TASKS = ("stuck fleet", "stuck info")
+STUCK = play(
+    pod_task("stuck fleet", wait_args("deafcrew", count=2, wait_timeout="2m"), ignore_errors=True),
+    info_task("stuck info", ("ignore_errors: true",), names="[deafcrew-1, deafcrew-2]", wait="true",
+              wait_interval="100ms", wait_timeout="2m"),
+)
+
+
+def _until_polled(sim, bg, after, reads=4, timeout=60.0):
+    """Block until both pods listen on ssh (deafcrew-2 refusing) and the wait has made ``reads`` list reads since
+    then and since ``after``: deafcrew-1 has been probed ready by then, so both paths stop in the same state.
+    Returns ``{name: id}``."""
+    deadline = time.monotonic() + timeout
+    mapped = None
+    while time.monotonic() < deadline:
+        assert bg.process.poll() is None, bg.stdout_path.read_text()[-3000:] + bg.stderr_path.read_text()[-3000:]
+        pods = {pod["name"]: pod for pod in sim.admin.pods()}
+        if mapped is None and len(pods) == 2 and all("22" in (pod.get("listeners") or {}) for pod in pods.values()):
+            mapped = max(time.time(), after)
+        if mapped is not None and len(list_gets(sim, "v2", after=mapped)) >= reads:
+            return {name: pod["id"] for name, pod in pods.items()}
+        time.sleep(0.05)
+    raise TimeoutError("the wait never polled both pods")
+
+
+def test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths(sim, tmp_path):
+    """SIGINT (Ctrl-C) during a fleet's wait, SIGTERM during a pod_info wait, to the process that waits: the
+    ansible-playbook worker on the controller path, the module with RUNPOD_CLOUD_CONTROLLER_WAIT=false. Both end
+    in the same ``wait_interrupted`` result naming the pod that is not ready, and nothing is deleted."""
+    runs, ids = {}, {}
+    for where in ("controller", "module"):
+        sim.admin.reset()
+        register_account_keys(sim, [ACCOUNT_SSH_KEY])
+        sim.admin.configure(name_overrides={"deafcrew-2": {"ssh_behaviour": "refused"}})
+        (tmp_path / where).mkdir()
+        env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
+        bg = Background(sim, tmp_path / where, STUCK, env=env)
+        ids[where] = _until_polled(sim, bg, after=0.0)
+        signalled = time.time()
+        bg.signal_waiter(where, signal.SIGINT, "pod")
+        # pod_info reads the pods that are now kept (its first read, then its polls).
+        _until_polled(sim, bg, after=signalled)
+        bg.signal_waiter(where, signal.SIGTERM, "pod_info")
+        runs[where] = bg.result()
+        assert runs[where].rc == 0, runs[where].stdout[-3000:] + runs[where].stderr[-3000:]
+
+        deaf = ids[where]["deafcrew-2"]
+        fleet, info = (runs[where].task_result(name) for name in STUCK_TASKS)
+        for outcome in (fleet, info):
+            assert outcome["failed"] is True and outcome["code"] == "wait_interrupted", outcome
+            assert outcome["msg"].startswith("Interrupted after "), outcome["msg"]
+            # The pod not ready with its last state, and the remedy: nothing deleted, how to inspect and delete.
+            assert [(entry["id"], entry["name"]) for entry in outcome["not_ready"]] == [(deaf, "deafcrew-2")]
+            state = outcome["not_ready"][0]["state"]
+            assert "refused" in state, state
+            assert f"(1 of 2 ready). Not ready: {deaf} (deafcrew-2): {state}. Nothing was deleted: " in outcome["msg"]
+            assert f"runpod.cloud.pod_info ids={deaf}," in outcome["msg"]
+            assert "runpod.cloud.pod id=<id> state=absent" in outcome["msg"]
+            assert {"elapsed", "polls", "last_state"} <= set(outcome["wait"])
+            assert sorted(pod["name"] for pod in outcome["pods"]) == ["deafcrew-1", "deafcrew-2"]
+        assert fleet["changed"] is True and "waiting for ssh on 2 pods of fleet 'deafcrew'" in fleet["msg"]
+        assert "waiting for ssh on 2 pods (" in info["msg"], info["msg"]
+        # Nothing deleted: both pods still listed and running.
+        assert sim.admin.count("DELETE") == 0
+        assert sorted((pod["name"], pod["status"]) for pod in sim.admin.pods()) == [
+            ("deafcrew-1", "RUNNING"), ("deafcrew-2", "RUNNING")]
+
+    # The controller showed both waits live; the modules waited by themselves.
+    live, quiet = runs["controller"].stdout, runs["module"].stdout
+    deaf = ids["controller"]["deafcrew-2"]
+    assert "waiting for ssh on 2 pods of fleet 'deafcrew' (timeout 2m0s)" in live, live
+    assert re.search(r"^waiting for ssh on 2 pods \(timeout ", live, re.M), live
+    assert len(re.findall(rf"^pod deafcrew-2 \({deaf}\): .*refused", live, re.M)) >= 2, live
+    assert not COUNT.search(quiet) and "pod deafcrew-2 (" not in quiet, quiet
+    assert not re.search(r"^waiting for ssh on", quiet, re.M), quiet
+    shaped = {}
+    for where, run in runs.items():
+        results = {name: dict(run.task_result(name)) for name in STUCK_TASKS}
+        for result in results.values():
+            result["pods"] = sorted(result["pods"], key=lambda pod: pod["name"])
+        # <id0> is deafcrew-1 and <id1> deafcrew-2 on both paths (the data center's id comes next).
+        found = collect_ids([ids[where]["deafcrew-1"], ids[where]["deafcrew-2"]], {}, "ids")
+        shaped[where] = normalise(results, collect_ids(results, found))
+    for name in STUCK_TASKS:
+        assert shaped["controller"][name] == shaped["module"][name], name
+        assert set(runs["controller"].task_result(name)["wait"]) == set(runs["module"].task_result(name)["wait"])
