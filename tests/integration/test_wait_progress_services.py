@@ -32,6 +32,8 @@ pytestmark = pytest.mark.timeout(240)
 GPU = "NVIDIA GeForce RTX 4090"
 CLUSTER_GPU = "NVIDIA H100 80GB HBM3"
 FAST = {"wait": True, "wait_interval": "200ms"}
+
+
 def _results(run, tasks):
     found = {}
     results = {name: run.task_result(name) for name in tasks}
