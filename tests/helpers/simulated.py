@@ -28,6 +28,15 @@ def register_account_keys(sim: Any, keys: list[str]) -> None:
     response.raise_for_status()
 
 
+def fresh_account(sim: Any, **settings: Any) -> None:
+    """The simulator as a test starts on it: reset, the account's SSH key registered, then ``settings`` applied
+    (``sim.admin.configure``); a test that runs the same playbook twice (both wait paths) starts each run so."""
+    sim.admin.reset()
+    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    if settings:
+        sim.admin.configure(**settings)
+
+
 def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float = 0.25,
                    prefix: str = "batch") -> tuple[list[str], list[float]]:
     """Seed ``count`` PROVISIONING pods that answer on ssh ``first``, ``first + step``, ... real seconds from

@@ -44,7 +44,7 @@ from typing import Any
 import pytest
 from helpers import playbooks
 from helpers.playbooks import PlaybookResult
-from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from helpers.simulated import fresh_account
 
 from runpod_sim.testing import SimProcess, start_simulator
 
@@ -69,8 +69,7 @@ def sim_reset(sim: SimProcess) -> Iterator[SimProcess]:
     property counts as a mismatch; see tests/simulator/runpod_sim/contract.py): a route added later is covered
     without any change here.
     """
-    sim.admin.reset()
-    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    fresh_account(sim)
     sim.admin.clear_requests()  # tests count their own requests only
     yield sim
     sim.admin.assert_contract()

@@ -14,7 +14,7 @@ import re
 
 from helpers.playbooks import play, pod_task
 from helpers.same_results import normalise
-from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from helpers.simulated import fresh_account
 from test_pod_wait import wait_args as _args
 
 PLAYBOOK = play(
@@ -63,8 +63,7 @@ def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tm
     deaf = live.task_result("timeout")["pod"]["id"]
     assert re.search(rf"^pod deaf \({deaf}\): .*refused", live.stdout, re.M), live.stdout
 
-    sim.admin.reset()
-    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    fresh_account(sim)
     _configure(sim)
     plain = run_playbook(tmp_path / "module", _playbook(sim),
                          env={"RUNPOD_API_KEY": None, "RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})

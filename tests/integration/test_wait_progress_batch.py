@@ -22,7 +22,7 @@ import time
 
 from helpers.playbooks import Background, info_task, play, pod_task
 from helpers.same_results import collect_ids, normalise
-from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from helpers.simulated import fresh_account
 from test_pod_wait import list_gets, wait_args
 
 TIMEOUT_TASKS = ("fleet timeout", "info timeout")
@@ -53,8 +53,7 @@ def _configure(sim):
 
 
 def _run(sim, run_playbook, path, env):
-    sim.admin.reset()
-    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    fresh_account(sim)
     _configure(sim)
     path.mkdir()
     result = run_playbook(path, _playbook(sim), env={"RUNPOD_API_KEY": None, **env})
@@ -148,9 +147,7 @@ def test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths
     in the same ``wait_interrupted`` result naming the pod that is not ready, and nothing is deleted."""
     runs, ids = {}, {}
     for where in ("controller", "module"):
-        sim.admin.reset()
-        register_account_keys(sim, [ACCOUNT_SSH_KEY])
-        sim.admin.configure(name_overrides={"deafcrew-2": {"ssh_behaviour": "refused"}})
+        fresh_account(sim, name_overrides={"deafcrew-2": {"ssh_behaviour": "refused"}})
         (tmp_path / where).mkdir()
         env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
         bg = Background(sim, tmp_path / where, STUCK, env=env)

@@ -22,7 +22,7 @@ import time
 from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
-from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from helpers.simulated import fresh_account
 from test_pod_wait import assert_failure_names_pod, assert_kept, list_gets, wait_args, wait_until_polling
 
 # Compared on both paths; "delegated" runs on the controller path only (it is the module's own wait anyway).
@@ -152,8 +152,7 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
     assert re.search(rf"^pod back \({back['pod']['id']}\): pod running \[\+\d+\.\ds\]$", out, re.M), out[-4000:]
 
     live_results = _compared(live, sim)
-    sim.admin.reset()
-    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    fresh_account(sim)
     _configure(sim)
     plain = run_playbook(tmp_path / "module", _playbook(sim), extra_args=_vault(sim, tmp_path / "module"),
                          env={"RUNPOD_API_KEY": None, "RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
@@ -185,9 +184,7 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
     """
     outcomes = {}
     for where in ("controller", "module"):
-        sim.admin.reset()
-        register_account_keys(sim, [ACCOUNT_SSH_KEY])
-        sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
+        fresh_account(sim, name_overrides={"web": {"ssh_behaviour": "refused"}})
         (tmp_path / where).mkdir()
         env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
         bg = Background(sim, tmp_path / where, play(pod_task("create", wait_args())), "v2", env=env)

@@ -25,7 +25,7 @@ import httpx
 import pytest
 from helpers.playbooks import Background, module_task, play
 from helpers.same_results import collect_ids, normalise
-from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
+from helpers.simulated import fresh_account
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -49,8 +49,7 @@ def _both_paths(sim, run_playbook, tmp_path, text, configure):
     configure()
     live = run_playbook(tmp_path / "controller", text)
     assert live.report is not None, live.stdout[-4000:] + live.stderr[-2000:]
-    sim.admin.reset()
-    register_account_keys(sim, [ACCOUNT_SSH_KEY])
+    fresh_account(sim)
     configure()
     plain = run_playbook(tmp_path / "module", text, env={"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
     assert plain.report is not None, plain.stdout[-4000:] + plain.stderr[-2000:]
@@ -232,9 +231,7 @@ def test_interrupted_endpoint_and_cluster_waits_give_the_same_result_on_both_pat
     )
     runs, ids = {}, {}
     for where in ("controller", "module"):
-        sim.admin.reset()
-        register_account_keys(sim, [ACCOUNT_SSH_KEY])
-        sim.admin.configure(worker_boot_delay=1e6, provisioning_delay=1e6)
+        fresh_account(sim, worker_boot_delay=1e6, provisioning_delay=1e6)
         (tmp_path / where).mkdir()
         env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
         bg = Background(sim, tmp_path / where, text, env=env)
