@@ -488,17 +488,23 @@ class Store:
         self._scheduled.append((self.now() + self.scaled(delay), action))
 
     def advance(self) -> None:
-        """Apply every lifecycle step whose deadline has passed (cheap: only pods with pending steps)."""
+        """Apply every lifecycle step and scripted event whose deadline has passed, in the order of their deadlines.
+
+        Nothing reads the store between two requests, so a scripted event that fell due after a pod's placement
+        must still find the pod placed, however long the gap since the last request (cheap: only pods with
+        pending steps are visited).
+        """
+        moment = self.now()
         if self._scheduled:
-            moment = self.now()
-            due = [entry for entry in self._scheduled if entry[0] <= moment]
+            due = sorted((entry for entry in self._scheduled if entry[0] <= moment), key=lambda entry: entry[0])
             if due:
                 self._scheduled = [entry for entry in self._scheduled if entry[0] > moment]
-                for _deadline, action in due:
+                for deadline, action in due:
+                    self._advance_timed(deadline)
                     action()
-        if not self._timed:
-            return
-        now = self.now()
+        self._advance_timed(moment)
+
+    def _advance_timed(self, now: float) -> None:
         for pod in list(self._timed.values()):
             self._advance_pod(pod, now)
 

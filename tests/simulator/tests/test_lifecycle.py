@@ -216,3 +216,19 @@ def test_declared_ports_parser_round_trips(entries):
     pod = Pod(id="p", name="p", image="i", created_at=0.0, ports=ports)
     assert pod.declared_ports() == [(number, proto or "tcp") for number, proto in entries]
     assert pod.declares_ssh() == any(number == 22 and (proto or "tcp") == "tcp" for number, proto in entries)
+
+
+def test_a_scripted_event_finds_every_step_due_before_it_done(monkeypatch):
+    # No request reads the store between the placement (t=7) and a scripted failure (t=8): the one advance()
+    # after both must still place the pod first, then fail it (a cluster member keeps the rank it was given).
+    clock = [0.0]
+    monkeypatch.setattr(Store, "now", staticmethod(lambda: clock[0]))
+    store = Store(SimConfig(provisioning_delay=7, starting_delay=100))
+    late = store.add_pod(Pod(id="p1", name="late", image="i", created_at=0.0))
+    early = store.add_pod(Pod(id="p2", name="early", image="i", created_at=0.0))
+    store.schedule(8, lambda: store.fail(late))
+    store.schedule(5, lambda: store.fail(early))
+    clock[0] = 20.0
+    store.advance()
+    assert (late.status, late.machine_id is not None) == ("ERROR", True)
+    assert (early.status, early.machine_id) == ("ERROR", None)  # failed while it still waited for a host
