@@ -41,14 +41,15 @@ def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float
                    prefix: str = "batch") -> tuple[list[str], list[float]]:
     """Seed ``count`` PROVISIONING pods that answer on ssh ``first``, ``first + step``, ... real seconds from
     now (5 s, 5.25 s, ... 9.75 s by default: ansible's start-up takes about 3 s). New pods stay PROVISIONING
-    until their own delays are set, so none races ahead of the seed. Returns the ids and, per pod, the
-    ``time.time()`` at which it answers."""
+    until their own delays are set, so none races ahead of the seed. Returns the ids and, per pod, the earliest
+    ``time.time()`` at which it can answer (its delay counted from before the request that set it: the simulator
+    starts the delay when it handles that request, which a loaded machine may do a while later)."""
     scale = sim.admin.config()["time_scale"]
     sim.admin.configure(provisioning_delay=FOREVER)
     ids = sim.admin.seed(count, status="PROVISIONING", name_prefix=prefix, ports=["22/tcp"])
     ready_at = []
     for index, pod_id in enumerate(ids):
         delay = first + step * index
-        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
         ready_at.append(time.time() + delay)
+        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
     return ids, ready_at

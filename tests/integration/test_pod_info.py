@@ -268,11 +268,10 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     # The first list read is both the selection and the wait's first poll.
     assert len(lists) == wait["polls"]
     started = lists[0]["started_at"]
-    done = started + wait["history"][-1]["elapsed"]
     assert wait["history"][-1]["state"] == "all 20 pods ready"
-    # Done after the last pod was ready (how soon after is measured by make bench:
-    # tests/bench/timing/test_wait_latency.py).
-    assert done >= max(ready_at) - 0.5, (done - max(ready_at), wait)
+    # The read the wait ended on was answered after the last pod could answer on ssh: never done early (how soon
+    # after is measured by make bench: tests/bench/timing/test_wait_latency.py). Both are the machine's clock.
+    assert lists[-1]["finished_at"] >= max(ready_at), (lists[-1]["finished_at"] - max(ready_at), wait)
     # wait_interval (1 s) is the average: by its k-th list read a wait has lasted at least (k - 3) intervals,
     # and no two reads are closer than half an interval (pods about to map port 22 are read sooner).
     for count, entry in enumerate(lists, start=1):
