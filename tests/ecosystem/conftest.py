@@ -17,6 +17,8 @@ Fixtures:
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import secrets
 import subprocess
@@ -28,6 +30,22 @@ import pytest
 from helpers.paths import REPO_ROOT, VENV_BIN, tool
 
 OUTPUT_DIR = REPO_ROOT / "tests" / "output" / "ecosystem"
+# The Makefile's SANITY_LOCK: ansible-test shares its virtualenvs under ~/.ansible/test, so every ansible-test
+# run (make sanity, and the quality-gate test here) takes its turn on this lock; the rest of the ecosystem
+# suite runs beside make sanity.
+SANITY_LOCK = Path(os.environ.get("RUNPOD_CLOUD_SANITY_LOCK") or Path(os.environ.get("TMPDIR") or "/tmp")
+                   / "runpod-cloud-sanity.lock")
+
+
+@contextlib.contextmanager
+def sanity_lock() -> Iterator[None]:
+    """Hold the lock ansible-test runs take turns on (``flock`` in the Makefile takes the same one)."""
+    with open(SANITY_LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def clean_env(**extra: str) -> dict[str, str]:

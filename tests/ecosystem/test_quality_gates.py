@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import REPO_ROOT, clean_env, run, tool
+from conftest import REPO_ROOT, clean_env, run, sanity_lock, tool
 
 
 def copy_collection(tmp_path: Path) -> Path:
@@ -48,15 +48,16 @@ def test_a_documented_default_that_disagrees_with_the_argspec_fails_sanity(tmp_p
     assert "    default: present\n" in text
     module.write_text(text.replace("    default: present\n", "    default: running\n", 1))
     env = clean_env()
-    get_pip_standin_in_place(env)
     command = [tool("ansible-test"), "sanity", "--local", "--python", "3.11", "--color", "no",
                "--test", "validate-modules", "plugins/modules/pod.py"]
-    broken = run(command, cwd=tree, env=env, timeout=600)
+    with sanity_lock():
+        get_pip_standin_in_place(env)
+        broken = run(command, cwd=tree, env=env, timeout=600)
+        # The same check on the untouched module must pass, so the failure is the mismatch and nothing else.
+        module.write_text(text)
+        clean = run(command, cwd=tree, env=env, timeout=600)
     assert broken.returncode != 0
     assert "doc-default-does-not-match-spec" in broken.stdout + broken.stderr
-    # The same check on the untouched module passes, so the failure above is the mismatch and nothing else.
-    module.write_text(text)
-    clean = run(command, cwd=tree, env=env, timeout=600)
     assert clean.returncode == 0, clean.stdout[-3000:] + clean.stderr[-3000:]
 
 
