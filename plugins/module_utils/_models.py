@@ -559,6 +559,19 @@ class _Input(BaseModel):
     def _data_centers(cls, value):
         return check_data_center_ids(value)
 
+    @field_validator("volume_gb", check_fields=False)
+    @classmethod
+    def _volume(cls, value):
+        if value == 0:
+            return value  # no volume
+        return check_count("volume_gb", value, MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB, " GB")
+
+
+class NamedInput(_Input):
+    """The name rules alone: network volumes and registry credentials (a name is how a rerun finds them)."""
+
+    name: str | None = None
+
 
 class _ContainerInput(_Input):
     """The options of a container (``_ContainerSettings``) the user gives, in the order their rules are checked."""
@@ -574,13 +587,6 @@ class PodInput(_ContainerInput):
     gpu_count: int | None = None
     vcpu_count: int | None = None
     data_center_ids: list[str] | None = None
-
-    @field_validator("volume_gb")
-    @classmethod
-    def _volume(cls, value):
-        if value == 0:
-            return value  # no volume
-        return check_count("volume_gb", value, MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB, " GB")
 
     @field_validator("gpu_count")
     @classmethod
@@ -598,6 +604,13 @@ class PodInput(_ContainerInput):
 
 class TemplateInput(_ContainerInput):
     """A template's options: the container rules only."""
+
+
+class ClusterInput(_ContainerInput):
+    """A cluster's options: its nodes are pods, so their containers and volumes take the pods' rules."""
+
+    volume_gb: int | None = None
+    data_center_ids: list[str] | None = None
 
 
 class EndpointInput(_Input):

@@ -356,7 +356,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterInput, ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import ClusterWait
 
 ARGUMENT_SPEC = argument_spec(
@@ -393,6 +393,7 @@ class ClusterModule(ClusterWait):
     (plugins/action/cluster.py)."""
 
     adopt_after_failed_create = True
+    input_model = ClusterInput
 
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):

@@ -157,7 +157,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_registry
-from ansible_collections.runpod.cloud.plugins.module_utils._models import RegistrySpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import NamedInput, RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -173,6 +173,7 @@ ARGUMENT_SPEC = argument_spec(
 class ContainerRegistryModule(ResourceModule):
     result_key = "container_registry"
     resource_kind = "registry credential"
+    input_model = NamedInput
     track_actions = True
     delete_blocker = " (RunPod keeps a credential that a pod still pulls its image with: terminate the pod first)"
 

@@ -165,7 +165,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_network_volume
-from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._models import NamedInput, NetworkVolumeSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -186,6 +186,7 @@ IMMUTABLE = ("data_center_id", "type")
 class NetworkVolumeModule(ResourceModule):
     result_key = "network_volume"
     resource_kind = "network volume"
+    input_model = NamedInput
     delete_blocker = " (a volume that a pod or an endpoint still mounts is kept: terminate the pod or detach it first)"
 
     def check_options(self):

@@ -177,20 +177,32 @@ REFUSED_TEMPLATE_INPUT = [
     ("template env value", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}),
     ("template negative disk", {"name": "tpl", "image": "x", "container_disk_gb": 0}),
 ]
+# The other resources a rerun finds by name; a cluster's nodes are pods, and take the pods' container rules.
+CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "runpod/base:1.0"}
+REFUSED_OTHER_INPUT = [
+    ("runpod.cloud.cluster", "cluster trailing space", {"name": "train ", **CLUSTER}),
+    ("runpod.cloud.cluster", "cluster bad port", {"name": "train", "ports": ["8888"], **CLUSTER}),
+    ("runpod.cloud.network_volume", "volume trailing space", {"name": "data ", "size_gb": 10,
+                                                               "data_center_id": "EU-RO-1"}),
+    # The password is no_log: Ansible masks it wherever it appears in the output, so it must not be a common word.
+    ("runpod.cloud.container_registry", "registry newline", {"name": "hub\n", "username": "robot",
+                                                              "password": "s3cret-registry-pw"}),
+]
 
 
-def test_bad_pod_and_template_input_is_refused_before_any_request(sim, run_playbook, tmp_path):
+def test_bad_input_is_refused_before_any_request(sim, run_playbook, tmp_path):
     result = run_playbook(
         tmp_path,
         f"""
 - hosts: localhost
   gather_facts: false
-  tasks:{_tasks("runpod.cloud.pod", REFUSED_POD_INPUT)}{_tasks("runpod.cloud.template", REFUSED_TEMPLATE_INPUT)}
+  tasks:{_tasks("runpod.cloud.pod", REFUSED_POD_INPUT)}{_tasks("runpod.cloud.template", REFUSED_TEMPLATE_INPUT)}{
+    "".join(_tasks(module, [(label, args)]) for module, label, args in REFUSED_OTHER_INPUT)}
 """,
     )
     assert result.rc == 0, result.stdout + result.stderr
     messages = {}
-    for label, _args in REFUSED_POD_INPUT + REFUSED_TEMPLATE_INPUT:
+    for label, _args in REFUSED_POD_INPUT + REFUSED_TEMPLATE_INPUT + [case[1:] for case in REFUSED_OTHER_INPUT]:
         outcome = result.task_result(label)
         assert outcome["failed"] is True and outcome["code"] == "bad_request", (label, outcome)
         assert outcome["changed"] is False, label
@@ -213,6 +225,9 @@ def test_bad_pod_and_template_input_is_refused_before_any_request(sim, run_playb
     assert "NOT-A-NAME" in messages["env key"]
     assert "env value of X" in messages["env value"] and "string" in messages["env value"]
     assert "data_center_ids" in messages["data center"]
+    for label in ("cluster trailing space", "volume trailing space", "registry newline"):
+        assert "leading or trailing whitespace" in messages[label], messages[label]
+    assert "'8888'" in messages["cluster bad port"] and "8888/tcp" in messages["cluster bad port"]
     # Nothing reached the simulator: no read, no create, no update.
     assert sim.admin.requests() == []
 

@@ -10,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    ClusterInput,
     EndpointInput,
+    NamedInput,
     PodInput,
     TemplateInput,
     check_ports,
@@ -100,10 +102,12 @@ def test_pod_input_reports_the_first_broken_rule_and_converts_numbers_in_env():
         ("env", {"A": ["1"]}),
         ("container_disk_gb", 0),
         ("data_center_ids", ["us-tx-3"]),
+        ("volume_gb", 5),
     ],
 )
 def test_an_option_several_input_models_take_is_refused_with_one_message(option, value):
-    models = [model for model in (PodInput, TemplateInput, EndpointInput) if option in model.model_fields]
+    models = [model for model in (PodInput, TemplateInput, EndpointInput, ClusterInput, NamedInput)
+              if option in model.model_fields]
     problems = {model.__name__: input_problem(model, {option: value})[1] for model in models}
     assert len(models) >= 2 and None not in problems.values(), problems
     assert len(set(problems.values())) == 1, problems
@@ -116,7 +120,7 @@ def test_the_container_fields_are_declared_once_for_every_spec_and_view():
         assert issubclass(model, _models._PodContainer), model
     for model in (_models.TemplateSpec, _models.TemplateView, _models.EndpointSpec, _models.EndpointView):
         assert issubclass(model, _models._ContainerSettings), model
-    for model in (PodInput, TemplateInput):
+    for model in (PodInput, TemplateInput, ClusterInput):
         assert issubclass(model, _models._ContainerInput), model
     # No spec or view declares a container field again (only the endpoint's None defaults of env and ports).
     for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec, _models.TemplateSpec, _models.TemplateView,
@@ -128,3 +132,24 @@ def test_the_container_fields_are_declared_once_for_every_spec_and_view():
             assert not own & set(_models._PodContainer.model_fields), model
     assert _models.EndpointSpec(name="e").env is None
     assert _models.PodSpec(name="p", image="i", gpu_type_ids=["g"]).env == {}
+
+
+MODULES_OF_NAMED_RESOURCES = ("pod", "template", "endpoint", "cluster", "network_volume", "container_registry")
+
+
+@pytest.mark.parametrize("name", MODULES_OF_NAMED_RESOURCES)
+def test_every_module_that_finds_by_name_checks_the_name_before_any_call(name):
+    # A stray space would create a second resource on the rerun without it (and, for a cluster, bill its nodes).
+    import importlib
+
+    module = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{name}")
+    (runner,) = [value for value in vars(module).values() if isinstance(value, type)
+                 and value.__module__ == module.__name__ and getattr(value, "resource_kind", None)]
+    assert runner.input_model is not None and "name" in runner.input_model.model_fields
+    assert "leading or trailing whitespace" in input_problem(runner.input_model, {"name": "train "})[1]
+
+
+def test_a_cluster_checks_its_nodes_containers_as_a_pods():
+    for option, value in (("ports", ["22"]), ("env", {"1BAD": "x"}), ("volume_gb", 5), ("container_disk_gb", 0)):
+        assert input_problem(ClusterInput, {option: value})[1] == input_problem(PodInput, {option: value})[1]
+    assert input_problem(ClusterInput, {"name": "train", "ports": ["8888/http"], "volume_gb": 0})[1] is None
