@@ -182,11 +182,11 @@ CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "run
 REFUSED_OTHER_INPUT = [
     ("runpod.cloud.cluster", "cluster trailing space", {"name": "train ", **CLUSTER}),
     ("runpod.cloud.cluster", "cluster bad port", {"name": "train", "ports": ["8888"], **CLUSTER}),
-    ("runpod.cloud.network_volume", "volume trailing space", {"name": "data ", "size_gb": 10,
-                                                               "data_center_id": "EU-RO-1"}),
+    ("runpod.cloud.network_volume", "volume trailing space",
+     {"name": "data ", "size_gb": 10, "data_center_id": "EU-RO-1"}),
     # The password is no_log: Ansible masks it wherever it appears in the output, so it must not be a common word.
-    ("runpod.cloud.container_registry", "registry newline", {"name": "hub\n", "username": "robot",
-                                                              "password": "s3cret-registry-pw"}),
+    ("runpod.cloud.container_registry", "registry newline",
+     {"name": "hub\n", "username": "robot", "password": "s3cret-registry-pw"}),
 ]
 
 
