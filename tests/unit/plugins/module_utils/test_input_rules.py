@@ -134,17 +134,33 @@ def test_the_container_fields_are_declared_once_for_every_spec_and_view():
     assert _models.PodSpec(name="p", image="i", gpu_type_ids=["g"]).env == {}
 
 
-MODULES_OF_NAMED_RESOURCES = ("pod", "template", "endpoint", "cluster", "network_volume", "container_registry")
+def _resource_modules():
+    """Every module built on ResourceModule (they find their resource by id or by name), from the modules on disk."""
+    import importlib
+    from pathlib import Path
+
+    from ansible_collections.runpod.cloud.plugins.module_utils._base import ResourceModule
+
+    found = {}
+    for path in sorted((Path(__file__).resolve().parents[4] / "plugins" / "modules").glob("*.py")):
+        module = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{path.stem}")
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__ and issubclass(value, ResourceModule):
+                found[path.stem] = value
+    return found
 
 
-@pytest.mark.parametrize("name", MODULES_OF_NAMED_RESOURCES)
+RESOURCE_MODULES = _resource_modules()
+
+
+def test_the_modules_that_find_by_name_are_all_found():
+    assert {"pod", "template", "endpoint", "cluster", "network_volume", "container_registry"} <= set(RESOURCE_MODULES)
+
+
+@pytest.mark.parametrize("name", sorted(RESOURCE_MODULES))
 def test_every_module_that_finds_by_name_checks_the_name_before_any_call(name):
     # A stray space would create a second resource on the rerun without it (and, for a cluster, bill its nodes).
-    import importlib
-
-    module = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{name}")
-    (runner,) = [value for value in vars(module).values() if isinstance(value, type)
-                 and value.__module__ == module.__name__ and getattr(value, "resource_kind", None)]
+    runner = RESOURCE_MODULES[name]
     assert runner.input_model is not None and "name" in runner.input_model.model_fields
     assert "leading or trailing whitespace" in input_problem(runner.input_model, {"name": "train "})[1]
 
