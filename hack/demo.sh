@@ -48,6 +48,7 @@ if [ -n "${RUNPOD_API_KEY:-}" ]; then
   echo "demo: note: RUNPOD_API_KEY from your shell is NOT used; make demo always runs against the local simulator."
   echo "demo:       to run the same playbook on your account: ansible-playbook playbooks/demo.yml (see docs/demo.md)"
 fi
+# RUNPOD_API_VERSION and RUNPOD_GRAPHQL_URL too: a shell still set up for the retired REST v1 would fail the demo.
 unset RUNPOD_API_KEY RUNPOD_API_URL RUNPOD_API_VERSION RUNPOD_GRAPHQL_URL RUNPOD_SERVERLESS_URL
 
 echo "demo: starting the RunPod simulator (time scale $TIME_SCALE) ..."
@@ -68,9 +69,7 @@ ready_value() { "$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))[sy
 RUNPOD_API_KEY=$(ready_value api_key)
 RUNPOD_API_URL=$(ready_value api_v2)
 RUNPOD_SERVERLESS_URL=$(ready_value serverless)
-RUNPOD_GRAPHQL_URL=$(ready_value graphql)
-RUNPOD_API_VERSION=v2
-export RUNPOD_API_KEY RUNPOD_API_URL RUNPOD_SERVERLESS_URL RUNPOD_GRAPHQL_URL RUNPOD_API_VERSION
+export RUNPOD_API_KEY RUNPOD_API_URL RUNPOD_SERVERLESS_URL
 echo "demo: simulator listening at $(ready_value base) (pid $sim_pid); RUNPOD_API_URL=$RUNPOD_API_URL"
 
 ANSIBLE_COLLECTIONS_PATH=$("$PY" "$REPO/tests/collections_path.py")

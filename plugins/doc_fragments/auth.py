@@ -20,27 +20,19 @@ options:
     required: true
   api_version:
     description:
-      - Which RunPod API generation to use.
-      - V(v2) is REST v2, the current API. V(v1) is the legacy REST v1 plus one GraphQL read for live runtime
-        data; RunPod retired REST v1 on 2026-11-15, so use it only against a control plane that still serves it.
+      - Deprecated; will be removed in 1.0.0. RunPod retired REST v1 on 2026-11-15, so the collection speaks REST v2
+        (and the serverless runtime API) only.
+      - V(v2) is accepted with a deprecation warning; any other value fails with C(code=bad_request) before any
+        API call, with a message that says what to change.
       - Falls back to the E(RUNPOD_API_VERSION) environment variable.
     type: str
-    choices: [v2, v1]
-    default: v2
   api_url:
     description:
-      - Base URL of the RunPod REST API.
-      - Defaults to V(https://api.runpod.io/v2) with O(api_version=v2) and V(https://rest.runpod.io/v1)
-        with O(api_version=v1).
+      - Base URL of the RunPod REST v2 API.
+      - Defaults to V(https://api.runpod.io/v2).
       - Falls back to the E(RUNPOD_API_URL) environment variable.
       - A plain C(http://) URL to a host other than loopback (C(localhost), C(127.0.0.0/8), C(::1)) gets a warning,
         because the API key would travel unencrypted.
-    type: str
-  graphql_url:
-    description:
-      - URL of the GraphQL API, read for live runtime data with O(api_version=v1) only.
-      - Defaults to V(https://api.runpod.io/graphql).
-      - Falls back to the E(RUNPOD_GRAPHQL_URL) environment variable.
     type: str
   serverless_url:
     description:

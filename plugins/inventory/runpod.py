@@ -12,8 +12,7 @@ description:
   - Reads the pods of a RunPod account and adds each one as a host named after the pod, with
     C(ansible_host), C(ansible_port) and C(ansible_user) set from the pod's public SSH address (the
     public port mapped to the pod's port 22), so plays can connect to it directly.
-  - Costs one list read per inventory parse (plus, with O(api_version=v1), at most one GraphQL runtime
-    read bounded at 5 seconds), and none at all when the cache is used.
+  - Costs one list read per inventory parse, and none at all when the cache is used.
   - Host names are the pod names where that is safe, so that nobody who can name a pod in the account can
     take over another host or a reserved name. A pod keeps its name as host name only when the name is made
     of letters, digits, C(_), C(.) and C(-) (not starting with C(.) or C(-)), not C(all), C(ungrouped),
@@ -57,27 +56,22 @@ options:
       - name: RUNPOD_API_KEY
   api_version:
     description:
-      - Which RunPod API generation to use; V(v1) adds one GraphQL read for live runtime data.
+      - Deprecated, and ignored when V(v2). RunPod retired REST v1 on 2026-11-15, so REST v2 is the only API; any
+        other value fails before any request.
     type: str
-    choices: [v2, v1]
-    default: v2
     env:
       - name: RUNPOD_API_VERSION
+    deprecated:
+      why: RunPod retired REST v1 on 2026-11-15; REST v2 is the only API left.
+      version: 1.0.0
+      alternatives: Remove the option.
   api_url:
     description:
       - Base URL of the RunPod REST API.
-      - Defaults to V(https://api.runpod.io/v2) with O(api_version=v2) and V(https://rest.runpod.io/v1)
-        with O(api_version=v1). Templated.
+      - Defaults to V(https://api.runpod.io/v2). Templated.
     type: str
     env:
       - name: RUNPOD_API_URL
-  graphql_url:
-    description:
-      - URL of the GraphQL API, read for live runtime data with O(api_version=v1) only.
-      - Defaults to V(https://api.runpod.io/graphql). Templated.
-    type: str
-    env:
-      - name: RUNPOD_GRAPHQL_URL
   serverless_url:
     description:
       - Base URL of the serverless data plane. Not read by this plugin; accepted so one set of
@@ -143,7 +137,7 @@ notes:
   - "Host variables: C(runpod_id), C(runpod_name), C(runpod_status) (the API's lifecycle value),
     C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
     C(runpod_gpu) (C({type, count})), C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports),
-    C(runpod_image), C(runpod_public_ip), C(runpod_ssh) (C({host, port, user, command}) or null) and
+    C(runpod_image), C(runpod_ssh) (C({host, port, user, command}) or null) and
     C(runpod_ssh_not_ready). Their names are public interface."
   - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
     C(runpod_cluster_role) (null for TRAINING and APPLICATION clusters), C(runpod_cluster_rank),
@@ -206,12 +200,11 @@ CONNECTION_OPTIONS = (
     "api_key",
     "api_version",
     "api_url",
-    "graphql_url",
     "serverless_url",
     "validate_certs",
     "request_timeout",
 )
-TEMPLATED_OPTIONS = ("api_key", "api_url", "graphql_url", "serverless_url")
+TEMPLATED_OPTIONS = ("api_key", "api_url", "serverless_url")
 HOSTVAR_PREFIX = "runpod_"
 DEFAULT_GROUP = "runpod"
 _GROUP_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
@@ -269,7 +262,6 @@ def hostvars_for(record):
         "cost_per_hr": record.get("cost_per_hr"),
         "ports": list(record.get("ports") or []),
         "image": record.get("image"),
-        "public_ip": record.get("public_ip"),
         "ssh": record.get("ssh"),
         "ssh_not_ready": record.get("ssh_not_ready"),
     }
@@ -399,7 +391,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         for warning in transport_warnings(options):
             display.warning("runpod inventory: %s" % warning)
         backend = make_backend(options)
-        with_members = self.get_option("include_cluster_pods") and backend.api_version == "v2"
+        with_members = self.get_option("include_cluster_pods")
         clusters = {}
         try:
             pods = backend.list_pods(include_cluster_pods=True) if with_members else backend.list_pods()
@@ -412,12 +404,6 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             ) from None
         finally:
             backend.close()
-        runtime_error = getattr(backend, "runtime_error", None)
-        if runtime_error:
-            display.warning(
-                "RunPod's GraphQL runtime read failed (%s), so running pods read as unknown/runtime_unavailable; "
-                "include unknown in runtime_status to list them anyway." % runtime_error
-            )
         return [pod_record(pod, clusters) for pod in pods if pod is not None]
 
     @staticmethod

@@ -4,15 +4,13 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Account resources over a backend's client: network volumes, registry credentials, SSH keys, billing.
 
-``account_api(backend)`` gives the REST v2 or REST v1 flavour. What REST v1 lacks (account SSH keys, volume
-tiers, some billing kinds, ``last_n``) raises ``RunPodError("bad_request")`` naming it, before any request.
+``account_api(backend)`` gives them over the backend's client (REST v2).
 """
 
 from __future__ import annotations
 
-import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
@@ -29,8 +27,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
 BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")
-# kind -> (v2 path, v2 filter parameter or None)
-V2_BILLING = {
+# kind -> (path, filter parameter or None)
+BILLING_PATHS = {
     "all": ("billing", None),
     "pods": ("billing/pods", "podId"),
     "serverless": ("billing/serverless", "serverlessId"),
@@ -38,42 +36,14 @@ V2_BILLING = {
     "network_volumes": ("billing/network-volumes", "networkVolumeId"),
     "clusters": ("billing/clusters", "clusterId"),
 }
-# kind -> (v1 path, grouping, v1 filter parameter or None). v1 ``/billing/endpoints`` bills serverless endpoints.
-V1_BILLING = {
-    "pods": ("billing/pods", "podId", "podId"),
-    "serverless": ("billing/endpoints", "endpointId", "endpointId"),
-    "network_volumes": ("billing/networkvolumes", None, None),
-}
-V2_RECORD_IDS = ("podId", "serverlessId", "networkVolumeId", "clusterId")
+RECORD_IDS = ("podId", "serverlessId", "networkVolumeId", "clusterId")
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def not_on_v1(what, hint="use api_version v2"):
-    """The error for a feature REST v1 lacks; raised before any request is sent."""
-    return RunPodError("bad_request", None, f"{what} is not available on api_version v1; {hint}")
-
-
-# What REST v1 lacks that a module refuses before any API call (``v1_refusal``); ``AccountV1`` raises the same
-# message when called anyway.
-V1_REFUSALS = {
-    "ssh_keys": "managing the account's SSH keys is not available on api_version v1 (REST v1 has no route for "
-    "them); use api_version v2",
-    "network_volume_type": "type is not available on api_version v1, which can neither choose nor report the volume "
-    "tier; omit type (RunPod uses the data center's default tier) or use api_version v2",
-}
-
-
-def v1_refusal(api_version, feature):
-    """Why ``feature`` (a key of ``V1_REFUSALS``) cannot be used with ``api_version``; None when it can."""
-    return V1_REFUSALS[feature] if api_version == "v1" else None
-
-
 def account_api(backend):
     """The account calls for ``backend`` (same client, same request log)."""
-    if backend.api_version == "v1":
-        return AccountV1(backend)
-    return AccountV2(backend)
+    return Account(backend)
 
 
 # -- pure helpers -----------------------------------------------------------------------------------------------
@@ -94,22 +64,6 @@ def normalize_time(value, option="time"):
         ) from None
     if moment.tzinfo is None:
         raise ValueError(f"{option} needs a time zone (for example a trailing Z for UTC); got {value!r}")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def bucket_end(start, bucket_size):
-    """The end of the bucket starting at the RFC 3339 ``start`` (REST v1 records carry only their start)."""
-    moment = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
-    if bucket_size == "hour":
-        moment += timedelta(hours=1)
-    elif bucket_size == "day":
-        moment += timedelta(days=1)
-    elif bucket_size == "week":
-        moment += timedelta(days=7)
-    elif bucket_size == "month":
-        moment += timedelta(days=calendar.monthrange(moment.year, moment.month)[1])
-    else:
-        moment = moment.replace(year=moment.year + 1)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -144,23 +98,28 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
     return start_time, end_time
 
 
-class _Account:
-    volumes_path = registries_path = ""
-
-    @staticmethod
-    def volume_create_body(spec):
-        raise NotImplementedError
+class Account:
+    volumes_path = "network-volumes"
+    registries_path = "registries"
 
     def __init__(self, backend):
         self.backend = backend
         self.client = backend.client
-        self.api_version = backend.api_version
 
-    def view_volume(self, payload):
-        return NETWORK_VOLUME.read(self.api_version, payload)
+    @staticmethod
+    def view_volume(payload):
+        return NETWORK_VOLUME.read(payload)
 
-    def view_registry(self, payload):
-        return REGISTRY.read(self.api_version, payload)
+    @staticmethod
+    def view_registry(payload):
+        return REGISTRY.read(payload)
+
+    @staticmethod
+    def volume_create_body(spec):
+        body = {"name": spec.name, "size": int(spec.size_gb), "dataCenter": spec.data_center_id}
+        if spec.type:
+            body["type"] = spec.type
+        return body
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
@@ -212,18 +171,6 @@ class _Account:
     def delete_registry(self, registry_id):
         self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
 
-
-class AccountV2(_Account):
-    volumes_path = "network-volumes"
-    registries_path = "registries"
-
-    @staticmethod
-    def volume_create_body(spec):
-        body = {"name": spec.name, "size": int(spec.size_gb), "dataCenter": spec.data_center_id}
-        if spec.type:
-            body["type"] = spec.type
-        return body
-
     # -- account SSH keys (the API replaces the whole list) ---------------------------------------------------------
 
     def get_ssh_keys(self):
@@ -241,7 +188,7 @@ class AccountV2(_Account):
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
         """Spend of ``kind``; times are RFC 3339 with a zone or ``YYYY-MM-DD`` (``ValueError`` otherwise)."""
         start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)
-        path, filter_name = V2_BILLING[kind]
+        path, filter_name = BILLING_PATHS[kind]
         if resource_id and not filter_name:
             raise ValueError(f"resource_id cannot filter billing kind {kind!r} (it has no per-resource records)")
         extra = {"lastN": int(last_n)} if last_n is not None else {}
@@ -254,7 +201,7 @@ class AccountV2(_Account):
         records = []
         for raw in as_list(payload["records"]):
             raw = as_dict(raw)
-            record_id = next((as_str(raw.get(key)) for key in V2_RECORD_IDS if as_str(raw.get(key))), None)
+            record_id = next((as_str(raw.get(key)) for key in RECORD_IDS if as_str(raw.get(key))), None)
             records.append(
                 {
                     "start_time": as_str(raw.get("startTime")),
@@ -278,7 +225,7 @@ class AccountV2(_Account):
 
 
 def billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id):
-    """The query of a billing read (v1 and v2 name these the same): ``extra`` holds what one version adds."""
+    """The query of a billing read; ``extra`` holds ``lastN`` when given."""
     params = {"bucketSize": bucket_size, **extra}
     if start_time:
         params["startTime"] = start_time
@@ -296,57 +243,3 @@ def sum_amounts(records):
             if isinstance(value, float):
                 totals[key] = round(totals.get(key, 0.0) + value, 6)
     return totals
-
-
-class AccountV1(_Account):
-    volumes_path = "networkvolumes"
-    registries_path = "containerregistryauth"
-
-    @staticmethod
-    def volume_create_body(spec):
-        if spec.type:
-            raise RunPodError("bad_request", None, V1_REFUSALS["network_volume_type"])
-        return {"name": spec.name, "size": int(spec.size_gb), "dataCenterId": spec.data_center_id}
-
-    def get_ssh_keys(self):
-        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
-
-    def set_ssh_keys(self, keys):
-        raise RunPodError("bad_request", None, V1_REFUSALS["ssh_keys"])
-
-    def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)
-        if kind not in V1_BILLING:
-            raise not_on_v1(f"billing kind {kind!r}", f"REST v1 bills {', '.join(V1_BILLING)}; use api_version v2")
-        if last_n is not None:
-            raise not_on_v1("last_n", "give start_time and end_time, or use api_version v2")
-        path, grouping, filter_name = V1_BILLING[kind]
-        if resource_id and not filter_name:
-            raise not_on_v1(f"filtering {kind} billing by resource_id")
-        extra = {"grouping": grouping} if grouping else {}
-        params = billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id)
-        payload = self.client.request("GET", path, params=params)
-        if not isinstance(payload, list):
-            raise RunPodError("bad_response", None, f"expected a list of billing records from GET /{path}")
-        records = []
-        for raw in as_list(payload):
-            raw = as_dict(raw)
-            start = as_str(raw.get("time"))
-            record = {
-                "start_time": start,
-                "end_time": bucket_end(start, bucket_size) if start else None,
-                "resource_id": as_str(raw.get(grouping)) if grouping else None,
-                "total": as_float(raw.get("amount")) or 0.0,
-            }
-            if "highPerformanceStorageAmount" in raw:
-                record["high_performance"] = as_float(raw.get("highPerformanceStorageAmount")) or 0.0
-            records.append(record)
-        return BillingReport(
-            kind=kind,
-            bucket_size=bucket_size,
-            start_time=start_time,
-            end_time=end_time,
-            resource_id=resource_id or None,
-            totals=sum_amounts(records) or {"total": 0.0},
-            records=records,
-        )

@@ -2,23 +2,23 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The backend interface shared by REST v2 and REST v1 (+GraphQL); ``_backends.make_backend`` picks one.
+"""The backend over RunPod's REST v2 API (and the serverless runtime): the calls shared by every resource.
 
-Both backends return the same ``_models`` views, so modules, the inventory plugin and the poll
-engine never look at raw API payloads.
+Backends return ``_models`` views, so modules, the inventory plugin and the poll engine never look at raw API
+payloads. RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): a request for it fails in
+``resolve_options``, before any client exists.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-import shlex
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
     ENDPOINT,
     POD,
@@ -27,9 +27,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
     pick_list,
 )
 
-API_VERSIONS = ("v2", "v1")
-DEFAULT_API_URLS = {"v2": "https://api.runpod.io/v2", "v1": "https://rest.runpod.io/v1"}
-DEFAULT_GRAPHQL_URL = "https://api.runpod.io/graphql"
+API_VERSION = "v2"
+DEFAULT_API_URL = "https://api.runpod.io/v2"
+# The one answer to a playbook that still asks for REST v1 (docs/dev/api-notes.md, section 1).
+V1_RETIRED = (
+    "RunPod retired REST v1 on 2026-11-15 (and GraphQL goes in early 2027), so runpod.cloud speaks REST v2 only: "
+    "remove api_version (and RUNPOD_API_VERSION, graphql_url, RUNPOD_GRAPHQL_URL) from the play, and point api_url "
+    "at REST v2 (https://api.runpod.io/v2) if it names a v1 URL"
+)
 DEFAULT_SERVERLESS_URL = "https://api.runpod.ai/v2"
 DEFAULT_REQUEST_TIMEOUT = 30.0
 # A per-request timeout above an hour is a typo; far larger values overflow the socket layer.
@@ -39,17 +44,19 @@ GONE_POD_STATUSES = frozenset(("TERMINATED",))
 
 
 def resolve_options(options: dict | None) -> dict:
-    """Connection options with their defaults (docs/dev/api-notes.md, section 1; ``api_url`` depends on the version)."""
+    """Connection options with their defaults (docs/dev/api-notes.md, section 1).
+
+    Raises ValueError with ``V1_RETIRED`` for any ``api_version`` but v2 (the deprecated option), so a playbook
+    written for REST v1 stops before any request.
+    """
     options = dict(options or {})
-    version = (options.get("api_version") or "v2").lower()
-    if version not in API_VERSIONS:
-        raise ValueError(f"api_version must be one of {', '.join(API_VERSIONS)}, got {version!r}")
+    version = str(options.get("api_version") or "").strip().lower()
+    if version and version != API_VERSION:
+        raise ValueError(f"api_version {options['api_version']!r} is not available: {V1_RETIRED}")
     validate_certs = options.get("validate_certs")
     return {
         "api_key": options.get("api_key") or "",
-        "api_version": version,
-        "api_url": (options.get("api_url") or DEFAULT_API_URLS[version]).rstrip("/"),
-        "graphql_url": (options.get("graphql_url") or DEFAULT_GRAPHQL_URL).rstrip("/"),
+        "api_url": (options.get("api_url") or DEFAULT_API_URL).rstrip("/"),
         "serverless_url": (options.get("serverless_url") or DEFAULT_SERVERLESS_URL).rstrip("/"),
         "validate_certs": True if validate_certs is None else bool(validate_certs),
         "request_timeout": request_timeout(options.get("request_timeout")),
@@ -88,11 +95,9 @@ def is_loopback_host(host):
 def transport_warnings(resolved):
     """Warnings for connection settings that expose the API key: plain http off loopback, unverified TLS.
 
-    ``resolved`` is the output of ``resolve_options``. The GraphQL URL counts only with v1 (v2 never calls it).
+    ``resolved`` is the output of ``resolve_options``.
     """
     urls = [("api_url", resolved["api_url"]), ("serverless_url", resolved["serverless_url"])]
-    if resolved["api_version"] == "v1":
-        urls.append(("graphql_url", resolved["graphql_url"]))
     warnings = []
     for option, url in urls:
         parts = urlsplit(url)
@@ -112,9 +117,7 @@ def transport_warnings(resolved):
 class Backend:
     """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
 
-    api_version = ""
-    # Each backend names its paths and body builders (``*_body``); the payloads are read by ``api_version``
-    # (``_payloads``), and the REST shapes of the calls below are otherwise the same on v1 and v2.
+    # The subclass names its paths and body builders (``*_body``); ``_payloads`` reads the answers.
     endpoints_path = ""
     # (Each a function of the fields; ``Any`` because subclasses bind plain functions.)
     pod_create_body: Any = None
@@ -125,7 +128,6 @@ class Backend:
         self.client = client
         self.options = options
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
-        self.graphql_url = options.get("graphql_url") or DEFAULT_GRAPHQL_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
 
     def __repr__(self):
@@ -144,22 +146,21 @@ class Backend:
     def close(self):
         self.client.close()
 
-    # -- payload readers (one table per view, a column per API version: ``_payloads``) --------------------
+    # -- payload readers (one table per view: ``_payloads``) ----------------------------------------------
 
     def view_pod(self, payload):
-        return POD.read(self.api_version, payload)
+        return POD.read(payload)
 
     def view_endpoint(self, payload):
-        return ENDPOINT.read(self.api_version, payload)
+        return ENDPOINT.read(payload)
 
     def view_template(self, payload):
-        return TEMPLATE.read(self.api_version, payload)
+        return TEMPLATE.read(payload)
 
     # -- pods --------------------------------------------------------------------------------------
 
     def list_pods(self, runtime=True, attempts=None, select=None):
-        """Every listed pod (one list read). ``select(id, name) -> bool`` keeps only matching pods, and on
-        v1 limits the GraphQL runtime read to them (it is made only when a selected pod is RUNNING)."""
+        """Every listed pod (one list read). ``select(id, name) -> bool`` keeps only matching pods."""
         raise NotImplementedError
 
     def get_pod(self, pod_id, attempts=None):
@@ -198,9 +199,7 @@ class Backend:
         connection may have created a pod that bills: it is raised ``maybe_created`` and never re-sent (the
         caller looks the pod up by name).
         """
-        problem = v1_only_problem(self.api_version, spec.model_dump()) or v2_cpu_problem(
-            self.api_version, spec.model_dump()
-        )
+        problem = cpu_pod_problem(spec.model_dump())
         if problem:
             raise ValueError(problem)
         placement = _placement.Placement()
@@ -210,7 +209,7 @@ class Backend:
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)
             return post_create(self.client, "pods", body)
 
-        created = _placement.place(candidates, post, placement, self.api_version)
+        created = _placement.place(candidates, post, placement)
         try:
             return self.view_pod(created), placement.as_dict()
         except RunPodError as error:  # an answer without a pod: the pod exists all the same
@@ -268,13 +267,13 @@ class Backend:
         return health_from_payload(self.client.request("GET", url, attempts=attempts))
 
     def endpoint_workers(self, endpoint_id, attempts=None):
-        return None
+        raise NotImplementedError
 
     # -- templates ---------------------------------------------------------------------------------
 
     def template_body(self, fields, creating):
-        """A template create/update body (``build_template_body``); v1 drops what it cannot change."""
-        return build_template_body(self.api_version, fields, creating)
+        """A template create/update body (``build_template_body``)."""
+        return build_template_body(fields, creating)
 
     def list_templates(self):
         payload = self.client.request("GET", "templates")
@@ -315,11 +314,6 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     return None
 
 
-def start_command(docker_args: str | None) -> list[str]:
-    """REST v1's ``dockerStartCmd`` list from the start command string (empty: no command)."""
-    return shlex.split(docker_args) if docker_args else []
-
-
 def env_strings(env: dict | None) -> dict[str, str]:
     return {str(key): str(value) for key, value in (env or {}).items()}
 
@@ -328,42 +322,33 @@ def listed(value: Any) -> list | None:
     return None if value is None else list(value)
 
 
-# The spec fields that pod creates, pod updates, templates and (v2) endpoints send as one key each:
-# field -> (convert, REST v2 key, REST v1 key); None where that version has no such key, and a key may come with its
-# own convert. Each body builder chooses the fields it sends and when (both versions reject keys they do not know:
-# docs/dev/api-notes.md, section 3.2).
+# The spec fields that pod creates, pod updates, templates and endpoints send as one key each: field -> (convert, key);
+# the key may come with its own convert. Each body builder chooses the fields it sends and when (RunPod rejects keys
+# it does not know: docs/dev/api-notes.md, section 3.2).
 BODY_KEYS: dict[str, tuple] = {
-    "name": (None, "name", "name"),
-    "image": (None, "image", "imageName"),
-    "template_id": (None, "templateId", "templateId"),
-    "cloud_type": (str.upper, "cloud", "cloudType"),
-    "container_disk_gb": (int, "disk", "containerDiskInGb"),
-    "volume_gb": (int, None, "volumeInGb"),
-    "volume_mount_path": (None, None, "volumeMountPath"),
-    "network_volume_id": (None, None, "networkVolumeId"),
-    "ports": (listed, "ports", "ports"),
-    "env": (env_strings, "env", "env"),
-    # v2 takes the start command as one string ("" clears it), v1 as a list.
-    "docker_args": (None, ("args", lambda args: args or ""), ("dockerStartCmd", start_command)),
-    "registry_id": (None, "registry", "containerRegistryAuthId"),
-    "locked": (None, "locked", "locked"),
-    "serverless": (None, "serverless", "isServerless"),
-    "data_center_ids": (listed, "dataCenterIds", "dataCenterIds"),
-    "support_public_ip": (bool, None, "supportPublicIp"),
-    "interruptible": (bool, None, "interruptible"),
+    "name": (None, "name"),
+    "image": (None, "image"),
+    "template_id": (None, "templateId"),
+    "cloud_type": (str.upper, "cloud"),
+    "container_disk_gb": (int, "disk"),
+    "ports": (listed, "ports"),
+    "env": (env_strings, "env"),
+    # The start command is one string; "" clears it.
+    "docker_args": (None, ("args", lambda args: args or "")),
+    "registry_id": (None, "registry"),
+    "locked": (None, "locked"),
+    "serverless": (None, "serverless"),
+    "data_center_ids": (listed, "dataCenterIds"),
 }
 
 
-def body_keys(version: str, values: dict) -> dict:
-    """``values`` (spec field -> value: the fields the caller sends) under ``version``'s keys, converted."""
+def body_keys(values: dict) -> dict:
+    """``values`` (spec field -> value: the fields the caller sends) under REST v2's keys, converted."""
     body = {}
     for field, value in values.items():
-        convert, *cells = BODY_KEYS[field]
-        key = cells[API_VERSIONS.index(version)]
+        convert, key = BODY_KEYS[field]
         if isinstance(key, tuple):
             key, convert = key
-        if key is None:
-            raise ValueError(f"REST {version} has no {field}")
         body[key] = value if convert is None else convert(value)
     return body
 
@@ -384,10 +369,10 @@ def only(fields: dict, allowed: tuple, message: str) -> dict:
 TEMPLATE_FIELDS = ("name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
 
 
-def build_template_body(version: str, fields: dict, creating: bool) -> dict:
+def build_template_body(fields: dict, creating: bool) -> dict:
     """A template create/update body from ``TemplateSpec``-vocabulary ``fields``."""
     only(fields, TEMPLATE_FIELDS, "unknown template field(s)")
-    return body_keys(version, {key: value for key, value in fields.items() if sendable(value, creating)})
+    return body_keys({key: value for key, value in fields.items() if sendable(value, creating)})
 
 
 def sendable(value: Any, creating: bool) -> bool:
@@ -397,10 +382,10 @@ def sendable(value: Any, creating: bool) -> bool:
 
 
 __all__ = [
-    "API_VERSIONS",
-    "DEFAULT_API_URLS",
-    "DEFAULT_GRAPHQL_URL",
+    "API_VERSION",
+    "DEFAULT_API_URL",
     "DEFAULT_SERVERLESS_URL",
+    "V1_RETIRED",
     "Backend",
     "RunPodError",
     "quote_id",

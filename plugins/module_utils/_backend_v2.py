@@ -42,7 +42,7 @@ POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
 def pod_create_body(spec, candidate, data_center_id=None):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
     ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
-    body = {"name": spec.name, **body_keys("v2", given(spec, POD_CREATE_FIELDS))}
+    body = {"name": spec.name, **body_keys(given(spec, POD_CREATE_FIELDS))}
     if spec.compute_type.upper() == "CPU":
         cpu = {"id": candidate}
         if spec.vcpu_count:
@@ -67,7 +67,7 @@ def pod_create_body(spec, candidate, data_center_id=None):
 
 def pod_update_body(changes):
     only(changes, POD_UPDATE_FIELDS + POD_MOUNT_KEYS, "REST v2 cannot update pod field(s)")
-    body = body_keys("v2", {key: value for key, value in changes.items() if key in POD_UPDATE_FIELDS})
+    body = body_keys({key: value for key, value in changes.items() if key in POD_UPDATE_FIELDS})
     if any(key in changes for key in POD_MOUNT_KEYS):
         mounts = mounts_body(
             changes.get("volume_gb"), changes.get("volume_mount_path"), changes.get("network_volume_id")
@@ -119,8 +119,8 @@ def endpoint_body(fields, creating):
         body["cpu"] = [{"id": flavor, "vcpuCount": vcpus} for flavor in fields["cpu_flavor_ids"]]
     elif creating and not fields.get("gpu_pools"):
         raise ValueError(
-            "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16); "
-            "gpu_type_ids alone is only understood by api_version v1"
+            "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16), or cpu_flavor_ids "
+            "for a CPU endpoint"
         )
     gpu = endpoint_gpu_body(fields, creating)
     if gpu:
@@ -154,12 +154,11 @@ def endpoint_body(fields, creating):
         for key in ENDPOINT_CONTAINER_FIELDS
         if fields.get(key) is not None and (fields[key] != "" or not creating)
     }
-    body.update(body_keys("v2", container))
+    body.update(body_keys(container))
     return body
 
 
 class BackendV2(ClusterCalls, Backend):
-    api_version = "v2"
     endpoints_path = "serverless"
     pod_create_body = staticmethod(pod_create_body)
     pod_update_body = staticmethod(pod_update_body)

@@ -35,9 +35,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
 # Paired with plugins/doc_fragments/auth.py: change both together.
 AUTH_ARGUMENT_SPEC = dict(
     api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["RUNPOD_API_KEY"])),
-    api_version=dict(type="str", choices=["v2", "v1"], default="v2", fallback=(env_fallback, ["RUNPOD_API_VERSION"])),
+    # Deprecated: REST v2 is the only API left, and any other value fails with _backend.V1_RETIRED.
+    api_version=dict(
+        type="str", fallback=(env_fallback, ["RUNPOD_API_VERSION"]),
+        removed_in_version="1.0.0", removed_from_collection="runpod.cloud",
+    ),
     api_url=dict(type="str", fallback=(env_fallback, ["RUNPOD_API_URL"])),
-    graphql_url=dict(type="str", fallback=(env_fallback, ["RUNPOD_GRAPHQL_URL"])),
     serverless_url=dict(type="str", fallback=(env_fallback, ["RUNPOD_SERVERLESS_URL"])),
     validate_certs=dict(type="bool", default=True),
     request_timeout=dict(type="float", default=30.0),

@@ -188,7 +188,7 @@ def message_from_body(status, body_text):
 
 
 class Client:
-    """One RunPod API base URL plus absolute URLs on other RunPod hosts (GraphQL, serverless)."""
+    """One RunPod API base URL plus absolute URLs on other RunPod hosts (the serverless runtime)."""
 
     def __init__(
         self,
@@ -363,38 +363,3 @@ class Client:
                 raise error
             if not rate_limited:
                 self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
-
-    def graphql(self, url, query, variables=None, timeout=None):
-        """POST one GraphQL query (never retried: callers bound GraphQL reads); return ``data``.
-
-        Raises ``graphql_error`` carrying the HTTP status (200 for ``errors[]`` in a 200, 401 for a bad
-        key, ...), or ``network_error``.
-        """
-        payload = {"query": query}
-        if variables:
-            payload["variables"] = variables
-        outcome = self._send("POST", url, json=payload, timeout=timeout)
-        if isinstance(outcome, RunPodError):
-            raise outcome
-        status = outcome.status_code
-        if not outcome.is_success:
-            error = self._error_from_response(outcome)
-            raise RunPodError(
-                "graphql_error",
-                status,
-                f"graphql error: {error.message}",
-                retry_after=error.retry_after,
-                errors=error.errors,
-            )
-        decoded = self._decode(outcome)
-        if isinstance(decoded, RunPodError) or not isinstance(decoded, dict):
-            raise RunPodError("graphql_error", status, "graphql error: the response is not a JSON object")
-        errors = decoded.get("errors")
-        if errors:
-            messages = [_text(item.get("message") if isinstance(item, dict) else item) for item in errors]
-            messages = [self.redact(item) for item in messages if item] or ["unknown error"]
-            raise RunPodError("graphql_error", status, f"graphql error: {'; '.join(messages)}", errors=messages)
-        data = decoded.get("data")
-        if not isinstance(data, dict):
-            raise RunPodError("graphql_error", status, "graphql error: the response has no data")
-        return data

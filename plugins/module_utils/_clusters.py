@@ -21,16 +21,6 @@ CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
 
 
-def v1_refusal(api_version, module):
-    """Why ``runpod.cloud.<module>`` cannot run with ``api_version`` (clusters are REST v2 only); None when it can."""
-    if api_version != "v1":
-        return None
-    return (
-        f"runpod.cloud.{module} is not available on api_version v1: RunPod offers Instant Clusters only in its "
-        "REST v2 API (/v2/clusters). Set api_version: v2 (the default)."
-    )
-
-
 def cluster_create_body(spec, template=None):
     """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the
     cluster create has no template id; what the task sets wins over the template."""
@@ -80,10 +70,10 @@ class ClusterCalls:
 
     def list_clusters(self, attempts=None):
         payload = self.client.request("GET", "clusters", attempts=attempts)
-        return [CLUSTER.read("v2", raw) for raw in pick_list(payload, "clusters", "cluster")]
+        return [CLUSTER.read(raw) for raw in pick_list(payload, "clusters", "cluster")]
 
     def get_cluster(self, cluster_id, attempts=None):
-        return CLUSTER.read("v2", self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
+        return CLUSTER.read(self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
 
     def find_clusters(self, name, attempts=None):
         return [cluster for cluster in self.list_clusters(attempts=attempts) if cluster.name == name]
@@ -98,11 +88,11 @@ class ClusterCalls:
         ``maybe_created``: the cluster may exist and bill, so the caller looks it up by name, never re-POSTs."""
         template = self.get_template(spec.template_id) if spec.template_id else None
         body = cluster_create_body(spec, template)
-        return CLUSTER.read("v2", post_create(self.client, "clusters", body))
+        return CLUSTER.read(post_create(self.client, "clusters", body))
 
     def rename_cluster(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return CLUSTER.read("v2", self.client.request("PATCH", f"clusters/{quote_id(cluster_id)}", json={"name": name}))
+        return CLUSTER.read(self.client.request("PATCH", f"clusters/{quote_id(cluster_id)}", json={"name": name}))
 
     def delete_cluster(self, cluster_id):
         """Deletes the cluster and terminates every member."""
@@ -114,5 +104,4 @@ __all__ = [
     "ROLES",
     "ClusterCalls",
     "cluster_create_body",
-    "v1_refusal",
 ]

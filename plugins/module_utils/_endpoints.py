@@ -19,22 +19,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDP
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")
 # Options compared one to one with the EndpointView field of the same name.
 SIMPLE_FIELDS = tuple(field for field in ENDPOINT_FIELDS if field not in ("id", "name", "created_at", *SET_FIELDS))
-# The container settings a v2 endpoint carries itself; REST v1 keeps them on the template only.
-CONTAINER_OPTIONS = ("image", "docker_args", "container_disk_gb", "env", "ports", "type")
 CUDA_VERSION = re.compile(r"^\d+\.\d+$")
 
 
-def gpu_selection(gpu_type_ids, api_version):
-    """``(field, values)``: v2 pools from the catalog, v1 GPU type ids. Raises ValueError for bad input."""
-    if api_version == "v1":
-        pools = [gpu for gpu in gpu_type_ids if gpu in _catalog.GPU_POOLS]
-        if pools:
-            raise ValueError(
-                f"gpu_type_ids {', '.join(pools)} {'is a GPU pool' if len(pools) == 1 else 'are GPU pools'}, which "
-                f"only api_version v2 understands; with api_version v1 give GPU type ids such as "
-                f"'NVIDIA GeForce RTX 4090'"
-            )
-        return "gpu_type_ids", list(gpu_type_ids)
+def gpu_selection(gpu_type_ids):
+    """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are). Raises ValueError
+    for a type the catalog does not know."""
     unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids if gpu not in _catalog.GPU_POOLS])
     if unknown:
         raise ValueError(
@@ -45,11 +35,11 @@ def gpu_selection(gpu_type_ids, api_version):
     return "gpu_pools", _catalog.pools_for(gpu_type_ids)
 
 
-def scaler_number(value, scaler_type, api_version):
-    """The scaler value as the API stores it: whole numbers on v1 and for REQUEST_COUNT."""
+def scaler_number(value, scaler_type):
+    """The scaler value as the API stores it: a whole number for REQUEST_COUNT."""
     if value is None:
         return None
-    if api_version == "v1" or (scaler_type or "").upper() == "REQUEST_COUNT":
+    if (scaler_type or "").upper() == "REQUEST_COUNT":
         return int(value)
     return float(value)
 
@@ -99,22 +89,9 @@ def _cuda_problems(params):
     return problems
 
 
-def _version_problems(params):
-    """Options REST v1 cannot express, and the v2 rules that tie options together."""
+def _combination_problems(params):
+    """The rules that tie options together."""
     problems = []
-    if params.get("api_version") == "v1":
-        given = [option for option in CONTAINER_OPTIONS if params.get(option) not in (None, "")]
-        if given:
-            problems.append(
-                f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not available for endpoints on "
-                f"api_version v1, where the container settings live on the template (set them with "
-                f"runpod.cloud.template and give template_id, or use api_version v2)"
-            )
-        if params.get("wait_for") == "rollout":
-            problems.append(
-                "wait_for rollout needs api_version v2: REST v1 has no release history nor stale worker flag"
-            )
-        return problems
     scaler = (params.get("scaler_type") or "").upper()
     if scaler == "REQUEST_COUNT" and params.get("idle_timeout") is not None:
         problems.append(
@@ -128,7 +105,7 @@ def _version_problems(params):
 
 def validate_params(params):
     """Problems the API would reject, found before any API call (a list of sentences)."""
-    return _range_problems(params) + _cuda_problems(params) + _version_problems(params)
+    return _range_problems(params) + _cuda_problems(params) + _combination_problems(params)
 
 
 def wanted_fields(params, gpu):
@@ -150,13 +127,9 @@ def wanted_fields(params, gpu):
     return wanted
 
 
-def create_needs(api_version):
-    """The options a create needs (``ResourceModule.require_for_create``; a tuple: one of them is enough).
-
-    REST v2 takes an image or a template; REST v1 creates an endpoint from a template only.
-    """
-    container = "template_id" if api_version == "v1" else ("image", "template_id")
-    return "name", container, ("gpu_type_ids", "cpu_flavor_ids")
+def create_needs():
+    """The options a create needs (``ResourceModule.require_for_create``; a tuple: one of them is enough)."""
+    return "name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids")
 
 
 class RefusedError(ValueError):
@@ -171,7 +144,7 @@ def _compute_changes(current, wanted, changes):
             f"endpoint {current.id} is a CPU endpoint; RunPod cannot change it to GPU workers "
             f"(delete it and create a GPU endpoint)"
         )
-    if not is_cpu and current.api_version == "v2" and wanted.get("cpu_flavor_ids"):
+    if not is_cpu and wanted.get("cpu_flavor_ids"):
         raise RefusedError(
             f"endpoint {current.id} is a GPU endpoint; RunPod cannot change it to CPU workers "
             f"(delete it and create a CPU endpoint)"
@@ -195,28 +168,21 @@ def _compute_changes(current, wanted, changes):
 
 def endpoint_changes(current, wanted, params):
     """``{field: wanted value}`` for every wanted field that differs from ``current``; raises ``RefusedError``."""
-    api_version = params.get("api_version", "v2")
     changes = {}
     if params.get("id") and params.get("name") and params["name"] != current.name:
         changes["name"] = params["name"]
     scaler_type = wanted.get("scaler_type") or current.scaler_type
     for field, value in wanted.items():
         have = getattr(current, field)
-        if field == "template_id" and api_version == "v2":
-            continue  # a v2 endpoint keeps no template (applied once at create), so there is nothing to compare
-        if (
-            api_version == "v1"
-            and field in ("flashboot", "cpu_flavor_ids", "vcpu_count", "min_cuda_version")
-            and not have
-        ):
-            continue  # REST v1 does not report these back: applied at create only
+        if field == "template_id":
+            continue  # an endpoint keeps no template (applied once at create), so there is nothing to compare
         if field in SET_FIELDS:
             if sorted(have or []) != sorted(value):
                 changes[field] = list(value)
             continue
         if field == "scaler_value":
-            value = scaler_number(value, scaler_type, api_version)
-            have = scaler_number(have, scaler_type, api_version)
+            value = scaler_number(value, scaler_type)
+            have = scaler_number(have, scaler_type)
         if field == "env":
             have = dict(have or {})
         if field in ("docker_args", "min_cuda_version"):
@@ -231,13 +197,13 @@ def endpoint_changes(current, wanted, params):
             f"endpoint {current.id} is a {current.type} endpoint and RunPod cannot change the type of an "
             f"endpoint (delete it and create a {changes['type']} one)"
         )
-    if api_version == "v2" and (scaler_type or "").upper() == "REQUEST_COUNT" and "idle_timeout" in changes:
+    if (scaler_type or "").upper() == "REQUEST_COUNT" and "idle_timeout" in changes:
         raise RefusedError(
             f"endpoint {current.id} scales on REQUEST_COUNT, beside which RunPod refuses idle_timeout; remove "
             f"idle_timeout (or change scaler_type to QUEUE_DELAY in the same task)"
         )
     _compute_changes(current, wanted, changes)
-    if api_version == "v2" and "scaler_value" in changes and "scaler_type" not in changes:
-        # REST v2 replaces the whole scaling block: send the type the endpoint keeps.
+    if "scaler_value" in changes and "scaler_type" not in changes:
+        # RunPod replaces the whole scaling block: send the type the endpoint keeps.
         changes["scaler_type"] = scaler_type
     return changes

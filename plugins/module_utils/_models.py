@@ -51,8 +51,6 @@ class PortMapping(_View):
     public: int | None = None
     ip: str | None = None
     type: str | None = None
-    # v1/GraphQL ``isIpPublic``; None where the API does not say (REST v2).
-    is_public: bool | None = None
 
 
 class SshAddress(_View):
@@ -69,7 +67,7 @@ class _ContainerSettings(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
-    # Container registry credential the image is pulled with (REST v2 ``registry``, v1 ``containerRegistryAuthId``).
+    # Container registry credential the image is pulled with (REST v2 ``registry``).
     registry_id: str | None = None
 
 
@@ -86,16 +84,10 @@ class _PodContainer(_ContainerSettings):
 class PodView(_PodContainer):
     id: str
     name: str = ""
-    api_version: str = "v2"
-    # The API's lifecycle value: REST v2 ``status`` or v1/GraphQL ``desiredStatus``.
+    # The API's lifecycle value (REST v2 ``status``).
     status: str = ""
-    # The legacy ``desiredStatus`` (v2 status mapped as the reference does: PROVISIONING/STARTING/ERROR -> RUNNING).
-    desired_status: str = ""
     actions: list[str] = Field(default_factory=list)
-    last_status_change: str | None = None
-    # The runtime lookup was made and succeeded (always true on v2: one read carries status and runtime).
-    runtime_probed: bool = True
-    # ``runtime`` was non-null (and non-empty) in that lookup.
+    # ``runtime`` was non-null (and non-empty) in the read.
     runtime_reported: bool = False
     uptime_seconds: int | None = None
     compute_type: str = "GPU"
@@ -106,10 +98,6 @@ class PodView(_PodContainer):
     cloud_type: str | None = None
     cost_per_hr: float | None = None
     data_center_id: str | None = None
-    interruptible: bool | None = None
-    public_ip: str | None = None
-    # v1 REST ``portMappings`` (private -> public), kept for the no-runtime fallback.
-    port_mappings: dict[str, int] = Field(default_factory=dict)
     runtime_ports: list[PortMapping] = Field(default_factory=list)
     # v2 ``ssh.direct`` as RunPod computed it; authoritative when present.
     ssh_direct: SshAddress | None = None
@@ -123,9 +111,6 @@ class PodView(_PodContainer):
     cluster_role: str | None = None
     cluster_ip: str | None = None
 
-
-# Pod create fields REST v2 has no equivalent for (docs/dev/api-notes.md, section 3.2).
-V1_ONLY_POD_FIELDS = ("support_public_ip", "interruptible")
 
 
 def declares_port(ports: list[str] | None, number: int) -> bool:
@@ -141,28 +126,16 @@ def with_ssh_port(ports: list[str] | None, start_ssh: bool) -> list[str]:
     return ports
 
 
-def v1_only_problem(api_version: str, values: dict) -> str | None:
-    """Why ``values`` (a dict of pod options) cannot be sent with ``api_version``; None when they can."""
-    given = [field for field in V1_ONLY_POD_FIELDS if values.get(field) is not None]
-    if api_version == "v1" or not given:
-        return None
-    names = " and ".join(given)
-    return (
-        f"{names} can only be used with api_version v1: REST v2 has no such create field. "
-        f"Remove {names} or set api_version: v1."
-    )
-
-
-# vcpuCount of a CPU pod when the task gives none: the v1 document's default (REST v2 requires one).
+# vcpuCount of a CPU pod when the task gives none (REST v2 requires one).
 DEFAULT_VCPUS = 2
 
 
-def v2_cpu_problem(api_version, values):
-    """Why a CPU pod's ``values`` cannot be created on REST v2 (no persistent mount on a CPU pod); or None.
+def cpu_pod_problem(values):
+    """Why a CPU pod's ``values`` cannot be created (REST v2 has no persistent pod volume on a CPU pod); or None.
 
-    The vCPU count rules (2 or more, a power of two) hold on both versions: ``PodInput`` checks them.
+    The vCPU count rules (2 or more, a power of two) are ``PodInput``'s.
     """
-    if api_version != "v2" or str(values.get("compute_type") or "").upper() != "CPU":
+    if str(values.get("compute_type") or "").upper() != "CPU":
         return None
     if values.get("volume_gb"):
         return (
@@ -185,7 +158,7 @@ class PodSpec(_PodContainer):
 
     The create rules live here, once: a create needs an image or a template and a type to place the pod on,
     and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
-    requires a count). What depends on the API version is ``v1_only_problem`` and ``v2_cpu_problem``.
+    requires a count). A CPU pod's own limit is ``cpu_pod_problem``.
     """
 
     name: str
@@ -196,8 +169,6 @@ class PodSpec(_PodContainer):
     vcpu_count: int | None = None
     cloud_type: str = "SECURE"
     data_center_ids: list[str] = Field(default_factory=list)
-    support_public_ip: bool | None = None
-    interruptible: bool | None = None
     start_ssh: bool = True
     allowed_cuda_versions: list[str] = Field(default_factory=list)
     min_cuda_version: str | None = None
@@ -257,7 +228,7 @@ class _EndpointSettings(_ContainerSettings):
 
     template_id: str | None = None
     gpu_type_ids: list[str] = Field(default_factory=list)
-    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); v1 by GPU type id.
+    # REST v2 selects GPUs by pool (AMPERE_16, ADA_24, ...); the module maps GPU type ids onto pools.
     gpu_pools: list[str] = Field(default_factory=list)
     gpu_count: int | None = None
     workers_min: int | None = None
@@ -275,7 +246,7 @@ class _EndpointSettings(_ContainerSettings):
     image: str | None = None
     env: dict[str, str] | None = None  # type: ignore[assignment]
     ports: list[str] | None = None  # type: ignore[assignment]
-    # CPU endpoints (v2 ``cpu`` entries, v1 ``cpuFlavorIds``/``vcpuCount``); empty for GPU endpoints.
+    # CPU endpoints (REST v2 ``cpu`` entries); empty for GPU endpoints.
     cpu_flavor_ids: list[str] = Field(default_factory=list)
     vcpu_count: int | None = None
     allowed_cuda_versions: list[str] | None = None
@@ -289,7 +260,6 @@ class EndpointSpec(_EndpointSettings):
 class EndpointView(_EndpointSettings):
     id: str
     name: str = ""
-    api_version: str = "v2"
     created_at: str | None = None
 
 
@@ -368,7 +338,7 @@ class NetworkVolumeSpec(_View):
     name: str
     size_gb: int
     data_center_id: str
-    # STANDARD or HIGH_PERFORMANCE; None lets RunPod pick the data center's default tier (REST v1 cannot choose).
+    # STANDARD or HIGH_PERFORMANCE; None lets RunPod pick the data center's default tier.
     type: str | None = None
 
 
@@ -377,7 +347,7 @@ class NetworkVolumeView(_View):
     name: str = ""
     size_gb: int | None = None
     data_center_id: str | None = None
-    # REST v1 does not report the tier: None there.
+    # None when RunPod does not report the tier.
     type: str | None = None
 
 
@@ -401,7 +371,7 @@ class BillingReport(_View):
 
     kind: str
     bucket_size: str
-    # The window RunPod resolved (REST v2) or the one requested (REST v1, which echoes none).
+    # The window RunPod resolved.
     start_time: str | None = None
     end_time: str | None = None
     resource_id: str | None = None
@@ -415,7 +385,7 @@ class BillingReport(_View):
 # where they give one; the others are the collection's own ceilings. The user-facing list of every rule is
 # docs/docsite/rst/guide_input_checks.rst.
 
-NAME_MAX_LENGTH = 191  # REST v1 PodCreateInput.name maxLength
+NAME_MAX_LENGTH = 191  # REST v2 documents no limit; kept from the retired REST v1 document (PodCreateInput.name)
 PORT_PROTOCOLS = ("http", "tcp")
 MAX_GPU_COUNT = 16
 MAX_STORAGE_GB = 4096  # the largest storage size the API documents (a network volume)

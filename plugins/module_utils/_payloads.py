@@ -2,18 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Payload readers: RunPod's JSON (REST v2, REST v1 and its GraphQL runtime) read into ``_models`` views.
+"""Payload readers: RunPod's REST v2 JSON read into ``_models`` views.
 
-Each view is read through one table (``Table``) with one row per view field and one column per API version, so a
-reading rule (which field, converted how, with which fallback) is written once for both versions; where the
-versions differ, the two cells of a row say how (docs/dev/api-notes.md lists the facts they rely on). Reads are
+Each view is read through one table (``Table``) with one row per view field, so a reading rule (which field,
+converted how, with which fallback) is written once (docs/dev/api-notes.md lists the facts they rely on). Reads are
 lenient: a missing, null or mistyped field gives the view's empty value, never an exception; only a resource
 without an ``id`` is a ``bad_response``.
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -34,9 +32,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     Worker,
     WorkerSummary,
 )
-
-# The columns of every table, in order.
-VERSIONS = ("v2", "v1")
 
 # -- lenient value readers --------------------------------------------------------------------------------------
 
@@ -121,11 +116,6 @@ def count(value: object) -> int:
     return as_int(value) or 0
 
 
-def positive(value: object) -> int | None:
-    """A size where 0 means none (REST v1 ``volumeInGb``)."""
-    return as_int(value) or None
-
-
 def flag(value: object) -> bool:
     return bool(value)
 
@@ -154,19 +144,8 @@ def filled(value: object) -> bool:
     return isinstance(value, dict) and bool(value)
 
 
-def port_map(value: object) -> dict[str, int]:
-    """REST v1 ``portMappings`` (private -> public) without the unreadable entries."""
-    mapped = {str(private): as_int(public) for private, public in as_dict(value).items()}
-    return {private: public for private, public in mapped.items() if public is not None}
-
-
 def status_counts(value: object) -> dict[str, int]:
     return {str(key).upper(): count(number) for key, number in as_dict(value).items()}
-
-
-def secure_cloud(value: object) -> str | None:
-    """REST v1 ``machine.secureCloud`` as the cloud type."""
-    return None if not isinstance(value, bool) else ("SECURE" if value else "COMMUNITY")
 
 
 def flashboot_mode(value: object) -> bool | None:
@@ -189,7 +168,7 @@ def ssh_address(value: object) -> SshAddress | None:
 
 # -- the table reader -------------------------------------------------------------------------------------------
 
-Getter = Callable[[Any, dict], Any]
+Getter = Callable[[Any], Any]
 
 
 def dig(value: Any, keys: list[str]) -> Any:
@@ -204,80 +183,60 @@ def dig(value: Any, keys: list[str]) -> Any:
 
 
 def _path_getter(path: str) -> Getter:
-    root, _dot, rest = path.partition(".") if path.startswith("@") else ("", "", path)
-    keys = rest.split(".") if rest else []
-    if root:
-        return lambda payload, context: dig(context.get(root[1:]), keys)
-    return lambda payload, context: dig(payload, keys)
+    keys = path.split(".") if path else []
+    return lambda payload: dig(payload, keys)
 
 
 class via:  # noqa: N801 - read as a function in the tables
     """A cell read from ``paths`` with its own ``convert``: the first path whose converted value is truthy (as
-    ``a or b``), else the last one's. A path is dotted (``mounts.network.0.path``); ``@name.…`` starts at the
-    context value ``name`` (``@graphql``: a REST v1 pod's GraphQL runtime entry)."""
+    ``a or b``), else the last one's. A path is dotted (``mounts.network.0.path``)."""
 
     def __init__(self, convert: Callable[[Any], Any], *paths: str):
         self.convert = convert
         self.paths = paths
         self._getters = [_path_getter(path) for path in paths]
 
-    def __call__(self, payload: Any, context: dict) -> Any:
+    def __call__(self, payload: Any) -> Any:
         value = None
         for getter in self._getters:
-            value = self.convert(getter(payload, context))
+            value = self.convert(getter(payload))
             if value:
                 return value
         return value
 
 
-def const(value: Any) -> Getter:
-    return lambda payload, context: value
-
-
 class Table:
-    """How one view is read: ``rows`` of ``(view field, convert, REST v2 cell, REST v1 cell)``.
+    """How one view is read: ``rows`` of ``(view field, convert, cell)``.
 
-    A cell is a path or a tuple of paths converted with the row's ``convert`` (see ``via``), a function
-    ``(payload, context) -> value`` for what a path cannot say, or None: that version does not report the field,
-    the view's default stands. ``kind`` names the resource in the ``bad_response`` of a payload without an id
-    (None: the view has no id); ``stamp_version`` sets the view's ``api_version``.
+    A cell is a path or a tuple of paths converted with the row's ``convert`` (see ``via``), or a function
+    ``payload -> value`` for what a path cannot say. ``kind`` names the resource in the ``bad_response`` of a payload
+    without an id (None: the view has no id).
     """
 
-    def __init__(self, view: type, kind: str | None, rows: tuple, stamp_version: bool = False):
+    def __init__(self, view: type, kind: str | None, rows: tuple):
         self.view = view
         self.kind = kind
-        self.stamp_version = stamp_version
-        # version -> [(view field, getter)]; a path cell becomes a ``via``.
-        self.columns: dict[str, list[tuple[str, Getter]]] = {version: [] for version in VERSIONS}
-        for field, convert, *cells in rows:
-            for version, cell in zip(VERSIONS, cells, strict=True):
-                if isinstance(cell, str | tuple):
-                    cell = via(convert, *((cell,) if isinstance(cell, str) else cell))
-                if cell is not None:
-                    self.columns[version].append((field, cell))
+        self.cells: list[tuple[str, Getter]] = []
+        for field, convert, cell in rows:
+            if isinstance(cell, str | tuple):
+                cell = via(convert, *((cell,) if isinstance(cell, str) else cell))
+            self.cells.append((field, cell))
 
-    def values(self, version: str, payload: Any, **context: Any) -> dict[str, Any]:
-        """The view's fields read from ``payload`` as ``version`` sends it."""
+    def values(self, payload: Any) -> dict[str, Any]:
+        """The view's fields read from ``payload``."""
         values = {} if self.kind is None else {"id": require_id(payload, self.kind)}
-        if self.stamp_version:
-            values["api_version"] = version
-        for field, get in self.columns[version]:
-            values[field] = get(payload, context)
+        for field, get in self.cells:
+            values[field] = get(payload)
         return values
 
-    def read(self, version: str, payload: Any, **context: Any) -> Any:
-        return self.view(**self.values(version, payload, **context))
-
-
-def v2_only(rows: tuple) -> tuple:
-    """``rows`` with no REST v1 cell (what only REST v2 reports)."""
-    return tuple((field, convert, v2, None) for field, convert, v2, *_v1 in rows)
+    def read(self, payload: Any) -> Any:
+        return self.view(**self.values(payload))
 
 
 # -- what a path cannot say -------------------------------------------------------------------------------------
 
 
-def docker_args_v2(payload, context=None):
+def docker_args(payload):
     args = payload.get("args")
     if isinstance(args, str):
         return args.strip() or None
@@ -286,56 +245,11 @@ def docker_args_v2(payload, context=None):
     return " ".join(parts) or None
 
 
-def docker_args_v1(payload, context=None):
-    """One command string from ``dockerEntrypoint`` + ``dockerStartCmd`` (REST) or ``dockerArgs`` (GraphQL)."""
-    parts = [str(item) for item in as_list(payload.get("dockerEntrypoint")) + as_list(payload.get("dockerStartCmd"))]
-    if parts:
-        return shlex.join(parts)
-    return as_str(payload.get("dockerArgs"))
-
-
-# v2 status -> legacy desiredStatus (docs/dev/wait-and-status.md, section 6).
-V2_DESIRED_STATUS = {"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING", "ERROR": "RUNNING"}
-
-
-def desired_status_from_v2(status):
-    status = (status or "").strip().upper()
-    return V2_DESIRED_STATUS.get(status, status)
-
-
-def _v2_desired_status(payload, context):
-    return desired_status_from_v2(upper(payload.get("status")))
-
-
-def _v2_compute_type(payload, context):
+def compute_type(payload):
     return "CPU" if as_dict(payload.get("cpu")) and not as_dict(payload.get("gpu")) else "GPU"
 
 
-def _v1_gpu_type(payload):
-    """REST v1 ``gpu.id``, else the machine's GPU type (which says ``unknown`` on CPU machines)."""
-    machine_gpu = as_str(as_dict(payload.get("machine")).get("gpuTypeId"))
-    known = machine_gpu if machine_gpu and machine_gpu.lower() != "unknown" else None
-    return as_str(as_dict(payload.get("gpu")).get("id")) or known
-
-
-def _v1_compute_type(payload, context):
-    return "CPU" if as_str(payload.get("cpuFlavorId")) and not _v1_gpu_type(payload) else "GPU"
-
-
-def _v1_pod_gpu_type(payload, context):
-    return _v1_gpu_type(payload) if _v1_compute_type(payload, context) == "GPU" else None
-
-
-def _v1_pod_gpu_count(payload, context):
-    return count(as_dict(payload.get("gpu")).get("count")) if _v1_compute_type(payload, context) == "GPU" else 0
-
-
-def _v1_runtime_probed(payload, context):
-    """Whether the GraphQL runtime read was made, succeeded and listed this pod (docs/dev/api-notes.md, 3.1)."""
-    return context.get("graphql") is not None
-
-
-def _v2_scaler_value(payload, context):
+def scaler_value(payload):
     scaling = as_dict(payload.get("scaling"))
     key = "requestCount" if as_str(scaling.get("type")) == "REQUEST_COUNT" else "queueDelay"
     return as_float(scaling.get(key))
@@ -343,126 +257,99 @@ def _v2_scaler_value(payload, context):
 
 # -- the tables ---------------------------------------------------------------------------------------------------
 
-NAME = ("name", name_text, "name", "name")
-CREATED_AT = ("created_at", as_str, "createdAt", "createdAt")
+NAME = ("name", name_text, "name")
+CREATED_AT = ("created_at", as_str, "createdAt")
 
-# The container settings a pod, a template and (REST v2) an endpoint share.
+# The container settings a pod, a template and an endpoint share.
 CONTAINER = (
-    ("container_disk_gb", as_int, "disk", "containerDiskInGb"),
-    ("env", env_dict, "env", "env"),
-    ("ports", port_list, "ports", "ports"),
-    ("docker_args", None, docker_args_v2, docker_args_v1),
-    ("registry_id", as_str, "registry", "containerRegistryAuthId"),
+    ("container_disk_gb", as_int, "disk"),
+    ("env", env_dict, "env"),
+    ("ports", port_list, "ports"),
+    ("docker_args", None, docker_args),
+    ("registry_id", as_str, "registry"),
 )
 
-# A runtime port: REST v2 ``runtime.ports`` entries, GraphQL ``runtime.ports`` for REST v1.
+# A runtime port: ``runtime.ports`` entries.
 PORT = Table(
     PortMapping,
     None,
     (
-        ("private", as_int, ("private", "privatePort"), "privatePort"),
-        ("public", as_int, ("public", "publicPort"), "publicPort"),
-        ("ip", as_str, "ip", "ip"),
-        ("type", as_str, "type", "type"),
-        ("is_public", strict_bool, None, "isIpPublic"),
+        ("private", as_int, ("private", "privatePort")),
+        ("public", as_int, ("public", "publicPort")),
+        ("ip", as_str, "ip"),
+        ("type", as_str, "type"),
     ),
 )
 
 
-def runtime_ports(version: str) -> Callable[[Any], list[PortMapping]]:
-    """The ``runtime.ports`` list of ``version`` read as ``PortMapping``s; entries without a private port are
-    skipped."""
-
-    def read(value):
-        entries = (PORT.values(version, as_dict(entry)) for entry in as_list(value))
-        return [PortMapping(**entry) for entry in entries if entry["private"] is not None]
-
-    return read
+def runtime_ports(value):
+    """The ``runtime.ports`` list read as ``PortMapping``s; entries without a private port are skipped."""
+    entries = (PORT.values(as_dict(entry)) for entry in as_list(value))
+    return [PortMapping(**entry) for entry in entries if entry["private"] is not None]
 
 
-# REST v1 pods: ``@graphql`` is the pod's entry in the GraphQL runtime read (None when that read was not made, failed
-# or missed the pod). It is the fresher source of intent and last change (docs/dev/wait-and-status.md, section 6):
-# a pod REST still lists as RUNNING but GraphQL shows EXITED derives as stopped; ``status`` keeps REST's. Only
-# fields of the v1 document's ``Pod`` are read, and ``imageName``, which live answers send instead of ``image``;
-# ``machine`` is there because reads send ``includeMachine=true``.
 POD = Table(
     PodView,
     "pod",
     (
         NAME,
-        ("status", upper, "status", "desiredStatus"),
-        ("desired_status", upper, _v2_desired_status, ("@graphql.desiredStatus", "desiredStatus")),
-        ("actions", str_list, "actions", None),
-        ("last_status_change", as_str, None, ("@graphql.lastStatusChange", "lastStatusChange")),
-        ("runtime_probed", None, const(True), _v1_runtime_probed),
-        ("runtime_reported", filled, "runtime", "@graphql.runtime"),
-        ("uptime_seconds", as_int, "runtime.uptime", "@graphql.runtime.uptimeInSeconds"),
-        ("runtime_ports", None, via(runtime_ports("v2"), "runtime.ports"),
-         via(runtime_ports("v1"), "@graphql.runtime.ports")),
-        ("image", as_str, "image", ("image", "imageName")),
-        ("template_id", as_str, via(ref_id, "template"), "templateId"),
-        ("compute_type", None, _v2_compute_type, _v1_compute_type),
-        ("gpu_type", as_str, "gpu.id", _v1_pod_gpu_type),
-        ("gpu_count", count, "gpu.count", _v1_pod_gpu_count),
-        ("cpu_flavor", as_str, "cpu.id", "cpuFlavorId"),
-        ("vcpu_count", as_int, "cpu.vcpuCount", "vcpuCount"),
-        ("cloud_type", as_str, "cloud", via(secure_cloud, "machine.secureCloud")),
-        ("cost_per_hr", as_float, "cost", "costPerHr"),
-        ("data_center_id", as_str, "dataCenterId", "machine.dataCenterId"),
-        ("volume_gb", as_int, "mounts.persistent.size", via(positive, "volumeInGb")),
-        ("volume_mount_path", as_str, ("mounts.persistent.path", "mounts.network.0.path"), "volumeMountPath"),
-        ("network_volume_id", as_str, "mounts.network.0.volumeId", "networkVolume.id"),
+        ("status", upper, "status"),
+        ("actions", str_list, "actions"),
+        ("runtime_reported", filled, "runtime"),
+        ("uptime_seconds", as_int, "runtime.uptime"),
+        ("runtime_ports", runtime_ports, "runtime.ports"),
+        ("image", as_str, "image"),
+        ("template_id", ref_id, "template"),
+        ("compute_type", None, compute_type),
+        ("gpu_type", as_str, "gpu.id"),
+        ("gpu_count", count, "gpu.count"),
+        ("cpu_flavor", as_str, "cpu.id"),
+        ("vcpu_count", as_int, "cpu.vcpuCount"),
+        ("cloud_type", as_str, "cloud"),
+        ("cost_per_hr", as_float, "cost"),
+        ("data_center_id", as_str, "dataCenterId"),
+        ("volume_gb", as_int, "mounts.persistent.size"),
+        ("volume_mount_path", as_str, ("mounts.persistent.path", "mounts.network.0.path")),
+        ("network_volume_id", as_str, "mounts.network.0.volumeId"),
         *CONTAINER,
-        ("interruptible", strict_bool, None, "interruptible"),
-        ("public_ip", as_str, None, "publicIp"),
-        ("port_mappings", port_map, None, "portMappings"),
-        ("ssh_direct", ssh_address, "ssh.direct", None),
-        ("ssh_proxy", ssh_address, "ssh.proxy", None),
-        ("created_at", as_str, "createdAt", None),
-        ("started_at", as_str, "startedAt", "lastStartedAt"),
-        ("locked", flag, "locked", "locked"),
-        *v2_only(
-            (
-                ("cluster_id", as_str, "cluster.id"),
-                ("cluster_rank", as_int, "cluster.rank"),
-                ("cluster_role", as_str, "cluster.role"),
-                ("cluster_ip", as_str, "cluster.ip"),
-            )
-        ),
+        ("ssh_direct", ssh_address, "ssh.direct"),
+        ("ssh_proxy", ssh_address, "ssh.proxy"),
+        CREATED_AT,
+        ("started_at", as_str, "startedAt"),
+        ("locked", flag, "locked"),
+        ("cluster_id", as_str, "cluster.id"),
+        ("cluster_rank", as_int, "cluster.rank"),
+        ("cluster_role", as_str, "cluster.role"),
+        ("cluster_ip", as_str, "cluster.ip"),
     ),
-    stamp_version=True,
 )
 
-# REST v2 selects GPUs by pool and keeps no template (``templateId`` is applied at create and not stored); REST v1
-# selects by GPU type id and does not report the container settings.
+# Endpoints select GPUs by pool and keep no template (``templateId`` is applied at create and not stored).
 ENDPOINT = Table(
     EndpointView,
     "endpoint",
     (
         NAME,
-        ("template_id", as_str, None, ("templateId", "template.id")),
-        ("gpu_type_ids", str_list, None, "gpuTypeIds"),
-        ("gpu_pools", str_list, "gpu.pools", None),
-        ("gpu_count", as_int, "gpu.count", "gpuCount"),
-        ("workers_min", as_int, "workers.min", "workersMin"),
-        ("workers_max", as_int, "workers.max", "workersMax"),
-        ("idle_timeout", as_int, "workers.idleTimeout", "idleTimeout"),
-        ("scaler_type", as_str, "scaling.type", "scalerType"),
-        ("scaler_value", as_float, _v2_scaler_value, "scalerValue"),
-        ("flashboot", strict_bool, via(flashboot_mode, "flashboot"), "flashboot"),
-        ("network_volume_id", as_str, "networkVolumes.0", ("networkVolumeId", "networkVolumeIds.0")),
-        ("data_center_ids", str_list, "dataCenterIds", "dataCenterIds"),
-        ("execution_timeout_ms", as_int, "timeout", "executionTimeoutMs"),
+        ("gpu_pools", str_list, "gpu.pools"),
+        ("gpu_count", as_int, "gpu.count"),
+        ("workers_min", as_int, "workers.min"),
+        ("workers_max", as_int, "workers.max"),
+        ("idle_timeout", as_int, "workers.idleTimeout"),
+        ("scaler_type", as_str, "scaling.type"),
+        ("scaler_value", None, scaler_value),
+        ("flashboot", flashboot_mode, "flashboot"),
+        ("network_volume_id", as_str, "networkVolumes.0"),
+        ("data_center_ids", str_list, "dataCenterIds"),
+        ("execution_timeout_ms", as_int, "timeout"),
         CREATED_AT,
-        ("type", as_str, "type", None),
-        ("image", as_str, "image", None),
-        *v2_only(CONTAINER),
-        ("cpu_flavor_ids", id_list, "cpu", None),
-        ("vcpu_count", as_int, "cpu.0.vcpuCount", None),
-        ("allowed_cuda_versions", str_list, "gpu.allowedCudaVersions", "allowedCudaVersions"),
-        ("min_cuda_version", as_str, "gpu.minCudaVersion", "minCudaVersion"),
+        ("type", as_str, "type"),
+        ("image", as_str, "image"),
+        *CONTAINER,
+        ("cpu_flavor_ids", id_list, "cpu"),
+        ("vcpu_count", as_int, "cpu.0.vcpuCount"),
+        ("allowed_cuda_versions", str_list, "gpu.allowedCudaVersions"),
+        ("min_cuda_version", as_str, "gpu.minCudaVersion"),
     ),
-    stamp_version=True,
 )
 
 TEMPLATE = Table(
@@ -470,47 +357,44 @@ TEMPLATE = Table(
     "template",
     (
         NAME,
-        ("image", as_str, "image", ("imageName", "image")),
-        ("serverless", flag, "serverless", "isServerless"),
+        ("image", as_str, "image"),
+        ("serverless", flag, "serverless"),
         *CONTAINER,
     ),
 )
 
-# Instant Clusters exist only on REST v2; a cluster's ``pods`` is a count summary, not the members.
+# A cluster's ``pods`` is a count summary, not the members.
 CLUSTER = Table(
     ClusterView,
     "cluster",
-    v2_only(
-        (
-            NAME,
-            ("type", upper, "type"),
-            ("gpu_type_id", as_str, "compute.gpuTypeId"),
-            ("gpu_count_per_pod", as_int, "compute.gpuCountPerPod"),
-            ("pod_count", as_int, "compute.podCount"),
-            ("template_id", ref_id, "template"),
-            ("data_center_id", as_str, "dataCenterId"),
-            ("network_cidr", as_str, "network.cidr"),
-            ("vxlan_id", as_int, "network.vxlanId"),
-            ("vxlan_port", as_int, "network.vxlanPort"),
-            ("primary_pod_id", as_str, "primary.podId"),
-            ("primary_status", upper_or_none, "primary.status"),
-            ("primary_ssh_endpoint", as_str, "primary.sshEndpoint"),
-            ("pods_total", count, "pods.total"),
-            ("pods_by_status", status_counts, "pods.byStatus"),
-            CREATED_AT,
-        )
+    (
+        NAME,
+        ("type", upper, "type"),
+        ("gpu_type_id", as_str, "compute.gpuTypeId"),
+        ("gpu_count_per_pod", as_int, "compute.gpuCountPerPod"),
+        ("pod_count", as_int, "compute.podCount"),
+        ("template_id", ref_id, "template"),
+        ("data_center_id", as_str, "dataCenterId"),
+        ("network_cidr", as_str, "network.cidr"),
+        ("vxlan_id", as_int, "network.vxlanId"),
+        ("vxlan_port", as_int, "network.vxlanPort"),
+        ("primary_pod_id", as_str, "primary.podId"),
+        ("primary_status", upper_or_none, "primary.status"),
+        ("primary_ssh_endpoint", as_str, "primary.sshEndpoint"),
+        ("pods_total", count, "pods.total"),
+        ("pods_by_status", status_counts, "pods.byStatus"),
+        CREATED_AT,
     ),
 )
 
-# REST v1 does not report the volume tier.
 NETWORK_VOLUME = Table(
     NetworkVolumeView,
     "network volume",
     (
         NAME,
-        ("size_gb", as_int, "size", "size"),
-        ("data_center_id", as_str, ("dataCenter", "dataCenterId"), ("dataCenterId", "dataCenter")),
-        ("type", upper_or_none, "type", None),
+        ("size_gb", as_int, "size"),
+        ("data_center_id", as_str, ("dataCenter", "dataCenterId")),
+        ("type", upper_or_none, "type"),
     ),
 )
 
@@ -531,7 +415,7 @@ def require_id(payload: object, kind: str) -> str:
 
 
 def pick_list(payload: object, key: str, kind: str) -> list:
-    """Entries of a list response: a wrapped ``{key: [...]}`` (v2) or a bare array (v1); nulls skipped."""
+    """Entries of a list response: a wrapped ``{key: [...]}`` or a bare array; nulls skipped."""
     if isinstance(payload, list):
         return as_list(payload)
     if isinstance(payload, dict) and isinstance(payload.get(key), list):

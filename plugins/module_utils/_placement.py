@@ -30,18 +30,6 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 
-# A create's 400 carries no machine code for a stock-out, only prose (docs/dev/api-notes.md); REST v1
-# moves to the next candidate only when the text says so (its 500s can mean a stock-out too).
-NO_CAPACITY_PHRASES = (
-    "capacity",
-    "instances available",
-    "no longer any instances",
-    "no instances",
-    "not enough free gpus",
-    "does not have the resources",
-    "could not find any pods with required specifications",
-)
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -97,19 +85,13 @@ def order(
     return [candidate for _key, candidate in sorted(ranked, key=lambda item: item[0])], dropped
 
 
-def action_for(error: RunPodError, api_version: str = "v2") -> str:
+def action_for(error: RunPodError) -> str:
     """What the table says to do after a failed create: ``next``, ``skip``, ``stop`` or ``raise``."""
     status = error.status
     if status == 402:
         return "stop"
     if status == 403:
         return "skip"
-    if api_version == "v1":
-        # REST v1's own semantics: a 400 or 500 moves on only when its text says the type has no capacity.
-        text = f"{error.message} {' '.join(error.errors)}".lower()
-        if status in (400, 500) and any(phrase in text for phrase in NO_CAPACITY_PHRASES):
-            return "next"
-        return "raise"
     if status == 400:
         return "next"
     return "raise"
@@ -156,7 +138,6 @@ def place(
     candidates: list[Candidate],
     post: Callable[[Candidate], Any],
     placement: Placement,
-    api_version: str = "v2",
 ) -> Any:
     """POST per candidate in order until one is created; apply the table to each failure.
 
@@ -168,7 +149,7 @@ def place(
             created = post(candidate)
         except RunPodError as error:
             placement.record(candidate, error.status if error.status is not None else error.code, error.message)
-            action = action_for(error, api_version)
+            action = action_for(error)
             if action in ("next", "skip"):
                 last_error = error
                 continue

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog, _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, with_ssh_port
 
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
@@ -28,13 +28,13 @@ CUDA_VERSION = re.compile(r"^\d+\.\d+$")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "support_public_ip", "interruptible", "min_cuda_version")
+                "min_cuda_version")
 SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
                "ports", "env", "registry_id"}
 PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
-# v2 lifecycle values of a stopped pod that ``start`` brings back (v1 reports EXITED only).
+# Lifecycle values of a stopped pod that ``start`` brings back.
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
 
@@ -43,8 +43,7 @@ BOOTING_STATUSES = ("PROVISIONING", "STARTING")
 def option_problem(params: dict) -> str | None:
     """The first reason the options cannot work (a ``bad_request`` before any API call), else None.
 
-    The API-version rules (``_models.v1_only_problem``, ``v2_cpu_problem``) and the fleet's come first, in the
-    module's ``check_options``.
+    The CPU pod rule (``_models.cpu_pod_problem``) and the fleet's come first, in the module's ``check_options``.
     """
     p = params
     if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
@@ -87,8 +86,6 @@ def cuda_problem(params: dict) -> str | None:
     bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
     if bad:
         return f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}."
-    if floor and p["api_version"] == "v1":
-        return "min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only."
     if (allowed or floor) and p["compute_type"] == "CPU":
         return "CUDA constraints apply to GPU pods only; remove them for compute_type: CPU."
     return None
@@ -111,12 +108,9 @@ def sshd_key_problem(
         env = template_env(p["template_id"])
         if env is None or "PUBLIC_KEY" in env:
             return None
-    if p["api_version"] == "v2":
-        if account_has_keys():
-            return None  # ssh: true sends startSsh, which injects them
-        why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
-    else:
-        why = "and REST v1 does not put the account's keys into a pod"
+    if account_has_keys():
+        return None  # ssh: true sends startSsh, which injects them
+    why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
     return (
         "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
         f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
@@ -134,15 +128,10 @@ def create_warnings(params: dict) -> list[str]:
             "CPU pods get no managed SSH from RunPod: wait_for: ssh succeeds only if the image starts sshd "
             "itself. Use wait_for: running otherwise."
         )
-    if p["cloud_type"] == "COMMUNITY" and not p["support_public_ip"]:
-        remedy = (
-            "set support_public_ip: true"
-            if p["api_version"] == "v1"
-            else "use cloud_type: SECURE (REST v2 cannot ask for a public IP)"
-        )
+    if p["cloud_type"] == "COMMUNITY":
         warnings.append(
             "Community cloud hosts do not all have a public IP, so the pod may never get a public port for 22 "
-            f"and a wait for ssh may run to its timeout; {remedy}."
+            "and a wait for ssh may run to its timeout; use cloud_type: SECURE (REST v2 cannot ask for a public IP)."
         )
     return warnings
 
@@ -197,7 +186,7 @@ def pod_changes(params: dict, pod) -> dict:
         if p[field] is not None and p[field] != getattr(pod, field):
             changes[field] = p[field]
     unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
-    if p["api_version"] == "v2" and unmounted:
+    if unmounted:
         changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
     if p["ports"] is not None:
         ports = with_ssh_port(p["ports"], p["ssh"])
@@ -245,12 +234,10 @@ def immutable_warning(params: dict, pod) -> str | None:
 
 
 def is_stopped(pod) -> bool:
-    """A pod ``start`` brings back (v1 reports EXITED only; v2 also ERROR)."""
-    if _podstate.api_version(pod) == "v1":
-        return (pod.desired_status or pod.status).upper() in ("EXITED",)
+    """A pod ``start`` brings back (EXITED or ERROR)."""
     return pod.status.upper() in STOPPED_STATUSES
 
 
 def is_booting(pod) -> bool:
-    """A v2 pod still provisioning or starting: it gets a fresh container anyway."""
-    return _podstate.api_version(pod) == "v2" and pod.status.upper() in BOOTING_STATUSES
+    """A pod still provisioning or starting: it gets a fresh container anyway."""
+    return pod.status.upper() in BOOTING_STATUSES

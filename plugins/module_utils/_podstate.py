@@ -5,8 +5,8 @@
 """Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
 
 Operates on ``PodView`` objects (``_models``; read by attribute, never dicts).
-The rules: docs/dev/wait-and-status.md section 6 (derived status, the v1/GraphQL table and the v2 mapping
-that keeps the five-value vocabulary) and section 6.1 (why no SSH).
+The rules: docs/dev/wait-and-status.md section 6 (derived status: REST v2's status mapped onto the five-value
+vocabulary) and section 6.1 (why no SSH).
 """
 
 from __future__ import annotations
@@ -24,26 +24,20 @@ TERMINATED = "terminated"
 UNKNOWN = "unknown"
 STATUSES = (RUNNING, INITIALIZING, STOPPED, TERMINATED, UNKNOWN)
 
+# REST v2 says why a pod is initializing or stopped only through these; it has no ``lastStatusChange`` text, so
+# the stop reasons REST v1 gave (stopped_by_user, ..._by_runpod, ..._outbid) are gone with it (docs/runtime-status.md).
 REASONS = (
     "awaiting_container",
-    "runtime_unavailable",
-    "stopped_by_user",
-    "stopped_by_runpod",
-    "stopped_outbid",
-    "terminated_by_user",
-    "terminated_by_runpod",
-    "terminated_outbid",
-    # v2 only: finer initializing states and ERROR.
     "provisioning",
     "starting_container",
     "container_error",
 )
 
 # Pod statuses after which a wait for ssh/running can never succeed without user action.
-# v2 ERROR is deliberately absent: it can be started again, so a wait reports it and keeps going.
-TERMINAL_STATUSES = {"v1": frozenset(("EXITED", "TERMINATED", "DEAD")), "v2": frozenset(("EXITED", "TERMINATED"))}
+# ERROR is deliberately absent: it can be started again, so a wait reports it and keeps going.
+TERMINAL_STATUSES = frozenset(("EXITED", "TERMINATED"))
 
-_V2_INITIALIZING = {"PROVISIONING": "provisioning", "STARTING": "starting_container"}
+_INITIALIZING = {"PROVISIONING": "provisioning", "STARTING": "starting_container"}
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
 
 EXPLAIN_INITIALIZING = "no container reported yet (image pull, container create or boot)"
@@ -52,72 +46,31 @@ NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
 UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
 
 
-def api_version(pod: PodView) -> str:
-    return "v1" if str(pod.api_version).lower() == "v1" else "v2"
-
-
 def _upper(value):
     return value.strip().upper() if isinstance(value, str) else ""
 
 
-def _stop_reason(text, desired):
-    """EXITED/TERMINATED reason from ``lastStatusChange`` (case-insensitive, "user" before "runpod")."""
-    lowered = text.lower() if isinstance(text, str) else ""
-    if "terminated by user" in lowered:
-        return TERMINATED, "terminated_by_user"
-    if "terminated by runpod" in lowered:
-        return TERMINATED, "terminated_by_runpod"
-    if desired == "TERMINATED":
-        return TERMINATED, "terminated_outbid" if "outbid" in lowered else None
-    if "exited by user" in lowered:
-        return STOPPED, "stopped_by_user"
-    if "exited by runpod" in lowered:
-        return STOPPED, "stopped_by_runpod"
-    if "outbid" in lowered:
-        return STOPPED, "stopped_outbid"
-    return STOPPED, None
-
-
-def derive_v1(
-    desired_status: object, last_status_change: object = None, probed: bool = True, reported: bool = False
-) -> tuple[str, str | None]:
-    """The v1/GraphQL decision table (docs/dev/wait-and-status.md, section 6).
-
-    The runtime is consulted only for RUNNING (stopped pods keep stale runtime).
+def derive_status(status: object, reported: bool = False) -> tuple[str, str | None]:
+    """REST v2 ``status`` (and whether ``runtime`` says anything) mapped onto the five-value vocabulary
+    (docs/dev/wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime).
     """
-    desired = _upper(desired_status)
-    if desired == "RUNNING":
-        if not probed:
-            return UNKNOWN, "runtime_unavailable"
-        return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
-    if desired in ("EXITED", "TERMINATED"):
-        return _stop_reason(last_status_change, desired)
-    return UNKNOWN, None
-
-
-def derive_v2(
-    status: object, probed: bool = True, reported: bool = False, last_status_change: object = None
-) -> tuple[str, str | None]:
-    """v2 ``status`` mapped onto the same vocabulary (documented in docs/developing.md)."""
     value = _upper(status)
-    if value in _V2_INITIALIZING:
-        return INITIALIZING, _V2_INITIALIZING[value]
+    if value in _INITIALIZING:
+        return INITIALIZING, _INITIALIZING[value]
     if value == "ERROR":
         return STOPPED, "container_error"
-    if value in ("RUNNING", "EXITED", "TERMINATED"):
-        # v2 has no lastStatusChange; a backend that supplies one gets the v1 reasons.
-        return derive_v1(value, last_status_change, probed, reported)
+    if value == "RUNNING":
+        return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
+    if value == "EXITED":
+        return STOPPED, None
+    if value == "TERMINATED":
+        return TERMINATED, None
     return UNKNOWN, None
 
 
 def derive(pod: PodView) -> tuple[str, str | None]:
     """``(runtime_status, reason or None)`` for a normalized pod."""
-    probed = bool(pod.runtime_probed)
-    reported = bool(pod.runtime_reported)
-    if api_version(pod) == "v2":
-        return derive_v2(pod.status, probed, reported, pod.last_status_change)
-    desired = pod.desired_status or pod.status
-    return derive_v1(desired, pod.last_status_change, probed, reported)
+    return derive_status(pod.status, bool(pod.runtime_reported))
 
 
 def known_down(runtime_status: str) -> bool:
@@ -126,15 +79,13 @@ def known_down(runtime_status: str) -> bool:
 
 
 def lifecycle_status(pod: PodView) -> str:
-    """The upper-cased lifecycle value a wait judges by: v2 ``status``; v1 ``desiredStatus`` (GraphQL's when read)."""
-    if api_version(pod) == "v1":
-        return _upper(pod.desired_status or pod.status)
+    """The upper-cased lifecycle value a wait judges by (REST v2 ``status``)."""
     return _upper(pod.status)
 
 
 def is_terminal(pod: PodView) -> bool:
-    """EXITED/TERMINATED/DEAD on v1, EXITED/TERMINATED on v2 (v2 ERROR can be started again)."""
-    return lifecycle_status(pod) in TERMINAL_STATUSES[api_version(pod)]
+    """EXITED or TERMINATED (ERROR can be started again)."""
+    return lifecycle_status(pod) in TERMINAL_STATUSES
 
 
 # A cluster member cannot be started through the pod endpoints, so for it ERROR is as final as EXITED.
@@ -159,7 +110,7 @@ def is_public_ip(ip: str | None) -> bool:
 
 
 def split_ports(ports: list[str] | str | None) -> list[str]:
-    """Declared ports as a list, from a REST list or the GraphQL comma string."""
+    """Declared ports as a list, from a list or a comma-separated string."""
     if not ports:
         return []
     if isinstance(ports, str):
@@ -185,10 +136,7 @@ def _runtime_ports(pod):
     return list(pod.runtime_ports)
 
 
-def _v2_public_port(port):
-    is_public = port.is_public
-    if is_public is not None:
-        return bool(is_public)
+def _public_port(port):
     return (port.type or "").lower() == "tcp" and is_public_ip(port.ip or "")
 
 
@@ -197,27 +145,14 @@ def public_ssh(pod: PodView) -> dict | None:
     status, _ignored = derive(pod)
     if known_down(status):
         return None
-    if api_version(pod) == "v2":
-        # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
-        # (docs/dev/wait-and-status.md, section 4).
-        direct = pod.ssh_direct
-        if direct is not None and direct.host and direct.port:
-            return _address(direct.host, direct.port, (direct.user or "root"),
-                            (direct.command or ""))
-        for port in _runtime_ports(pod):
-            if port.private == 22 and port.public and _v2_public_port(port):
-                return _address(port.ip, port.public)
-        return None
-    if pod.runtime_probed:
-        for port in _runtime_ports(pod):
-            if port.private == 22 and port.is_public is True and port.public:
-                return _address(port.ip, port.public)
-        return None
-    # The runtime lookup failed: REST v1's publicIp + portMappings["22"] is the best evidence left.
-    public_ip = pod.public_ip
-    mapped = (pod.port_mappings or {}).get("22")
-    if public_ip and mapped:
-        return _address(public_ip, mapped)
+    # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
+    # (docs/dev/wait-and-status.md, section 4).
+    direct = pod.ssh_direct
+    if direct is not None and direct.host and direct.port:
+        return _address(direct.host, direct.port, (direct.user or "root"), (direct.command or ""))
+    for port in _runtime_ports(pod):
+        if port.private == 22 and port.public and _public_port(port):
+            return _address(port.ip, port.public)
     return None
 
 
@@ -278,9 +213,7 @@ def describe(pod: PodView) -> dict:
         "cost_per_hr": pod.cost_per_hr,
         "data_center_id": pod.data_center_id,
         "ports": split_ports(pod.ports),
-        "public_ip": pod.public_ip,
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else ssh_not_ready(pod, runtime_status, reason),
         "created_at": pod.created_at,
-        "last_status_change": pod.last_status_change if api_version(pod) == "v1" else None,
     }

@@ -25,7 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
 WAIT_FOR = ("ssh", "running")
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
-READY_SIGNALS = ("worker_idle", "worker_running", "health_ready", "health_running")
+READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 
 
 def _pod_id(pod):
@@ -42,15 +42,13 @@ def _running_state(pod):
     lifecycle = _podstate.lifecycle_status(pod)
     if status == _podstate.RUNNING:
         return True, "pod running"
-    if lifecycle == "RUNNING" and status == _podstate.UNKNOWN:
-        return False, "pod running, runtime status unavailable"
     if lifecycle == "RUNNING":
         return False, "pod running, container not up yet"
     return False, f"pod status {lifecycle.lower() or 'unknown'}"
 
 
 def _imminent(pod):
-    """A transition is close: STARTING, or RUNNING (v1: desired RUNNING) without the runtime or the SSH port yet.
+    """A transition is close: STARTING, or RUNNING without the runtime or the SSH port yet.
 
     Only called for pods that are not ready and not being probed; the engine reads these sooner.
     """
@@ -377,26 +375,22 @@ class EndpointPoller:
     worker left).
 
     Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion), then the worker
-    list when the backend has one (REST v2, ``prefer_workers``; read last, the fresher view, so a worker that
-    turned ready between the two reads is reported from the list). Ready iff a worker that is not stale (it
-    runs the endpoint's current release) is ``IDLE``/``RUNNING``. ``/health`` counts every worker, old release
-    or new, so it decides only when the list shows no stale worker; a failed worker read (not fatal) makes
-    that poll not ready. v1 backends return None for workers: ``/health`` decides, and ``rollout`` is refused
-    by the module. While a rollout is in progress the poll hints ``imminent``. The success value is
+    list (read last, the fresher view, so a worker that turned ready between the two reads is reported from the
+    list). Ready iff a worker that is not stale (it runs the endpoint's current release) is ``IDLE``/``RUNNING``.
+    ``/health`` counts every worker, old release or new, so it decides only when the list shows no stale worker;
+    a failed worker read (not fatal) makes that poll not ready. While a rollout is in progress the poll hints
+    ``imminent``. The success value is
     ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
     ``READY_SIGNALS``.
     """
 
-    def __init__(self, backend, endpoint_id, prefer_workers=True, wait_for="ready"):
+    def __init__(self, backend, endpoint_id, wait_for="ready"):
         if wait_for not in ENDPOINT_WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
-        if wait_for == "rollout" and not prefer_workers:
-            raise ValueError("wait_for rollout needs the worker list (REST v2)")
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
         self.misses = MissCounter("endpoint", endpoint_id)
         self.backend = backend
-        self.prefer_workers = prefer_workers
         self.last_health = None
         self.last_version = None
         self.last_rollout = None
@@ -425,8 +419,6 @@ class EndpointPoller:
         )
         if workers is _UNREAD:
             return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
-        if workers is None:  # no worker list (REST v1): /health decides
-            return self._verdict(counts, detail, self._health_signal(counts), None)
         self.last_version = workers.endpoint_version
         self.last_rollout = rollout = rollout_summary(workers)
         stale = rollout["workers_total"] - rollout["workers_on_latest"]
@@ -452,17 +444,7 @@ class EndpointPoller:
                  "version": self.last_version, "rollout": self.last_rollout}
         return PollResult(True, detail, value=value)
 
-    @staticmethod
-    def _health_signal(counts):
-        if counts["ready"] > 0:
-            return "health_ready"
-        if counts["running"] > 0:
-            return "health_running"
-        return None
-
     def _read_workers(self):
-        if not self.prefer_workers:
-            return None
         try:
             return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
         except Exception as err:

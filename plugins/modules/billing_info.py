@@ -28,8 +28,6 @@ options:
       - What to report. V(all) is the whole account with every cost component broken out (one record per bucket);
         the other kinds give one record per resource per bucket in which it cost something (V(endpoints), RunPod's
         public endpoints, one record per bucket).
-      - With O(api_version=v1) only V(pods), V(serverless) and V(network_volumes) exist (REST v1 calls
-        serverless billing C(/billing/endpoints)); the others fail before any request.
     type: str
     choices: [all, pods, serverless, endpoints, network_volumes, clusters]
     default: all
@@ -54,12 +52,11 @@ options:
     description:
       - The last N buckets, ending with the current (unfinished) one; O(last_n=2) with O(bucket_size=day) is
         yesterday and today so far.
-      - Not available with O(api_version=v1).
     type: int
   resource_id:
     description:
       - Only this pod (O(kind=pods)), serverless endpoint (O(kind=serverless)), network volume
-        (O(kind=network_volumes), not with O(api_version=v1)) or cluster (O(kind=clusters)).
+        (O(kind=network_volumes)) or cluster (O(kind=clusters)).
     type: str
 """
 
@@ -118,8 +115,8 @@ billing:
       sample: day
     start_time:
       description:
-        - Start of the window RunPod used (bucket-aligned); with O(api_version=v1), which does not echo it, the
-          O(start_time) given (null when not given).
+        - Start of the window RunPod used (bucket-aligned); the O(start_time) given when RunPod does not echo it
+          (null when not given).
       type: str
       returned: always
       sample: "2026-06-01T00:00:00Z"
@@ -142,13 +139,12 @@ billing:
       description:
         - One entry per bucket (O(kind=all), O(kind=endpoints)) or per resource and bucket (other kinds), oldest
           first, each with C(start_time), C(end_time), C(resource_id) (the pod, endpoint, volume or cluster id;
-          null for O(kind=all), O(kind=endpoints) and v1 network volumes) and C(total) (USD).
+          null for O(kind=all) and O(kind=endpoints)) and C(total) (USD).
         - "Further amounts (USD) by O(kind): V(all): C(pod_gpu), C(pod_cpu), C(pod_disk), C(serverless_gpu),
           C(serverless_cpu), C(serverless_disk), C(serverless_fee), C(storage_standard),
           C(storage_high_performance), C(endpoint), C(cluster_gpu), C(cluster_disk), C(cluster_networking);
           V(pods): C(gpu), C(cpu), C(disk); V(serverless): C(gpu), C(cpu), C(disk), C(fee); V(network_volumes):
           C(standard), C(high_performance); V(clusters): C(gpu), C(disk), C(networking)."
-        - With O(api_version=v1) records carry only C(total) (and C(high_performance) for network volumes).
       type: list
       elements: dict
       returned: always
@@ -156,7 +152,7 @@ billing:
         - {start_time: "2026-06-01T00:00:00Z", end_time: "2026-06-02T00:00:00Z", resource_id: xedezhzb9la3ye,
            total: 16.56, gpu: 16.2, cpu: 0.0, disk: 0.36}
 code:
-  description: Machine-readable failure code, for example V(bad_request) (bad input, or not available on v1).
+  description: Machine-readable failure code, for example V(bad_request) (bad input).
   returned: failure
   type: str
   sample: bad_request

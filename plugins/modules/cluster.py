@@ -22,8 +22,6 @@ description:
     once, and probes SSH between those reads. A node that stops, fails or is terminated fails the wait at
     once. A failed wait never deletes anything. The task then fails with the nodes that are not ready and
     their last states.
-  - Instant Clusters exist only in RunPod's REST v2 API. With O(api_version=v1) the task fails before any
-    API call.
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -355,7 +353,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterInput, ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import ClusterWait
 
@@ -398,9 +395,6 @@ class ClusterModule(ClusterWait):
     # --- checks made before any API call ---------------------------------------------------------------
     def check_options(self):
         p = self.params
-        refusal = v1_refusal(p["api_version"], "cluster")
-        if refusal:
-            self.fail(refusal, code="bad_request")
         if p["wait"] and not p["ssh"]:
             self.fail("wait: true waits until every node answers SSH, so it needs ssh: true.", code="bad_request")
         if p["pod_count"] is not None and not MIN_NODES <= p["pod_count"] <= MAX_NODES:

@@ -12,8 +12,6 @@ description:
   - Reads one cluster (by O(id) or O(name)) or every cluster of the account, each with its nodes in rank order.
   - Costs one read of the clusters (one read by id with O(id)), plus one read of the nodes per cluster
     returned when O(pods=true).
-  - Instant Clusters exist only in RunPod's REST v2 API. With O(api_version=v1) the task fails before any
-    API call.
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -94,7 +92,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._clusters import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_cluster, describe_members
 
 ARGUMENT_SPEC = argument_spec(
@@ -111,9 +108,6 @@ class ClusterInfoModule(RunPodModule):
 
     def run(self):
         p = self.module.params
-        refusal = v1_refusal(p["api_version"], "cluster_info")
-        if refusal:
-            self.fail(refusal, code="bad_request")
         backend = self.backend
         clusters = self.select(backend.get_cluster, backend.find_clusters, backend.list_clusters)
         if p["id"] and p["name"]:  # both given: the cluster with that id, if it has that name

@@ -10,7 +10,7 @@ short_description: Manage RunPod serverless endpoints and wait for a ready worke
 version_added: 0.1.0
 description:
   - Create, update in place and delete RunPod serverless endpoints (queue or load balancer, GPU or CPU workers).
-  - With O(api_version=v2) an endpoint carries its own container settings (O(image), O(env), ...), so shipping a
+  - An endpoint carries its own container settings (O(image), O(env), ...), so shipping a
     new worker image is an update of the endpoint; RunPod then makes a new release and replaces the workers one
     by one. See O(wait_for).
   - An endpoint is identified by O(id), else by O(name). RunPod does not enforce unique endpoint names, so a
@@ -37,10 +37,9 @@ attributes:
   diff_mode:
     support: full
 notes:
-  - "What O(wait=true) waits for with O(api_version=v2): a worker that runs the endpoint's current release (not
-    stale in the worker list) in state C(IDLE) or C(RUNNING). C(/health) counts every worker, old release or
-    new, so it decides only when the worker list shows no stale worker. With O(api_version=v1) (no worker list)
-    C(/health) decides: C(ready > 0) or C(running > 0). RV(ready_signal) says which signal fired."
+  - "What O(wait=true) waits for: a worker that runs the endpoint's current release (not stale in the worker
+    list) in state C(IDLE) or C(RUNNING). C(/health) counts every worker, old release or new, so it decides only
+    when the worker list shows no stale worker. RV(ready_signal) says which signal fired."
   - C(running) counts scheduled workers, so a ready endpoint is not proof that a container serves requests yet.
   - Right after creation the invoke service may not know the endpoint yet (HTTP 404 for a while). That is
     treated as propagation lag; only 12 consecutive misses before the first successful read end the wait
@@ -73,60 +72,57 @@ options:
       - How requests reach the workers - V(QUEUE) (jobs through RunPod's queue, C(/run) and C(/runsync)) or
         V(LOAD_BALANCER) (HTTP straight to the workers; it scales on V(REQUEST_COUNT) only).
       - Set at creation (default V(QUEUE)); RunPod cannot change it afterwards, so a different value on an existing
-        endpoint is refused before any change. Not available with O(api_version=v1).
+        endpoint is refused before any change.
     type: str
     choices: [QUEUE, LOAD_BALANCER]
     version_added: 0.2.0
   image:
     description:
-      - Container image the workers run. With O(api_version=v2) either O(image) or O(template_id) is needed to
+      - Container image the workers run. Either O(image) or O(template_id) is needed to
         create an endpoint; both may be given (the explicit settings win over the template's).
       - Changing it (or O(docker_args), O(container_disk_gb), O(env), O(ports), O(registry_id)) makes a new
         release that replaces every worker; see O(wait_for).
-      - Not available with O(api_version=v1), where the container settings live on the template.
     type: str
     version_added: 0.2.0
   docker_args:
     description:
-      - Arguments passed to the container entrypoint (REST v2 C(args)). Not available with O(api_version=v1).
+      - Arguments passed to the container entrypoint (REST v2 C(args)).
     type: str
     version_added: 0.2.0
   container_disk_gb:
     description:
-      - Container disk of each worker in GB (at least 1). Not available with O(api_version=v1).
+      - Container disk of each worker in GB (at least 1).
     type: int
     version_added: 0.2.0
   env:
     description:
       - Environment variables of the workers. Compared as a whole - the endpoint's environment becomes exactly
-        this. Not available with O(api_version=v1).
+        this.
     type: dict
     version_added: 0.2.0
   ports:
     description:
       - Ports the workers expose, as C(port/protocol), for example V(8000/http) (load balancer endpoints). Compared
-        without regard to order. Not available with O(api_version=v1).
+        without regard to order.
     type: list
     elements: str
     version_added: 0.2.0
   template_id:
     description:
       - Id of a serverless template (see M(runpod.cloud.template)) whose container settings the endpoint starts
-        with. Required to create an endpoint with O(api_version=v1); with O(api_version=v2) O(image) may be
-        given instead.
-      - With O(api_version=v2) the template's settings are copied into the endpoint at create and RunPod keeps no
+        with; O(image) may be given instead.
+      - The template's settings are copied into the endpoint at create and RunPod keeps no
         link to it, so on an existing endpoint this option is not compared (it never causes an update).
     type: str
   gpu_type_ids:
     description:
       - GPU types the workers may use, for example V(NVIDIA GeForce RTX 4090). Required to create an endpoint.
-      - With O(api_version=v1) they are sent as GPU type ids, in order.
-      - With O(api_version=v2) endpoints select GPUs by pool, so each GPU type is mapped to its serverless pool
+      - Endpoints select GPUs by pool, so each GPU type is mapped to its serverless pool
         (for example C(NVIDIA GeForce RTX 4090) and C(NVIDIA L4) to C(ADA_24), C(NVIDIA RTX A4000) to
         C(AMPERE_16), C(NVIDIA A100 80GB PCIe) to C(AMPERE_80), C(NVIDIA H200) to C(HOPPER_141)); pool ids
         such as V(ADA_24) are accepted directly. GPU types without a serverless pool are refused before any
-        API call. Pool ids are refused with O(api_version=v1).
-      - Compared as a set of types (v1) or pools (v2).
+        API call.
+      - Compared as a set of pools.
     type: list
     elements: str
   gpu_count:
@@ -145,14 +141,13 @@ options:
   min_cuda_version:
     description:
       - Lowest CUDA version (C(major.minor)) the workers' hosts may have; an empty string clears the floor.
-        GPU endpoints only. With O(api_version=v1) it is applied but not compared once the API does not report it.
+        GPU endpoints only.
     type: str
     version_added: 0.2.0
   cpu_flavor_ids:
     description:
       - CPU flavors (for example V(cpu3c), V(cpu5c)) for a CPU endpoint, each at O(vcpu_count) vCPUs. Mutually
         exclusive with O(gpu_type_ids). RunPod cannot turn a GPU endpoint into a CPU one or back, so that is refused.
-      - With O(api_version=v1) applied at creation only (REST v1 does not report it back).
     type: list
     elements: str
     version_added: 0.2.0
@@ -173,7 +168,7 @@ options:
   idle_timeout:
     description:
       - Seconds a worker stays up without work before it is scaled down (1 to 3600).
-      - With O(api_version=v2) RunPod refuses it beside O(scaler_type=REQUEST_COUNT), so that combination (given,
+      - RunPod refuses it beside O(scaler_type=REQUEST_COUNT), so that combination (given,
         or with the scaler the endpoint has) fails before any change.
     type: int
   scaler_type:
@@ -184,13 +179,11 @@ options:
   scaler_value:
     description:
       - Seconds of queue delay before scaling up (V(QUEUE_DELAY)), or requests per worker (V(REQUEST_COUNT)).
-      - Sent as a whole number with O(api_version=v1) and with V(REQUEST_COUNT).
+      - Sent as a whole number with V(REQUEST_COUNT).
     type: float
   flashboot:
     description:
       - Whether FlashBoot (cached workers for faster cold starts) is on.
-      - REST v1 does not report this setting back, so with O(api_version=v1) it is applied at creation and not
-        compared afterwards.
     type: bool
   network_volume_id:
     description:
@@ -210,7 +203,6 @@ options:
     description:
       - Id of the container registry credential RunPod pulls a private image with (see
         M(runpod.cloud.container_registry)).
-      - Not available with O(api_version=v1) (set it on the endpoint's template there).
     type: str
     version_added: 0.2.0
   wait_for:
@@ -219,8 +211,7 @@ options:
       - V(ready) - a worker that runs the endpoint's current release is idle or running. After an update that
         made a new release (a new image, for example) the old workers keep serving until they are replaced, and
         they do not count.
-      - V(rollout) - that, and no worker left on an older release (the rollout is over). Needs
-        O(api_version=v2); refused with O(api_version=v1) before any API call.
+      - V(rollout) - that, and no worker left on an older release (the rollout is over).
     type: str
     choices: [ready, rollout]
     default: ready
@@ -354,19 +345,18 @@ endpoint:
       sample: hello
     template_id:
       description:
-        - Id of the template the workers run (REST v1).
-        - Always null with REST v2, whose endpoints keep no link to the template they were created from.
+        - Always null - RunPod's endpoints keep no link to the template they were created from.
       type: str
       returned: always
       sample: 2k4zq1n8xw
     gpu_type_ids:
-      description: GPU type ids (REST v1; empty with REST v2, which selects by pool).
+      description: Always empty - RunPod selects an endpoint's GPUs by pool, see RV(endpoint.gpu_pools).
       type: list
       elements: str
       returned: always
       sample: [NVIDIA GeForce RTX 4090]
     gpu_pools:
-      description: GPU pools (REST v2; empty with REST v1).
+      description: GPU pools.
       type: list
       elements: str
       returned: always
@@ -402,7 +392,7 @@ endpoint:
       returned: always
       sample: 4.0
     flashboot:
-      description: Whether FlashBoot is on (null where the API does not report it, REST v1).
+      description: Whether FlashBoot is on (null where the API does not report it).
       type: bool
       returned: always
       sample: false
@@ -423,50 +413,50 @@ endpoint:
       returned: always
       sample: 300000
     registry_id:
-      description: Id of the registry credential for a private image (REST v2; null with REST v1).
+      description: Id of the registry credential for a private image .
       type: str
       returned: always
       sample: null
       version_added: 0.2.0
     type:
-      description: V(QUEUE) or V(LOAD_BALANCER) (REST v2; null with REST v1).
+      description: V(QUEUE) or V(LOAD_BALANCER) .
       type: str
       returned: always
       sample: QUEUE
       version_added: 0.2.0
     image:
-      description: Container image of the current release (REST v2; null with REST v1).
+      description: Container image of the current release .
       type: str
       returned: always
       sample: my-org/sdxl-worker:1.5.0
       version_added: 0.2.0
     docker_args:
-      description: Container arguments (REST v2; null with REST v1 or when none).
+      description: Container arguments (null when none).
       type: str
       returned: always
       sample: null
       version_added: 0.2.0
     container_disk_gb:
-      description: Container disk in GB (REST v2; null with REST v1).
+      description: Container disk in GB .
       type: int
       returned: always
       sample: 20
       version_added: 0.2.0
     env:
-      description: Environment of the workers (REST v2; null with REST v1).
+      description: Environment of the workers .
       type: dict
       returned: always
       sample: {MODEL: sdxl-turbo}
       version_added: 0.2.0
     ports:
-      description: Exposed ports (REST v2; null with REST v1).
+      description: Exposed ports .
       type: list
       elements: str
       returned: always
       sample: []
       version_added: 0.2.0
     cpu_flavor_ids:
-      description: CPU flavors of a CPU endpoint (REST v2; empty for GPU endpoints and with REST v1).
+      description: CPU flavors of a CPU endpoint (empty for GPU endpoints).
       type: list
       elements: str
       returned: always
@@ -519,7 +509,6 @@ release:
   description:
     - The endpoint's current release - C(version), C(source) (V(MANUAL) for a configuration change, V(GIT_BUILD)),
       C(id) and C(created_at).
-    - Null with O(api_version=v1), which has no releases.
   returned: when the task waited
   type: dict
   sample: {version: 3, source: MANUAL, id: 5r9x2m7q, created_at: "2026-06-01T12:10:00Z"}
@@ -528,7 +517,6 @@ rollout:
   description:
     - How far the current release has replaced the workers when the wait ended - C(in_progress),
       C(workers_on_latest), C(workers_total), C(percent_on_latest).
-    - Null with O(api_version=v1).
   returned: when the task waited
   type: dict
   sample: {in_progress: false, workers_on_latest: 2, workers_total: 2, percent_on_latest: 100}
@@ -536,8 +524,7 @@ rollout:
 ready_signal:
   description:
     - Which signal ended the wait. V(worker_idle) / V(worker_running) - a worker on the current release in that
-      state in the v2 worker list; V(health_ready) / V(health_running) - the C(/health) counter (REST v1, or v2
-      when no worker is stale).
+      state in the worker list; V(health_ready) - the C(/health) counter, when no worker is stale.
   returned: when O(wait=true) succeeded
   type: str
   sample: worker_idle
@@ -644,15 +631,11 @@ class EndpointModule(EndpointWait):
         self.gpu = None
         if params.get("gpu_type_ids"):
             try:
-                self.gpu = _endpoints.gpu_selection(params["gpu_type_ids"], params["api_version"])
+                self.gpu = _endpoints.gpu_selection(params["gpu_type_ids"])
             except ValueError as exc:
                 problems.append(str(exc))
         if problems:
             self.fail("; ".join(problems), code="bad_request")
-
-    @property
-    def api_version(self):
-        return self.params["api_version"]
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -668,13 +651,11 @@ class EndpointModule(EndpointWait):
         params = self.params
         wanted = self.wanted()
         self.require_for_create(
-            *_endpoints.create_needs(self.api_version),
+            *_endpoints.create_needs(),
             hint=" (template_id is the id of a serverless template, see runpod.cloud.template)",
         )
         if "scaler_value" in wanted:
-            wanted["scaler_value"] = _endpoints.scaler_number(
-                wanted["scaler_value"], wanted.get("scaler_type"), self.api_version
-            )
+            wanted["scaler_value"] = _endpoints.scaler_number(wanted["scaler_value"], wanted.get("scaler_type"))
         return EndpointSpec(name=params["name"], **wanted)
 
     def plan(self, spec):

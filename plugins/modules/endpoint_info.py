@@ -10,7 +10,7 @@ short_description: Read RunPod serverless endpoints and their worker health
 version_added: 0.1.0
 description:
   - List RunPod serverless endpoints, one by O(id), those named O(name), or all of them.
-  - Each endpoint comes with the worker counters of its serverless C(/health) and, with O(api_version=v2), its
+  - Each endpoint comes with the worker counters of its serverless C(/health), its
     current release (version) and how far that release has rolled out to the workers. The reads (one or two
     per endpoint) run concurrently, at most 8 endpoints at a time.
   - An endpoint whose health cannot be read (for example a new endpoint the invoke service does not know yet)
@@ -89,7 +89,7 @@ endpoints:
     release:
       description:
         - The endpoint's current release (C(version), C(source) V(MANUAL) or V(GIT_BUILD), C(id), C(created_at)).
-        - Null with O(api_version=v1) (REST v1 has no release history) or when the read failed.
+        - Null when the read failed.
       type: dict
       returned: always
       sample: {version: 3, source: MANUAL, id: 5r9x2m7q, created_at: "2026-06-01T12:10:00Z"}
@@ -98,7 +98,7 @@ endpoints:
       description:
         - How far the current release has replaced the workers - C(in_progress) (a worker still runs an older
           release), C(workers_on_latest), C(workers_total), C(percent_on_latest).
-        - Null with O(api_version=v1) or when the read failed.
+        - Null when the read failed.
       type: dict
       returned: always
       sample: {in_progress: true, workers_on_latest: 1, workers_total: 2, percent_on_latest: 50}

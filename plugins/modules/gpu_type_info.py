@@ -15,7 +15,6 @@ description:
     before it creates a pod (feed the ids to the O(runpod.cloud.pod#module:gpu_type_ids) of M(runpod.cloud.pod)).
   - With O(data_centers=true), also reads the data centers (one more read) with the GPU stock of each.
   - Stock is a snapshot, not a reservation; M(runpod.cloud.pod) reads it again before its create.
-  - Needs O(api_version=v2); REST v1 has no catalog.
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -215,8 +214,6 @@ class GpuTypeInfoModule(RunPodModule):
 
     def run(self):
         p = self.module.params
-        if p["api_version"] == "v1":
-            self.fail("the GPU catalog is read with api_version v2 (REST v1 has no catalog route)", code="bad_request")
         if p["gpu_count"] < 1:
             self.fail(f"gpu_count must be 1 or more, got {p['gpu_count']}", code="bad_request")
         try:

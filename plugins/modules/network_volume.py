@@ -60,7 +60,6 @@ options:
     description:
       - Storage tier. When creating without it, RunPod uses the data center's default tier.
       - Fixed at creation; a different value on an existing volume fails.
-      - Not available with O(api_version=v1), which cannot choose or report the tier.
     type: str
     choices: [STANDARD, HIGH_PERFORMANCE]
 """
@@ -129,7 +128,7 @@ network_volume:
       sample: EU-RO-1
     type:
       description:
-        - Storage tier, V(STANDARD) or V(HIGH_PERFORMANCE); null with O(api_version=v1), which does not report it.
+        - Storage tier, V(STANDARD) or V(HIGH_PERFORMANCE); null when RunPod does not report it.
       type: str
       returned: always
       sample: STANDARD
@@ -157,7 +156,6 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._account import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
@@ -194,9 +192,6 @@ class NetworkVolumeModule(ResourceModule):
         size = params.get("size_gb")
         if size is not None and not VOLUME_MIN_GB <= size <= VOLUME_MAX_GB:
             self.fail(f"size_gb must be from {VOLUME_MIN_GB} to {VOLUME_MAX_GB} GB, got {size}", code="bad_request")
-        refusal = v1_refusal(params["api_version"], "network_volume_type") if params.get("type") else None
-        if refusal:
-            self.fail(refusal, code="bad_request")
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):

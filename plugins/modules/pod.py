@@ -109,7 +109,7 @@ options:
   cloud_type:
     description:
       - V(SECURE) (RunPod's data centers) or V(COMMUNITY) (hosts run by third parties).
-      - Community hosts do not all have a public IP; without O(support_public_ip=true) a wait for SSH may never
+      - Community hosts do not all have a public IP, and REST v2 cannot ask for one, so a wait for SSH may never
         see a public port for 22 (a warning says so).
     type: str
     choices: [SECURE, COMMUNITY]
@@ -121,7 +121,7 @@ options:
   volume_gb:
     description:
       - Size of the pod volume in GB (kept while the pod exists), 10 to 4096, or V(0) for no volume.
-      - With O(api_version=v2) a CPU pod cannot have one (refused before any API call); use O(network_volume_id).
+      - A CPU pod cannot have one (refused before any API call); use O(network_volume_id).
     type: int
   volume_mount_path:
     description:
@@ -176,20 +176,10 @@ options:
     version_added: 0.2.0
   min_cuda_version:
     description:
-      - Lowest CUDA version the host may run, as C(major.minor), at create of a GPU pod. Only with
-        O(api_version=v2).
+      - Lowest CUDA version the host may run, as C(major.minor), at create of a GPU pod.
       - Mutually exclusive with O(allowed_cuda_versions) (refused before any API call).
     type: str
     version_added: 0.2.0
-  support_public_ip:
-    description:
-      - Ask for a host with a public IP (community cloud). Only with O(api_version=v1); refused on REST v2
-        before any API call.
-    type: bool
-  interruptible:
-    description:
-      - Create a spot (interruptible) pod. Only with O(api_version=v1); refused on REST v2 before any API call.
-    type: bool
   ssh:
     description:
       - Ask RunPod to start SSH in the pod and make sure V(22/tcp) is declared at create.
@@ -202,7 +192,7 @@ options:
         environment variable, which the sshd start-up of RunPod images reads.
       - RunPod images start sshd only when a key reaches the container. Before creating a pod that O(wait_for=ssh)
         will wait for, the module checks that one does (this option, E(PUBLIC_KEY) in O(env), a E(PUBLIC_KEY) in
-        the template's environment, or with O(api_version=v2) a key registered on the account, which O(ssh=true)
+        the template's environment, or a key registered on the account, which O(ssh=true)
         injects) and otherwise fails with C(bad_request) before the create; see O(own_sshd).
     type: str
   own_sshd:
@@ -324,11 +314,9 @@ pod:
     cost_per_hr: 0.69
     data_center_id: US-TX-3
     ports: [8888/http, 22/tcp]
-    public_ip: null
     ssh: {host: 203.0.113.7, port: 40123, user: root, command: ssh root@203.0.113.7 -p 40123}
     ssh_not_ready: null
     created_at: "2026-01-01T00:00:00Z"
-    last_status_change: null
   contains:
     id:
       description: The pod id.
@@ -339,7 +327,7 @@ pod:
       type: str
       returned: always
     status:
-      description: The API's lifecycle value (REST v2 C(status), v1 C(desiredStatus)).
+      description: The API's lifecycle value (REST v2 C(status)).
       type: str
       returned: always
     runtime_status:
@@ -347,7 +335,7 @@ pod:
       type: str
       returned: always
     runtime_status_reason:
-      description: Why, for example C(awaiting_container) or C(stopped_by_user); null when there is nothing to say.
+      description: Why, for example C(awaiting_container) or C(container_error); null when there is nothing to say.
       type: str
       returned: always
     uptime_seconds:
@@ -375,10 +363,6 @@ pod:
       type: list
       elements: str
       returned: always
-    public_ip:
-      description: Public IP (REST v1 only).
-      type: str
-      returned: always
     ssh:
       description:
         - C({host, port, user, command}) when a public address for port 22 exists and the pod is not stopped or
@@ -391,10 +375,6 @@ pod:
       returned: always
     created_at:
       description: Creation time.
-      type: str
-      returned: always
-    last_status_change:
-      description: RunPod's last status change text (REST v1 only).
       type: str
       returned: always
 pods:
@@ -449,7 +429,7 @@ placement:
       returned: always
     catalog:
       description:
-        - C(read) when the catalog's stock ordered the candidates, C(not read) (REST v1, CPU pods), or
+        - C(read) when the catalog's stock ordered the candidates, C(not read) (CPU pods), or
           C(failed) followed by the reason when the read failed and the candidates kept the given order.
       type: str
       returned: always
@@ -537,7 +517,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodInput, v1_only_problem, v2_cpu_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._models import PodInput, cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodWait
 
 ARGUMENT_SPEC = argument_spec(
@@ -567,8 +547,6 @@ ARGUMENT_SPEC = argument_spec(
     data_center_ids=dict(type="list", elements="str"),
     allowed_cuda_versions=dict(type="list", elements="str"),
     min_cuda_version=dict(type="str"),
-    support_public_ip=dict(type="bool"),
-    interruptible=dict(type="bool"),
     ssh=dict(type="bool", default=True),
     ssh_public_key=dict(type="str", no_log=False),
     own_sshd=dict(type="bool", default=False),
@@ -591,8 +569,7 @@ class PodModule(PodWait):
     def check_options(self):
         p = self.params
         problem = (
-            v1_only_problem(p["api_version"], p)
-            or v2_cpu_problem(p["api_version"], p)
+            cpu_pod_problem(p)
             or _fleet.fleet_problem(p)
             or _pods.option_problem(p)
         )
@@ -688,7 +665,7 @@ class PodModule(PodWait):
         return current
 
     def update(self, current, changes):
-        if self.params["api_version"] == "v2" and ("volume_gb" in changes or "volume_mount_path" in changes):
+        if "volume_gb" in changes or "volume_mount_path" in changes:
             changes = _pods.whole_mount(current, changes)
         return self.backend.update_pod(current.id, changes)
 

@@ -12,10 +12,7 @@ version_added: 0.1.0
 description:
   - Reads RunPod pods selected by O(id), O(name), O(ids), O(names), or all pods of the account, and returns
     each one with its derived runtime status, the reason for it, and its public SSH address (or why there is none).
-  - Costs one list read for any number of pods, never one call per pod. With O(api_version=v1) the list is
-    followed by at most one GraphQL runtime read, made only when a selected pod is C(RUNNING) and bounded
-    at 5 seconds; if that read fails or misses a pod, the pod reads V(unknown)/V(runtime_unavailable)
-    and the task still succeeds.
+  - Costs one list read for any number of pods, never one call per pod.
   - An id given in O(id) or O(ids) that the list does not show (REST v2 drops terminated pods from its list)
     is read once by id, so a terminated pod is still reported; an id the API does not know is returned in
     RV(missing).
@@ -24,14 +21,12 @@ description:
     This is how a playbook brings up many pods without waiting for them one after another, create them
     with M(runpod.cloud.pod) and O(wait=false) in a loop, then run one M(runpod.cloud.pod_info) wait.
   - "Runtime status vocabulary (RV(pods[].runtime_status)): V(running) (container up), V(initializing)
-    (not up yet), V(stopped) (stopped, start it again), V(terminated) (gone for good), V(unknown) (the runtime
-    could not be read; never treated as down)."
+    (not up yet), V(stopped) (stopped, start it again), V(terminated) (gone for good), V(unknown) (a status
+    the collection does not know; never treated as down)."
   - "Reason tokens (RV(pods[].runtime_status_reason)): V(provisioning), V(starting_container) and
-    V(awaiting_container) (initializing); V(runtime_unavailable) (unknown); V(stopped_by_user),
-    V(stopped_by_runpod), V(stopped_outbid), V(container_error) (stopped); V(terminated_by_user),
-    V(terminated_by_runpod), V(terminated_outbid) (terminated). The C(stopped_*) and C(terminated_*) reasons
-    need the C(lastStatusChange) text that only O(api_version=v1) provides; REST v2 reports them without a
-    reason. C(docs/runtime-status.md) in the collection explains each one and what to do about it."
+    V(awaiting_container) (initializing); V(container_error) (stopped). REST v2 says nothing of why a pod
+    stopped or was terminated, so those carry no reason. C(docs/runtime-status.md) in the collection explains
+    each one and what to do about it."
 author:
   - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
@@ -140,7 +135,7 @@ pods:
       type: str
       sample: trainer-1
     status:
-      description: The API's lifecycle value (REST v2 C(status), REST v1 C(desiredStatus)).
+      description: The API's lifecycle value (REST v2 C(status)).
       type: str
       sample: RUNNING
     runtime_status:
@@ -176,10 +171,6 @@ pods:
       type: list
       elements: str
       sample: ["8888/http", "22/tcp"]
-    public_ip:
-      description: Public IP address (REST v1 only; null on v2).
-      type: str
-      sample: 203.0.113.7
     ssh:
       description:
         - Public SSH address C({host, port, user, command}) when a public port is mapped to the pod's port 22
@@ -194,10 +185,6 @@ pods:
       description: Creation time (RFC 3339).
       type: str
       sample: "2026-07-29T21:51:59Z"
-    last_status_change:
-      description: RunPod's C(lastStatusChange) text (O(api_version=v1) only; null on v2).
-      type: str
-      sample: "Exited by user: Wed Jul 29 2026 21:51:59 GMT+0000"
 missing:
   description: Ids or names given in O(id), O(ids), O(name) or O(names) that matched no pod.
   returned: always
@@ -274,7 +261,7 @@ class PodInfoModule(PodInfoWait):
         return list(dict.fromkeys(ids)), list(dict.fromkeys(names))
 
     def _read(self, ids, names):
-        """One list read; on v1 the GraphQL runtime read covers only the selected pods (made iff one is RUNNING)."""
+        """One list read."""
         if not (ids or names):
             return self.backend.list_pods()
         wanted_ids, wanted_names = set(ids), set(names)

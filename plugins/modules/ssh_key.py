@@ -49,8 +49,6 @@ notes:
     once) can each read the old list and write back their own version, so one change is silently lost. Change
     the account's keys from one task at a time, for example with the C(run_once) or C(throttle) task keywords, and give
     all keys in one task (one line each) rather than looping over them in parallel.
-  - Not available with O(api_version=v1), whose REST API has no route for account SSH keys; the task fails
-    before any request.
 """
 
 EXAMPLES = r"""
@@ -105,8 +103,8 @@ diff:
     after: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ alice@example.com\n"
 code:
   description:
-    - Machine-readable failure code, for example V(bad_request) (a line that is not a public key, or
-      O(api_version=v1)), V(unprocessable) or V(unauthorized).
+    - Machine-readable failure code, for example V(bad_request) (a line that is not a public key),
+      V(unprocessable) or V(unauthorized).
   returned: failure
   type: str
   sample: bad_request
@@ -116,7 +114,6 @@ import re
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._account import v1_refusal
 from ansible_collections.runpod.cloud.plugins.module_utils._base import (
     AUTH_ARGUMENT_SPEC,
     RunPodModule,
@@ -178,9 +175,6 @@ class SshKeyModule(RunPodModule):
     def run(self):
         params = self.module.params
         given = key_lines(params["key"])
-        refusal = v1_refusal(params["api_version"], "ssh_keys")
-        if refusal:
-            self.fail(refusal, code="bad_request")
         if params["exclusive"] and params["state"] == "absent":
             self.fail(
                 "exclusive applies to state=present only (it makes the list exactly the given keys)", code="bad_request"

@@ -45,8 +45,6 @@ options:
     description:
       - Whether this is a serverless template (usable by endpoints) rather than a pod template.
       - When creating, omitting it means V(false).
-      - With O(api_version=v1) this is fixed at creation; changing it on an existing template fails
-        (delete the template and create it again, or use O(api_version=v2)).
     type: bool
   container_disk_gb:
     description:
@@ -279,16 +277,7 @@ class TemplateModule(ResourceModule):
         return self.backend.create_template(spec)
 
     def changes(self, current):
-        changes = template_changes(current, self.wanted)
-        if "serverless" in changes and self.backend.api_version == "v1":
-            self.fail(
-                f"template {current.id} ({current.name!r}) has serverless={bool(current.serverless)}, and REST v1 "
-                f"fixes that at creation: delete the template (state=absent) and create it again, "
-                f"or use api_version v2, which can change it in place",
-                code="bad_request",
-                resource_id=current.id,
-            )
-        return changes
+        return template_changes(current, self.wanted)
 
     def update(self, current, changes):
         return self.backend.update_template(current.id, changes)

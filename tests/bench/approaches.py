@@ -124,7 +124,7 @@ def engine(
         "one thread per pod" % (probe_interval, cadence)
     )
     lock = threading.Lock()
-    options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"], "api_version": "v2"}
+    options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"]}
 
     def one(name: str) -> None:
         backend = make_backend(options)

@@ -205,7 +205,7 @@ class PlaybookRun:
 
 def ansible_env(sim: SimProcess, workdir: Path, forks: int) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(sim.env("v2"))
+    env.update(sim.env())
     env.update(
         {
             "PATH": f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",

@@ -185,7 +185,8 @@ def test_runtime_status_guide_has_the_state_diagram(docsite: Path) -> None:
         "terminated",
         "unknown",
         "awaiting_container",
-        "runtime_unavailable",
+        "provisioning",
+        "starting_container",
         "container_error",
         "State diagram",
     ):

@@ -74,9 +74,7 @@ def test_group_defaults_reach_every_module(sim, modules_on_disk: list[str], tmp_
     seeded = sim.admin.seed(2, name_prefix="defaults")
     defaults = {
         "api_key": sim.api_key,
-        "api_version": "v2",
         "api_url": sim.urls["api_v2"],
-        "graphql_url": sim.urls["graphql"],
         "serverless_url": sim.urls["serverless"],
         "request_timeout": 10,
     }

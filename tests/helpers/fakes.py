@@ -18,7 +18,12 @@ import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import Backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointView, PodView, TemplateView
+from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+    EndpointView,
+    PodView,
+    TemplateView,
+    WorkerSummary,
+)
 
 GPU = "NVIDIA GeForce RTX 4090"
 # The API key run_module gives every module; a test fails if it shows up in the module's output.
@@ -81,13 +86,11 @@ class FakeBackend(Backend):
     * ``reads``: scripted ``list_pods`` answers (a list of ``PodView`` or an exception each; the last repeats).
       Without it ``list_pods`` lists ``pods``.
     * ``health``: scripted ``endpoint_health`` answers (a ``Health`` or an exception each; the last repeats).
-    * ``workers``: scripted ``endpoint_workers`` answers (the same way); without it there is no workers read
-      (``None``, as on REST v2).
+    * ``workers``: scripted ``endpoint_workers`` answers (the same way); without it the list is empty.
     """
 
     def __init__(
         self,
-        api_version: str = "v2",
         *,
         pods: Any = (),
         endpoints: Any = (),
@@ -96,8 +99,7 @@ class FakeBackend(Backend):
         health: Any = (),
         workers: Any = (),
     ) -> None:
-        super().__init__(_NoClient(), {"api_version": api_version, "serverless_url": "https://invoke.example.test/v2"})
-        self.api_version = api_version
+        super().__init__(_NoClient(), {"serverless_url": "https://invoke.example.test/v2"})
         self.pods = {pod.id: pod for pod in pods}
         self.endpoints = {endpoint.id: endpoint for endpoint in endpoints}
         self.templates = {template.id: template for template in templates}
@@ -167,7 +169,7 @@ class FakeBackend(Backend):
     def _action(self, pod_id, action):
         self._call(f"{action}_pod", pod_id)
         status = "EXITED" if action == "stop" else "STARTING"
-        self.pods[pod_id] = self.pods[pod_id].model_copy(update={"status": status, "desired_status": status})
+        self.pods[pod_id] = self.pods[pod_id].model_copy(update={"status": status})
         return self.pods[pod_id]
 
     def delete_pod(self, pod_id):
@@ -189,7 +191,7 @@ class FakeBackend(Backend):
 
     def create_endpoint(self, spec):
         self._call("create_endpoint", spec.model_dump())
-        view = EndpointView(id="ep-new", api_version=self.api_version, **spec.model_dump())
+        view = EndpointView(id="ep-new", **spec.model_dump())
         self.endpoints[view.id] = view
         return view
 
@@ -208,7 +210,7 @@ class FakeBackend(Backend):
 
     def endpoint_workers(self, endpoint_id, attempts=None):
         self._call("endpoint_workers", endpoint_id, attempts)
-        return self._next(self.workers, self.count("endpoint_workers") - 1) if self.workers else None
+        return self._next(self.workers, self.count("endpoint_workers") - 1) if self.workers else WorkerSummary()
 
     # -- templates ----------------------------------------------------------------------------------------
     def list_templates(self):
@@ -273,7 +275,6 @@ def run_module(module: Any, backend: Backend | None, capsys: Any, monkeypatch: A
 
     install_backend(monkeypatch, backend)
     args = dict(args, api_key=UNIT_API_KEY)
-    args.setdefault("api_version", backend.api_version if backend else "v2")
     if check_mode:
         args["_ansible_check_mode"] = True
     if diff:
@@ -300,7 +301,6 @@ def pod_view(pod_id: str = "pod-1", **fields: Any) -> PodView:
         "id": pod_id,
         "name": "web",
         "status": "RUNNING",
-        "desired_status": "RUNNING",
         "image": "img:1",
         "gpu_type": GPU,
         "gpu_count": 1,

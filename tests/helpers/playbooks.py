@@ -94,12 +94,12 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
 
 
 def playbook_env(
-    sim: Any, tmp_path: Path, *, api_version: str = "v2", env: dict[str, str | None] | None = None
+    sim: Any, tmp_path: Path, *, env: dict[str, str | None] | None = None
 ) -> dict[str, str]:
     """The environment of a playbook run against ``sim``: its ``RUNPOD_*`` set and a quiet, JSON-reporting
     ansible. ``env`` entries override (``None`` removes a variable)."""
     run_env = dict(os.environ)
-    run_env.update(sim.env(api_version))
+    run_env.update(sim.env())
     run_env.update(
         {
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
@@ -135,12 +135,11 @@ def run_playbook(
     extra_args: tuple[str, ...] | list[str] = (),
     check: bool = False,
     timeout: float = 300,
-    api_version: str = "v2",
 ) -> PlaybookResult:
     """Run ``<venv>/bin/ansible-playbook`` on ``playbook_yaml_text`` in ``tmp_path`` against ``sim``."""
     tmp_path = Path(tmp_path)
     playbook, inventory = write_playbook(tmp_path, playbook_yaml_text)
-    run_env = playbook_env(sim, tmp_path, api_version=api_version, env=env)
+    run_env = playbook_env(sim, tmp_path, env=env)
     command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook), *extra_args]
     if check:
         command.append("--check")
@@ -153,11 +152,10 @@ def run_playbook(
 class Background:
     """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
 
-    def __init__(self, sim, tmp_path: Path, text: str, api_version: str = "v2",
-                 env: dict[str, str | None] | None = None) -> None:
+    def __init__(self, sim, tmp_path: Path, text: str, env: dict[str, str | None] | None = None) -> None:
         tmp_path = Path(tmp_path)
         playbook, inventory = write_playbook(tmp_path, text)
-        env = playbook_env(sim, tmp_path, api_version=api_version, env=env)
+        env = playbook_env(sim, tmp_path, env=env)
         self.stdout_path = tmp_path / "stdout.txt"
         self.stderr_path = tmp_path / "stderr.txt"
         self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook)]

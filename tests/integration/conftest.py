@@ -22,8 +22,8 @@ Fixtures:
 * ``sim`` (session, so one per pytest-xdist worker: ``make integration`` runs several workers, each with
   its own simulator on its own free port): a :class:`runpod_sim.testing.SimProcess` started with
   ``time_scale=0.02`` (a default 5 s + 10 s boot takes 0.3 s). Attributes: ``urls`` (``api_v2``,
-  ``api_v1``, ``graphql``, ``serverless``, ``admin``, ``base``), ``api_key``, ``admin``
-  (:class:`runpod_sim.testing.SimAdmin`), ``env(api_version='v2')`` (the ``RUNPOD_*`` variables for ansible).
+  ``serverless``, ``admin``, ``base``), ``api_key``, ``admin`` (:class:`runpod_sim.testing.SimAdmin`),
+  ``env()`` (the ``RUNPOD_*`` variables for ansible).
 * ``sim_reset`` (autouse): resets the simulator before every test here (resources, faults, request log, config),
   so each test starts clean. Request it explicitly to get the same ``sim`` object.
 * ``run_playbook``: ``run_playbook(tmp_path, playbook_yaml_text, *, env=None, extra_args=(), check=False,
@@ -65,7 +65,7 @@ def sim() -> Iterator[SimProcess]:
 def sim_reset(sim: SimProcess) -> Iterator[SimProcess]:
     """Reset the simulator before each test so no pod, fault, config change or logged request leaks in.
 
-    After the test, every /v2 and /v1 response it caused must match RunPod's OpenAPI documents (an undeclared
+    After the test, every /v2 response it caused must match RunPod's OpenAPI document (an undeclared
     property counts as a mismatch; see tests/simulator/runpod_sim/contract.py): a route added later is covered
     without any change here.
     """
@@ -80,10 +80,10 @@ def run_playbook(sim: SimProcess) -> Callable[..., PlaybookResult]:
     """``run_playbook(tmp_path, playbook_yaml_text, *, env=None, extra_args=(), check=False, timeout=300)``.
 
     Runs ``<venv>/bin/ansible-playbook`` against an inventory with ``localhost`` (local connection, the venv's
-    Python) plus the simulator's ``RUNPOD_*`` env (v2; pass ``api_version="v1"`` for the legacy set). ``env``
-    entries override (``None`` removes a variable). Output uses the ``sim_json`` stdout callback, so
-    ``result.task_results("task name")`` gives each host's result dict. Host key checking is off, so plays
-    can ``add_host`` a simulated pod and connect to it over real SSH (add ``ansible_ssh_private_key_file``).
+    Python) plus the simulator's ``RUNPOD_*`` env. ``env`` entries override (``None`` removes a variable).
+    Output uses the ``sim_json`` stdout callback, so ``result.task_results("task name")`` gives each host's
+    result dict. Host key checking is off, so plays can ``add_host`` a simulated pod and connect to it over
+    real SSH (add ``ansible_ssh_private_key_file``).
     """
 
     def runner(tmp_path: Path, playbook_yaml_text: str, **kwargs: Any) -> PlaybookResult:

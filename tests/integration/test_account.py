@@ -24,10 +24,8 @@ KEY_C = (
 )
 
 
-def api(sim, version="v2"):
-    return httpx.Client(
-        base_url=sim.urls[f"api_{version}"], headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
-    )
+def api(sim):
+    return httpx.Client(base_url=sim.urls["api_v2"], headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10)
 
 
 def failed(result, name):
@@ -144,13 +142,12 @@ def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbo
     assert sim.admin.count("DELETE", r"^/v2/network-volumes/") == 2  # refused while attached, then deleted
 
 
-def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
-    day = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
-    charge = {"kind": "pods", "resource_id": "pod1", "time": f"{day}T05:00:00Z", "gpu": 2.5, "disk": 0.5}
-    assert httpx.post(f"{sim.urls['admin']}/billing", json={"charges": [charge]}, timeout=10).status_code == 200
+def test_a_name_two_volumes_share_is_ambiguous(sim, run_playbook, tmp_path):
     with api(sim) as client:
-        for _attempt in range(2):
-            client.post("/network-volumes", json={"name": "twin", "size": 10, "dataCenter": "EU-RO-1"})
+        twins = [
+            client.post("/network-volumes", json={"name": "twin", "size": 10, "dataCenter": "EU-RO-1"}).json()["id"]
+            for _attempt in range(2)
+        ]
     result = run_playbook(
         tmp_path,
         """
@@ -158,59 +155,13 @@ def test_ambiguity_and_the_v1_api(sim, run_playbook, tmp_path):
   gather_facts: false
   tasks:
     - name: ambiguous
-      runpod.cloud.network_volume: {name: twin, size_gb: 10, api_version: v2, api_url: "{{ lookup('env', 'V2_URL') }}"}
+      runpod.cloud.network_volume: {name: twin, size_gb: 10}
       ignore_errors: true
-    - name: v1 type refused
-      runpod.cloud.network_volume: {name: legacy, size_gb: 10, data_center_id: EU-RO-1, type: STANDARD}
-      ignore_errors: true
-    - name: v1 create
-      runpod.cloud.network_volume: &legacy {name: legacy, size_gb: 10, data_center_id: EU-RO-1}
-    - name: v1 rerun
-      runpod.cloud.network_volume: *legacy
-    - name: v1 grow
-      runpod.cloud.network_volume: {name: legacy, size_gb: 12}
-    - name: v1 info
-      runpod.cloud.network_volume_info: {name: legacy}
-    - name: v1 delete
-      runpod.cloud.network_volume: {name: legacy, state: absent}
-    - name: v1 registry
-      runpod.cloud.container_registry: &reg {name: legacy, username: me, password: pw}
-    - name: v1 registry rerun
-      runpod.cloud.container_registry: *reg
-    - name: v1 registry delete
-      runpod.cloud.container_registry: {name: legacy, state: absent}
-    - name: v1 pod spend
-      runpod.cloud.billing_info: {kind: pods, bucket_size: day, start_time: "{{ lookup('env', 'DAY') }}"}
 """,
-        api_version="v1",
-        env={"V2_URL": sim.urls["api_v2"], "DAY": day},
     )
     assert result.rc == 0, result.stdout + result.stderr
     ambiguous = failed(result, "ambiguous")
-    assert ambiguous["code"] == "ambiguous" and len(ambiguous["ids"]) == 2
-    refused = failed(result, "v1 type refused")
-    assert "not available on api_version v1" in refused["msg"]
-    created = result.task_result("v1 create")["network_volume"]
-    assert created["type"] is None and created["size_gb"] == 10
-    assert result.task_result("v1 rerun")["changed"] is False
-    assert result.task_result("v1 grow")["network_volume"]["size_gb"] == 12
-    assert result.task_result("v1 info")["network_volumes"] == [dict(created, size_gb=12)]
-    assert result.task_result("v1 delete")["changed"] is True
-    assert result.task_result("v1 registry")["changed"] is True
-    assert result.task_result("v1 registry rerun")["changed"] is False
-    assert result.task_result("v1 registry delete")["changed"] is True
-    spend = result.task_result("v1 pod spend")["billing"]
-    next_day = (datetime.fromisoformat(day) + timedelta(days=1)).strftime("%Y-%m-%d")
-    record = {
-        "start_time": f"{day}T00:00:00Z",
-        "end_time": f"{next_day}T00:00:00Z",
-        "resource_id": "pod1",
-        "total": 3.0,
-    }
-    assert spend["records"] == [record]
-    assert spend["totals"] == {"total": 3.0} and spend["start_time"] == f"{day}T00:00:00Z"
-    assert sim.admin.count("POST", r"^/v1/networkvolumes$") == 1
-    assert sim.admin.count("POST", r"^/v1/containerregistryauth$") == 1
+    assert ambiguous["code"] == "ambiguous" and sorted(ambiguous["ids"]) == sorted(twins)
     # The ambiguous task read once and created nothing (the two POSTs are the seeds).
     assert sim.admin.count("GET", r"^/v2/network-volumes$") == 1
     assert sim.admin.count("POST", r"^/v2/network-volumes$") == 2
@@ -340,9 +291,6 @@ def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
     - name: not a key
       runpod.cloud.ssh_key: {{key: "AAAAC3NzaC1lZDI1NTE5 me"}}
       ignore_errors: true
-    - name: v1 refused
-      runpod.cloud.ssh_key: {{key: "{KEY_A}", api_version: v1}}
-      ignore_errors: true
 """,
     )
     assert result.rc == 0, result.stdout + result.stderr
@@ -360,10 +308,8 @@ def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
     assert result.task_result("absent")["keys"] == []
     assert result.task_result("absent again")["changed"] is False
     assert failed(result, "not a key")["code"] == "bad_request"
-    assert "not available on api_version v1" in failed(result, "v1 refused")["msg"]
     # One PUT per real change (add, add two, exclusive, absent); check mode, reruns and refusals sent none.
     assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 4
-    assert sim.admin.count(path_regex=r"^/v1/") == 0
 
 
 def test_billing_info_reports_yesterdays_gpu_spend(sim, run_playbook, tmp_path):
@@ -400,9 +346,6 @@ def test_billing_info_reports_yesterdays_gpu_spend(sim, run_playbook, tmp_path):
     - name: bad time
       runpod.cloud.billing_info: {{start_time: yesterday}}
       ignore_errors: true
-    - name: v1 all refused
-      runpod.cloud.billing_info: {{kind: all, api_version: v1}}
-      ignore_errors: true
 """,
     )
     assert result.rc == 0, result.stdout + result.stderr
@@ -416,6 +359,4 @@ def test_billing_info_reports_yesterdays_gpu_spend(sim, run_playbook, tmp_path):
     assert {r["resource_id"] for r in pod["records"]} == {"pod1"}
     assert pod["start_time"] == f"{day}T00:00:00Z"
     assert failed(result, "bad time")["code"] == "bad_request"
-    assert "not available on api_version v1" in failed(result, "v1 all refused")["msg"]
-    assert sim.admin.count(path_regex=r"^/v1/") == 0
     assert sim.admin.count("GET", r"^/v2/billing") == 2

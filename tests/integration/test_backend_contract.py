@@ -1,6 +1,6 @@
-"""Both backends against the simulator: the same pod gives the same normalized view, and the v1 GraphQL bound.
+"""The REST v2 backend against the simulator: create, get and list agree, one list read, typed errors.
 
-Real sockets on 127.0.0.1: the simulator runs as a subprocess and the backends talk HTTP to it.
+Real sockets on 127.0.0.1: the simulator runs as a subprocess and the backend talks HTTP to it.
 """
 
 from __future__ import annotations
@@ -33,21 +33,14 @@ def fresh_sim(sim):
     return sim
 
 
-def options(sim, version):
-    env = sim.env(version)
+def options(sim):
+    env = sim.env()
     return {
         "api_key": env["RUNPOD_API_KEY"],
-        "api_version": version,
         "api_url": env["RUNPOD_API_URL"],
-        "graphql_url": env["RUNPOD_GRAPHQL_URL"],
         "serverless_url": env["RUNPOD_SERVERLESS_URL"],
         "request_timeout": 10,
     }
-
-
-@pytest.fixture
-def v1_sim(fresh_sim):
-    return fresh_sim
 
 
 def spec(name="contract", **overrides):
@@ -62,47 +55,11 @@ def spec(name="contract", **overrides):
     return PodSpec(**fields)
 
 
-def running_pod(sim, backend, **overrides):
-    pod, _placement = backend.create_pod(spec(**overrides))
-    sim.admin.wait_pod(pod.id, "RUNNING", listening=True)
-    return pod
-
-
-def ssh_pair(address):
-    """``(host, port)`` of ``_podstate.public_ssh`` (a dict or an object with those attributes)."""
-    if address is None:
-        return None
-    if isinstance(address, dict):
-        return (address["host"], int(address["port"]))
-    return (address.host, int(address.port))
-
-
-def comparable(pod):
-    """What must agree between backends: identity, derived state, ports and the public ssh address."""
-    runtime_status, reason = _podstate.derive(pod)
-    address = _podstate.public_ssh(pod)
-    return {
-        "id": pod.id,
-        "name": pod.name,
-        "image": pod.image,
-        "gpu": (pod.gpu_type, pod.gpu_count),
-        "ports": sorted(pod.ports),
-        "desired_status": pod.desired_status,
-        "runtime_status": runtime_status,
-        "reason": reason,
-        "ssh": ssh_pair(address),
-        "runtime_22": sorted((p.public, p.ip) for p in pod.runtime_ports if p.private == 22),
-    }
-
-
-# -- v2 against the simulator (runs as soon as the simulator serves REST v2) --------------------------
-
-
 def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_port(fresh_sim):
-    backend = make_backend(options(fresh_sim, "v2"))
+    backend = make_backend(options(fresh_sim))
     created, placement = backend.create_pod(spec())
     assert placement["attempts"][-1]["status"] == 201
-    assert created.status == "PROVISIONING" and created.desired_status == "RUNNING"
+    assert created.status == "PROVISIONING"
     assert "22/tcp" in created.ports  # start_ssh adds it
     fresh_sim.admin.wait_pod(created.id, "RUNNING", listening=True)
     before = time.monotonic()
@@ -122,7 +79,7 @@ def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_por
 
 
 def test_v2_list_pods_is_one_request_and_skips_null_entries(fresh_sim):
-    backend = make_backend(options(fresh_sim, "v2"))
+    backend = make_backend(options(fresh_sim))
     ids = fresh_sim.admin.seed(3)
     fresh_sim.admin.inject_fault(r"^/v2/pods$", "null_entry", method="GET")
     fresh_sim.admin.clear_requests()
@@ -133,60 +90,12 @@ def test_v2_list_pods_is_one_request_and_skips_null_entries(fresh_sim):
 
 
 def test_v2_errors_come_back_typed_from_the_simulator(fresh_sim):
-    backend = make_backend(options(fresh_sim, "v2"))
+    backend = make_backend(options(fresh_sim))
     with pytest.raises(RunPodError) as caught:
         backend.get_pod("doesnotexist")
     assert caught.value.code == "not_found" and caught.value.status == 404
-    bad_key = make_backend({**options(fresh_sim, "v2"), "api_key": "wrong-key-000"})
+    bad_key = make_backend({**options(fresh_sim), "api_key": "wrong-key-000"})
     with pytest.raises(RunPodError) as caught:
         bad_key.list_pods()
     assert caught.value.code == "unauthorized"
     assert "wrong-key-000" not in str(caught.value)
-
-
-# -- both backends: the contract -------------------------------------------------------------------
-
-
-def test_both_backends_give_equal_views_of_the_same_running_pod(v1_sim):
-    v2 = make_backend(options(v1_sim, "v2"))
-    v1 = make_backend(options(v1_sim, "v1"))
-    pod = running_pod(v1_sim, v2)
-    from_v2 = v2.get_pod(pod.id)
-    from_v1 = v1.get_pod(pod.id)
-    assert from_v1.runtime_probed is True, v1.runtime_error
-    assert comparable(from_v1) == comparable(from_v2)
-    assert comparable(from_v2)["runtime_status"] == "running"
-    assert comparable(from_v2)["ssh"] is not None
-    listed_v1 = {p.id: p for p in v1.list_pods()}
-    listed_v2 = {p.id: p for p in v2.list_pods()}
-    assert comparable(listed_v1[pod.id]) == comparable(listed_v2[pod.id])
-
-
-def test_v1_makes_no_graphql_read_when_nothing_runs_and_one_when_something_does(v1_sim):
-    v2 = make_backend(options(v1_sim, "v2"))
-    v1 = make_backend(options(v1_sim, "v1"))
-    pod = running_pod(v1_sim, v2)
-    v2.stop_pod(pod.id)
-    v1_sim.admin.wait_pod(pod.id, "EXITED")
-    v1_sim.admin.clear_requests()
-    (stopped,) = v1.list_pods()
-    assert stopped.status == "EXITED"
-    assert v1_sim.admin.count("POST", r"^/graphql") == 0
-
-    running_pod(v1_sim, v2, name="second")
-    running_pod(v1_sim, v2, name="third")
-    v1_sim.admin.clear_requests()
-    pods = v1.list_pods()
-    assert len(pods) == 3
-    assert v1_sim.admin.count("POST", r"^/graphql") == 1
-    assert v1_sim.admin.count("GET", r"^/v1/pods$") == 1
-
-
-def test_v1_graphql_failure_degrades_to_runtime_unavailable(v1_sim):
-    v2 = make_backend(options(v1_sim, "v2"))
-    v1 = make_backend(options(v1_sim, "v1"))
-    pod = running_pod(v1_sim, v2)
-    v1_sim.admin.inject_fault(r"^/graphql", "status", status=500)
-    (listed,) = v1.list_pods()
-    assert listed.id == pod.id and listed.runtime_probed is False
-    assert _podstate.derive(listed) == ("unknown", "runtime_unavailable")

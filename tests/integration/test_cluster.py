@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Instant Clusters against the simulator: ``playbooks/cluster.yml`` over real SSH, rerun, inventory groups,
-a node failing during the wait, check mode, absent and the v1 refusal.
+a node failing during the wait, check mode and absent.
 
 The network check must really run on the nodes: each node's answers (its pod id, a TCP connect that gets an
 SSH banner from the other nodes' cluster addresses) only exist on the simulated node's SSH server and on the
@@ -141,12 +141,6 @@ FAILURE_PLAY = f"""
       wait_interval: 1s
       wait_timeout: 2m
   tasks:
-    - name: refused on v1
-      runpod.cloud.cluster: {{api_version: v1}}
-      ignore_errors: true
-    - name: info refused on v1
-      runpod.cloud.cluster_info: {{api_version: v1}}
-      ignore_errors: true
     - name: planned
       runpod.cloud.cluster: {{wait: true}}
       check_mode: true
@@ -168,10 +162,6 @@ def test_a_failing_node_fails_the_wait_and_nothing_is_deleted(sim, run_playbook,
     result = run_playbook(tmp_path, FAILURE_PLAY)
     assert result.report is not None, result.stdout[-4000:] + result.stderr[-2000:]
 
-    for task in ("refused on v1", "info refused on v1"):
-        refused = result.task_result(task)
-        assert refused["failed"] and refused["code"] == "bad_request" and "not available on api_version v1" in \
-            refused["msg"]
     planned = result.task_result("planned")
     assert planned["changed"] is True and planned["actions"] == ["create"] and planned["cluster"]["id"] is None
     assert planned["pods"] == [] and "wait" not in planned

@@ -23,7 +23,7 @@ DEMO = REPO_ROOT / "playbooks" / "demo.yml"
 DEMO_SH = REPO_ROOT / "hack" / "demo.sh"
 VENV_BIN = Path(sys.executable).parent
 PODS = ("runpod-cloud-demo-gpu-1", "runpod-cloud-demo-gpu-2")
-READY_SIGNALS = {"worker_idle", "worker_running", "health_ready", "health_running"}
+READY_SIGNALS = {"worker_idle", "worker_running", "health_ready"}
 
 STRICT_SSH_ENV = {
     "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",

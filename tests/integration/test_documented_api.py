@@ -1,14 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Behaviour the OpenAPI documents impose, against the strict simulator (each case once failed on real RunPod).
+"""Behaviour the OpenAPI document imposes, against the strict simulator (each case once failed on real RunPod).
 
-1. a v2 endpoint rerun sends no PATCH (a v2 Endpoint has no templateId to compare);
-2. a v2 CPU pod gets a vcpuCount, and a bad one or a pod volume is refused before any POST;
-3. a v2 change of only volume_mount_path moves the mount (no empty PATCH, no endless "changed");
-4. on v1, GraphQL refusing the key ends a wait at once;
-5. wait_for ssh with no key that can reach the pod is refused before the create (own_sshd opts out);
-6. v1 reads only documented fields: the data center comes from the machine block (includeMachine).
+1. an endpoint rerun sends no PATCH (a v2 Endpoint has no templateId to compare);
+2. a CPU pod gets a vcpuCount, and a bad one or a pod volume is refused before any POST;
+3. a change of only volume_mount_path moves the mount (no empty PATCH, no endless "changed");
+4. wait_for ssh with no key that can reach the pod is refused before the create (own_sshd opts out).
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ import json
 import textwrap
 
 import httpx
-import pytest
 
 GPU = "NVIDIA GeForce RTX 4090"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
@@ -81,54 +78,21 @@ def test_v2_cpu_pod_vcpus_and_volume_checked_before_any_post(sim, run_playbook, 
     assert sim.admin.count("POST", r"^/v2/pods$") == 1  # only the valid pod was posted
 
 
-@pytest.mark.parametrize("api_version", ["v2", "v1"])
-def test_volume_mount_path_alone_moves_the_mount_once(sim, run_playbook, tmp_path, api_version):
+def test_volume_mount_path_alone_moves_the_mount_once(sim, run_playbook, tmp_path):
     pod = {"name": "vol", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "volume_gb": 20}
     moved = {**pod, "volume_mount_path": "/data"}
     text = play(task("create", "pod", pod), task("move", "pod", moved), task("rerun", "pod", moved))
-    result = run_playbook(tmp_path, text, api_version=api_version)
+    result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
     move = result.task_result("move")
     assert move["changed"] is True and move["updated_fields"] == ["volume_mount_path"]
     assert result.task_result("rerun")["changed"] is False
-    assert sim.admin.count("PATCH", rf"^/{api_version}/pods/") == 1
-    headers = {"Authorization": f"Bearer {sim.api_key}"}
-    url = f"{sim.urls['api_' + api_version]}/pods/{move['pod']['id']}"
-    read = httpx.get(url, headers=headers, timeout=10).json()
-    if api_version == "v2":
-        assert read["mounts"] == {"persistent": {"size": 20, "path": "/data"}}
-    else:
-        assert (read["volumeInGb"], read["volumeMountPath"]) == (20, "/data")
+    assert sim.admin.count("PATCH", r"^/v2/pods/") == 1
+    read = v2_get(sim, f"/pods/{move['pod']['id']}")
+    assert read["mounts"] == {"persistent": {"size": 20, "path": "/data"}}
 
 
-def test_v1_graphql_refusing_the_key_ends_a_wait_at_once(sim, run_playbook, tmp_path):
-    sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    pod = {
-        "name": "web",
-        "image": "runpod/base:1.0",
-        "gpu_type_ids": [GPU],
-        "ssh_public_key": KEY,
-        "wait": True,
-        "wait_interval": "100ms",
-        "wait_timeout": "60s",
-    }
-    text = play(task("create", "pod", {k: v for k, v in pod.items() if not k.startswith("wait")}))
-    result = run_playbook(tmp_path, text, api_version="v1")
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    pod_id = result.task_result("create")["pod"]["id"]
-    sim.admin.wait_pod(pod_id, "RUNNING")
-    sim.admin.inject_fault("/graphql", "status", status=401, duration=120, detail="invalid api key")
-    sim.admin.clear_requests()
-    result = run_playbook(tmp_path, play(task("wait", "pod", pod, ignore_errors=True)), api_version="v1")
-    outcome = result.task_result("wait")
-    assert outcome["failed"] is True and outcome["code"] == "unauthorized", outcome["msg"]
-    assert "refused by GraphQL" in outcome["msg"]
-    # The first refusal ends the task (a read or two), where a degraded read would poll to the 60 s timeout.
-    assert sim.admin.count("POST", r"^/graphql") <= 2
-
-
-@pytest.mark.parametrize("api_version", ["v2", "v1"])
-def test_wait_for_ssh_without_a_reachable_key_is_refused_before_the_create(sim, run_playbook, tmp_path, api_version):
+def test_wait_for_ssh_without_a_reachable_key_is_refused_before_the_create(sim, run_playbook, tmp_path):
     headers = {"Authorization": f"Bearer {sim.api_key}"}
     httpx.put(sim.urls["api_v2"] + "/account/ssh-keys", json={"keys": []}, headers=headers, timeout=10)
     sim.admin.clear_requests()
@@ -143,13 +107,13 @@ def test_wait_for_ssh_without_a_reachable_key_is_refused_before_the_create(sim, 
         ),
         task("own sshd", "pod", {"name": "o", "image": "my/sshd:1", "gpu_type_ids": [GPU], "own_sshd": True, **wait}),
     )
-    result = run_playbook(tmp_path, text, api_version=api_version)
+    result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
     keyless = result.task_result("keyless")
     assert keyless["failed"] is True and keyless["code"] == "bad_request"
     assert "sshd that never starts" in keyless["msg"] and "own_sshd" in keyless["msg"]
     assert result.task_result("own sshd")["wait"]["ready_detail"].startswith("ssh reachable at")
-    assert sim.admin.count("POST", rf"^/{api_version}/pods$") == 1  # only the own-sshd pod
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1  # only the own-sshd pod
     assert [p["name"] for p in sim.admin.pods()] == ["o"]
 
 
@@ -162,19 +126,3 @@ def test_v2_account_key_is_enough_for_wait_for_ssh(sim, run_playbook, tmp_path):
     created = result.task_result("create")
     assert created["wait"]["ready_detail"].startswith("ssh reachable at")
     assert v2_get(sim, f"/pods/{created['pod']['id']}")["env"]["PUBLIC_KEY"] == KEY
-
-
-def test_v1_reads_the_data_center_from_the_machine_block(sim, run_playbook, tmp_path):
-    pod = {"name": "dc", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "data_center_ids": ["EU-RO-1"]}
-    text = play(
-        task("create", "pod", {**pod, "ssh": False}),
-        task("info", "pod_info", {"name": "dc", "wait": True, "wait_for": "running", "wait_timeout": "30s"}),
-    )
-    result = run_playbook(tmp_path, text, api_version="v1")
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    (info,) = result.task_result("info")["pods"]
-    assert info["data_center_id"] == "EU-RO-1"
-    reads = [
-        entry for entry in sim.admin.requests() if entry["method"] == "GET" and entry["path"].startswith("/v1/pods")
-    ]
-    assert reads and all("includeMachine=true" in entry["query"] for entry in reads)

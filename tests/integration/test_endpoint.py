@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs (v2 and v1)."""
+"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs."""
 
 from __future__ import annotations
 
@@ -11,15 +11,8 @@ import pytest
 
 pytestmark = pytest.mark.timeout(180)
 
-API_VERSIONS = ["v2", "v1"]
-API_PREFIX = {"v2": "/v2/serverless", "v1": "/v1/endpoints"}
-TEMPLATE_PREFIX = {"v2": "/v2/templates", "v1": "/v1/templates"}
+PREFIX = "/v2/serverless"
 GPUS = ["NVIDIA GeForce RTX 4090", "NVIDIA L4"]
-
-
-@pytest.fixture(params=API_VERSIONS)
-def api(request):
-    return request.param
 
 
 def play(tasks: str, **extra_vars) -> str:
@@ -78,7 +71,7 @@ def health_gets(sim, endpoint_id):
     return sim.admin.count("GET", rf"^/invoke/v2/{endpoint_id}/health$")
 
 
-def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_path, api):
+def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_path):
     tasks = TEMPLATE_TASK + f"""
     - name: preview
       runpod.cloud.endpoint: &ep
@@ -133,9 +126,9 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
         name: ep
         state: absent
 """
-    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    result = run_playbook(tmp_path, play(tasks))
     assert result.rc == 0, result.stdout + result.stderr
-    prefix = API_PREFIX[api]
+    prefix = PREFIX
 
     preview = result.task_result("preview")
     assert preview["changed"] is True
@@ -148,16 +141,12 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
     endpoint = created["endpoint"]
     assert created["changed"] is True
     assert endpoint["id"] and endpoint["name"] == "ep"
-    # A v2 endpoint keeps no link to its template (applied once at create), so v2 reports none.
-    template_id = result.task_result("template")["template"]["id"]
-    assert endpoint["template_id"] == (template_id if api == "v1" else None)
-    if api == "v2":
-        assert endpoint["gpu_pools"] == ["ADA_24"]  # both GPU types map to one pool
-        assert created["ready_signal"] == "worker_idle"
-        assert created["ready_worker_id"]
-    else:
-        assert endpoint["gpu_type_ids"] == GPUS
-        assert created["ready_signal"] == "health_ready"
+    # An endpoint keeps no link to its template (applied once at create), so it reports none.
+    assert result.task_result("template")["template"]["id"]
+    assert endpoint["template_id"] is None
+    assert endpoint["gpu_pools"] == ["ADA_24"]  # both GPU types map to one pool
+    assert created["ready_signal"] == "worker_idle"
+    assert created["ready_worker_id"]
     assert endpoint["workers_min"] == 1 and endpoint["workers_max"] == 3
     assert endpoint["idle_timeout"] == 5 and endpoint["scaler_type"] == "QUEUE_DELAY"
     assert endpoint["scaler_value"] == 4
@@ -209,10 +198,10 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
     assert health_gets(sim, endpoint["id"]) == created["wait"]["polls"] + 1 + 2
 
 
-def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, tmp_path, api):
+def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, tmp_path):
     sequence = [{"status": 404}, {"status": 404}, {"workers": {"ready": 1, "idle": 1}}]
     tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
     assert result.rc == 0, result.stdout + result.stderr
     waited = result.task_result("wait")
     endpoint_id = result.task_result("setup")["endpoint"]["id"]
@@ -226,10 +215,10 @@ def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, 
     assert health_gets(sim, endpoint_id) == 3
 
 
-def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbook, tmp_path, api):
+def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbook, tmp_path):
     sequence = [{"workers": {"initializing": 1}}, {"status": 404}]
     tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
     assert result.rc != 0
     failed = result.task_result("wait")
     endpoint_id = result.task_result("setup")["endpoint"]["id"]
@@ -243,13 +232,13 @@ def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbo
     assert failed["endpoint"]["id"] == endpoint_id
     assert failed["endpoint"]["health"]["initializing"] == 1
     assert health_gets(sim, endpoint_id) == 3
-    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
+    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
 
 
-def test_never_propagating_endpoint_is_not_found_on_the_12th_read(sim, run_playbook, tmp_path, api):
+def test_never_propagating_endpoint_is_not_found_on_the_12th_read(sim, run_playbook, tmp_path):
     sim.admin.configure(propagation_lag=1_000_000)
     tasks = TEMPLATE_TASK + wait_task(timeout="60s")
-    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    result = run_playbook(tmp_path, play(tasks))
     assert result.rc != 0
     failed = result.task_result("wait")
     endpoint_id = failed["id"]
@@ -264,14 +253,14 @@ def test_never_propagating_endpoint_is_not_found_on_the_12th_read(sim, run_playb
     assert "runpod.cloud.endpoint id=%s state=absent" % endpoint_id in failed["msg"]
     assert "not billing" in failed["msg"]
     assert health_gets(sim, endpoint_id) == 12
-    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
-    assert sim.admin.count("POST", rf"^{API_PREFIX[api]}$") == 1
+    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
+    assert sim.admin.count("POST", rf"^{PREFIX}$") == 1
 
 
-def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path, api):
+def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path):
     sequence = [{"workers": {"initializing": 1}}, {"status": 401, "error": "invalid api key"}]
     tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task(interval="500ms", timeout="60s")
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
     assert result.rc != 0
     failed = result.task_result("wait")
     endpoint_id = result.task_result("setup")["endpoint"]["id"]
@@ -286,9 +275,9 @@ def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path, api):
     assert sim.api_key not in json.dumps(failed)
 
 
-def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path, api):
+def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path):
     tasks = scripted("workers", {"statuses": ["THROTTLED", "UNHEALTHY"]}) + wait_task(interval="200ms", timeout="1s")
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]), api_version=api)
+    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
     assert result.rc != 0
     failed = result.task_result("wait")
     endpoint_id = result.task_result("setup")["endpoint"]["id"]
@@ -306,7 +295,7 @@ def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path
     assert health_gets(sim, endpoint_id) == failed["wait"]["polls"]
 
 
-def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, tmp_path, api):
+def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, tmp_path):
     tasks = TEMPLATE_TASK + f"""
     - name: first
       runpod.cloud.endpoint: &ep
@@ -329,7 +318,7 @@ def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, t
         name: ep-2
       diff: true
 """
-    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    result = run_playbook(tmp_path, play(tasks))
     assert result.rc == 0, result.stdout + result.stderr
     first = result.task_result("first")["endpoint"]["id"]
     second = result.task_result("second")["endpoint"]["id"]
@@ -342,40 +331,36 @@ def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, t
     assert renamed["changed"] is True
     assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep-2"
     assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep-2"}}
-    assert sim.admin.count("PATCH", rf"^{API_PREFIX[api]}/") == 1
-    assert sim.admin.count("DELETE", rf"^{API_PREFIX[api]}/") == 0
+    assert sim.admin.count("PATCH", rf"^{PREFIX}/") == 1
+    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
 
 
-def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path, api):
+def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path):
     tasks = """
     - name: bad
       runpod.cloud.endpoint:
         name: ep
         template_id: t
-        gpu_type_ids: [%s]
+        gpu_type_ids: [NVIDIA GeForce RTX 3070]
         workers_min: 4
         workers_max: 2
         wait: true
-        %s
-""" % (("NVIDIA GeForce RTX 3070", "scaler_type: REQUEST_COUNT\n        idle_timeout: 5") if api == "v2"
-       else ("ADA_24", "wait_for: rollout"))
+        scaler_type: REQUEST_COUNT
+        idle_timeout: 5
+"""
     sim.admin.clear_requests()
-    result = run_playbook(tmp_path, play(tasks), api_version=api)
+    result = run_playbook(tmp_path, play(tasks))
     assert result.rc != 0
     failed = result.task_result("bad")
     assert failed["code"] == "bad_request"
     assert "workers_min (4) must not be larger than workers_max (2)" in failed["msg"]
-    if api == "v2":
-        assert "not offered to serverless endpoints" in failed["msg"]
-        assert "idle_timeout cannot be set beside scaler_type REQUEST_COUNT" in failed["msg"]
-    else:
-        assert "only api_version v2 understands" in failed["msg"]
-        assert "wait_for rollout needs api_version v2" in failed["msg"]
+    assert "not offered to serverless endpoints" in failed["msg"]
+    assert "idle_timeout cannot be set beside scaler_type REQUEST_COUNT" in failed["msg"]
     assert sim.admin.requests() == []
 
 
 def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_playbook, tmp_path):
-    """v2: create from an image (no template), rerun, ship a new image (ready, then rollout), a stalled rollout,
+    """Create from an image (no template), rerun, ship a new image (ready, then rollout), a stalled rollout,
     a CPU endpoint. Simulated seconds: a worker boots in 50 (1 s real), one old worker is replaced every 150."""
     sim.admin.configure(worker_boot_delay=50, rollout_step=150)
     ep = {"name": "ship", "gpu_type_ids": GPUS[:1], "workers_min": 2, "workers_max": 3, "env": {"MODEL": "a"},
@@ -420,7 +405,7 @@ def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_pl
                                                wait_timeout="3s"))}
 """
     result = run_playbook(tmp_path, play(tasks))
-    prefix = API_PREFIX["v2"]
+    prefix = PREFIX
     created = result.task_result("create")
     endpoint_id = created["endpoint"]["id"]
     assert created["changed"] is True and created["endpoint"]["image"] == "my-org/worker:1"

@@ -19,9 +19,9 @@ H100 = "NVIDIA H100 80GB HBM3"
 FOREVER = 10_000_000
 
 
-def inventory_env(sim, api_version="v2", **extra):
+def inventory_env(sim, **extra):
     env = dict(os.environ)
-    env.update(sim.env(api_version))
+    env.update(sim.env())
     env.update(
         {
             "ANSIBLE_INVENTORY_ENABLED": "runpod.cloud.runpod",
@@ -129,10 +129,10 @@ def test_list_gives_hosts_groups_and_keyed_groups(sim, tmp_path, fleet):
         "runpod_data_center_id": "US-TX-3",
         "runpod_cost_per_hr": 2.99,
         "runpod_ports": ["22/tcp"],
-        "runpod_public_ip": None,
         "runpod_ssh_not_ready": None,
     }
     assert {key: trainer_vars[key] for key in expected} == expected
+    assert "runpod_public_ip" not in trainer_vars  # REST v1's public IP is gone with it
     assert trainer_vars["runpod_ssh"]["port"] == state["port_map"]["22"]
     assert trainer_vars["runpod_image"].startswith("runpod/pytorch")
     # The running pod without a public 22 is left out with a verbose line saying why.

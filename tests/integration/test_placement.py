@@ -104,20 +104,3 @@ def test_every_row_of_the_create_table(sim, run_playbook, tmp_path):
     assert sim.admin.count("GET", r"^/v2/catalog/gpus$") == 2 + 10  # two info reads, one per create
     live = sorted(p["name"] for p in sim.admin.pods() if p["status"] != "TERMINATED")
     assert live == ["p-403", "p-429", "p-5xx", "p-catalog", "p-cuda", "p-nocatalog", "p-race"]
-
-
-def test_v1_maps_402_and_403_like_v2(sim, run_playbook, tmp_path):
-    admin = sim.urls["admin"]
-    tasks = [
-        fault(admin, "arm a 403", r"^/v1/pods$", "status", status=403, detail="forbidden pool"),
-        pod_task("403 skips", create("v1-403", [C, D])),
-        fault(admin, "arm a 402", r"^/v1/pods$", "status", status=402, detail="insufficient balance"),
-        pod_task("402 stops", create("v1-402", [C, D]), ignore_errors=True),
-    ]
-    result = run_playbook(tmp_path, play(*tasks), api_version="v1")
-    assert result.rc == 0, result.stdout + result.stderr
-    skipped = result.task_result("403 skips")
-    assert attempts(skipped) == [(C, 403), (D, 201)] and skipped["placement"]["catalog"] == "not read"
-    broke = result.task_result("402 stops")
-    assert broke["code"] == "insufficient_balance" and attempts(broke) == [(C, 402)]
-    assert sim.admin.count("GET", r"catalog") == 0

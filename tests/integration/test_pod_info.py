@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.pod_info against the simulator: the status table, API costs, the v1 GraphQL bound, batch waits."""
+"""runpod.cloud.pod_info against the simulator: the status table, API costs, batch waits."""
 
 from __future__ import annotations
 
@@ -9,22 +9,10 @@ import itertools
 import threading
 import time
 
-import pytest
 from helpers.playbooks import info_task, play
 from helpers.simulated import FOREVER, staggered_pods
 
 V2_LIST = r"^/v2/pods$"
-V1_LIST = r"^/v1/pods$"
-GRAPHQL = r"^/graphql"
-
-
-@pytest.fixture(params=["v2", "v1"])
-def api_version(request):
-    return request.param
-
-
-def list_route(api_version):
-    return V1_LIST if api_version == "v1" else V2_LIST
 
 
 def hold_new_pods(sim):
@@ -45,22 +33,23 @@ def by_name(pods):
 
 # -- the status table ----------------------------------------------------------------------------------------
 
-# lifecycle point -> (v2 runtime_status, v2 reason, v1 runtime_status, v1 reason, ssh expected)
+# lifecycle point -> (runtime_status, reason, ssh expected). REST v2 does not say why a pod stopped: every stopped or
+# terminated pod has reason null, however it got there (the user, RunPod, an outbid).
 STATUS_TABLE = {
-    "provisioning": ("initializing", "provisioning", "initializing", "awaiting_container", False),
-    "starting": ("initializing", "starting_container", "initializing", "awaiting_container", False),
-    "running": ("running", None, "running", None, True),
-    "nossh": ("running", None, "running", None, False),
-    "byuser": ("stopped", None, "stopped", "stopped_by_user", False),
-    "byrunpod": ("stopped", None, "stopped", "stopped_by_runpod", False),
-    "outbid": ("stopped", None, "stopped", "stopped_outbid", False),
-    "outbidterm": ("terminated", None, "terminated", "terminated_outbid", False),
-    "terminated": ("terminated", None, "terminated", "terminated_by_runpod", False),
-    "error": ("stopped", "container_error", None, None, False),
+    "provisioning": ("initializing", "provisioning", False),
+    "starting": ("initializing", "starting_container", False),
+    "running": ("running", None, True),
+    "nossh": ("running", None, False),
+    "byuser": ("stopped", None, False),
+    "byrunpod": ("stopped", None, False),
+    "outbid": ("stopped", None, False),
+    "outbidterm": ("terminated", None, False),
+    "terminated": ("terminated", None, False),
+    "error": ("stopped", "container_error", False),
 }
 
 
-def make_status_table_pods(sim, api_version):
+def make_status_table_pods(sim):
     hold_new_pods(sim)
     ids = {
         "provisioning": seed_one(sim, "provisioning", "PROVISIONING", provisioning_delay=FOREVER),
@@ -77,15 +66,14 @@ def make_status_table_pods(sim, api_version):
     sim.admin.outbid_pod(ids["outbid"], "EXITED")
     sim.admin.outbid_pod(ids["outbidterm"], "TERMINATED")
     sim.admin.terminate_pod(ids["terminated"])
-    if api_version == "v2":
-        ids["error"] = seed_one(sim, "error")
-        sim.admin.error_pod(ids["error"])
+    ids["error"] = seed_one(sim, "error")
+    sim.admin.error_pod(ids["error"])
     sim.admin.wait_pod(ids["running"], "RUNNING", listening=True)
     return ids
 
 
-def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_version):
-    ids = make_status_table_pods(sim, api_version)
+def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path):
+    ids = make_status_table_pods(sim)
     sim.admin.clear_requests()
     id_list = "[" + ", ".join(ids.values()) + "]"
     result = run_playbook(
@@ -95,7 +83,6 @@ def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_v
             info_task("check mode wait returns at once", ["check_mode: true"], id=ids["provisioning"], wait="true",
                       wait_timeout="1h"),
         ),
-        api_version=api_version,
     )
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("by ids")
@@ -103,12 +90,10 @@ def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_v
     pods = by_name(out["pods"])
     assert set(pods) == set(ids), out["missing"]
     assert out["missing"] == []
-    for point, (v2_status, v2_reason, v1_status, v1_reason, has_ssh) in STATUS_TABLE.items():
-        if point not in ids:
-            continue
+    assert set(STATUS_TABLE) == set(ids)
+    for point, (status, reason, has_ssh) in STATUS_TABLE.items():
         pod = pods[point]
-        expected = (v2_status, v2_reason) if api_version == "v2" else (v1_status, v1_reason)
-        assert (pod["runtime_status"], pod["runtime_status_reason"]) == expected, (point, pod)
+        assert (pod["runtime_status"], pod["runtime_status_reason"]) == (status, reason), (point, pod)
         assert pod["id"] == ids[point]
         if has_ssh:
             assert pod["ssh"]["host"] == "127.0.0.1" and pod["ssh"]["user"] == "root"
@@ -120,10 +105,8 @@ def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_v
             assert pod["ssh_not_ready"].startswith("pod not ready"), (point, pod)
         if pod["runtime_status"] != "running":
             assert pod["uptime_seconds"] is None, point
-        if api_version == "v1":
-            assert pod["last_status_change"], point
-        else:
-            assert pod["last_status_change"] is None
+        # REST v1's keys are gone from the result, not left null.
+        assert "last_status_change" not in pod and "public_ip" not in pod, (point, pod)
     assert "does not publish 22/tcp" in pods["nossh"]["ssh_not_ready"]
     assert f"id={ids['byuser']} state=running" in pods["byuser"]["ssh_not_ready"]
     assert pods["terminated"]["ssh_not_ready"] == "pod not ready: pod is terminated"
@@ -131,21 +114,15 @@ def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path, api_v
         "pod not ready: no container reported yet (image pull, container create or boot)"
     )
     # Cost: one list read for the lot; ids the list does not show (terminated) are read once each.
-    assert sim.admin.count("GET", list_route(api_version)) == 2  # the two tasks: one list read each
-    if api_version == "v2":
-        # v2 drops terminated pods from its list: the two terminated ids are read once each by id.
-        assert sim.admin.count("GET", r"^/v2/pods/[^/]+$") == 2
-    else:
-        # v1 drops pods with terminatedAt (terminate); outbid-terminated ones stay listed.
-        assert sim.admin.count("GET", r"^/v1/pods/[^/]+$") == 1
-        # One runtime read per task (a selected pod is RUNNING in each: provisioning reads RUNNING on v1).
-        assert sim.admin.count("POST", GRAPHQL) == 2
+    assert sim.admin.count("GET", V2_LIST) == 2  # the two tasks: one list read each
+    # v2 drops terminated pods from its list: the two terminated ids are read once each by id.
+    assert sim.admin.count("GET", r"^/v2/pods/[^/]+$") == 2
     check = result.task_result("check mode wait returns at once")
     assert "wait" not in check
     assert check["pods"][0]["runtime_status"] == "initializing"
 
 
-def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path, api_version):
+def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path):
     running = seed_one(sim, "alpha")
     seed_one(sim, "beta", "EXITED")
     twin_a, twin_b = sim.admin.seed(2, status="EXITED", name_prefix="twin")
@@ -158,7 +135,6 @@ def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path
             info_task("by names", names="[alpha-00000, nosuch]"),
             info_task("by name", name="twin-00001"),
         ),
-        api_version=api_version,
     )
     assert result.rc == 0, result.stdout + result.stderr
     assert [pod["id"] for pod in result.task_result("running only")["pods"]] == [running]
@@ -190,73 +166,30 @@ def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path):
 # -- API costs -----------------------------------------------------------------------------------------------
 
 
-def test_one_list_read_for_200_pods(sim, run_playbook, tmp_path, api_version):
+def test_one_list_read_for_200_pods(sim, run_playbook, tmp_path):
     sim.admin.seed(200, name_prefix="bulk")
     sim.admin.clear_requests()
-    result = run_playbook(tmp_path, play(info_task("all")), api_version=api_version)
+    result = run_playbook(tmp_path, play(info_task("all")))
     assert result.rc == 0, result.stdout + result.stderr
     pods = result.task_result("all")["pods"]
     assert len(pods) == 200
     assert {pod["runtime_status"] for pod in pods} == {"running"}
     requests = sim.admin.requests()
-    assert sim.admin.count("GET", list_route(api_version)) == 1
-    # v1: exactly one GraphQL runtime read for all 200 (something runs); v2: none at all.
-    assert sim.admin.count("POST", GRAPHQL) == (1 if api_version == "v1" else 0)
-    assert len(requests) == (2 if api_version == "v1" else 1)
-
-
-def test_v1_graphql_read_only_when_a_selected_pod_runs(sim, run_playbook, tmp_path):
-    running = seed_one(sim, "up")
-    stopped = seed_one(sim, "down", "EXITED")
-    sim.admin.wait_pod(running, "RUNNING")
-    sim.admin.clear_requests()
-    result = run_playbook(
-        tmp_path,
-        play(info_task("stopped one", id=stopped)),
-        api_version="v1",
-    )
-    assert result.rc == 0, result.stdout + result.stderr
-    assert [pod["runtime_status"] for pod in result.task_result("stopped one")["pods"]] == ["stopped"]
-    assert sim.admin.count("POST", GRAPHQL) == 0
-    assert sim.admin.count("GET", V1_LIST) == 1
-
-
-@pytest.mark.parametrize("fault", ["slow", "failing"])
-def test_v1_graphql_slow_or_failing_degrades_to_unknown(sim, run_playbook, tmp_path, fault):
-    running = seed_one(sim, "up")
-    sim.admin.wait_pod(running, "RUNNING")
-    if fault == "slow":
-        sim.admin.inject_fault(GRAPHQL, "delay", seconds=60, count=5)
-    else:
-        sim.admin.inject_fault(GRAPHQL, "status", status=500, count=5)
-    sim.admin.clear_requests()
-    started = time.monotonic()
-    result = run_playbook(tmp_path, play(info_task("degraded")), api_version="v1")
-    took = time.monotonic() - started
-    assert result.rc == 0, result.stdout + result.stderr
-    (pod,) = result.task_result("degraded")["pods"]
-    assert (pod["runtime_status"], pod["runtime_status_reason"]) == ("unknown", "runtime_unavailable")
-    assert pod["uptime_seconds"] is None
-    assert sim.admin.count("GET", V1_LIST) == 1
-    if fault == "slow":
-        # The read was abandoned at its 5 s bound, long before the 60 s answer (the tight bound, 5 s plus
-        # ansible start-up, is measured by make bench: tests/bench/timing/test_wait_latency.py).
-        assert 5 <= took < 45
-    else:
-        assert sim.admin.count("POST", GRAPHQL) == 1  # one attempt, never retried
+    assert sim.admin.count("GET", V2_LIST) == 1
+    # One read carries status and runtime: nothing else.
+    assert len(requests) == 1
 
 
 # -- batch wait ----------------------------------------------------------------------------------------------
 
 
-def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook, tmp_path, api_version):
+def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook, tmp_path):
     ids, ready_at = staggered_pods(sim, 20)
     sim.admin.clear_requests()
     result = run_playbook(
         tmp_path,
         play(info_task("wait for all", ids="[" + ", ".join(ids) + "]", wait="true", wait_interval="1s",
                        wait_timeout="2m")),
-        api_version=api_version,
     )
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("wait for all")
@@ -278,8 +211,6 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
         assert count <= (entry["started_at"] - started) / 1.0 + 3 + 0.05, (count, wait)
     for earlier, later in itertools.pairwise(lists):
         assert later["started_at"] - earlier["started_at"] >= 0.45
-    if api_version == "v1":
-        assert sim.admin.count("POST", GRAPHQL) <= len(lists)
 
 
 def run_in_thread(run_playbook, tmp_path, text, **kwargs):
@@ -300,14 +231,14 @@ def wait_for_request(sim, route, timeout=60.0):
         time.sleep(0.05)  # polling for an event (the module's first read), not letting simulated time pass
 
 
-def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbook, tmp_path, api_version):
+def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbook, tmp_path):
     hold_new_pods(sim)
     ids = sim.admin.seed(3, status="PROVISIONING", name_prefix="fast", ports=["22/tcp"])
     sim.admin.clear_requests()
     text = play(info_task("wait", names="[fast-00000, fast-00001, fast-00002]", wait="true",
                           wait_interval="1s", wait_timeout="10m"))
-    thread, box = run_in_thread(run_playbook, tmp_path, text, api_version=api_version)
-    wait_for_request(sim, list_route(api_version))
+    thread, box = run_in_thread(run_playbook, tmp_path, text)
+    wait_for_request(sim, V2_LIST)
     sim.admin.stop_pod(ids[1], reason="Exited by user")
     thread.join(120)
     result = box["result"]
@@ -319,7 +250,7 @@ def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbo
     assert ids[0] in out["msg"] and ids[2] in out["msg"]  # the not-ready ones are named too
     assert [entry["id"] for entry in out["not_ready"]] == ids
     # Failed at the first reads after the stop (1 s apart), not at the 10 m timeout.
-    assert sim.admin.count("GET", list_route(api_version)) <= 4
+    assert sim.admin.count("GET", V2_LIST) <= 4
     assert out["wait"]["elapsed"] < 60
 
 
@@ -349,16 +280,15 @@ def test_batch_wait_timeout_names_each_pod_not_ready(sim, run_playbook, tmp_path
     assert out["wait"]["probes"] >= 1
 
 
-def test_batch_wait_rides_out_a_503_burst_on_its_first_read(sim, run_playbook, tmp_path, api_version):
+def test_batch_wait_rides_out_a_503_burst_on_its_first_read(sim, run_playbook, tmp_path):
     pod_id = seed_one(sim, "burst")
     sim.admin.wait_pod(pod_id, "RUNNING", listening=True)
-    list_path = "/v1/pods" if api_version == "v1" else "/v2/pods"
+    list_path = "/v2/pods"
     sim.admin.inject_fault(list_path, "status", method="GET", status=503, count=3)
     sim.admin.clear_requests()
     result = run_playbook(
         tmp_path,
         play(info_task("wait", names="[burst-00000]", wait="true", wait_interval="1s", wait_timeout="30s")),
-        api_version=api_version,
     )
     out = result.task_result("wait")
     assert out.get("failed") is not True, out.get("msg")
@@ -369,14 +299,13 @@ def test_batch_wait_rides_out_a_503_burst_on_its_first_read(sim, run_playbook, t
     assert sim.admin.count("GET", f"^{list_path}$") >= 4
 
 
-def test_batch_wait_still_fails_at_once_on_401_before_the_first_read(sim, run_playbook, tmp_path, api_version):
-    list_path = "/v1/pods" if api_version == "v1" else "/v2/pods"
+def test_batch_wait_still_fails_at_once_on_401_before_the_first_read(sim, run_playbook, tmp_path):
+    list_path = "/v2/pods"
     sim.admin.inject_fault(list_path, "status", method="GET", status=401, count=5)
     sim.admin.clear_requests()
     result = run_playbook(
         tmp_path,
         play(info_task("wait", names="[anything]", wait="true", wait_interval="1s", wait_timeout="60s")),
-        api_version=api_version,
     )
     out = result.task_result("wait")
     assert out["failed"] is True and out["code"] == "unauthorized"

@@ -9,20 +9,10 @@ simulator logged. The simulator runs at time_scale 0.02 (a default boot takes 0.
 
 from __future__ import annotations
 
-import pytest
 from helpers.playbooks import play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
-POD_API = r"^/v[12]/pods"
-VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
-# What conftest.py registers on the test account; v2 pods created with startSsh carry it as PUBLIC_KEY.
-
-
-@pytest.fixture
-def api(request):
-    """The api_version under test (``VERSIONS`` parametrizes it; v2 otherwise)."""
-    return getattr(request, "param", "v2")
 
 
 def create_args(name: str = "web", **extra) -> dict:
@@ -41,20 +31,19 @@ def live_pods(sim, name: str | None = None) -> list[dict]:
     return [p for p in sim.admin.pods() if p["status"] != "TERMINATED" and (name is None or p["name"] == name)]
 
 
-def run(run_playbook, tmp_path, api_version, *tasks, **kwargs):
-    return run_playbook(tmp_path, play(*tasks), api_version=api_version, **kwargs)
+def run(run_playbook, tmp_path, *tasks, **kwargs):
+    return run_playbook(tmp_path, play(*tasks), **kwargs)
 
 
 # --- lifecycle ----------------------------------------------------------------------------------------------
 
 
-@VERSIONS
-def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
+def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path):
     """Check mode creates nothing; create; rerun unchanged; stop/start/restart/absent each once, then no-ops."""
     tasks = [
         pod_task("check create", create_args()),
     ]
-    result = run(run_playbook, tmp_path, api, *tasks, check=True, extra_args=["--diff"])
+    result = run(run_playbook, tmp_path, *tasks, check=True, extra_args=["--diff"])
     assert result.rc == 0, result.stdout + result.stderr
     checked = result.task_result("check create")
     assert checked["changed"] is True
@@ -73,7 +62,7 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
         pod_task("start", {"name": "web", "state": "running"}),
         pod_task("start again", {"name": "web", "state": "running"}),
     ]
-    result = run(run_playbook, tmp_path, api, *tasks)
+    result = run(run_playbook, tmp_path, *tasks)
     assert result.rc == 0, result.stdout + result.stderr
     created = result.task_result("create")
     pod_id = created["pod"]["id"]
@@ -89,8 +78,7 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
     start = result.task_result("start")
     assert start["changed"] is True and start["actions"] == ["start"] and start["pod"]["id"] == pod_id
     assert result.task_result("start again")["changed"] is False
-    prefix = "/v1" if api == "v1" else "/v2"
-    assert sim.admin.count("POST", rf"^{prefix}/pods$") == 1
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
     assert len(live_pods(sim, "web")) == 1
 
     sim.admin.wait_pod(pod_id, "RUNNING")
@@ -99,7 +87,7 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
         pod_task("delete", {"name": "web", "state": "absent"}),
         pod_task("delete again", {"name": "web", "state": "absent"}),
     ]
-    result = run(run_playbook, tmp_path, api, *tasks)
+    result = run(run_playbook, tmp_path, *tasks)
     assert result.rc == 0, result.stdout + result.stderr
     restart = result.task_result("restart")
     assert restart["changed"] is True and restart["actions"] == ["restart"] and restart["pod"]["id"] == pod_id
@@ -111,27 +99,26 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path, api):
     assert live_pods(sim) == []
 
 
-@VERSIONS
-def test_update_check_diff_then_apply(sim, run_playbook, tmp_path, api):
+def test_update_check_diff_then_apply(sim, run_playbook, tmp_path):
     """A changed image/env/ports is one PATCH; check mode reports it with a diff and sends nothing."""
-    result = run(run_playbook, tmp_path, api, pod_task("create", create_args(env={"A": "1"})))
+    result = run(run_playbook, tmp_path, pod_task("create", create_args(env={"A": "1"})))
     assert result.rc == 0, result.stdout + result.stderr
     pod_id = result.task_result("create")["pod"]["id"]
     wanted = create_args(image="runpod/base:2.0", env={"A": "2"}, ports=["8888/http"])
-    result = run(run_playbook, tmp_path, api, pod_task("update", wanted), check=True, extra_args=["--diff"])
+    result = run(run_playbook, tmp_path, pod_task("update", wanted), check=True, extra_args=["--diff"])
     assert result.rc == 0, result.stdout + result.stderr
     checked = result.task_result("update")
     assert checked["changed"] is True and checked["actions"] == ["update"]
     assert checked["updated_fields"] == ["image", "ports", "env"]
     assert checked["diff"]["before"]["image"] == "runpod/base:1.0"
     assert checked["diff"]["after"]["image"] == "runpod/base:2.0"
-    # The key startSsh injected (v2) stays: replacing the environment must not cut the pod's SSH access.
-    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY} if api == "v2" else {}
+    # The key startSsh injected stays: replacing the environment must not cut the pod's SSH access.
+    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY}
     assert checked["diff"]["after"]["env"] == {"A": "2", **kept}
     assert sim.admin.count("PATCH") == 0
 
     result = run(
-        run_playbook, tmp_path, api, pod_task("update", wanted), pod_task("rerun", wanted), extra_args=["--diff"]
+        run_playbook, tmp_path, pod_task("update", wanted), pod_task("rerun", wanted), extra_args=["--diff"]
     )
     assert result.rc == 0, result.stdout + result.stderr
     updated = result.task_result("update")
@@ -150,7 +137,7 @@ def test_missing_pod_for_stopped_and_restarted_creates_nothing(sim, run_playbook
         pod_task("restart", {"id": "nosuchpod", "state": "restarted"}, ignore_errors=True),
         pod_task("present by id", {"id": "nosuchpod", "image": "x"}, ignore_errors=True),
     ]
-    result = run(run_playbook, tmp_path, "v2", *tasks)
+    result = run(run_playbook, tmp_path, *tasks)
     stop = result.task_result("stop")
     assert stop["failed"] is True and stop["code"] == "not_found" and stop["changed"] is False
     assert "no pod with name 'ghost' exists" in stop["msg"] and "never creates a pod" in stop["msg"]
@@ -179,7 +166,7 @@ def test_duplicate_names_refused_and_nothing_deleted(sim, run_playbook, tmp_path
         pod_task("present", create_args("dup"), ignore_errors=True),
         pod_task("absent", {"name": "dup", "state": "absent"}, ignore_errors=True),
     ]
-    result = run(run_playbook, tmp_path, "v2", *tasks)
+    result = run(run_playbook, tmp_path, *tasks)
     for task in ("present", "absent"):
         outcome = result.task_result(task)
         assert outcome["failed"] is True and outcome["code"] == "ambiguous" and outcome["changed"] is False
@@ -197,12 +184,13 @@ def test_refused_before_any_api_call(sim, run_playbook, tmp_path):
         "ssh false": (create_args(wait=True, ssh=False), "cannot be combined with ssh: false", ""),
         "unknown gpu": (create_args(gpu_type_ids=["NVIDIA RTX 4090"]), "unknown GPU type", "did you mean"),
         "unknown cloud": (create_args(cloud_type="PRIVATE"), "value of cloud_type must be one of", ""),
-        "v1 only": (create_args(interruptible=True), "interruptible can only be used with api_version v1", ""),
+        # REST v1's spot option is gone with it: an unknown option like any other.
+        "removed v1 option": (create_args(interruptible=True), "Unsupported parameters", "interruptible"),
         "image and template": (create_args(template_id="tpl"), "mutually exclusive", ""),
         "no image": ({"name": "web", "gpu_type_ids": [GPU]}, "needs image or template_id", ""),
     }
     tasks = [pod_task(name, args, ignore_errors=True) for name, (args, _ignored, _ignored) in cases.items()]
-    result = run(run_playbook, tmp_path, "v2", *tasks)
+    result = run(run_playbook, tmp_path, *tasks)
     for name, (_ignored, text, more) in cases.items():
         outcome = result.task_result(name)
         assert outcome["failed"] is True, name
@@ -220,7 +208,7 @@ def test_warnings_for_cpu_ssh_wait_and_community_cloud(sim, run_playbook, tmp_pa
         "cloud_type": "COMMUNITY",
         "wait": True,
     }
-    result = run(run_playbook, tmp_path, "v2", pod_task("cpu", args), check=True)
+    result = run(run_playbook, tmp_path, pod_task("cpu", args), check=True)
     outcome = result.task_result("cpu")
     assert outcome["changed"] is True and outcome["actions"] == ["create"]
     warnings = " ".join(outcome["warnings"])

@@ -22,16 +22,7 @@ from helpers.playbooks import Background, play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY
 
 GPU = "NVIDIA GeForce RTX 4090"
-VERSIONS = pytest.mark.parametrize("api", ["v2", "v1"], indirect=True)
-
-
-@pytest.fixture
-def api(request, sim):
-    return getattr(request, "param", "v2")
-
-
-def list_route(api_version: str) -> str:
-    return f"/{api_version}/pods"
+LIST_ROUTE = "/v2/pods"
 
 
 def wait_args(name: str = "web", **extra) -> dict:
@@ -42,7 +33,7 @@ def wait_args(name: str = "web", **extra) -> dict:
         "wait": True,
         "wait_interval": "100ms",
         "wait_timeout": "30s",
-        # RunPod images start sshd only with a key; v1 injects no account keys, so every wait brings one.
+        # RunPod images start sshd only with a key: every wait brings one, not relying on the account's.
         "ssh_public_key": ACCOUNT_SSH_KEY,
     }
     args.update(extra)
@@ -68,16 +59,15 @@ def ssh_port(sim, pod_id: str) -> int:
     return sim.admin.pod(pod_id)["listeners"]["22"]["port"]
 
 
-def list_gets(sim, api_version: str, *, after: float = 0.0) -> list[dict]:
-    route = list_route(api_version)
+def list_gets(sim, *, after: float = 0.0) -> list[dict]:
     return [
         entry
         for entry in sim.admin.requests()
-        if entry["method"] == "GET" and entry["path"] == route and entry["started_at"] >= after
+        if entry["method"] == "GET" and entry["path"] == LIST_ROUTE and entry["started_at"] >= after
     ]
 
 
-def wait_until_polling(sim, api_version: str, bg: Background, *, polls: int, timeout: float = 60.0) -> str:
+def wait_until_polling(sim, bg: Background, *, polls: int, timeout: float = 60.0) -> str:
     """Block until the wait has made ``polls`` list reads after the create; return the pod id."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -85,9 +75,8 @@ def wait_until_polling(sim, api_version: str, bg: Background, *, polls: int, tim
         pods = [p for p in sim.admin.pods() if p["status"] != "TERMINATED"]
         if pods:
             created = pods[0]["id"]
-            route = list_route(api_version)
-            creates = [e for e in sim.admin.requests() if e["method"] == "POST" and e["path"] == route]
-            if creates and len(list_gets(sim, api_version, after=creates[-1]["finished_at"])) >= polls:
+            creates = [e for e in sim.admin.requests() if e["method"] == "POST" and e["path"] == LIST_ROUTE]
+            if creates and len(list_gets(sim, after=creates[-1]["finished_at"])) >= polls:
                 return created
         time.sleep(0.05)
     raise TimeoutError("the wait never started polling")
@@ -116,8 +105,7 @@ def assert_failure_names_pod(outcome: dict, pod_id: str, code: str) -> None:
 # --- success ------------------------------------------------------------------------------------------------
 
 
-@VERSIONS
-def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path, api):
+def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path):
     key = tmp_path / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
     args = wait_args(ssh_public_key=(tmp_path / "id_ed25519.pub").read_text().strip())
@@ -137,7 +125,7 @@ def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path, api):
             """
         ),
     ) + play("- name: on the pod\n  ansible.builtin.raw: echo hello-$((6 * 7))", hosts="gpu-pod")
-    result = run_playbook(tmp_path, text, api_version=api)
+    result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout + result.stderr
     created = result.task_result("create")
     pod_id = created["pod"]["id"]
@@ -157,7 +145,7 @@ def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path, api):
     assert rerun["changed"] is False and rerun["pod"]["id"] == pod_id
     assert rerun["wait"]["ready_detail"] == created["wait"]["ready_detail"]
     assert "hello-42" in result.task_result("on the pod")["stdout"]
-    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
 
 
 def test_running_long_before_sshd(sim, run_playbook, tmp_path):
@@ -188,8 +176,7 @@ def test_running_long_before_sshd(sim, run_playbook, tmp_path):
 # --- never ready: timeouts, and the rerun that resumes ------------------------------------------------------
 
 
-@VERSIONS
-def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook, tmp_path, api):
+def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook, tmp_path):
     sim.admin.configure(
         name_overrides={"ac": {"ssh_behaviour": "accept_close"}, "ns": {"ssh_behaviour": "not_ssh"}}
     )
@@ -197,7 +184,7 @@ def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook,
         pod_task("ac", wait_args("ac", wait_timeout="2s"), ignore_errors=True),
         pod_task("ns", wait_args("ns", wait_timeout="2s"), ignore_errors=True),
     )
-    result = run_playbook(tmp_path, text, api_version=api)
+    result = run_playbook(tmp_path, text)
     pods = {p["name"]: p["id"] for p in sim.admin.pods()}
     for name, why in (("ac", "but got no ssh banner"), ("ns", "answered but is not an ssh server")):
         outcome = result.task_result(name)
@@ -215,33 +202,32 @@ def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook,
         assert_kept(sim, pod_id, "RUNNING")
 
     sim.admin.set_pod_behaviour(pods["ac"], ssh_behaviour="sshd")
-    result = run_playbook(tmp_path, play(pod_task("rerun", wait_args("ac"))), api_version=api)
+    result = run_playbook(tmp_path, play(pod_task("rerun", wait_args("ac"))))
     assert result.rc == 0, result.stdout + result.stderr
     rerun = result.task_result("rerun")
     assert rerun["changed"] is False and rerun["pod"]["id"] == pods["ac"]
     assert rerun["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{ssh_port(sim, pods['ac'])}"
-    assert sim.admin.count("POST", rf"^/{api}/pods$") == 2
+    assert sim.admin.count("POST", r"^/v2/pods$") == 2
 
 
 # --- transient faults ridden out ----------------------------------------------------------------------------
 
 
-@VERSIONS
-def test_5xx_and_429_bursts_ridden_out(sim, run_playbook, tmp_path, api):
-    route = list_route(api)
+def test_5xx_and_429_bursts_ridden_out(sim, run_playbook, tmp_path):
+    route = LIST_ROUTE
     text = play(
         pod_task("create", {k: v for k, v in wait_args().items() if not k.startswith("wait")}, register="created"),
         fault_task(sim, "503s", kind="status", route=route, method="GET", status=503, count=2),
         fault_task(sim, "429s", kind="status", route=route, method="GET", status=429, retry_after=1, count=4),
         pod_task("wait", {"id": "{{ created.pod.id }}", "wait": True, "wait_interval": "100ms"}),
     )
-    result = run_playbook(tmp_path, text, api_version=api)
+    result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout + result.stderr
     created, waited = result.task_result("create"), result.task_result("wait")
     assert waited["changed"] is False and waited["pod"]["id"] == created["pod"]["id"]
     assert waited["wait"]["ready_detail"].startswith("ssh reachable at 127.0.0.1:")
     assert waited["wait"]["polls"] >= 5
-    gets = list_gets(sim, api)
+    gets = list_gets(sim)
     statuses = [entry["status"] for entry in gets]
     assert statuses.count(503) == 2 and statuses.count(429) == 2
     last_429 = max(i for i, status in enumerate(statuses) if status == 429)
@@ -249,15 +235,14 @@ def test_5xx_and_429_bursts_ridden_out(sim, run_playbook, tmp_path, api):
     assert gets[last_429 + 1]["started_at"] - gets[last_429]["finished_at"] >= 0.9
     states = " ".join(entry["state"] for entry in waited["wait"]["history"])
     assert "service unavailable" in states and "too many requests" in states
-    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
 
 
-@VERSIONS
-def test_one_empty_read_and_a_null_entry_tolerated(sim, tmp_path, api):
+def test_one_empty_read_and_a_null_entry_tolerated(sim, tmp_path):
     sim.admin.configure(name_overrides={"web": {"ssh_delay": 150}})  # sshd 3 s after RUNNING
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
-    pod_id = wait_until_polling(sim, api, bg, polls=2)
-    route = list_route(api)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())))
+    pod_id = wait_until_polling(sim, bg, polls=2)
+    route = LIST_ROUTE
     for kind in ("empty_list", "null_entry"):
         sim.admin.inject_fault(route, kind, method="GET", count=1)
         deadline = time.monotonic() + 20
@@ -269,19 +254,18 @@ def test_one_empty_read_and_a_null_entry_tolerated(sim, tmp_path, api):
     assert created["changed"] is True and created["pod"]["id"] == pod_id
     assert created["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{ssh_port(sim, pod_id)}"
     assert "pod not listed in the last read" in [entry["state"] for entry in created["wait"]["history"]]
-    kinds = [kind for entry in list_gets(sim, api) for kind in entry["faults"]]
+    kinds = [kind for entry in list_gets(sim) for kind in entry["faults"]]
     assert kinds == ["empty_list", "null_entry"]
-    assert sim.admin.count("POST", rf"^/{api}/pods$") == 1
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
 
 
 # --- fatal: out-of-band terminate/stop, 401 -----------------------------------------------------------------
 
 
-@VERSIONS
-def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path, api):
+def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path):
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
-    pod_id = wait_until_polling(sim, api, bg, polls=2)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())))
+    pod_id = wait_until_polling(sim, bg, polls=2)
     sim.admin.terminate_pod(pod_id)
     after = time.time()
     result = bg.result()
@@ -292,15 +276,14 @@ def test_terminated_out_of_band_is_not_found_after_two_reads(sim, tmp_path, api)
     # A pod that is gone neither bills nor needs deleting: the message says so instead of the usual remedy.
     assert "bills" not in outcome["msg"] and "state=absent" not in outcome["msg"]
     assert "no longer exists" in outcome["msg"]
-    assert 1 <= len(list_gets(sim, api, after=after)) <= 2
+    assert 1 <= len(list_gets(sim, after=after)) <= 2
     assert sim.admin.count("DELETE") == 0
 
 
-@VERSIONS
-def test_stopped_out_of_band_is_a_conflict_at_once(sim, tmp_path, api):
+def test_stopped_out_of_band_is_a_conflict_at_once(sim, tmp_path):
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
-    pod_id = wait_until_polling(sim, api, bg, polls=2)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())))
+    pod_id = wait_until_polling(sim, bg, polls=2)
     sim.admin.stop_pod(pod_id)
     after = time.time()
     result = bg.result()
@@ -308,22 +291,21 @@ def test_stopped_out_of_band_is_a_conflict_at_once(sim, tmp_path, api):
     assert_failure_names_pod(outcome, pod_id, "conflict")
     assert f"pod {pod_id} is exited, so the wait cannot succeed" in outcome["msg"]
     assert outcome["pod"]["runtime_status"] == "stopped"
-    assert len(list_gets(sim, api, after=after)) <= 1
+    assert len(list_gets(sim, after=after)) <= 1
     assert_kept(sim, pod_id, "EXITED")
 
 
-@VERSIONS
-def test_401_in_the_middle_of_a_wait_fails_at_the_first_401(sim, tmp_path, api):
+def test_401_in_the_middle_of_a_wait_fails_at_the_first_401(sim, tmp_path):
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), api)
-    pod_id = wait_until_polling(sim, api, bg, polls=3)
-    sim.admin.inject_fault(list_route(api), "status", method="GET", status=401, duration=60)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())))
+    pod_id = wait_until_polling(sim, bg, polls=3)
+    sim.admin.inject_fault(LIST_ROUTE, "status", method="GET", status=401, duration=60)
     result = bg.result()
     outcome = result.task_result("create")
     assert_failure_names_pod(outcome, pod_id, "unauthorized")
     assert outcome["status"] == 401
     # Never retried: the first 401 read ended the wait (how fast is measured by make bench).
-    assert sim.admin.count("GET", rf"^{list_route(api)}$", status=401) == 1
+    assert sim.admin.count("GET", rf"^{LIST_ROUTE}$", status=401) == 1
     assert_kept(sim, pod_id, "RUNNING")
 
 
@@ -333,9 +315,9 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     # module wait by itself. Either way SIGTERM to the waiting process gives the same wait_interrupted result.
     env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), "v2", env=env)
+    bg = Background(sim, tmp_path, play(pod_task("create", wait_args())), env=env)
     # Three list reads after the create: the name re-check after a create, then two of the wait's polls.
-    pod_id = wait_until_polling(sim, "v2", bg, polls=3)
+    pod_id = wait_until_polling(sim, bg, polls=3)
     bg.signal_waiter(where, signal.SIGTERM)
     result = bg.result()
     outcome = result.task_result("create")
@@ -351,8 +333,8 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
     """SIGTERM while the create is in flight: the pod it made is reported. Ctrl-C on ansible-playbook: kept."""
     for part in ("term", "int", "rerun"):
         (tmp_path / part).mkdir()
-    sim.admin.inject_fault(list_route("v2"), "delay", method="POST", seconds=2.0)
-    bg = Background(sim, tmp_path / "term", play(pod_task("create", wait_args())), "v2")
+    sim.admin.inject_fault(LIST_ROUTE, "delay", method="POST", seconds=2.0)
+    bg = Background(sim, tmp_path / "term", play(pod_task("create", wait_args())))
     module = bg.module_pid()
     deadline = time.monotonic() + 30
     while not any(entry["method"] == "POST" for entry in sim.admin.requests()):
@@ -370,8 +352,8 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
     # Ctrl-C reaches ansible-playbook itself: Ansible drops the task's result and prints only its own line.
     sim.admin.reset()
     sim.admin.configure(name_overrides={"web": {"ssh_behaviour": "refused"}})
-    bg = Background(sim, tmp_path / "int", play(pod_task("create", wait_args(name="web"))), "v2")
-    web = wait_until_polling(sim, "v2", bg, polls=2)
+    bg = Background(sim, tmp_path / "int", play(pod_task("create", wait_args(name="web"))))
+    web = wait_until_polling(sim, bg, polls=2)
     bg.process.send_signal(signal.SIGINT)
     interrupted = bg.result()
     assert interrupted.rc == 99 and "User interrupted execution" in interrupted.stderr
@@ -386,12 +368,11 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
 # --- create that answered 5xx -------------------------------------------------------------------------------
 
 
-@VERSIONS
-def test_500_after_create_adopts_and_rerun_makes_no_second_pod(sim, run_playbook, tmp_path, api):
-    route = list_route(api)
+def test_500_after_create_adopts_and_rerun_makes_no_second_pod(sim, run_playbook, tmp_path):
+    route = LIST_ROUTE
     sim.admin.inject_fault(route, "error_after_create", method="POST", status=500)
     args = {k: v for k, v in wait_args().items() if not k.startswith("wait")}
-    result = run_playbook(tmp_path, play(pod_task("create", args), pod_task("rerun", args)), api_version=api)
+    result = run_playbook(tmp_path, play(pod_task("create", args), pod_task("rerun", args)))
     assert result.rc == 0, result.stdout + result.stderr
     created, rerun = result.task_result("create"), result.task_result("rerun")
     pod_id = created["pod"]["id"]
@@ -402,13 +383,12 @@ def test_500_after_create_adopts_and_rerun_makes_no_second_pod(sim, run_playbook
     assert [p["id"] for p in sim.admin.pods()] == [pod_id]
 
 
-@VERSIONS
-def test_500_without_a_pod_fails_and_never_reposts(sim, run_playbook, tmp_path, api):
-    route = list_route(api)
+def test_500_without_a_pod_fails_and_never_reposts(sim, run_playbook, tmp_path):
+    route = LIST_ROUTE
     sim.admin.inject_fault(route, "status", method="POST", status=500)
     args = {k: v for k, v in wait_args().items() if not k.startswith("wait")}
     text = play(pod_task("create", args, ignore_errors=True), pod_task("rerun", args))
-    result = run_playbook(tmp_path, text, api_version=api)
+    result = run_playbook(tmp_path, text)
     failed = result.task_result("create")
     assert failed["failed"] is True and failed["changed"] is False and failed["code"] == "server_error"
     assert "no pod with that name is listed" in failed["msg"]
@@ -427,7 +407,7 @@ def test_api_key_never_in_verbose_output(run_playbook, tmp_path):
     key = "rpa_NEVERLEAK_5f0c2b9e7d41a8"
     wrong = "rpa_WRONGKEY_1a2b3c4d5e6f70"
     with start_simulator(api_key=key, time_scale=0.02) as own:
-        env = own.env("v2")
+        env = own.env()
         text = play(
             pod_task("create", wait_args(api_key=key)),
             pod_task("wrong key", wait_args(api_key=wrong), ignore_errors=True),

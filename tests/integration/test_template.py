@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.template against the simulator, with real ansible-playbook runs (v2 and v1)."""
+"""runpod.cloud.template against the simulator, with real ansible-playbook runs."""
 
 from __future__ import annotations
 
@@ -10,12 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.timeout(180)
 
-PREFIX = {"v2": "/v2/templates", "v1": "/v1/templates"}
-
-
-@pytest.fixture(params=["v2", "v1"])
-def api(request):
-    return request.param
+PREFIX = "/v2/templates"
 
 
 PLAYBOOK = """
@@ -77,10 +72,10 @@ PLAYBOOK = """
 """
 
 
-def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_path, api):
-    result = run_playbook(tmp_path, PLAYBOOK, api_version=api)
+def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_path):
+    result = run_playbook(tmp_path, PLAYBOOK)
     assert result.rc == 0, result.stdout + result.stderr
-    prefix = PREFIX[api]
+    prefix = PREFIX
 
     preview = result.task_result("preview create")
     assert preview["changed"] is True
@@ -136,11 +131,11 @@ def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_p
 
     # Check mode and reruns never mutate: exactly one create, one update, one delete.
     assert sim.admin.count("POST", rf"^{prefix}$") == 1
-    assert sim.admin.count("PATCH", rf"^{prefix}/") + sim.admin.count("POST", rf"^{prefix}/.+/update$") == 1
+    assert sim.admin.count("PATCH", rf"^{prefix}/") == 1
     assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
 
 
-def test_template_in_use_is_not_deleted_and_says_why(sim, run_playbook, tmp_path, api):
+def test_template_in_use_is_not_deleted_and_says_why(sim, run_playbook, tmp_path):
     playbook = """
 - hosts: localhost
   gather_facts: false
@@ -156,7 +151,7 @@ def test_template_in_use_is_not_deleted_and_says_why(sim, run_playbook, tmp_path
     - name: delete
       runpod.cloud.template: {name: busy, state: absent}
 """
-    result = run_playbook(tmp_path, playbook, api_version=api)
+    result = run_playbook(tmp_path, playbook)
     assert result.rc != 0
     failed = result.task_result("delete")
     template_id = result.task_result("template")["template"]["id"]
@@ -184,7 +179,7 @@ def test_duplicate_template_names_are_refused_with_their_ids(sim, run_playbook, 
     - name: update twin
       runpod.cloud.template: {name: twin, image: alpine}
 """
-    result = run_playbook(tmp_path, playbook, api_version="v2")
+    result = run_playbook(tmp_path, playbook)
     assert result.rc != 0
     failed = result.task_result("update twin")
     assert failed["code"] == "ambiguous"

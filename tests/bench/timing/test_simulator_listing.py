@@ -11,7 +11,7 @@ from runpod_sim.bench import measure_listing
 def test_thousand_pod_listing_is_fast_and_small(sim, figures):
     measured = measure_listing(sim, pods=1000, reads=15)
     figures("simulator 1,000-pod listing", **measured)
-    assert measured["v2"]["listed"] == 1000 and measured["v1"]["listed"] == 1000
+    assert measured["v2"]["listed"] == 1000
     # Server-side time (request log) is the simulator's own cost; the median keeps a shared CPU's hiccups out.
     assert measured["v2"]["server_median_ms"] < 50
     assert measured["rss_kib"]["VmHWM"] < 200 * 1024

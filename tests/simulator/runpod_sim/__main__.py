@@ -75,10 +75,7 @@ def config_from_args(args: argparse.Namespace) -> SimConfig:
 
 def export_lines(urls: dict[str, str], api_key: str) -> list[str]:
     return [
-        f"export RUNPOD_API_KEY={api_key} RUNPOD_API_URL={urls['api_v2']} "
-        f"RUNPOD_SERVERLESS_URL={urls['serverless']} RUNPOD_GRAPHQL_URL={urls['graphql']}",
-        f"# legacy back-end instead: export RUNPOD_API_VERSION=v1 RUNPOD_API_URL={urls['api_v1']}",
-        f"# RunPod's Python SDK (GraphQL; set runpod.api_key): export RUNPOD_API_BASE_URL={urls['base']}",
+        f"export RUNPOD_API_KEY={api_key} RUNPOD_API_URL={urls['api_v2']} RUNPOD_SERVERLESS_URL={urls['serverless']}",
     ]
 
 
@@ -101,8 +98,6 @@ async def serve(args: argparse.Namespace) -> None:
         print(f"runpod_sim listening on {urls['base']} (pid {os.getpid()})")
         for label, key in (
             ("REST v2", "api_v2"),
-            ("REST v1", "api_v1"),
-            ("GraphQL", "graphql"),
             ("serverless", "serverless"),
             ("admin", "admin"),
         ):

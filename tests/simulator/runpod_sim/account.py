@@ -4,7 +4,7 @@
 """Account resources kept in the one store: network volumes, registry credentials and the billing ledger.
 
 Billing is a ledger of charges seeded through ``POST /_sim/billing`` (tests decide what was spent when);
-the billing routes bucket and total it the way RunPod's ``/v2/billing/*`` and ``/v1/billing/*`` describe.
+the billing routes bucket and total it the way RunPod's ``/v2/billing/*`` describes.
 """
 
 from __future__ import annotations
@@ -143,13 +143,13 @@ class Window:
         return result
 
 
-def resolve_window(query: Any, now: datetime, *, allow_last_n: bool = True) -> Window:
+def resolve_window(query: Any, now: datetime) -> Window:
     """The bucket-aligned window of a billing query (the parameters RunPod documents)."""
     size = query.get("bucketSize") or "day"
     if size not in BUCKET_SIZES:
         raise BillingError(f"bucketSize must be one of {', '.join(BUCKET_SIZES)}, got {size!r}")
     start_text, end_text, last_n = query.get("startTime"), query.get("endTime"), query.get("lastN")
-    if last_n is not None and allow_last_n:
+    if last_n is not None:
         if start_text or end_text:
             raise BillingError("lastN is mutually exclusive with startTime/endTime")
         try:

@@ -177,7 +177,7 @@ async def list_requests(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def list_contract_violations(sim: Sim, ctx: Ctx) -> Reply:
-    """Responses served on /v2 and /v1 that the OpenAPI documents do not allow (see contract.py)."""
+    """Responses served on /v2 that the OpenAPI document does not allow (see contract.py)."""
     return Reply(200, {"violations": list(sim.contract_violations)})
 
 
@@ -197,11 +197,9 @@ def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
         "id": pod.id,
         "name": pod.name,
         "status": pod.status,
-        "v1_desired_status": views.v1_desired_status(pod),
         "last_status_change": pod.last_status_change,
         "terminated": pod.terminated_at is not None,
         "port_map": {str(k): v for k, v in pod.port_map.items()},
-        "stale_port_map": {str(k): v for k, v in pod.stale_port_map.items()},
         "listeners": sim.listeners.port_state(pod.id),
         "ssh_behaviour": store.ssh_behaviour(pod),
         "overrides": dict(pod.overrides),

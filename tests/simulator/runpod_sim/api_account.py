@@ -1,10 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Network volumes, container registry credentials and billing, on REST v2 and REST v1, plus the billing seed.
+"""Network volumes, container registry credentials and billing on REST v2, plus the billing seed.
 
-v2: ``/v2/network-volumes``, ``/v2/registries``, ``/v2/billing[/<family>]``; v1: ``/v1/networkvolumes``,
-``/v1/containerregistryauth``, ``/v1/billing/{pods,endpoints,networkvolumes}``. Responses carry exactly the
+``/v2/network-volumes``, ``/v2/registries``, ``/v2/billing[/<family>]``. Responses carry exactly the
 fields of the published schemas. Admin: ``POST /_sim/billing {"charges": [...]}`` adds ledger entries (see
 ``account.validate_charge``), ``GET`` lists them, ``DELETE`` clears them.
 """
@@ -32,10 +31,9 @@ from .account import (
     validate_charge,
 )
 from .app import ApiError, Ctx, Reply, Sim
-from .schemas import validate_v1, validate_v2
+from .schemas import validate_v2
 from .store import DATA_CENTERS, new_id
 
-V1_MIN_VOLUME_GB = 10
 # v2 per-family route: (family, filter parameter, unique-count metadata key).
 V2_FAMILIES = {
     "pods": ("pods", "podId", "uniquePodCount"),
@@ -68,19 +66,6 @@ def register(sim: Sim) -> None:
     sim.route("GET", "/v2/billing/endpoints", v2_billing_endpoints)
     for segment in V2_FAMILIES:
         sim.route("GET", f"/v2/billing/{segment}", _v2_family_handler(segment))
-    sim.route("GET", "/v1/networkvolumes", v1_list_volumes)
-    sim.route("POST", "/v1/networkvolumes", v1_create_volume)
-    sim.route("GET", "/v1/networkvolumes/{volume_id}", v1_get_volume)
-    sim.route("PATCH", "/v1/networkvolumes/{volume_id}", v1_update_volume)
-    sim.route("POST", "/v1/networkvolumes/{volume_id}/update", v1_update_volume)
-    sim.route("DELETE", "/v1/networkvolumes/{volume_id}", v1_delete_volume)
-    sim.route("GET", "/v1/containerregistryauth", v1_list_registries)
-    sim.route("POST", "/v1/containerregistryauth", v1_create_registry)
-    sim.route("GET", "/v1/containerregistryauth/{registry_id}", v1_get_registry)
-    sim.route("DELETE", "/v1/containerregistryauth/{registry_id}", v1_delete_registry)
-    sim.route("GET", "/v1/billing/pods", v1_billing_pods)
-    sim.route("GET", "/v1/billing/endpoints", v1_billing_endpoints)
-    sim.route("GET", "/v1/billing/networkvolumes", v1_billing_volumes)
     sim.route("GET", "/_sim/billing", admin_list_charges, auth=False)
     sim.route("POST", "/_sim/billing", admin_add_charges, auth=False)
     sim.route("DELETE", "/_sim/billing", admin_clear_charges, auth=False)
@@ -94,14 +79,6 @@ async def _v2_body(ctx: Ctx, schema: str) -> dict[str, Any]:
     return body
 
 
-async def _v1_body(ctx: Ctx, schema: str) -> dict[str, Any]:
-    body = await ctx.json(default={})
-    message = validate_v1(schema, body)
-    if message:
-        raise ApiError(400, message)
-    return body
-
-
 # -- network volumes -------------------------------------------------------------------------------------------
 def volume_v2(volume: NetworkVolume) -> dict[str, Any]:
     return {
@@ -111,10 +88,6 @@ def volume_v2(volume: NetworkVolume) -> dict[str, Any]:
         "dataCenter": volume.data_center,
         "type": volume.type,
     }
-
-
-def volume_v1(volume: NetworkVolume) -> dict[str, Any]:
-    return {"id": volume.id, "name": volume.name, "size": volume.size, "dataCenterId": volume.data_center}
 
 
 def _volume(sim: Sim, ctx: Ctx, not_found: str) -> NetworkVolume:
@@ -198,33 +171,6 @@ async def v2_delete_volume(sim: Sim, ctx: Ctx) -> Reply:
     return Reply(204)
 
 
-async def v1_list_volumes(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, [volume_v1(v) for v in sim.store.network_volumes.values()])
-
-
-async def v1_create_volume(sim: Sim, ctx: Ctx) -> Reply:
-    body = await _v1_body(ctx, "NetworkVolumeCreateInput")
-    if int(body["size"]) < V1_MIN_VOLUME_GB:
-        raise ApiError(400, f"size must be at least {V1_MIN_VOLUME_GB} GB")
-    volume = _new_volume(sim, body["name"], int(body["size"]), body["dataCenterId"], None)
-    return Reply(200, volume_v1(volume))
-
-
-async def v1_get_volume(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, volume_v1(_volume(sim, ctx, "Network volume not found.")))
-
-
-async def v1_update_volume(sim: Sim, ctx: Ctx) -> Reply:
-    volume = _volume(sim, ctx, "Network volume not found.")
-    _resize(volume, await _v1_body(ctx, "NetworkVolumeUpdateInput"))
-    return Reply(200, volume_v1(volume))
-
-
-async def v1_delete_volume(sim: Sim, ctx: Ctx) -> Reply:
-    _delete_volume(sim, _volume(sim, ctx, "Network volume not found."))
-    return Reply(204)
-
-
 # -- container registry credentials ----------------------------------------------------------------------------
 def registry_view(registry: Registry) -> dict[str, Any]:
     return {"id": registry.id, "name": registry.name}
@@ -238,7 +184,7 @@ def _registry(sim: Sim, ctx: Ctx, not_found: str) -> Registry:
 
 
 def _new_registry(sim: Sim, body: dict[str, Any]) -> Registry:
-    # Names are unique (the v1 document says so; both APIs share one store).
+    # Names are unique.
     if any(r.name == body["name"] for r in sim.store.registries.values()):
         raise ApiError(400, f"a container registry credential named {body['name']!r} already exists")
     registry = Registry(id=new_id(25), name=body["name"], username=body["username"], password=body["password"])
@@ -276,27 +222,10 @@ async def v2_delete_registry(sim: Sim, ctx: Ctx) -> Reply:
     return Reply(204)
 
 
-async def v1_list_registries(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, [registry_view(r) for r in sim.store.registries.values()])
-
-
-async def v1_create_registry(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, registry_view(_new_registry(sim, await _v1_body(ctx, "ContainerRegistryAuthCreateInput"))))
-
-
-async def v1_get_registry(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, registry_view(_registry(sim, ctx, "Container registry auth not found.")))
-
-
-async def v1_delete_registry(sim: Sim, ctx: Ctx) -> Reply:
-    _delete_registry(sim, _registry(sim, ctx, "Container registry auth not found."))
-    return Reply(204)
-
-
-# -- billing, REST v2 ------------------------------------------------------------------------------------------
-def _window(ctx: Ctx, *, allow_last_n: bool = True) -> Window:
+# -- billing -----------------------------------------------------------------------------------------------
+def _window(ctx: Ctx) -> Window:
     try:
-        return resolve_window(ctx.query, utc_now(), allow_last_n=allow_last_n)
+        return resolve_window(ctx.query, utc_now())
     except BillingError as exc:
         raise ApiError(400, str(exc)) from None
 
@@ -390,92 +319,6 @@ def _v2_family_handler(segment: str) -> Any:
         return Reply(200, {"records": records, "metadata": metadata})
 
     return handler
-
-
-# -- billing, REST v1 ------------------------------------------------------------------------------------------
-def _v1_grouped(charges: list[Charge], window: Window, key: Any) -> list[tuple[Any, Any, list[Charge]]]:
-    grouped: dict[tuple[Any, Any], list[Charge]] = defaultdict(list)
-    for charge in charges:
-        grouped[(bucket_of(charge, window), key(charge))].append(charge)
-    return [
-        (start, group, grouped[(start, group)]) for start, group in sorted(grouped, key=lambda k: (k[0], str(k[1])))
-    ]
-
-
-def _v1_record(start: Any, charges: list[Charge]) -> dict[str, Any]:
-    return {
-        "amount": money(sum(sum(c.amounts.values()) for c in charges)),
-        "diskSpaceBilledGb": sum(c.disk_gb for c in charges),
-        "time": rfc3339(start),
-        "timeBilledMs": sum(c.time_billed_ms for c in charges),
-    }
-
-
-def _pod_gpu_type(sim: Sim, charge: Charge) -> str | None:
-    if charge.gpu_type_id:
-        return charge.gpu_type_id
-    pod = sim.store.pods.get(charge.resource_id)
-    return pod.gpu_type if pod is not None else None
-
-
-def _v1_grouping(ctx: Ctx, allowed: tuple[str, ...], default: str) -> str:
-    grouping = ctx.query.get("grouping") or default
-    if grouping not in allowed:
-        raise ApiError(400, f"grouping must be one of {', '.join(allowed)}")
-    return grouping
-
-
-async def v1_billing_pods(sim: Sim, ctx: Ctx) -> Reply:
-    window = _window(ctx, allow_last_n=False)
-    grouping = _v1_grouping(ctx, ("podId", "gpuTypeId"), "gpuTypeId")
-    pod_id, gpu_type = ctx.query.get("podId"), ctx.query.get("gpuTypeId")
-    charges = [
-        c
-        for c in charges_in(sim.store.billing, "pods", window)
-        if (not pod_id or c.resource_id == pod_id) and (not gpu_type or _pod_gpu_type(sim, c) == gpu_type)
-    ]
-    key = (lambda c: c.resource_id) if grouping == "podId" else (lambda c: _pod_gpu_type(sim, c))
-    records = []
-    for start, group, members in _v1_grouped(charges, window, key):
-        record = _v1_record(start, members)
-        if group is not None:
-            record[grouping] = group
-        records.append(record)
-    return Reply(200, records)
-
-
-async def v1_billing_endpoints(sim: Sim, ctx: Ctx) -> Reply:
-    window = _window(ctx, allow_last_n=False)
-    grouping = _v1_grouping(ctx, ("endpointId", "podId", "gpuTypeId"), "endpointId")
-    endpoint_id = ctx.query.get("endpointId")
-    charges = [
-        c
-        for c in charges_in(sim.store.billing, "serverless", window)
-        if not endpoint_id or c.resource_id == endpoint_id
-    ]
-    # Serverless charges are per endpoint; the simulator has no per-worker split, so every grouping keys on it.
-    records = []
-    for start, group, members in _v1_grouped(charges, window, lambda c: c.resource_id):
-        record = _v1_record(start, members)
-        if grouping == "endpointId":
-            record["endpointId"] = group
-        records.append(record)
-    return Reply(200, records)
-
-
-async def v1_billing_volumes(sim: Sim, ctx: Ctx) -> Reply:
-    window = _window(ctx, allow_last_n=False)
-    charges = charges_in(sim.store.billing, "network_volumes", window)
-    records = []
-    for start, _group, members in _v1_grouped(charges, window, lambda c: None):
-        record = _v1_record(start, members)
-        del record["timeBilledMs"]
-        record["highPerformanceStorageAmount"] = money(sum(c.amounts.get("high_performance", 0.0) for c in members))
-        record["highPerformanceStorageDiskSpaceBilledGb"] = sum(
-            c.disk_gb for c in members if c.amounts.get("high_performance")
-        )
-        records.append(record)
-    return Reply(200, records)
 
 
 # -- admin: the billing ledger ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 """The HTTP server: one starlette app, one dispatcher doing auth, faults, rate limit and the request log.
 
 Every request goes through :meth:`Sim.dispatch`, which is why each surface formats errors its own way
-(``surface`` = v2 problem+json, v1 ``{"message"}``, GraphQL ``{"errors"}``, invoke/admin ``{"error"}``).
+(``surface`` = v2 problem+json, invoke/admin ``{"error"}``).
 """
 
 from __future__ import annotations
@@ -114,10 +114,6 @@ def error_reply(surface: str, status: int, detail: str, errors: list[str] | None
         if errors:
             body["errors"] = errors
         return Reply(status, body, media_type=PROBLEM_JSON)
-    if surface == "v1":
-        return Reply(status, {"message": detail})
-    if surface == "graphql":
-        return Reply(status, {"errors": [{"message": detail}]})
     return Reply(status, {"error": detail})
 
 
@@ -129,22 +125,14 @@ def _phrase(status: int) -> str:
 
 
 def _surface_for(path: str) -> str:
-    for prefix, surface in (("/v2/", "v2"), ("/v1/", "v1"), ("/graphql", "graphql"), ("/invoke/", "invoke")):
+    for prefix, surface in (("/v2/", "v2"), ("/invoke/", "invoke")):
         if path.startswith(prefix) or path == prefix.rstrip("/"):
             return surface
     return "admin" if path.startswith("/_sim") else "other"
 
 
-def _list_slot(surface: str, body: Any) -> tuple[Any, Any] | None:
+def _list_slot(body: Any) -> tuple[dict[str, Any], str] | None:
     """Where a list response keeps its items: (container, key) for null-entry and empty-list faults."""
-    if surface == "v1" and isinstance(body, list):
-        return body, None
-    if surface == "graphql" and isinstance(body, dict):
-        data = body.get("data") or {}
-        myself = data.get("myself") if isinstance(data, dict) else None
-        if isinstance(myself, dict) and isinstance(myself.get("pods"), list):
-            return myself, "pods"
-        return None
     if isinstance(body, dict):
         for key in ("pods", "endpoints", "templates", "workers"):
             if isinstance(body.get(key), list):
@@ -164,15 +152,15 @@ class Sim:
         self.faults = FaultBook()
         self.limiter = RateLimiter()
         self.requests = RequestLog()
-        # Responses that broke the OpenAPI documents (see contract.py); tests fail on any entry.
+        # Responses that broke the OpenAPI document (see contract.py); tests fail on any entry.
         self.contract_violations: list[str] = []
         self.base_url = "http://127.0.0.1"
         self.started_at = time.time()
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
-        from . import admin, api_account, api_graphql, api_v1, api_v2, api_v2_catalog, api_v2_clusters
+        from . import admin, api_account, api_v2, api_v2_catalog, api_v2_clusters
 
-        for module in (api_v2, api_v2_catalog, api_v2_clusters, api_v1, api_graphql, admin, api_account):
+        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------
@@ -181,8 +169,6 @@ class Sim:
         return {
             "base": base,
             "api_v2": f"{base}/v2",
-            "api_v1": f"{base}/v1",
-            "graphql": f"{base}/graphql",
             "serverless": f"{base}/invoke/v2",
             "admin": f"{base}/_sim",
         }
@@ -208,8 +194,6 @@ class Sim:
         token = header[7:].strip() if header[:7].lower() == "bearer " else ""
         if surface == "invoke" and not token:
             token = header.strip()  # the serverless docs send the raw key
-        if surface == "graphql" and not token:
-            token = request.query_params.get("api_key", "")
         if not token:
             return False, "missing bearer token"
         if token != self.api_key:
@@ -242,7 +226,7 @@ class Sim:
                 "faults": fault_kinds,
             }
             self.requests.add(entry)
-            if surface in ("v2", "v1") and not fault_kinds and self.store.config.validate_responses:
+            if surface == "v2" and not fault_kinds and self.store.config.validate_responses:
                 self._check_contract(method, path, reply, entry)
         return response
 
@@ -267,7 +251,7 @@ class Sim:
         if route is None:
             if path_known:
                 return error_reply(surface, 405, f"method {method} not allowed on {path}")
-            return error_reply(surface, 404, "resource not found" if surface != "v1" else "Not Found")
+            return error_reply(surface, 404, "resource not found")
 
         rules: list[FaultRule] = self.faults.take(method, path) if surface != "admin" else []
         fault_kinds.extend(rule.kind for rule in rules)
@@ -286,7 +270,7 @@ class Sim:
         if route.auth:
             ok, why = self._authorized(request, surface)
             if not ok:
-                return error_reply(surface, 401, why if surface != "v1" else "Unauthorized")
+                return error_reply(surface, 401, why)
         if route.auth and surface == "v2":  # the windows RunPod documents for REST v2
             config = self.store.config
             quotas = {
@@ -339,17 +323,13 @@ class Sim:
         if rule.kind == "error_after_create":
             if 200 <= reply.status < 300:
                 status = int(rule.params.get("status", 500))
-                if surface == "v1":
-                    return error_reply(
-                        surface, status, "Something went wrong. Please try again later or contact support."
-                    )
                 return error_reply(surface, status, "internal server error")
             return reply
-        slot = _list_slot(surface, reply.body)
+        slot = _list_slot(reply.body)
         if slot is None:
             return reply
         container, key = slot
-        items = container if key is None else container[key]
+        items = container[key]
         if rule.kind == "null_entry":
             items.insert(len(items) // 2, None)
         elif rule.kind == "empty_list":

@@ -29,32 +29,30 @@ def _rss_kib(pid: int) -> dict[str, int]:
 def measure_listing(
     sim: SimProcess, pods: int = 1000, reads: int = 15, ports: list[str] | None = None
 ) -> dict[str, Any]:
-    """Seed ``pods`` RUNNING pods, then list them ``reads`` times per surface; times in milliseconds."""
+    """Seed ``pods`` RUNNING pods, then list them ``reads`` times on REST v2; times in milliseconds."""
     started = time.perf_counter()
     sim.admin.seed(pods, ports=ports if ports is not None else ["8888/http", "22/tcp"])
     seed_ms = (time.perf_counter() - started) * 1000
     headers = {"Authorization": f"Bearer {sim.api_key}"}
     results: dict[str, Any] = {"pods": pods, "seed_ms": round(seed_ms, 1)}
     with httpx.Client(base_url=sim.urls["base"], headers=headers, timeout=30) as client:
-        for label, path in (("v2", "/v2/pods"), ("v1", "/v1/pods")):
-            client.get(path)  # warm-up
-            sim.admin.clear_requests()
-            wall = []
-            for _ignored in range(reads):
-                begin = time.perf_counter()
-                response = client.get(path)
-                wall.append((time.perf_counter() - begin) * 1000)
-                response.raise_for_status()
-            server = [entry["duration_ms"] for entry in sim.admin.requests()]
-            count = len(response.json()["pods"] if label == "v2" else response.json())
-            results[label] = {
-                "listed": count,
-                "bytes": len(response.content),
-                "server_median_ms": round(statistics.median(server), 1),
-                "server_max_ms": round(max(server), 1),
-                "wall_median_ms": round(statistics.median(wall), 1),
-                "wall_max_ms": round(max(wall), 1),
-            }
+        client.get("/v2/pods")  # warm-up
+        sim.admin.clear_requests()
+        wall = []
+        for _ignored in range(reads):
+            begin = time.perf_counter()
+            response = client.get("/v2/pods")
+            wall.append((time.perf_counter() - begin) * 1000)
+            response.raise_for_status()
+        server = [entry["duration_ms"] for entry in sim.admin.requests()]
+        results["v2"] = {
+            "listed": len(response.json()["pods"]),
+            "bytes": len(response.content),
+            "server_median_ms": round(statistics.median(server), 1),
+            "server_max_ms": round(max(server), 1),
+            "wall_median_ms": round(statistics.median(wall), 1),
+            "wall_max_ms": round(max(wall), 1),
+        }
     results["rss_kib"] = _rss_kib(sim.process.pid)
     return results
 

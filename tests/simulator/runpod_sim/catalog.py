@@ -12,12 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .store import DATA_CENTERS, DEFAULT_GPU_PRICE, GPU_PRICES
+from .store import DEFAULT_GPU_PRICE, GPU_PRICES
 
-# The community-cloud list price and the spot (interruptible) floor as shares of the secure on-demand price;
-# the simulator's own rules.
+# The community-cloud list price as a share of the secure on-demand price; the simulator's own rule.
 COMMUNITY_SHARE = 0.8
-SPOT_SHARE = 0.5
 # CUDA version of every simulated host (the store gives GPU pods this cudaVersion).
 HOST_CUDA_VERSION = "12.8"
 
@@ -41,10 +39,6 @@ class GpuType:
     def community_price(self) -> float:
         return round(self.price * COMMUNITY_SHARE, 3)
 
-    @property
-    def spot_price(self) -> float:
-        return round(self.price * SPOT_SHARE, 3)
-
 
 GPU_TYPES: dict[str, GpuType] = {
     gpu.id: gpu
@@ -66,29 +60,10 @@ GPU_TYPES: dict[str, GpuType] = {
 }
 
 
-def display_name(gpu_type: str | None) -> str:
-    """The name RunPod shows for a type (``machine.gpuDisplayName``, v1 ``gpu.displayName``)."""
-    known = GPU_TYPES.get(gpu_type or "")
-    if known is not None:
-        return known.display_name
-    name = gpu_type or ""
-    for prefix in ("NVIDIA GeForce ", "NVIDIA "):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    return name
-
-
 def max_count(gpu_type: str | None) -> int:
     """GpuType.maxCount: the most GPUs one pod of this type can have (types outside the catalog hold 8)."""
     gpu = GPU_TYPES.get(gpu_type or "")
     return gpu.max_count if gpu is not None else GpuType.max_count
-
-
-def has_free(store: Any, gpu_type: str, count: int) -> bool:
-    """Whether a host can give a pod ``count`` GPUs of this type now (in any data center, see Store.gpu_stock)."""
-    if gpu_type in store.config.out_of_stock_gpu_types or not 1 <= count <= max_count(gpu_type):
-        return False
-    return store.place_gpu_pod(gpu_type, count, []) is not None
 
 
 def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:
@@ -100,8 +75,7 @@ def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:
 
 
 def availability_level(free: int) -> str:
-    """The level for ``free`` placeable pods (the simulator's own bands): v2 catalog ``availability``, and
-    GraphQL ``stockStatus`` in title case."""
+    """The level for ``free`` placeable pods (the simulator's own bands): the v2 catalog's ``availability``."""
     if free <= 0:
         return "NONE"
     return "LOW" if free < 4 else "MEDIUM" if free < 16 else "HIGH"
@@ -116,41 +90,3 @@ def too_many_gpus(gpu_type: str | None, count: Any) -> str | None:
     if isinstance(count, int) and count > most:
         return f"gpu count {count} is more than the {most} GPUs of the largest {gpu_type} machine"
     return None
-
-
-def _version(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in str(text).split("."))
-    except ValueError:
-        return ()
-
-
-def place(
-    store: Any,
-    gpu_type: str,
-    *,
-    count: int = 1,
-    secure: bool | None = None,
-    data_center_id: str | None = None,
-    country_code: str | None = None,
-    min_cuda: str | None = None,
-    allowed_cuda: list[str] | None = None,
-) -> str | None:
-    """The data center a pod of ``count`` GPUs of this type would land in, or None when it cannot be placed.
-
-    ``secure`` None means either cloud. Every simulated host runs CUDA ``HOST_CUDA_VERSION``, so a CUDA
-    floor above it, or an allowed list without it, cannot be met.
-    """
-    gpu = GPU_TYPES.get(gpu_type)
-    if gpu is None or not has_free(store, gpu_type, count):
-        return None
-    if (secure is True and not gpu.secure_cloud) or (secure is False and not gpu.community_cloud):
-        return None
-    if min_cuda and _version(min_cuda) > _version(HOST_CUDA_VERSION):
-        return None
-    if allowed_cuda and HOST_CUDA_VERSION not in allowed_cuda:
-        return None
-    candidates = [dc for dc in DATA_CENTERS if data_center_id is None or dc == data_center_id]
-    if country_code:
-        candidates = [dc for dc in candidates if dc.startswith(f"{country_code.upper()}-")]
-    return store.place_gpu_pod(gpu_type, count, candidates) if candidates else None

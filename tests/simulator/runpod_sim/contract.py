@@ -1,17 +1,17 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Response checks against RunPod's documents: every body the simulator serves on ``/v2`` and ``/v1``.
+"""Response checks against RunPod's REST v2 document: every body the simulator serves on ``/v2``.
 
 Each response is matched to its operation in the document (method + path template, then status, then media
 type) and its body is checked twice: against the response schema (types, required, enums), and for properties
-the schema does not declare. The documents leave ``additionalProperties`` open, but a field RunPod does not
+the schema does not declare. The document leaves ``additionalProperties`` open, but a field RunPod does not
 document is one the collection must not read, so here an undeclared property is a violation.
 
-Routes are found from the documents, not from the simulator's route table, so a route added later is checked
-without any change here. Not checked: GraphQL and the serverless data plane (no document), responses altered
-by a scripted fault, and the schemas of 4xx answers the document lists without a body (v1). A status the
-operation does not list is a violation when it is a success and the operation lists other successes.
+Routes are found from the document, not from the simulator's route table, so a route added later is checked
+without any change here. Not checked: the serverless data plane (no document), responses altered by a
+scripted fault, and the schemas of 4xx answers the document lists without a body. A status the operation
+does not list is a violation when it is a success and the operation lists other successes.
 Long arrays are checked on their first ``SAMPLE`` items.
 """
 
@@ -23,10 +23,10 @@ from typing import Any
 
 import jsonschema
 
-from .schemas import _registry, v1_document, v2_document
+from .schemas import _registry, v2_document
 
 SAMPLE = 5
-_DOCS = {"v2": ("urn:runpod:v2", "", v2_document), "v1": ("urn:runpod:v1", "/v1", v1_document)}
+_DOCS = {"v2": ("urn:runpod:v2", "", v2_document)}
 _METHODS = ("get", "put", "post", "patch", "delete")
 
 
@@ -77,7 +77,7 @@ def _sample(value: Any) -> Any:
 
 def check(method: str, path: str, status: int, content_type: str, body: Any) -> list[str]:
     """Violations of the document by one response (empty when it conforms or no document covers the path)."""
-    surface = "v2" if path.startswith("/v2/") else "v1" if path.startswith("/v1/") else None
+    surface = "v2" if path.startswith("/v2/") else None
     if surface is None:
         return []
     uri, _prefix, load = _DOCS[surface]
@@ -91,7 +91,7 @@ def check(method: str, path: str, status: int, content_type: str, body: Any) -> 
     responses = _pointer(document, operation)["responses"]
     key = next((k for k in (str(status), f"{status // 100}XX", "default") if k in responses), None)
     if key is None:
-        # A 2xx the operation does not list is wrong, unless it lists no success at all (v1 restart).
+        # A 2xx the operation does not list is wrong, unless it lists no success at all.
         documents_success = any(str(code).startswith("2") for code in responses)
         flagged = 200 <= status < 300 and documents_success
         return [f"{where}: status {status} is not documented for this operation"] if flagged else []

@@ -1,16 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Request-body validation against RunPod's own OpenAPI documents (copies in ``spec/``, see ``spec/SOURCES.md``).
+"""Request-body validation against RunPod's own REST v2 OpenAPI document (a copy in ``spec/``, see ``spec/SOURCES.md``).
 
 v2 uses JSON Schema 2020-12 with ``unevaluatedProperties: false``, so unknown keys come back as 422 with
 ``errors`` such as ``$: additional properties 'bogus' not allowed``, as the real service words them.
-v1 schemas do not forbid extra keys, but the real service does (400 "Extra input keys provided in request body").
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import re
@@ -23,9 +21,7 @@ import referencing.jsonschema
 
 SPEC_DIR = Path(__file__).resolve().parent / "spec"
 V2_SPEC_FILE = SPEC_DIR / "runpod-rest-v2-openapi.json"
-V1_SPEC_FILE = SPEC_DIR / "runpod-rest-openapi.json"
 _V2_URI = "urn:runpod:v2"
-_V1_URI = "urn:runpod:v1"
 
 
 @functools.cache
@@ -34,31 +30,9 @@ def v2_document() -> dict[str, Any]:
 
 
 @functools.cache
-def v1_document() -> dict[str, Any]:
-    return json.loads(V1_SPEC_FILE.read_text())
-
-
-def _openapi30_to_jsonschema(node: Any) -> Any:
-    """OpenAPI 3.0 ``nullable: true`` -> a JSON Schema type that also allows null."""
-    if isinstance(node, dict):
-        node = {key: _openapi30_to_jsonschema(value) for key, value in node.items()}
-        if node.pop("nullable", False) and "type" in node:
-            node["type"] = [node["type"], "null"] if isinstance(node["type"], str) else [*node["type"], "null"]
-        # Spec defaults like "8888/http,22/tcp" on array fields are documentation, not constraints.
-        node.pop("default", None)
-        node.pop("example", None)
-        return node
-    if isinstance(node, list):
-        return [_openapi30_to_jsonschema(item) for item in node]
-    return node
-
-
-@functools.cache
 def _registry() -> referencing.Registry:
     v2 = referencing.Resource.from_contents(v2_document(), default_specification=referencing.jsonschema.DRAFT202012)
-    v1_doc = _openapi30_to_jsonschema(copy.deepcopy(v1_document()))
-    v1 = referencing.Resource.from_contents(v1_doc, default_specification=referencing.jsonschema.DRAFT202012)
-    return referencing.Registry().with_resources([(_V2_URI, v2), (_V1_URI, v1)])
+    return referencing.Registry().with_resources([(_V2_URI, v2)])
 
 
 @functools.cache
@@ -69,10 +43,6 @@ def _validator(uri: str, schema_name: str) -> jsonschema.Draft202012Validator:
 
 def v2_validator(schema_name: str) -> jsonschema.Draft202012Validator:
     return _validator(_V2_URI, schema_name)
-
-
-def v1_validator(schema_name: str) -> jsonschema.Draft202012Validator:
-    return _validator(_V1_URI, schema_name)
 
 
 def _json_path(error: jsonschema.ValidationError) -> str:
@@ -138,21 +108,3 @@ def _leaf_errors(error: jsonschema.ValidationError) -> list[jsonschema.Validatio
             leaves.extend(_leaf_errors(sub))
         return leaves
     return [error]
-
-
-def v1_known_keys(schema_name: str) -> set[str]:
-    return set(v1_document()["components"]["schemas"][schema_name].get("properties", {}))
-
-
-def validate_v1(schema_name: str, body: Any) -> str | None:
-    """Return the v1 error message (400) or None."""
-    if not isinstance(body, dict):
-        return "Request body must be a JSON object"
-    extra = sorted(set(body) - v1_known_keys(schema_name))
-    if extra:
-        return f"Extra input keys provided in request body: {', '.join(extra)}"
-    errors = sorted(v1_validator(schema_name).iter_errors(body), key=lambda e: list(e.absolute_path))
-    if errors:
-        first = errors[0]
-        return f"Invalid request body at {_json_path(first)}: {first.message}"
-    return None

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The one store behind every surface: pods, templates, endpoints, their timed lifecycle and the sim config.
 
-v1, v2 and GraphQL are *views* of these records (see ``views.py``), so a pod reads the same through all three.
+REST v2 answers are *views* of these records (see ``views.py``).
 Time: lifecycle deadlines use ``time.monotonic()``; every configured delay is multiplied by ``time_scale``
 when it is scheduled, so ``time_scale=0.01`` turns a 2-minute boot into 1.2 s.
 """
@@ -108,7 +108,7 @@ class SimConfig:
     ssh_behaviour: str = "sshd"
     propagation_lag: float = 3.0
     worker_boot_delay: float = 5.0
-    # How long a pod create (REST v2 and v1) takes to answer; RunPod needs about a second. Creates overlap:
+    # How long a REST v2 pod create takes to answer; RunPod needs about a second. Creates overlap:
     # each waits on its own, and the store is changed only after the wait, in one step (no await inside).
     create_latency: float = 1.0
     # After a release (a PATCH that changed the endpoint), one stale worker is replaced every rollout_step
@@ -117,14 +117,12 @@ class SimConfig:
     # Authenticated API requests per 60 s window (0 turns the window off); see also the hour and day windows.
     rate_limit_per_minute: int = 60
     out_of_stock_gpu_types: list[str] = field(default_factory=list)
-    # Keep the last runtime ports in v1/GraphQL reads after a stop (RunPod does this on some hosts).
-    stale_runtime_ports: bool = False
     # Per-pod overrides applied at create time to pods with this exact name: {"name": {"ssh_behaviour": ...}}.
     name_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Images that start sshd on their own (keys baked in). Every other image follows RunPod's convention:
     # sshd starts only when a PUBLIC_KEY reached the container (env, or account keys injected by startSsh).
     own_sshd_images: list[str] = field(default_factory=list)
-    # Check every /v2 and /v1 response against the documents (contract.py) and record violations.
+    # Check every /v2 response against the document (contract.py) and record violations.
     validate_responses: bool = True
     # Seconds after RUNNING before the host publishes the pod's port mappings (runtime ports, ssh.direct).
     port_map_delay: float = 3.0
@@ -199,7 +197,7 @@ def apply_config(config: SimConfig, changes: Any) -> None:
         ):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise ConfigError(f"{key} must be a list of strings")
-        elif key in ("stale_runtime_ports", "validate_responses"):
+        elif key == "validate_responses":
             if not isinstance(value, bool):
                 raise ConfigError(f"{key} must be a boolean")
         elif key == "name_overrides":
@@ -245,8 +243,6 @@ class Pod:
     vcpu_count: int = 0
     memory_gb: int = 0
     args: str = ""
-    docker_entrypoint: list[str] = field(default_factory=list)
-    docker_start_cmd: list[str] = field(default_factory=list)
     disk_gb: int = 50
     volume_gb: int = 0
     volume_mount_path: str = "/workspace"
@@ -255,9 +251,6 @@ class Pod:
     env: dict[str, str] = field(default_factory=dict)
     registry: str | None = None
     cloud: str = "SECURE"
-    template_id: str | None = None  # v1 keeps it; v2 reads show template null
-    interruptible: bool = False
-    bid_per_gpu: float | None = None  # a spot pod's bid (GraphQL podRentInterruptable): what it costs per GPU
     locked: bool = False
     global_networking: bool = False
     data_center_preferences: list[str] = field(default_factory=list)
@@ -270,7 +263,6 @@ class Pod:
     started_at: float | None = None  # wall clock of the last start
     running_since: float | None = None  # monotonic, for uptime
     last_status_change: str = ""
-    v1_desired_status: str | None = None  # set for terminate/outbid where v1 differs from the v2 mapping
     terminated_at: float | None = None
     hidden: bool = False  # deleted out of band: 404 everywhere
     next_at: float | None = None  # monotonic deadline of the next lifecycle step
@@ -278,7 +270,6 @@ class Pod:
     ports_at: float | None = None  # monotonic: when the host publishes the port mappings
     # private port -> public port for tcp ports (real loopback sockets) and http ports (proxy numbers).
     port_map: dict[int, int] = field(default_factory=dict)
-    stale_port_map: dict[int, int] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     listen_wanted: bool = False
     # Membership {"id", "rank", "role"?, "ip"} of a cluster member (api_v2_clusters.py); None if standalone.
@@ -310,8 +301,6 @@ class Pod:
             return 0.0
         if self.is_gpu:
             per_gpu = GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE)
-            if self.bid_per_gpu is not None:
-                per_gpu = self.bid_per_gpu
             return round(per_gpu * self.gpu_count, 3)
         return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
 
@@ -340,9 +329,6 @@ class Template:
     start_ssh: bool = True
     start_jupyter: bool = True
     allowed_cuda_versions: list[str] = field(default_factory=list)
-    docker_entrypoint: list[str] = field(default_factory=list)
-    docker_start_cmd: list[str] = field(default_factory=list)
-    readme: str = ""
     # Created implicitly for an endpoint given an image; deleted with it.
     bound_endpoint_id: str | None = None
 
@@ -433,7 +419,7 @@ class Store:
     # -- reset ------------------------------------------------------------------------------------------------
     def reset(self) -> None:
         for pod in self.pods.values():
-            self._release_ports(pod, keep_stale=False)
+            self._release_ports(pod)
         self.pods.clear()
         self.templates.clear()
         self.endpoints.clear()
@@ -461,17 +447,12 @@ class Store:
             return None
         return pod
 
-    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING, placed: bool = False) -> Pod:
-        """``placed``: the host is chosen at once (GraphQL's find-and-deploy answers with the machine)."""
+    def add_pod(self, pod: Pod, *, initial_status: str = PROVISIONING) -> Pod:
         overrides = self.config.name_overrides.get(pod.name)
         if overrides:
             pod.overrides = {**overrides, **pod.overrides}
         pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
         self.pods[pod.id] = pod
-        if placed:
-            if pod.is_gpu and pod.placed_data_center is None and pod.data_center_preferences:
-                pod.placed_data_center = pod.data_center_preferences[0]  # it holds its GPUs from now on
-            self._assign_machine(pod)
         if initial_status == RUNNING:
             self._assign_machine(pod)
             self._enter_running(pod, self.now(), mapped_now=True)
@@ -546,7 +527,6 @@ class Store:
         pod.next_at = None
         pod.started_at = time.time() - max(0.0, self.now() - at)
         pod.running_since = at
-        pod.stale_port_map = {}
         if mapped_now or pod.port_map:  # a restart keeps the host's mappings
             self._map_ports(pod)
         else:
@@ -574,9 +554,7 @@ class Store:
         if self.listeners is not None:
             self.listeners.release(pod.id, private)
 
-    def _release_ports(self, pod: Pod, *, keep_stale: bool) -> None:
-        if keep_stale and pod.port_map:
-            pod.stale_port_map = dict(pod.port_map)
+    def _release_ports(self, pod: Pod) -> None:
         for private in list(pod.port_map):
             self._release_port(pod, private)
         pod.listen_wanted = False
@@ -623,7 +601,7 @@ class Store:
             self._sync_listeners(pod)
         self._advance_pod(pod, now)
 
-    # Lifecycle actions shared by v1, v2, GraphQL and the admin API.
+    # Lifecycle actions shared by REST v2 and the admin API.
     def stop(self, pod: Pod, reason: str = "Exited by user") -> None:
         pod.status = EXITED
         pod.next_at = None
@@ -631,7 +609,7 @@ class Store:
         pod.ports_at = None
         pod.running_since = None
         pod.last_status_change = f"{reason}: {js_date(time.time())}"
-        self._release_ports(pod, keep_stale=self.config.stale_runtime_ports)
+        self._release_ports(pod)
         self._timed.pop(pod.id, None)
 
     def fail(self, pod: Pod, reason: str = "Exited by Runpod") -> None:
@@ -641,10 +619,8 @@ class Store:
     def start(self, pod: Pod) -> None:
         """Resume a stopped pod on its host: it skips PROVISIONING."""
         pod.status = STARTING
-        pod.v1_desired_status = None
         pod.last_status_change = f"Rented by User: {js_date(time.time())}"
         pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "starting_delay"))
-        pod.stale_port_map = {}
         self._timed[pod.id] = pod
 
     def restart(self, pod: Pod) -> None:
@@ -660,15 +636,11 @@ class Store:
         self.stop(pod, f"Terminated by {by}")
         pod.status = TERMINATED
         pod.terminated_at = time.time()
-        pod.v1_desired_status = EXITED  # terminate writes EXITED + "Terminated by ..." (runpod-api.md 3.3)
-        pod.stale_port_map = {}
 
     def outbid(self, pod: Pod, desired_status: str = TERMINATED) -> None:
         self.stop(pod, "Outbid")
-        pod.v1_desired_status = desired_status
         if desired_status == TERMINATED:
             pod.status = TERMINATED
-            pod.stale_port_map = {}
 
     def delete(self, pod: Pod) -> None:
         self.terminate(pod, "user")
@@ -778,6 +750,4 @@ class Store:
                 self.templates.pop(template.id, None)
 
     def template_in_use(self, template_id: str) -> bool:
-        if any(ep.template_id == template_id for ep in self.endpoints.values()):
-            return True
-        return any(pod.template_id == template_id for pod in self.live_pods())
+        return any(ep.template_id == template_id for ep in self.endpoints.values())

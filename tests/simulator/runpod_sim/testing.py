@@ -98,7 +98,7 @@ class SimAdmin:
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
         propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit_per_minute,
-        out_of_stock_gpu_types, stale_runtime_ports, name_overrides). Returns the whole config."""
+        out_of_stock_gpu_types, name_overrides). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
     # -- faults ----------------------------------------------------------------------------------------------
@@ -207,16 +207,16 @@ class SimAdmin:
 
     # -- contract -------------------------------------------------------------------------------------------
     def contract_violations(self) -> list[str]:
-        """Every /v2 or /v1 response since the last reset that the OpenAPI documents do not allow."""
+        """Every /v2 response since the last reset that the OpenAPI document does not allow."""
         return self._call("GET", "/contract")["violations"]
 
     def assert_contract(self) -> None:
-        """Fail (AssertionError) when any response broke the documents; tests call it on teardown."""
+        """Fail (AssertionError) when any response broke the document; tests call it on teardown."""
         violations = self.contract_violations()
         if violations:
             self._call("DELETE", "/contract")
             raise AssertionError(
-                "the simulator served responses the OpenAPI documents do not allow:\n" + "\n".join(violations)
+                "the simulator served responses the OpenAPI document does not allow:\n" + "\n".join(violations)
             )
 
     # -- request log -----------------------------------------------------------------------------------------
@@ -243,14 +243,14 @@ class SimAdmin:
 
 
 class SimProcess:
-    """A running simulator subprocess. ``urls`` has api_v2, api_v1, graphql, serverless, admin and base."""
+    """A running simulator subprocess. ``urls`` has api_v2, serverless, admin and base."""
 
     def __init__(
         self, process: subprocess.Popen[bytes], ready: dict[str, Any], workdir: tempfile.TemporaryDirectory[str]
     ):
         self.process = process
         self.ready = ready
-        self.urls = {key: ready[key] for key in ("base", "api_v2", "api_v1", "graphql", "serverless", "admin")}
+        self.urls = {key: ready[key] for key in ("base", "api_v2", "serverless", "admin")}
         self.api_key: str = ready["api_key"]
         self.port: int = ready["port"]
         self.admin = SimAdmin(self.urls["admin"])
@@ -260,13 +260,11 @@ class SimProcess:
     def base_url(self) -> str:
         return self.urls["base"]
 
-    def env(self, api_version: str = "v2") -> dict[str, str]:
+    def env(self) -> dict[str, str]:
         """The RUNPOD_* variables pointing the collection at this simulator."""
         return {
             "RUNPOD_API_KEY": self.api_key,
-            "RUNPOD_API_VERSION": api_version,
-            "RUNPOD_API_URL": self.urls["api_v1" if api_version == "v1" else "api_v2"],
-            "RUNPOD_GRAPHQL_URL": self.urls["graphql"],
+            "RUNPOD_API_URL": self.urls["api_v2"],
             "RUNPOD_SERVERLESS_URL": self.urls["serverless"],
         }
 

@@ -26,7 +26,7 @@ def sim() -> Iterator[SimProcess]:
 
 @pytest.fixture(autouse=True)
 def _clean(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Reset before each test; after it, fail on any response the OpenAPI documents do not allow."""
+    """Reset before each test; after it, fail on any response the OpenAPI document does not allow."""
     if "sim" not in request.fixturenames:
         yield
         return
@@ -45,23 +45,6 @@ def _client(base: str, api_key: str | None) -> httpx.Client:
 def v2(sim: SimProcess) -> Iterator[httpx.Client]:
     with _client(sim.urls["api_v2"], sim.api_key) as client:
         yield client
-
-
-@pytest.fixture
-def v1(sim: SimProcess) -> Iterator[httpx.Client]:
-    with _client(sim.urls["api_v1"], sim.api_key) as client:
-        yield client
-
-
-@pytest.fixture
-def gql(sim: SimProcess) -> Callable[..., httpx.Response]:
-    def run(query: str, variables: dict[str, Any] | None = None, **kwargs: Any) -> httpx.Response:
-        headers = kwargs.pop("headers", {"Authorization": f"Bearer {sim.api_key}"})
-        return httpx.post(
-            sim.urls["graphql"], json={"query": query, "variables": variables}, headers=headers, timeout=10, **kwargs
-        )
-
-    return run
 
 
 @pytest.fixture

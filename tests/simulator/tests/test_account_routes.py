@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Network volumes, registry credentials and billing: behaviour and the published OpenAPI schemas (v2 and v1)."""
+"""Network volumes, registry credentials and billing: behaviour and the published REST v2 OpenAPI schemas."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openapi_core import OpenAPI
-from test_openapi_contract import CONFIG, CONFIG_V1, _spec_path, check_v1, check_v2
+from test_openapi_contract import CONFIG, _spec_path, check_v2
 
 from runpod_sim.account import BUCKET_SIZES, bucket_floor, bucket_next, resolve_window
 
@@ -23,11 +23,6 @@ VOLUME_KEYS = {"id", "name", "size", "dataCenter", "type"}
 @pytest.fixture(scope="module")
 def spec_v2() -> OpenAPI:
     return OpenAPI.from_file_path(str(_spec_path("runpod-rest-v2-openapi.json")), config=CONFIG)
-
-
-@pytest.fixture(scope="module")
-def spec_v1() -> OpenAPI:
-    return OpenAPI.from_file_path(str(_spec_path("runpod-rest-openapi.json")), config=CONFIG_V1)
 
 
 def add_charges(sim, *charges):
@@ -188,50 +183,6 @@ def test_v2_billing_buckets_and_totals(sim, v2, spec_v2):
         refused = v2.get("/billing", params=params)
         assert refused.status_code == 400, params
         check_v2(spec_v2, refused)
-
-
-def test_v1_volumes_registries_and_billing(sim, v1, spec_v1):
-    created = v1.post("/networkvolumes", json={"name": "data", "size": 20, "dataCenterId": "EU-RO-1"})
-    assert created.status_code == 200
-    volume = check_v1(spec_v1, created)
-    assert set(volume) == {"id", "name", "size", "dataCenterId"}
-    assert check_v1(spec_v1, v1.get("/networkvolumes")) == [volume]
-    assert check_v1(spec_v1, v1.patch(f"/networkvolumes/{volume['id']}", json={"size": 30}))["size"] == 30
-    assert v1.post(f"/networkvolumes/{volume['id']}/update", json={"size": 25}).status_code == 400
-    assert (
-        v1.post("/networkvolumes", json={"name": "x", "size": 20, "dataCenterId": "EU-RO-1", "type": "x"}).status_code
-        == 400
-    )
-    assert v1.delete(f"/networkvolumes/{volume['id']}").status_code == 204
-    registry = check_v1(
-        spec_v1, v1.post("/containerregistryauth", json={"name": "r", "username": "u", "password": "p"})
-    )
-    assert check_v1(spec_v1, v1.get("/containerregistryauth")) == [registry]
-    assert check_v1(spec_v1, v1.get(f"/containerregistryauth/{registry['id']}")) == registry
-    assert v1.delete(f"/containerregistryauth/{registry['id']}").status_code == 204
-
-    day = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=1)
-    add_charges(
-        sim,
-        {"kind": "pods", "resource_id": "pod1", "time": day.isoformat(), "gpu": 1.0, "gpu_type_id": GPU},
-        {"kind": "serverless", "resource_id": "ep1", "time": day.isoformat(), "gpu": 2.0},
-        {"kind": "network_volumes", "resource_id": "v", "time": day.isoformat(), "standard": 0.2, "disk_gb": 20},
-    )
-    window = {"startTime": day.isoformat(), "endTime": (day + timedelta(days=1)).isoformat()}
-    by_type = check_v1(spec_v1, v1.get("/billing/pods", params=window))
-    assert by_type == [
-        {
-            "amount": 1.0,
-            "diskSpaceBilledGb": 0,
-            "time": window["startTime"][:19] + "Z",
-            "timeBilledMs": 0,
-            "gpuTypeId": GPU,
-        }
-    ]
-    by_pod = check_v1(spec_v1, v1.get("/billing/pods", params={**window, "grouping": "podId"}))
-    assert by_pod[0]["podId"] == "pod1"
-    assert check_v1(spec_v1, v1.get("/billing/endpoints", params=window))[0]["endpointId"] == "ep1"
-    assert check_v1(spec_v1, v1.get("/billing/networkvolumes", params=window))[0]["diskSpaceBilledGb"] == 20
 
 
 def test_admin_billing_seed_refuses_bad_charges(sim):

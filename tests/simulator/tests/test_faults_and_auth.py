@@ -11,8 +11,6 @@ import httpx
 import pytest
 from simhelpers import GPU, pod_body, wait_for
 
-POD_LIST_QUERY = "query { myself { pods { id desiredStatus } } }"
-
 
 def test_status_fault_429_carries_retry_after_and_ratelimit_headers(sim, v2):
     sim.admin.inject_fault(r"/v2/pods", "status", method="GET", status=429, retry_after=7)
@@ -56,15 +54,11 @@ def test_malformed_body(sim, v2, create_pod):
         response.json()
 
 
-def test_null_entry_in_every_list_surface(sim, v2, v1, gql, create_pod):
+def test_null_entry_in_a_list(sim, v2, create_pod):
     create_pod()
     create_pod(name="pod-b")
     sim.admin.inject_fault(r"/v2/pods", "null_entry", method="GET")
-    sim.admin.inject_fault(r"/v1/pods", "null_entry", method="GET")
-    sim.admin.inject_fault(r"/graphql", "null_entry")
-    assert None in v2.get("/pods").json()["pods"]
-    assert None in v1.get("/pods").json()
-    pods = gql(POD_LIST_QUERY).json()["data"]["myself"]["pods"]
+    pods = v2.get("/pods").json()["pods"]
     assert None in pods and len(pods) == 3
 
 
@@ -75,31 +69,21 @@ def test_one_empty_list_read(sim, v2, create_pod):
     assert len(v2.get("/pods").json()["pods"]) == 1
 
 
-def test_500_after_create_still_creates_the_pod(sim, v2, v1):
+def test_500_after_create_still_creates_the_pod(sim, v2):
     sim.admin.inject_fault(r"/v2/pods", "error_after_create", method="POST")
     response = v2.post("/pods", json=pod_body(name="billed"))
     assert response.status_code == 500
     assert [pod["name"] for pod in v2.get("/pods").json()["pods"]] == ["billed"]
-    sim.admin.inject_fault(r"/v1/pods", "error_after_create", method="POST")
-    legacy = v1.post("/pods", json={"name": "billed-v1", "imageName": "ubuntu"})
-    assert legacy.status_code == 500 and "message" in legacy.json()
-    assert {pod["name"] for pod in v1.get("/pods").json()} == {"billed", "billed-v1"}
 
 
-def test_stock_out_fault_and_config(sim, v2, v1):
+def test_stock_out_fault_and_config(sim, v2):
     sim.admin.inject_fault(r"/v2/pods", "stock_out", method="POST")
     stock_out = v2.post("/pods", json=pod_body())
     assert stock_out.status_code == 400 and "no longer any instances available" in stock_out.json()["detail"]
-    sim.admin.inject_fault(r"/v1/pods", "stock_out", method="POST")
-    legacy = v1.post("/pods", json={"name": "x", "imageName": "ubuntu"})
-    assert legacy.status_code == 500
-    assert legacy.json() == {"message": "There are no longer any instances available with the requested specifications"}
-    assert v2.get("/pods").json()["pods"] == [] and v1.get("/pods").json() == []
+    assert v2.get("/pods").json()["pods"] == []
     sim.admin.configure(out_of_stock_gpu_types=[GPU])
     assert v2.post("/pods", json=pod_body()).status_code == 400
     assert v2.post("/pods", json=pod_body(gpu={"id": "NVIDIA A40"})).status_code == 201
-    picked = v1.post("/pods", json={"name": "y", "imageName": "ubuntu", "gpuTypeIds": [GPU, "NVIDIA L4"]})
-    assert picked.status_code == 201 and picked.json()["gpu"]["id"] == "NVIDIA L4"
 
 
 def test_rate_limit_answers_429_after_the_quota(sim, v2):
@@ -112,7 +96,7 @@ def test_rate_limit_answers_429_after_the_quota(sim, v2):
     assert 1 <= int(answers[3].headers["Retry-After"]) <= 60
 
 
-def test_three_rate_limit_windows_are_announced_by_default(sim, v2, v1):
+def test_three_rate_limit_windows_are_announced_by_default(sim, v2):
     answer = v2.get("/pods")
     assert answer.headers["RateLimit-Policy"] == '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400'
     assert [part.split(";")[0] for part in answer.headers["RateLimit"].split(", ")] == ['"minute"', '"hour"', '"day"']
@@ -120,7 +104,6 @@ def test_three_rate_limit_windows_are_announced_by_default(sim, v2, v1):
     # The hour window already counted the read above.
     assert [v2.get("/pods").status_code for _ignored in range(3)] == [200, 429, 429]
     assert v2.get("/pods").json()["detail"] == "rate limit exceeded for the hour window"
-    assert v1.get("/pods").status_code == 200  # the document announces the windows for REST v2
 
 
 def test_request_log_records_and_resets(sim, v2):
@@ -142,32 +125,21 @@ def test_request_log_records_and_resets(sim, v2):
     [
         ("api_v2", "GET", "/pods"),
         ("api_v2", "POST", "/serverless"),
-        ("api_v1", "GET", "/pods"),
-        ("api_v1", "GET", "/templates"),
-        ("graphql", "POST", ""),
         ("serverless", "GET", "/abc/health"),
     ],
 )
 def test_every_surface_requires_the_key(sim, surface, method, path):
     url = sim.urls[surface] + path
-    body = {"query": POD_LIST_QUERY} if surface == "graphql" else None
-    missing = httpx.request(method, url, json=body)
-    wrong = httpx.request(method, url, json=body, headers={"Authorization": "Bearer wrong"})
+    missing = httpx.request(method, url)
+    wrong = httpx.request(method, url, headers={"Authorization": "Bearer wrong"})
     assert missing.status_code == 401 and wrong.status_code == 401
     assert "wrong" not in wrong.text
     if surface == "api_v2":
         assert missing.json() == {"title": "Unauthorized", "status": 401, "detail": "missing bearer token"}
         assert missing.headers["content-type"] == "application/problem+json"
-    elif surface == "api_v1":
-        assert missing.json() == {"message": "Unauthorized"}
-    elif surface == "graphql":
-        assert missing.json()["errors"][0]["message"]
 
 
-def test_key_forms_accepted(sim, create_pod):
-    pod = create_pod()
-    by_param = httpx.post(sim.urls["graphql"], params={"api_key": sim.api_key}, json={"query": POD_LIST_QUERY})
-    assert by_param.json()["data"]["myself"]["pods"][0]["id"] == pod["id"]
+def test_serverless_accepts_the_raw_key(sim):
     endpoint = httpx.post(
         sim.urls["api_v2"] + "/serverless",
         headers={"Authorization": f"Bearer {sim.api_key}"},
@@ -184,7 +156,31 @@ def test_key_forms_accepted(sim, create_pod):
     assert raw.status_code == 200
 
 
-def test_unknown_paths_answer_in_the_surface_format(sim, v2, v1):
+def test_unknown_paths_answer_in_the_surface_format(sim, v2):
     assert v2.get("/nothing").json()["status"] == 404
-    assert v1.get("/nothing").json() == {"message": "Not Found"}
     assert v2.put("/pods").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/v1/pods"),
+        ("POST", "/v1/pods"),
+        ("GET", "/v1/endpoints"),
+        ("GET", "/v1/networkvolumes"),
+        ("POST", "/graphql"),
+        ("GET", "/graphql"),
+    ],
+)
+def test_rest_v1_and_graphql_are_gone(sim, method, path):
+    """RunPod retired REST v1 and is retiring GraphQL: the simulator serves neither, even to a valid key."""
+    body = {"query": "query { myself { id } }"} if path == "/graphql" else {"name": "x", "imageName": "ubuntu"}
+    answer = httpx.request(
+        method,
+        sim.urls["base"] + path,
+        json=body if method == "POST" else None,
+        headers={"Authorization": f"Bearer {sim.api_key}"},
+        params={"api_key": sim.api_key} if path == "/graphql" else None,
+    )
+    assert answer.status_code == 404, answer.text
+    assert sim.admin.pods() == []  # nothing was created on the way

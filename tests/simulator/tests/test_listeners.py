@@ -10,7 +10,6 @@ import socket
 
 import asyncssh
 import pytest
-from simhelpers import wait_for
 
 
 def _connect(port: int) -> socket.socket:
@@ -172,16 +171,6 @@ def test_sshd_sftp_writes_into_the_pod_home(sim, running_pod, client_key):
             return (await conn.run("cat note.txt", check=True)).stdout
 
     assert asyncio.run(go()) == "from sftp"
-
-
-def test_v1_pod_with_public_key_env_gets_sshd(sim, v1, client_key):
-    public = client_key.export_public_key().decode().strip()
-    pod = v1.post(
-        "/pods", json={"name": "legacy", "imageName": "ubuntu", "ports": ["22/tcp"], "env": {"PUBLIC_KEY": public}}
-    ).json()
-    sim.admin.wait_pod(pod["id"], "RUNNING", listening=True)
-    port = wait_for(lambda: v1.get(f"/pods/{pod['id']}").json()["portMappings"].get("22"))
-    assert _ssh_run(port, client_key, "echo ok").stdout == "ok\n"
 
 
 def test_sshd_starts_only_when_a_key_reached_the_container(sim, v2, running_pod):

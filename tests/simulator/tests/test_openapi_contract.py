@@ -1,9 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Every route the collection uses answers what RunPod's published OpenAPI documents promise (openapi-core).
+"""Every route the collection uses answers what RunPod's published REST v2 OpenAPI document promises (openapi-core).
 
-The documents are read from ``shared/reference`` (falling back to the simulator's byte-identical copies).
+The document is read from ``shared/reference`` (falling back to the simulator's byte-identical copy).
 """
 
 from __future__ import annotations
@@ -28,15 +28,11 @@ KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO
 SHARED = Path("/work/shared/reference")
 SHA256 = {
     "runpod-rest-v2-openapi.json": "b8bce61c5a2290d28a7cb2ed53173637166817249986cb18b101b2fd651fd313",
-    "runpod-rest-openapi.json": "a8f5aebc4338883270a5d97f8b9a89ba4b7838d1c99f0a8392e117937caba57c",
 }
 
 
 # RunPod's errors are application/problem+json, which openapi-core does not decode by itself.
 CONFIG = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
-# The published v1 document reuses operationId UpdatePod (PATCH and POST .../update), which the spec validator
-# rejects; the schemas themselves are fine, so skip validating the document, not the responses.
-CONFIG_V1 = Config(extra_media_type_deserializers={"application/problem+json": json.loads}, spec_validator_cls=None)
 
 
 def _spec_path(name: str) -> Path:
@@ -47,11 +43,6 @@ def _spec_path(name: str) -> Path:
 @pytest.fixture(scope="module")
 def openapi_v2() -> OpenAPI:
     return OpenAPI.from_file_path(str(_spec_path("runpod-rest-v2-openapi.json")), config=CONFIG)
-
-
-@pytest.fixture(scope="module")
-def openapi_v1() -> OpenAPI:
-    return OpenAPI.from_file_path(str(_spec_path("runpod-rest-openapi.json")), config=CONFIG_V1)
 
 
 class _Request:
@@ -81,18 +72,12 @@ class _Response:
 
 def _server_url(spec_file: str) -> str:
     """The document's own server URL: openapi-core matches requests against it (nothing is sent there)."""
-    return json.loads(_spec_path(spec_file).read_text())["servers"][0]["url"].removesuffix("/v1")
+    return json.loads(_spec_path(spec_file).read_text())["servers"][0]["url"]
 
 
 def check_v2(openapi: OpenAPI, response: httpx.Response) -> Any:
     host = _server_url("runpod-rest-v2-openapi.json")
     openapi.validate_response(_Request(response.request, host, "/v2"), _Response(response))
-    return response.json() if response.content else None
-
-
-def check_v1(openapi: OpenAPI, response: httpx.Response) -> Any:
-    host = _server_url("runpod-rest-openapi.json")
-    openapi.validate_response(_Request(response.request, host, "/v1"), _Response(response))
     return response.json() if response.content else None
 
 
@@ -179,32 +164,6 @@ def test_v2_serverless_and_template_routes_match_the_spec(sim, v2, openapi_v2):
     deleted = v2.delete(f"/templates/{lone['id']}")
     assert deleted.status_code == 204
     check_v2(openapi_v2, deleted)
-
-
-def test_v1_routes_match_the_spec(sim, v1, openapi_v1):
-    created = v1.post("/pods", json={"name": "p", "imageName": "ubuntu", "gpuTypeIds": [GPU], "ports": ["22/tcp"]})
-    assert created.status_code == 201
-    pod = check_v1(openapi_v1, created)
-    assert check_v1(openapi_v1, v1.get("/pods"))[0]["id"] == pod["id"]
-    sim.admin.wait_pod(pod["id"], "RUNNING", mapped=True)
-    running = check_v1(openapi_v1, v1.get(f"/pods/{pod['id']}", params={"includeMachine": "true"}))
-    assert running["portMappings"]["22"] > 0 and running["machine"]["gpuTypeId"] == GPU
-    assert check_v1(openapi_v1, v1.patch(f"/pods/{pod['id']}", json={"name": "q"}))["name"] == "q"
-    assert v1.post(f"/pods/{pod['id']}/stop").status_code == 200
-    assert v1.post(f"/pods/{pod['id']}/start").status_code == 200
-    deleted = v1.delete(f"/pods/{pod['id']}")
-    assert deleted.status_code == 204
-    template = check_v1(openapi_v1, v1.post("/templates", json={"name": "t", "imageName": "img", "isServerless": True}))
-    assert check_v1(openapi_v1, v1.get("/templates"))[0]["id"] == template["id"]
-    endpoint = check_v1(
-        openapi_v1,
-        v1.post("/endpoints", json={"name": "e", "templateId": template["id"], "gpuTypeIds": [GPU], "workersMin": 1}),
-    )
-    assert check_v1(openapi_v1, v1.get("/endpoints"))[0]["id"] == endpoint["id"]
-    assert check_v1(openapi_v1, v1.get(f"/endpoints/{endpoint['id']}"))["workersMin"] == 1
-    assert check_v1(openapi_v1, v1.patch(f"/endpoints/{endpoint['id']}", json={"workersMax": 5}))["workersMax"] == 5
-    assert v1.delete(f"/endpoints/{endpoint['id']}").status_code == 204
-    assert v1.delete(f"/templates/{template['id']}").status_code == 204
 
 
 def test_v2_catalog_routes_match_the_spec_and_follow_the_stock(sim, v2, openapi_v2):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""One store, three views (v2, v1, GraphQL); out-of-band actions; serverless; admin input errors; the CLI."""
+"""The v2 view of the store; out-of-band actions; serverless; admin input errors; the CLI."""
 
 from __future__ import annotations
 
@@ -16,125 +16,58 @@ from simhelpers import GPU, wait_for
 
 from runpod_sim.testing import SIMULATOR_ROOT, SimAdminError
 
-FULL_QUERY = """
-query Pods {
-  myself { pods { id name desiredStatus lastStatusChange imageName costPerHr gpuCount ports env
-    machine { gpuDisplayName location }
-    runtime { uptimeInSeconds ports { ip isIpPublic privatePort publicPort type } gpus { id } container { cpuPercent } }
-  } }
-}
-"""
 
-
-def _gql_pods(gql):
-    response = gql(FULL_QUERY)
-    assert response.status_code == 200, response.text
-    return {pod["id"]: pod for pod in response.json()["data"]["myself"]["pods"]}
-
-
-def test_the_same_pod_reads_consistently_through_v1_graphql_and_v2(sim, v2, v1, gql, running_pod):
+def test_a_running_pod_reads_back_as_created_with_its_ports_mapped(sim, v2, running_pod):
     pod = running_pod(env={"K": "V"}, gpu={"id": GPU, "count": 2})
     v2_pod = v2.get(f"/pods/{pod['id']}").json()
-    v1_pod = v1.get(f"/pods/{pod['id']}").json()
-    g_pod = _gql_pods(gql)[pod["id"]]
     ssh_port = v2_pod["ssh"]["direct"]["port"]
-    assert v1_pod["name"] == g_pod["name"] == v2_pod["name"]
-    assert v1_pod["image"] == g_pod["imageName"] == v2_pod["image"]
-    assert v1_pod["desiredStatus"] == g_pod["desiredStatus"] == "RUNNING"
-    assert v1_pod["costPerHr"] == g_pod["costPerHr"] == v2_pod["cost"]
-    assert v1_pod["gpu"]["count"] == g_pod["gpuCount"] == v2_pod["gpu"]["count"] == 2
-    assert v1_pod["ports"] == v2_pod["ports"] and g_pod["ports"] == ",".join(v2_pod["ports"])
-    assert v1_pod["env"] == v2_pod["env"] and g_pod["env"] == ["K=V"]
-    assert v1_pod["publicIp"] == "127.0.0.1" and v1_pod["portMappings"]["22"] == ssh_port
-    public22 = [p for p in g_pod["runtime"]["ports"] if p["privatePort"] == 22]
-    assert public22 == [
-        {"ip": "127.0.0.1", "isIpPublic": True, "privatePort": 22, "publicPort": ssh_port, "type": "tcp"}
-    ]
-    http = next(p for p in g_pod["runtime"]["ports"] if p["privatePort"] == 8888)
-    assert http["isIpPublic"] is False and http["type"] == "http"
-    assert len(g_pod["runtime"]["gpus"]) == 2 and g_pod["runtime"]["uptimeInSeconds"] >= 0
-    assert v1.get("/pods", params={"name": "pod-a"}).json()[0]["id"] == pod["id"]
-    assert v1.get("/pods", params={"name": "other"}).json() == []
+    assert v2_pod["status"] == "RUNNING" and v2_pod["env"] == {"K": "V"}
+    assert v2_pod["gpu"]["count"] == 2 and v2_pod["ports"] == ["22/tcp", "8888/http"]
+    assert sim.admin.pod(pod["id"])["port_map"]["22"] == ssh_port
+    ports = {row["private"]: row for row in v2_pod["runtime"]["ports"]}
+    assert ports[22] == {"private": 22, "public": ssh_port, "type": "tcp", "ip": "127.0.0.1"}
+    assert ports[8888]["type"] == "http" and ports[8888]["ip"].startswith("100.")
+    assert len(v2_pod["runtime"]["gpus"]) == 2 and v2_pod["runtime"]["uptime"] >= 0
 
 
-def test_initializing_pod_has_no_runtime_anywhere(sim, v2, v1, gql, create_pod):
+def test_initializing_pod_has_no_runtime(sim, v2, create_pod):
     sim.admin.configure(provisioning_delay=100000)
     pod = create_pod()
     assert v2.get(f"/pods/{pod['id']}").json()["runtime"] is None
-    legacy = v1.get(f"/pods/{pod['id']}").json()
-    assert legacy["desiredStatus"] == "RUNNING" and legacy["publicIp"] is None and legacy["portMappings"] == {}
-    assert legacy["lastStatusChange"].startswith("Rented by User: ")
-    g_pod = gql('query { pod(input: {podId: "%s"}) { id runtime { uptimeInSeconds } } }' % pod["id"]).json()
-    assert g_pod["data"]["pod"] == {"id": pod["id"], "runtime": None}
+    assert sim.admin.pod(pod["id"])["last_status_change"].startswith("Rented by User: ")
 
 
 @pytest.mark.parametrize(
-    ("action", "desired", "prefix", "v2_status", "listed"),
+    ("action", "prefix", "v2_status"),
     [
-        ("stop", "EXITED", "Exited by Runpod: ", "EXITED", True),
-        ("terminate", "EXITED", "Terminated by Runpod: ", "TERMINATED", False),
-        ("outbid", "TERMINATED", "Outbid: ", "TERMINATED", True),
+        ("stop", "Exited by Runpod: ", "EXITED"),
+        ("terminate", "Terminated by Runpod: ", "TERMINATED"),
+        ("outbid", "Outbid: ", "TERMINATED"),
     ],
 )
-def test_out_of_band_actions_write_runpod_texts(
-    sim, v2, v1, gql, running_pod, action, desired, prefix, v2_status, listed
-):
+def test_out_of_band_actions_write_runpod_texts(sim, v2, running_pod, action, prefix, v2_status):
     pod = running_pod()
     getattr(sim.admin, f"{action}_pod")(pod["id"])
-    legacy = v1.get(f"/pods/{pod['id']}").json()
-    assert legacy["desiredStatus"] == desired
-    assert legacy["lastStatusChange"].startswith(prefix) and legacy["lastStatusChange"].endswith(
-        "GMT+0000 (Coordinated Universal Time)"
-    )
+    change = sim.admin.pod(pod["id"])["last_status_change"]
+    assert change.startswith(prefix) and change.endswith("GMT+0000 (Coordinated Universal Time)")
     assert v2.get(f"/pods/{pod['id']}").json()["status"] == v2_status
-    assert (pod["id"] in _gql_pods(gql)) is listed
-    assert (pod["id"] in {p["id"] for p in v1.get("/pods").json()}) is listed
     assert pod["id"] not in {p["id"] for p in v2.get("/pods").json()["pods"]} or v2_status == "EXITED"
 
 
-def test_user_stop_and_delete_texts_in_v1(sim, v1):
-    pod = v1.post("/pods", json={"name": "x", "imageName": "ubuntu"}).json()
+def test_user_stop_and_delete_texts(sim, v2, create_pod):
+    pod = create_pod()
     sim.admin.wait_pod(pod["id"], "RUNNING")
-    stopped = v1.post(f"/pods/{pod['id']}/stop")
-    assert stopped.status_code == 200 and stopped.content == b""  # the document describes no body
-    assert v1.get(f"/pods/{pod['id']}").json()["lastStatusChange"].startswith("Exited by user: ")
-    assert v1.post(f"/pods/{pod['id']}/stop").status_code == 400
-    assert v1.delete(f"/pods/{pod['id']}").status_code == 204
-    gone = v1.get(f"/pods/{pod['id']}").json()
-    assert gone["desiredStatus"] == "EXITED" and gone["lastStatusChange"].startswith("Terminated by user: ")
+    assert v2.post(f"/pods/{pod['id']}/action", json={"action": "stop"}).status_code == 200
+    assert sim.admin.pod(pod["id"])["last_status_change"].startswith("Exited by user: ")
+    assert v2.delete(f"/pods/{pod['id']}").status_code == 204
+    gone = sim.admin.pod(pod["id"])
+    assert gone["terminated"] and gone["last_status_change"].startswith("Terminated by user: ")
 
 
-def test_oob_delete_makes_the_pod_vanish_everywhere(sim, v2, v1, gql, running_pod):
+def test_oob_delete_makes_the_pod_vanish(sim, v2, running_pod):
     pod = running_pod()
     sim.admin.delete_pod(pod["id"])
     assert v2.get(f"/pods/{pod['id']}").status_code == 404
-    assert v1.get(f"/pods/{pod['id']}").json() == {"message": "Pod not found."}
-    assert gql('query { pod(input: {podId: "%s"}) { id } }' % pod["id"]).json()["data"]["pod"] is None
-
-
-def test_stale_runtime_ports_linger_in_v1_and_graphql_when_configured(sim, v2, v1, gql, running_pod):
-    sim.admin.configure(stale_runtime_ports=True)
-    pod = running_pod()
-    port = pod["ssh"]["direct"]["port"]
-    v2.post(f"/pods/{pod['id']}/action", json={"action": "stop"})
-    assert v2.get(f"/pods/{pod['id']}").json()["runtime"] is None
-    assert v1.get(f"/pods/{pod['id']}").json()["portMappings"] == {"22": port}
-    stale = _gql_pods(gql)[pod["id"]]
-    assert stale["desiredStatus"] == "EXITED"
-    assert [p["publicPort"] for p in stale["runtime"]["ports"] if p["privatePort"] == 22] == [port]
-
-
-def test_graphql_rejects_fields_the_real_schema_lacks(sim, gql):
-    response = gql("query { myself { pods { id sshCommand } } }")
-    assert response.status_code == 400
-    assert "Cannot query field 'sshCommand' on type 'Pod'" in response.json()["errors"][0]["message"]
-
-
-def test_graphql_mutations_share_the_store(sim, v2, gql, running_pod):
-    pod = running_pod()
-    stopped = gql('mutation { podStop(input: {podId: "%s"}) { id desiredStatus } }' % pod["id"]).json()
-    assert stopped["data"]["podStop"]["desiredStatus"] == "EXITED"
-    assert v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED"
 
 
 def test_serverless_health_propagation_workers_and_sequence(sim, v2):
@@ -261,6 +194,9 @@ def test_cli_prints_urls_and_export_lines():
             lines.append(process.stdout.readline())
         export = next(line for line in lines if line.startswith("export "))
         assert "RUNPOD_API_KEY=k1 " in export
+        printed = "".join(lines)
+        # REST v1 and GraphQL are gone: no line announces them.
+        assert not any(word in printed for word in ("/v1", "v1 ", "graphql", "GraphQL", "RUNPOD_API_VERSION"))
         variables = dict(item.split("=", 1) for item in export.split()[1:])
         assert variables["RUNPOD_API_URL"].startswith("http://127.0.0.1:") and variables["RUNPOD_API_URL"].endswith(
             "/v2"

@@ -118,7 +118,6 @@ def test_hostvars_are_prefixed_json_safe_and_complete():
         "runpod_cost_per_hr": 0.8,
         "runpod_ports": ["22/tcp"],
         "runpod_image": "img:1",
-        "runpod_public_ip": None,
         "runpod_ssh": {
             "host": "203.0.113.9",
             "port": 10022,

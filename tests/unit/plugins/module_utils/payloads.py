@@ -138,58 +138,6 @@ def v2_template(**overrides):
     return copy.deepcopy(template)
 
 
-def v1_pod(**overrides):
-    """A REST v1 pod (desiredStatus RUNNING); live responses send imageName, the spec image."""
-    pod = {
-        "id": "xedezhzb9la3ye",
-        "name": "trainer",
-        "desiredStatus": "RUNNING",
-        "lastStatusChange": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400 (Eastern Daylight Time)",
-        "imageName": "runpod/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04",
-        "costPerHr": "0.74",
-        "adjustedCostPerHr": 0.69,
-        "containerDiskInGb": 50,
-        "volumeInGb": 20,
-        "volumeMountPath": "/workspace",
-        "ports": ["8888/http", "22/tcp"],
-        "env": {"ENV_VAR": "value"},
-        "publicIp": "45.23.12.1",
-        "portMappings": {"22": 10341, "8888": 10342},
-        "gpu": {"id": "NVIDIA GeForce RTX 4090", "count": 1, "displayName": "RTX 4090"},
-        "machine": {"gpuTypeId": "NVIDIA GeForce RTX 4090", "location": "US", "dataCenterId": "US-TX-3"},
-        "memoryInGb": 62,
-        "vcpuCount": 16,
-        "interruptible": False,
-        "locked": False,
-        "templateId": None,
-        "dockerStartCmd": ["sleep", "infinity"],
-        "dockerEntrypoint": [],
-        "lastStartedAt": "2024-07-12T19:14:40.144Z",
-        "createdAt": "2024-07-12T19:14:38.000Z",
-    }
-    pod.update(overrides)
-    return copy.deepcopy(pod)
-
-
-def gql_pod(pod_id="xedezhzb9la3ye", desired="RUNNING", runtime="default", **overrides):
-    pod = {
-        "id": pod_id,
-        "desiredStatus": desired,
-        "lastStatusChange": "Rented by User: Fri Jul 12 2024 15:14:40 GMT-0400",
-        "runtime": {
-            "uptimeInSeconds": 111,
-            "ports": [
-                {"ip": "100.65.0.101", "isIpPublic": False, "privatePort": 8888, "publicPort": 60141, "type": "http"},
-                {"ip": "45.23.12.1", "isIpPublic": True, "privatePort": 22, "publicPort": 10341, "type": "tcp"},
-            ],
-        }
-        if runtime == "default"
-        else runtime,
-    }
-    pod.update(overrides)
-    return pod
-
-
 # -- test doubles shared by the backend tests ----------------------------------------------------------
 
 # The one fake clock lives in tests/helpers/fakes.py; kept importable from here for the backend tests.

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
-    DEFAULT_API_URLS,
-    DEFAULT_GRAPHQL_URL,
+    DEFAULT_API_URL,
     DEFAULT_SERVERLESS_URL,
+    V1_RETIRED,
     resolve_options,
     transport_warnings,
 )
@@ -23,7 +23,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import Ba
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import ENDPOINT, POD, desired_status_from_v2
+from ansible_collections.runpod.cloud.plugins.module_utils._payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for
 
 API = "https://rest.example.test/v2"
@@ -32,11 +32,11 @@ PODS = "/v2/pods"
 
 
 def pod_from_v2(payload):
-    return POD.read("v2", payload)
+    return POD.read(payload)
 
 
 def endpoint_from_v2(payload):
-    return ENDPOINT.read("v2", payload)
+    return ENDPOINT.read(payload)
 
 
 def backend_with(router, **options):
@@ -47,18 +47,44 @@ def backend_with(router, **options):
 # -- options ---------------------------------------------------------------------------------------
 
 
-def test_resolve_options_defaults_depend_on_version():
-    assert resolve_options({"api_key": "k"})["api_url"] == DEFAULT_API_URLS["v2"] == "https://api.runpod.io/v2"
-    v1 = resolve_options({"api_key": "k", "api_version": "v1"})
-    assert v1["api_url"] == "https://rest.runpod.io/v1"
-    assert v1["graphql_url"] == DEFAULT_GRAPHQL_URL
-    assert v1["serverless_url"] == DEFAULT_SERVERLESS_URL
-    assert v1["request_timeout"] == 30.0 and v1["validate_certs"] is True
+def test_resolve_options_defaults_are_rest_v2():
+    defaults = resolve_options({"api_key": "k"})
+    assert defaults == {
+        "api_key": "k",
+        "api_url": DEFAULT_API_URL,
+        "serverless_url": DEFAULT_SERVERLESS_URL,
+        "validate_certs": True,
+        "request_timeout": 30.0,
+    }
+    assert DEFAULT_API_URL == "https://api.runpod.io/v2"
     custom = resolve_options({"api_url": "http://127.0.0.1:9/v2/", "request_timeout": "7", "validate_certs": False})
     assert custom["api_url"] == "http://127.0.0.1:9/v2"
     assert custom["request_timeout"] == 7.0 and custom["validate_certs"] is False
-    with pytest.raises(ValueError, match="api_version"):
-        resolve_options({"api_version": "v3"})
+    # A leftover graphql_url is neither kept nor used.
+    assert "graphql_url" not in resolve_options({"graphql_url": "https://api.runpod.io/graphql"})
+
+
+@pytest.mark.parametrize("version", ["v1", "V1 ", "v3", "rest"])
+def test_resolve_options_refuses_any_api_version_but_v2_with_the_retirement_message(version):
+    with pytest.raises(ValueError) as caught:
+        resolve_options({"api_key": "k", "api_version": version})
+    message = str(caught.value)
+    assert "RunPod retired REST v1 on 2026-11-15" in message and message.endswith(V1_RETIRED)
+    assert repr(version) in message
+
+
+# An empty value (``RUNPOD_API_VERSION=``) is as good as unset.
+@pytest.mark.parametrize("version", [None, "", "v2", "V2", " v2 "])
+def test_resolve_options_accepts_no_api_version_or_v2(version):
+    resolved = resolve_options({"api_key": "k", "api_version": version})
+    assert resolved["api_url"] == DEFAULT_API_URL and "api_version" not in resolved
+
+
+def test_make_backend_refuses_v1_before_any_request():
+    router = Router()
+    with pytest.raises(ValueError, match="RunPod retired REST v1 on 2026-11-15"):
+        backend_with(router, api_version="v1")
+    assert router.calls == []
 
 
 @pytest.mark.parametrize("value", [-1, 0, "0", float("nan"), "nan", float("inf"), "-inf", 1e300, 3600.5, "soon", True])
@@ -81,9 +107,8 @@ def test_transport_warnings_for_plain_http_off_loopback_and_unverified_tls():
         assert warned(api_url=loopback) == [], loopback
     (only,) = warned(api_url="http://api.example.test/v2")
     assert only.startswith("api_url http://api.example.test/v2 uses plain http") and "API key" in only
-    # The GraphQL URL carries the key only with v1.
+    # A leftover GraphQL URL is never called, so it carries no key to warn about.
     assert warned(graphql_url="http://10.0.0.1/graphql") == []
-    assert len(warned(api_version="v1", graphql_url="http://10.0.0.1/graphql")) == 1
     assert len(warned(serverless_url="HTTP://sls.example.test")) == 1
     (tls,) = warned(validate_certs=False)
     assert tls.startswith("validate_certs is false")
@@ -104,9 +129,9 @@ def test_make_backend_picks_v2_by_default_and_counts_requests():
 
 def test_running_pod_normalization():
     pod = pod_from_v2(payloads.v2_pod())
-    assert pod.id == "pod_abc123" and pod.name == "trainer" and pod.api_version == "v2"
-    assert (pod.status, pod.desired_status) == ("RUNNING", "RUNNING")
-    assert pod.runtime_probed is True and pod.runtime_reported is True
+    assert pod.id == "pod_abc123" and pod.name == "trainer"
+    assert pod.status == "RUNNING"
+    assert pod.runtime_reported is True
     assert pod.uptime_seconds == 111
     assert pod.actions == ["stop", "restart", "terminate"]
     assert pod.image.startswith("runpod/pytorch")
@@ -117,9 +142,9 @@ def test_running_pod_normalization():
     assert pod.ports == ["8888/http", "22/tcp"]
     assert pod.env == {"JUPYTER_PASSWORD": "hunter2"}
     assert pod.docker_args is None  # "" = image default
-    assert [(p.private, p.public, p.ip, p.type, p.is_public) for p in pod.runtime_ports] == [
-        (8888, 43210, "100.65.0.101", "http", None),
-        (22, 43022, "45.23.12.1", "tcp", None),
+    assert [(p.private, p.public, p.ip, p.type) for p in pod.runtime_ports] == [
+        (8888, 43210, "100.65.0.101", "http"),
+        (22, 43022, "45.23.12.1", "tcp"),
     ]
     assert pod.ssh_direct.model_dump() == {
         "host": "45.23.12.1",
@@ -129,13 +154,12 @@ def test_running_pod_normalization():
     }
     assert pod.ssh_proxy.user == "pod_abc123-64411eb2"
     assert pod.created_at == "2026-03-13T20:00:00Z" and pod.started_at == "2026-03-13T20:00:30Z"
-    assert pod.last_status_change is None
 
 
-def test_provisioning_pod_has_no_runtime_and_maps_to_desired_running():
+def test_provisioning_pod_has_no_runtime():
     pod = pod_from_v2(payloads.v2_provisioning_pod())
-    assert (pod.status, pod.desired_status) == ("PROVISIONING", "RUNNING")
-    assert pod.runtime_reported is False and pod.runtime_probed is True
+    assert pod.status == "PROVISIONING"
+    assert pod.runtime_reported is False
     assert pod.uptime_seconds is None
     assert pod.runtime_ports == [] and pod.ssh_direct is None and pod.ssh_proxy is None
     assert pod.data_center_id is None and pod.volume_gb is None
@@ -147,28 +171,10 @@ def test_empty_runtime_object_counts_as_no_runtime():
     assert pod.uptime_seconds is None
 
 
-@pytest.mark.parametrize(
-    ("status", "desired"),
-    [
-        ("PROVISIONING", "RUNNING"),
-        ("STARTING", "RUNNING"),
-        ("RUNNING", "RUNNING"),
-        ("ERROR", "RUNNING"),
-        ("EXITED", "EXITED"),
-        ("TERMINATED", "TERMINATED"),
-        ("exited", "EXITED"),
-        ("", ""),
-    ],
-)
-def test_v2_status_to_desired_status(status, desired):
-    assert desired_status_from_v2(status) == desired
-
-
-@given(st.text(max_size=20))
-def test_desired_status_mapping_is_total_and_upper_cased(status):
-    mapped = desired_status_from_v2(status)
-    assert mapped == mapped.upper()
-    assert mapped in ("RUNNING", status.strip().upper())
+@given(st.one_of(st.none(), st.text(max_size=20)))
+def test_the_pod_status_is_read_stripped_and_upper_cased(status):
+    read = pod_from_v2(payloads.v2_pod(status=status)).status
+    assert read == (status or "").strip().upper()
 
 
 def test_cpu_pod_with_network_volume():
@@ -226,7 +232,6 @@ def test_missing_id_is_bad_response(bad):
 def test_pod_normalization_never_crashes_on_partial_payloads(raw):
     pod = pod_from_v2(raw)
     assert pod.id == raw["id"]
-    assert pod.runtime_probed is True
     assert pod.runtime_reported == (isinstance(raw.get("runtime"), dict) and bool(raw.get("runtime")))
 
 
@@ -374,12 +379,19 @@ def test_create_cpu_pod_with_template_and_network_volume():
     assert body["mounts"] == {"network": [{"volumeId": "vol_xyz", "path": "/data"}]}
 
 
-@pytest.mark.parametrize(("field", "value"), [("support_public_ip", True), ("interruptible", True)])
-def test_v1_only_fields_raise_value_error_before_any_request(field, value):
+def test_a_cpu_pod_with_a_pod_volume_raises_value_error_before_any_request():
     router = Router()
-    with pytest.raises(ValueError, match=field):
-        backend_with(router).create_pod(gpu_spec(**{field: value}))
+    spec = PodSpec(name="cpu-box", image="img:1", compute_type="CPU", cpu_flavor_ids=["cpu5c"], volume_gb=20)
+    with pytest.raises(ValueError, match="a CPU pod cannot have a pod volume"):
+        backend_with(router).create_pod(spec)
     assert router.calls == []
+
+
+def test_the_retired_v1_create_fields_are_not_sent():
+    router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
+    backend_with(router).create_pod(gpu_spec(support_public_ip=True, interruptible=True))
+    (body,) = router.bodies("POST", PODS)
+    assert "supportPublicIp" not in body and "interruptible" not in body
 
 
 def test_gpu_pod_without_types_is_refused():
@@ -445,12 +457,13 @@ def test_429_on_create_is_retried_after_retry_after():
     assert router.count("POST", PODS) == 2
 
 
-def test_v1_moves_on_only_for_stock_out_text_v2_for_any_400():
-    assert action_for(RunPodError("bad_request", 400, "No instances available"), "v1") == "next"
-    assert action_for(RunPodError("forbidden", 403, "access denied"), "v1") == "skip"
-    assert action_for(RunPodError("bad_request", 400, "request could not be processed"), "v1") == "raise"
-    assert action_for(RunPodError("bad_request", 400, "request could not be processed"), "v2") == "next"
-    assert action_for(RunPodError("conflict", 409, "no instances available"), "v2") == "raise"
+def test_any_400_moves_on_whatever_its_text_and_other_statuses_follow_the_table():
+    assert action_for(RunPodError("bad_request", 400, "request could not be processed")) == "next"
+    assert action_for(RunPodError("bad_request", 400, "No instances available")) == "next"
+    assert action_for(RunPodError("forbidden", 403, "access denied")) == "skip"
+    assert action_for(RunPodError("payment_required", 402, "insufficient funds")) == "stop"
+    assert action_for(RunPodError("conflict", 409, "no instances available")) == "raise"
+    assert action_for(RunPodError("server_error", 500, "no instances available")) == "raise"
 
 
 # -- update / actions / delete ------------------------------------------------------------------------
@@ -523,7 +536,6 @@ def test_endpoint_normalization():
     assert endpoint.model_dump() == {
         "id": "ep_abc123",
         "name": "inference",
-        "api_version": "v2",
         "template_id": None,
         "gpu_type_ids": [],
         "gpu_pools": ["ADA_24", "AMPERE_16"],

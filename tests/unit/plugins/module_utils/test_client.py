@@ -311,51 +311,6 @@ def test_parse_retry_after_http_date():
     assert parse_retry_after("Wed, 29 Jul 2026 21:51:30 GMT", now=now) == 30.0
 
 
-# -- GraphQL ---------------------------------------------------------------------------------------
-
-
-def test_graphql_returns_data_and_sends_query_and_variables():
-    client, script, _ignored = make_client(httpx.Response(200, json={"data": {"myself": {"pods": []}}}))
-    data = client.graphql("https://gql.example.test/graphql", "query { myself { pods { id } } }", {"a": 1}, 5.0)
-    assert data == {"myself": {"pods": []}}
-    sent = json.loads(script.requests[0].content)
-    assert sent == {"query": "query { myself { pods { id } } }", "variables": {"a": 1}}
-    assert script.requests[0].extensions["timeout"]["read"] == 5.0
-    assert script.requests[0].headers["Authorization"] == f"Bearer {SECRET}"
-
-
-def test_graphql_errors_inside_a_200_are_graphql_error_status_200():
-    client, _ignored, _ignored = make_client(httpx.Response(200, json={"data": None, "errors": [{"message": "boom"}]}))
-    with pytest.raises(RunPodError) as caught:
-        client.graphql("https://gql.example.test/graphql", "query { x }")
-    assert (caught.value.code, caught.value.status) == ("graphql_error", 200)
-    assert caught.value.message == "graphql error: boom"
-
-
-@pytest.mark.parametrize("status", [401, 403, 400, 429, 502])
-def test_graphql_non_200_keeps_its_status(status):
-    client, script, _ignored = make_client(httpx.Response(status, json={"errors": [{"message": "nope"}]}))
-    with pytest.raises(RunPodError) as caught:
-        client.graphql("https://gql.example.test/graphql", "query { x }")
-    assert caught.value.code == "graphql_error"
-    assert caught.value.status == status
-    assert len(script.requests) == 1  # never retried: callers bound their GraphQL reads
-
-
-def test_graphql_without_data_is_an_error():
-    client, _ignored, _ignored = make_client(httpx.Response(200, json={"data": None}))
-    with pytest.raises(RunPodError) as caught:
-        client.graphql("https://gql.example.test/graphql", "query { x }")
-    assert caught.value.code == "graphql_error"
-
-
-def test_graphql_network_failure_is_network_error():
-    client, _ignored, _ignored = make_client(httpx.ConnectTimeout("slow"))
-    with pytest.raises(RunPodError) as caught:
-        client.graphql("https://gql.example.test/graphql", "query { x }")
-    assert caught.value.code == "network_error"
-
-
 # -- the key never leaks -----------------------------------------------------------------------------
 
 
@@ -394,17 +349,9 @@ def test_error_bodies_echoing_the_key_are_redacted_for_every_status():
         assert SECRET not in str(caught.value.errors)
 
 
-def test_graphql_errors_echoing_the_key_are_redacted():
-    echoed = {"errors": [{"message": f"token {SECRET} invalid"}]}
-    client, _ignored, _ignored = make_client(httpx.Response(200, json=echoed))
-    with pytest.raises(RunPodError) as caught:
-        client.graphql("https://gql.example.test/graphql", "query { x }")
-    assert SECRET not in _all_text(caught.value)
-
-
 def test_request_log_holds_no_query_strings_or_secrets():
     client, _ignored, _ignored = make_client(httpx.Response(200, json={}))
-    client.request("GET", f"https://gql.example.test/graphql?api_key={SECRET}")
+    client.request("GET", f"https://sls.example.test/v2/ep/health?api_key={SECRET}")
     assert SECRET not in repr(client.request_log)
 
 

@@ -10,7 +10,7 @@ from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._clusters import cluster_create_body, v1_refusal
+from ansible_collections.runpod.cloud.plugins.module_utils._clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     ClusterSpec,
     PodView,
@@ -26,7 +26,7 @@ API = "https://rest.example.test/v2"
 
 
 def cluster_from_v2(payload):
-    return CLUSTERS.read("v2", payload)
+    return CLUSTERS.read(payload)
 
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -203,12 +203,3 @@ def test_cluster_wait_reads_sooner_while_a_member_is_starting():
                       [view("p0", 0, port=1), view("p1", 1)])  # RUNNING, port 22 not mapped yet
     poller = ClusterPoller(members, "c1", 2, probe_many=ProbeMany(set()))
     assert [poller.poll().imminent for _ignored in range(3)] == [False, True, True]
-
-
-def test_clusters_are_refused_on_v1_with_one_message_naming_the_module():
-    for module in ("cluster", "cluster_info"):
-        assert v1_refusal("v2", module) is None
-        assert v1_refusal("v1", module) == (
-            f"runpod.cloud.{module} is not available on api_version v1: RunPod offers Instant Clusters only in its "
-            "REST v2 API (/v2/clusters). Set api_version: v2 (the default)."
-        )

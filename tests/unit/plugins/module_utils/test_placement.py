@@ -1,4 +1,4 @@
-"""Placement: candidates, catalog ordering, and the createPod retry table (pure functions and the v2/v1 loop)."""
+"""Placement: candidates, catalog ordering, and the createPod retry table (pure functions and the REST v2 loop)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ CATALOG = "/v2/catalog/gpus"
 A, B, C = "NVIDIA GeForce RTX 4090", "NVIDIA L40S", "NVIDIA A40"
 
 
-def backend_with(router, version="v2"):
-    opts = {"api_key": "k-test-123456", "api_url": f"https://rest.example.test/{version}", "api_version": version}
+def backend_with(router):
+    opts = {"api_key": "k-test-123456", "api_url": "https://rest.example.test/v2"}
     return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
@@ -91,14 +91,14 @@ def test_a_catalog_that_is_not_a_gpu_list_is_refused(payload):
 
 
 @pytest.mark.parametrize(
-    ("status", "v2", "v1"),
-    [(400, "next", "raise"), (402, "stop", "stop"), (403, "skip", "skip"), (422, "raise", "raise"),
-     (429, "raise", "raise"), (500, "raise", "raise"), (503, "raise", "raise")],
+    ("status", "action"),
+    [(400, "next"), (402, "stop"), (403, "skip"), (422, "raise"), (429, "raise"), (500, "raise"), (503, "raise"),
+     (None, "raise")],
 )
-def test_the_table(status, v2, v1):
-    error = RunPodError("x", status, "something went wrong")
-    assert _placement.action_for(error, "v2") == v2
-    assert _placement.action_for(error, "v1") == v1
+def test_the_table(status, action):
+    assert _placement.action_for(RunPodError("x", status, "something went wrong")) == action
+    # The text never matters: a 500 that reads like a stock-out is still not moved past.
+    assert _placement.action_for(RunPodError("x", status, "no instances available")) == action
 
 
 # -- the v2 loop with a catalog -----------------------------------------------------------------------------------
@@ -203,23 +203,6 @@ def test_5xx_is_maybe_created_and_never_re_posted():
     assert caught.value.placement["attempts"] == [
         {"gpu_type_id": A, "data_center_id": None, "status": 502, "detail": "bad gateway"}
     ]
-
-
-# -- v1: its own list semantics, 402/403 the same ----------------------------------------------------------------
-
-
-def v1_message(status, text):
-    return httpx.Response(status, json={"error": text})
-
-
-def test_v1_reads_no_catalog_and_maps_402_and_403_like_v2():
-    router = Router().add("POST", "/v1/pods", v1_message(403, "forbidden pool"), v1_message(402, "no money"))
-    with pytest.raises(RunPodError) as caught:
-        backend_with(router, "v1").create_pod(spec())
-    assert caught.value.code == "insufficient_balance"
-    assert [body["gpuTypeIds"] for body in router.bodies("POST", "/v1/pods")] == [[A], [B]]
-    assert not [call for call in router.calls if call[0] == "GET"]
-    assert caught.value.placement["catalog"] == "not read"
 
 
 # -- gpu_type_info's filters (_catalog) -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 def params(**given):
     """The pod module's options as Ansible hands them over: every option, defaults filled in."""
     values = {option: spec.get("default") for option, spec in ARGUMENT_SPEC.items()}
-    values.update(api_version="v2", name="web", image="img:1", gpu_type_ids=[GPU])
+    values.update(name="web", image="img:1", gpu_type_ids=[GPU])
     values.update(given)
     return values
 
@@ -34,8 +34,6 @@ def params(**given):
          "sent): give an exact set or a floor."),
         (dict(allowed_cuda_versions=["12", "12.8"], min_cuda_version=None),
          "CUDA versions are major.minor, such as 12.8; got '12'."),
-        (dict(min_cuda_version="12.4", api_version="v1"),
-         "min_cuda_version needs api_version v2; REST v1 takes allowed_cuda_versions only."),
         (dict(compute_type="CPU", gpu_type_ids=None, cpu_flavor_ids=["cpu3c"], min_cuda_version="12.4"),
          "CUDA constraints apply to GPU pods only; remove them for compute_type: CPU."),
         (dict(image=None, network_volume_id="vol-1"),
@@ -58,7 +56,8 @@ def test_the_first_broken_rule_is_the_message():
     assert _pods.option_problem(params(min_cuda_version="12", image=None)).startswith("CUDA versions")
 
 
-@pytest.mark.parametrize("given", [dict(), dict(state="absent", image=None), dict(allowed_cuda_versions=["12.8"])])
+@pytest.mark.parametrize("given", [dict(), dict(state="absent", image=None), dict(allowed_cuda_versions=["12.8"]),
+                                   dict(min_cuda_version="12.4")])
 def test_good_options_pass(given):
     assert _pods.option_problem(params(**given)) is None
 
@@ -106,9 +105,6 @@ def test_no_key_anywhere_is_refused_before_the_create():
     problem = sshd_problem(reads, template_id="t1", image=None)
     assert "no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)" in problem
     assert problem.endswith("or use wait_for: running. Nothing was created.")
-    v1 = Reads()
-    problem = sshd_problem(v1, api_version="v1")
-    assert "and REST v1 does not put the account's keys into a pod" in problem and v1.calls == []
 
 
 def test_create_warnings():
@@ -116,10 +112,8 @@ def test_create_warnings():
     cpu = _pods.create_warnings(params(wait=True, compute_type="CPU"))
     assert len(cpu) == 1 and cpu[0].startswith("CPU pods get no managed SSH from RunPod")
     (v2,) = _pods.create_warnings(params(cloud_type="COMMUNITY"))
+    assert v2.startswith("Community cloud hosts do not all have a public IP")
     assert v2.endswith("use cloud_type: SECURE (REST v2 cannot ask for a public IP).")
-    (v1,) = _pods.create_warnings(params(cloud_type="COMMUNITY", api_version="v1"))
-    assert v1.endswith("set support_public_ip: true.")
-    assert _pods.create_warnings(params(cloud_type="COMMUNITY", api_version="v1", support_public_ip=True)) == []
 
 
 def test_wanted_env_keeps_an_existing_key_unless_the_task_gives_one():
@@ -172,8 +166,9 @@ def test_fields_runpod_cannot_change_are_one_warning():
         (dict(status="ERROR"), True, False),
         (dict(status="STARTING"), False, True),
         (dict(status="RUNNING"), False, False),
-        (dict(api_version="v1", status="RUNNING", desired_status="EXITED"), True, False),
-        (dict(api_version="v1", status="STARTING", desired_status="RUNNING"), False, False),
+        (dict(status="PROVISIONING"), False, True),
+        (dict(status="TERMINATED"), False, False),
+        (dict(status="exited"), True, False),
     ],
 )
 def test_stopped_and_booting(fields, stopped, booting):

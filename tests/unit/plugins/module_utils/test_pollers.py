@@ -36,15 +36,15 @@ class Backend(FakeBackend):
         super().__init__(reads=reads or None, health=health, workers=workers)
 
 
-def pod(pod_id="pod-1", status="RUNNING", runtime=True, ports=("22/tcp",), runtime_ports=(), direct=None,
-        version="v2", **extra):
-    return PodView(id=pod_id, api_version=version, status=status, desired_status=status, runtime_reported=runtime,
+def pod(pod_id="pod-1", status="RUNNING", runtime=True, ports=("22/tcp",), runtime_ports=(), direct=None, **extra):
+    return PodView(id=pod_id, status=status, runtime_reported=runtime,
                    ports=list(ports), runtime_ports=[PortMapping(**p) for p in runtime_ports],
                    ssh_direct=SshAddress(**direct) if direct else None, **extra)
 
 
 DIRECT = {"host": "1.2.3.4", "port": 51227}
-V1_PUBLIC = {"private": 22, "public": 51227, "ip": "1.2.3.4", "type": "tcp", "is_public": True}
+# A runtime port mapping of 22 on a public IP (the fallback when ssh.direct is missing).
+PUBLIC_22 = {"private": 22, "public": 51227, "ip": "1.2.3.4", "type": "tcp"}
 
 
 class Probe:
@@ -74,7 +74,7 @@ def test_not_listed_yet_then_lag_before_first_sighting():
 
 
 def test_status_created_is_reported_lowercase():
-    poller = PodPoller(Backend([pod(status="CREATED", version="v1")]), "pod-1", probe=Probe())
+    poller = PodPoller(Backend([pod(status="CREATED")]), "pod-1", probe=Probe())
     assert poller.poll().detail == "pod status created"
 
 
@@ -89,8 +89,8 @@ def test_v2_provisioning_and_error_wait_without_conflict():
     "candidate",
     [
         pod(),  # RUNNING, 22 declared, nothing mapped (nil ssh.direct, no runtime ports)
-        pod(version="v1", runtime=False),  # nil runtime
-        pod(version="v1", runtime_ports=[{"private": 22, "public": 40022, "ip": "10.0.0.1", "is_public": False}]),
+        pod(runtime=False),  # nil runtime
+        pod(runtime_ports=[{"private": 22, "public": 40022, "ip": "10.0.0.1", "type": "tcp"}]),
         pod(runtime_ports=[{"private": 22, "public": 40022, "ip": "100.65.17.95", "type": "tcp"}]),
     ],
 )
@@ -103,7 +103,7 @@ def test_no_public_22_is_not_allocated_and_never_probed(candidate):
 
 def test_allocated_but_refused_offers_a_recheck_of_the_same_address():
     probe = Probe(False, True)
-    result = PodPoller(Backend([pod(version="v1", runtime_ports=[V1_PUBLIC])]), "pod-1", probe=probe).poll()
+    result = PodPoller(Backend([pod(runtime_ports=[PUBLIC_22])]), "pod-1", probe=probe).poll()
     assert not result.ready
     assert result.detail == ("ssh port 1.2.3.4:51227 allocated but not reachable: dial tcp 1.2.3.4:51227: connect: "
                              "connection refused")
@@ -128,16 +128,15 @@ def test_right_id_among_several_and_null_entries_skipped():
     assert probe.calls[0][:2] == ("1.2.3.4", 51227)
 
 
-@pytest.mark.parametrize(("status", "version"), [("EXITED", "v2"), ("TERMINATED", "v2"), ("DEAD", "v1"),
-                                                 ("exited", "v1")])
-def test_terminal_status_is_conflict_on_the_first_poll_even_with_a_long_interval(status, version, fake_clock):
-    backend = Backend([pod(status=status, version=version)])
+@pytest.mark.parametrize("status", ["EXITED", "TERMINATED", "exited", " terminated "])
+def test_terminal_status_is_conflict_on_the_first_poll_even_with_a_long_interval(status, fake_clock):
+    backend = Backend([pod(status=status)])
     with pytest.raises(WaitError) as info:
         until(PodPoller(backend, "pod-1", probe=Probe()), label="ssh on pod pod-1", timeout=7200, interval=3600,
               clock=fake_clock)
     assert info.value.code == "conflict" and info.value.polls == 1
     assert str(info.value) == ("waiting for ssh on pod pod-1: pod pod-1 is %s, so the wait cannot succeed"
-                               % status.lower())
+                               % status.strip().lower())
     assert fake_clock.sleeps == []
 
 
@@ -166,8 +165,8 @@ def test_never_listed_is_not_found_on_read_twelve(fake_clock):
     assert "terminated before it was ever listed" in str(info.value)
 
 
-def test_empty_read_then_graphql_blip_then_empty_read_is_not_not_found(fake_clock):
-    reads = [[]] * 11 + [ApiError("graphql_error", 200, "graphql error: blip")] + [[]] * 11 + [[pod(direct=DIRECT)]]
+def test_empty_read_then_failed_read_then_empty_read_is_not_not_found(fake_clock):
+    reads = [[]] * 11 + [ApiError("server_error", 502, "bad gateway")] + [[]] * 11 + [[pod(direct=DIRECT)]]
     poller = PodPoller(Backend(*reads), "pod-1", probe=Probe(True))
     outcome = until(poller, label="x", timeout=600, interval=5, clock=fake_clock)
     assert outcome.polls == 24 and outcome.value["ssh"]["host"] == "1.2.3.4"
@@ -220,12 +219,12 @@ def test_wait_for_must_be_known():
 
 
 def test_running_mode_states():
-    backend = Backend([pod(status="CREATED", version="v1")], [pod(runtime=False)],
-                      [pod(version="v1", runtime=False, runtime_probed=False)], [pod(direct=DIRECT)])
+    backend = Backend([pod(status="CREATED")], [pod(status="PROVISIONING", runtime=False)], [pod(runtime=False)],
+                      [pod(direct=DIRECT)])
     poller = PodPoller(backend, "pod-1", wait_for="running")
     assert poller.poll().detail == "pod status created"
+    assert poller.poll().detail == "pod status provisioning"
     assert poller.poll().detail == "pod running, container not up yet"
-    assert poller.poll().detail == "pod running, runtime status unavailable"
     result = poller.poll()
     assert result.ready and result.detail == "pod running" and result.value["ssh"]["host"] == "1.2.3.4"
 
@@ -407,30 +406,31 @@ def health(**counts):
 
 
 def test_endpoint_counts_in_detail_and_ready_on_ready_workers():
-    poller = EndpointPoller(Backend(health=[health(initializing=1, throttled=1), health(ready=1)]), "ep-1",
-                            prefer_workers=False)
+    # No worker in the list (so none stale): /health's ready counter decides.
+    poller = EndpointPoller(Backend(health=[health(initializing=1, throttled=1), health(ready=1)]), "ep-1")
     first = poller.poll()
     assert (first.ready, first.detail) == (False, "workers ready 0, running 0, initializing 1, throttled 1, "
                                                   "unhealthy 0")
     second = poller.poll()
     assert second.ready and second.detail == "workers ready 1, running 0, initializing 0, throttled 0, unhealthy 0"
     assert second.value["ready_signal"] == "health_ready"
+    assert second.value["worker_id"] is None and second.value["version"] is None
 
 
-def test_endpoint_running_only_is_ready():
-    result = EndpointPoller(Backend(health=[health(running=2)]), "ep-1", prefer_workers=False).poll()
-    assert result.ready and result.value["ready_signal"] == "health_running"
-
-
-@pytest.mark.parametrize("counts", [{"initializing": 3}, {"throttled": 1}, {"unhealthy": 2}, {"idle": 1}, {}])
+@pytest.mark.parametrize(
+    "counts", [{"running": 2}, {"initializing": 3}, {"throttled": 1}, {"unhealthy": 2}, {"idle": 1}, {}]
+)
 def test_endpoint_not_ready_counts(counts):
-    assert not EndpointPoller(Backend(health=[health(**counts)]), "ep-1", prefer_workers=False).poll().ready
+    # /health's running counts a worker RunPod scheduled, not one that serves: alone it is not ready.
+    backend = Backend(health=[health(**counts)])
+    assert not EndpointPoller(backend, "ep-1").poll().ready
+    assert [call[0] for call in backend.calls] == ["endpoint_health", "endpoint_workers"]
 
 
 def test_endpoint_404_before_first_success_is_tolerated_then_ready(fake_clock):
     missing = ApiError("not_found", 404, "endpoint not found")
     backend = Backend(health=[missing, missing, health(ready=1)])
-    outcome = until(EndpointPoller(backend, "ep-1", prefer_workers=False), label="a ready worker on endpoint ep-1",
+    outcome = until(EndpointPoller(backend, "ep-1"), label="a ready worker on endpoint ep-1",
                     timeout=600, interval=5, clock=fake_clock)
     assert outcome.polls == 3 and outcome.history[0]["state"] == "endpoint not found"
     assert backend.calls[0] == ("endpoint_health", "ep-1", 1)
@@ -448,7 +448,7 @@ def test_endpoint_never_known_is_not_found_on_404_number_twelve(fake_clock):
 def test_endpoint_500_between_404s_resets_the_run():
     missing = ApiError("not_found", 404)
     poller = EndpointPoller(Backend(health=[missing] * 11 + [ApiError("server_error", 500)] + [missing] * 11),
-                            "ep-1", prefer_workers=False)
+                            "ep-1")
     for _ignored in range(11):
         poller.poll()
     with pytest.raises(ApiError):
@@ -459,7 +459,7 @@ def test_endpoint_500_between_404s_resets_the_run():
 
 def test_endpoint_deleted_mid_wait():
     missing = ApiError("not_found", 404, "endpoint not found")
-    poller = EndpointPoller(Backend(health=[health(), missing, missing]), "ep-1", prefer_workers=False)
+    poller = EndpointPoller(Backend(health=[health(), missing, missing]), "ep-1")
     poller.poll()
     assert poller.poll().detail == "endpoint health unreadable in the last poll: endpoint not found"
     with pytest.raises(PollError, match="no longer known to the invoke service"):
@@ -469,8 +469,7 @@ def test_endpoint_deleted_mid_wait():
 def test_endpoint_repeated_500s_after_success_stay_transient(fake_clock):
     backend = Backend(health=[health(), ApiError("server_error", 500, "upstream")])
     with pytest.raises(WaitError) as info:
-        until(EndpointPoller(backend, "ep-1", prefer_workers=False), label="x", timeout=60, interval=5,
-              clock=fake_clock)
+        until(EndpointPoller(backend, "ep-1"), label="x", timeout=60, interval=5, clock=fake_clock)
     assert info.value.code == "wait_timeout" and info.value.polls == 13 and info.value.last_state == "upstream"
 
 
@@ -496,10 +495,8 @@ def test_endpoint_running_worker_signal_and_stale_only_is_ignored():
     assert not EndpointPoller(Backend(health=[health()], workers=[stale]), "ep-1").poll().ready
 
 
-def test_endpoint_no_worker_list_falls_back_to_health_but_a_failed_read_does_not():
-    result = EndpointPoller(Backend(health=[health(running=1)], workers=[None]), "ep-1").poll()
-    assert result.value["ready_signal"] == "health_running"  # REST v1: no worker list, /health decides
-    result = EndpointPoller(Backend(health=[health(running=1)], workers=[ApiError("server_error", 500)]), "ep-1").poll()
+def test_endpoint_a_failed_worker_read_is_not_ready_whatever_health_says():
+    result = EndpointPoller(Backend(health=[health(ready=1)], workers=[ApiError("server_error", 500)]), "ep-1").poll()
     assert not result.ready and "worker list unavailable" in result.detail
 
 
@@ -541,9 +538,11 @@ def test_endpoint_stalled_rollout_times_out_naming_release_and_stale_count(fake_
     assert "release v7: 1 of 3 workers on it, 2 stale" in str(info.value)
 
 
-def test_endpoint_rollout_needs_a_worker_list():
-    with pytest.raises(ValueError, match="rollout"):
-        EndpointPoller(Backend(health=[health()]), "ep-1", prefer_workers=False, wait_for="rollout")
+def test_endpoint_wait_for_must_be_known_and_rollout_with_no_stale_worker_is_decided_like_ready():
+    with pytest.raises(ValueError, match="wait_for"):
+        EndpointPoller(Backend(health=[health()]), "ep-1", wait_for="banner")
+    result = EndpointPoller(Backend(health=[health(ready=1)]), "ep-1", wait_for="rollout").poll()
+    assert result.ready and result.value["ready_signal"] == "health_ready"
 
 
 def test_endpoint_fatal_workers_error_aborts():
@@ -566,12 +565,11 @@ def test_endpoint_fatal_health_error_is_not_treated_as_a_miss(fake_clock):
         (pod(status="PROVISIONING", runtime=False), "ssh", False),
         (pod(status="STARTING", runtime=False), "ssh", True),
         (pod(), "ssh", True),  # RUNNING, port 22 not mapped yet
-        (pod(version="v1", runtime=False), "ssh", True),  # v1: desired RUNNING, no runtime yet
-        (pod(status="CREATED", version="v1"), "ssh", False),
+        (pod(runtime=False), "ssh", True),  # RUNNING, no runtime yet
+        (pod(status="CREATED"), "ssh", False),
         (pod(status="ERROR", runtime=False), "ssh", False),
         (pod(status="STARTING", runtime=False), "running", True),
         (pod(runtime=False), "running", True),  # RUNNING, container not up yet
-        (pod(version="v1", runtime=False, runtime_probed=False), "running", True),
         (pod(status="PROVISIONING", runtime=False), "running", False),
     ],
 )

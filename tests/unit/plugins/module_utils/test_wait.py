@@ -198,13 +198,13 @@ def test_not_found_then_eof_then_ready_succeeds_with_failures_in_progress(fake_c
 def test_tolerated_error_is_kept_on_the_state(fake_clock):
     with pytest.raises(WaitError) as info:
         until(
-            scripted(ApiError("graphql_error", 200, "graphql error: boom")),
+            scripted(ApiError("server_error", 502, "bad gateway: boom")),
             label="x",
             timeout=5,
             interval=5,
             clock=fake_clock,
         )
-    assert info.value.last_state == "graphql error: boom"
+    assert info.value.last_state == "bad gateway: boom"
     assert info.value.code == "wait_timeout"
 
 
@@ -399,8 +399,8 @@ def test_each_fatal_code_is_fatal(code):
 
 
 @pytest.mark.parametrize("status", [400, 401, 403])
-def test_graphql_errors_with_fatal_status_are_fatal_even_wrapped(status):
-    inner = ApiError("graphql_error", status, "graphql error: denied")
+def test_an_unlisted_code_with_a_fatal_status_is_fatal_even_wrapped(status):
+    inner = ApiError("upstream_error", status, "upstream error: denied")
     assert classify(inner) is True
     try:
         try:
@@ -412,8 +412,8 @@ def test_graphql_errors_with_fatal_status_are_fatal_even_wrapped(status):
 
 
 @pytest.mark.parametrize("status", [404, 429, 502, 200, None])
-def test_graphql_errors_with_other_statuses_are_transient(status):
-    assert classify(ApiError("graphql_error", status)) is False
+def test_an_unlisted_code_with_another_status_is_transient(status):
+    assert classify(ApiError("upstream_error", status)) is False
 
 
 @pytest.mark.parametrize(

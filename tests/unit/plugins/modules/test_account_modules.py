@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _base
-from ansible_collections.runpod.cloud.plugins.module_utils._account import AccountV2
+from ansible_collections.runpod.cloud.plugins.module_utils._account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._models import NetworkVolumeView, RegistryView
 from ansible_collections.runpod.cloud.plugins.modules import billing_info, container_registry, network_volume, ssh_key
@@ -76,8 +76,8 @@ def test_key_lines_skip_blanks_and_comments():
 # -- modules, driven with a recording fake account --------------------------------------------------------------
 
 
-class FakeAccount(AccountV2):
-    """The real v2 account calls over a FakeBackend (no HTTP client: an un-faked call that would send a
+class FakeAccount(Account):
+    """The real account calls over a FakeBackend (no HTTP client: an un-faked call that would send a
     request fails the test); volumes, registries and keys in memory, every call recorded."""
 
     def __init__(self, volumes=(), keys=()):
@@ -172,7 +172,8 @@ def test_network_volume_refuses_shrink_and_immutable_changes_without_writing(mon
     [
         ({"name": "data", "size_gb": 9, "data_center_id": "EU-RO-1"}, "from 10 to 4096"),
         ({"name": "data", "size_gb": 4097, "data_center_id": "EU-RO-1"}, "from 10 to 4096"),
-        ({"name": "data", "size_gb": 20, "type": "STANDARD", "api_version": "v1"}, "not available on api_version v1"),
+        ({"name": "data", "size_gb": 20, "type": "STANDARD", "api_version": "v1"},
+         "RunPod retired REST v1 on 2026-11-15"),
     ],
 )
 def test_network_volume_bad_input_fails_before_any_call(monkeypatch, capsys, args, expected):
@@ -218,7 +219,7 @@ def test_network_volume_grow_in_check_mode_plans_without_writing(monkeypatch, ca
     assert [call[0] for call in fake.calls] == ["find_network_volumes"]
 
 
-def test_ssh_key_check_mode_and_v1_refusal(monkeypatch, capsys):
+def test_ssh_key_check_mode_and_retired_v1_refusal(monkeypatch, capsys):
     fake = FakeAccount(keys=["ssh-ed25519 AAAA old"])
     result = run(ssh_key, monkeypatch, capsys, fake, {"key": "ssh-rsa BBBB new", "exclusive": True}, check_mode=True)
     assert result["changed"] is True and result["keys"] == ["ssh-rsa BBBB new"]
@@ -226,6 +227,7 @@ def test_ssh_key_check_mode_and_v1_refusal(monkeypatch, capsys):
     fake = FakeAccount()
     result = run(ssh_key, monkeypatch, capsys, fake, {"key": "ssh-rsa BBBB", "api_version": "v1"})
     assert result["code"] == "bad_request" and fake.calls == []
+    assert "RunPod retired REST v1 on 2026-11-15" in result["msg"]
 
 
 def test_billing_info_refuses_bad_times_before_any_call(monkeypatch, capsys):
@@ -277,4 +279,4 @@ def test_a_create_that_may_have_happened_is_not_retried(monkeypatch, capsys, mod
 
 
 def test_fake_account_matches_the_real_interface():
-    check_fake_matches_interface(FakeAccount, AccountV2)
+    check_fake_matches_interface(FakeAccount, Account)

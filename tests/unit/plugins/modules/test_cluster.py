@@ -27,7 +27,7 @@ class FakeClusterBackend(FakeBackend):
     fails with ``create_error`` leaves a cluster behind first, as a 5xx after the API made one would."""
 
     def __init__(self, clusters=(), members=(), create_error=None):
-        super().__init__("v2")
+        super().__init__()
         self.clusters = {c.id: c for c in clusters}
         self.members = list(members)
         self.create_error = create_error
@@ -84,7 +84,7 @@ run_info = functools.partial(run_module, cluster_info_module)
 @pytest.mark.parametrize(
     "args, text",
     [
-        (dict(CREATE, api_version="v1"), "not available on api_version v1"),
+        (dict(CREATE, api_version="v1"), "RunPod retired REST v1 on 2026-11-15"),
         ({**CREATE, "pod_count": 1}, "pod_count must be 2 to 250"),
         ({**CREATE, "gpu_type_id": "NVIDIA H100 80GB HBM9"}, "unknown GPU type"),
         (dict(CREATE, wait=True, ssh=False), "needs ssh: true"),
@@ -180,7 +180,9 @@ def test_info_read_failure_is_the_message_of_every_info_module(capsys, monkeypat
     assert result["clusters"] is None and "exception" not in result
 
 
-def test_info_refused_on_v1_before_any_backend_exists(capsys, monkeypatch):
-    result = run_info(None, capsys, monkeypatch, api_version="v1")
+def test_info_refused_on_v1_before_any_call(capsys, monkeypatch):
+    backend = two_clusters()
+    result = run_info(backend, capsys, monkeypatch, api_version="v1")
     assert result["failed"] is True and result["code"] == "bad_request"
-    assert "not available on api_version v1" in result["msg"]
+    assert "RunPod retired REST v1 on 2026-11-15" in result["msg"]
+    assert backend.calls == []

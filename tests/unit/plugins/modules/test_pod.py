@@ -11,6 +11,7 @@ import json
 import pytest
 from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
@@ -31,14 +32,11 @@ CREATE = {"name": "web", "image": "img:1", "gpu_type_ids": [GPU]}
         (dict(CREATE, gpu_count=0), "gpu_count must be at least 1"),
         (dict(CREATE, ports=["8888"]), "write it as 8888/tcp or 8888/http"),
         (dict(CREATE, gpu_type_ids=["NVIDIA GeForce RTX 4099"]), "did you mean 'NVIDIA GeForce RTX 4090'"),
-        (dict(CREATE, support_public_ip=True), "support_public_ip can only be used with api_version v1"),
-        (dict(CREATE, interruptible=False), "interruptible can only be used with api_version v1"),
         (dict(CREATE, compute_type="CPU"), "gpu_type_ids cannot be used with compute_type: CPU"),
         ({"name": "web", "cpu_flavor_ids": ["cpu3c"], "compute_type": "CPU"}, "needs image or template_id"),
         (dict(CREATE, allowed_cuda_versions=["12.8"], min_cuda_version="12.4"), "are mutually exclusive"),
         (dict(CREATE, allowed_cuda_versions=["12"]), "CUDA versions are major.minor, such as 12.8; got '12'"),
         (dict(CREATE, min_cuda_version="12.x"), "got '12.x'"),
-        (dict(CREATE, min_cuda_version="12.4", api_version="v1"), "min_cuda_version needs api_version v2"),
         ({"name": "web", "image": "i", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"],
           "allowed_cuda_versions": ["12.8"]}, "CUDA constraints apply to GPU pods only"),
     ],
@@ -49,12 +47,35 @@ def test_refused_before_any_backend_exists(capsys, monkeypatch, args, text):
     assert text in result["msg"]
 
 
-def test_v1_only_options_pass_on_v1(capsys, monkeypatch):
-    backend = FakeBackend("v1")
-    result = run(backend, capsys, monkeypatch, **dict(CREATE, support_public_ip=True, interruptible=True))
-    assert result["changed"] is True
-    (spec,) = [call[1] for call in backend.calls if call[0] == "create_pod"]
-    assert spec["support_public_ip"] is True and spec["interruptible"] is True
+@pytest.mark.parametrize("version", ["v1", "V1 ", "v3"])
+@pytest.mark.parametrize("args", [CREATE, {"name": "web", "state": "absent"}, {"id": "pod-1", "state": "stopped"}])
+def test_any_api_version_but_v2_fails_with_the_retirement_message_before_any_call(
+    capsys, monkeypatch, args, version
+):
+    backend = FakeBackend(pods=[pod_view()])
+    result = run(backend, capsys, monkeypatch, **dict(args, api_version=version))
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    assert "RunPod retired REST v1 on 2026-11-15" in result["msg"] and V1_RETIRED in result["msg"]
+    assert backend.calls == []
+
+
+def test_api_version_v2_is_still_accepted(capsys, monkeypatch):
+    backend = FakeBackend(pods=[pod_view()])
+    result = run(backend, capsys, monkeypatch, name="web", api_version="v2")
+    assert result.get("failed") is not True and result["pod"]["id"] == "pod-1"
+    assert [call[0] for call in backend.calls] == ["find_pods"]
+    # ... as a deprecated option, removed in 1.0.0.
+    (deprecation,) = result["deprecations"]
+    assert "'api_version' is deprecated" in json.dumps(deprecation) and deprecation["version"] == "1.0.0"
+
+
+@pytest.mark.parametrize("option", ["support_public_ip", "interruptible", "graphql_url"])
+def test_the_removed_v1_options_are_unsupported(capsys, monkeypatch, option):
+    value = "https://api.runpod.io/graphql" if option == "graphql_url" else True
+    backend = FakeBackend()
+    result = run(backend, capsys, monkeypatch, **dict(CREATE, **{option: value}))
+    assert result["failed"] is True and "Unsupported parameters" in result["msg"] and option in result["msg"]
+    assert backend.calls == []
 
 
 def test_create_puts_the_key_in_env_and_declares_22(capsys, monkeypatch):
@@ -89,7 +110,7 @@ def test_unchanged_pod_is_not_patched_and_port_order_does_not_matter(capsys, mon
 
 
 def test_state_transitions_on_a_stopped_pod(capsys, monkeypatch):
-    backend = FakeBackend(pods=[pod_view(status="EXITED", desired_status="EXITED")])
+    backend = FakeBackend(pods=[pod_view(status="EXITED")])
     present = run(backend, capsys, monkeypatch, name="web")
     assert present["changed"] is False and backend.mutations() == []
     check = run(backend, capsys, monkeypatch, check_mode=True, diff=True, name="web", state="running")

@@ -11,6 +11,7 @@ import pytest
 from helpers.fakes import FakeBackend, FakeClock, install_clock, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils import _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
@@ -27,7 +28,7 @@ run = functools.partial(run_module, pod_info)
 
 
 def booting(pod_id, name, **fields):
-    return pod_view(pod_id, name=name, status="STARTING", desired_status="RUNNING", runtime_reported=False, **fields)
+    return pod_view(pod_id, name=name, status="STARTING", runtime_reported=False, **fields)
 
 
 def running(pod_id, name, **fields):
@@ -58,7 +59,7 @@ def test_ids_and_names_select_and_report_what_matched_nothing(capsys, monkeypatc
 
 def test_an_unlisted_id_is_read_once_by_id_and_an_unknown_one_is_missing(capsys, monkeypatch):
     backend = FakeBackend(pods=[running("a", "web")])
-    gone = pod_view("t", name="old", status="TERMINATED", desired_status="TERMINATED", runtime_reported=False)
+    gone = pod_view("t", name="old", status="TERMINATED", runtime_reported=False)
     # REST v2 drops terminated pods from its list, but reads them by id.
     backend.reads = [[running("a", "web")]]
     backend.pods["t"] = gone
@@ -69,7 +70,7 @@ def test_an_unlisted_id_is_read_once_by_id_and_an_unknown_one_is_missing(capsys,
 
 
 def test_runtime_status_filter_keeps_only_the_asked_states(capsys, monkeypatch):
-    stopped = pod_view("s", name="idle", status="EXITED", desired_status="EXITED", runtime_reported=False)
+    stopped = pod_view("s", name="idle", status="EXITED", runtime_reported=False)
     backend = FakeBackend(pods=[running("a", "web"), booting("b", "train"), stopped])
     result = run(backend, capsys, monkeypatch, runtime_status=["stopped", "initializing"])
     assert sorted(pod["id"] for pod in result["pods"]) == ["b", "s"]
@@ -79,6 +80,16 @@ def test_empty_id_is_refused_before_any_api_client_exists(capsys, monkeypatch):
     result = run(None, capsys, monkeypatch, ids=["a", " "])
     assert result["failed"] is True and result["code"] == "bad_request"
     assert "must not be empty" in result["msg"]
+
+
+@pytest.mark.parametrize("version", ["v1", "V1 ", "v3"])
+def test_any_api_version_but_v2_fails_with_the_retirement_message_before_any_call(capsys, monkeypatch, version):
+    backend = FakeBackend(pods=[running("a", "web")])
+    result = run(backend, capsys, monkeypatch, api_version=version)
+    assert result["failed"] is True and result["code"] == "bad_request" and result["changed"] is False
+    assert "RunPod retired REST v1 on 2026-11-15" in result["msg"] and V1_RETIRED in result["msg"]
+    assert backend.calls == []
+    assert [pod["id"] for pod in run(backend, capsys, monkeypatch, api_version="v2")["pods"]] == ["a"]
 
 
 def test_a_failed_read_without_wait_fails_with_the_api_code(capsys, monkeypatch):
@@ -99,8 +110,10 @@ def test_a_failed_read_without_wait_fails_with_the_api_code(capsys, monkeypatch)
         ({"status": "PROVISIONING", "runtime_reported": False}, ("initializing", "provisioning", None)),
         ({"status": "STARTING", "runtime_reported": False}, ("initializing", "starting_container", None)),
         ({"status": "EXITED", "runtime_reported": False, "uptime_seconds": 42}, ("stopped", None, None)),
-        ({"status": "RUNNING", "runtime_reported": False, "runtime_probed": False},
-         ("unknown", "runtime_unavailable", None)),
+        ({"status": "RUNNING", "runtime_reported": False}, ("initializing", "awaiting_container", None)),
+        ({"status": "ERROR", "runtime_reported": False}, ("stopped", "container_error", None)),
+        ({"status": "TERMINATED", "runtime_reported": False}, ("terminated", None, None)),
+        ({"status": "SOMETHING_NEW", "runtime_reported": True, "uptime_seconds": 42}, ("unknown", None, None)),
     ],
 )
 def test_each_pod_carries_its_derived_runtime_status(capsys, monkeypatch, fields, expected):
@@ -169,7 +182,7 @@ def test_batch_wait_timeout_names_every_pod_not_ready_and_deletes_nothing(capsys
 
 
 def test_batch_wait_fails_at_once_when_a_pod_stops(capsys, monkeypatch, clock):
-    stopped = pod_view("b", name="train", status="EXITED", desired_status="EXITED", runtime_reported=False)
+    stopped = pod_view("b", name="train", status="EXITED", runtime_reported=False)
     backend = FakeBackend(reads=[[booting("a", "web"), booting("b", "train")], [booting("a", "web"), stopped]])
     result = run(backend, capsys, monkeypatch, ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s",
                  wait_timeout="10m")
@@ -265,7 +278,7 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
 
     from ansible_collections.runpod.cloud.plugins.module_utils import _base
 
-    stopped = pod_view("b", name="train", status="EXITED", desired_status="EXITED", runtime_reported=False)
+    stopped = pod_view("b", name="train", status="EXITED", runtime_reported=False)
     select = [booting("a", "web"), booting("b", "train")]
     args = dict(ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
     own = run(FakeBackend(reads=[select, select, [booting("a", "web"), stopped]]), capsys, monkeypatch, **args)

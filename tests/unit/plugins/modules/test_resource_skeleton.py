@@ -39,8 +39,6 @@ class ThingSpec(BaseModel):
 
 
 class Backend:
-    api_version = "v2"
-
     def __init__(self, *things, fail=None):
         self.things = {thing.id: thing for thing in things}
         self.fail = dict(fail or {})

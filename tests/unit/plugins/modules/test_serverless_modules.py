@@ -34,38 +34,38 @@ def endpoint_view(**fields):
 # -- pure decisions ------------------------------------------------------------------------------------------
 
 
-def test_v2_maps_gpu_types_to_deduplicated_pools_and_accepts_pool_ids():
-    field, pools = _endpoints.gpu_selection(
-        ["NVIDIA GeForce RTX 4090", "NVIDIA L4", "AMPERE_80", "NVIDIA RTX A4000"], "v2")
+def test_gpu_types_map_to_deduplicated_pools_and_pool_ids_pass():
+    field, pools = _endpoints.gpu_selection(["NVIDIA GeForce RTX 4090", "NVIDIA L4", "AMPERE_80", "NVIDIA RTX A4000"])
     assert field == "gpu_pools"
     assert pools == ["ADA_24", "AMPERE_80", "AMPERE_16"]
 
 
-def test_v2_refuses_unknown_gpu_types_with_a_suggestion():
+def test_unknown_gpu_types_are_refused_with_a_suggestion():
     with pytest.raises(ValueError, match=r"unknown GPU type\(s\) 'NVIDIA GeForce RTX 4091'.*did you mean"):
-        _endpoints.gpu_selection(["NVIDIA GeForce RTX 4091"], "v2")
+        _endpoints.gpu_selection(["NVIDIA GeForce RTX 4091"])
 
 
-def test_v2_refuses_gpu_types_without_a_serverless_pool():
+def test_gpu_types_without_a_serverless_pool_are_refused():
     with pytest.raises(ValueError, match="not offered to serverless endpoints"):
-        _endpoints.gpu_selection(["NVIDIA GeForce RTX 3070"], "v2")
+        _endpoints.gpu_selection(["NVIDIA GeForce RTX 3070"])
 
 
-def test_v1_sends_gpu_type_ids_as_given_and_refuses_pools():
-    selection = _endpoints.gpu_selection(["NVIDIA A40", "NVIDIA L4"], "v1")
-    assert selection == ("gpu_type_ids", ["NVIDIA A40", "NVIDIA L4"])
-    with pytest.raises(ValueError, match="ADA_24 is a GPU pool"):
-        _endpoints.gpu_selection(["ADA_24"], "v1")
+def test_pool_ids_alone_are_the_selection():
+    assert _endpoints.gpu_selection(["ADA_24", "AMPERE_16", "ADA_24"]) == ("gpu_pools", ["ADA_24", "AMPERE_16"])
 
 
 @pytest.mark.parametrize(
-    ("value", "scaler_type", "api_version", "expected"),
-    [(4, "QUEUE_DELAY", "v2", 4.0), (2.5, "QUEUE_DELAY", "v2", 2.5), (3.0, "REQUEST_COUNT", "v2", 3),
-     (2.5, "QUEUE_DELAY", "v1", 2), (None, "QUEUE_DELAY", "v2", None)],
+    ("value", "scaler_type", "expected"),
+    [(4, "QUEUE_DELAY", 4.0), (2.5, "QUEUE_DELAY", 2.5), (3.0, "REQUEST_COUNT", 3), (2.9, "request_count", 2),
+     (2.5, None, 2.5), (None, "QUEUE_DELAY", None)],
 )
-def test_scaler_number_matches_what_the_api_stores(value, scaler_type, api_version, expected):
-    result = _endpoints.scaler_number(value, scaler_type, api_version)
+def test_scaler_number_matches_what_the_api_stores(value, scaler_type, expected):
+    result = _endpoints.scaler_number(value, scaler_type)
     assert result == expected and type(result) is type(expected)
+
+
+def test_create_needs_a_name_a_container_and_workers():
+    assert _endpoints.create_needs() == ("name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids"))
 
 
 def test_validate_params_reports_every_problem():
@@ -89,8 +89,6 @@ def test_validate_params_reports_every_problem():
         ({"cpu_flavor_ids": ["cpu3c"], "min_cuda_version": "12.1"}, "GPU endpoints only"),
         ({"vcpu_count": 3}, "power of two"),
         ({"type": "LOAD_BALANCER", "scaler_type": "QUEUE_DELAY"}, "REQUEST_COUNT only"),
-        ({"api_version": "v1", "image": "x:1", "env": {"A": "1"}}, "image, env are not available"),
-        ({"api_version": "v1", "wait_for": "rollout"}, "wait_for rollout needs api_version v2"),
     ],
 )
 def test_validate_params_refuses_what_the_api_would(params, fragment):
@@ -98,8 +96,13 @@ def test_validate_params_refuses_what_the_api_would(params, fragment):
     assert len(problems) == 1 and fragment in problems[0]
 
 
+def test_validate_params_takes_container_settings_and_a_rollout_wait():
+    params = {"image": "x:1", "env": {"A": "1"}, "docker_args": "serve", "ports": ["8000/http"],
+              "container_disk_gb": 20, "wait_for": "rollout"}
+    assert _endpoints.validate_params(params) == []
+
+
 def changes(current, **params):
-    params.setdefault("api_version", "v2")
     return _endpoints.endpoint_changes(current, _endpoints.wanted_fields(params, None), params)
 
 
@@ -117,7 +120,7 @@ def test_changes_send_the_whole_cpu_selection_and_refuse_a_family_change():
     cpu = endpoint_view(gpu_pools=[], cpu_flavor_ids=["cpu3c"], vcpu_count=2)
     assert changes(cpu, vcpu_count=4) == {"vcpu_count": 4, "cpu_flavor_ids": ["cpu3c"]}
     with pytest.raises(_endpoints.RefusedError, match="CPU endpoint"):
-        _endpoints.endpoint_changes(cpu, {"gpu_pools": ["ADA_24"]}, {"api_version": "v2"})
+        _endpoints.endpoint_changes(cpu, {"gpu_pools": ["ADA_24"]}, {})
     with pytest.raises(_endpoints.RefusedError, match="GPU endpoint"):
         changes(endpoint_view(), cpu_flavor_ids=["cpu3c"])
 
@@ -206,14 +209,12 @@ def test_unchanged_fields_in_any_order_make_no_update(capsys, monkeypatch):
     assert backend.mutations() == []
 
 
-def test_v1_flashboot_is_not_compared_because_v1_does_not_report_it(capsys, monkeypatch):
-    existing = endpoint_view(
-        api_version="v1", gpu_pools=[], flashboot=None, gpu_type_ids=["NVIDIA L4"], scaler_value=4
-    )
-    backend = FakeBackend("v1", endpoints=[existing])
+def test_flashboot_and_a_fractional_queue_delay_are_compared(capsys, monkeypatch):
+    backend = FakeBackend(endpoints=[endpoint_view(flashboot=False, scaler_value=4.0)])
     result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", flashboot=True, scaler_value=4.4)
-    assert result["changed"] is False  # 4.4 is stored as 4 on v1
-    assert backend.mutations() == []
+    assert result["changed"] is True  # a QUEUE_DELAY keeps its fraction: 4.4 is not 4
+    assert backend.mutations() == [
+        ("update_endpoint", "ep-1", {"scaler_value": 4.4, "flashboot": True, "scaler_type": "QUEUE_DELAY"})]
 
 
 def test_v2_request_count_ignores_idle_timeout(capsys, monkeypatch):
@@ -248,15 +249,26 @@ def test_absent_deletes_once_and_is_idempotent(capsys, monkeypatch):
 
 
 def test_wait_success_reports_signal_and_counts(capsys, monkeypatch):
-    health = [Health(ready=0, running=2, initializing=1)]
+    health = [Health(ready=1, running=2, initializing=1)]
     backend = FakeBackend(endpoints=[endpoint_view()], health=health)
     result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", wait=True, wait_interval="10ms")
     assert result["changed"] is False
-    assert result["ready_signal"] == "health_running"
-    assert result["endpoint"]["health"] == {"ready": 0, "running": 2, "idle": 0, "initializing": 1,
+    assert result["ready_signal"] == "health_ready"  # no worker listed, none stale: /health's ready decides
+    assert result["endpoint"]["health"] == {"ready": 1, "running": 2, "idle": 0, "initializing": 1,
                                             "throttled": 0, "unhealthy": 0}
     assert result["wait"]["polls"] == 1
+    assert [call[0] for call in backend.calls if call[0].startswith("endpoint_")] == [
+        "endpoint_health", "endpoint_workers"]
     assert "warnings" not in result
+
+
+def test_wait_does_not_take_running_workers_on_health_alone(capsys, monkeypatch):
+    health = [Health(ready=0, running=2, initializing=1)]
+    backend = FakeBackend(endpoints=[endpoint_view()], health=health)
+    result = run(endpoint_module, backend, capsys, monkeypatch, name="ep", wait=True, wait_interval="10ms",
+                 wait_timeout="50ms")
+    assert result["failed"] is True and result["code"] == "wait_timeout"
+    assert "ready_signal" not in result
 
 
 def test_wait_forbidden_fails_at_once_with_the_endpoint_and_remedy(capsys, monkeypatch):
@@ -345,12 +357,11 @@ def test_template_update_sends_only_changed_fields(capsys, monkeypatch):
     assert result["diff"] == {"before": {"image": "img:1"}, "after": {"image": "img:2"}}
 
 
-def test_template_v1_cannot_flip_serverless(capsys, monkeypatch):
-    backend = FakeBackend("v1", templates=[template_view()])
+def test_template_serverless_flag_is_updated_in_place(capsys, monkeypatch):
+    backend = FakeBackend(templates=[template_view()])
     result = run(template_module, backend, capsys, monkeypatch, name="tpl", image="img:1", serverless=False)
-    assert result["code"] == "bad_request" and result["id"] == "t1"
-    assert "REST v1 fixes that at creation" in result["msg"]
-    assert backend.mutations() == []
+    assert result["changed"] is True and result.get("failed") is not True
+    assert backend.mutations() == [("update_template", "t1", {"serverless": False})]
 
 
 def test_template_present_needs_image_before_any_call(capsys, monkeypatch):
