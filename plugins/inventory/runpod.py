@@ -190,9 +190,9 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.display import Display
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
 
 display = Display()
 
@@ -378,11 +378,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
                     "(pip install %s): %s" % (lib, lib, error)
                 )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
             resolve_options,
             transport_warnings,
         )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 
         try:
             options = resolve_options(self._connection_options())

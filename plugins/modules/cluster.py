@@ -346,15 +346,15 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._models import ClusterInput, ClusterSpec, with_ssh_port
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import ClusterWait
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterInput, ClusterSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

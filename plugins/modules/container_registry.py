@@ -149,15 +149,15 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_registry
-from ansible_collections.runpod.cloud.plugins.module_utils._models import NamedInput, RegistrySpec
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NamedInput, RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -575,16 +575,16 @@ ids:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _endpoints
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointInput, EndpointSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ENDPOINT_WAIT_FOR
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import EndpointWait
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointInput, EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import ENDPOINT_WAIT_FOR
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -507,18 +507,20 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _fleet, _pods
-from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
+
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodInput, cpu_pod_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodWait
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodInput, cpu_pod_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

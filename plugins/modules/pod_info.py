@@ -218,17 +218,19 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import PodInfoWait
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodInfoWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import Backend
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     EndpointView,
     PodView,
     TemplateView,
@@ -257,7 +257,7 @@ def check_fake_matches_interface(fake_class: type = FakeBackend, real_class: typ
 
 def install_backend(monkeypatch: Any, backend: Backend | None) -> None:
     """Make modules build ``backend`` instead of a real one (``None``: building one fails the test)."""
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     def make_backend(options: Any, **kwargs: Any) -> Backend:
         if backend is None:
@@ -288,7 +288,7 @@ def run_module(module: Any, backend: Backend | None, capsys: Any, monkeypatch: A
 
 def install_clock(monkeypatch: Any, clock: FakeClock) -> FakeClock:
     """Make the engine's real clock (``_wait.SystemClock``, what modules wait with) read and sleep ``clock``."""
-    from ansible_collections.runpod.cloud.plugins.module_utils import _wait
+    from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 
     monkeypatch.setattr(_wait.SystemClock, "now", lambda self: clock.now())
     monkeypatch.setattr(_wait.SystemClock, "sleep", lambda self, seconds, cancel=None: clock.sleep(seconds))

@@ -23,7 +23,7 @@ import re
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 
 RETIRED = "RunPod retired REST v1 on 2026-11-15"
 GPU = "NVIDIA GeForce RTX 4090"

@@ -1,16 +1,31 @@
-"""docs/dev/architecture.md's import diagram is the real import graph of plugins/module_utils, without cycles."""
+"""The layer rules of plugins/module_utils (docs/dev/architecture.md, "Layers"), checked on the real imports.
+
+Each package says in its ``__init__`` docstring what it may import; ``LAYERS`` is that rule as data, and the
+checks below fail on the first import that breaks it. ``test_a_broken_rule_is_reported`` feeds the checker a
+graph with a violation, so a checker that always passed would fail there.
+"""
 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_UTILS = ROOT / "plugins" / "module_utils"
 PACKAGE = "ansible_collections.runpod.cloud.plugins.module_utils"
-# The engine is pure Python: no Ansible, no third-party library (docs/dev/architecture.md, "Layers").
-ENGINE = ("_wait", "_pollers", "_podstate", "_ssh_probe", "_duration", "_describe")
+# layer -> the layers its files may import (each may always import itself), and whether it may import Ansible.
+LAYERS: dict[str, tuple[frozenset[str], bool]] = {
+    "_engine": (frozenset(), False),
+    "_api": (frozenset({"_engine"}), False),
+    "_rules": (frozenset({"_api", "_engine"}), False),
+    "_backend": (frozenset({"_api", "_engine"}), False),
+    "_module": (frozenset({"_backend", "_rules", "_api", "_engine"}), True),
+}
+# Third-party libraries a layer may import (import-guarded in _api; the engine stays pure Python).
+LIBRARIES = {"_engine": frozenset(), "_api": frozenset({"httpx", "pydantic"})}
+MAX_LINES = 400
 
 
 def _runtime_nodes(tree):
@@ -26,15 +41,19 @@ def _runtime_nodes(tree):
             stack.append(child)
 
 
-def imports_of(path):
-    """``(module_utils names, other top-level packages)`` imported by ``path`` at run time (lazy imports too)."""
+def imports_of(path: Path) -> tuple[set[str], set[str]]:
+    """``({"_layer.file", ...}, {top-level packages})`` that ``path`` imports at run time (lazy imports too)."""
     local, other = set(), set()
     for node in _runtime_nodes(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == PACKAGE:
+            if node.module.startswith(PACKAGE + "."):
+                layer_and_file = node.module[len(PACKAGE) + 1:].split(".")
+                if len(layer_and_file) == 1:  # from PACKAGE._layer import file as _file
+                    local.update(f"{layer_and_file[0]}.{alias.name}" for alias in node.names)
+                else:
+                    local.add(".".join(layer_and_file[:2]))
+            elif node.module == PACKAGE:
                 local.update(alias.name for alias in node.names)
-            elif node.module.startswith(PACKAGE + "."):
-                local.add(node.module.rsplit(".", 1)[1])
             elif node.level == 0:
                 other.add(node.module.split(".")[0])
         elif isinstance(node, ast.Import):
@@ -42,52 +61,104 @@ def imports_of(path):
     return local, other
 
 
-def actual_graph():
-    return {path.stem: imports_of(path)[0] for path in sorted(MODULE_UTILS.glob("_*.py"))}
+def files() -> dict[str, Path]:
+    """``{"_layer.file": path}`` for every module_utils file but the packages' ``__init__``."""
+    return {
+        f"{path.parent.name}.{path.stem}": path
+        for path in sorted(MODULE_UTILS.glob("*/*.py"))
+        if path.name != "__init__.py"
+    }
 
 
-def documented_graph():
-    text = (ROOT / "docs" / "dev" / "architecture.md").read_text()
-    block = re.search(r"<!-- imports:begin -->\s*```text\n(.*?)```\s*<!-- imports:end -->", text, re.S)
-    assert block, "docs/dev/architecture.md lost its import diagram markers"
-    graph = {}
-    for line in block.group(1).splitlines():
-        if not line.strip():
-            continue
-        name, _arrow, targets = line.partition("->")
-        targets = targets.strip()
-        graph[name.strip()] = set() if targets == "(nothing)" else {t.strip() for t in targets.split(",")}
-    return graph
+def graph() -> dict[str, tuple[set[str], set[str]]]:
+    return {name: imports_of(path) for name, path in files().items()}
 
 
-def test_the_diagram_is_the_import_graph():
-    assert documented_graph() == actual_graph()
+def violations(import_graph: dict[str, tuple[set[str], set[str]]]) -> list[str]:
+    """Every import that breaks ``LAYERS`` or ``LIBRARIES``, as ``"<file> imports <what>: <rule>"``."""
+    found = []
+    for name, (local, other) in sorted(import_graph.items()):
+        layer = name.split(".")[0]
+        allowed, ansible = LAYERS[layer]
+        for target in sorted(local):
+            target_layer = target.split(".")[0]
+            if target_layer not in LAYERS:
+                found.append(f"{name} imports {target}: not in a layer package")
+            elif target_layer != layer and target_layer not in allowed:
+                found.append(f"{name} imports {target}: {layer} may import {', '.join(sorted(allowed)) or 'only itself'}")
+        if "ansible" in other and not ansible:
+            found.append(f"{name} imports ansible: only _module may")
+        if layer in LIBRARIES:
+            for library in sorted(other & {"httpx", "pydantic"} - LIBRARIES[layer]):
+                found.append(f"{name} imports {library}: {layer} is pure Python")
+    return found
 
 
-def test_no_import_cycle_inside_module_utils():
-    graph = actual_graph()
-    state = {}
+def cycle(import_graph: dict[str, tuple[set[str], set[str]]]) -> list[str] | None:
+    """One import cycle between module_utils files, or None."""
+    state: dict[str, str] = {}
 
     def visit(name, path):
         if state.get(name) == "done":
-            return
-        assert state.get(name) != "open", f"import cycle: {' -> '.join([*path, name])}"
+            return None
+        if state.get(name) == "open":
+            return [*path, name]
         state[name] = "open"
-        for target in sorted(graph.get(name, ())):
-            visit(target, [*path, name])
+        for target in sorted(import_graph.get(name, (set(), set()))[0]):
+            found = visit(target, [*path, name])
+            if found:
+                return found
         state[name] = "done"
+        return None
 
-    for name in graph:
-        visit(name, [])
+    for name in import_graph:
+        found = visit(name, [])
+        if found:
+            return found
+    return None
 
 
-def test_the_engine_imports_no_ansible_and_no_third_party_library():
-    for name in ENGINE:
-        local, other = imports_of(MODULE_UTILS / f"{name}.py")
-        assert not other & {"ansible", "httpx", "pydantic"}, (name, other)
-        assert local <= set(ENGINE), (name, local - set(ENGINE))
+def test_every_file_is_in_a_layer_package_that_says_what_it_may_import():
+    assert not list(MODULE_UTILS.glob("*.py")), "module_utils files belong in a layer package"
+    packages = {path.name for path in MODULE_UTILS.iterdir() if path.is_dir() and not path.name.startswith("__")}
+    assert packages == set(LAYERS)
+    for package in packages:
+        docstring = ast.get_docstring(ast.parse((MODULE_UTILS / package / "__init__.py").read_text())) or ""
+        assert "May import:" in docstring, package
+
+
+def test_every_import_keeps_to_the_layers():
+    assert violations(graph()) == []
+
+
+def test_no_import_cycle_between_files():
+    assert cycle(graph()) is None
+
+
+@pytest.mark.parametrize(
+    ("import_graph", "expected"),
+    [
+        ({"_engine.poll": ({"_api.client"}, set())}, "_engine.poll imports _api.client: _engine may import only itself"),
+        ({"_api.client": ({"_module.base"}, set())}, "_api.client imports _module.base: _api may import _engine"),
+        ({"_backend.core": (set(), {"ansible"})}, "_backend.core imports ansible: only _module may"),
+        ({"_engine.podstate": (set(), {"pydantic"})}, "_engine.podstate imports pydantic: _engine is pure Python"),
+        ({"_rules.pods": ({"_backend.core"}, set())}, "_rules.pods imports _backend.core: _rules may import _api, _engine"),
+    ],
+)
+def test_a_broken_rule_is_reported(import_graph, expected):
+    assert violations(import_graph) == [expected]
+
+
+def test_a_cycle_is_reported():
+    assert cycle({"_api.a": ({"_api.b"}, set()), "_api.b": ({"_api.a"}, set())}) == ["_api.a", "_api.b", "_api.a"]
+
+
+@pytest.mark.parametrize("name", sorted(files()))
+def test_no_file_is_over_the_bound(name):
+    lines = len(files()[name].read_text().splitlines())
+    assert lines <= MAX_LINES, f"{name} has {lines} lines (at most {MAX_LINES}): split it by what it does"
 
 
 def test_module_utils_never_import_a_module():
-    for path in MODULE_UTILS.glob("*.py"):
-        assert "plugins.modules" not in path.read_text(), path.name
+    for path in MODULE_UTILS.rglob("*.py"):
+        assert "plugins.modules" not in path.read_text(), path

@@ -12,19 +12,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     DEFAULT_API_URL,
     DEFAULT_SERVERLESS_URL,
     V1_RETIRED,
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend_v2 import BackendV2
-from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import EndpointSpec, PodSpec, TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import ENDPOINT, POD
-from ansible_collections.runpod.cloud.plugins.module_utils._placement import action_for
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"

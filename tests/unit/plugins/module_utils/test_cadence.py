@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
     CADENCE_ENV,
     Cadence,
     PollResult,

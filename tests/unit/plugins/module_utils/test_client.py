@@ -12,15 +12,15 @@ from helpers.fakes import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _client
-from ansible_collections.runpod.cloud.plugins.module_utils._client import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api import client as _client
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     DEFAULT_USER_AGENT,
     Client,
     RunPodError,
     message_from_body,
     parse_retry_after,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._version import COLLECTION_VERSION
+from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 
 SECRET = "rpa_SECRETKEY1234567890"
 BASE = "https://api.example.test/v2"

@@ -8,19 +8,19 @@ import httpx
 import pytest
 from payloads import FakeClock, Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._clusters import cluster_create_body
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     ClusterSpec,
     PodView,
     SshAddress,
     TemplateView,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import CLUSTER as CLUSTERS
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import ClusterPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import PollError, WaitError, until
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import ClusterPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollError, WaitError, until
 
 API = "https://rest.example.test/v2"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     ClusterInput,
     EndpointInput,
     NamedInput,
@@ -114,7 +114,7 @@ def test_an_option_several_input_models_take_is_refused_with_one_message(option,
 
 
 def test_the_container_fields_are_declared_once_for_every_spec_and_view():
-    from ansible_collections.runpod.cloud.plugins.module_utils import _models
+    from ansible_collections.runpod.cloud.plugins.module_utils._api import models as _models
 
     for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec):
         assert issubclass(model, _models._PodContainer), model
@@ -139,7 +139,7 @@ def _resource_modules():
     import importlib
     from pathlib import Path
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._base import ResourceModule
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.base import ResourceModule
 
     found = {}
     for path in sorted((Path(__file__).resolve().parents[4] / "plugins" / "modules").glob("*.py")):

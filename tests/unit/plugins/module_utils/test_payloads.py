@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _payloads
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api import payloads as _payloads
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     CLUSTER,
     ENDPOINT,
     NETWORK_VOLUME,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import GPU, pod_view
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import FakeBackend
 
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     Health,
     PodView,
     PortMapping,
@@ -13,14 +13,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._models import (
     Worker,
     WorkerSummary,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import (
     BatchLines,
     BatchPodPoller,
     EndpointPoller,
     PodPoller,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import PollError, WaitError, until
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollError, WaitError, until
 
 
 class ApiError(Exception):

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import (
     ProbeResult,
     format_address,
     probe,

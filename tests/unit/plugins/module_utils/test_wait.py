@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
     CancelToken,
     MissCounter,
     PollError,

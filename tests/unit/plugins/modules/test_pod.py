@@ -11,8 +11,8 @@ import json
 import pytest
 from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import V1_RETIRED
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 run = functools.partial(run_module, pod_module)
@@ -210,7 +210,7 @@ def test_an_unreadable_create_answer_is_adopted_by_name(capsys, monkeypatch):
 def test_the_module_hands_off_its_wait_only_for_the_key_the_controller_holds(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     backend = FakeBackend(pods=[pod_view()])
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
@@ -230,7 +230,9 @@ def test_the_module_hands_off_its_wait_only_for_the_key_the_controller_holds(cap
 def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, install_backend
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base, _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
     own = run(FakeBackend(pods=[pod_view()]), capsys, monkeypatch, **args)

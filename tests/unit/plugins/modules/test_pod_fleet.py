@@ -12,7 +12,7 @@ import threading
 import pytest
 from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 run = functools.partial(run_module, pod_module)
@@ -161,7 +161,9 @@ def _fleet_reads():
 def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base, _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="2m")
@@ -201,7 +203,9 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
 def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base, _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="40s")
@@ -239,7 +243,7 @@ class CatalogBackend(FakeBackend):
 
 @pytest.mark.parametrize("answer", [{"gpus": []}, RunPodError("server_error", 503, "catalog down")])
 def test_the_members_share_one_catalog_read_and_the_backend_is_itself_again_after(answer):
-    from ansible_collections.runpod.cloud.plugins.module_utils._fleet import one_catalog_read
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import one_catalog_read
 
     backend = CatalogBackend([answer, {"gpus": ["second"]}])
     seen = []

@@ -10,10 +10,10 @@ import functools
 import pytest
 from helpers.fakes import FakeBackend, FakeClock, install_clock, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import V1_RETIRED
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
 
 DIRECT = {"host": "203.0.113.7", "port": 10341}
@@ -224,7 +224,7 @@ def test_check_mode_reads_but_never_waits(capsys, monkeypatch, clock):
 def _resume(backend, handed, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, install_backend
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     install_backend(monkeypatch, backend)
     lines, changes = [], []
@@ -236,7 +236,7 @@ def _resume(backend, handed, monkeypatch):
 def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_result(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     select = [booting("a", "web"), booting("b", "train")]
     later = [[running("a", "web"), booting("b", "train")], [running("a", "web"), running("b", "train")]]
@@ -276,7 +276,7 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
 def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     stopped = pod_view("b", name="train", status="EXITED", runtime_reported=False)
     select = [booting("a", "web"), booting("b", "train")]
@@ -293,7 +293,7 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
 def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils import _base
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     result = run(FakeBackend(pods=[running("a", "web")]), capsys, monkeypatch, runtime_status=["stopped"], wait=True)

@@ -15,14 +15,14 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.testing import patch_module_args
 from pydantic import BaseModel
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _base
-from ansible_collections.runpod.cloud.plugins.module_utils._base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 
 API_KEY = "unit-test-skeleton-secret-key"
 

@@ -16,16 +16,18 @@ from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _duration, _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._account import account_api
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import resolve_options, transport_warnings
-from ansible_collections.runpod.cloud.plugins.module_utils._backends import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._client import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
     RunPodError,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
     input_problem,

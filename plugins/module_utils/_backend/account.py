@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import quote_id
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import BillingReport
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import BillingReport
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     NETWORK_VOLUME,
     REGISTRY,
     as_dict,

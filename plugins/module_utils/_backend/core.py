@@ -16,10 +16,10 @@ import math
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._models import cpu_pod_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._payloads import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     ENDPOINT,
     POD,
     TEMPLATE,

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS
-from ansible_collections.runpod.cloud.plugins.module_utils._models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     ClusterView,
     EndpointRelease,
     EndpointView,

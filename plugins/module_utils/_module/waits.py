@@ -13,18 +13,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._base import HANDOFF_KEY, ResourceModule, RunPodModule
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_KEY, ResourceModule, RunPodModule
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
     describe_cluster,
     describe_endpoint,
     describe_members,
     describe_pod,
     describe_release,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
-from ansible_collections.runpod.cloud.plugins.module_utils._pollers import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import (
     BatchLines,
     BatchPodPoller,
     ClusterPoller,

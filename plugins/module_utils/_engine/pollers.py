@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _podstate, _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import HEALTH_KEYS, health_counts
-from ansible_collections.runpod.cloud.plugins.module_utils._wait import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS, health_counts
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
     MissCounter,
     PollError,
     PollResult,

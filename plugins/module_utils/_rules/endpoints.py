@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._describe import ENDPOINT_FIELDS
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import ENDPOINT_FIELDS
 
 # Compared without regard to order.
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")

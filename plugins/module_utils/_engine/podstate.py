@@ -15,7 +15,7 @@ import ipaddress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the engine never imports pydantic at run time
-    from ansible_collections.runpod.cloud.plugins.module_utils._models import PodView
+    from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
 
 RUNNING = "running"
 INITIALIZING = "initializing"

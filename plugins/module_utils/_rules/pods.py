@@ -16,8 +16,8 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils import _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._models import PodSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, with_ssh_port
 
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = (

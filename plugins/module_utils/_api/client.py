@@ -21,7 +21,7 @@ import time
 import traceback
 from datetime import UTC, datetime
 
-from ansible_collections.runpod.cloud.plugins.module_utils._version import COLLECTION_VERSION
+from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 
 try:
     import httpx

@@ -18,9 +18,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._models import name_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._waits import wait_fleet
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import name_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import wait_fleet
 
 MAX_COUNT = 100
 MAX_CONCURRENCY = 50
