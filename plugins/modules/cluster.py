@@ -347,13 +347,14 @@ diff:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterInput, ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
 
 ARGUMENT_SPEC = argument_spec(

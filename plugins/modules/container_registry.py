@@ -149,15 +149,16 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import RegistrySpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NamedInput, RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -575,16 +575,17 @@ ids:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointInput, EndpointSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import ENDPOINT_WAIT_FOR
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWait
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -507,10 +507,11 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
-
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -518,9 +519,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodInput, cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWait
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

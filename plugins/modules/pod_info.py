@@ -218,9 +218,11 @@ import time
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -228,8 +230,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodInfoWait
 
 ARGUMENT_SPEC = argument_spec(
@@ -341,7 +341,7 @@ class PodInfoModule(PodInfoWait):
         # after 12 reads in which they never appear.
         pod_ids = [pod.id for pod in pods] + [pod_id for pod_id in missing if pod_id in ids]
         if not pod_ids:
-            self.result["wait"] = _wait.WaitOutcome.nothing_to_wait_for().as_dict()
+            self.result["wait"] = _outcome.WaitOutcome.nothing_to_wait_for().as_dict()
             return
         names = {pod.id: pod.name for pod in pods}
         # The first read's retries came out of the same budget.

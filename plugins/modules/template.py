@@ -189,14 +189,15 @@ import shlex
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
     ResourceModule,
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateInput, TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -20,9 +20,9 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 from ansible.utils.vars import merge_hash
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_ENV, HANDOFF_KEY, key_fingerprint
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import HAS_PYDANTIC
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_ENV, HANDOFF_KEY, key_fingerprint
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import resume_wait
 
 display = Display()

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     EndpointView,
@@ -24,6 +23,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     TemplateView,
     WorkerSummary,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
 
 GPU = "NVIDIA GeForce RTX 4090"
 # The API key run_module gives every module; a test fails if it shows up in the module's output.

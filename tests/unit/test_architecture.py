@@ -85,7 +85,8 @@ def violations(import_graph: dict[str, tuple[set[str], set[str]]]) -> list[str]:
             if target_layer not in LAYERS:
                 found.append(f"{name} imports {target}: not in a layer package")
             elif target_layer != layer and target_layer not in allowed:
-                found.append(f"{name} imports {target}: {layer} may import {', '.join(sorted(allowed)) or 'only itself'}")
+                may = ", ".join(sorted(allowed)) or "only itself"
+                found.append(f"{name} imports {target}: {layer} may import {may}")
         if "ansible" in other and not ansible:
             found.append(f"{name} imports ansible: only _module may")
         if layer in LIBRARIES:
@@ -138,11 +139,13 @@ def test_no_import_cycle_between_files():
 @pytest.mark.parametrize(
     ("import_graph", "expected"),
     [
-        ({"_engine.poll": ({"_api.client"}, set())}, "_engine.poll imports _api.client: _engine may import only itself"),
+        ({"_engine.poll": ({"_api.client"}, set())},
+         "_engine.poll imports _api.client: _engine may import only itself"),
         ({"_api.client": ({"_module.base"}, set())}, "_api.client imports _module.base: _api may import _engine"),
         ({"_backend.core": (set(), {"ansible"})}, "_backend.core imports ansible: only _module may"),
         ({"_engine.podstate": (set(), {"pydantic"})}, "_engine.podstate imports pydantic: _engine is pure Python"),
-        ({"_rules.pods": ({"_backend.core"}, set())}, "_rules.pods imports _backend.core: _rules may import _api, _engine"),
+        ({"_rules.pods": ({"_backend.core"}, set())},
+         "_rules.pods imports _backend.core: _rules may import _api, _engine"),
     ],
 )
 def test_a_broken_rule_is_reported(import_graph, expected):

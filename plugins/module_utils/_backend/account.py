@@ -12,18 +12,17 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import BillingReport
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
-    NETWORK_VOLUME,
-    REGISTRY,
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import NETWORK_VOLUME, REGISTRY
+from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_dict,
     as_float,
     as_list,
     as_str,
     pick_list,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
 BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import with_ssh_port
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER, pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER
+from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")

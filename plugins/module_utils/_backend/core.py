@@ -16,7 +16,6 @@ import math
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
@@ -24,8 +23,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     POD,
     TEMPLATE,
     health_from_payload,
-    pick_list,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 
 API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"

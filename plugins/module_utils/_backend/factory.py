@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend, resolve_options
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
 
 
 def make_backend(options, *, transport=None, clock=None, rng=None) -> Backend:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import release_from_v2, workers_from_v2
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import ClusterCalls
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     Backend,
     body_keys,
@@ -18,9 +21,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import 
     only,
     quote_id,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import ClusterCalls
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import release_from_v2, workers_from_v2
 
 FLASHBOOT_ON = "FLASHBOOT"
 FLASHBOOT_OFF = "OFF"

@@ -14,20 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS, health_counts
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
-    MissCounter,
-    PollError,
-    PollResult,
-    classify,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
 
 WAIT_FOR = ("ssh", "running")
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
-READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 
 
 def _pod_id(pod):
@@ -323,7 +316,7 @@ class ClusterPoller(BatchPodPoller):
         try:
             pods = self._list_pods()
         except Exception as err:
-            if _is_not_found(err):
+            if is_not_found(err):
                 text = f"cluster {self.cluster_id} no longer exists, so it was deleted while waiting"
                 raise PollError("not_found", text, fatal=True) from err
             self._read_failed()
@@ -349,116 +342,3 @@ class ClusterPoller(BatchPodPoller):
         if len(self.pod_ids) < self.pod_count:
             waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
         return waiting
-
-
-def _is_not_found(err):
-    return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
-
-
-ENDPOINT_WAIT_FOR = ("ready", "rollout")
-_UNREAD = object()  # a worker list read that failed (transient), unlike None: no worker list on this backend
-
-
-def rollout_summary(workers):
-    """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 ``WorkerSummary``."""
-    latest = sum(1 for worker in workers.workers if not worker.is_stale)
-    total = len(workers.workers)
-    return {
-        "in_progress": latest < total,
-        "workers_on_latest": latest,
-        "workers_total": total,
-        "percent_on_latest": 100 * latest // total if total else 0,
-    }
-
-
-class EndpointPoller:
-    """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
-    ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
-    worker left).
-
-    Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion), then the worker
-    list (read last, the fresher view, so a worker that turned ready between the two reads is reported from the
-    list). Ready iff a worker that is not stale (it runs the endpoint's current release) is ``IDLE``/``RUNNING``.
-    ``/health`` counts every worker, old release or new, so it decides only when the list shows no stale worker;
-    a failed worker read (not fatal) makes that poll not ready. While a rollout is in progress the poll hints
-    ``imminent``. The success value is
-    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
-    ``READY_SIGNALS``.
-    """
-
-    def __init__(self, backend, endpoint_id, wait_for="ready"):
-        if wait_for not in ENDPOINT_WAIT_FOR:
-            raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
-        self.endpoint_id = endpoint_id
-        self.wait_for = wait_for
-        self.misses = MissCounter("endpoint", endpoint_id)
-        self.backend = backend
-        self.last_health = None
-        self.last_version = None
-        self.last_rollout = None
-
-    def __call__(self):
-        return self.poll()
-
-    def poll(self):
-        try:
-            health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
-        except Exception as err:
-            if _is_not_found(err):
-                return PollResult(False, self.misses.missed(err))
-            self.misses.read_failed()
-            raise
-        self.misses.seen()
-        # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
-        # the reads is reported from the list (worker_idle), not only through /health's counters.
-        workers = self._read_workers()
-        # A /health without a body counts nothing as ready.
-        counts = health_counts(health) or dict.fromkeys(HEALTH_KEYS, 0)
-        self.last_health = counts
-        detail = (
-            f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "
-            f"throttled {counts['throttled']}, unhealthy {counts['unhealthy']}"
-        )
-        if workers is _UNREAD:
-            return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
-        self.last_version = workers.endpoint_version
-        self.last_rollout = rollout = rollout_summary(workers)
-        stale = rollout["workers_total"] - rollout["workers_on_latest"]
-        signal, worker_id = self._worker_signal(workers)
-        if signal is None and not stale and counts["ready"] > 0:
-            # Only /health's ready: its running counts a worker RunPod scheduled, before that worker serves,
-            # and the worker list (read here) already shows every running worker.
-            signal = "health_ready"
-        if stale:
-            version = f"v{self.last_version}" if self.last_version is not None else "(version unknown)"
-            detail += (
-                f"; release {version}: {rollout['workers_on_latest']} of {rollout['workers_total']} workers on it, "
-                f"{stale} stale (still on an older release)"
-            )
-            if self.wait_for == "rollout":
-                signal = None
-        return self._verdict(counts, detail, signal, worker_id, imminent=bool(stale))
-
-    def _verdict(self, counts, detail, signal, worker_id, imminent=False):
-        if signal is None:
-            return PollResult(False, detail, imminent=imminent)
-        value = {"ready_signal": signal, "health": counts, "worker_id": worker_id,
-                 "version": self.last_version, "rollout": self.last_rollout}
-        return PollResult(True, detail, value=value)
-
-    def _read_workers(self):
-        try:
-            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
-        except Exception as err:
-            if classify(err):
-                raise
-            return _UNREAD
-
-    @staticmethod
-    def _worker_signal(workers):
-        live = [worker for worker in workers.workers if not worker.is_stale]
-        for wanted, signal in (("IDLE", "worker_idle"), ("RUNNING", "worker_running")):
-            for worker in live:
-                if worker.status.upper() == wanted:
-                    return signal, worker.id
-        return None, None

@@ -16,23 +16,23 @@ from typing import Any, NoReturn
 
 from ansible.module_utils.basic import env_fallback, missing_required_lib
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
-
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     HAS_HTTPX,
     HTTPX_IMPORT_ERROR,
     RunPodError,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     HAS_PYDANTIC,
     PYDANTIC_IMPORT_ERROR,
-    input_problem,
     spec_problem,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
 AUTH_ARGUMENT_SPEC = dict(
@@ -293,7 +293,7 @@ class RunPodModule:
                     progress=self.progress,
                     on_transition=self.on_transition,
                 )
-        except _wait.WaitError as error:
+        except _outcome.WaitError as error:
             self.result[self.result_key] = describe_last()
             gone = error.code == "not_found" and getattr(getattr(poll, "misses", None), "ever_seen", False)
             remedy = self.gone_remedy(resource_id) if gone else self.resource_remedy(resource_id)

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import name_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import wait_fleet
 
 MAX_COUNT = 100

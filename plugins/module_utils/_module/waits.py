@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_KEY, ResourceModule, RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
     describe_cluster,
     describe_endpoint,
@@ -25,14 +24,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe impo
     describe_pod,
     describe_release,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import (
     BatchLines,
     BatchPodPoller,
     ClusterPoller,
-    EndpointPoller,
     PodPoller,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_KEY, ResourceModule, RunPodModule
 
 POD_WAIT_STATES = ("present", "running", "restarted")
 
@@ -376,8 +375,8 @@ def explain_batch_failure(error, poller, pod_ids, names):
         not_ready.append({"id": pod_id, "name": name, "state": states.get(pod_id, error.last_state)})
     listing = "; ".join(f"{entry['id']} ({entry['name'] or 'no name'}): {entry['state']}" for entry in not_ready)
     ready = len(pod_ids) - len(not_ready)
-    if error.code in (_wait.WAIT_TIMEOUT, _wait.WAIT_INTERRUPTED):
-        verb = "Timed out" if error.code == _wait.WAIT_TIMEOUT else "Interrupted"
+    if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED):
+        verb = "Timed out" if error.code == _outcome.WAIT_TIMEOUT else "Interrupted"
         head = f"{verb} after {error.elapsed}s waiting for {error.label} ({ready} of {len(pod_ids)} ready)"
     else:
         head = error.message[:1].upper() + error.message[1:]

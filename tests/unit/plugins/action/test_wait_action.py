@@ -20,10 +20,8 @@ from ansible.parsing.dataloader import DataLoader
 from ansible.template import Templar
 from helpers.fakes import UNIT_API_KEY, FakeBackend, install_backend, install_clock, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _wait_action

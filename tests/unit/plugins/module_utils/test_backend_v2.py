@@ -12,6 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     DEFAULT_API_URL,
     DEFAULT_SERVERLESS_URL,
@@ -19,12 +22,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import 
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec, PodSpec, TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"

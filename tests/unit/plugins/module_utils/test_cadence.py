@@ -7,13 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
-    CADENCE_ENV,
-    Cadence,
-    PollResult,
-    WaitError,
-    until,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CADENCE_ENV, Cadence, PollResult, until
 
 
 class ApiError(Exception):

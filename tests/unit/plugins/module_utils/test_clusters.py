@@ -8,9 +8,7 @@ import httpx
 import pytest
 from payloads import FakeClock, Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     ClusterSpec,
     PodView,
@@ -18,9 +16,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     TemplateView,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import ClusterPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollError, WaitError, until
 
 API = "https://rest.example.test/v2"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     ClusterInput,
     EndpointInput,
     NamedInput,
@@ -114,6 +114,7 @@ def test_an_option_several_input_models_take_is_refused_with_one_message(option,
 
 
 def test_the_container_fields_are_declared_once_for_every_spec_and_view():
+    from ansible_collections.runpod.cloud.plugins.module_utils._api import inputs as _inputs
     from ansible_collections.runpod.cloud.plugins.module_utils._api import models as _models
 
     for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec):
@@ -121,7 +122,7 @@ def test_the_container_fields_are_declared_once_for_every_spec_and_view():
     for model in (_models.TemplateSpec, _models.TemplateView, _models.EndpointSpec, _models.EndpointView):
         assert issubclass(model, _models._ContainerSettings), model
     for model in (PodInput, TemplateInput, ClusterInput):
-        assert issubclass(model, _models._ContainerInput), model
+        assert issubclass(model, _inputs._ContainerInput), model
     # No spec or view declares a container field again (only the endpoint's None defaults of env and ports).
     for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec, _models.TemplateSpec, _models.TemplateView,
                   _models._EndpointSettings, _models.EndpointSpec, _models.EndpointView):

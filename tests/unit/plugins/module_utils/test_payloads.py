@@ -15,11 +15,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     POD,
     REGISTRY,
     TEMPLATE,
-    Table,
-    as_int,
-    as_str,
-    via,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import Table, as_int, as_str, via
 from runpod_sim.schemas import v2_document
 
 # table -> the REST v2 schema it reads.

@@ -11,8 +11,8 @@ import json
 import pytest
 from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 run = functools.partial(run_module, pod_module)
@@ -231,7 +231,6 @@ def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(c
     from helpers.fakes import UNIT_API_KEY, install_backend
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-
     from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}

@@ -162,7 +162,6 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-
     from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     install_clock(monkeypatch, FakeClock())
@@ -204,7 +203,6 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-
     from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 
     install_clock(monkeypatch, FakeClock())

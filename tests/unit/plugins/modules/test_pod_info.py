@@ -10,9 +10,9 @@ import functools
 import pytest
 from helpers.fakes import FakeBackend, FakeClock, install_clock, pod_view, run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
 

@@ -15,6 +15,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.testing import patch_module_args
 from pydantic import BaseModel
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     AUTH_ARGUMENT_SPEC,
@@ -22,7 +23,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     argument_spec,
     run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 
 API_KEY = "unit-test-skeleton-secret-key"
 

@@ -1,0 +1,222 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""How a wait ends: fatal versus transient errors, miss counting, and the outcome of a wait (pure Python).
+
+``classify`` is the one fatal-or-transient rule (docs/dev/wait-and-status.md, section 2); ``MissCounter`` the miss
+rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` result shape (``as_dict``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WAIT_TIMEOUT = "wait_timeout"
+WAIT_INTERRUPTED = "wait_interrupted"
+
+# docs/dev/wait-and-status.md, section 2: any of these ends the wait at once; everything else is transient.
+FATAL_CODES = frozenset(("unauthorized", "forbidden", "no_credentials", "bad_request"))
+FATAL_STATUSES = frozenset((400, 401, 403))
+
+# How deep to follow ``raise ... from ...`` chains when looking for a fatal verdict.
+_MAX_CAUSE_DEPTH = 8
+
+
+class PollError(Exception):
+    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch
+    waits) is each sub-resource's state as the failing read left it: it becomes the error's ``last_states``."""
+
+    def __init__(self, code, message, status=None, fatal=False, states=None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.fatal = fatal
+        self.states = states
+
+
+def _error_chain(err):
+    seen = 0
+    while err is not None and seen < _MAX_CAUSE_DEPTH:
+        yield err
+        err = err.__cause__
+        seen += 1
+
+
+def _is_fatal_link(err):
+    if getattr(err, "fatal", False) is True:
+        return True
+    code = getattr(err, "code", None)
+    if isinstance(code, str) and code.lower() in FATAL_CODES:
+        return True
+    status = getattr(err, "status", None)
+    return isinstance(status, int) and not isinstance(status, bool) and status in FATAL_STATUSES
+
+
+def classify(err: BaseException) -> bool:
+    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal (docs/dev/wait-and-status.md, sec. 2).
+
+    Works on any exception with ``code``/``status``/``fatal`` attributes (``RunPodError``, ``PollError``).
+    """
+    return any(_is_fatal_link(link) for link in _error_chain(err))
+
+
+def fatal_link(err):
+    """The link of the chain that made ``err`` fatal (its code and status are reported)."""
+    for link in _error_chain(err):
+        if _is_fatal_link(link):
+            return link
+    return err
+
+
+def error_text(err: BaseException) -> str:
+    """The human text of an error; untyped empty errors get their class name (``EOFError``)."""
+    message = getattr(err, "message", None)
+    if isinstance(message, str) and message:
+        return message
+    text = str(err)
+    return text if text else type(err).__name__
+
+
+def rate_limit_sleep(retry_after: Any, remaining: float) -> float:
+    """Seconds to wait for a 429's ``Retry-After``, never past the deadline (``remaining``)."""
+    if retry_after is None:
+        return 0.0
+    try:
+        wanted = float(retry_after)
+    except (TypeError, ValueError):
+        return 0.0
+    return max(0.0, min(wanted, remaining))
+
+
+def retry_after_of(err):
+    for link in _error_chain(err):
+        retry_after = getattr(link, "retry_after", None)
+        if retry_after is not None:
+            return retry_after
+    return None
+
+
+class WaitError(Exception):
+    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
+
+    def __init__(self, code, label, message, *, resource_id=None, last_state="", elapsed=0, polls=0,
+                 status=None, history=None, last_states=None, probes=0):
+        super().__init__(message)
+        self.code = code
+        self.label = label
+        self.message = message
+        self.resource_id = resource_id
+        self.last_state = last_state
+        self.elapsed = elapsed
+        self.polls = polls
+        self.probes = probes
+        self.status = status
+        self.history = history if history is not None else []
+        self.last_states = last_states
+
+    def as_dict(self) -> dict:
+        """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
+        return _wait_block(self.elapsed, self.polls, self.probes, self.history, self.last_state, self.last_states)
+
+
+class WaitOutcome:
+    """A successful wait."""
+
+    __slots__ = ("detail", "elapsed", "history", "last_states", "polls", "probes", "value")
+
+    def __init__(self, value, detail, elapsed, polls, probes, history, last_states=None):
+        self.value = value
+        self.detail = detail
+        self.elapsed = elapsed
+        self.polls = polls
+        self.probes = probes
+        self.history = history
+        self.last_states = last_states
+
+    def as_dict(self) -> dict:
+        """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
+        block = _wait_block(self.elapsed, self.polls, self.probes, self.history, self.detail, self.last_states)
+        block["ready_detail"] = self.detail
+        return block
+
+    @classmethod
+    def nothing_to_wait_for(cls) -> WaitOutcome:
+        return cls(None, "nothing to wait for", 0, 0, 0, [])
+
+
+def _wait_block(elapsed: int, polls: int, probes: int, history: list | None, last_state: str,
+                last_states: dict | None) -> dict:
+    """The one ``wait`` result shape (docs/dev/wait-and-status.md): the same keys on success and failure."""
+    block = {
+        "elapsed": elapsed,
+        "polls": polls,
+        "probes": probes,
+        "history": list(history or []),
+        "last_state": last_state,
+    }
+    if last_states:
+        # Batch waits: the last known state of every resource.
+        block["last_states"] = dict(last_states)
+    return block
+
+
+class MissCounter:
+    """Consecutive-miss rules shared by pods and endpoints (docs/dev/wait-and-status.md, section 3).
+
+    Once seen, ``gone_limit`` consecutive misses mean the resource went away; never seen,
+    ``never_seen_limit`` consecutive misses mean it is not coming. Any failed read resets the run.
+    """
+
+    _TEXTS = {
+        "pod": {
+            "never_seen": "pod not listed yet",
+            "missed_once": "pod not listed in the last read",
+            "never_seen_fatal": ("pod {id} has not appeared in {n} consecutive reads, so it was terminated before "
+                                 "it was ever listed, or it is not visible to this api key"),
+            "gone_fatal": "pod {id} is no longer listed, so it was terminated or deleted while waiting",
+        },
+        "endpoint": {
+            "never_seen": "{error}",
+            "missed_once": "endpoint health unreadable in the last poll: {error}",
+            "never_seen_fatal": ("the invoke service still does not know endpoint {id} after {n} consecutive "
+                                 "reads, so it was deleted before it propagated, or it is not visible to this api key"),
+            "gone_fatal": "endpoint {id} is no longer known to the invoke service, so it was deleted while waiting",
+        },
+    }
+
+    def __init__(self, resource_kind, resource_id, never_seen_limit=12, gone_limit=2):
+        if resource_kind not in self._TEXTS:
+            raise ValueError(f"resource_kind must be one of {', '.join(sorted(self._TEXTS))}")
+        self.kind = resource_kind
+        self.resource_id = resource_id
+        self.never_seen_limit = never_seen_limit
+        self.gone_limit = gone_limit
+        self.ever_seen = False
+        self.misses = 0
+
+    def seen(self):
+        self.ever_seen = True
+        self.misses = 0
+
+    def read_failed(self):
+        self.misses = 0
+
+    def missed(self, error: BaseException | None = None) -> str:
+        """Count one miss; return the not-ready detail or raise a fatal ``not_found`` ``PollError``."""
+        self.misses += 1
+        texts = self._TEXTS[self.kind]
+        values = {"id": self.resource_id, "n": self.misses, "error": error_text(error) if error else "not found"}
+        if self.ever_seen:
+            if self.misses >= self.gone_limit:
+                raise PollError("not_found", texts["gone_fatal"].format(**values), fatal=True)
+            return texts["missed_once"].format(**values)
+        if self.misses >= self.never_seen_limit:
+            raise PollError("not_found", texts["never_seen_fatal"].format(**values), fatal=True)
+        return texts["never_seen"].format(**values)
+
+
+def is_not_found(err: BaseException) -> bool:
+    """A transient 404 (``not_found``): the miss counting decides what it means."""
+    return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
