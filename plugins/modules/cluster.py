@@ -349,11 +349,11 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, with_ssh_port
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
-    run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
 

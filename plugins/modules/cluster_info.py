@@ -87,12 +87,8 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster, describe_members
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
-    AUTH_ARGUMENT_SPEC,
-    RunPodModule,
-    argument_spec,
-    run_module,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

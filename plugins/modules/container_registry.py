@@ -153,12 +153,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import RegistrySpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
-    AUTH_ARGUMENT_SPEC,
-    ResourceModule,
-    argument_spec,
-    run_module,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

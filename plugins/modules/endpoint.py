@@ -578,11 +578,11 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
-    run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWait
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints

@@ -512,12 +512,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import Po
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
-    run_module,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWait
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods

@@ -223,14 +223,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcom
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodInfoWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
-    run_module,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodInfoWait
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -115,12 +115,8 @@ import re
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
-    AUTH_ARGUMENT_SPEC,
-    RunPodModule,
-    argument_spec,
-    run_module,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -192,12 +192,9 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
-    AUTH_ARGUMENT_SPEC,
-    ResourceModule,
-    argument_spec,
-    run_module,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

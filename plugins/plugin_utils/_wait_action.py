@@ -22,8 +22,12 @@ from ansible.utils.vars import merge_hash
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import HAS_PYDANTIC
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_ENV, HANDOFF_KEY, key_fingerprint
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import resume_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
+    HANDOFF_ENV,
+    HANDOFF_KEY,
+    key_fingerprint,
+)
 
 display = Display()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import wait_fleet
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet
 
 MAX_COUNT = 100
 MAX_CONCURRENCY = 50

@@ -140,7 +140,7 @@ def _resource_modules():
     import importlib
     from pathlib import Path
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module.base import ResourceModule
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 
     found = {}
     for path in sorted((Path(__file__).resolve().parents[4] / "plugins" / "modules").glob("*.py")):

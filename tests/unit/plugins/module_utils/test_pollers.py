@@ -13,10 +13,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     Worker,
     WorkerSummary,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller, PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 
 

@@ -14,6 +14,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
 
 DIRECT = {"host": "203.0.113.7", "port": 10341}
@@ -224,11 +225,12 @@ def test_check_mode_reads_but_never_waits(capsys, monkeypatch, clock):
 def _resume(backend, handed, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, install_backend
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
 
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _waits.resume_wait(_waits.PodInfoWait, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(_batch.PodInfoWait, handed, UNIT_API_KEY, progress=lines.append,
                                  on_transition=changes.append)
     return resumed, lines, changes
 
@@ -236,7 +238,6 @@ def _resume(backend, handed, monkeypatch):
 def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_result(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     select = [booting("a", "web"), booting("b", "train")]
     later = [[running("a", "web"), booting("b", "train")], [running("a", "web"), running("b", "train")]]
@@ -247,10 +248,10 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
     own = run(own_backend, capsys, monkeypatch, **args)
     assert "failed" not in own, own
     assert own["missing"] == [] and [pod["id"] for pod in own["pods"]] == ["a", "b", "c"]
-    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
     backend = FakeBackend(reads=[select, select, *later[:1], [*later[1], c]])
     handed = run(backend, capsys, monkeypatch, **args)
-    handoff = handed[_base.HANDOFF_KEY]
+    handoff = handed[_handoff.HANDOFF_KEY]
     assert "wait" not in handed and handed["missing"] == ["c"]
     assert handoff["pod_ids"] == ["a", "b", "c"] and handoff["names"] == {"a": "web", "b": "train"}
     assert 0 < handoff["timeout"] <= 600 and "api_key" not in handoff["params"]
@@ -276,14 +277,13 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
 def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
     stopped = pod_view("b", name="train", status="EXITED", runtime_reported=False)
     select = [booting("a", "web"), booting("b", "train")]
     args = dict(ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
     own = run(FakeBackend(reads=[select, select, [booting("a", "web"), stopped]]), capsys, monkeypatch, **args)
     assert own["failed"] is True and own["code"] == "conflict"
-    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
     backend = FakeBackend(reads=[select, select, [booting("a", "web"), stopped]])
     handed = run(backend, capsys, monkeypatch, **args)
     resumed, _lines, _changes = _resume(backend, handed, monkeypatch)
@@ -293,11 +293,10 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
 def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
-    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
     result = run(FakeBackend(pods=[running("a", "web")]), capsys, monkeypatch, runtime_status=["stopped"], wait=True)
-    assert _base.HANDOFF_KEY not in result and result["wait"]["ready_detail"] == "nothing to wait for"
+    assert _handoff.HANDOFF_KEY not in result and result["wait"]["ready_detail"] == "nothing to wait for"
 
 
 def test_fake_backend_matches_the_real_interface():

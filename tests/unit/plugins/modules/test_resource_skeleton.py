@@ -17,12 +17,9 @@ from pydantic import BaseModel
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
-    AUTH_ARGUMENT_SPEC,
-    ResourceModule,
-    argument_spec,
-    run_module,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 API_KEY = "unit-test-skeleton-secret-key"
 

@@ -18,7 +18,8 @@ from test_serverless_modules import endpoint_view
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import Health, SshAddress
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
-from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
+from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
 from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
@@ -29,7 +30,7 @@ CLUSTER_CREATE = {"name": "train", "gpu_type_id": "NVIDIA H100 80GB HBM3", "pod_
 
 
 def hand_off(monkeypatch, key=UNIT_API_KEY):
-    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(key))
+    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(key))
     # Each module run is its own process on a target: no warning of the run before leaks into this one.
     monkeypatch.setattr(module_warnings, "_global_warnings", {})
 
@@ -46,7 +47,7 @@ def comparable(result):
 def resume(monkeypatch, wait_class, handed, backend):
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _waits.resume_wait(wait_class, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(wait_class, handed, UNIT_API_KEY, progress=lines.append,
                                  on_transition=changes.append)
     return resumed, lines, changes
 
@@ -59,7 +60,7 @@ def test_the_endpoint_hands_off_its_wait_only_for_the_key_the_controller_holds(c
     hand_off(monkeypatch)
     backend = FakeBackend(endpoints=[endpoint_view()], health=[Health(ready=1)])
     handed = run_module(endpoint_module, backend, capsys, monkeypatch, **args)
-    handoff = handed[_base.HANDOFF_KEY]
+    handoff = handed[_handoff.HANDOFF_KEY]
     assert handoff["id"] == "ep-1" and handoff["name"] == "ep" and handoff["touched_id"] is None
     assert handoff["params"]["wait_for"] == "rollout" and handoff["params"]["wait_interval"] == "1s"
     assert "api_key" not in handoff["params"] and UNIT_API_KEY not in json.dumps(handed)
@@ -69,14 +70,14 @@ def test_the_endpoint_hands_off_its_wait_only_for_the_key_the_controller_holds(c
     hand_off(monkeypatch, "another-key")
     waited = run_module(endpoint_module, FakeBackend(endpoints=[endpoint_view()], health=[Health(ready=1)]),
                         capsys, monkeypatch, **args)
-    assert _base.HANDOFF_KEY not in waited and waited["ready_signal"] == "health_ready"
+    assert _handoff.HANDOFF_KEY not in waited and waited["ready_signal"] == "health_ready"
 
 
 def test_a_created_endpoint_hands_off_with_the_touched_id(capsys, monkeypatch):
     hand_off(monkeypatch)
     args = dict(ENDPOINT_WAIT, template_id="tpl-1", gpu_type_ids=["ADA_24"])
     handed = run_module(endpoint_module, FakeBackend(), capsys, monkeypatch, **args)
-    handoff = handed[_base.HANDOFF_KEY]
+    handoff = handed[_handoff.HANDOFF_KEY]
     assert handed["changed"] is True and handoff["touched_id"] == handoff["id"] == handed["endpoint"]["id"]
 
 
@@ -96,12 +97,12 @@ def test_the_controller_finishes_an_endpoint_wait_with_the_modules_own_result(ca
     hand_off(monkeypatch)
     backend = FakeBackend(endpoints=[endpoint_view(workers_min=workers_min)], health=health)
     handed = run_module(endpoint_module, backend, capsys, monkeypatch, **ENDPOINT_WAIT)
-    assert _base.HANDOFF_KEY in handed
+    assert _handoff.HANDOFF_KEY in handed
     start = clock.now()
     resumed, lines, changes = resume(monkeypatch, _waits.EndpointWait, handed, backend)
     assert clock.now() > start  # the resumed wait polled on its cadence (the fake clock), not at once
     assert comparable(resumed) == comparable(own)
-    assert _base.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
+    assert _handoff.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
     assert lines[0] == "waiting for a ready worker on endpoint ep-1 (timeout 2m0s)"
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]
     if workers_min == 0:  # the wait's warning reaches the controller's result too
@@ -134,7 +135,7 @@ def test_the_cluster_hands_off_its_wait_only_for_the_key_the_controller_holds(ca
     hand_off(monkeypatch)
     backend = FakeClusterBackend(members=[reachable_node(0), reachable_node(1)])
     handed = run_module(cluster_module, backend, capsys, monkeypatch, **CLUSTER_CREATE)
-    handoff = handed[_base.HANDOFF_KEY]
+    handoff = handed[_handoff.HANDOFF_KEY]
     assert handoff["id"] == handoff["touched_id"] == "c-new" and handoff["name"] == "train"
     assert handoff["params"]["pod_count"] == 2 and handoff["params"]["wait_timeout"] == "2m"
     assert "api_key" not in handoff["params"] and UNIT_API_KEY not in json.dumps(handed)
@@ -144,7 +145,7 @@ def test_the_cluster_hands_off_its_wait_only_for_the_key_the_controller_holds(ca
     hand_off(monkeypatch, "another-key")
     waited = run_module(cluster_module, FakeClusterBackend(members=[reachable_node(0), reachable_node(1)]),
                         capsys, monkeypatch, **CLUSTER_CREATE)
-    assert _base.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"] == "all 2 pods ready"
+    assert _handoff.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"] == "all 2 pods ready"
 
 
 def test_the_controller_finishes_a_cluster_wait_with_the_modules_own_result(capsys, monkeypatch, banners):

@@ -1,0 +1,334 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``ResourceModule``: the skeleton of a module that manages one resource (docs/dev/architecture.md, "Resource
+modules"): lookup, present, absent, check mode, diff, results and the failure messages of API calls."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, NoReturn
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import CreateSafety
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
+
+
+class ResourceModule(CreateSafety, RunPodModule):
+    """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
+
+    The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
+    check mode, diff, the ``changed``/``actions`` bookkeeping and the failure messages of API calls.
+    A subclass sets ``resource_kind`` (also the result key) and supplies the hooks below.
+    """
+
+    # The option that names a resource by id; None for modules that find by name only (templates).
+    id_option: str | None = "id"
+    # Whether the result lists what the task did (``actions``: create, update, start, ..., delete).
+    track_actions = False
+    # Appended to a failed delete's message: what commonly blocks a delete, and the way out.
+    delete_blocker = ""
+    # Whether the result still shows a deleted resource (False: null after the delete).
+    keep_deleted = True
+    # The ``_models`` input model (PodInput, ...) whose rules the options must pass before any API call.
+    input_model: Any = None
+    # Whether a create is followed by one list read by name, to catch the same name created at the same
+    # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
+    recheck_name_after_create = False
+    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
+    adopt_after_failed_create = False
+
+    def __init__(self, module: Any) -> None:
+        if not self.result_key:
+            self.result_key = self.resource_kind
+        super().__init__(module)
+        self.params = module.params
+        if self.track_actions:
+            self.result["actions"] = []
+        # Set once this task created or started a resource: every later failure names it (changed=true).
+        self.touched_id: str | None = None
+        self.last_seen: Any = None
+        # Cancelled by the first SIGINT/SIGTERM while the task runs (see run()).
+        self.interrupt = _wait.CancelToken()
+        if self.input_model is not None:
+            problem = input_problem(self.input_model, self.params)[1]
+            if problem:
+                self.fail(problem, code="bad_request")
+        self.check_options()
+
+    # --- hooks -----------------------------------------------------------------------------------
+    def check_options(self) -> None:
+        """Refuse bad input before any API call (``self.fail(..., code="bad_request")``)."""
+
+    def read(self, resource_id: str) -> Any:
+        """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
+        raise NotImplementedError
+
+    def find_by_name(self, name: str) -> list:
+        """Every live resource named ``name``."""
+        raise NotImplementedError
+
+    def describe(self, resource: Any) -> dict | None:
+        """The result shape (from ``_describe``) of a view."""
+        raise NotImplementedError
+
+    def changes(self, current: Any) -> dict:
+        """``{field: wanted value}`` for every field of ``current`` the task wants different."""
+        raise NotImplementedError
+
+    def build_spec(self) -> Any:
+        """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
+        raise NotImplementedError
+
+    def require_for_create(self, *needs: str | tuple[str, ...], hint: str = "") -> None:
+        """Fail ``bad_request`` before a create when the task leaves out an option the create needs.
+
+        Each need is an option, or a tuple of options of which one is enough (``("image", "template_id")``). The
+        message is the same in every module: ``no <kind> named <name> exists, and creating one needs a, b or c and
+        d``, then ``hint``.
+        """
+        missing = []
+        for need in needs:
+            options = (need,) if isinstance(need, str) else need
+            if not any(self.params.get(option) for option in options):
+                missing.append(" or ".join(options))
+        if missing:
+            listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+            self.fail(
+                f"no {self.resource_kind} named {self.params.get('name')!r} exists, and creating one needs {listed}"
+                f"{hint}",
+                code="bad_request",
+            )
+
+    def plan(self, spec: Any) -> tuple[dict | None, dict]:
+        """``(result, diff after)`` of a create in check mode."""
+        described = self.describe(spec)
+        return described, described or {}
+
+    def create(self, spec: Any) -> Any:
+        raise NotImplementedError
+
+    def update(self, current: Any, changes: dict) -> Any:
+        raise NotImplementedError
+
+    def delete(self, current: Any) -> None:
+        raise NotImplementedError
+
+    def diff_view(self, resource: Any) -> dict:
+        """What the diff shows of a resource (default: its description)."""
+        return self.describe(resource) or {}
+
+    def planned_update(self, current: Any, changes: dict) -> Any:
+        """The resource as an update would leave it (check mode)."""
+        return current.model_copy(update=changes)
+
+    def converge(self, current: Any) -> Any:
+        """Bring an existing resource to the task's state (default: the update); returns it."""
+        return self.update_resource(current)
+
+    def should_wait(self) -> bool:
+        return self.wait_settings is not None and self.wait_settings.wait
+
+    def wait_for(self, resource: Any) -> None:
+        """Block until ``resource`` is ready (with ``self.wait_until``); set ``result["wait"]``."""
+
+    def hand_off_wait(self, resource: Any) -> None:
+        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV)."""
+        self.hand_off(id=resource.id, name=getattr(resource, "name", None), touched_id=self.touched_id)
+
+    def resume(self, handoff: dict) -> None:
+        self.touched_id = handoff.get("touched_id")
+        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+
+    def last_known_state(self) -> str:
+        return "unknown"
+
+    # --- the run ---------------------------------------------------------------------------------
+    def run(self) -> None:
+        # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
+        # can name what it created (a signal during a wait is the wait's own ``wait_interrupted``).
+        with _wait.cancel_on_signals(self.interrupt):
+            current = self.seen(self.find())
+            if self.params.get("state") == "absent":
+                self.absent(current)
+            else:
+                resource = self.converge(current) if current is not None else self.create_missing()
+                self.stop_if_interrupted(resource)
+                if resource is not None and self.should_wait():
+                    self.hand_off_wait(resource)
+                    self.wait_for(resource)
+        self.exit()
+
+    def stop_if_interrupted(self, resource: Any) -> None:
+        """Fail with ``interrupted`` when a signal arrived; name ``resource`` (created or changed) if there is one."""
+        if not self.interrupt.cancelled:
+            return
+        reason = self.interrupt.reason or "a signal"
+        if resource is None:
+            self.fail(f"interrupted by {reason} before the create was sent; nothing was created", code="interrupted",
+                      changed=False)
+        if not self.result["changed"]:
+            self.fail(f"interrupted by {reason}; {self.label(resource)} was not changed", code="interrupted",
+                      resource_id=resource.id)
+        self.fail(
+            f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any wait "
+            f"started; {self.resource_remedy(resource.id)}",
+            code="interrupted",
+            resource_id=resource.id,
+        )
+
+    def seen(self, resource: Any) -> Any:
+        """Remember ``resource`` as last read and make it the result."""
+        if resource is not None:
+            self.last_seen = resource
+            self.result[self.result_key] = self.describe(resource)
+        return resource
+
+    def label(self, resource: Any) -> str:
+        return f"{self.resource_kind} {resource.id} ({resource.name!r})"
+
+    def action(self, name: str) -> None:
+        self.mark_changed()
+        if self.track_actions:
+            self.result["actions"].append(name)
+
+    def set_diff(self, before: dict, after: dict) -> None:
+        if self.module._diff:
+            self.result["diff"] = {"before": before, "after": after}
+
+    # --- lookup ----------------------------------------------------------------------------------
+    def find(self) -> Any:
+        """The resource named by the id option, else by name; None when there is none."""
+        resource_id = self.params.get(self.id_option) if self.id_option else None
+        if resource_id:
+            try:
+                return self.read(resource_id)
+            except RunPodError as error:
+                if error.code == "not_found":
+                    return None
+                self.fail_api(error, f"reading {self.resource_kind} {resource_id} failed", resource_id=resource_id)
+        name = self.params["name"]
+        try:
+            matches = self.find_by_name(name)
+        except RunPodError as error:
+            self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed")
+        if len(matches) > 1:
+            self.fail_ambiguous(name, matches)
+        return matches[0] if matches else None
+
+    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
+        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
+        ids = sorted(resource.id for resource in matches)
+        kind = self.resource_kind
+        remedy = f"set {self.id_option} to the one you mean, or delete" if self.id_option else "rename or delete"
+        self.fail(
+            f"{context}found {len(ids)} {kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names to be "
+            f"unique, so it will not guess: {remedy} the others (runpod.cloud.{self.result_key} "
+            f"{self.id_option or 'name'}=<{self.id_option or 'name'}> state=absent)",
+            code="ambiguous",
+            ids=ids,
+            **extra,
+        )
+
+    # --- present ---------------------------------------------------------------------------------
+    def create_missing(self) -> Any:
+        """No resource matched: create it (an id never creates); None in check mode."""
+        resource_id = self.params.get(self.id_option) if self.id_option else None
+        kind = self.resource_kind
+        if resource_id:
+            article = "an" if kind[:1] in "aeiou" else "a"
+            self.fail(
+                f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
+                f"an id never creates {article} {kind}: to create {article} {kind}, give name (and no id)",
+                code="not_found",
+                resource_id=resource_id,
+            )
+        try:
+            spec = self.build_spec()
+        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
+            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
+        self.action("create")
+        result, after = self.plan(spec)
+        self.set_diff({}, after)
+        if self.module.check_mode:
+            self.result[self.result_key] = result
+            return None
+        self.stop_if_interrupted(None)
+        try:
+            created = self.create(spec)
+        except RunPodError as error:
+            created = self.create_failed(spec, error)
+        except ValueError as error:
+            self.fail(f"creating {self.resource_kind} {spec.name!r} refused: {error}", code="bad_request",
+                      changed=False)
+        else:
+            if self.recheck_name_after_create:
+                self.touched_id = created.id
+                self.refuse_concurrent_duplicates(self.seen(created))
+        self.touched_id = created.id
+        return self.seen(created)
+
+    def update_resource(self, current: Any) -> Any:
+        """One update call for the fields that differ; the diff lists only those fields."""
+        changes = self.changes(current)
+        if not changes:
+            return current
+        if "name" in changes:
+            self.refuse_taken_name(current, changes["name"])
+        view = self.diff_view(current)
+        self.action("update")
+        if self.track_actions:
+            self.result["updated_fields"] = list(changes)
+        self.set_diff({field: view.get(field) for field in changes}, dict(changes))
+        if self.module.check_mode:
+            return self.seen(self.planned_update(current, changes))
+        try:
+            updated = self.update(current, changes)
+        except RunPodError as error:
+            if self.touched_id:
+                self.fail_touched(error, f"updating {self.label(current)} failed")
+            self.fail_api(error, f"updating {self.label(current)} failed", resource_id=current.id, changed=False)
+        except ValueError as error:
+            self.fail(f"{self.label(current)} cannot be updated: {error}", code="bad_request",
+                      resource_id=current.id, changed=False)
+        return self.seen(updated)
+
+    # --- absent ----------------------------------------------------------------------------------
+    def absent(self, current: Any) -> None:
+        """Delete the resource found; a resource that is already gone is no error."""
+        if current is None:
+            return
+        self.action("delete")
+        self.set_diff(self.diff_view(current), {})
+        if self.module.check_mode:
+            return
+        try:
+            self.delete(current)
+        except RunPodError as error:
+            if error.code != "not_found":
+                self.fail_api(error, f"deleting {self.label(current)} failed{self.delete_blocker}",
+                              resource_id=current.id, changed=False)
+        if not self.keep_deleted:
+            self.result[self.result_key] = None
+
+    # --- failures --------------------------------------------------------------------------------
+    def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
+        """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
+        resource_id = str(self.touched_id)
+        self.mark_changed()
+        self.fail(
+            f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "
+            f"{resource_id} is {self.last_known_state()}; {self.resource_remedy(resource_id)}",
+            code=error.code,
+            status=error.status,
+            resource_id=resource_id,
+        )
+
+    def fail_unexpected(self, error: RunPodError) -> NoReturn:
+        if self.touched_id:
+            self.fail_touched(error, "RunPod API error")
+        super().fail_unexpected(error)

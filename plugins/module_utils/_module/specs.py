@@ -1,0 +1,58 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The shared argument specs (each paired with a doc fragment in plugins/doc_fragments) and the wait options."""
+
+from __future__ import annotations
+
+import copy
+
+from ansible.module_utils.basic import env_fallback
+
+# Paired with plugins/doc_fragments/auth.py: change both together.
+AUTH_ARGUMENT_SPEC = dict(
+    api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["RUNPOD_API_KEY"])),
+    # Deprecated: REST v2 is the only API left, and any other value fails with _backend.V1_RETIRED.
+    api_version=dict(
+        type="str", fallback=(env_fallback, ["RUNPOD_API_VERSION"]),
+        removed_in_version="1.0.0", removed_from_collection="runpod.cloud",
+    ),
+    api_url=dict(type="str", fallback=(env_fallback, ["RUNPOD_API_URL"])),
+    serverless_url=dict(type="str", fallback=(env_fallback, ["RUNPOD_SERVERLESS_URL"])),
+    validate_certs=dict(type="bool", default=True),
+    request_timeout=dict(type="float", default=30.0),
+)
+
+# Paired with plugins/doc_fragments/wait.py (DOCUMENTATION).
+WAIT_ARGUMENT_SPEC = dict(
+    wait=dict(type="bool", default=False),
+    wait_timeout=dict(type="raw", default="10m"),
+    wait_interval=dict(type="raw", default="5s"),
+)
+
+# Paired with plugins/doc_fragments/wait.py (POD).
+POD_WAIT_ARGUMENT_SPEC = dict(
+    wait_for=dict(type="str", choices=["ssh", "running"], default="ssh"),
+)
+
+CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
+
+
+def argument_spec(*parts: dict, **own: dict) -> dict:
+    """Merge deep copies of the shared specs with a module's own options."""
+    merged = {}
+    for part in parts:
+        merged.update(copy.deepcopy(part))
+    merged.update(own)
+    return merged
+
+
+class WaitSettings:
+    """Validated wait options, parsed before any API call so bad input never bills anybody."""
+
+    def __init__(self, wait: bool, timeout: float, interval: float, wait_for: str | None = None):
+        self.wait = wait
+        self.timeout = timeout
+        self.interval = interval
+        self.wait_for = wait_for
