@@ -135,7 +135,7 @@ def _until_polled(sim, bg, after, reads=4, timeout=60.0):
         pods = {pod["name"]: pod for pod in sim.admin.pods()}
         if mapped is None and len(pods) == 2 and all("22" in (pod.get("listeners") or {}) for pod in pods.values()):
             mapped = max(time.time(), after)
-        if mapped is not None and len(list_gets(sim, "v2", after=mapped)) >= reads:
+        if mapped is not None and len(list_gets(sim, after=mapped)) >= reads:
             return {name: pod["id"] for name, pod in pods.items()}
         time.sleep(0.05)
     raise TimeoutError("the wait never polled both pods")

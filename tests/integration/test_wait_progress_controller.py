@@ -171,7 +171,7 @@ def _until_refusing(sim, bg, pod_id, timeout=60.0):
         assert time.monotonic() < deadline and bg.process.poll() is None, bg.stdout_path.read_text()
         time.sleep(0.05)
     mapped = time.time()
-    while len(list_gets(sim, "v2", after=mapped)) < 2:
+    while len(list_gets(sim, after=mapped)) < 2:
         assert time.monotonic() < deadline and bg.process.poll() is None, bg.stdout_path.read_text()
         time.sleep(0.05)
 
@@ -187,8 +187,8 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
         fresh_account(sim, name_overrides={"web": {"ssh_behaviour": "refused"}})
         (tmp_path / where).mkdir()
         env = {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"} if where == "module" else None
-        bg = Background(sim, tmp_path / where, play(pod_task("create", wait_args())), "v2", env=env)
-        pod_id = wait_until_polling(sim, "v2", bg, polls=3)
+        bg = Background(sim, tmp_path / where, play(pod_task("create", wait_args())), env=env)
+        pod_id = wait_until_polling(sim, bg, polls=3)
         _until_refusing(sim, bg, pod_id)
         bg.signal_waiter(where, signal.SIGINT)
         result = bg.result()
