@@ -18,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption impo
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 
 
-class ResourceModule(CreateSafety, RunPodModule):
+class ResourceModule(RunPodModule, CreateSafety):
     """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
 
     The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
