@@ -29,6 +29,13 @@ CLUSTER_CREATE = {"name": "train", "gpu_type_id": "NVIDIA H100 80GB HBM3", "pod_
                   "wait": True, "wait_timeout": "2m", "wait_interval": "1s"}
 
 
+@pytest.fixture(autouse=True)
+def fake_clock(monkeypatch):
+    """Both paths wait on a fake clock: their results carry ``elapsed``, which a real clock makes differ on a loaded
+    machine (the module's own wait took a second, the resumed one none)."""
+    return install_clock(monkeypatch, FakeClock())
+
+
 def hand_off(monkeypatch, key=UNIT_API_KEY):
     monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(key))
     # Each module run is its own process on a target: no warning of the run before leaks into this one.
@@ -48,7 +55,7 @@ def resume(monkeypatch, wait_class, handed, backend):
     install_backend(monkeypatch, backend)
     lines, changes = [], []
     resumed = _controller.resume_wait(wait_class, handed, UNIT_API_KEY, progress=lines.append,
-                                 on_transition=changes.append)
+                                      on_transition=changes.append)
     return resumed, lines, changes
 
 
