@@ -191,7 +191,7 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.display import Display
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 
 display = Display()

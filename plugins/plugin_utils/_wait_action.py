@@ -21,7 +21,7 @@ from ansible.utils.display import Display
 from ansible.utils.vars import merge_hash
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import HAS_PYDANTIC
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC
 from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
     HANDOFF_ENV,

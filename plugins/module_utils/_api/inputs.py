@@ -15,12 +15,8 @@ import math
 import re
 import unicodedata
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
-    BaseModel,
-    ConfigDict,
-    field_validator,
-    spec_problem,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import BaseModel, ConfigDict, field_validator
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
 
 NAME_MAX_LENGTH = 191  # REST v2 documents no limit; kept from the retired REST v1 document (PodCreateInput.name)
 PORT_PROTOCOLS = ("http", "tcp")

@@ -18,10 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     HTTPX_IMPORT_ERROR,
     RunPodError,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
-    HAS_PYDANTIC,
-    PYDANTIC_IMPORT_ERROR,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
