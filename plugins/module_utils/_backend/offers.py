@@ -6,7 +6,7 @@
 
 Pure functions of one catalog read (``GET /v2/catalog/gpus?include=AVAILABILITY&product=POD|CLUSTER``, scoped by
 cloud, count and CUDA): the document quotes ``price.secure`` / ``price.community`` per GPU, per hour, and says a
-unit costs that figure times ``gpu.count`` (docs/dev/api-notes.md, "Choosing a GPU by requirement and price").
+unit costs that figure times ``gpu.count`` (docs/dev/api-notes.md, section 3.3.1).
 A cluster is ``pod_count`` such units. The price a pod is billed comes back as its ``cost`` and may differ.
 """
 

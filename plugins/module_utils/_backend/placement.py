@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Where a pod create goes: the candidates, their order from the catalog's stock, and what each answer means.
 
-This is the one place that decides placement (docs/dev/api-notes.md, "Getting a GPU when stock is short").
+This is the one place that decides placement (docs/dev/api-notes.md, section 3.3; docs/gpu-capacity.md).
 RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read
 the catalog, then create once per candidate in order until one answers 201, with this table:
 
