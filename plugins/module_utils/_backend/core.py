@@ -184,8 +184,7 @@ class Backend:
         return found
 
     def pod_candidates(self, spec: Any, type_ids: list[str] | None = None) -> list[Any]:
-        """The candidates a create tries (of ``type_ids`` when given), before the catalog orders them
-        (``_placement.Candidate``)."""
+        """The candidates a create tries (of ``type_ids``, else the spec's), before the catalog orders them."""
         return _placement.cross(spec.candidates() if type_ids is None else type_ids)
 
     def stock_reader(self, spec: Any) -> Any:
@@ -205,13 +204,8 @@ class Backend:
         if problem:
             raise ValueError(problem)
         placement = _placement.Placement()
-        choice = _offers.pod_choice(spec)
-        reader = self.stock_reader(spec)
-        if choice.needs_catalog and reader is not None:
-            candidates = _placement.plan_priced(self.pod_candidates(spec), reader, placement, choice,
-                                                lambda type_ids: self.pod_candidates(spec, type_ids))
-        else:
-            candidates = _placement.plan(self.pod_candidates(spec), reader, placement, choice)
+        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement,
+                                     _offers.pod_choice(spec), lambda type_ids: self.pod_candidates(spec, type_ids))
 
         def post(candidate):
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)

@@ -132,13 +132,17 @@ def plan(
     read_catalog: Callable[[], Any] | None,
     placement: Placement,
     choice: _offers.Choice | None = None,
+    expand: Callable[[list[str]], list[Candidate]] = cross,
 ) -> list[Candidate]:
     """Order ``candidates`` by one catalog read; a failed read never blocks a create (the user's order stays).
 
-    The candidates carry the catalog's list price for ``choice`` (cloud tier, units) as ``price_per_hr``."""
+    The candidates carry the catalog's list price for ``choice`` (cloud tier, units) as ``price_per_hr``. A
+    ``choice`` with requirements or a cap goes to ``plan_priced`` (``expand`` builds its candidates)."""
+    choice = choice or _offers.Choice()
+    if read_catalog is not None and choice.needs_catalog:
+        return plan_priced(candidates, read_catalog, placement, choice, expand)
     if read_catalog is None or not candidates:
         return list(candidates)
-    choice = choice or _offers.Choice()
     try:
         offers = _offers.offers_from_catalog(read_catalog(), choice.cloud)
     except (RunPodError, ValueError) as error:
