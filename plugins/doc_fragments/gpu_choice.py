@@ -41,7 +41,7 @@ options:
     description:
       - Most the create may cost per hour at list price, in USD. A candidate whose catalog list price (per GPU,
         for the cloud tier, times the GPU count; for a cluster times the node count too) is above it is never
-        sent and is listed in RV(placement.dropped) with C(reason=price).
+        sent and is listed in the result's C(placement.dropped) with C(reason=price).
       - When no candidate is left, the task fails before any create with C(code=price_cap_exceeded), naming the
         cheapest candidate and its price. A catalog that cannot be read fails with C(code=catalog_unavailable).
       - Works with either way of naming GPUs. Must be above 0. Used at create only.
