@@ -963,9 +963,9 @@ def _price(add, rows, where: Where = TOP) -> None:
               "gpu_type_ids": "`runpod.cloud.pod` `gpu_type_ids` in the user's order",
               "gpu_requirements": "`runpod.cloud.pod` `gpu_requirements` (min_memory_gb 48, NVIDIA)"}
     for row in rows:
-        add("| %s | %s | %s | %s | %s (%s) |" % (labels.get(row["approach"], row["approach"]), _yn(row.get("ok", "")),
-                                               row.get("gpu_type") or "-", row.get("price_per_hr") or "-",
-                                               row.get("posts") or "0", row.get("post_statuses") or "-"))
+        cells = (labels.get(row["approach"], row["approach"]), _yn(row.get("ok", "")), row.get("gpu_type") or "-",
+                 row.get("price_per_hr") or "-", row.get("posts") or "0", row.get("post_statuses") or "-")
+        add("| %s | %s | %s | %s | %s (%s) |" % cells)
     add("")
     add("Both list-walking approaches land on the second name of the list; `gpu_requirements` reads the catalog's "
         "prices and stock once and lands on the cheapest type in stock that meets the requirements.")
