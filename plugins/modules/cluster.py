@@ -27,6 +27,7 @@ author:
 extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.wait
+  - runpod.cloud.gpu_choice
   - runpod.cloud.attributes
 attributes:
   check_mode:
@@ -63,8 +64,12 @@ options:
     choices: [TRAINING, SLURM, RAY, APPLICATION]
   gpu_type_id:
     description:
-      - GPU type of every node, for example V(NVIDIA H100 80GB HBM3). Required to create a cluster.
+      - GPU type of every node, for example V(NVIDIA H100 80GB HBM3). A create needs this or O(gpu_requirements)
+        (mutually exclusive).
       - Checked against the known GPU types before any API call.
+      - With O(gpu_requirements) or O(max_price_per_hr) the create reads the catalog's cluster stock and prices
+        first (C(product=CLUSTER)); a cluster's price is the GPU's list price times O(gpu_count_per_pod) times
+        O(pod_count), on secure cloud.
     type: str
   gpu_count_per_pod:
     description:
@@ -296,6 +301,21 @@ not_ready:
   elements: dict
   sample:
     - {id: d4e5f6, name: llm-train-node-2, rank: 2, role: null, last_state: pod status error}
+placement:
+  description:
+    - With O(gpu_requirements) or O(max_price_per_hr), what the create tried, on success and on failure; the same
+      shape as M(runpod.cloud.pod)'s (C(gpu_type_id), C(data_center_id) (always null), C(price_per_hr),
+      C(attempts), C(catalog), C(dropped) with C(reason) V(stock) or V(price)).
+  returned: when the task sent a create with O(gpu_requirements) or O(max_price_per_hr), or refused one by price
+  type: dict
+  sample:
+    gpu_type_id: NVIDIA A100 80GB PCIe
+    data_center_id: null
+    price_per_hr: 13.12
+    catalog: read
+    dropped: [{gpu_type_id: NVIDIA H100 80GB HBM3, data_center_id: null, price_per_hr: 23.92, reason: price}]
+    attempts: [{gpu_type_id: NVIDIA A100 80GB PCIe, data_center_id: null, price_per_hr: 13.12, status: 201,
+                detail: created}]
 actions:
   description: What the task did (or would do in check mode), in order; items are C(create), C(adopt), C(update)
     (a rename) and C(delete).
@@ -324,7 +344,8 @@ wait:
 code:
   description:
     - Machine-readable failure code, for example C(conflict) (a setting that cannot change differs, or a node
-      went down during the wait), C(wait_timeout), C(wait_interrupted), C(not_found), C(ambiguous), C(bad_request).
+      went down during the wait), C(wait_timeout), C(wait_interrupted), C(not_found), C(ambiguous), C(bad_request),
+      C(price_cap_exceeded), C(catalog_unavailable), C(no_match), C(no_capacity).
   returned: on failure
   type: str
   sample: conflict
@@ -347,19 +368,23 @@ diff:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    GPU_CHOICE_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.pods import gpu_choice_problem
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
+    GPU_CHOICE_ARGUMENT_SPEC,
     name=dict(type="str"),
     id=dict(type="str"),
     state=dict(type="str", choices=["present", "absent"], default="present"),
@@ -402,6 +427,9 @@ class ClusterModule(ClusterWait):
             self.fail(f"pod_count must be {MIN_NODES} to {MAX_NODES}, got {p['pod_count']}.", code="bad_request")
         if p["gpu_count_per_pod"] is not None and p["gpu_count_per_pod"] < 1:
             self.fail("gpu_count_per_pod must be at least 1.", code="bad_request")
+        problem = gpu_choice_problem(p, "gpu_type_id")
+        if problem:
+            self.fail(problem, code="bad_request")
         if p["gpu_type_id"]:
             unknown, hint = _catalog.unknown_gpu_types([p["gpu_type_id"]])
             if unknown:
@@ -421,11 +449,13 @@ class ClusterModule(ClusterWait):
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        self.require_for_create("name", ("image", "template_id"), "gpu_type_id", "pod_count")
+        self.require_for_create("name", ("image", "template_id"), ("gpu_type_id", "gpu_requirements"), "pod_count")
         return ClusterSpec(
             name=p["name"],
             type=p["type"] or "TRAINING",
             gpu_type_id=p["gpu_type_id"],
+            gpu_requirements=p["gpu_requirements"],
+            max_price_per_hr=p["max_price_per_hr"],
             gpu_count_per_pod=p["gpu_count_per_pod"] or 1,
             pod_count=p["pod_count"],
             image=p["image"],
@@ -451,7 +481,18 @@ class ClusterModule(ClusterWait):
         return env
 
     def create(self, spec):
-        return self.backend.create_cluster(spec)
+        if spec.gpu_requirements is None and spec.max_price_per_hr is None:
+            return self.backend.create_cluster(spec)
+        placement = None
+        try:
+            cluster, placement = self.backend.create_cluster_placed(spec)
+            return cluster
+        except RunPodError as error:
+            placement = getattr(error, "placement", None)
+            raise
+        finally:
+            if placement is not None:
+                self.result["placement"] = placement
 
     def converge(self, current):
         """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""

@@ -28,6 +28,7 @@ extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.wait
   - runpod.cloud.wait.POD
+  - runpod.cloud.gpu_choice
   - runpod.cloud.attributes
 attributes:
   check_mode:
@@ -88,7 +89,8 @@ options:
         create drops the types without stock and keeps the rest in this order; then one create per candidate
         until one is placed (see RV(placement) and the guide docs/gpu-capacity.md, "Getting a GPU when stock is short").
       - Checked against the known GPU types before any API call; unknown names fail with suggestions.
-      - Required for a GPU pod create.
+      - A GPU pod create needs this or O(gpu_requirements) (mutually exclusive). With O(max_price_per_hr), the
+        types listed above the cap are dropped, and the rest keep this order.
     type: list
     elements: str
   gpu_count:
@@ -287,6 +289,18 @@ EXAMPLES = r"""
     wait_timeout: 20m
   register: workers
 
+- name: The cheapest GPU with 24 GB or more that is in stock, never above 1 USD/h
+  runpod.cloud.pod:
+    name: cheap-trainer
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu_requirements:
+      min_memory_gb: 24
+      manufacturer: NVIDIA
+    max_price_per_hr: 1.0
+    ssh_public_key: "{{ lookup('ansible.builtin.file', '~/.ssh/id_ed25519.pub') }}"
+    wait: true
+  register: cheap
+
 - name: Scale down to six (worker-7 and worker-8 are deleted explicitly)
   runpod.cloud.pod:
     name: "worker-{{ item }}"
@@ -416,36 +430,47 @@ placement:
       description: The GPU type (or CPU flavor) the pod was created on; null when no candidate was placed.
       type: str
       returned: always
+    price_per_hr:
+      description:
+        - The catalog's list price of the chosen candidate in USD per hour (per GPU for the cloud tier, times
+          O(gpu_count)); null when no candidate was placed or the catalog quoted none. The billed rate is the
+          pod's C(cost_per_hr).
+      type: float
+      returned: always
     data_center_id:
       description: The data center the create was pinned to (one of O(data_center_ids)), else null.
       type: str
       returned: always
     attempts:
       description:
-        - One item per create sent, in order, C({gpu_type_id, data_center_id, status, detail}); C(status) is the
-          HTTP status (201 for the created pod) or an error code when no answer came.
+        - One item per create sent, in order, C({gpu_type_id, data_center_id, price_per_hr, status, detail});
+          C(status) is the HTTP status (201 for the created pod) or an error code when no answer came.
       type: list
       elements: dict
       returned: always
     catalog:
       description:
         - C(read) when the catalog's stock ordered the candidates, C(not read) (CPU pods), or
-          C(failed) followed by the reason when the read failed and the candidates kept the given order.
+          C(failed) followed by the reason when the read failed (the candidates of O(gpu_type_ids) keep the
+          given order; with O(gpu_requirements) or O(max_price_per_hr) the task fails, C(catalog_unavailable)).
       type: str
       returned: always
     dropped:
-      description: Candidates the catalog showed without stock, C({gpu_type_id, data_center_id}); never sent.
+      description:
+        - Candidates never sent, C({gpu_type_id, data_center_id, price_per_hr, reason}) - C(reason) is C(stock)
+          (the catalog showed no stock) or C(price) (listed above O(max_price_per_hr)).
       type: list
       elements: dict
       returned: always
   sample:
     gpu_type_id: NVIDIA A40
     data_center_id: null
+    price_per_hr: 0.4
     catalog: read
-    dropped: [{gpu_type_id: NVIDIA GeForce RTX 4090, data_center_id: null}]
+    dropped: [{gpu_type_id: NVIDIA GeForce RTX 4090, data_center_id: null, price_per_hr: 0.69, reason: stock}]
     attempts:
-      - {gpu_type_id: NVIDIA L40S, data_center_id: null, status: 400, detail: "no instances available"}
-      - {gpu_type_id: NVIDIA A40, data_center_id: null, status: 201, detail: created}
+      - {gpu_type_id: NVIDIA L40S, data_center_id: null, price_per_hr: 0.86, status: 400, detail: "no instances"}
+      - {gpu_type_id: NVIDIA A40, data_center_id: null, price_per_hr: 0.4, status: 201, detail: created}
 updated_fields:
   description: Fields changed (or that would be changed) by the update call.
   returned: when an update was made or would be made
@@ -475,7 +500,7 @@ code:
   description:
     - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal
       reached the module outside a wait), C(not_found), C(conflict), C(unauthorized), C(bad_request),
-      C(ambiguous), C(server_error).
+      C(ambiguous), C(server_error), C(no_capacity), C(price_cap_exceeded), C(catalog_unavailable), C(no_match).
     - With O(count), the code the failed pods share, else C(partial_failure).
   returned: on failure
   type: str
@@ -515,6 +540,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet 
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    GPU_CHOICE_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
@@ -526,6 +552,7 @@ ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
+    GPU_CHOICE_ARGUMENT_SPEC,
     _fleet.FLEET_ARGUMENT_SPEC,
     name=dict(type="str"),
     id=dict(type="str"),
@@ -630,6 +657,9 @@ class PodModule(PodWait):
         placement = None
         try:
             pod, placement = self.backend.create_pod(spec)
+            warning = _pods.cost_warning(spec.max_price_per_hr, pod.cost_per_hr, f"pod {pod.id} ({pod.name!r})")
+            if warning:
+                self.module.warn(warning)
             return pod
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.

@@ -62,6 +62,20 @@ options:
     type: list
     elements: str
     choices: [running, initializing, stopped, terminated, unknown]
+  older_than:
+    description:
+      - Keep only the selected pods created longer ago than this duration (against the pod's C(createdAt)), for
+        example V(12h), V(2d), V(90m) or a number of seconds. A pod whose creation time cannot be read is never
+        kept (a reaper never deletes a pod it cannot age).
+      - With O(name_prefix), the filters for a scheduled reaper; see the collection's C(docs/pods.md), section
+        "Cleaning up forgotten pods".
+    type: raw
+    version_added: 0.2.0
+  name_prefix:
+    description:
+      - Keep only the selected pods whose name starts with this text (case-sensitive). Must not be empty.
+    type: str
+    version_added: 0.2.0
   wait:
     description:
       - With this module, ready means ready for every selected pod at once (see O(wait_for)).
@@ -231,6 +245,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -241,6 +256,8 @@ ARGUMENT_SPEC = argument_spec(
     ids=dict(type="list", elements="str"),
     names=dict(type="list", elements="str"),
     runtime_status=dict(type="list", elements="str", choices=list(_podstate.STATUSES)),
+    older_than=dict(type="raw"),
+    name_prefix=dict(type="str"),
 )
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 
@@ -252,6 +269,7 @@ class PodInfoModule(PodInfoWait):
         super().__init__(module)
         self.started = time.monotonic()
         self.first_read_elapsed = 0.0
+        self.age_limit = None
 
     # --- selection -----------------------------------------------------------------------------
     def _selectors(self):
@@ -260,6 +278,10 @@ class PodInfoModule(PodInfoWait):
         names = [params["name"]] if params["name"] else list(params["names"] or [])
         if any(not str(value).strip() for value in ids + names):
             self.fail("pod ids and names must not be empty strings.", code="bad_request")
+        try:
+            self.age_limit = _pods.older_than_seconds(params["older_than"], params["name_prefix"])
+        except ValueError as error:
+            self.fail(str(error), code="bad_request")
         return list(dict.fromkeys(ids)), list(dict.fromkeys(names))
 
     def _read(self, ids, names):
@@ -322,6 +344,7 @@ class PodInfoModule(PodInfoWait):
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
+        pods = _pods.reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
         self.result["pods"] = [describe_pod(pod) for pod in pods]
         self.result["missing"] = missing
         if self.wait_settings is not None and self.wait_settings.wait:

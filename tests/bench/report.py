@@ -76,11 +76,11 @@ PLAYBOOK = {
 
 
 # The CSVs a run writes (run_bench.py), in the order the page presents them, and the plots drawn from them.
-CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv")
+CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv", "price.csv")
 PLOTS = ("latency.png", "requests.png", "walltime.png")
 # Which files each bench section (BENCH_SECTIONS) writes: an archive takes only the sections its run ran.
 SECTION_FILES = {"sweep": ("sweep.csv", "latency.csv", *PLOTS), "list": ("list1000.csv",),
-                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",)}
+                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",), "price": ("price.csv",)}
 
 
 @dataclass(frozen=True)
@@ -265,6 +265,7 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     lists = read_csv(bench / "list1000.csv")
     overhead = read_csv(bench / "overhead.csv")
     correct = read_csv(bench / "correctness.csv")
+    prices = read_csv(bench / "price.csv")
     if plots:
         plot_latency(pods, bench / "latency.png")
         plot_requests(runs, bench / "requests.png")
@@ -319,6 +320,8 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     _overhead(add, overhead)
     _provenance(add, meta, "correctness")
     _correctness(add, correct)
+    _provenance(add, meta, "price")
+    _price(add, prices)
     _limits(add)
     (out / "benchmarks.md").write_text("\n".join(lines) + "\n")
 
@@ -937,6 +940,35 @@ def _correctness(add, rows, where: Where = TOP) -> None:
         "`endpoint wait:true`) answer only the image-change question (playbook `endpoint_ship.yml`: two workers, "
         "a new worker boots in 6 s, one old worker replaced every 10 s); the pod questions read n/a for them and "
         "the image-change question n/a for the pod approaches.")
+    add("")
+
+
+def _price(add, rows, where: Where = TOP) -> None:
+    """The price row (section ``price``, tests/bench/price.py): what the pod costs when the first choice is out."""
+    add(where.heading("Price of the pod landed when the first choice is out of stock"))
+    add("")
+    if not rows:
+        add("Not run.")
+        add("")
+        return
+    add("Not timings: the hourly price of the pod each approach lands on. The user wants any NVIDIA GPU with 48 GB "
+        "or more and lists RTX A6000, L40S, A100 80GB PCIe, A40 (not the price order); the A6000 is sold out. "
+        "Produced by %s (section `price`, `tests/bench/price.py`); rows in [`price.csv`](%s). Prices are the "
+        "simulator's list prices (USD/h, secure cloud, one GPU), the pod's billed `cost`." % (
+            where.by, where.link("price.csv")))
+    add("")
+    add("| approach | lands a pod | GPU type | price per hour (USD) | POSTs (statuses) |")
+    add("|---|---|---|---|---|")
+    labels = {"naive_loop": "naive loop (`uri` per type in the user's order until a 201)",
+              "gpu_type_ids": "`runpod.cloud.pod` `gpu_type_ids` in the user's order",
+              "gpu_requirements": "`runpod.cloud.pod` `gpu_requirements` (min_memory_gb 48, NVIDIA)"}
+    for row in rows:
+        cells = (labels.get(row["approach"], row["approach"]), _yn(row.get("ok", "")), row.get("gpu_type") or "-",
+                 row.get("price_per_hr") or "-", row.get("posts") or "0", row.get("post_statuses") or "-")
+        add("| %s | %s | %s | %s | %s (%s) |" % cells)
+    add("")
+    add("Both list-walking approaches land on the second name of the list; `gpu_requirements` reads the catalog's "
+        "prices and stock once and lands on the cheapest type in stock that meets the requirements.")
     add("")
 
 

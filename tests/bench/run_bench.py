@@ -5,7 +5,7 @@
 
 Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
 ``BENCH_SIZES=1:3,10:2`` (N:repeats) and ``BENCH_APPROACHES=pod_wait_fixed,pod_wait`` reduce the sweep,
-``BENCH_SECTIONS=sweep,list,overhead,correctness`` picks sections (a section not run keeps its CSVs and is
+``BENCH_SECTIONS=sweep,list,overhead,correctness,price`` picks sections (a section not run keeps its CSVs and is
 marked on the page as coming from the earlier run), ``BENCH_CASES=stockout`` runs only those correctness cases
 (their columns are merged into correctness.csv), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
 Nothing here is edited by hand afterwards: the page is generated from the CSVs this run wrote.
@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib
+import price
 from approaches import APPROACHES, RunRecord
 from benchlib import REPO_ROOT, WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
 
@@ -548,7 +549,7 @@ def main() -> int:
     args = parser.parse_args()
     out = Path(args.out)
     (out / "benchmarks").mkdir(parents=True, exist_ok=True)
-    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness").split(","))
+    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness,price").split(","))
     began = time.time()
     machine_before = benchlib.machine_info()
     log("machine: %s" % machine_before)
@@ -570,6 +571,9 @@ def main() -> int:
         if "correctness" in sections:
             data["correctness"] = _merged(out / "benchmarks" / "correctness.csv", correctness(sim, watcher))
             write_csv(out / "benchmarks" / "correctness.csv", data["correctness"])
+        if "price" in sections:
+            data["price"] = price.price_bench(sim, log)
+            write_csv(out / "benchmarks" / "price.csv", data["price"])
     finally:
         watcher.stop()
         sim.stop()

@@ -148,6 +148,9 @@ class PodSpec(_PodContainer):
     start_ssh: bool = True
     allowed_cuda_versions: list[str] = Field(default_factory=list)
     min_cuda_version: str | None = None
+    # Instead of gpu_type_ids: what a GPU type must be (docs/gpu-capacity.md); and the list-price cap.
+    gpu_requirements: dict | None = None
+    max_price_per_hr: float | None = None
 
     @model_validator(mode="after")
     def _create_rules(self):
@@ -158,8 +161,10 @@ class PodSpec(_PodContainer):
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
             if self.vcpu_count is None:
                 self.vcpu_count = DEFAULT_VCPUS
-        elif not self.gpu_type_ids:
-            raise ValueError("creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']).")
+        elif not self.gpu_type_ids and self.gpu_requirements is None:
+            raise ValueError(
+                "creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']) or gpu_requirements."
+            )
         self.ports = with_ssh_port(self.ports, self.start_ssh)
         return self
 
@@ -278,7 +283,10 @@ class ClusterSpec(_PodContainer):
 
     name: str
     type: str = "TRAINING"
-    gpu_type_id: str
+    # None with gpu_requirements: placement picks the type (``create_cluster``).
+    gpu_type_id: str | None = None
+    gpu_requirements: dict | None = None
+    max_price_per_hr: float | None = None
     gpu_count_per_pod: int = 1
     pod_count: int = 2
     data_center_ids: list[str] = Field(default_factory=list)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
@@ -68,6 +70,7 @@ class ClusterCalls:
     client: Any
     view_pod: Any
     get_template: Any
+    read_gpu_catalog: Any
 
     def list_clusters(self, attempts=None):
         payload = self.client.request("GET", "clusters", attempts=attempts)
@@ -90,6 +93,32 @@ class ClusterCalls:
         template = self.get_template(spec.template_id) if spec.template_id else None
         body = cluster_create_body(spec, template)
         return CLUSTER.read(post_create(self.client, "clusters", body))
+
+    def create_cluster_placed(self, spec):
+        """A create with ``gpu_requirements`` or ``max_price_per_hr``: one catalog read (``product=CLUSTER``, the
+        node's GPU count), then one POST per candidate by ``_placement``'s table. Returns ``(cluster, placement)``;
+        a ``RunPodError`` carries ``placement`` as the pod create's does."""
+        template = self.get_template(spec.template_id) if spec.template_id else None
+        choice = _offers.cluster_choice(spec)
+        placement = _placement.Placement()
+        given = [_placement.Candidate(spec.gpu_type_id)] if spec.gpu_type_id else []
+        candidates = _placement.plan_priced(
+            given,
+            lambda: self.read_gpu_catalog(cloud="SECURE", count=spec.gpu_count_per_pod, product="CLUSTER"),
+            placement,
+            choice,
+            _placement.cross,
+        )
+
+        def post(candidate):
+            body = cluster_create_body(spec.model_copy(update={"gpu_type_id": candidate.type_id}), template)
+            return post_create(self.client, "clusters", body)
+
+        created = _placement.place(candidates, post, placement)
+        try:
+            return CLUSTER.read(created), placement.as_dict()
+        except RunPodError as error:  # an answer without a cluster: it exists all the same
+            raise _placement.attach(placement, error) from None
 
     def rename_cluster(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""

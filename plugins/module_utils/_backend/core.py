@@ -25,6 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     health_from_payload,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 
 API_VERSION = "v2"
@@ -182,9 +183,9 @@ class Backend:
                 found[pod.name].append(pod)
         return found
 
-    def pod_candidates(self, spec: Any) -> list[Any]:
-        """The candidates a create tries, before the catalog orders them (``_placement.Candidate``)."""
-        return _placement.cross(spec.candidates())
+    def pod_candidates(self, spec: Any, type_ids: list[str] | None = None) -> list[Any]:
+        """The candidates a create tries (of ``type_ids``, else the spec's), before the catalog orders them."""
+        return _placement.cross(spec.candidates() if type_ids is None else type_ids)
 
     def stock_reader(self, spec: Any) -> Any:
         """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
@@ -203,7 +204,8 @@ class Backend:
         if problem:
             raise ValueError(problem)
         placement = _placement.Placement()
-        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement)
+        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement,
+                                     _offers.pod_choice(spec), lambda type_ids: self.pod_candidates(spec, type_ids))
 
         def post(candidate):
             body = self.pod_create_body(spec, candidate.type_id, candidate.data_center_id)

@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Where a pod create goes: the candidates, their order from the catalog's stock, and what each answer means.
 
-This is the one place that decides placement (docs/dev/api-notes.md, "Getting a GPU when stock is short").
+This is the one place that decides placement (docs/dev/api-notes.md, section 3.3; docs/gpu-capacity.md).
 RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read
 the catalog, then create once per candidate in order until one answers 201, with this table:
 
@@ -24,11 +24,12 @@ marks a 5xx or a lost connection ``maybe_created``) and the catalog payload.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,15 @@ class Candidate:
 
     type_id: str
     data_center_id: str | None = None
+    # The list price of the create (per hour, for the whole unit) when the catalog quoted one; why it was dropped.
+    price_per_hr: float | None = field(default=None, compare=False)
+    reason: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"gpu_type_id": self.type_id, "data_center_id": self.data_center_id}
+        return {"gpu_type_id": self.type_id, "data_center_id": self.data_center_id, "price_per_hr": self.price_per_hr}
+
+    def dropped_dict(self) -> dict[str, Any]:
+        return {**self.as_dict(), "reason": self.reason}
 
 
 def cross(type_ids: list[str], data_center_ids: list[str] | None = None) -> list[Candidate]:
@@ -110,28 +117,106 @@ class Placement:
         self.attempts.append({**candidate.as_dict(), "status": status, "detail": detail})
 
     def as_dict(self) -> dict[str, Any]:
-        chosen = self.chosen.as_dict() if self.chosen else {"gpu_type_id": None, "data_center_id": None}
+        chosen = (self.chosen.as_dict() if self.chosen
+                  else {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None})
         return {
             **chosen,
             "attempts": list(self.attempts),
             "catalog": self.catalog,
-            "dropped": [candidate.as_dict() for candidate in self.dropped],
+            "dropped": [candidate.dropped_dict() for candidate in self.dropped],
         }
 
 
-def plan(candidates: list[Candidate], read_catalog: Callable[[], Any] | None, placement: Placement) -> list[Candidate]:
-    """Order ``candidates`` by one catalog read; a failed read never blocks a create (the user's order stays)."""
+def plan(
+    candidates: list[Candidate],
+    read_catalog: Callable[[], Any] | None,
+    placement: Placement,
+    choice: _offers.Choice | None = None,
+    expand: Callable[[list[str]], list[Candidate]] = cross,
+) -> list[Candidate]:
+    """Order ``candidates`` by one catalog read; a failed read never blocks a create (the user's order stays).
+
+    The candidates carry the catalog's list price for ``choice`` (cloud tier, units) as ``price_per_hr``. A
+    ``choice`` with requirements or a cap goes to ``plan_priced`` (``expand`` builds its candidates)."""
+    choice = choice or _offers.Choice()
+    if read_catalog is not None and choice.needs_catalog:
+        return plan_priced(candidates, read_catalog, placement, choice, expand)
     if read_catalog is None or not candidates:
         return list(candidates)
     try:
-        stock = stock_from_catalog(read_catalog())
+        offers = _offers.offers_from_catalog(read_catalog(), choice.cloud)
     except (RunPodError, ValueError) as error:
         placement.catalog = f"failed: {error}; candidates kept in the given order"
         return list(candidates)
-    kept, dropped = order(candidates, stock)
+    kept, dropped = order(priced(candidates, offers, choice.units), _stock(offers))
     placement.catalog = "read"
-    placement.dropped = dropped
+    placement.dropped = [replace(candidate, reason="stock") for candidate in dropped]
     return kept
+
+
+def priced(candidates: list[Candidate], offers: dict[str, _offers.Offer], units: int) -> list[Candidate]:
+    """``candidates`` with the catalog's list price for ``units`` GPUs (None for a type the catalog lacks)."""
+    return [
+        replace(c, price_per_hr=offers[c.type_id].price_per_hr(units) if c.type_id in offers else None)
+        for c in candidates
+    ]
+
+
+def _stock(offers: dict[str, _offers.Offer]) -> dict[str, dict[str | None, int]]:
+    return {type_id: offer.stock for type_id, offer in offers.items()}
+
+
+def plan_priced(
+    candidates: list[Candidate],
+    read_catalog: Callable[[], Any],
+    placement: Placement,
+    choice: _offers.Choice,
+    expand: Callable[[list[str]], list[Candidate]],
+) -> list[Candidate]:
+    """Candidates for a create with ``gpu_requirements`` or ``max_price_per_hr`` (docs/gpu-capacity.md).
+
+    One catalog read; with requirements the candidates are the matching types, cheapest first for the tier and
+    unit (``expand`` pins them to data centers as ``cross`` would); the cap drops those listed above it
+    (``reason: price``), then the stock table drops those without stock (``reason: stock``). Raises
+    ``catalog_unavailable`` when the catalog cannot be read, ``no_match`` when no type meets the requirements and
+    ``price_cap_exceeded`` when the cap left nothing, each before any create and carrying ``placement``."""
+    try:
+        offers = _offers.offers_from_catalog(read_catalog(), choice.cloud)
+    except (RunPodError, ValueError) as error:
+        placement.catalog = f"failed: {error}"
+        raise attach(placement, RunPodError(
+            "catalog_unavailable",
+            getattr(error, "status", None),
+            f"the GPU catalog could not be read ({error}), and gpu_requirements / max_price_per_hr need it: "
+            "there is no order to fall back on, so nothing was created. Run the task again later",
+        )) from None
+    placement.catalog = "read"
+    if choice.requirements is not None:
+        matched = _offers.by_requirements(offers, choice.requirements, choice)
+        if not matched:
+            raise attach(placement, RunPodError(
+                "no_match", None,
+                f"no GPU type in the catalog ({len(offers)} types) meets gpu_requirements {_describe(choice)}; "
+                "nothing was created. Widen the requirements (see runpod.cloud.gpu_type_info)",
+            ))
+        candidates = expand([offer.type_id for offer in matched])
+    listed = priced(candidates, offers, choice.units)
+    affordable = [c for c in listed if not _offers.over_cap(c.price_per_hr, choice.max_price_per_hr)]
+    too_dear = [replace(c, reason="price") for c in listed if c not in affordable]
+    kept, no_stock = order(affordable, _stock(offers))
+    placement.dropped = too_dear + [replace(c, reason="stock") for c in no_stock]
+    if not kept and too_dear and choice.max_price_per_hr is not None:
+        cheapest = min(too_dear, key=lambda c: (c.price_per_hr is None, c.price_per_hr or 0.0))
+        unique = len({c.type_id for c in too_dear})
+        raise attach(placement, RunPodError("price_cap_exceeded", None, _offers.cap_message(
+            choice.max_price_per_hr, (cheapest.type_id, cheapest.price_per_hr), unique, choice.units)))
+    return kept
+
+
+def _describe(choice: _offers.Choice) -> str:
+    wanted = choice.requirements
+    given = {key: getattr(wanted, key) for key in _offers.REQUIREMENT_KEYS if wanted and getattr(wanted, key)}
+    return ", ".join(f"{key}={value}" for key, value in given.items()) or "(none)"
 
 
 def place(

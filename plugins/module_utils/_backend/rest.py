@@ -166,20 +166,22 @@ class BackendV2(ClusterCalls, Backend):
 
     # -- pods --------------------------------------------------------------------------------------
 
-    def pod_candidates(self, spec):
+    def pod_candidates(self, spec, type_ids=None):
         """GPU types crossed with the spec's data centers (each pinned in its body); CPU flavors as given."""
         gpu = spec.compute_type.upper() != "CPU"
-        return _placement.cross(spec.candidates(), spec.data_center_ids if gpu else None)
+        return _placement.cross(spec.candidates() if type_ids is None else type_ids,
+                                spec.data_center_ids if gpu else None)
 
     def stock_reader(self, spec):
         if spec.compute_type.upper() == "CPU":
             return None
         return lambda: self.read_gpu_catalog(spec)
 
-    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1):
-        """``GET /catalog/gpus`` with pod stock (``include=AVAILABILITY&product=POD``), scoped to the spec's
-        (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a hint)."""
-        params: dict[str, Any] = {"include": "AVAILABILITY", "product": "POD"}
+    def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1, product="POD"):
+        """``GET /catalog/gpus`` with pod (or cluster) stock (``include=AVAILABILITY&product=POD``), scoped to the
+        spec's (or the given) cloud, GPU count and CUDA constraints; one attempt by default (the catalog is a
+        hint; with gpu_requirements or max_price_per_hr a failed read refuses the create)."""
+        params: dict[str, Any] = {"include": "AVAILABILITY", "product": product}
         if spec is not None:
             cloud, count = spec.cloud_type, spec.gpu_count
             if spec.allowed_cuda_versions:

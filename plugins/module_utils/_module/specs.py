@@ -36,6 +36,20 @@ POD_WAIT_ARGUMENT_SPEC = dict(
     wait_for=dict(type="str", choices=["ssh", "running"], default="ssh"),
 )
 
+# Paired with plugins/doc_fragments/gpu_choice.py: a GPU type by requirement and a list-price cap (pod, cluster).
+GPU_CHOICE_ARGUMENT_SPEC = dict(
+    gpu_requirements=dict(
+        type="dict",
+        options=dict(
+            min_memory_gb=dict(type="int"),
+            max_memory_gb=dict(type="int"),
+            manufacturer=dict(type="str"),
+            exclude=dict(type="list", elements="str"),
+        ),
+    ),
+    max_price_per_hr=dict(type="float"),
+)
+
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
 

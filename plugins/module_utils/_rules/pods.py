@@ -11,6 +11,7 @@ validated options. No API call is made here: what needs one is handed in as a fu
 
 from __future__ import annotations
 
+import datetime
 import re
 import shlex
 from collections.abc import Callable
@@ -18,17 +19,20 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
 
 # Options that only mean something for a create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = (
     "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
-    "allowed_cuda_versions", "min_cuda_version",
+    "allowed_cuda_versions", "min_cuda_version", "gpu_requirements", "max_price_per_hr",
 )
+MANUFACTURERS = ("NVIDIA", "AMD")  # the catalog's GpuManufacturer values a GPU can be asked by
 CUDA_VERSION = re.compile(r"^\d+\.\d+$")
+UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "min_cuda_version")
+                "min_cuda_version", "gpu_requirements", "max_price_per_hr")
 SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
@@ -61,7 +65,7 @@ def option_problem(params: dict) -> str | None:
             )
     if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
         return "gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids."
-    problem = cuda_problem(p)
+    problem = gpu_choice_problem(p, "gpu_type_ids") or cuda_problem(p)
     if problem:
         return problem
     if p["state"] != "absent" and not (p["image"] or p["template_id"]):
@@ -72,6 +76,50 @@ def option_problem(params: dict) -> str | None:
                 "were given. Add image (or template_id)."
             )
     return None
+
+
+def gpu_choice_problem(params: dict, ids_option: str) -> str | None:
+    """``gpu_requirements`` and ``max_price_per_hr`` (pod and cluster; ``ids_option`` names the module's own GPU
+    type option), refused before any API call: they decide what may bill."""
+    p = params
+    wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
+    if wanted is not None and p.get(ids_option):
+        return (
+            f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
+            "must be and let the catalog's prices order the candidates."
+        )
+    if p.get("compute_type") == "CPU" and (wanted is not None or cap is not None):
+        return "gpu_requirements and max_price_per_hr apply to GPU pods only; remove them for compute_type: CPU."
+    if cap is not None and not (isinstance(cap, (int, float)) and 0 < cap < float("inf")):
+        return f"max_price_per_hr must be a number of USD per hour above 0, got {cap!r}."
+    if wanted is None:
+        return None
+    low, high = wanted.get("min_memory_gb"), wanted.get("max_memory_gb")
+    for option, value in (("min_memory_gb", low), ("max_memory_gb", high)):
+        if value is not None and value < 0:
+            return f"gpu_requirements.{option} must be 0 or more GB, got {value}."
+    if low is not None and high is not None and low > high:
+        return f"gpu_requirements.min_memory_gb ({low}) is above max_memory_gb ({high}): no GPU can meet both."
+    maker = wanted.get("manufacturer")
+    if maker is not None and str(maker).upper() not in MANUFACTURERS:
+        return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
+    unknown, hint = _catalog.unknown_gpu_types(wanted.get("exclude") or [])
+    if unknown:
+        return (
+            f"unknown GPU type(s) in gpu_requirements.exclude: {', '.join(repr(gpu) for gpu in unknown)}"
+            + (f"; {hint}" if hint else ".")
+        )
+    return None
+
+
+def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None:
+    """The warning for a created resource billed above ``max_price_per_hr`` (list and billed price can differ)."""
+    if cap is None or cost is None or cost <= cap + 1e-9:
+        return None
+    return (
+        f"{what} is billed {cost:g} USD/h, above max_price_per_hr {cap:g}: the catalog listed it within the cap, but "
+        "the billed rate differs. It was kept; delete it if the rate is not acceptable."
+    )
 
 
 def cuda_problem(params: dict) -> str | None:
@@ -155,6 +203,8 @@ def pod_spec(params: dict) -> PodSpec:
     p = params
     values: dict[str, Any] = {option: p[option] for option in SPEC_OPTIONS}
     values.update({option: list(p[option] or []) for option in SPEC_LIST_OPTIONS})
+    if values["gpu_requirements"] is not None:
+        values["gpu_requirements"] = {key: value for key, value in values["gpu_requirements"].items() if value}
     return PodSpec(**values, gpu_count=p["gpu_count"] or 1, env=wanted_env(p) or {}, start_ssh=p["ssh"])
 
 
@@ -241,3 +291,49 @@ def is_stopped(pod) -> bool:
 def is_booting(pod) -> bool:
     """A pod still provisioning or starting: it gets a fresh container anyway."""
     return pod.status.upper() in BOOTING_STATUSES
+
+
+# --- reaping: pod_info's older_than and name_prefix ----------------------------------------------------------
+def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None:
+    """``older_than`` as seconds (None when not given); raises ValueError with the user-facing message."""
+    if name_prefix is not None and not name_prefix:
+        raise ValueError("name_prefix must not be empty (it would select every pod).")
+    if older_than is None:
+        return None
+    try:
+        return _duration.parse(older_than)
+    except _duration.DurationError as error:
+        raise ValueError(f"older_than: {error}") from None
+
+
+def created_epoch(created_at: str | None) -> float | None:
+    """An RFC 3339 ``createdAt`` (``Z`` or an offset; RunPod also writes ``2026-01-01 00:00:00.000 +0000 UTC``) as
+    epoch seconds, or None when it cannot be read."""
+    text = str(created_at or "").strip()
+    if not text:
+        return None
+    text = UTC_OFFSET.sub(r"\1:\2", text.replace(" UTC", "").replace("Z", "+00:00"))
+    for candidate in (text, text.replace(" ", "T", 1)):
+        try:
+            moment = datetime.datetime.fromisoformat(candidate)
+        except ValueError:
+            continue
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.UTC)
+        return moment.timestamp()
+    return None
+
+
+def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
+    """The pods older than ``older_than`` seconds (by ``created_at``) whose names start with ``name_prefix``;
+    a filter not given keeps every pod. A pod whose age cannot be read is not kept by ``older_than``."""
+    kept = []
+    for pod in pods:
+        if name_prefix and not str(pod.name or "").startswith(name_prefix):
+            continue
+        if older_than is not None:
+            created = created_epoch(pod.created_at)
+            if created is None or now - created <= older_than:
+                continue
+        kept.append(pod)
+    return kept

@@ -270,7 +270,7 @@ async def oob_delete(sim: Sim, ctx: Ctx) -> Reply:
 async def seed(sim: Sim, ctx: Ctx) -> Reply:
     """Create N pods at once, RUNNING by default, for listing benchmarks and inventory tests."""
     body = await _object(ctx)
-    unknown = set(body) - {"count", "status", "name_prefix", "ports", "gpu_type", "image", "env"}
+    unknown = set(body) - {"count", "status", "name_prefix", "ports", "gpu_type", "image", "env", "age_seconds"}
     if unknown:
         raise ConfigError(f"unknown seed key(s): {', '.join(sorted(unknown))}")
     count = body.get("count", 1)
@@ -287,8 +287,11 @@ async def seed(sim: Sim, ctx: Ctx) -> Reply:
     if "PUBLIC_KEY" not in env and sim.store.account_ssh_keys:
         # Seeded pods stand for pods this account created with startSsh: they carry its registered keys.
         env["PUBLIC_KEY"] = "\n".join(sim.store.account_ssh_keys)
+    age = body.get("age_seconds", 0)
+    if isinstance(age, bool) or not isinstance(age, (int, float)) or age < 0:
+        raise ConfigError("age_seconds must be a non-negative number (how long ago the pods were created)")
     ids = []
-    now = time.time()
+    now = time.time() - age
     for index in range(count):
         pod = Pod(
             id=new_id(),

@@ -156,6 +156,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         env=env,
         registry=body.get("registry", template.registry if template else None),
         cloud=body.get("cloud", "SECURE"),
+        billed_per_gpu=store.billed_price(gpu_type, body.get("cloud", "SECURE")) if gpu_type else None,
         global_networking=bool(body.get("globalNetworking", False)),
         data_center_preferences=preferences,
         placed_data_center=placed,

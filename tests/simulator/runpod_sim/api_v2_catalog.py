@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""REST v2 catalog: ``/v2/catalog/gpus`` and ``/v2/catalog/datacenters``, served from the stock pods are placed with.
+"""REST v2 catalog: ``/v2/catalog/gpus``, ``/v2/catalog/datacenters``, ``/v2/catalog/cpus`` and
+``/v2/catalog/templates``, the GPU part served from the stock pods are placed with.
 
 The availability levels come from ``catalog.free_gpus`` (the same rule the create uses), so a type the
 create would refuse reads NONE here and is omitted from ``dataCenters``; a scenario that empties a type
@@ -39,6 +40,9 @@ def register(sim: Sim) -> None:
     sim.route("GET", "/v2/catalog/gpus", list_gpus)
     sim.route("GET", "/v2/catalog/gpus/{gpu_id}", get_gpu)
     sim.route("GET", "/v2/catalog/datacenters", list_data_centers)
+    sim.route("GET", "/v2/catalog/cpus", list_cpus)
+    sim.route("GET", "/v2/catalog/cpus/{cpu_id}", get_cpu)
+    sim.route("GET", "/v2/catalog/templates", list_catalog_templates)
 
 
 def _csv(ctx: Ctx, key: str) -> list[str]:
@@ -103,7 +107,7 @@ def gpu_view(store: Any, gpu: catalog.GpuType, scope: dict[str, Any] | None) -> 
         "memory": gpu.memory_gb,
         "secure": gpu.secure_cloud,
         "community": gpu.community_cloud,
-        "price": {"secure": gpu.price, "community": gpu.community_price},
+        "price": {"secure": store.list_price(gpu.id, "SECURE"), "community": store.list_price(gpu.id, "COMMUNITY")},
         "maxCount": {"secure": gpu.max_count, "community": gpu.max_count if gpu.community_cloud else 0},
     }
     if scope is None:
@@ -166,3 +170,108 @@ async def list_data_centers(sim: Sim, ctx: Ctx) -> Reply:
             ]
         centers.append(view)
     return Reply(200, {"dataCenters": centers})
+
+
+# -- CPU flavors and the public template catalog ------------------------------------------------------------------
+# CPU flavor -> (name, group, most vCPUs, GB of RAM per vCPU, secure price per vCPU); every flavor starts at 2 vCPUs.
+CPU_FLAVORS = {
+    "cpu3c": ("Compute-Optimized", "Gen 3", 32, 2.0, 0.03),
+    "cpu3g": ("General Purpose", "Gen 3", 32, 4.0, 0.04),
+    "cpu5c": ("Compute-Optimized", "Gen 5", 64, 2.0, 0.05),
+    "cpu5g": ("General Purpose", "Gen 5", 64, 4.0, 0.06),
+}
+CPU_PRODUCTS = {"POD", "SERVERLESS"}
+# The public template catalog by ``source`` (the simulator's own few; RunPod's is larger).
+CATALOG_TEMPLATES = {
+    "official": [
+        ("30zmvf89kd", "PyTorch 2.8", "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", "NVIDIA", False),
+        ("runpod-ubuntu", "Ubuntu 24.04", "runpod/base:0.7.0-ubuntu2404", "CPU", False),
+        ("worker-vllm", "vLLM worker", "runpod/worker-v1-vllm:v2.7.0", "NVIDIA", True),
+    ],
+    "verified": [("comfyui-v", "ComfyUI", "runpod/comfyui:latest", "NVIDIA", False)],
+    "community": [("rocm-pt", "PyTorch ROCm", "rocm/pytorch:latest", "AMD", False)],
+}
+
+
+def _cpu_scope(ctx: Ctx) -> dict[str, Any] | None:
+    include = _csv(ctx, "include")
+    scoped = [key for key in ("product", "vcpuCount") if key in ctx.query]
+    if not include:
+        if scoped:
+            raise ApiError(400, f"{', '.join(scoped)} is valid only with include=AVAILABILITY")
+        return None
+    if include != ["AVAILABILITY"]:
+        raise ApiError(422, f"include must be AVAILABILITY, got {','.join(include)}")
+    products = _csv(ctx, "product")
+    if not products:
+        raise ApiError(400, "include=AVAILABILITY requires product (POD or SERVERLESS)")
+    if set(products) - CPU_PRODUCTS:
+        raise ApiError(422, f"unknown product {','.join(sorted(set(products) - CPU_PRODUCTS))}")
+    try:
+        vcpus = int(ctx.query.get("vcpuCount", "2"))
+    except ValueError:
+        raise ApiError(422, "vcpuCount must be an integer") from None
+    if vcpus < 2 or vcpus & (vcpus - 1):
+        raise ApiError(400, "vcpuCount must be a power of two, at least 2")
+    return {"vcpus": vcpus}
+
+
+def cpu_view(flavor: str, scope: dict[str, Any] | None) -> dict[str, Any]:
+    name, group, most, ram, price = CPU_FLAVORS[flavor]
+    view: dict[str, Any] = {
+        "id": flavor,
+        "name": name,
+        "group": group,
+        "vcpu": {"min": 2, "max": most},
+        "ramGbPerVcpu": ram,
+        "price": {"securePerVcpu": price, "serverlessPerVcpu": round(price * 0.8, 4)},
+    }
+    if scope is None:
+        return view
+    fits = scope["vcpus"] <= most
+    centers = [
+        {"id": center, "name": DATA_CENTER_INFO[center][0], "availability": "HIGH"} for center in DATA_CENTERS
+    ] if fits else []
+    view["availability"] = "HIGH" if fits else "NONE"
+    if centers:
+        view["dataCenters"] = centers
+    return view
+
+
+async def list_cpus(sim: Sim, ctx: Ctx) -> Reply:
+    scope = _cpu_scope(ctx)
+    return Reply(200, {"cpus": [cpu_view(flavor, scope) for flavor in CPU_FLAVORS]})
+
+
+async def get_cpu(sim: Sim, ctx: Ctx) -> Reply:
+    flavor = ctx.params["cpu_id"]
+    if flavor not in CPU_FLAVORS:
+        raise ApiError(404, f"CPU flavor {flavor} not found")
+    return Reply(200, cpu_view(flavor, _cpu_scope(ctx)))
+
+
+async def list_catalog_templates(sim: Sim, ctx: Ctx) -> Reply:
+    source = ctx.query.get("source", "official")
+    if source not in CATALOG_TEMPLATES:
+        raise ApiError(422, f"source must be official, verified or community, got {source}")
+    templates = [
+        {
+            "id": template_id,
+            "name": name,
+            "image": image,
+            "args": "",
+            "disk": 50,
+            "mounts": {},
+            "ports": [] if serverless else ["8888/http", "22/tcp"],
+            "env": {},
+            "registry": None,
+            "serverless": serverless,
+            "public": True,
+            "category": category,
+            "startSsh": not serverless,
+            "startJupyter": not serverless and category != "CPU",
+            "allowedCudaVersions": [],
+        }
+        for template_id, name, image, category, serverless in CATALOG_TEMPLATES[source]
+    ]
+    return Reply(200, {"templates": templates})

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The GPU types the simulator rents out: the hardware facts RunPod publishes per type.
 
-Prices are not kept here: the on-demand price of a type is the store's ``GPU_PRICES`` entry, the same
-figure a pod of that type costs in every view, so a catalog read and a pod's ``cost`` always agree.
+Prices are not kept here: the list price of a type is the store's (``Store.list_price``: ``GPU_PRICES``, or the
+``gpu_prices`` config a test sets), the figure a new pod of that type is billed unless ``gpu_prices`` gives a
+different ``billed`` rate, so a catalog read and a pod's ``cost`` agree unless a test makes them differ.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .store import DEFAULT_GPU_PRICE, GPU_PRICES
+from .store import COMMUNITY_SHARE, DEFAULT_GPU_PRICE, GPU_PRICES
 
-# The community-cloud list price as a share of the secure on-demand price; the simulator's own rule.
-COMMUNITY_SHARE = 0.8
 # CUDA version of every simulated host (the store gives GPU pods this cudaVersion).
 HOST_CUDA_VERSION = "12.8"
 
@@ -56,6 +55,7 @@ GPU_TYPES: dict[str, GpuType] = {
         GpuType("NVIDIA H100 80GB HBM3", "H100 SXM", 80, 16896, community_cloud=False),
         GpuType("NVIDIA H100 PCIe", "H100 PCIe", 80, 14592),
         GpuType("NVIDIA H200", "H200 SXM", 141, 16896, community_cloud=False),
+        GpuType("AMD Instinct MI300X OAM", "MI300X", 192, 19456, manufacturer="AMD", community_cloud=False),
     )
 }
 

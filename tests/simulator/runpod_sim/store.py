@@ -58,8 +58,12 @@ GPU_PRICES = {
     "NVIDIA H100 80GB HBM3": 2.99,
     "NVIDIA H100 PCIe": 2.39,
     "NVIDIA H200": 3.59,
+    "AMD Instinct MI300X OAM": 2.49,
 }
+PRICE_KEYS = ("secure", "community", "billed")
 DEFAULT_GPU_PRICE = 0.50
+# The community-cloud list price as a share of the secure on-demand price; the simulator's own rule.
+COMMUNITY_SHARE = 0.8
 CPU_PRICE_PER_VCPU = 0.03
 DEFAULT_GPU_TYPE = "NVIDIA GeForce RTX 4090"
 DATA_CENTERS = ("US-TX-3", "EU-RO-1", "CA-MTL-1", "US-IL-1", "EU-SE-1")
@@ -131,6 +135,9 @@ class SimConfig:
     # Free GPUs per GPU type and data center; gpu_stock overrides it: {"<type>": {"<dc>" or "*": count}}.
     gpu_stock_default: int = 64
     gpu_stock: dict[str, dict[str, int]] = field(default_factory=dict)
+    # List prices per GPU type, overriding the built-in ones: {"<type>": {"secure": x, "community": y, "billed": z}};
+    # "billed" is the per-GPU rate a new pod of the type is billed (its cost) when it differs from the list price.
+    gpu_prices: dict[str, dict[str, float]] = field(default_factory=dict)
     # Account balance in USD; at 0 or below, creating or starting a pod answers 402.
     balance: float = 100.0
     # GPU types (pods) and serverless pools (endpoints) this account may not use: 403.
@@ -216,6 +223,17 @@ def apply_config(config: SimConfig, changes: Any) -> None:
                 for per_dc in value.values()
             ):
                 raise ConfigError('gpu_stock must be {"<gpu type>": {"<data center>" or "*": <free GPUs>}}')
+        elif key == "gpu_prices":
+            if not isinstance(value, dict) or not all(
+                isinstance(prices, dict)
+                and set(prices) <= set(PRICE_KEYS)
+                and all(
+                    isinstance(price, (int, float)) and not isinstance(price, bool) and price >= 0
+                    for price in prices.values()
+                )
+                for prices in value.values()
+            ):
+                raise ConfigError('gpu_prices must be {"<gpu type>": {"secure"|"community"|"billed": <USD/h>}}')
         elif key == "balance":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ConfigError("balance must be a number")
@@ -251,6 +269,8 @@ class Pod:
     env: dict[str, str] = field(default_factory=dict)
     registry: str | None = None
     cloud: str = "SECURE"
+    # The per-GPU rate this pod is billed, fixed at create (Store.billed_price); None: the built-in price.
+    billed_per_gpu: float | None = None
     locked: bool = False
     global_networking: bool = False
     data_center_preferences: list[str] = field(default_factory=list)
@@ -300,7 +320,9 @@ class Pod:
         if self.status in (EXITED, TERMINATED):
             return 0.0
         if self.is_gpu:
-            per_gpu = GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE)
+            per_gpu = self.billed_per_gpu
+            if per_gpu is None:
+                per_gpu = GPU_PRICES.get(self.gpu_type or "", DEFAULT_GPU_PRICE)
             return round(per_gpu * self.gpu_count, 3)
         return round(CPU_PRICE_PER_VCPU * self.vcpu_count, 3)
 
@@ -647,7 +669,21 @@ class Store:
         pod.hidden = True
         self.pods.pop(pod.id, None)
 
-    # -- GPU stock --------------------------------------------------------------------------------------------
+    # -- GPU prices and stock ---------------------------------------------------------------------------------
+    def list_price(self, gpu_type: str, cloud: str = "SECURE") -> float:
+        """The catalog's per-GPU list price of ``gpu_type`` for ``cloud`` (SECURE or COMMUNITY): the
+        ``gpu_prices`` override, else the built-in price (community: COMMUNITY_SHARE of it)."""
+        override = self.config.gpu_prices.get(gpu_type, {})
+        secure = float(override.get("secure", GPU_PRICES.get(gpu_type, DEFAULT_GPU_PRICE)))
+        if str(cloud).upper() != "COMMUNITY":
+            return secure
+        return float(override.get("community", round(secure * COMMUNITY_SHARE, 3)))
+
+    def billed_price(self, gpu_type: str, cloud: str = "SECURE") -> float:
+        """The per-GPU rate a new pod is billed: ``gpu_prices``' ``billed`` when set, else the list price."""
+        override = self.config.gpu_prices.get(gpu_type, {})
+        return float(override.get("billed", self.list_price(gpu_type, cloud)))
+
     def gpu_stock(self, gpu_type: str, data_center: str) -> int:
         if gpu_type in self.config.out_of_stock_gpu_types:
             return 0

@@ -191,3 +191,39 @@ def test_v2_catalog_routes_match_the_spec_and_follow_the_stock(sim, v2, openapi_
     assert all(GPU not in [g["id"] for g in dc["gpuAvailability"]] for dc in centers["dataCenters"])
     europe = check_v2(openapi_v2, v2.get("/catalog/datacenters", params={"regions": "EUROPE"}))["dataCenters"]
     assert {dc["region"] for dc in europe} == {"EUROPE"} and "gpuAvailability" not in europe[0]
+
+
+def test_v2_cpu_and_template_catalogs_match_the_spec(sim, v2, openapi_v2):
+    cpus = check_v2(openapi_v2, v2.get("/catalog/cpus"))["cpus"]
+    assert cpus and all("availability" not in cpu for cpu in cpus)
+    query = {"include": "AVAILABILITY", "product": "POD", "vcpuCount": "64"}
+    scoped = {cpu["id"]: cpu for cpu in check_v2(openapi_v2, v2.get("/catalog/cpus", params=query))["cpus"]}
+    assert scoped["cpu5c"]["availability"] == "HIGH" and scoped["cpu5c"]["dataCenters"]
+    assert scoped["cpu3c"]["availability"] == "NONE" and "dataCenters" not in scoped["cpu3c"]  # at most 32 vCPUs
+    one = check_v2(openapi_v2, v2.get("/catalog/cpus/cpu3c"))
+    assert one["id"] == "cpu3c" and one["price"]["securePerVcpu"] > 0
+    missing = v2.get("/catalog/cpus/cpu9z")
+    assert missing.status_code == 404
+    check_v2(openapi_v2, missing)
+    for bad in ({"product": "POD"}, {"include": "AVAILABILITY"}):
+        refused = v2.get("/catalog/cpus", params=bad)
+        assert refused.status_code == 400, bad
+        check_v2(openapi_v2, refused)
+    official = check_v2(openapi_v2, v2.get("/catalog/templates"))["templates"]
+    community = check_v2(openapi_v2, v2.get("/catalog/templates", params={"source": "community"}))["templates"]
+    assert official and community and {t["id"] for t in official}.isdisjoint(t["id"] for t in community)
+    assert all(template["public"] for template in official + community)
+
+
+def test_gpu_prices_set_through_the_admin_api_reach_the_catalog_and_the_bill(sim, v2, openapi_v2):
+    sim.admin.configure(gpu_prices={GPU: {"secure": 0.11, "community": 0.07, "billed": 0.13}})
+    gpus = {gpu["id"]: gpu for gpu in check_v2(openapi_v2, v2.get("/catalog/gpus"))["gpus"]}
+    assert gpus[GPU]["price"] == {"secure": 0.11, "community": 0.07}
+    assert gpus["AMD Instinct MI300X OAM"]["manufacturer"] == "AMD"
+    created = check_v2(openapi_v2, v2.post("/pods", json={"name": "p", "image": "i", "gpu": {"id": GPU, "count": 2}}))
+    assert created["cost"] == 0.26
+    assert v2_bad_config(sim) == 400
+
+
+def v2_bad_config(sim) -> int:
+    return httpx.patch(f"{sim.urls['admin']}/config", json={"gpu_prices": {GPU: {"spot": 1}}}).status_code

@@ -116,8 +116,13 @@ def test_one_catalog_read_drops_types_without_stock_before_any_post():
     assert query == {"include": "AVAILABILITY", "product": "POD", "cloud": "SECURE", "cudaVersions": "12.8"}
     assert router.bodies("POST", PODS)[0]["gpu"]["allowedCudaVersions"] == ["12.8"]
     assert result["gpu_type_id"] == C and result["catalog"] == "read"
-    assert result["dropped"] == [{"gpu_type_id": A, "data_center_id": None}, {"gpu_type_id": B, "data_center_id": None}]
-    assert result["attempts"] == [{"gpu_type_id": C, "data_center_id": None, "status": 201, "detail": "created"}]
+    assert result["dropped"] == [
+        {"gpu_type_id": A, "data_center_id": None, "price_per_hr": None, "reason": "stock"},
+        {"gpu_type_id": B, "data_center_id": None, "price_per_hr": None, "reason": "stock"},
+    ]
+    assert result["attempts"] == [
+        {"gpu_type_id": C, "data_center_id": None, "price_per_hr": None, "status": 201, "detail": "created"}
+    ]
 
 
 @pytest.mark.parametrize("failure", [problem(500, "catalog down"), httpx.ConnectError("refused"), {"nope": 1}])
@@ -202,7 +207,7 @@ def test_5xx_is_maybe_created_and_never_re_posted():
         backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
     assert caught.value.maybe_created is True and posted(router) == [(A, None)]
     assert caught.value.placement["attempts"] == [
-        {"gpu_type_id": A, "data_center_id": None, "status": 502, "detail": "bad gateway"}
+        {"gpu_type_id": A, "data_center_id": None, "price_per_hr": None, "status": 502, "detail": "bad gateway"}
     ]
 
 
