@@ -11,20 +11,18 @@ validated options. No API call is made here: what needs one is handed in as a fu
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, with_ssh_port
-
-# Options that only mean something for a create: given without image/template_id, the task is a broken create.
-CREATE_INTENT_OPTIONS = (
-    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
-    "allowed_cuda_versions", "min_cuda_version",
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+    env_strings,
+    same_args,
+    same_ports,
+    with_ssh_port,
 )
-CUDA_VERSION = re.compile(r"^\d+\.\d+$")
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
@@ -39,58 +37,7 @@ STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
 
 
-# --- checks made before any API call ---------------------------------------------------------------------
-def option_problem(params: dict) -> str | None:
-    """The first reason the options cannot work (a ``bad_request`` before any API call), else None.
-
-    The CPU pod rule (``_models.cpu_pod_problem``) and the fleet's come first, in the module's ``check_options``.
-    """
-    p = params
-    if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
-        return (
-            "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
-            "Set ssh: true, or wait_for: running."
-        )
-    if p["gpu_type_ids"]:
-        unknown, hint = _catalog.unknown_gpu_types(p["gpu_type_ids"])
-        if unknown:
-            names = ", ".join(repr(gpu) for gpu in unknown)
-            return (
-                f"unknown GPU type(s) in gpu_type_ids: {names}. Use RunPod's GPU type ids such as "
-                f"'NVIDIA GeForce RTX 4090'" + (f"; {hint}" if hint else ".")
-            )
-    if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
-        return "gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids."
-    problem = cuda_problem(p)
-    if problem:
-        return problem
-    if p["state"] != "absent" and not (p["image"] or p["template_id"]):
-        intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
-        if intent:
-            return (
-                f"creating a pod needs image or template_id, but only {', '.join(intent)} "
-                "were given. Add image (or template_id)."
-            )
-    return None
-
-
-def cuda_problem(params: dict) -> str | None:
-    """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
-    p = params
-    allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
-    if allowed and floor:
-        return (
-            "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
-            "are sent): give an exact set or a floor."
-        )
-    bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
-    if bad:
-        return f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}."
-    if (allowed or floor) and p["compute_type"] == "CPU":
-        return "CUDA constraints apply to GPU pods only; remove them for compute_type: CPU."
-    return None
-
-
+# --- checks made before the create (the input rules are ``_api.inputs.PodInput``'s) ----------------------
 def sshd_key_problem(
     params: dict, template_env: Callable[[str], dict | None], account_has_keys: Callable[[], bool]
 ) -> str | None:
@@ -142,7 +89,7 @@ def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
     p = params
     if p["env"] is None and p["ssh_public_key"] is None:
         return None
-    env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
+    env = env_strings(p["env"])
     if p["ssh_public_key"]:
         env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
     elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
@@ -159,28 +106,13 @@ def pod_spec(params: dict) -> PodSpec:
 
 
 # --- an existing pod -------------------------------------------------------------------------------------
-def normalize_ports(ports: list | None) -> list[str]:
-    return sorted({str(port).strip().lower() for port in ports or [] if str(port).strip()})
-
-
-def split_args(value: str | None) -> list[str]:
-    if not value:
-        return []
-    try:
-        return shlex.split(value)
-    except ValueError:
-        return [value]
-
-
 def pod_changes(params: dict, pod) -> dict:
     """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
     p = params
-    changes = {}
-    if p["id"] and p["name"] and p["name"] != pod.name:
-        changes["name"] = p["name"]
+    changes = rename_change(p, pod)
     if p["image"] and p["image"] != pod.image:
         changes["image"] = p["image"]
-    if p["docker_args"] is not None and split_args(p["docker_args"]) != split_args(pod.docker_args):
+    if p["docker_args"] is not None and not same_args(pod.docker_args, p["docker_args"]):
         changes["docker_args"] = p["docker_args"]
     for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
         if p[field] is not None and p[field] != getattr(pod, field):
@@ -190,7 +122,7 @@ def pod_changes(params: dict, pod) -> dict:
         changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
     if p["ports"] is not None:
         ports = with_ssh_port(p["ports"], p["ssh"])
-        if normalize_ports(ports) != normalize_ports(pod.ports):
+        if not same_ports(pod.ports, ports):
             changes["ports"] = ports
     env = wanted_env(p, pod.env)
     if env is not None and env != dict(pod.env):
