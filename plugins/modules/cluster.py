@@ -367,10 +367,10 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import port_set, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -379,7 +379,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
-from ansible_collections.runpod.cloud.plugins.module_utils._rules.pods import gpu_choice_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.pods import wanted_env
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -406,9 +407,6 @@ ARGUMENT_SPEC = argument_spec(
     ssh_public_key=dict(type="str", no_log=False),
 )
 
-MIN_NODES = 2
-MAX_NODES = 250
-
 
 class ClusterModule(ClusterWait):
     """The wait (``wait_for``), the members (``read_members``, ``exit``) and ``describe`` are
@@ -416,28 +414,7 @@ class ClusterModule(ClusterWait):
     (plugins/action/cluster.py)."""
 
     adopt_after_failed_create = True
-    input_model = ClusterInput
-
-    # --- checks made before any API call ---------------------------------------------------------------
-    def check_options(self):
-        p = self.params
-        if p["wait"] and not p["ssh"]:
-            self.fail("wait: true waits until every node answers SSH, so it needs ssh: true.", code="bad_request")
-        if p["pod_count"] is not None and not MIN_NODES <= p["pod_count"] <= MAX_NODES:
-            self.fail(f"pod_count must be {MIN_NODES} to {MAX_NODES}, got {p['pod_count']}.", code="bad_request")
-        if p["gpu_count_per_pod"] is not None and p["gpu_count_per_pod"] < 1:
-            self.fail("gpu_count_per_pod must be at least 1.", code="bad_request")
-        problem = gpu_choice_problem(p, "gpu_type_id")
-        if problem:
-            self.fail(problem, code="bad_request")
-        if p["gpu_type_id"]:
-            unknown, hint = _catalog.unknown_gpu_types([p["gpu_type_id"]])
-            if unknown:
-                self.fail(
-                    f"unknown GPU type in gpu_type_id: {p['gpu_type_id']!r}. Use RunPod's GPU type ids such as "
-                    f"'NVIDIA H100 80GB HBM3'" + (f"; {hint}" if hint else "."),
-                    code="bad_request",
-                )
+    input_model = ClusterInput  # every input rule, before any API call
 
     # --- hooks: lookup ----------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -465,20 +442,11 @@ class ClusterModule(ClusterWait):
             volume_mount_path=p["volume_mount_path"],
             network_volume_id=p["network_volume_id"],
             ports=with_ssh_port(p["ports"], p["ssh"]),
-            env=self.wanted_env() or {},
+            env=wanted_env(p) or {},
             docker_args=p["docker_args"],
             data_center_ids=list(p["data_center_ids"] or []),
             start_ssh=p["ssh"],
         )
-
-    def wanted_env(self):
-        p = self.params
-        if p["env"] is None and not p["ssh_public_key"]:
-            return None
-        env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
-        if p["ssh_public_key"]:
-            env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
-        return env
 
     def create(self, spec):
         if spec.gpu_requirements is None and spec.max_price_per_hr is None:
@@ -525,19 +493,17 @@ class ClusterModule(ClusterWait):
             found.append(f"image is {node.image!r}, not {p['image']!r}")
         if p["container_disk_gb"] is not None and node.container_disk_gb not in (None, p["container_disk_gb"]):
             found.append(f"container_disk_gb is {node.container_disk_gb}, not {p['container_disk_gb']}")
-        if p["ports"] is not None and sorted(with_ssh_port(p["ports"], p["ssh"])) != sorted(node.ports):
-            found.append(f"ports are {sorted(node.ports)}, not {sorted(with_ssh_port(p['ports'], p['ssh']))}")
-        env = self.wanted_env() or {}
+        wanted_ports = port_set(with_ssh_port(p["ports"], p["ssh"]))
+        if p["ports"] is not None and wanted_ports != port_set(node.ports):
+            found.append(f"ports are {port_set(node.ports)}, not {wanted_ports}")
+        env = wanted_env(p) or {}
         changed_env = sorted(key for key, value in env.items() if node.env.get(key) != value)
         if changed_env:
             found.append(f"env differs in {', '.join(changed_env)}")
         return found
 
     def changes(self, current):
-        p = self.params
-        if p["id"] and p["name"] and p["name"] != current.name:
-            return {"name": p["name"]}
-        return {}
+        return rename_change(self.params, current)
 
     def update(self, current, changes):
         return self.backend.rename_cluster(current.id, changes["name"])

@@ -150,12 +150,13 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import RegistryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import RegistrySpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -171,19 +172,9 @@ ARGUMENT_SPEC = argument_spec(
 class ContainerRegistryModule(ResourceModule):
     result_key = "container_registry"
     resource_kind = "registry credential"
-    input_model = NamedInput
+    input_model = RegistryInput
     track_actions = True
     delete_blocker = " (RunPod keeps a credential that a pod still pulls its image with: terminate the pod first)"
-
-    def check_options(self):
-        params = self.params
-        if params["state"] == "present" and params["update_password"] == "always":
-            self.require_credential("replacing a credential (update_password=always)")
-
-    def require_credential(self, purpose):
-        missing = [option for option in ("username", "password") if not self.params.get(option)]
-        if missing:
-            self.fail(f"{purpose} needs {' and '.join(missing)}", code="bad_request")
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -215,7 +206,7 @@ class ContainerRegistryModule(ResourceModule):
 
     def converge(self, current):
         params = self.params
-        if params.get("id") and params.get("name") and params["name"] != current.name:
+        if wanted_name(params, current):
             self.fail(
                 f"{self.label(current)} cannot be renamed to {params['name']!r}: RunPod has no update for registry "
                 f"credentials (create a new one under the new name and delete this one)",

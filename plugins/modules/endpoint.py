@@ -624,19 +624,7 @@ class EndpointModule(EndpointWait):
     """The wait (``wait_for``), the remedy and ``describe`` are ``_waits.EndpointWait``'s, shared with the action
     plugin that runs the wait on the controller (plugins/action/endpoint.py)."""
 
-    input_model = EndpointInput
-
-    def check_options(self):
-        params = self.params
-        problems = _endpoints.validate_params(params)
-        self.gpu = None
-        if params.get("gpu_type_ids"):
-            try:
-                self.gpu = _endpoints.gpu_selection(params["gpu_type_ids"])
-            except ValueError as exc:
-                problems.append(str(exc))
-        if problems:
-            self.fail("; ".join(problems), code="bad_request")
+    input_model = EndpointInput  # every input rule, before any API call
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -646,7 +634,8 @@ class EndpointModule(EndpointWait):
         return self.backend.find_endpoints(name)
 
     def wanted(self):
-        return _endpoints.wanted_fields(self.params, self.gpu)
+        gpu_type_ids = self.params.get("gpu_type_ids")  # known types (EndpointInput): mapped onto GPU pools
+        return _endpoints.wanted_fields(self.params, _endpoints.gpu_selection(gpu_type_ids) if gpu_type_ids else None)
 
     def build_spec(self):
         params = self.params

@@ -188,7 +188,9 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import GpuTypeQueryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -210,8 +212,7 @@ class GpuTypeInfoModule(RunPodModule):
 
     def run(self):
         p = self.module.params
-        if p["gpu_count"] < 1:
-            self.fail(f"gpu_count must be 1 or more, got {p['gpu_count']}", code="bad_request")
+        check_input(self, GpuTypeQueryInput)
         try:
             payload = self.backend.read_gpu_catalog(cloud=p["cloud_type"], count=p["gpu_count"], attempts=None)
             centers = self.backend.read_data_centers() if p["data_centers"] else {"dataCenters": []}

@@ -156,12 +156,13 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NetworkVolumeInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_network_volume
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -173,8 +174,6 @@ ARGUMENT_SPEC = argument_spec(
     type=dict(type="str", choices=["STANDARD", "HIGH_PERFORMANCE"]),
 )
 
-VOLUME_MIN_GB = 10
-VOLUME_MAX_GB = 4096
 # Fixed at creation: a different wanted value fails instead of recreating (the data would be lost).
 IMMUTABLE = ("data_center_id", "type")
 
@@ -182,14 +181,8 @@ IMMUTABLE = ("data_center_id", "type")
 class NetworkVolumeModule(ResourceModule):
     result_key = "network_volume"
     resource_kind = "network volume"
-    input_model = NamedInput
+    input_model = NetworkVolumeInput
     delete_blocker = " (a volume that a pod or an endpoint still mounts is kept: terminate the pod or detach it first)"
-
-    def check_options(self):
-        params = self.params
-        size = params.get("size_gb")
-        if size is not None and not VOLUME_MIN_GB <= size <= VOLUME_MAX_GB:
-            self.fail(f"size_gb must be from {VOLUME_MIN_GB} to {VOLUME_MAX_GB} GB, got {size}", code="bad_request")
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -225,7 +218,7 @@ class NetworkVolumeModule(ResourceModule):
                     code="bad_request",
                     resource_id=current.id,
                 )
-        changes = {}
+        changes = rename_change(params, current)
         size = params.get("size_gb")
         if size is not None and current.size_gb is not None and size < current.size_gb:
             self.fail(
@@ -236,8 +229,6 @@ class NetworkVolumeModule(ResourceModule):
             )
         if size is not None and size != current.size_gb:
             changes["size_gb"] = size
-        if params.get("id") and params.get("name") and params["name"] != current.name:
-            changes["name"] = params["name"]
         return changes
 
     def update(self, current, changes):

@@ -534,7 +534,6 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
@@ -594,17 +593,7 @@ class PodModule(PodWait):
     adopt_after_failed_create = True
     planned_changes: dict = {}
 
-    # --- checks made before any API call ---------------------------------------------------------------
-    def check_options(self):
-        p = self.params
-        problem = (
-            cpu_pod_problem(p)
-            or _fleet.fleet_problem(p)
-            or _pods.option_problem(p)
-        )
-        if problem:
-            self.fail(problem, code="bad_request")
-
+    # --- checks made before the create (the input rules are PodInput's) ---------------------------------
     def _template_env(self, template_id):
         try:
             return self.backend.get_template(template_id).env

@@ -110,12 +110,12 @@ code:
   sample: bad_request
 """
 
-import re
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import SshKeyInput, key_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -124,19 +124,6 @@ ARGUMENT_SPEC = argument_spec(
     state=dict(type="str", choices=["present", "absent"], default="present"),
     exclusive=dict(type="bool", default=False),
 )
-
-# What RunPod accepts (its UpdateSshKeysRequest pattern): <type> <body>[ <comment>].
-KEY_LINE = re.compile(r"^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$")
-
-
-def key_lines(text):
-    """The key lines of ``text``: stripped, without blank and ``#`` lines."""
-    lines = []
-    for raw in (text or "").splitlines():
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            lines.append(line)
-    return lines
 
 
 def identity(line):
@@ -170,20 +157,8 @@ class SshKeyModule(RunPodModule):
 
     def run(self):
         params = self.module.params
+        check_input(self, SshKeyInput)  # every input rule (and no private key), before any API call
         given = key_lines(params["key"])
-        if params["exclusive"] and params["state"] == "absent":
-            self.fail(
-                "exclusive applies to state=present only (it makes the list exactly the given keys)", code="bad_request"
-            )
-        if not given and not params["exclusive"]:
-            self.fail("key has no key line (only blank or # lines); give one public key per line", code="bad_request")
-        bad = [line for line in given if not KEY_LINE.match(line)]
-        if bad:
-            self.fail(
-                f"not a public key line (expected '<type> <base64-key> [comment]', e.g. the content of "
-                f"~/.ssh/id_ed25519.pub): {bad[0][:80]!r}",
-                code="bad_request",
-            )
         account = self.account
         try:
             current = account.get_ssh_keys()

@@ -185,13 +185,17 @@ code:
   sample: ambiguous
 """
 
-import shlex
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+    env_strings,
+    port_list,
+    same_args,
+    same_ports,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
@@ -212,21 +216,14 @@ ARGUMENT_SPEC = argument_spec(
 MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
 
 
-def _args_tokens(value):
-    try:
-        return shlex.split(value or "")
-    except ValueError:
-        return [value or ""]
-
-
 def same_value(field, current, wanted):
-    """Whether ``current`` (from the API) already satisfies ``wanted`` (from the task)."""
+    """Whether ``current`` (from the API) already satisfies ``wanted`` (from the task); the pods' comparisons."""
     if field == "ports":
-        return sorted(current or []) == sorted(wanted or [])
+        return same_ports(current, wanted)
     if field == "env":
         return dict(current or {}) == dict(wanted or {})
     if field == "docker_args":
-        return _args_tokens(current) == _args_tokens(wanted)
+        return same_args(current, wanted)
     return current == wanted
 
 
@@ -238,9 +235,9 @@ def wanted_fields(params):
         if value is None:
             continue
         if field == "env":
-            value = {str(key): "" if item is None else str(item) for key, item in value.items()}
+            value = env_strings(value)
         elif field == "ports":
-            value = [str(item).strip() for item in value]
+            value = port_list(value)
         wanted[field] = value
     return wanted
 

@@ -4,132 +4,73 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The input rules: every rule a module's options must pass before any API call, written once here.
 
-Each ``*Input`` model names the options a module takes that a rule applies to; ``input_problem`` validates a module's
-params against its model and returns the first broken rule's message. The user-facing list of every rule is
-docs/docsite/rst/guide_input_checks.rst.
+Each ``*Input`` model names the options a module takes that a rule applies to: one option's rules are field
+validators (written with the checks of ``_api.values``), rules that tie options together are the model's
+validator, and what RunPod cannot do is ``_api.capabilities``. ``input_problem`` validates a module's params
+against its model and returns the broken rules' message; a module calls it (``input_model``) before any API
+call. The user-facing list of every rule is docs/docsite/rst/guide_input_checks.rst.
 """
 
 from __future__ import annotations
 
-import math
-import re
-import unicodedata
-
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import BaseModel, ConfigDict, field_validator
+from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
+    BaseModel,
+    ConfigDict,
+    field_validator,
+    model_validator,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (  # noqa: F401 - the rules' API
+    MAX_GPU_COUNT,
+    MAX_STORAGE_GB,
+    MAX_VCPU_COUNT,
+    MIN_PERSISTENT_VOLUME_GB,
+    check_count,
+    check_data_center_ids,
+    check_env,
+    check_ports,
+    check_range,
+    gpu_choice_problem,
+    gpu_pool_problem,
+    key_lines,
+    name_problem,
+    port_problem,
+    public_key_problem,
+    range_problems,
+    secret_suspects,
+    unknown_gpu_problem,
+)
 
-NAME_MAX_LENGTH = 191  # REST v2 documents no limit; kept from the retired REST v1 document (PodCreateInput.name)
-PORT_PROTOCOLS = ("http", "tcp")
-MAX_GPU_COUNT = 16
-MAX_STORAGE_GB = 4096  # the largest storage size the API documents (a network volume)
-MIN_PERSISTENT_VOLUME_GB = 10  # REST v2 PersistentMount.size minimum
-MAX_VCPU_COUNT = 512
-ENV_KEY = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
-PORT_ENTRY = re.compile(r"\A(\d+)/([^/]*)\Z")
-DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
-
-
-def name_problem(value, option="name"):
-    """Why ``value`` cannot name a RunPod resource, or None.
-
-    Names are read back without surrounding whitespace, so such a name would never be found again by a lookup:
-    every run would create another resource, and ``state: absent`` would never delete it.
-    """
-    if not value:
-        return f"{option} must not be empty"
-    if value != value.strip():
-        return (
-            f"{option} {value!r} has leading or trailing whitespace (a YAML | block adds a newline); names read "
-            "back from RunPod carry none, so the resource could never be found by this name again. Remove it."
-        )
-    if any(unicodedata.category(character) in ("Cc", "Cf") for character in value):
-        return f"{option} {value!r} contains a control character or an invisible formatting character"
-    if len(value) > NAME_MAX_LENGTH:
-        return f"{option} must be at most {NAME_MAX_LENGTH} characters (it has {len(value)})"
-    return None
-
-
-def port_problem(entry):
-    match = PORT_ENTRY.match(entry)
-    if entry.isdigit():
-        return f"ports entry {entry!r} needs a protocol: write it as {entry}/tcp or {entry}/http"
-    if match is None:
-        return f"ports entry {entry!r} must be <port>/<protocol>, such as 8888/http or 22/tcp"
-    if not 1 <= int(match.group(1)) <= 65535:
-        return f"ports entry {entry!r}: the port must be 1 to 65535"
-    if match.group(2) not in PORT_PROTOCOLS:
-        return f"ports entry {entry!r}: the protocol must be http or tcp"
-    return None
+# Options whose value is a public key: refused when it is anything else, and masked in the failure (a private key
+# pasted there must show nowhere).
+KEY_OPTIONS = ("ssh_public_key", "key")
+# Options that only mean something for a pod create: given without image/template_id, the task is a broken create.
+CREATE_INTENT_OPTIONS = (
+    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
+    "allowed_cuda_versions", "min_cuda_version", "gpu_requirements", "max_price_per_hr",
+)
+FLEET_MAX_COUNT = 100
+FLEET_MAX_CONCURRENCY = 50
+CLUSTER_NODES = (2, 250)
+NETWORK_VOLUME_GB = (MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB)
+# Serverless endpoint counts: (option, lowest, highest or None).
+ENDPOINT_RANGES = (
+    ("gpu_count", 1, None),
+    ("workers_min", 0, None),
+    ("workers_max", 0, None),
+    ("idle_timeout", 1, 3600),
+    ("execution_timeout_ms", 1, None),
+)
 
 
-def check_ports(ports):
-    """``ports`` as given (entries trimmed); raises ValueError for a malformed entry or a port declared twice."""
-    if ports is None:
-        return None
-    cleaned: list[str] = []
-    seen: dict[int, str] = {}
-    for entry in ports:
-        entry = str(entry).strip()
-        problem = port_problem(entry)
-        if problem:
-            raise ValueError(problem)
-        number = int(entry.split("/", 1)[0])
-        if number in seen:
-            raise ValueError(f"port {number} is declared more than once in ports ({seen[number]}, {entry})")
-        seen[number] = entry
-        cleaned.append(entry)
-    return cleaned
-
-
-def check_env(env):
-    """``env`` as str -> str; raises ValueError for a key that is not a variable name or a non-scalar value."""
-    if env is None:
-        return None
-    if not isinstance(env, dict):
-        raise ValueError(f"env must be a mapping of variable names to strings, got {type(env).__name__}")
-    result = {}
-    for key, value in env.items():
-        if not isinstance(key, str) or not ENV_KEY.match(key):
-            raise ValueError(
-                f"env key {key!r} is not a valid environment variable name (letters, digits and _, not starting "
-                "with a digit)"
-            )
-        if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
-            isinstance(value, float) and not math.isfinite(value)
-        ):
-            raise ValueError(
-                f"env value of {key} must be a string (or a number), got {type(value).__name__} {value!r}; quote "
-                "it in YAML, or serialize structured data yourself (for example with to_json)"
-            )
-        result[key] = value if isinstance(value, str) else str(value)
-    return result
-
-
-def check_count(option, value, low, high, unit=""):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{option} must be a whole number, got {value!r}")
-    if value < low:
-        raise ValueError(f"{option} must be at least {low}{unit} (got {value})")
-    if value > high:
-        raise ValueError(f"{option} must be at most {high}{unit} (got {value})")
-    return value
-
-
-def check_data_center_ids(values):
-    if values is None:
-        return None
-    for value in values:
-        if not isinstance(value, str) or not DATA_CENTER_ID.match(value):
-            raise ValueError(
-                f"data_center_ids entry {value!r} is not a RunPod data center id such as US-TX-3 or EU-RO-1"
-            )
-    return list(values)
+def _raise(problem):
+    if problem:
+        raise ValueError(problem)
 
 
 class _Input(BaseModel):
-    """A module's options as the user gave them; validating one raises with the first broken rule's message."""
+    """A module's options as the user gave them; validating one raises with the broken rules' messages."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)  # built when first used, as _View
 
@@ -137,9 +78,7 @@ class _Input(BaseModel):
     @classmethod
     def _name(cls, value):
         if value is not None:
-            problem = name_problem(value)
-            if problem:
-                raise ValueError(problem)
+            _raise(name_problem(value))
         return value
 
     @field_validator("ports", mode="before", check_fields=False)
@@ -169,11 +108,44 @@ class _Input(BaseModel):
             return value  # no volume
         return check_count("volume_gb", value, MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB, " GB")
 
+    @field_validator("ssh_public_key", check_fields=False)
+    @classmethod
+    def _public_key(cls, value):
+        _raise(public_key_problem(value, "ssh_public_key"))
+        return value
+
 
 class NamedInput(_Input):
-    """The name rules alone: network volumes and registry credentials (a name is how a rerun finds them)."""
+    """The name rules alone: registry credentials (a name is how a rerun finds them)."""
 
     name: str | None = None
+
+
+class NetworkVolumeInput(NamedInput):
+    size_gb: int | None = None
+
+    @field_validator("size_gb")
+    @classmethod
+    def _size(cls, value):
+        low, high = NETWORK_VOLUME_GB
+        if value is not None and not low <= value <= high:
+            raise ValueError(f"size_gb must be from {low} to {high} GB, got {value}")
+        return value
+
+
+class RegistryInput(NamedInput):
+    state: str | None = None
+    update_password: str | None = None
+    username: str | None = None
+    password: str | None = None
+
+    @model_validator(mode="after")
+    def _credential(self):
+        if self.state == "present" and self.update_password == "always":
+            missing = [option for option in ("username", "password") if not getattr(self, option)]
+            if missing:
+                raise ValueError(f"replacing a credential (update_password=always) needs {' and '.join(missing)}")
+        return self
 
 
 class _ContainerInput(_Input):
@@ -185,11 +157,77 @@ class _ContainerInput(_Input):
     container_disk_gb: int | None = None
 
 
+def fleet_problem(values):
+    """Why the fleet options (``count``) cannot work, else None."""
+    count, concurrency = values.get("count"), values.get("create_concurrency")
+    try:
+        check_range("create_concurrency", concurrency, 1, FLEET_MAX_CONCURRENCY)
+        check_range("count", count, 1, FLEET_MAX_COUNT)
+    except ValueError as error:
+        return f"{error}."
+    if count is None:
+        return None
+    if values.get("id"):
+        return "count manages the pods {name}-1 .. {name}-N found by name, so it cannot be combined with id."
+    if not values.get("name"):
+        return "count needs name: the pods are named {name}-1 .. {name}-N."
+    # The longest member name must be a valid name too (checked here, before any member exists).
+    return name_problem(f"{values['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
+
+
+def pod_problem(values):
+    """The first cross-option rule a pod task breaks, else None."""
+    p = values
+    problem = _can.cpu_pod_problem(p) or fleet_problem(p)
+    if problem:
+        return problem
+    if p.get("wait") and p.get("wait_for") == "ssh" and not p.get("ssh"):
+        return (
+            "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
+            "Set ssh: true, or wait_for: running."
+        )
+    cpu = str(p.get("compute_type") or "").upper() == "CPU"
+    cuda = _can.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "pod",
+                              "remove them for compute_type: CPU")
+    problem = (
+        unknown_gpu_problem(p.get("gpu_type_ids")) or _can.gpu_on_cpu_pod_problem(p)
+        or gpu_choice_problem(p, "gpu_type_ids") or (cuda or [None])[0]
+    )
+    if problem:
+        return problem
+    if p.get("state") != "absent" and not (p.get("image") or p.get("template_id")):
+        intent = [option for option in CREATE_INTENT_OPTIONS if p.get(option)]
+        if intent:
+            return (
+                f"creating a pod needs image or template_id, but only {', '.join(intent)} "
+                "were given. Add image (or template_id)."
+            )
+    return None
+
+
 class PodInput(_ContainerInput):
     volume_gb: int | None = None
     gpu_count: int | None = None
     vcpu_count: int | None = None
     data_center_ids: list[str] | None = None
+    ssh_public_key: str | None = None
+    id: str | None = None
+    state: str | None = None
+    image: str | None = None
+    template_id: str | None = None
+    compute_type: str | None = None
+    gpu_type_ids: list[str] | None = None
+    cpu_flavor_ids: list[str] | None = None
+    network_volume_id: str | None = None
+    allowed_cuda_versions: list[str] | None = None
+    min_cuda_version: str | None = None
+    wait: bool | None = None
+    wait_for: str | None = None
+    ssh: bool | None = None
+    count: int | None = None
+    create_concurrency: int | None = None
+    gpu_requirements: dict | None = None
+    max_price_per_hr: float | None = None
 
     @field_validator("gpu_count")
     @classmethod
@@ -204,6 +242,11 @@ class PodInput(_ContainerInput):
             raise ValueError(f"vcpu_count must be a power of two (got {value})")
         return value
 
+    @model_validator(mode="after")
+    def _together(self):
+        _raise(pod_problem(self.__dict__))
+        return self
+
 
 class TemplateInput(_ContainerInput):
     """A template's options: the container rules only."""
@@ -214,11 +257,112 @@ class ClusterInput(_ContainerInput):
 
     volume_gb: int | None = None
     data_center_ids: list[str] | None = None
+    ssh_public_key: str | None = None
+    pod_count: int | None = None
+    gpu_count_per_pod: int | None = None
+    gpu_type_id: str | None = None
+    wait: bool | None = None
+    ssh: bool | None = None
+    gpu_requirements: dict | None = None
+    max_price_per_hr: float | None = None
+
+    @field_validator("pod_count")
+    @classmethod
+    def _nodes(cls, value):
+        low, high = CLUSTER_NODES
+        if value is not None and not low <= value <= high:
+            raise ValueError(f"pod_count must be {low} to {high}, got {value}.")
+        return value
+
+    @field_validator("gpu_count_per_pod")
+    @classmethod
+    def _gpus(cls, value):
+        if value is not None and value < 1:
+            raise ValueError("gpu_count_per_pod must be at least 1.")
+        return value
+
+    @field_validator("gpu_type_id")
+    @classmethod
+    def _gpu_type(cls, value):
+        _raise(value and unknown_gpu_problem([value], "gpu_type_id", "NVIDIA H100 80GB HBM3"))
+        return value
+
+    @model_validator(mode="after")
+    def _together(self):
+        if self.wait and not self.ssh:
+            raise ValueError("wait: true waits until every node answers SSH, so it needs ssh: true.")
+        _raise(gpu_choice_problem(self.__dict__, "gpu_type_id"))
+        return self
+
+
+def endpoint_problems(values):
+    """Every rule a serverless endpoint's options break (the API would refuse each), as a list of sentences."""
+    p = values
+    problems = range_problems(p, ENDPOINT_RANGES)
+    if p.get("scaler_value") is not None and p["scaler_value"] <= 0:
+        problems.append(f"scaler_value must be positive, got {p['scaler_value']}")
+    low, high = p.get("workers_min"), p.get("workers_max")
+    if low is not None and high is not None and low > high:
+        problems.append(f"workers_min ({low}) must not be larger than workers_max ({high})")
+    vcpus = p.get("vcpu_count")
+    if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
+        problems.append(f"vcpu_count must be a power of two, at least 2, got {vcpus}")
+    cpu = bool(p.get("cpu_flavor_ids"))
+    problems += _can.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "endpoint",
+                                   "a CPU endpoint (cpu_flavor_ids) has none")
+    problems += _can.scaler_problems(p)
+    unknown = gpu_pool_problem(p.get("gpu_type_ids"))
+    return problems + ([unknown] if unknown else [])
 
 
 class EndpointInput(_Input):
     name: str | None = None
     data_center_ids: list[str] | None = None
+    container_disk_gb: int | None = None
+    type: str | None = None
+    gpu_type_ids: list[str] | None = None
+    gpu_count: int | None = None
+    cpu_flavor_ids: list[str] | None = None
+    vcpu_count: int | None = None
+    allowed_cuda_versions: list[str] | None = None
+    min_cuda_version: str | None = None
+    workers_min: int | None = None
+    workers_max: int | None = None
+    idle_timeout: int | None = None
+    execution_timeout_ms: int | None = None
+    scaler_type: str | None = None
+    scaler_value: float | None = None
+
+    @model_validator(mode="after")
+    def _together(self):
+        _raise("; ".join(endpoint_problems(self.__dict__)))
+        return self
+
+
+class SshKeyInput(_Input):
+    key: str | None = None
+    state: str | None = None
+    exclusive: bool | None = None
+
+    @model_validator(mode="after")
+    def _keys(self):
+        if self.exclusive and self.state == "absent":
+            raise ValueError("exclusive applies to state=present only (it makes the list exactly the given keys)")
+        if not key_lines(self.key) and not self.exclusive:
+            raise ValueError("key has no key line (only blank or # lines); give one public key per line")
+        _raise(public_key_problem(self.key, "key"))
+        return self
+
+
+class GpuTypeQueryInput(_Input):
+    gpu_count: int | None = None
+
+    @field_validator("gpu_count")
+    @classmethod
+    def _gpus(cls, value):
+        if value is not None and value < 1:
+            raise ValueError(f"gpu_count must be 1 or more, got {value}")
+        return value
 
 
 def input_problem(model, params):

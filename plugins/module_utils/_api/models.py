@@ -12,6 +12,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     Field,
     model_validator,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import with_ssh_port
 
 
 class _View(BaseModel):
@@ -89,36 +90,8 @@ class PodView(_PodContainer):
     cluster_ip: str | None = None
 
 
-def declares_port(ports: list[str] | None, number: int) -> bool:
-    """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
-    return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
-
-
-def with_ssh_port(ports: list[str] | None, start_ssh: bool) -> list[str]:
-    """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
-    ports = [str(port).strip() for port in ports or [] if str(port).strip()]
-    if start_ssh and not declares_port(ports, 22):
-        ports.append("22/tcp")
-    return ports
-
-
 # vcpuCount of a CPU pod when the task gives none (REST v2 requires one).
 DEFAULT_VCPUS = 2
-
-
-def cpu_pod_problem(values):
-    """Why a CPU pod's ``values`` cannot be created (REST v2 has no persistent pod volume on a CPU pod); or None.
-
-    The vCPU count rules (2 or more, a power of two) are ``PodInput``'s.
-    """
-    if str(values.get("compute_type") or "").upper() != "CPU":
-        return None
-    if values.get("volume_gb"):
-        return (
-            "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
-            "(network_volume_id) or remove volume_gb."
-        )
-    return None
 
 
 def spec_problem(error: Exception) -> str:
@@ -134,7 +107,7 @@ class PodSpec(_PodContainer):
 
     The create rules live here, once: a create needs an image or a template and a type to place the pod on,
     and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
-    requires a count). A CPU pod's own limit is ``cpu_pod_problem``.
+    requires a count). What a CPU pod cannot have is ``_api.capabilities``'.
     """
 
     name: str

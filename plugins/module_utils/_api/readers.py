@@ -15,6 +15,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
 
 # -- lenient value readers --------------------------------------------------------------------------------------
 
@@ -63,8 +64,7 @@ def env_dict(value: object) -> dict[str, str]:
     """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
     result = {}
     if isinstance(value, dict):
-        for key, item in value.items():
-            result[str(key)] = "" if item is None else str(item)
+        result.update(env_strings(value))
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, dict) and "key" in item:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, with_ssh_port
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
@@ -50,7 +50,7 @@ def cluster_create_body(spec, template=None):
     if args:
         body["args"] = args
     if env:
-        body["env"] = {str(key): str(value) for key, value in env.items()}
+        body["env"] = env_strings(env)
     ports = with_ssh_port(ports, spec.start_ssh)
     if ports:
         body["ports"] = ports

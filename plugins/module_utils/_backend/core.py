@@ -16,8 +16,8 @@ import math
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     ENDPOINT,
     POD,
@@ -27,6 +27,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
 
 API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"
@@ -314,10 +315,6 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     if volume_gb:
         return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
     return None
-
-
-def env_strings(env: dict | None) -> dict[str, str]:
-    return {str(key): str(value) for key, value in (env or {}).items()}
 
 
 def listed(value: Any) -> list | None:

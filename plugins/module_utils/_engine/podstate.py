@@ -14,6 +14,9 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING
 
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import port_list as split_ports
+
 if TYPE_CHECKING:  # the engine never imports pydantic at run time
     from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
 
@@ -109,18 +112,9 @@ def is_public_ip(ip: str | None) -> bool:
                 or address.is_multicast or address.is_reserved)
 
 
-def split_ports(ports: list[str] | str | None) -> list[str]:
-    """Declared ports as a list, from a list or a comma-separated string."""
-    if not ports:
-        return []
-    if isinstance(ports, str):
-        ports = ports.split(",")
-    return [str(port).strip() for port in ports if str(port).strip()]
-
-
 def declares_22(ports: list[str] | str | None) -> bool:
     """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
-    return any(port.split("/", 1)[0].strip() == "22" for port in split_ports(ports))
+    return declares_port(ports, 22)
 
 
 def ssh_command(host, port, user="root"):

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import CreateSafety
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 
 
 class ResourceModule(RunPodModule, CreateSafety):
@@ -34,7 +34,8 @@ class ResourceModule(RunPodModule, CreateSafety):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
-    # The ``_models`` input model (PodInput, ...) whose rules the options must pass before any API call.
+    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call: every
+    # input rule of the module is there (``check_options`` is for what the rules cannot say).
     input_model: Any = None
     # Whether a create is followed by one list read by name, to catch the same name created at the same
     # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
@@ -55,9 +56,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         # Cancelled by the first SIGINT/SIGTERM while the task runs (see run()).
         self.interrupt = _wait.CancelToken()
         if self.input_model is not None:
-            problem = input_problem(self.input_model, self.params)[1]
-            if problem:
-                self.fail(problem, code="bad_request")
+            check_input(self, self.input_model)
         self.check_options()
 
     # --- hooks -----------------------------------------------------------------------------------

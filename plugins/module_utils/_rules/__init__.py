@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
 """Per-resource rules as plain functions of the options (pure Python): what the pod (``pods``) and endpoint
-(``endpoints``) options ask for, what RunPod would refuse, and what differs on an existing resource.
+(``endpoints``) options ask for (and the rules every resource shares, ``common``), what RunPod would refuse, and
+what differs on an existing resource.
 
 May import: ``_api`` (models, catalog) and ``_engine``; never Ansible, ``_backend`` or ``_module``.
 """

@@ -10,28 +10,24 @@ Field names are the ``_models.EndpointSpec`` vocabulary.
 
 from __future__ import annotations
 
-import re
-
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import gpu_pool_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import ENDPOINT_FIELDS
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, same_args, same_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 
 # Compared without regard to order.
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")
 # Options compared one to one with the EndpointView field of the same name.
 SIMPLE_FIELDS = tuple(field for field in ENDPOINT_FIELDS if field not in ("id", "name", "created_at", *SET_FIELDS))
-CUDA_VERSION = re.compile(r"^\d+\.\d+$")
 
 
 def gpu_selection(gpu_type_ids):
     """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are). Raises ValueError
-    for a type the catalog does not know."""
-    unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids if gpu not in _catalog.GPU_POOLS])
-    if unknown:
-        raise ValueError(
-            f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
-            f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
-            f"directly)"
-        )
+    for a type the catalog does not know or serverless does not offer (``EndpointInput`` refuses both first)."""
+    problem = gpu_pool_problem(gpu_type_ids)
+    if problem:
+        raise ValueError(problem)
     return "gpu_pools", _catalog.pools_for(gpu_type_ids)
 
 
@@ -42,70 +38,6 @@ def scaler_number(value, scaler_type):
     if (scaler_type or "").upper() == "REQUEST_COUNT":
         return int(value)
     return float(value)
-
-
-def _range_problems(params):
-    problems = []
-    for option, low, high in (
-        ("gpu_count", 1, None),
-        ("workers_min", 0, None),
-        ("workers_max", 0, None),
-        ("idle_timeout", 1, 3600),
-        ("execution_timeout_ms", 1, None),
-        ("container_disk_gb", 1, None),
-    ):
-        value = params.get(option)
-        if value is None:
-            continue
-        if value < low or (high is not None and value > high):
-            bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-            problems.append(f"{option} must be {bound}, got {value}")
-    if params.get("scaler_value") is not None and params["scaler_value"] <= 0:
-        problems.append(f"scaler_value must be positive, got {params['scaler_value']}")
-    low, high = params.get("workers_min"), params.get("workers_max")
-    if low is not None and high is not None and low > high:
-        problems.append(f"workers_min ({low}) must not be larger than workers_max ({high})")
-    vcpus = params.get("vcpu_count")
-    if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
-        problems.append(f"vcpu_count must be a power of two, at least 2, got {vcpus}")
-    return problems
-
-
-def _cuda_problems(params):
-    problems = []
-    allowed, floor = params.get("allowed_cuda_versions"), params.get("min_cuda_version")
-    bad = [version for version in allowed or () if not CUDA_VERSION.match(version)]
-    if floor and not CUDA_VERSION.match(floor):
-        bad.append(floor)
-    if bad:
-        problems.append(f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}")
-    if allowed and floor:
-        problems.append(
-            "allowed_cuda_versions (an exact set) and min_cuda_version (a floor) are mutually exclusive; RunPod "
-            "refuses both at once, so give one of them"
-        )
-    if params.get("cpu_flavor_ids") and (allowed or floor):
-        problems.append("CUDA constraints apply to GPU endpoints only; a CPU endpoint (cpu_flavor_ids) has none")
-    return problems
-
-
-def _combination_problems(params):
-    """The rules that tie options together."""
-    problems = []
-    scaler = (params.get("scaler_type") or "").upper()
-    if scaler == "REQUEST_COUNT" and params.get("idle_timeout") is not None:
-        problems.append(
-            "idle_timeout cannot be set beside scaler_type REQUEST_COUNT: RunPod refuses idleTimeout for that "
-            "scaler; remove idle_timeout"
-        )
-    if params.get("type") == "LOAD_BALANCER" and scaler == "QUEUE_DELAY":
-        problems.append("a LOAD_BALANCER endpoint scales on REQUEST_COUNT only; scaler_type QUEUE_DELAY is refused")
-    return problems
-
-
-def validate_params(params):
-    """Problems the API would reject, found before any API call (a list of sentences)."""
-    return _range_problems(params) + _cuda_problems(params) + _combination_problems(params)
 
 
 def wanted_fields(params, gpu):
@@ -120,7 +52,7 @@ def wanted_fields(params, gpu):
         if params.get(field) is not None:
             wanted[field] = list(params[field])
     if "env" in wanted:
-        wanted["env"] = {str(key): "" if value is None else str(value) for key, value in wanted["env"].items()}
+        wanted["env"] = env_strings(wanted["env"])
     if gpu is not None:
         field, values = gpu
         wanted[field] = values
@@ -168,14 +100,16 @@ def _compute_changes(current, wanted, changes):
 
 def endpoint_changes(current, wanted, params):
     """``{field: wanted value}`` for every wanted field that differs from ``current``; raises ``RefusedError``."""
-    changes = {}
-    if params.get("id") and params.get("name") and params["name"] != current.name:
-        changes["name"] = params["name"]
+    changes = rename_change(params, current)
     scaler_type = wanted.get("scaler_type") or current.scaler_type
     for field, value in wanted.items():
         have = getattr(current, field)
         if field == "template_id":
             continue  # an endpoint keeps no template (applied once at create), so there is nothing to compare
+        if field == "ports":
+            if not same_ports(have, value):
+                changes[field] = list(value)
+            continue
         if field in SET_FIELDS:
             if sorted(have or []) != sorted(value):
                 changes[field] = list(value)
@@ -185,7 +119,12 @@ def endpoint_changes(current, wanted, params):
             have = scaler_number(have, scaler_type)
         if field == "env":
             have = dict(have or {})
-        if field in ("docker_args", "min_cuda_version"):
+        if field == "docker_args":
+            # Compared as the shell splits them ("" and none are no args); a change to "" clears them on v2.
+            if not same_args(have, value):
+                changes[field] = value
+            continue
+        if field == "min_cuda_version":
             # "" and none are the same setting; a change to "" is sent as "" (it clears the value on v2).
             if (have or None) != (value or None):
                 changes[field] = value

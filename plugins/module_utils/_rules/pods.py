@@ -13,27 +13,25 @@ from __future__ import annotations
 
 import datetime
 import re
-import shlex
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
-
-# Options that only mean something for a create: given without image/template_id, the task is a broken create.
-CREATE_INTENT_OPTIONS = (
-    "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
-    "allowed_cuda_versions", "min_cuda_version", "gpu_requirements", "max_price_per_hr",
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+    env_strings,
+    same_args,
+    same_ports,
+    with_ssh_port,
 )
-MANUFACTURERS = ("NVIDIA", "AMD")  # the catalog's GpuManufacturer values a GPU can be asked by
-CUDA_VERSION = re.compile(r"^\d+\.\d+$")
-UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
                 "min_cuda_version", "gpu_requirements", "max_price_per_hr")
 SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
+UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
                "ports", "env", "registry_id"}
@@ -43,102 +41,7 @@ STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
 
 
-# --- checks made before any API call ---------------------------------------------------------------------
-def option_problem(params: dict) -> str | None:
-    """The first reason the options cannot work (a ``bad_request`` before any API call), else None.
-
-    The CPU pod rule (``_models.cpu_pod_problem``) and the fleet's come first, in the module's ``check_options``.
-    """
-    p = params
-    if p["wait"] and p["wait_for"] == "ssh" and not p["ssh"]:
-        return (
-            "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
-            "Set ssh: true, or wait_for: running."
-        )
-    if p["gpu_type_ids"]:
-        unknown, hint = _catalog.unknown_gpu_types(p["gpu_type_ids"])
-        if unknown:
-            names = ", ".join(repr(gpu) for gpu in unknown)
-            return (
-                f"unknown GPU type(s) in gpu_type_ids: {names}. Use RunPod's GPU type ids such as "
-                f"'NVIDIA GeForce RTX 4090'" + (f"; {hint}" if hint else ".")
-            )
-    if p["compute_type"] == "CPU" and p["gpu_type_ids"]:
-        return "gpu_type_ids cannot be used with compute_type: CPU; use cpu_flavor_ids."
-    problem = gpu_choice_problem(p, "gpu_type_ids") or cuda_problem(p)
-    if problem:
-        return problem
-    if p["state"] != "absent" and not (p["image"] or p["template_id"]):
-        intent = [option for option in CREATE_INTENT_OPTIONS if p[option]]
-        if intent:
-            return (
-                f"creating a pod needs image or template_id, but only {', '.join(intent)} "
-                "were given. Add image (or template_id)."
-            )
-    return None
-
-
-def gpu_choice_problem(params: dict, ids_option: str) -> str | None:
-    """``gpu_requirements`` and ``max_price_per_hr`` (pod and cluster; ``ids_option`` names the module's own GPU
-    type option), refused before any API call: they decide what may bill."""
-    p = params
-    wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
-    if wanted is not None and p.get(ids_option):
-        return (
-            f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
-            "must be and let the catalog's prices order the candidates."
-        )
-    if p.get("compute_type") == "CPU" and (wanted is not None or cap is not None):
-        return "gpu_requirements and max_price_per_hr apply to GPU pods only; remove them for compute_type: CPU."
-    if cap is not None and not (isinstance(cap, (int, float)) and 0 < cap < float("inf")):
-        return f"max_price_per_hr must be a number of USD per hour above 0, got {cap!r}."
-    if wanted is None:
-        return None
-    low, high = wanted.get("min_memory_gb"), wanted.get("max_memory_gb")
-    for option, value in (("min_memory_gb", low), ("max_memory_gb", high)):
-        if value is not None and value < 0:
-            return f"gpu_requirements.{option} must be 0 or more GB, got {value}."
-    if low is not None and high is not None and low > high:
-        return f"gpu_requirements.min_memory_gb ({low}) is above max_memory_gb ({high}): no GPU can meet both."
-    maker = wanted.get("manufacturer")
-    if maker is not None and str(maker).upper() not in MANUFACTURERS:
-        return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
-    unknown, hint = _catalog.unknown_gpu_types(wanted.get("exclude") or [])
-    if unknown:
-        return (
-            f"unknown GPU type(s) in gpu_requirements.exclude: {', '.join(repr(gpu) for gpu in unknown)}"
-            + (f"; {hint}" if hint else ".")
-        )
-    return None
-
-
-def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None:
-    """The warning for a created resource billed above ``max_price_per_hr`` (list and billed price can differ)."""
-    if cap is None or cost is None or cost <= cap + 1e-9:
-        return None
-    return (
-        f"{what} is billed {cost:g} USD/h, above max_price_per_hr {cap:g}: the catalog listed it within the cap, but "
-        "the billed rate differs. It was kept; delete it if the rate is not acceptable."
-    )
-
-
-def cuda_problem(params: dict) -> str | None:
-    """The CUDA constraints, refused before any create as RunPod would refuse them (400 / 422)."""
-    p = params
-    allowed, floor = p["allowed_cuda_versions"] or [], p["min_cuda_version"]
-    if allowed and floor:
-        return (
-            "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
-            "are sent): give an exact set or a floor."
-        )
-    bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
-    if bad:
-        return f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}."
-    if (allowed or floor) and p["compute_type"] == "CPU":
-        return "CUDA constraints apply to GPU pods only; remove them for compute_type: CPU."
-    return None
-
-
+# --- checks made before the create (the input rules are ``_api.inputs.PodInput``'s) ----------------------
 def sshd_key_problem(
     params: dict, template_env: Callable[[str], dict | None], account_has_keys: Callable[[], bool]
 ) -> str | None:
@@ -190,7 +93,7 @@ def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
     p = params
     if p["env"] is None and p["ssh_public_key"] is None:
         return None
-    env = {str(key): "" if value is None else str(value) for key, value in (p["env"] or {}).items()}
+    env = env_strings(p["env"])
     if p["ssh_public_key"]:
         env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
     elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
@@ -209,28 +112,13 @@ def pod_spec(params: dict) -> PodSpec:
 
 
 # --- an existing pod -------------------------------------------------------------------------------------
-def normalize_ports(ports: list | None) -> list[str]:
-    return sorted({str(port).strip().lower() for port in ports or [] if str(port).strip()})
-
-
-def split_args(value: str | None) -> list[str]:
-    if not value:
-        return []
-    try:
-        return shlex.split(value)
-    except ValueError:
-        return [value]
-
-
 def pod_changes(params: dict, pod) -> dict:
     """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
     p = params
-    changes = {}
-    if p["id"] and p["name"] and p["name"] != pod.name:
-        changes["name"] = p["name"]
+    changes = rename_change(p, pod)
     if p["image"] and p["image"] != pod.image:
         changes["image"] = p["image"]
-    if p["docker_args"] is not None and split_args(p["docker_args"]) != split_args(pod.docker_args):
+    if p["docker_args"] is not None and not same_args(pod.docker_args, p["docker_args"]):
         changes["docker_args"] = p["docker_args"]
     for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
         if p[field] is not None and p[field] != getattr(pod, field):
@@ -240,7 +128,7 @@ def pod_changes(params: dict, pod) -> dict:
         changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
     if p["ports"] is not None:
         ports = with_ssh_port(p["ports"], p["ssh"])
-        if normalize_ports(ports) != normalize_ports(pod.ports):
+        if not same_ports(pod.ports, ports):
             changes["ports"] = ports
     env = wanted_env(p, pod.env)
     if env is not None and env != dict(pod.env):
@@ -291,6 +179,16 @@ def is_stopped(pod) -> bool:
 def is_booting(pod) -> bool:
     """A pod still provisioning or starting: it gets a fresh container anyway."""
     return pod.status.upper() in BOOTING_STATUSES
+
+
+def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None:
+    """The warning for a created resource billed above ``max_price_per_hr`` (list and billed price can differ)."""
+    if cap is None or cost is None or cost <= cap + 1e-9:
+        return None
+    return (
+        f"{what} is billed {cost:g} USD/h, above max_price_per_hr {cap:g}: the catalog listed it within the cap, but "
+        "the billed rate differs. It was kept; delete it if the rate is not acceptable."
+    )
 
 
 # --- reaping: pod_info's older_than and name_prefix ----------------------------------------------------------

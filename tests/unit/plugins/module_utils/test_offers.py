@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
@@ -194,12 +195,12 @@ def params(**given):
     ({"compute_type": "CPU", "max_price_per_hr": 1.0}, "GPU pods only"),
 ])
 def test_bad_choices_are_refused(given, needle):
-    assert needle in (_pods.gpu_choice_problem(params(**given), "gpu_type_ids") or "")
+    assert needle in (_values.gpu_choice_problem(params(**given), "gpu_type_ids") or "")
 
 
 def test_good_choices_pass():
-    assert _pods.gpu_choice_problem(params(gpu_requirements={"manufacturer": "nvidia", "min_memory_gb": 24,
-                                                             "max_memory_gb": 24}, max_price_per_hr=1), "x") is None
+    assert _values.gpu_choice_problem(params(gpu_requirements={"manufacturer": "nvidia", "min_memory_gb": 24,
+                                                               "max_memory_gb": 24}, max_price_per_hr=1), "x") is None
 
 
 class _Pod:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import GPU, pod_view
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput, input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
@@ -19,6 +20,11 @@ def params(**given):
     values.update(name="web", image="img:1", gpu_type_ids=[GPU])
     values.update(given)
     return values
+
+
+def option_problem(values):
+    """The pod's input rules (``PodInput``), as the module checks them before any API call."""
+    return input_problem(PodInput, values)[1]
 
 
 @pytest.mark.parametrize(
@@ -42,24 +48,24 @@ def params(**given):
     ],
 )
 def test_each_option_rule_has_one_message(given, message):
-    assert _pods.option_problem(params(**given)) == message
+    assert option_problem(params(**given)) == message
 
 
 def test_an_unknown_gpu_type_is_refused_with_the_catalog_hint():
-    problem = _pods.option_problem(params(gpu_type_ids=["NVIDIA GeForce RTX 4090", "RTX 9999"]))
+    problem = option_problem(params(gpu_type_ids=["NVIDIA GeForce RTX 4090", "RTX 9999"]))
     assert problem.startswith("unknown GPU type(s) in gpu_type_ids: 'RTX 9999'. Use RunPod's GPU type ids such as ")
 
 
 def test_the_first_broken_rule_is_the_message():
-    problem = _pods.option_problem(params(wait=True, ssh=False, min_cuda_version="12", image=None))
+    problem = option_problem(params(wait=True, ssh=False, min_cuda_version="12", image=None))
     assert problem.startswith("wait_for: ssh waits for the pod's sshd")
-    assert _pods.option_problem(params(min_cuda_version="12", image=None)).startswith("CUDA versions")
+    assert option_problem(params(min_cuda_version="12", image=None)).startswith("CUDA versions")
 
 
 @pytest.mark.parametrize("given", [dict(), dict(state="absent", image=None), dict(allowed_cuda_versions=["12.8"]),
                                    dict(min_cuda_version="12.4")])
 def test_good_options_pass(given):
-    assert _pods.option_problem(params(**given)) is None
+    assert option_problem(params(**given)) is None
 
 
 class Reads:

@@ -69,9 +69,12 @@ def view(cluster_id="c1", **fields):
     return ClusterView(**values)
 
 
+KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK0 k"
+
+
 def node(rank, **fields):
     values = {"id": f"p{rank}", "name": f"train-node-{rank}", "status": "RUNNING", "image": "img:1",
-              "ports": ["22/tcp"], "env": {"PUBLIC_KEY": "k"}, "cluster_id": "c1", "cluster_rank": rank,
+              "ports": ["22/tcp"], "env": {"PUBLIC_KEY": KEY}, "cluster_id": "c1", "cluster_rank": rank,
               "cluster_ip": f"10.65.0.{rank + 2}"}
     values.update(fields)
     return PodView(**values)
@@ -117,7 +120,7 @@ def test_settings_fixed_at_creation_fail_clearly_and_change_nothing(capsys, monk
 
 def test_rerun_is_a_no_op_and_id_renames(capsys, monkeypatch):
     backend = FakeClusterBackend([view()], [node(1), node(0)])
-    same = run(backend, capsys, monkeypatch, **dict(CREATE, ssh_public_key="k"))
+    same = run(backend, capsys, monkeypatch, **dict(CREATE, ssh_public_key=KEY))
     assert same["changed"] is False and [pod["rank"] for pod in same["pods"]] == [0, 1]
     assert same["pods"][0]["primary"] is True and same["pods"][1]["cluster_ip"] == "10.65.0.3"
     renamed = run(backend, capsys, monkeypatch, id="c1", name="train-2")

@@ -13,6 +13,7 @@ import pytest
 from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import endpoint_problems
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
@@ -69,7 +70,7 @@ def test_create_needs_a_name_a_container_and_workers():
 
 
 def test_validate_params_reports_every_problem():
-    problems = _endpoints.validate_params(
+    problems = endpoint_problems(
         {"gpu_count": 0, "workers_min": 4, "workers_max": 2, "idle_timeout": 4000, "scaler_value": 0,
          "execution_timeout_ms": None})
     assert problems == [
@@ -92,14 +93,14 @@ def test_validate_params_reports_every_problem():
     ],
 )
 def test_validate_params_refuses_what_the_api_would(params, fragment):
-    problems = _endpoints.validate_params(params)
+    problems = endpoint_problems(params)
     assert len(problems) == 1 and fragment in problems[0]
 
 
 def test_validate_params_takes_container_settings_and_a_rollout_wait():
     params = {"image": "x:1", "env": {"A": "1"}, "docker_args": "serve", "ports": ["8000/http"],
               "container_disk_gb": 20, "wait_for": "rollout"}
-    assert _endpoints.validate_params(params) == []
+    assert endpoint_problems(params) == []
 
 
 def changes(current, **params):

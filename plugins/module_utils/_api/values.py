@@ -1,0 +1,253 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The checks of one option's value (pure Python): names, ports, env, counts, data centers, public keys.
+
+The input models (``_api.inputs``) are where the rules are applied; these are the checks they are written with.
+A message never echoes a value that may be a secret (a key pasted as a public key).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+
+NAME_MAX_LENGTH = 191  # REST v2 documents no limit; kept from the retired REST v1 document (PodCreateInput.name)
+PORT_PROTOCOLS = ("http", "tcp")
+MAX_GPU_COUNT = 16
+MAX_STORAGE_GB = 4096  # the largest storage size the API documents (a network volume)
+MIN_PERSISTENT_VOLUME_GB = 10  # REST v2 PersistentMount.size minimum
+MAX_VCPU_COUNT = 512
+ENV_KEY = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
+PORT_ENTRY = re.compile(r"\A(\d+)/([^/]*)\Z")
+DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
+MANUFACTURERS = ("NVIDIA", "AMD")  # the catalog's GpuManufacturer values a GPU can be asked by
+
+
+def name_problem(value, option="name"):
+    """Why ``value`` cannot name a RunPod resource, or None.
+
+    Names are read back without surrounding whitespace, so such a name would never be found again by a lookup:
+    every run would create another resource, and ``state: absent`` would never delete it.
+    """
+    if not value:
+        return f"{option} must not be empty"
+    if value != value.strip():
+        return (
+            f"{option} {value!r} has leading or trailing whitespace (a YAML | block adds a newline); names read "
+            "back from RunPod carry none, so the resource could never be found by this name again. Remove it."
+        )
+    if any(unicodedata.category(character) in ("Cc", "Cf") for character in value):
+        return f"{option} {value!r} contains a control character or an invisible formatting character"
+    if len(value) > NAME_MAX_LENGTH:
+        return f"{option} must be at most {NAME_MAX_LENGTH} characters (it has {len(value)})"
+    return None
+
+
+def port_problem(entry):
+    match = PORT_ENTRY.match(entry)
+    if entry.isdigit():
+        return f"ports entry {entry!r} needs a protocol: write it as {entry}/tcp or {entry}/http"
+    if match is None:
+        return f"ports entry {entry!r} must be <port>/<protocol>, such as 8888/http or 22/tcp"
+    if not 1 <= int(match.group(1)) <= 65535:
+        return f"ports entry {entry!r}: the port must be 1 to 65535"
+    if match.group(2) not in PORT_PROTOCOLS:
+        return f"ports entry {entry!r}: the protocol must be http or tcp"
+    return None
+
+
+def check_ports(ports):
+    """``ports`` as given (entries trimmed); raises ValueError for a malformed entry or a port declared twice."""
+    if ports is None:
+        return None
+    cleaned: list[str] = []
+    seen: dict[int, str] = {}
+    for entry in ports:
+        entry = str(entry).strip()
+        problem = port_problem(entry)
+        if problem:
+            raise ValueError(problem)
+        number = int(entry.split("/", 1)[0])
+        if number in seen:
+            raise ValueError(f"port {number} is declared more than once in ports ({seen[number]}, {entry})")
+        seen[number] = entry
+        cleaned.append(entry)
+    return cleaned
+
+
+def check_env(env):
+    """``env`` as str -> str; raises ValueError for a key that is not a variable name or a non-scalar value."""
+    if env is None:
+        return None
+    if not isinstance(env, dict):
+        raise ValueError(f"env must be a mapping of variable names to strings, got {type(env).__name__}")
+    result = {}
+    for key, value in env.items():
+        if not isinstance(key, str) or not ENV_KEY.match(key):
+            raise ValueError(
+                f"env key {key!r} is not a valid environment variable name (letters, digits and _, not starting "
+                "with a digit)"
+            )
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
+            isinstance(value, float) and not math.isfinite(value)
+        ):
+            raise ValueError(
+                f"env value of {key} must be a string (or a number), got {type(value).__name__} {value!r}; quote "
+                "it in YAML, or serialize structured data yourself (for example with to_json)"
+            )
+        result[key] = value if isinstance(value, str) else str(value)
+    return result
+
+
+def check_count(option, value, low, high, unit=""):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{option} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{option} must be at least {low}{unit} (got {value})")
+    if value > high:
+        raise ValueError(f"{option} must be at most {high}{unit} (got {value})")
+    return value
+
+
+def check_data_center_ids(values):
+    if values is None:
+        return None
+    for value in values:
+        if not isinstance(value, str) or not DATA_CENTER_ID.match(value):
+            raise ValueError(
+                f"data_center_ids entry {value!r} is not a RunPod data center id such as US-TX-3 or EU-RO-1"
+            )
+    return list(values)
+
+
+def check_range(option, value, low, high=None, unit=""):
+    """``value`` in ``low``..``high`` (no upper bound when ``high`` is None); raises ValueError otherwise."""
+    if value is not None and (value < low or (high is not None and value > high)):
+        bound = f"between {low} and {high}{unit}" if high is not None else f"at least {low}{unit}"
+        raise ValueError(f"{option} must be {bound}, got {value}")
+    return value
+
+
+def range_problems(values, table):
+    """The ``check_range`` message of every ``(option, low, high)`` of ``table`` that ``values`` breaks."""
+    problems = []
+    for option, low, high in table:
+        try:
+            check_range(option, values.get(option), low, high)
+        except ValueError as error:
+            problems.append(str(error))
+    return problems
+
+
+# --- public keys: what RunPod puts in authorized_keys, never a private key ----------------------------------
+# What RunPod accepts as a key line (its UpdateSshKeysRequest pattern): <type> <body>[ <comment>].
+PUBLIC_KEY_LINE = re.compile(r"\A(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?\Z")
+# PEM and OpenSSH private keys (-----BEGIN OPENSSH PRIVATE KEY-----, RSA, EC, ENCRYPTED, ...) and PuTTY's .ppk.
+PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|PuTTY-User-Key-File-\d")
+
+
+def key_lines(text):
+    """The key lines of ``text``: stripped, without blank and ``#`` lines."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+def public_key_problem(text, option):
+    """Why ``text`` (one public key line a line) cannot be given as ``option``; None when every line is a key.
+
+    The message names the option and what the value looks like, never the value: a private key pasted here must
+    not reach RunPod (an env any account member reads), a result or a log.
+    """
+    if not text:
+        return None
+    if PRIVATE_KEY.search(text):
+        return (
+            f"{option} looks like a private key, not a public key line; it was not sent and is not shown. Give the "
+            "public key (such as the content of ~/.ssh/id_ed25519.pub), and treat this private key as exposed "
+            "wherever the task's text was stored"
+        )
+    lines = key_lines(text)
+    for number, line in enumerate(lines, start=1):
+        if not PUBLIC_KEY_LINE.match(line):
+            where = f" (line {number})" if len(lines) > 1 else ""
+            return (
+                f"{option}{where} is not an OpenSSH public key line (expected '<type> <base64-key> [comment]', such "
+                "as the content of ~/.ssh/id_ed25519.pub); the value is not shown"
+            )
+    return None
+
+
+def secret_suspects(text):
+    """The strings to mask in a failure result when ``text`` was refused as a public key: it and its lines."""
+    if not text:
+        return []
+    return [text, *(line.strip() for line in text.splitlines() if len(line.strip()) >= 16)]
+
+
+# --- GPU types: the catalog's ids (and, for serverless, its pools) -------------------------------------------
+def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids", example="NVIDIA GeForce RTX 4090"):
+    """Why ``gpu_type_ids`` name a GPU type RunPod does not have (with the closest known names); or None."""
+    unknown, hint = _catalog.unknown_gpu_types(list(gpu_type_ids or []))
+    if not unknown:
+        return None
+    names = ", ".join(repr(gpu) for gpu in unknown)
+    return (
+        f"unknown GPU type(s) in {option}: {names}. Use RunPod's GPU type ids such as {example!r}"
+        + (f"; {hint}" if hint else ".")
+    )
+
+
+def gpu_pool_problem(gpu_type_ids):
+    """Why ``gpu_type_ids`` of a serverless endpoint cannot be mapped to GPU pools (pool ids pass); or None."""
+    unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids or [] if gpu not in _catalog.GPU_POOLS])
+    if not unknown:
+        try:
+            _catalog.pools_for(gpu_type_ids or [])
+        except ValueError as error:  # a known type that serverless does not offer
+            return str(error)
+        return None
+    return (
+        f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
+        f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
+        f"directly)"
+    )
+
+
+def gpu_choice_problem(params, ids_option):
+    """``gpu_requirements`` and ``max_price_per_hr`` (pod and cluster; ``ids_option`` names the module's own GPU
+    type option), refused before any API call: they decide what may bill."""
+    p = params
+    wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
+    if wanted is not None and p.get(ids_option):
+        return (
+            f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
+            "must be and let the catalog's prices order the candidates."
+        )
+    if p.get("compute_type") == "CPU" and (wanted is not None or cap is not None):
+        return "gpu_requirements and max_price_per_hr apply to GPU pods only; remove them for compute_type: CPU."
+    if cap is not None and not (isinstance(cap, (int, float)) and 0 < cap < float("inf")):
+        return f"max_price_per_hr must be a number of USD per hour above 0, got {cap!r}."
+    if wanted is None:
+        return None
+    low, high = wanted.get("min_memory_gb"), wanted.get("max_memory_gb")
+    for option, value in (("min_memory_gb", low), ("max_memory_gb", high)):
+        if value is not None and value < 0:
+            return f"gpu_requirements.{option} must be 0 or more GB, got {value}."
+    if low is not None and high is not None and low > high:
+        return f"gpu_requirements.min_memory_gb ({low}) is above max_memory_gb ({high}): no GPU can meet both."
+    maker = wanted.get("manufacturer")
+    if maker is not None and str(maker).upper() not in MANUFACTURERS:
+        return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
+    unknown, hint = _catalog.unknown_gpu_types(wanted.get("exclude") or [])
+    if unknown:
+        return (
+            f"unknown GPU type(s) in gpu_requirements.exclude: {', '.join(repr(gpu) for gpu in unknown)}"
+            + (f"; {hint}" if hint else ".")
+        )
+    return None
