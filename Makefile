@@ -13,8 +13,14 @@ PYTEST := $(BIN)/python -m pytest
 SANITY_LOCK := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity.lock
 DOCS_BUILD := $(CURDIR)/docs/build
 # Debian packages the tests use: ssh for Ansible's connection to the simulated pods, shellcheck for
-# ansible-test's shellcheck sanity test, chromium for the rendered-docs check.
-SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium
+# ansible-test's shellcheck sanity test, chromium for the rendered-docs check, Java 17 for ansible-rulebook's rule
+# engine (drools_jpy; tests/integration/test_eda.py).
+SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium java:openjdk-17-jre-headless
+# ansible-rulebook finds Java through JAVA_HOME, else the java on PATH (docs/eda.md).
+JAVA_HOME ?= $(shell j=$$(command -v java 2>/dev/null) && dirname "$$(dirname "$$(readlink -f "$$j")")")
+ifneq ($(JAVA_HOME),)
+export JAVA_HOME
+endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
 	docs sim demo bench bench-timing clean

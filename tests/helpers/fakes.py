@@ -177,7 +177,7 @@ class FakeBackend(Backend):
         self.pods.pop(pod_id)
 
     # -- serverless endpoints -----------------------------------------------------------------------------
-    def list_endpoints(self):
+    def list_endpoints(self, attempts=None):
         self._call("list_endpoints")
         return list(self.endpoints.values())
 

@@ -239,8 +239,8 @@ class Backend:
 
     # -- serverless endpoints ------------------------------------------------------------------------
 
-    def list_endpoints(self):
-        payload = self.client.request("GET", self.endpoints_path)
+    def list_endpoints(self, attempts=None):
+        payload = self.client.request("GET", self.endpoints_path, attempts=attempts)
         return [self.view_endpoint(raw) for raw in pick_list(payload, "endpoints", "endpoint")]
 
     def get_endpoint(self, endpoint_id):
