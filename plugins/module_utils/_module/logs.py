@@ -55,6 +55,14 @@ def reader(owner, **settings):
     return LogReader(owner.backend, task_secrets(owner), **settings)
 
 
+def read_pods(owner, pod_ids, lines, **settings):
+    """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception."""
+    try:
+        return reader(owner, **settings).pods(pod_ids, lines)
+    except Exception as exc:  # logs are extra information: they never change how a task ends
+        return {pod_id: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for pod_id in pod_ids}
+
+
 def _not_read(error):
     return logs_block(unavailable=f"not read: the wait failed with {error.code}")
 
@@ -63,10 +71,8 @@ def pod_failure_logs(owner, pod_id):
     """``failure_logs`` of one pod's wait: ``logs`` in the result, the newest container line in ``msg``."""
 
     def add(error, extra):
-        if error.code in NOT_READ_CODES:
-            block = _not_read(error)
-        else:
-            block = reader(owner).pods([pod_id], FAILURE_LINES)[pod_id]
+        refused = error.code in NOT_READ_CODES
+        block = _not_read(error) if refused else read_pods(owner, [pod_id], FAILURE_LINES)[pod_id]
         extra["logs"] = block
         return f"; {quote(block)}"
 
@@ -83,7 +89,7 @@ def batch_failure_logs(owner):
         if error.code in NOT_READ_CODES:
             blocks = {entry["id"]: _not_read(error) for entry in entries}
         else:
-            blocks = reader(owner).pods([entry["id"] for entry in entries], FAILURE_LINES)
+            blocks = read_pods(owner, [entry["id"] for entry in entries], FAILURE_LINES)
         for entry in entries:
             entry["logs"] = blocks[entry["id"]]
         quoted = "; ".join(f"{entry['id']} {quote(entry['logs'])}" for entry in entries[:QUOTED])
@@ -112,14 +118,16 @@ def endpoint_failure_logs(owner, endpoint_id):
         if error.code in NOT_READ_CODES:
             block = dict(_not_read(error), worker_id=None)
         else:
+            worker = None
             try:
                 worker = failing_worker(owner.backend.endpoint_workers(endpoint_id, attempts=1))
-            except RunPodError as failed:
-                worker, block = None, logs_block(unavailable=f"the worker list: {failed.message} ({failed.code})")
-            else:
                 block = logs_block(unavailable="no unhealthy or initializing worker on the current release")
-            if worker is not None:
-                block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
+                if worker is not None:
+                    block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
+            except RunPodError as failed:
+                block = logs_block(unavailable=f"the worker list: {failed.message} ({failed.code})")
+            except Exception as exc:  # logs never change how a task ends
+                block = logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})")
             block = dict(block, worker_id=worker.id if worker is not None else None)
         extra["logs"] = block
         who = f"worker {block['worker_id']} " if block["worker_id"] else ""
@@ -188,7 +196,7 @@ def add_pod_logs(owner, pods):
     """``logs`` (the newest ``logs`` lines per source) on each described pod, read concurrently in one budget."""
     lines = info_lines(owner)
     if lines and pods:
-        blocks = reader(owner).pods([pod["id"] for pod in pods], lines)
+        blocks = read_pods(owner, [pod["id"] for pod in pods], lines)
         for pod in pods:
             pod["logs"] = blocks[pod["id"]]
 
@@ -210,7 +218,10 @@ def endpoint_logs(owner, endpoint_ids, workers):
             targets[key] = worker_logs_path(endpoint_id, worker.id)
             about[key] = worker.status
     if lines and targets:
-        blocks = reader(owner).read(targets, lines)
+        try:
+            blocks = reader(owner).read(targets, lines)
+        except Exception as exc:  # logs never change how a task ends
+            blocks = {key: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for key in targets}
         for (endpoint_id, worker_id), block in blocks.items():
             found[endpoint_id].append(dict(block, worker_id=worker_id, status=about[(endpoint_id, worker_id)]))
     return found
