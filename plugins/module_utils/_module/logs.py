@@ -8,6 +8,7 @@ modules. Every read is bounded (``_backend.logs``) and never changes a task's ou
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
@@ -139,29 +140,57 @@ def endpoint_failure_logs(owner, endpoint_id):
 class LiveSystemLines:
     """On the controller: after a poll that was not ready, at most every ``every`` seconds, the newest system line
     of each pod still waited for (``pending()`` -> ``{id: subject}``), shown through ``owner.progress`` when it
-    changed. A line is shown as RunPod wrote it (masked, control characters escaped), never interpreted."""
+    changed. A line is shown as RunPod wrote it (masked, control characters escaped), never interpreted.
 
-    def __init__(self, owner, pending, interval, clock=None):
+    The read runs in a thread (``background``), so the wait's polls and probes never wait for it; its lines are
+    shown by the wait's own thread, after a later poll (Ansible's display is not written from two threads)."""
+
+    def __init__(self, owner, pending, interval, clock=None, background=True):
         self.owner = owner
         self.pending = pending
         self.every = max(LIVE_EVERY, 2 * float(interval or 0))
         self.clock = clock if clock is not None else _wait.SystemClock()
+        self.background = background
         self.next_at = None
         self.shown = {}
         self._reader = None
+        self._thread = None
+        self._found = None  # (subjects, blocks) of the last read, not shown yet
 
     def __call__(self):
+        self._show()
         now = self.clock.now()
-        if self.next_at is not None and now < self.next_at:
+        if (self.next_at is not None and now < self.next_at) or (self._thread is not None
+                                                                  and self._thread.is_alive()):
             return
         self.next_at = now + self.every
+        subjects = dict(list(self.pending().items())[:LIVE_PODS])
+        if not subjects:
+            return
+        if not self.background:
+            self._read(subjects)
+            self._show()
+            return
+        self._thread = threading.Thread(target=self._read, args=(subjects,), name="runpod-live-logs", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout=None):
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _read(self, subjects):
         try:
             if self._reader is None:
                 self._reader = reader(self.owner, budget=LIVE_BUDGET, quiet=LIVE_QUIET, clock=self.clock)
-            subjects = dict(list(self.pending().items())[:LIVE_PODS])
-            blocks = self._reader.pods(list(subjects), 1, sources=("system",))
+            self._found = (subjects, self._reader.pods(list(subjects), 1, sources=("system",)))
         except Exception:  # the live line is a courtesy: never a reason for the wait to fail
+            self._found = None
+
+    def _show(self):
+        found, self._found = self._found, None
+        if found is None:
             return
+        subjects, blocks = found
         for pod_id, subject in subjects.items():
             entry = newest(blocks.get(pod_id), "system")
             if entry is not None and entry["line"] != self.shown.get(pod_id):

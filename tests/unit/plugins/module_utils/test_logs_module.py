@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from types import SimpleNamespace
 
 import httpx
@@ -102,7 +103,7 @@ def test_the_live_line_is_read_at_most_every_five_seconds_and_shown_when_it_chan
         return _sse(("t", "system", next(lines)))
 
     owner = _owner(handler, clock)
-    live = _logs.LiveSystemLines(owner, lambda: {"p1": "pod web (p1)"}, interval=0.1, clock=clock)
+    live = _logs.LiveSystemLines(owner, lambda: {"p1": "pod web (p1)"}, interval=0.1, clock=clock, background=False)
     for step in (0, 1, 3.9, 0.2, 5, 5, 5):  # at 0, 1, 4.9, 5.1, 10.1, 15.1, 20.1: reads at 0, 5.1, 10.1, 15.1, 20.1
         clock.current += step
         live()
@@ -134,3 +135,24 @@ def test_info_lines_are_checked_before_any_call():
     with pytest.raises(SystemExit):
         _logs.info_lines(owner)
     assert failures == [("logs must be between 0 and 5000 (lines per source), got 5001", "bad_request")]
+
+
+def test_the_live_read_runs_beside_the_wait_and_its_line_is_shown_by_the_waits_thread():
+    clock = FakeClock()
+    release = threading.Event()
+
+    def handler(request):
+        release.wait(10)  # the read is slow: the wait's thread must not wait for it
+        return _sse(("t", "system", "extracting"))
+
+    owner = _owner(handler, clock)
+    live = _logs.LiveSystemLines(owner, lambda: {"p1": "pod web (p1)"}, interval=0.1, clock=clock)
+    live()
+    assert owner.shown == []  # returned at once, the read still running
+    clock.current += 1
+    live()  # a read in flight: no second one
+    release.set()
+    live.join(10)
+    assert owner.shown == []  # nothing is printed from the reading thread
+    live()
+    assert owner.shown == ["pod web (p1) [system] extracting"]
