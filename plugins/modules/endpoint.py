@@ -536,7 +536,7 @@ ready_worker_id:
 logs:
   description:
     - After a failed O(wait) (timeout, fatal error or interrupt), RunPod's newest 20 lines of each log source of
-      the newest worker on the current release that is unhealthy (else initializing or throttled):
+      the newest worker on the current release that is unhealthy (else initializing or throttled) -
       C(worker_id), C(container), C(system) (each a list of C({ts, line}), newest last) and C(unavailable), why
       they could not be read (null when they were; C(worker_id) is null when no such worker was listed).
     - The failure message quotes the worker's newest container line. Lines are data, with the task's secrets

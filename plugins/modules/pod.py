@@ -401,7 +401,7 @@ not_ready:
 logs:
   description:
     - After a failed wait of one pod (timeout, fatal error or interrupt), RunPod's newest 20 lines of each log
-      source of the pod - C(container) (what the container printed) and C(system) (the host's lifecycle lines:
+      source of the pod - C(container) (what the container printed) and C(system) (the host's lifecycle lines -
       pulling, extracting, starting), each a list of C({ts, line}), newest last - and C(unavailable), why they
       could not be read (null when they were). The failure message quotes the newest container line.
     - Lines are data, shown as RunPod sent them with the task's secrets masked (C(********)) and control

@@ -66,8 +66,8 @@ options:
     description:
       - Return the newest O(logs) lines of each log source (C(container), C(system)) of every selected pod,
         in RV(pods[].logs). V(0) reads no logs.
-      - The reads run concurrently, at most 8 at a time, and all of them end within a 5 s budget: RunPod's log
-        stream stays open after its backfill, so each read stops once no line came for a second. A pod whose
+      - The reads run concurrently, at most 8 at a time, and all of them end within a 5 s budget (RunPod's log
+        stream stays open after its backfill, so each read stops once no line came for a second). A pod whose
         logs cannot be read (or that the budget did not reach) gets the reason in C(unavailable); the task
         does not fail for it.
       - Every value of the task's secrets (the api key) is masked (C(********)) in the lines; see

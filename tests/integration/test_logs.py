@@ -35,8 +35,8 @@ def _crashing(sim):
 
 
 @pytest.mark.parametrize("path", sorted(BOTH_PATHS))
-def test_a_crashing_container_fails_the_wait_with_its_error_line_and_the_secret_masked(sim, run_playbook, tmp_path,
-                                                                                        path):
+def test_a_crashing_container_fails_the_wait_with_its_error_line_and_the_secret_masked(
+        sim, run_playbook, tmp_path, path):
     fresh_account(sim)
     _crashing(sim)
     args = wait_args("crashy", wait_timeout="2s", env={"HF_TOKEN": SECRET})

@@ -160,8 +160,8 @@ class LiveSystemLines:
     def __call__(self):
         self._show()
         now = self.clock.now()
-        if (self.next_at is not None and now < self.next_at) or (self._thread is not None
-                                                                  and self._thread.is_alive()):
+        reading = self._thread is not None and self._thread.is_alive()
+        if reading or (self.next_at is not None and now < self.next_at):
             return
         self.next_at = now + self.every
         subjects = dict(list(self.pending().items())[:LIVE_PODS])

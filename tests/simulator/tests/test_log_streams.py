@@ -111,9 +111,16 @@ def test_every_worker_of_an_endpoint_gets_the_star_script(sim, v2):
     assert read_stream(v2, f"/serverless/{endpoint_id}/workers/nope/logs")[0].status_code == 404
 
 
-@pytest.mark.parametrize("body", [{}, {"preset": "nope"}, {"lines": [{"source": "kernel", "line": "x"}]},
-                                  {"lines": [{"at": -1, "source": "system", "line": "x"}]}, {"preset": "traceback",
-                                                                                               "repeat": 0}])
+BAD_SCRIPTS = [
+    {},
+    {"preset": "nope"},
+    {"lines": [{"source": "kernel", "line": "x"}]},
+    {"lines": [{"at": -1, "source": "system", "line": "x"}]},
+    {"preset": "traceback", "repeat": 0},
+]
+
+
+@pytest.mark.parametrize("body", BAD_SCRIPTS)
 def test_bad_scripts_are_refused(sim, pod_id, body):
     response = httpx.post(f"{sim.urls['admin']}/pods/{pod_id}/logs", json=body)
     assert response.status_code == 400 and response.json()["error"]
