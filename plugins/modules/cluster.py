@@ -295,7 +295,10 @@ pods:
       returned: always
 not_ready:
   description:
-    - After a failed wait, the nodes that were not ready, each C({id, name, rank, role, last_state}).
+    - After a failed wait, the nodes that were not ready, each C({id, name, rank, role, last_state, logs}).
+    - C(logs) is the node's newest 20 lines of each log source, C({container, system, unavailable}), each line a
+      C({ts, line}), newest last, with the task's secrets masked; the failure message quotes the newest
+      container line of the first three nodes (R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs)).
   returned: when a wait failed
   type: list
   elements: dict

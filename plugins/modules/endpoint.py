@@ -533,6 +533,22 @@ ready_worker_id:
   returned: when O(wait=true) succeeded
   type: str
   sample: w-4f9a2c
+logs:
+  description:
+    - After a failed O(wait) (timeout, fatal error or interrupt), RunPod's newest 20 lines of each log source of
+      the newest worker on the current release that is unhealthy (else initializing or throttled) -
+      C(worker_id), C(container), C(system) (each a list of C({ts, line}), newest last) and C(unavailable), why
+      they could not be read (null when they were; C(worker_id) is null when no such worker was listed).
+    - The failure message quotes the worker's newest container line. Lines are data, with the task's secrets
+      masked (C(********)); see R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs).
+  returned: when the wait failed
+  type: dict
+  sample:
+    worker_id: w1x2y3z4
+    container: [{ts: "2026-07-29T21:53:02Z", line: "ModuleNotFoundError: No module named 'vllm'"}]
+    system: []
+    unavailable: null
+  version_added: 0.2.0
 wait:
   description:
     - How the wait went, with the same keys on success and on failure - C(elapsed) (whole seconds), C(polls)

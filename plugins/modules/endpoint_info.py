@@ -30,6 +30,18 @@ options:
     description:
       - Name of the endpoints to read (names are not unique on RunPod, so several may match).
     type: str
+  logs:
+    description:
+      - Return the newest O(logs) lines of each log source (C(container), C(system)) of every active worker of
+        each selected endpoint, in RV(endpoints[].logs). V(0) reads no logs and lists no workers.
+      - The worker lists and the log reads run concurrently, at most 8 at a time; the log reads all end within a
+        5 s budget (RunPod's log stream stays open, so each read stops once no line came for a second). A worker
+        whose logs cannot be read gets the reason in C(unavailable); the task does not fail for it.
+      - The api key is masked (C(********)) in the lines; see
+        R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs).
+    type: int
+    default: 0
+    version_added: 0.2.0
 """
 
 EXAMPLES = r"""
@@ -103,6 +115,22 @@ endpoints:
       returned: always
       sample: {in_progress: true, workers_on_latest: 1, workers_total: 2, percent_on_latest: 50}
       version_added: 0.2.0
+    logs:
+      description:
+        - With O(logs) above 0, one entry per active worker - C(worker_id), C(status), C(container) and C(system)
+          (each a list of C({ts, line}), newest last) and C(unavailable), why they could not be read (null when
+          they were). A worker list that could not be read gives one entry with a null C(worker_id).
+        - Lines are data, shown as RunPod sent them with secrets masked and control characters escaped.
+      type: list
+      elements: dict
+      returned: when O(logs) is above 0
+      sample:
+        - worker_id: w1x2y3z4
+          status: UNHEALTHY
+          container: [{ts: "2026-07-29T21:53:02Z", line: "ModuleNotFoundError: No module named 'vllm'"}]
+          system: []
+          unavailable: null
+      version_added: 0.2.0
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -112,12 +140,14 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import endpoint_logs, info_lines, read_workers
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     id=dict(type="str"),
     name=dict(type="str"),
+    logs=dict(type="int", default=0),
 )
 
 MAX_CONCURRENT_HEALTH_READS = 8
@@ -151,9 +181,12 @@ class EndpointInfoModule(RunPodModule):
     resource_kind = "endpoint"
 
     def run(self):
+        lines = info_lines(self)
         backend = self.backend
         endpoints = self.select(backend.get_endpoint, backend.find_endpoints, backend.list_endpoints)
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
+        ids = [endpoint.id for endpoint in endpoints]
+        logs = endpoint_logs(self, ids, read_workers(backend, ids)) if lines else {}
         described = []
         for endpoint in endpoints:
             counts, release, error = health[endpoint.id]
@@ -161,6 +194,8 @@ class EndpointInfoModule(RunPodModule):
             entry["release"], entry["rollout"] = describe_release(release)
             entry["jobs"] = dict(counts.jobs or {}) if counts is not None else None
             entry["health_error"] = error
+            if lines:
+                entry["logs"] = logs[endpoint.id]
             described.append(entry)
         self.exit(endpoints=described)
 

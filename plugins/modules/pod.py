@@ -406,10 +406,28 @@ failures:
   elements: dict
   sample: [{name: worker-3, msg: "creating pod 'worker-3' failed: no capacity (bad_request)", code: bad_request}]
 not_ready:
-  description: With O(count), on a failed wait, each pod that was not ready, C({id, name, state}).
+  description:
+    - With O(count), on a failed wait, each pod that was not ready, C({id, name, state, logs}); C(logs) has the
+      shape of RV(logs) (the pod's newest 20 lines of each source).
   returned: with O(count), when the wait failed
   type: list
   elements: dict
+logs:
+  description:
+    - After a failed wait of one pod (timeout, fatal error or interrupt), RunPod's newest 20 lines of each log
+      source of the pod - C(container) (what the container printed) and C(system) (the host's lifecycle lines -
+      pulling, extracting, starting), each a list of C({ts, line}), newest last - and C(unavailable), why they
+      could not be read (null when they were). The failure message quotes the newest container line.
+    - Lines are data, shown as RunPod sent them with the task's secrets masked (C(********)) and control
+      characters escaped; reading them never changes the failure or its code. See
+      R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs).
+  returned: when the wait of one pod failed
+  type: dict
+  sample:
+    container: [{ts: "2026-07-29T21:53:02Z", line: "RuntimeError: CUDA error: no kernel image is available"}]
+    system: [{ts: "2026-07-29T21:52:40Z", line: "start container"}]
+    unavailable: null
+  version_added: 0.2.0
 actions:
   description:
     - What the task did, in order, or would do in check mode. Items are C(create), C(adopt) (a pod found by name

@@ -76,12 +76,25 @@ options:
       - Keep only the selected pods whose name starts with this text (case-sensitive). Must not be empty.
     type: str
     version_added: 0.2.0
+  logs:
+    description:
+      - Return the newest O(logs) lines of each log source (C(container), C(system)) of every selected pod,
+        in RV(pods[].logs). V(0) reads no logs.
+      - The reads run concurrently, at most 8 at a time, and all of them end within a 5 s budget (RunPod's log
+        stream stays open after its backfill, so each read stops once no line came for a second). A pod whose
+        logs cannot be read (or that the budget did not reach) gets the reason in C(unavailable); the task
+        does not fail for it.
+      - Every value of the task's secrets (the api key) is masked (C(********)) in the lines; see
+        R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs) for what is and is not masked.
+    type: int
+    default: 0
+    version_added: 0.2.0
   wait:
     description:
       - With this module, ready means ready for every selected pod at once (see O(wait_for)).
       - The wait fails fast, naming the pods, as soon as a selected pod is stopped or terminated (it could
         never become ready without user action), and on timeout names each pod that is not ready with its
-        last state (also in RV(not_ready)).
+        last state (also in RV(not_ready), each with the newest 20 lines of its logs).
       - When the task runs on the controller, the wait runs in C(ansible-playbook) and prints a line for each
         state change of each pod, naming the pod and its id, and a running count each time a pod becomes
         ready and with every 15 s heartbeat (C(12/50 ready; waiting for worker-3, worker-7, worker-9 and 35
@@ -199,6 +212,19 @@ pods:
       description: Creation time (RFC 3339).
       type: str
       sample: "2026-07-29T21:51:59Z"
+    logs:
+      description:
+        - With O(logs) above 0, the pod's newest log lines - C(container) (what the container printed) and
+          C(system) (the host's lifecycle lines), each a list of C({ts, line}), newest last - and C(unavailable),
+          why they could not be read (null when they were).
+        - Lines are data, shown as RunPod sent them with secrets masked and control characters escaped.
+      type: dict
+      returned: when O(logs) is above 0
+      sample:
+        container: [{ts: "2026-07-29T21:53:02Z", line: "Model loaded."}]
+        system: [{ts: "2026-07-29T21:52:40Z", line: "start container"}]
+        unavailable: null
+      version_added: 0.2.0
 missing:
   description: Ids or names given in O(id), O(ids), O(name) or O(names) that matched no pod.
   returned: always
@@ -216,11 +242,18 @@ wait:
   type: dict
   sample: {elapsed: 42, polls: 9, probes: 12, history: [{elapsed: 0.0, state: "0 of 2 pods ready; ..."}]}
 not_ready:
-  description: On a failed wait, each pod that was not ready, C({id, name, state}).
+  description:
+    - On a failed wait, each pod that was not ready, C({id, name, state, logs}).
+    - C(logs) holds the pod's newest 20 lines of each source, the shape of RV(pods[].logs); the failure message
+      quotes the newest container line of the first three.
   returned: failure while waiting
   type: list
   elements: dict
-  sample: [{id: 3kq9z1x8a7b6c5, name: trainer-2, state: "pod status starting"}]
+  sample:
+    - id: 3kq9z1x8a7b6c5
+      name: trainer-2
+      state: "pod status starting"
+      logs: {container: [], system: [{ts: "2026-07-29T21:52:40Z", line: "pulling image"}], unavailable: null}
 code:
   description: Machine-readable failure code (V(wait_timeout), V(wait_interrupted), V(conflict), V(not_found), ...).
   returned: failure
@@ -239,6 +272,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll a
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodInfoWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -258,6 +292,7 @@ ARGUMENT_SPEC = argument_spec(
     runtime_status=dict(type="list", elements="str", choices=list(_podstate.STATUSES)),
     older_than=dict(type="raw"),
     name_prefix=dict(type="str"),
+    logs=dict(type="int", default=0),
 )
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 
@@ -338,6 +373,7 @@ class PodInfoModule(PodInfoWait):
 
     # --- run -----------------------------------------------------------------------------------
     def run(self):
+        info_lines(self)
         ids, names = self._selectors()
         waiting = self.wait_settings is not None and self.wait_settings.wait
         pods, missing = self._select(self._first_read(ids, names, waiting), ids, names)

@@ -18,6 +18,7 @@ import os
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
+from ansible.utils.unsafe_proxy import wrap_var
 from ansible.utils.vars import merge_hash
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
@@ -35,6 +36,25 @@ API_KEY_ENV = "RUNPOD_API_KEY"
 # Set to false on the controller to make every module wait by itself (no live lines).
 CONTROLLER_WAIT_ENV = "RUNPOD_CLOUD_CONTROLLER_WAIT"
 LOCAL_TRANSPORTS = ("local", "ansible.builtin.local")
+
+
+def task_secrets(args):
+    """The task's values a log line must not show: its ``env`` values and any password option (the module side
+    adds the api key and Ansible's no_log values)."""
+    env = args.get("env")
+    found = list(env.values()) if isinstance(env, dict) else []
+    found.extend(args.get(key) for key in ("password", "registry_password"))
+    return [value for value in found if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+
+
+def unsafe_logs(value):
+    """``value`` with every ``logs`` block marked unsafe: RunPod's log lines are data, never a template (a module's
+    own result reaches Ansible as JSON; this result is built here, so it is marked here)."""
+    if isinstance(value, dict):
+        return {key: wrap_var(item) if key == "logs" else unsafe_logs(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [unsafe_logs(item) for item in value]
+    return value
 
 
 class ProgressLines:
@@ -110,10 +130,12 @@ class WaitingAction(ActionBase):
         lines = None
         if not self._play_context.no_log:
             lines = ProgressLines(self.wait_class.resource_kind, handoff.get("name"), handoff.get("id"))
-        return resume_wait(
+        result = resume_wait(
             self.wait_class,
             module_result,
             api_key,
             progress=lines.line if lines else None,
             on_transition=lines.transition if lines else None,
+            secrets=task_secrets(self._task.args),
         )
+        return unsafe_logs(result)

@@ -334,6 +334,16 @@ class Client:
                 f"the API answered {response.status_code} with a body that is not JSON: {snippet!r}",
             )
 
+    def stream(self, url, *, params=None, headers=None, timeout=None):
+        """A GET whose body the caller reads as it comes (``with client.stream(...) as response``): one attempt,
+        no retries, no decoding; counted and logged like every request (``_api/sse.py`` reads log streams)."""
+        self._wait_for_pause()
+        with self._pause_lock:
+            self.requests_made += 1
+        self._log("GET", url, "stream")
+        return self._http.stream("GET", url, params=params, headers=headers,
+                                 timeout=self.timeout if timeout is None else timeout)
+
     def request(self, method, url, *, json=None, params=None, attempts=None, timeout=None):
         """Send a request; return the decoded JSON body (None when empty) or raise ``RunPodError``.
 

@@ -163,6 +163,7 @@ class Worker(_View):
     status: str
     is_stale: bool = False
     version: int | None = None
+    started_at: str | None = None
 
 
 class WorkerSummary(_View):

@@ -242,6 +242,7 @@ def workers_from_v2(payload):
                 status=upper(entry.get("status")),
                 is_stale=bool(entry.get("isStale")),
                 version=as_int(entry.get("version")),
+                started_at=as_str(entry.get("startedAt")) or None,
             )
         )
     summary = as_dict(payload.get("summary"))

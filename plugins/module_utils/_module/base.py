@@ -199,13 +199,16 @@ class RunPodModule:
         raise NotImplementedError
 
     def wait_until(
-        self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None, timeout=None
+        self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None, timeout=None,
+        failure_logs=None, live_logs=None,
     ):
         """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
 
         ``describe_last`` returns the resource(s) as last seen (for the failure result).
         ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
         on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
+        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.logs``);
+        ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
         """
         settings = self.wait_options
         timeout = settings.timeout if timeout is None else timeout
@@ -213,6 +216,8 @@ class RunPodModule:
         if hasattr(poll, "deadline"):
             # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
             poll.deadline = _wait.SystemClock().now() + timeout
+        if live_logs is not None:
+            poll = _with_live_logs(poll, live_logs)
         try:
             with _wait.cancel_on_signals(token):
                 return _wait.until(
@@ -233,6 +238,8 @@ class RunPodModule:
             msg, extra = f"{error}; {remedy}", {}
             if explain_failure is not None:
                 msg, extra = explain_failure(error)
+            if failure_logs is not None:
+                msg += failure_logs(error, extra)
             self.fail(
                 msg,
                 code=error.code,
@@ -270,6 +277,16 @@ class RunPodModule:
             status=error.status,
             exception=traceback.format_exc(),
         )
+
+
+def _with_live_logs(poll, live_logs):
+    def polled():
+        result = poll()
+        if not result.ready:
+            live_logs()
+        return result
+
+    return polled
 
 
 def run_module(module_class, module) -> None:

@@ -13,6 +13,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import podsta
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
+from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+    add_pod_logs,
+    batch_failure_logs,
+    live_pod_lines,
+    pending_pods,
+)
 
 
 def with_proven_ssh(described, proven):
@@ -32,7 +39,10 @@ def batch_wait(owner, poller, subject, **wait_args):
     if shown is not None:
         owner.on_transition = BatchLines(poller, shown, subject)
     try:
-        return owner.wait_until(poller, resource_id=None, **wait_args)
+        return owner.wait_until(
+            poller, resource_id=None, failure_logs=batch_failure_logs(owner),
+            live_logs=live_pod_lines(owner, lambda: pending_pods(poller), owner.wait_options.interval), **wait_args
+        )
     finally:
         owner.on_transition = shown
 
@@ -125,6 +135,12 @@ class PodInfoWait(RunPodModule):
 
     def delete_hint(self, resource_id):
         return f"runpod.cloud.pod id={resource_id} state=absent"
+
+    def exit(self, **extra):
+        # ``logs: N``: the pods as the task returns them, after the wait (a handoff exits before it).
+        if HANDOFF_KEY not in extra:
+            add_pod_logs(self, self.result["pods"] or [])
+        super().exit(**extra)
 
     def resume(self, handoff):
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]

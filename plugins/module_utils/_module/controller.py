@@ -59,11 +59,13 @@ class _ControllerModule:
         raise _WaitEndedError(self._with_warnings(dict(result, failed=True, msg=msg)))
 
 
-def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on_transition=None) -> dict:
+def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on_transition=None,
+                secrets=()) -> dict:
     """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here; return the task's result.
 
     The module did everything but the wait; this runs the same ``wait_for`` on its result, so the result is
-    what the module would have returned had it waited itself.
+    what the module would have returned had it waited itself. ``secrets`` are the task's values that log lines
+    must not show (the handoff never carries them; ``_module.logs.task_secrets``).
     """
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)
@@ -72,6 +74,7 @@ def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on
         runner = wait_class(module)
         module.warnings = []
         runner.progress = progress
+        runner.log_secrets = [str(value) for value in secrets if value is not None]
         runner.on_transition = on_transition
         runner.result = result
         try:

@@ -26,6 +26,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers impor
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
+from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+    batch_failure_logs,
+    endpoint_failure_logs,
+    live_pod_lines,
+    pending_pods,
+    pod_failure_logs,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 
 POD_WAIT_STATES = ("present", "running", "restarted")
@@ -64,11 +71,15 @@ class PodWait(ResourceModule):
         before = self.result.get("pod")  # the pod as last read before the wait (what ``seen`` described)
         wait_for = self.wait_options.wait_for
         poller = PodPoller(self.backend, pod_id, wait_for=wait_for)
+        name = (before or {}).get("name") or self.params.get("name")
+        subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
         outcome = self.wait_until(
             poller,
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
             describe_last=lambda: self.describe(poller.last_pod) if poller.last_pod is not None else before,
+            failure_logs=pod_failure_logs(self, pod_id),
+            live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.wait_options.interval),
         )
         # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
         # less API call is one less way for a ready pod to end in a failure.
@@ -115,6 +126,7 @@ class EndpointWait(ResourceModule):
             label=f"{what} on endpoint {endpoint_id}",
             resource_id=endpoint_id,
             describe_last=lambda: self.describe_waited(before, poller, None),
+            failure_logs=endpoint_failure_logs(self, endpoint_id),
         )
         value = outcome.value or {}
         self.describe_waited(before, poller, value.get("health"))
@@ -213,6 +225,8 @@ class ClusterWait(ResourceModule):
             resource_id=cluster_id,
             describe_last=last_seen,
             explain_failure=explain_failure,
+            failure_logs=batch_failure_logs(self),
+            live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.wait_options.interval),
         )
         self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
         self.members = list(poller.last_pods.values())

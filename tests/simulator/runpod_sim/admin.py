@@ -109,6 +109,7 @@ async def reset(sim: Sim, ctx: Ctx) -> Reply:
     sim.limiter.reset()
     sim.requests.clear()
     sim.contract_violations.clear()
+    sim.logbook.reset()
     await sim.listeners.reconcile()
     return Reply(200, {"reset": True, "config": sim.store.config.to_dict()})
 

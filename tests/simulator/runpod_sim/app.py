@@ -15,14 +15,14 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import DEFAULT_API_KEY, contract
@@ -68,6 +68,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     media_type: str = "application/json"
     raw: bytes | None = None  # pre-rendered bytes (malformed bodies)
+    stream: AsyncIterator[bytes] | None = None  # a streamed body (logs.py: Server-Sent Events)
 
 
 @dataclass
@@ -158,9 +159,10 @@ class Sim:
         self.started_at = time.time()
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
-        from . import admin, api_account, api_v2, api_v2_catalog, api_v2_clusters
+        self.logbook: Any = None  # logs.LogBook, set by logs.register
+        from . import admin, api_account, api_v2, api_v2_catalog, api_v2_clusters, logs
 
-        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account):
+        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account, logs):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------
@@ -232,6 +234,8 @@ class Sim:
 
     def _check_contract(self, method: str, path: str, reply: Reply, entry: dict[str, Any]) -> None:
         body = reply.body if reply.status != 204 else None
+        if reply.stream is not None:
+            body = ""  # a stream: status and media type here, each event as it is sent (logs.py)
         try:
             problems = contract.check(method, path, reply.status, reply.media_type, body)
         except Exception as exc:  # a checker bug must not take the route down
@@ -312,6 +316,10 @@ class Sim:
         return reply
 
     def _post_fault(self, surface: str, rule: FaultRule, reply: Reply) -> Reply:
+        if rule.kind == "malformed" and reply.stream is not None:
+            # An event whose data is cut short, then the stream held open as a live one would be.
+            return Reply(reply.status, raw=b'id: 1\ndata: {"ts":"2026-06-01T12:02:03Z","sou\n\n',
+                         headers=reply.headers, media_type=reply.media_type)
         if rule.kind == "malformed":
             rendered = dump_json(reply.body) if reply.body is not None else b"{}"
             return Reply(
@@ -338,6 +346,9 @@ class Sim:
 
     @staticmethod
     def _render(reply: Reply) -> Response:
+        if reply.stream is not None:
+            return StreamingResponse(reply.stream, status_code=reply.status, headers=reply.headers,
+                                     media_type=reply.media_type)
         if reply.raw is not None:
             return Response(reply.raw, status_code=reply.status, headers=reply.headers, media_type=reply.media_type)
         if reply.status == 204 or reply.body is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from datetime import datetime
 from typing import Any
 
 import jsonschema
@@ -191,3 +192,37 @@ def _undeclared(document: Any, schema: Any, instance: Any, where: str, out: list
             if isinstance(items, dict):
                 for index, value in enumerate(instance):
                     _undeclared(document, items, value, f"{where}[{index}]", out)
+
+
+# The document describes a log event's ``data`` in prose (``{source, line, ts}``, ``source`` a ``LogSource``) and its
+# ``id`` as the event's ``ts``; this is that description as a schema, no other key allowed.
+LOG_EVENT_SCHEMA = {
+    "type": "object",
+    "required": ["ts", "source", "line"],
+    "additionalProperties": False,
+    "properties": {
+        "ts": {"type": "string", "format": "date-time"},
+        "source": {"$ref": "urn:runpod:v2#/components/schemas/LogSource"},
+        "line": {"type": "string"},
+    },
+}
+
+
+@functools.cache
+def _log_event_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(
+        LOG_EVENT_SCHEMA, registry=_registry(), format_checker=jsonschema.FormatChecker()
+    )
+
+
+def check_log_event(path: str, event: Any) -> list[str]:
+    """Violations of the document by one event of a log stream (its ``data``; its ``id`` is its ``ts``)."""
+    where = f"GET {path} event"
+    problems = [f"{where}: ${_json_path(error.absolute_path)}: {error.message}"
+                for error in _log_event_validator().iter_errors(event)]
+    if isinstance(event, dict) and isinstance(event.get("ts"), str):
+        try:
+            datetime.fromisoformat(event["ts"].replace("Z", "+00:00"))
+        except ValueError:
+            problems.append(f"{where}: $.ts: {event['ts']!r} is not an RFC 3339 date-time")
+    return problems[:20]

@@ -180,7 +180,7 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
         executed.append(environment)
         return {"changed": True, _handoff.HANDOFF_KEY: handoff}
 
-    def resume(wait_class, module_result, api_key, progress=None, on_transition=None):
+    def resume(wait_class, module_result, api_key, progress=None, on_transition=None, secrets=()):
         resumed.append((wait_class, api_key, progress is not None, on_transition is not None))
         return {"changed": True, "wait": {"polls": 1}}
 

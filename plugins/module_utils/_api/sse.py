@@ -1,0 +1,105 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""One bounded read of a RunPod log stream (``GET /v2/pods/{id}/logs``, ``GET /v2/serverless/{id}/workers/{workerId}
+/logs``; docs/dev/logs.md).
+
+The stream is live: RunPod sends the backfill (``tail`` lines) and then keeps the connection open for new lines,
+so the reader stops by itself: once no event came for ``quiet`` seconds (the backfill is over), at the
+``deadline`` whatever comes, or after ``MAX_STREAM_BYTES``. It never raises: an HTTP error, a lost connection
+or a malformed event gives a logs block with ``unavailable`` set (``_engine.logs.logs_block``).
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
+    HAS_HTTPX,
+    code_for_status,
+    httpx,
+    message_from_body,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+    MalformedLogError,
+    SSEParser,
+    Tails,
+    logs_block,
+    read_event,
+)
+
+EVENT_STREAM = "text/event-stream"
+# A backfill is over once no event came for this long (RunPod sends it at once, then only new lines).
+QUIET = 1.0
+# A stream that sends more than this (a container printing without pause) is cut: the tail is what counts.
+MAX_STREAM_BYTES = 1 << 20
+# Bytes of an error body read for its message.
+ERROR_BODY_BYTES = 4096
+
+
+def _error_text(client, response):
+    body = b""
+    for chunk in response.iter_bytes():
+        body += chunk
+        if len(body) >= ERROR_BODY_BYTES:
+            break
+    message, _errors = message_from_body(response.status_code, body[:ERROR_BODY_BYTES].decode("utf-8", "replace"))
+    return client.redact(f"{message} ({code_for_status(response.status_code)})")
+
+
+def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None):
+    """The newest ``tail`` lines of each source of one log stream (``source`` None = both), read until the backfill
+    is over or ``deadline`` (``clock.now()`` time) passes; a logs block, never an exception."""
+    remaining = deadline - clock.now()
+    if remaining <= 0:
+        return logs_block(unavailable="the log read budget was spent before this read")
+    if not HAS_HTTPX:  # pragma: no cover - the modules fail earlier without httpx
+        return logs_block(unavailable="the httpx library is missing")
+    params = {"tail": max(0, min(int(tail), 5000))}
+    if source is not None:
+        params["source"] = source
+    wanted = {"Accept": EVENT_STREAM, "Cache-Control": "no-cache", **(headers or {})}
+    tails = Tails(tail, mask)
+    parser = SSEParser()
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    answered = False
+    try:
+        timeout = httpx.Timeout(min(remaining, quiet), connect=min(remaining, 5.0))
+        with client.stream(path, params=params, headers=wanted, timeout=timeout) as response:
+            answered = True
+            if response.status_code != 200:
+                return logs_block(unavailable=_error_text(client, response))
+            media = response.headers.get("content-type", "").split(";")[0].strip().lower()
+            if media != EVENT_STREAM:
+                return logs_block(unavailable=f"the API answered with {media or 'no content type'}, not {EVENT_STREAM}")
+            _read_events(response, parser, decoder, tails, deadline, clock, quiet, source)
+    except httpx.TimeoutException as exc:
+        if not answered:
+            return logs_block(unavailable=client.redact(f"no answer in time ({type(exc).__name__})"))
+        # The stream went quiet for longer than the read timeout: the backfill is over.
+    except httpx.HTTPError as exc:
+        return logs_block(unavailable=client.redact(f"network error ({type(exc).__name__}): {exc}"))
+    except MalformedLogError as exc:
+        return logs_block(unavailable=f"malformed log event: {exc}")
+    return logs_block(tails.lines("container"), tails.lines("system"))
+
+
+def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source):
+    """Feed the stream to the parser until it goes quiet, the deadline passes or the byte bound is reached."""
+    last_event = clock.now()
+    received = 0
+    for chunk in response.iter_bytes():
+        received += len(chunk)
+        events = parser.feed(decoder.decode(chunk))
+        for _event_id, _name, data in events:
+            event = read_event(data)
+            if source is None or event["source"] == source:  # a server that ignored ``source`` sends both
+                tails.add(event)
+        now = clock.now()
+        if events:
+            last_event = now
+        if received >= MAX_STREAM_BYTES:
+            return  # the tail of what came is kept; a container this chatty has more to say than fits
+        if now >= deadline or now - last_event >= quiet:
+            return

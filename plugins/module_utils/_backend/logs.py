@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md).
+
+Each source (``container``, ``system``) is its own stream, so each gets its own ``tail``; the streams of one call
+are read concurrently (at most ``MAX_CONCURRENT_READS`` at once) and all of them end by one deadline. A read that
+fails gives its logs block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of the
+task that asked for them.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import QUIET, read_log_stream
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+    SOURCES,
+    Masker,
+    logs_block,
+    merge_blocks,
+)
+
+# Seconds every read of one call shares (the reads overlap, so it is the call's bound, not each read's).
+READ_BUDGET = 5.0
+MAX_CONCURRENT_READS = 8
+
+
+def pod_logs_path(pod_id):
+    return f"pods/{quote_id(pod_id)}/logs"
+
+
+def worker_logs_path(endpoint_id, worker_id):
+    return f"serverless/{quote_id(endpoint_id)}/workers/{quote_id(worker_id)}/logs"
+
+
+class LogReader:
+    """Reads logs for a task: ``secrets`` (the task's env values, passwords; the api key is added here) are masked
+    in every line it returns."""
+
+    def __init__(self, backend, secrets=(), *, budget=READ_BUDGET, quiet=QUIET, clock=None,
+                 concurrency=MAX_CONCURRENT_READS):
+        self.client = backend.client
+        self.clock = clock if clock is not None else self.client.clock
+        self.mask = Masker([*secrets, (getattr(backend, "options", None) or {}).get("api_key")])
+        self.budget = budget
+        self.quiet = quiet
+        self.concurrency = max(1, int(concurrency))
+
+    def read(self, targets, lines, sources=SOURCES):
+        """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``."""
+        deadline = self.clock.now() + self.budget
+        jobs = [(key, path, source) for key, path in targets.items() for source in sources]
+
+        def one(job):
+            _key, path, source = job
+            try:
+                return read_log_stream(self.client, path, tail=lines, deadline=deadline, clock=self.clock,
+                                       mask=self.mask, source=source, quiet=self.quiet)
+            except Exception as exc:  # logs are extra information: a bug here must not fail the task
+                return logs_block(unavailable=self.client.redact(f"reading the logs failed ({type(exc).__name__})"))
+
+        if len(jobs) <= 1 or self.concurrency == 1:
+            blocks = [one(job) for job in jobs]
+        else:
+            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(jobs))) as pool:
+                blocks = list(pool.map(one, jobs))
+        found: dict = {key: [] for key in targets}
+        for (key, _path, _source), block in zip(jobs, blocks, strict=True):
+            found[key].append(block)
+        return {key: merge_blocks(parts) for key, parts in found.items()}
+
+    def pods(self, pod_ids, lines, sources=SOURCES):
+        return self.read({pod_id: pod_logs_path(pod_id) for pod_id in pod_ids}, lines, sources)
+
+    def workers(self, endpoint_id, worker_ids, lines, sources=SOURCES):
+        return self.read({worker_id: worker_logs_path(endpoint_id, worker_id) for worker_id in worker_ids},
+                         lines, sources)

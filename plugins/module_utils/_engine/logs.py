@@ -1,0 +1,201 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""RunPod's log lines as data (pure Python): the Server-Sent Events parser, the log event reader, secret masking,
+the per-source tails and the text a failure quotes (docs/dev/logs.md).
+
+Log lines are what a container printed: they are shown, never parsed into a status (RunPod's wording is not ours
+to interpret), and every secret the task knows is masked before a line is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+
+SOURCES = ("container", "system")
+MASK = "********"
+# A value shorter than this is not masked: masking "1" or "yes" would blank every line that holds it.
+MIN_SECRET_LENGTH = 4
+# Characters kept of one line (after masking); the rest is cut with an ellipsis.
+MAX_LINE_CHARS = 1000
+# How many lines per source a failed wait returns.
+FAILURE_LINES = 20
+# Characters of a line quoted in a failure message.
+QUOTE_CHARS = 200
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class MalformedLogError(ValueError):
+    """An event the document does not allow: the read it came from is reported as unavailable."""
+
+
+class SSEParser:
+    """An incremental Server-Sent Events parser (the WHATWG event-stream rules).
+
+    ``feed(text)`` returns the events completed by ``text`` as ``(id, event, data)`` tuples: lines end with
+    CRLF, LF or CR (also split across chunks); ``field: value`` drops one space after the colon; a line starting
+    with ``:`` is a comment; ``data`` lines join with LF; a blank line ends the event (an event without a
+    ``data`` line is dropped); ``id`` carries over to later events (``last_id``) and is ignored when it holds
+    NUL; unknown fields are ignored. An event still open when the stream ends is discarded, as the rules say.
+    """
+
+    def __init__(self):
+        self._buffer = ""
+        self._data = []
+        self._event = ""
+        self.last_id = None
+
+    def feed(self, text):
+        self._buffer += text
+        events = []
+        while True:
+            match = _LINE_BREAK.search(self._buffer)
+            if match is None:
+                break
+            if match.group() == "\r" and match.end() == len(self._buffer):
+                break  # a CR at the end may be the first half of CRLF: wait for the next chunk
+            line, self._buffer = self._buffer[: match.start()], self._buffer[match.end():]
+            event = self._line(line)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def _line(self, line):
+        if line == "":
+            return self._dispatch()
+        if line.startswith(":"):
+            return None
+        name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if name == "data":
+            self._data.append(value)
+        elif name == "id" and "\x00" not in value:
+            self.last_id = value
+        elif name == "event":
+            self._event = value
+        return None
+
+    def _dispatch(self):
+        data, event = self._data, self._event
+        self._data, self._event = [], ""
+        if not data:
+            return None
+        return self.last_id, event or "message", "\n".join(data)
+
+
+def read_event(data):
+    """``{"ts", "source", "line"}`` of one event's ``data`` (the document's log payload), or ``MalformedLogError``."""
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        raise MalformedLogError(f"an event's data is not JSON: {data[:60]!r}") from None
+    if not isinstance(payload, dict):
+        raise MalformedLogError("an event's data is not a JSON object")
+    for key in ("ts", "source", "line"):
+        if not isinstance(payload.get(key), str):
+            raise MalformedLogError(f"an event has no text {key!r}")
+    if payload["source"] not in SOURCES:
+        raise MalformedLogError(f"an event names an unknown source {payload['source'][:30]!r}")
+    return {"ts": payload["ts"], "source": payload["source"], "line": payload["line"]}
+
+
+class Masker:
+    """Replaces every secret the task knows with ``MASK``: the longest first (a secret that holds another is
+    masked whole), and each line of a multi-line secret on its own (a key file printed line by line)."""
+
+    def __init__(self, secrets=()):
+        found = set()
+        for secret in secrets:
+            if not isinstance(secret, str):
+                continue
+            for part in [secret, *secret.splitlines()]:
+                part = part.strip("\r\n")
+                if len(part) >= MIN_SECRET_LENGTH:
+                    found.add(part)
+        self.secrets = sorted(found, key=len, reverse=True)
+
+    def __call__(self, text):
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return text
+
+
+def clean_line(line, mask):
+    """A line as the collection keeps it: masked first (so a cut never leaves half a secret), control characters
+    (terminal escapes, NUL) shown as ``\\xNN``, trailing line breaks dropped, at most ``MAX_LINE_CHARS``."""
+    text = mask(line.rstrip("\r\n"))
+    text = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    if len(text) > MAX_LINE_CHARS:
+        text = text[: MAX_LINE_CHARS - 1] + "\u2026"
+    return text
+
+
+class Tails:
+    """The newest ``size`` lines of each source, in arrival order (the stream's order: newest last)."""
+
+    def __init__(self, size, mask):
+        self._lines: dict[str, deque[dict]] = {source: deque(maxlen=max(0, int(size))) for source in SOURCES}
+        self._mask = mask
+        self.count = 0
+
+    def add(self, event):
+        self._lines[event["source"]].append({"ts": event["ts"], "line": clean_line(event["line"], self._mask)})
+        self.count += 1
+
+    def lines(self, source):
+        return list(self._lines[source])
+
+
+def logs_block(container=None, system=None, unavailable=None):
+    """The one shape of a resource's logs in a result: ``container`` and ``system`` lines (each ``{ts, line}``,
+    newest last) and ``unavailable``, why they could not be read (null when they were)."""
+    return {"container": list(container or []), "system": list(system or []), "unavailable": unavailable}
+
+
+def merge_blocks(blocks):
+    """One block from the reads of each source: the lines of each, and every reason a read failed."""
+    merged = logs_block()
+    reasons = []
+    for block in blocks:
+        for source in SOURCES:
+            merged[source].extend(block[source])
+        if block["unavailable"] and block["unavailable"] not in reasons:
+            reasons.append(block["unavailable"])
+    merged["unavailable"] = "; ".join(reasons) or None
+    return merged
+
+
+def newest(block, source):
+    """The newest ``{ts, line}`` of ``source`` in a logs block, or None."""
+    lines = (block or {}).get(source) or []
+    return lines[-1] if lines else None
+
+
+def _quoted(entry):
+    line = entry["line"]
+    if len(line) > QUOTE_CHARS:
+        line = line[: QUOTE_CHARS - 1] + "\u2026"
+    return f"{json.dumps(line, ensure_ascii=False)} ({entry['ts']})"
+
+
+def quote(block):
+    """What a failure message says of a resource's logs: its newest container line (else its newest system
+    line), or why the logs could not be read. Empty when there is no block."""
+    if not block:
+        return ""
+    container = newest(block, "container")
+    if container is not None:
+        return f"last container line: {_quoted(container)}"
+    system = newest(block, "system")
+    if system is not None:
+        return f"no container line yet, last system line: {_quoted(system)}"
+    if block.get("unavailable"):
+        return f"logs unavailable: {block['unavailable']}"
+    return "no log line yet"

@@ -1,0 +1,271 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""What the modules do with RunPod's logs (docs/pods.md, "When it is not ready: logs"; docs/dev/logs.md): the
+lines a failed wait returns and quotes, the live system line on the controller, and ``logs: N`` of the info
+modules. Every read is bounded (``_backend.logs``) and never changes a task's outcome or code."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.logs import (
+    MAX_CONCURRENT_READS,
+    LogReader,
+    worker_logs_path,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+    FAILURE_LINES,
+    logs_block,
+    newest,
+    quote,
+)
+
+# Option names whose values are secrets wherever a module has them (besides ``env`` and the no_log options).
+SECRET_OPTIONS = ("api_key", "password", "registry_password")
+# A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
+NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
+# How many not-ready resources a batch failure message quotes before "and N more".
+QUOTED = 3
+# The controller's live system line: a read at most this often (and never more often than twice the poll
+# interval), of at most LIVE_PODS pods, each read bounded by LIVE_BUDGET.
+LIVE_EVERY = 5.0
+LIVE_PODS = 3
+LIVE_BUDGET = 1.5
+LIVE_QUIET = 0.5
+# ``type`` of the info modules' ``logs`` option (lines per source; 0 reads none).
+MAX_INFO_LINES = 5000
+
+
+def task_secrets(owner):
+    """The values a log line must never show: the task's ``env`` values, its secret options (the api key, any
+    password), every no_log value Ansible knows, and what the action plugin passed (``owner.log_secrets``)."""
+    params = owner.module.params
+    found = [value for value in (params.get("env") or {}).values() if value is not None]
+    found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
+    found.extend(getattr(owner.module, "no_log_values", None) or ())
+    found.extend(getattr(owner, "log_secrets", None) or ())
+    return [str(value) for value in found]
+
+
+def reader(owner, **settings):
+    return LogReader(owner.backend, task_secrets(owner), **settings)
+
+
+def read_pods(owner, pod_ids, lines, **settings):
+    """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception."""
+    try:
+        return reader(owner, **settings).pods(pod_ids, lines)
+    except Exception as exc:  # logs are extra information: they never change how a task ends
+        return {pod_id: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for pod_id in pod_ids}
+
+
+def _not_read(error):
+    return logs_block(unavailable=f"not read: the wait failed with {error.code}")
+
+
+def pod_failure_logs(owner, pod_id):
+    """``failure_logs`` of one pod's wait: ``logs`` in the result, the newest container line in ``msg``."""
+
+    def add(error, extra):
+        refused = error.code in NOT_READ_CODES
+        block = _not_read(error) if refused else read_pods(owner, [pod_id], FAILURE_LINES)[pod_id]
+        extra["logs"] = block
+        return f"; {quote(block)}"
+
+    return add
+
+
+def batch_failure_logs(owner):
+    """``failure_logs`` of a batch wait (fleet, pod_info, cluster): each ``not_ready`` entry gets its ``logs``."""
+
+    def add(error, extra):
+        entries = extra.get("not_ready") or []
+        if not entries:
+            return ""
+        if error.code in NOT_READ_CODES:
+            blocks = {entry["id"]: _not_read(error) for entry in entries}
+        else:
+            blocks = read_pods(owner, [entry["id"] for entry in entries], FAILURE_LINES)
+        for entry in entries:
+            entry["logs"] = blocks[entry["id"]]
+        quoted = "; ".join(f"{entry['id']} {quote(entry['logs'])}" for entry in entries[:QUOTED])
+        more = len(entries) - QUOTED
+        return f" Logs: {quoted}" + (f"; and {more} more (not_ready[].logs)." if more > 0 else ".")
+
+    return add
+
+
+def failing_worker(workers):
+    """The newest worker on the current release that is unhealthy or initializing (the one whose logs say why
+    the endpoint is not ready), else None."""
+    candidates = [worker for worker in workers.workers
+                  if not worker.is_stale and worker.status in ("UNHEALTHY", "INITIALIZING", "THROTTLED")]
+    if not candidates:
+        return None
+    unhealthy = [worker for worker in candidates if worker.status == "UNHEALTHY"]
+    return max(unhealthy or candidates, key=lambda worker: worker.started_at or "")
+
+
+def endpoint_failure_logs(owner, endpoint_id):
+    """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker``
+    picks, and its newest container line in ``msg``."""
+
+    def add(error, extra):
+        if error.code in NOT_READ_CODES:
+            block = dict(_not_read(error), worker_id=None)
+        else:
+            worker = None
+            try:
+                worker = failing_worker(owner.backend.endpoint_workers(endpoint_id, attempts=1))
+                block = logs_block(unavailable="no unhealthy or initializing worker on the current release")
+                if worker is not None:
+                    block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
+            except RunPodError as failed:
+                block = logs_block(unavailable=f"the worker list: {failed.message} ({failed.code})")
+            except Exception as exc:  # logs never change how a task ends
+                block = logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})")
+            block = dict(block, worker_id=worker.id if worker is not None else None)
+        extra["logs"] = block
+        who = f"worker {block['worker_id']} " if block["worker_id"] else ""
+        return f"; {who}{quote(block)}"
+
+    return add
+
+
+class LiveSystemLines:
+    """On the controller: after a poll that was not ready, at most every ``every`` seconds, the newest system line
+    of each pod still waited for (``pending()`` -> ``{id: subject}``), shown through ``owner.progress`` when it
+    changed. A line is shown as RunPod wrote it (masked, control characters escaped), never interpreted.
+
+    The read runs in a thread (``background``), so the wait's polls and probes never wait for it; its lines are
+    shown by the wait's own thread, after a later poll (Ansible's display is not written from two threads)."""
+
+    def __init__(self, owner, pending, interval, clock=None, background=True):
+        self.owner = owner
+        self.pending = pending
+        self.every = max(LIVE_EVERY, 2 * float(interval or 0))
+        self.clock = clock if clock is not None else _wait.SystemClock()
+        self.background = background
+        self.next_at = None
+        self.shown = {}
+        self._reader = None
+        self._thread = None
+        self._found = None  # (subjects, blocks) of the last read, not shown yet
+
+    def __call__(self):
+        self._show()
+        now = self.clock.now()
+        reading = self._thread is not None and self._thread.is_alive()
+        if reading or (self.next_at is not None and now < self.next_at):
+            return
+        self.next_at = now + self.every
+        subjects = dict(list(self.pending().items())[:LIVE_PODS])
+        if not subjects:
+            return
+        if not self.background:
+            self._read(subjects)
+            self._show()
+            return
+        self._thread = threading.Thread(target=self._read, args=(subjects,), name="runpod-live-logs", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout=None):
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _read(self, subjects):
+        try:
+            if self._reader is None:
+                self._reader = reader(self.owner, budget=LIVE_BUDGET, quiet=LIVE_QUIET, clock=self.clock)
+            self._found = (subjects, self._reader.pods(list(subjects), 1, sources=("system",)))
+        except Exception:  # the live line is a courtesy: never a reason for the wait to fail
+            self._found = None
+
+    def _show(self):
+        found, self._found = self._found, None
+        if found is None:
+            return
+        subjects, blocks = found
+        for pod_id, subject in subjects.items():
+            entry = newest(blocks.get(pod_id), "system")
+            if entry is not None and entry["line"] != self.shown.get(pod_id):
+                self.shown[pod_id] = entry["line"]
+                self.owner.progress(f"{subject} [system] {entry['line']}")
+
+
+def pending_pods(poller):
+    """``{id: subject}`` of the pods a batch poller still waits for (for ``LiveSystemLines``)."""
+    subjects = {}
+    for pod_id in poller.pod_ids:
+        if pod_id not in poller.done:
+            name = poller.name_of(pod_id)
+            subjects[pod_id] = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
+    return subjects
+
+
+def live_pod_lines(owner, pending, interval):
+    """A ``LiveSystemLines`` when the engine's lines go to the controller's display, else None."""
+    return LiveSystemLines(owner, pending, interval) if owner.progress is not None else None
+
+
+def info_lines(owner):
+    """The info modules' ``logs`` option (lines per source), checked before any call: 0 to ``MAX_INFO_LINES``."""
+    lines = owner.module.params.get("logs") or 0
+    if not 0 <= lines <= MAX_INFO_LINES:
+        owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
+    return lines
+
+
+def add_pod_logs(owner, pods):
+    """``logs`` (the newest ``logs`` lines per source) on each described pod, read concurrently in one budget."""
+    lines = info_lines(owner)
+    if lines and pods:
+        blocks = read_pods(owner, [pod["id"] for pod in pods], lines)
+        for pod in pods:
+            pod["logs"] = blocks[pod["id"]]
+
+
+def endpoint_logs(owner, endpoint_ids, workers):
+    """``{endpoint id: [logs block with worker_id and status, ...]}`` for the workers of each endpoint
+    (``workers``: ``{endpoint id: WorkerSummary or RunPodError}``), read concurrently in one budget."""
+    lines = info_lines(owner)
+    found: dict = {endpoint_id: [] for endpoint_id in endpoint_ids}
+    targets, about = {}, {}
+    for endpoint_id in endpoint_ids:
+        listed = workers.get(endpoint_id)
+        if isinstance(listed, RunPodError):
+            block = logs_block(unavailable=f"the worker list: {listed.message} ({listed.code})")
+            found[endpoint_id].append(dict(block, worker_id=None, status=None))
+            continue
+        for worker in listed.workers if listed is not None else ():
+            key = (endpoint_id, worker.id)
+            targets[key] = worker_logs_path(endpoint_id, worker.id)
+            about[key] = worker.status
+    if lines and targets:
+        try:
+            blocks = reader(owner).read(targets, lines)
+        except Exception as exc:  # logs never change how a task ends
+            blocks = {key: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for key in targets}
+        for (endpoint_id, worker_id), block in blocks.items():
+            found[endpoint_id].append(dict(block, worker_id=worker_id, status=about[(endpoint_id, worker_id)]))
+    return found
+
+
+def read_workers(backend, endpoint_ids, max_workers=MAX_CONCURRENT_READS):
+    """``{endpoint id: WorkerSummary or the RunPodError of its read}``, read concurrently."""
+    if not endpoint_ids:
+        return {}
+
+    def one(endpoint_id):
+        try:
+            return backend.endpoint_workers(endpoint_id)
+        except RunPodError as error:
+            return error
+
+    with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(endpoint_ids)))) as pool:
+        return dict(zip(endpoint_ids, pool.map(one, endpoint_ids), strict=True))

@@ -1,0 +1,152 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""RunPod's logs in failed waits, live lines and the info modules (docs/pods.md, "When it is not ready: logs"),
+with real ansible-playbook runs against the simulator's Server-Sent Events streams (held open, as RunPod's are)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from helpers.playbooks import play, pod_task
+from helpers.simulated import fresh_account
+from test_endpoint import play as endpoint_play
+from test_endpoint import scripted, wait_task
+from test_pod_wait import wait_args
+
+SECRET = "hf_tok-very-secret-4242"
+CUDA_ERROR = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+MASK = "********"
+BOTH_PATHS = {"controller": {}, "module": {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"}}
+
+
+def _script_pod(sim, name, **body):
+    sim.admin._call("POST", "/logs/pods", {"pod_name": name, **body})
+
+
+def _crashing(sim):
+    """A pod ``crashy`` whose container crash-loops (sshd never answers) and prints the task's secret once."""
+    sim.admin.configure(name_overrides={"crashy": {"ssh_behaviour": "refused"}})
+    _script_pod(sim, "crashy", preset="crash_loop", every=0, repeat=2,
+                lines=[{"at": 0, "source": "container", "line": f"token={SECRET}"}])
+
+
+@pytest.mark.parametrize("path", sorted(BOTH_PATHS))
+def test_a_crashing_container_fails_the_wait_with_its_error_line_and_the_secret_masked(
+        sim, run_playbook, tmp_path, path):
+    fresh_account(sim)
+    _crashing(sim)
+    args = wait_args("crashy", wait_timeout="2s", env={"HF_TOKEN": SECRET})
+    result = run_playbook(tmp_path, play(pod_task("crash", args)), env=BOTH_PATHS[path])
+    failed = result.task_result("crash")
+    assert failed["failed"] and failed["code"] == "wait_timeout", failed
+    logs = failed["logs"]
+    assert logs["unavailable"] is None
+    assert logs["container"][-1]["line"] == CUDA_ERROR and logs["container"][-1]["ts"].endswith("Z")
+    assert logs["system"][-1]["line"] == "container exited with code 1, restarting"
+    assert f'last container line: "{CUDA_ERROR}"' in failed["msg"]
+    # The failure is the wait's as before: the timeout, the pod kept, then the quoted line.
+    assert "imed out after" in failed["msg"] and failed["msg"].index("was kept") < failed["msg"].index(CUDA_ERROR)
+    assert f"token={MASK}" in [entry["line"] for entry in logs["container"]]
+    # (The task's own env is in its invocation; the lines and the message never show it.)
+    assert SECRET not in json.dumps(logs) + failed["msg"]
+    assert not sim.admin._call("GET", "/contract")["violations"]
+
+
+def test_logs_that_cannot_be_read_leave_the_failure_as_it_was(sim, run_playbook, tmp_path):
+    fresh_account(sim)
+    _crashing(sim)
+    sim.admin.inject_fault(r"/v2/pods/[^/]+/logs", "status", status=503, duration=120)
+    args = wait_args("crashy", wait_timeout="2s")
+    failed = run_playbook(tmp_path, play(pod_task("crash", args))).task_result("crash")
+    assert failed["code"] == "wait_timeout"
+    assert failed["logs"]["container"] == [] and failed["logs"]["unavailable"].endswith("(server_error)")
+    head, _sep, tail = failed["msg"].rpartition("; logs unavailable: ")
+    assert tail.endswith("(server_error)") and "imed out after" in head and "was kept" in head
+
+
+def test_a_stream_that_never_closes_does_not_hold_the_task(sim, run_playbook, tmp_path):
+    def timed(name):
+        started = time.monotonic()
+        result = run_playbook(tmp_path / name, play(pod_task(name, wait_args(name, wait_timeout="2s"))))
+        return time.monotonic() - started, result.task_result(name)
+
+    fresh_account(sim)
+    sim.admin.configure(name_overrides={name: {"ssh_behaviour": "refused"} for name in ("quiet", "chatty")})
+    # A container printing every 2 simulated seconds (40 ms here) for hours: its stream never goes quiet, and
+    # the simulator holds it open for 10 minutes. The quiet pod's stream is held open too, but says nothing.
+    _script_pod(sim, "chatty", preset="crash_loop", every=2, repeat=1000)
+    for name in ("quiet", "chatty"):
+        (tmp_path / name).mkdir()
+    baseline, quiet = timed("quiet")
+    elapsed, failed = timed("chatty")
+    assert quiet["code"] == failed["code"] == "wait_timeout"
+    assert quiet["logs"] == {"container": [], "system": [], "unavailable": None}
+    assert len(failed["logs"]["container"]) == 20 and failed["logs"]["unavailable"] is None
+    # The 5 s read budget beyond the quiet pod's run (whose reads end a second after their backfill), with room
+    # for a loaded machine; a reader that waited for the stream to end would take the simulator's 10 minutes.
+    assert elapsed < baseline + 5 + 20, (elapsed, baseline)
+
+
+def test_a_slow_pull_shows_its_system_lines_live_on_the_controller(sim, run_playbook, tmp_path):
+    fresh_account(sim)
+    # The pod stays STARTING for the whole test; a layer line every 60 simulated seconds (1.2 s here).
+    sim.admin.configure(name_overrides={"pulling": {"starting_delay": 100000}})
+    _script_pod(sim, "pulling", preset="image_pull", every=60)
+    result = run_playbook(tmp_path, play(pod_task("pull", wait_args("pulling", wait_timeout="11s"))))
+    failed = result.task_result("pull")
+    pod_id = failed["pod"]["id"]
+    shown = re.findall(rf"^pod pulling \({pod_id}\) \[system\] (.*)$", result.stdout, re.M)
+    assert len(shown) >= 2, result.stdout
+    assert len(set(shown)) == len(shown)  # a line is shown when it changes, not on every read
+    pulled = [entry["line"] for entry in failed["logs"]["system"]]
+    positions = [pulled.index(line) for line in shown]
+    assert positions == sorted(positions) and pulled[0] == "Pulling image runpod/base:1.0"
+    # Rate-limited: one read per 5 s at most, so at most 3 in an 11 s wait.
+    assert sim.admin.count("GET", rf"^/v2/pods/{pod_id}/logs$") <= 3 + 2  # + the two reads of the failure
+
+
+def test_pod_info_returns_the_newest_lines_of_each_pod(sim, run_playbook, tmp_path):
+    fresh_account(sim)
+    ids = sim.admin._call("POST", "/seed", {"count": 2, "name_prefix": "info"})["ids"]
+    sim.admin._call("POST", f"/pods/{ids[0]}/logs", {"preset": "traceback", "every": 0})
+    task = f"- name: info\n  runpod.cloud.pod_info: {json.dumps({'ids': ids, 'logs': 2})}\n  register: out\n"
+    result = run_playbook(tmp_path, play(task))
+    pods = {pod["id"]: pod for pod in result.task_result("info")["pods"]}
+    assert [entry["line"] for entry in pods[ids[0]]["logs"]["container"]] == [
+        "    from vllm import LLM", "ModuleNotFoundError: No module named 'vllm'"]
+    assert [entry["line"] for entry in pods[ids[0]]["logs"]["system"]] == [
+        "start container", "container exited with code 1"]
+    assert pods[ids[1]]["logs"] == {"container": [], "system": [], "unavailable": None}
+    assert not sim.admin._call("GET", "/contract")["violations"]
+
+
+def test_an_endpoint_whose_worker_dies_on_an_import_error(sim, run_playbook, tmp_path):
+    fresh_account(sim)
+    tasks = scripted("workers", {"statuses": ["UNHEALTHY"]}) + """
+    - name: worker logs
+      ansible.builtin.uri:
+        url: "{{ admin }}/endpoints/{{ setup.endpoint.id }}/workers/*/logs"
+        method: POST
+        body_format: json
+        body: {"preset": "traceback", "every": 0}
+""" + wait_task(interval="200ms", timeout="1s") + """      ignore_errors: true
+    - name: info
+      runpod.cloud.endpoint_info:
+        id: "{{ setup.endpoint.id }}"
+        logs: 1
+      register: info
+"""
+    result = run_playbook(tmp_path, endpoint_play(tasks, admin=sim.urls["admin"]))
+    failed = result.task_result("wait")
+    assert failed["code"] == "wait_timeout"
+    logs = failed["logs"]
+    assert logs["worker_id"] and logs["container"][-1]["line"] == "ModuleNotFoundError: No module named 'vllm'"
+    assert "last container line: \"ModuleNotFoundError: No module named 'vllm'\"" in failed["msg"]
+    assert f"worker {logs['worker_id']}" in failed["msg"]
+    listed = result.task_result("info")["endpoints"][0]["logs"]
+    assert listed == [{"worker_id": logs["worker_id"], "status": "UNHEALTHY", "unavailable": None,
+                       "container": [logs["container"][-1]], "system": [logs["system"][-1]]}]
