@@ -112,7 +112,6 @@ class PodView(_PodContainer):
     cluster_ip: str | None = None
 
 
-
 def declares_port(ports: list[str] | None, number: int) -> bool:
     """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
     return any(str(item).split("/", 1)[0].strip() == str(number) for item in ports or [])
