@@ -23,7 +23,7 @@ export JAVA_HOME
 endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	docs sim demo bench bench-timing clean
+	targets live docs sim demo bench bench-timing clean
 
 help:
 	@echo "make test         everything CI runs: lint, sanity, ecosystem and unit (two at a time), then integration"
@@ -32,6 +32,9 @@ help:
 	@echo "make ecosystem    docs build + browser check, changelog, EE context, ansible-runner, release build"
 	@echo "make unit         unit tests and the simulator's own tests"
 	@echo "make integration  ansible-playbook runs against the local simulator"
+	@echo "make targets      ansible-test integration targets against the local simulator (TARGET=pod: one)"
+	@echo "make live         the same targets against RunPod: needs RUNPOD_API_KEY and RUNPOD_LIVE_MAX_USD, bills"
+	@echo "                  the account, sweeps what it created (docs/dev/live-tests.md)"
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
@@ -70,6 +73,7 @@ sysdeps:
 test: venv sysdeps
 	$(MAKE) --no-print-directory -j2 --output-sync=target checks
 	$(MAKE) --no-print-directory integration
+	$(MAKE) --no-print-directory targets
 
 checks: sanity lint unit ecosystem
 
@@ -126,6 +130,15 @@ unit: venv
 
 integration: venv sysdeps
 	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
+
+# ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
+# by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
+TARGET ?=
+targets: venv sysdeps
+	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py sim $(TARGET)
+
+live: venv sysdeps
+	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py live $(TARGET)
 
 # --- tools ---------------------------------------------------------------------------------------------
 # The collection docsite: plugin pages from DOCUMENTATION/EXAMPLES/RETURN plus docs/docsite guides.

@@ -284,8 +284,11 @@ def test_forks_creating_one_name_at_once_are_reported_not_deleted(sim, run_playb
     (tmp_path / "inventory.ini").write_text(
         "".join(f"{host} ansible_connection=local ansible_python_interpreter={sys.executable}\n" for host in hosts)
     )
-    # Every create takes a second, so all four are in flight before the first one answers.
-    sim.admin.inject_fault(r"^/v2/pods$", "delay", method="POST", seconds=1.0, count=len(hosts))
+    # The creates are held until all four have arrived, so every fork's name lookup (made before its create) found
+    # no pod and all four create, however slowly a loaded machine starts the forks. (A fixed delay was not enough:
+    # a fork that started after two creates had answered found two pods, reported them without creating, and was
+    # rightly changed=False.)
+    sim.admin.inject_fault(r"^/v2/pods$", "hold", method="POST", parties=len(hosts), count=len(hosts))
     result = run_playbook(
         tmp_path,
         f"""
@@ -300,7 +303,7 @@ def test_forks_creating_one_name_at_once_are_reported_not_deleted(sim, run_playb
     )
     assert result.rc == 0, result.stdout + result.stderr
     live = sorted(pod["id"] for pod in sim.admin.pods() if pod["status"] != "TERMINATED")
-    assert len(live) > 1, "the creates did not overlap"
+    assert len(live) == len(hosts), "the creates did not overlap"
     outcomes = result.task_results("create trainer")
     reported = [outcome for outcome in outcomes if outcome.get("code") == "ambiguous"]
     assert reported, outcomes

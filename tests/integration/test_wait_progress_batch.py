@@ -22,7 +22,7 @@ import time
 
 from helpers.playbooks import Background, info_task, play, pod_task
 from helpers.same_results import collect_ids, normalise
-from helpers.simulated import fresh_account
+from helpers.simulated import FOREVER, fresh_account
 from test_pod_wait import list_gets, wait_args
 
 TIMEOUT_TASKS = ("fleet timeout", "info timeout")
@@ -46,18 +46,51 @@ def _playbook(sim):
 
 
 def _configure(sim):
-    # sshd answers 2 s after RUNNING on crew-3, 6 s on later-2 (slow boots: later-2 still boots when pod_info
-    # starts, after the create task and ansible's start-up of the next one); never on deafcrew-2.
-    sim.admin.configure(name_overrides={"crew-3": {"ssh_delay": 100}, "later-2": {"ssh_delay": 300},
+    # crew-3's and later-2's sshd are held (they never answer on their own) until _run releases them: after the
+    # wait has shown the other pods ready, so the line naming the held pod is printed however slowly a loaded
+    # machine runs the playbook. (Fixed delays were not enough: on a loaded machine later-2's 6 s had passed before
+    # pod_info's first poll, so both pods were ready at once and no "1/2 ready" line came.) deafcrew-2 never answers.
+    sim.admin.configure(name_overrides={"crew-3": {"ssh_delay": FOREVER}, "later-2": {"ssh_delay": FOREVER},
                                         "deafcrew-2": {"ssh_behaviour": "refused"}})
 
 
-def _run(sim, run_playbook, path, env):
+# Held pod -> (the controller's line after which it is released, the pods whose sshd must listen first on the
+# module's path, which prints no lines; there the release only has to come after those pods, as the results
+# compared between the paths leave out poll counts and timings).
+HELD = {
+    "crew-3": ("2/3 ready; waiting for crew-3", ("crew-1", "crew-2")),
+    "later-2": ("1/2 ready; waiting for later-2", ("later-1",)),
+}
+
+
+def _listening(sim, name):
+    return any(pod["name"] == name and (pod["listeners"].get("22") or {}).get("listening")
+               for pod in sim.admin.pods() if pod["status"] != "TERMINATED")
+
+
+def _release(sim, name):
+    for pod in sim.admin.pods():
+        if pod["name"] == name and pod["status"] != "TERMINATED":
+            sim.admin.set_pod_behaviour(pod["id"], ssh_delay=0)
+
+
+def _run(sim, path, env, *, controller):
     fresh_account(sim)
     _configure(sim)
     path.mkdir()
-    result = run_playbook(path, _playbook(sim), env={"RUNPOD_API_KEY": None, **env})
+    run = Background(sim, path, _playbook(sim), env={"RUNPOD_API_KEY": None, **env})
+    held = dict(HELD)
+    deadline = time.monotonic() + 240
+    while held and run.process.poll() is None and time.monotonic() < deadline:
+        printed = run.stdout_path.read_text()
+        for name, (line, first) in list(held.items()):
+            if (line in printed) if controller else all(_listening(sim, other) for other in first):
+                _release(sim, name)
+                del held[name]
+        time.sleep(0.05)
+    result = run.result(timeout=240)
     assert result.rc == 0, result.stdout + result.stderr
+    assert not held, f"never released: {held}"
     return result
 
 
@@ -78,9 +111,9 @@ def _waits(stdout):
     return [block.splitlines() for block in blocks[1:]]
 
 
-def test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results(sim, run_playbook, tmp_path):
-    live = _run(sim, run_playbook, tmp_path / "controller", {})
-    plain = _run(sim, run_playbook, tmp_path / "module", {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+def test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results(sim, tmp_path):
+    live = _run(sim, tmp_path / "controller", {}, controller=True)
+    plain = _run(sim, tmp_path / "module", {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"}, controller=False)
 
     fleet, fleet_timeout, info, info_timeout = _waits(live.stdout)
     # The fleet: every pod's transitions named with its id, and the count each time it changed, crew-3 last.

@@ -22,7 +22,7 @@ import time
 from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
-from helpers.simulated import fresh_account
+from helpers.simulated import FOREVER, fresh_account
 from test_pod_wait import assert_failure_names_pod, assert_kept, list_gets, wait_args, wait_until_polling
 
 # Compared on both paths; "delegated" runs on the controller path only (it is the module's own wait anyway).
@@ -84,7 +84,11 @@ def _vault(sim, directory):
 
 
 def _configure(sim):
-    sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}})
+    # The async task waits for RUNNING only, and the pod it returns is the wait's last read. The host publishes a
+    # pod's port mappings 3 simulated seconds after RUNNING, so whether that read showed them (ssh, or
+    # ssh_not_ready) depended on how long a loaded machine took between two polls. The background pod's mappings
+    # never come, so both paths return it running without ports, whatever the machine's speed.
+    sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}, "background": {"port_map_delay": FOREVER}})
 
 
 def _pod_id(sim, name: str) -> str:

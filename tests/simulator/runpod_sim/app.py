@@ -262,6 +262,8 @@ class Sim:
         for rule in rules:
             if rule.kind == "delay":
                 await asyncio.sleep(float(rule.params["seconds"]))
+            elif rule.kind == "hold":
+                await rule.hold()
         for rule in rules:
             if rule.kind == "status":
                 return self._status_fault(surface, rule)

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import math
 import re
@@ -18,6 +20,9 @@ from .store import ConfigError
 FAULT_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "status": ("pre", ("status", "detail", "retry_after", "body")),
     "delay": ("pre", ("seconds",)),
+    # A barrier: each matching request waits until `parties` of them are waiting (or `timeout` real seconds pass),
+    # then all go on together, so "these requests overlap" holds however slowly the clients reach them.
+    "hold": ("pre", ("parties", "timeout")),
     "stock_out": ("pre", ()),
     "malformed": ("post", ()),
     "null_entry": ("post", ()),
@@ -40,6 +45,18 @@ class FaultRule:
     remaining: int | None
     expires_at: float | None
     hits: int = 0
+    waiting: int = 0
+    gate: asyncio.Event | None = None
+
+    async def hold(self) -> None:
+        """A ``hold`` rule: wait here until ``parties`` requests are held (or ``timeout`` seconds pass)."""
+        if self.gate is None:
+            self.gate = asyncio.Event()
+        self.waiting += 1
+        if self.waiting >= int(self.params["parties"]):
+            self.gate.set()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.gate.wait(), float(self.params.get("timeout", 60)))
 
     @property
     def phase(self) -> str:
@@ -156,6 +173,13 @@ def _check_params(kind: str, params: dict[str, Any]) -> None:
         seconds = params.get("seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 600:
             raise ConfigError("a delay fault needs seconds: a number between 0 and 600")
+    if kind == "hold":
+        parties = params.get("parties")
+        if isinstance(parties, bool) or not isinstance(parties, int) or not 1 <= parties <= 100:
+            raise ConfigError("a hold fault needs parties: how many requests to hold until they all go on (1 to 100)")
+        timeout = params.setdefault("timeout", 60)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 600:
+            raise ConfigError("a hold fault's timeout must be a number of seconds above 0 and at most 600")
     if kind == "health_sequence":
         if not isinstance(params.get("endpoint_id"), str):
             raise ConfigError("a health_sequence fault needs endpoint_id")

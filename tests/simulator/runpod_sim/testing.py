@@ -114,8 +114,8 @@ class SimAdmin:
     ) -> dict[str, Any]:
         """Add a fault; ``route`` is a regex matched against the whole path (e.g. ``r"/v2/pods"``).
 
-        Kinds: status (status, detail, retry_after, body), delay (seconds), stock_out, malformed, null_entry,
-        empty_list, error_after_create (status), health_sequence (endpoint_id, sequence).
+        Kinds: status (status, detail, retry_after, body), delay (seconds), hold (parties, timeout), stock_out,
+        malformed, null_entry, empty_list, error_after_create (status), health_sequence (endpoint_id, sequence).
         Without count/duration the fault applies to the next matching request only.
         """
         spec: dict[str, Any] = {"route": route, "kind": kind, "method": method, **params}

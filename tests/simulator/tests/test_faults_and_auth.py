@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import httpx
@@ -43,6 +44,21 @@ def test_delay_fault_slows_the_answer(sim, v2):
     started = time.monotonic()
     assert v2.get("/pods").status_code == 200
     assert time.monotonic() - started >= 0.3
+
+
+def test_hold_fault_lets_requests_go_only_together(sim, v2):
+    """A barrier: the first held request answers only once the second has arrived, however long that takes."""
+    sim.admin.inject_fault(r"/v2/pods", "hold", method="GET", parties=2, count=2, timeout=30)
+    answered = []
+    first = threading.Thread(target=lambda: answered.append(v2.get("/pods").status_code))
+    first.start()
+    first.join(0.5)
+    assert first.is_alive() and answered == []  # held: the second request has not come yet
+    assert v2.get("/pods").status_code == 200
+    first.join(10)
+    assert answered == [200]
+    with pytest.raises(Exception, match="parties"):
+        sim.admin.inject_fault(r"/v2/pods", "hold", parties=0)
 
 
 def test_malformed_body(sim, v2, create_pod):
