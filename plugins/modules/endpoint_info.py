@@ -25,10 +25,12 @@ options:
   id:
     description:
       - Id of the endpoint to read. An unknown id gives an empty list.
+      - Mutually exclusive with O(name). Without either, every one of the account is returned.
     type: str
   name:
     description:
       - Name of the endpoints to read (names are not unique on RunPod, so several may match).
+      - Mutually exclusive with O(id).
     type: str
 """
 
@@ -112,12 +114,16 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    INFO_MUTUALLY_EXCLUSIVE,
+    INFO_SELECTION_SPEC,
+    argument_spec,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
+    INFO_SELECTION_SPEC,
 )
 
 MAX_CONCURRENT_HEALTH_READS = 8
@@ -168,7 +174,7 @@ class EndpointInfoModule(RunPodModule):
 def main():
     module = AnsibleModule(
         argument_spec=ARGUMENT_SPEC,
-        mutually_exclusive=[("id", "name")],
+        mutually_exclusive=INFO_MUTUALLY_EXCLUSIVE,
         supports_check_mode=True,
     )
     run_module(EndpointInfoModule, module)

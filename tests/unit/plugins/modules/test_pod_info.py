@@ -230,7 +230,7 @@ def _resume(backend, handed, monkeypatch):
 
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _controller.resume_wait(_batch.PodInfoWait, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(_batch.PodsWaiter, handed, UNIT_API_KEY, progress=lines.append,
                                  on_transition=changes.append)
     return resumed, lines, changes
 
