@@ -251,12 +251,12 @@ class PodInfoModule(RunPodModule):
 
     def __init__(self, module):
         super().__init__(module)
-        self.started = time.monotonic()
-        self.first_read_elapsed = 0.0
-        if self.waiting:
+        if self.waiting:  # imported here, before the clock starts: the wait's budget is the API's, not imports'
             from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodsWaiter
 
             self.waiter = PodsWaiter(self)
+        self.started = time.monotonic()
+        self.first_read_elapsed = 0.0
 
     @property
     def waiting(self):
@@ -286,7 +286,7 @@ class PodInfoModule(RunPodModule):
                 self.fail_api(error, "Could not list pods")
         # A task that waits treats its first read like every later one: 5xx, 429 and network errors are
         # ridden out (within wait_timeout), 401/403/400 still fail at once.
-        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult  # loaded by batch
         from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import FunctionPoller
 
         outcome = self.waiter.until(
