@@ -130,13 +130,12 @@ MAX_CONCURRENT_HEALTH_READS = 8
 
 
 def read_health(backend, endpoint_id):
-    """``(health, release, error)`` for one endpoint (release on REST v2 only); never raises an API error."""
-    release = None
-    if getattr(backend, "endpoint_release", None) is not None:
-        try:
-            release = backend.endpoint_release(endpoint_id)
-        except RunPodError:
-            release = None  # the release is extra information; health_error reports the health read only
+    """``(health, release, error)`` for one endpoint (``Backend.endpoint_release``: None where a backend has no
+    releases); never raises an API error."""
+    try:
+        release = backend.endpoint_release(endpoint_id)
+    except RunPodError:
+        release = None  # the release is extra information; health_error reports the health read only
     try:
         return backend.endpoint_health(endpoint_id), release, None
     except RunPodError as error:

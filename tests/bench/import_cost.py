@@ -86,7 +86,7 @@ def summary(rows: list[dict]) -> dict[str, dict[str, float]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()

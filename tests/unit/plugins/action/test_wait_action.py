@@ -305,7 +305,7 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
     lines = shown(0)
     progress = ProgressLines("pod", "web", "pod-1")
     resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=progress.line,
-                                 on_transition=progress.transition)
+                                      on_transition=progress.transition)
     assert resumed == own
     heartbeats = [line for line in lines if line.startswith("still waiting for running on pod pod-1 (")]
     assert [line.split("(")[1].split(" ")[0] for line in heartbeats] == ["15s", "30s"]

@@ -211,7 +211,6 @@ def test_an_unreadable_create_answer_is_adopted_by_name(capsys, monkeypatch):
 def test_the_module_hands_off_its_wait_only_for_the_key_the_controller_holds(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY
 
-
     backend = FakeBackend(pods=[pod_view()])
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
     monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
@@ -241,7 +240,7 @@ def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(c
     install_backend(monkeypatch, backend)
     lines, changes = [], []
     resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=lines.append,
-                                 on_transition=changes.append)
+                                      on_transition=changes.append)
     assert resumed == own
     assert lines[0] == "waiting for running on pod pod-1 (timeout 2m0s)" and "ready after" in lines[-1]
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]

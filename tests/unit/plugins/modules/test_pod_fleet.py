@@ -179,7 +179,7 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     install_backend(monkeypatch, backend)
     lines, changes = [], []
     resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=lines.append,
-                                 on_transition=changes.append)
+                                      on_transition=changes.append)
     assert resumed == own
     # Each pod's own transitions, named, then the running count each time it changes.
     assert [(entry["subject"], entry["state"]) for entry in changes] == [

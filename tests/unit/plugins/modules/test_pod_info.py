@@ -231,13 +231,12 @@ def _resume(backend, handed, monkeypatch):
     install_backend(monkeypatch, backend)
     lines, changes = [], []
     resumed = _controller.resume_wait(_batch.PodsWaiter, handed, UNIT_API_KEY, progress=lines.append,
-                                 on_transition=changes.append)
+                                      on_transition=changes.append)
     return resumed, lines, changes
 
 
 def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_result(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
-
 
     select = [booting("a", "web"), booting("b", "train")]
     later = [[running("a", "web"), booting("b", "train")], [running("a", "web"), running("b", "train")]]
@@ -277,7 +276,6 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
 def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-
     stopped = pod_view("b", name="train", status="EXITED", runtime_reported=False)
     select = [booting("a", "web"), booting("b", "train")]
     args = dict(ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
@@ -292,7 +290,6 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
 
 def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
-
 
     monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
     result = run(FakeBackend(pods=[running("a", "web")]), capsys, monkeypatch, runtime_status=["stopped"], wait=True)

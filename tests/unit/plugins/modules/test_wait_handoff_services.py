@@ -48,7 +48,7 @@ def resume(monkeypatch, wait_class, handed, backend):
     install_backend(monkeypatch, backend)
     lines, changes = [], []
     resumed = _controller.resume_wait(wait_class, handed, UNIT_API_KEY, progress=lines.append,
-                                 on_transition=changes.append)
+                                      on_transition=changes.append)
     return resumed, lines, changes
 
 
