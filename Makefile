@@ -69,7 +69,7 @@ sysdeps:
 # --- checks --------------------------------------------------------------------------------------------
 # The four quick suites run two at a time (each is mostly one process, so one of them alone leaves a core idle;
 # --output-sync prints each suite's output in one piece when it ends), then integration, which keeps every core
-# busy by itself. docs/developing.md, "Tests", has the measured times.
+# busy by itself. docs/dev/developing.md, "Tests", has the measured times.
 test: venv sysdeps
 	$(MAKE) --no-print-directory -j2 --output-sync=target checks
 	$(MAKE) --no-print-directory integration
@@ -119,7 +119,7 @@ sanity: venv sysdeps
 ecosystem: venv sysdeps
 	RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) $(PYTEST) tests/ecosystem -q
 
-# pytest-xdist (docs/developing.md, "Tests"): each worker process starts its own simulator. Integration
+# pytest-xdist (docs/dev/developing.md, "Tests"): each worker process starts its own simulator. Integration
 # tests wait on the simulator's scaled clock between ansible-playbook runs, so more workers than the 2
 # cores keep both busy; worksteal rebalances the long tests (batch waits, the demo) across workers.
 UNIT_WORKERS ?= 2

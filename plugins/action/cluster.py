@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import WaitingAction
 
 
 class ActionModule(WaitingAction):
-    wait_class = ClusterWait
+    waiter_class = ClusterWaiter

@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import WaitingAction
 
 
 class ActionModule(WaitingAction):
-    wait_class = EndpointWait
+    waiter_class = EndpointWaiter

@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodInfoWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodsWaiter
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import WaitingAction
 
 
 class ActionModule(WaitingAction):
-    wait_class = PodInfoWait
+    waiter_class = PodsWaiter

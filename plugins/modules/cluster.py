@@ -373,15 +373,18 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import port_set, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.pods import wanted_env
 
@@ -411,13 +414,31 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 
-class ClusterModule(ClusterWait):
-    """The wait (``wait_for``), the members (``read_members``, ``exit``) and ``describe`` are
-    ``_waits.ClusterWait``'s, shared with the action plugin that runs the wait on the controller
-    (plugins/action/cluster.py)."""
+class ClusterModule(ResourceModule):
+    """The wait and the members it describes (``pods``) are ``ClusterWaiter``'s (``self.waiter``), which the action
+    plugin that runs the wait on the controller builds too (plugins/action/cluster.py)."""
 
+    resource_kind = "cluster"
+    waiter_class = ClusterWaiter
+    track_actions = True
+    keep_deleted = False
     adopt_after_failed_create = True
     input_model = ClusterInput  # every input rule, before any API call
+
+    def __init__(self, module, **seat):
+        super().__init__(module, **seat)
+        self.result["pods"] = []
+
+    def describe(self, resource):
+        return describe_cluster(resource)
+
+    def exit(self, **extra):
+        # A handoff exits right before the wait, which lists the members itself: no read here.
+        if HANDOFF_KEY not in extra and self.params["state"] == "present" and self.last_seen is not None \
+                and self.waiter.members is None and not self.module.check_mode:
+            self.waiter.read_members(self.last_seen)
+        self.waiter.describe_members()
+        super().exit(**extra)
 
     # --- hooks: lookup ----------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -467,7 +488,7 @@ class ClusterModule(ClusterWait):
 
     def converge(self, current):
         """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
-        differences = self.fixed_differences(current, self.read_members(current))
+        differences = self.fixed_differences(current, self.waiter.read_members(current))
         if differences:
             self.fail(
                 f"cluster {current.id} ({current.name!r}) differs from the task in settings RunPod fixes when a "
@@ -513,7 +534,7 @@ class ClusterModule(ClusterWait):
 
     def delete(self, current):
         self.backend.delete_cluster(current.id)
-        self.members = []
+        self.waiter.members = []
 
 
 def main():

@@ -22,10 +22,12 @@ options:
   id:
     description:
       - Return only this cluster. A cluster that does not exist gives an empty list, not an error.
+      - Mutually exclusive with O(name). Without either, every one of the account is returned.
     type: str
   name:
     description:
       - Return only the clusters with exactly this name.
+      - Mutually exclusive with O(id).
     type: str
   pods:
     description:
@@ -88,12 +90,16 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster, describe_members
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    INFO_MUTUALLY_EXCLUSIVE,
+    INFO_SELECTION_SPEC,
+    argument_spec,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
+    INFO_SELECTION_SPEC,
     pods=dict(type="bool", default=True),
 )
 
@@ -106,8 +112,6 @@ class ClusterInfoModule(RunPodModule):
         p = self.module.params
         backend = self.backend
         clusters = self.select(backend.get_cluster, backend.find_clusters, backend.list_clusters)
-        if p["id"] and p["name"]:  # both given: the cluster with that id, if it has that name
-            clusters = [cluster for cluster in clusters if cluster.name == p["name"]]
         described = []
         for cluster in clusters:
             entry = describe_cluster(cluster)
@@ -117,7 +121,8 @@ class ClusterInfoModule(RunPodModule):
 
 
 def main():
-    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, supports_check_mode=True)
+    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, mutually_exclusive=INFO_MUTUALLY_EXCLUSIVE,
+                           supports_check_mode=True)
     run_module(ClusterInfoModule, module)
 
 

@@ -595,12 +595,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import En
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
 
 ARGUMENT_SPEC = argument_spec(
@@ -636,10 +637,12 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 
-class EndpointModule(EndpointWait):
-    """The wait (``wait_for``), the remedy and ``describe`` are ``_waits.EndpointWait``'s, shared with the action
-    plugin that runs the wait on the controller (plugins/action/endpoint.py)."""
+class EndpointModule(ResourceModule):
+    """The wait, the remedy and ``describe`` are ``EndpointWaiter``'s (``self.waiter``), which the action plugin
+    that runs the wait on the controller builds too (plugins/action/endpoint.py)."""
 
+    resource_kind = "endpoint"
+    waiter_class = EndpointWaiter
     input_model = EndpointInput  # every input rule, before any API call
 
     # -- hooks ---------------------------------------------------------------------------------------
@@ -648,6 +651,9 @@ class EndpointModule(EndpointWait):
 
     def find_by_name(self, name):
         return self.backend.find_endpoints(name)
+
+    def describe(self, resource):
+        return self.waiter.describe(resource)
 
     def wanted(self):
         gpu_type_ids = self.params.get("gpu_type_ids")  # known types (EndpointInput): mapped onto GPU pools

@@ -25,10 +25,12 @@ options:
   id:
     description:
       - Id of the endpoint to read. An unknown id gives an empty list.
+      - Mutually exclusive with O(name). Without either, every one of the account is returned.
     type: str
   name:
     description:
       - Name of the endpoints to read (names are not unique on RunPod, so several may match).
+      - Mutually exclusive with O(id).
     type: str
   logs:
     description:
@@ -141,12 +143,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import endpoint_logs, info_lines, read_workers
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    INFO_MUTUALLY_EXCLUSIVE,
+    INFO_SELECTION_SPEC,
+    argument_spec,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
+    INFO_SELECTION_SPEC,
     logs=dict(type="int", default=0),
 )
 
@@ -154,13 +160,12 @@ MAX_CONCURRENT_HEALTH_READS = 8
 
 
 def read_health(backend, endpoint_id):
-    """``(health, release, error)`` for one endpoint (release on REST v2 only); never raises an API error."""
-    release = None
-    if getattr(backend, "endpoint_release", None) is not None:
-        try:
-            release = backend.endpoint_release(endpoint_id)
-        except RunPodError:
-            release = None  # the release is extra information; health_error reports the health read only
+    """``(health, release, error)`` for one endpoint (``Backend.endpoint_release``: None where a backend has no
+    releases); never raises an API error."""
+    try:
+        release = backend.endpoint_release(endpoint_id)
+    except RunPodError:
+        release = None  # the release is extra information; health_error reports the health read only
     try:
         return backend.endpoint_health(endpoint_id), release, None
     except RunPodError as error:
@@ -203,7 +208,7 @@ class EndpointInfoModule(RunPodModule):
 def main():
     module = AnsibleModule(
         argument_spec=ARGUMENT_SPEC,
-        mutually_exclusive=[("id", "name")],
+        mutually_exclusive=INFO_MUTUALLY_EXCLUSIVE,
         supports_check_mode=True,
     )
     run_module(EndpointInfoModule, module)

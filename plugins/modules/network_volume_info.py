@@ -20,10 +20,12 @@ options:
   id:
     description:
       - Id of the volume to read. An unknown id gives an empty list.
+      - Mutually exclusive with O(name). Without either, every one of the account is returned.
     type: str
   name:
     description:
       - Name of the volumes to read (names are not unique on RunPod, so several may match).
+      - Mutually exclusive with O(id).
     type: str
 """
 
@@ -63,12 +65,16 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_network_volume
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    INFO_MUTUALLY_EXCLUSIVE,
+    INFO_SELECTION_SPEC,
+    argument_spec,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
+    INFO_SELECTION_SPEC,
 )
 
 
@@ -85,7 +91,7 @@ class NetworkVolumeInfoModule(RunPodModule):
 def main():
     module = AnsibleModule(
         argument_spec=ARGUMENT_SPEC,
-        mutually_exclusive=[("id", "name")],
+        mutually_exclusive=INFO_MUTUALLY_EXCLUSIVE,
         supports_check_mode=True,
     )
     run_module(NetworkVolumeInfoModule, module)

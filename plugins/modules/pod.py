@@ -553,8 +553,10 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
@@ -562,7 +564,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 
 ARGUMENT_SPEC = argument_spec(
@@ -600,16 +602,26 @@ ARGUMENT_SPEC = argument_spec(
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
 REQUIRED_ONE_OF = [("name", "id")]
+POD_WAIT_STATES = ("present", "running", "restarted")
 
 
-class PodModule(PodWait):
-    """The pod skeleton; its rules live in ``_pods``, its messages, description and wait in ``_waits.PodWait``
-    (shared with the action)."""
+class PodModule(ResourceModule):
+    """The pod skeleton; its rules live in ``_rules.pods``, its wait and its kept-pod messages in ``PodWaiter``
+    (``self.waiter``, which the action plugin builds too)."""
 
+    resource_kind = "pod"
+    waiter_class = PodWaiter
+    track_actions = True
+    keep_deleted = False
     input_model = PodInput
     recheck_name_after_create = True
     adopt_after_failed_create = True
     planned_changes: dict = {}
+
+    def __init__(self, module, *, shared_read=None, **seat):
+        # A fleet member's create reads the catalog through the fleet's one read (``fleet.SharedCatalog``).
+        self.shared_read = shared_read
+        super().__init__(module, **seat)
 
     # --- checks made before the create (the input rules are PodInput's) ---------------------------------
     def _template_env(self, template_id):
@@ -625,6 +637,12 @@ class PodModule(PodWait):
 
     def find_by_name(self, name):
         return self.backend.find_pods(name)
+
+    def describe(self, resource):
+        return describe_pod(resource)
+
+    def should_wait(self):
+        return super().should_wait() and self.params["state"] in POD_WAIT_STATES
 
     def diff_view(self, resource):
         return resource.model_dump(include=_pods.DIFF_FIELDS)
@@ -653,7 +671,7 @@ class PodModule(PodWait):
             self.fail(problem, code="bad_request")
         spec = _pods.pod_spec(p)
         for warning in _pods.create_warnings(p):
-            self.module.warn(warning)
+            self.warn(warning)
         return spec
 
     def plan(self, spec):
@@ -663,10 +681,13 @@ class PodModule(PodWait):
     def create(self, spec):
         placement = None
         try:
-            pod, placement = self.backend.create_pod(spec)
+            if self.shared_read is None:
+                pod, placement = self.backend.create_pod(spec)
+            else:
+                pod, placement = self.backend.create_pod(spec, shared_read=self.shared_read)
             warning = _pods.cost_warning(spec.max_price_per_hr, pod.cost_per_hr, f"pod {pod.id} ({pod.name!r})")
             if warning:
-                self.module.warn(warning)
+                self.warn(warning)
             return pod
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
@@ -686,7 +707,7 @@ class PodModule(PodWait):
         before = self.diff_view(current)
         warning = _pods.immutable_warning(self.params, current)
         if warning:
-            self.module.warn(warning)
+            self.warn(warning)
         pod = self.transition(self.update_resource(current), state)
         if self.result["changed"]:
             if not self.module.check_mode:
@@ -717,7 +738,7 @@ class PodModule(PodWait):
             if _pods.is_stopped(pod):
                 return self._act(pod, "start")
             if _pods.is_booting(pod):
-                self.module.warn(
+                self.warn(
                     f"pod {pod.id} is still booting (status {pod.status.lower()}), which already gives it a fresh "
                     "container; it was not restarted."
                 )

@@ -266,13 +266,10 @@ import time
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodInfoWait
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import info_lines
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import add_pod_logs, info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
@@ -297,14 +294,26 @@ ARGUMENT_SPEC = argument_spec(
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 
 
-class PodInfoModule(PodInfoWait):
-    """The selection and the run; the batch wait lives in ``_waits.PodInfoWait`` (shared with the action plugin)."""
+class PodInfoModule(RunPodModule):
+    """The selection and the run; the batch wait is ``batch.PodsWaiter``'s (``self.waiter``, which the action
+    plugin builds too). A task that does not wait imports no wait code (the engine, the pollers)."""
+
+    result_key = "pods"
+    resource_kind = "pod"
 
     def __init__(self, module):
         super().__init__(module)
+        if self.waiting:  # imported here, before the clock starts: the wait's budget is the API's, not imports'
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodsWaiter
+
+            self.waiter = PodsWaiter(self)
         self.started = time.monotonic()
         self.first_read_elapsed = 0.0
         self.age_limit = None
+
+    @property
+    def waiting(self):
+        return self.wait_settings is not None and self.wait_settings.wait
 
     # --- selection -----------------------------------------------------------------------------
     def _selectors(self):
@@ -334,8 +343,11 @@ class PodInfoModule(PodInfoWait):
                 self.fail_api(error, "Could not list pods")
         # A task that waits treats its first read like every later one: 5xx, 429 and network errors are
         # ridden out (within wait_timeout), 401/403/400 still fail at once.
-        outcome = self.wait_until(
-            lambda: _wait.PollResult(True, "pods listed", value=self._read(ids, names)),
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult  # loaded by batch
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import FunctionPoller
+
+        outcome = self.waiter.until(
+            FunctionPoller(lambda: PollResult(True, "pods listed", value=self._read(ids, names))),
             label="the pod list",
             resource_id=None,
             describe_last=list,
@@ -375,16 +387,16 @@ class PodInfoModule(PodInfoWait):
     def run(self):
         info_lines(self)
         ids, names = self._selectors()
-        waiting = self.wait_settings is not None and self.wait_settings.wait
-        pods, missing = self._select(self._first_read(ids, names, waiting), ids, names)
+        pods, missing = self._select(self._first_read(ids, names, self.waiting), ids, names)
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
         pods = _pods.reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
         self.result["pods"] = [describe_pod(pod) for pod in pods]
         self.result["missing"] = missing
-        if self.wait_settings is not None and self.wait_settings.wait:
+        if self.waiting:
             self._wait_all(pods, ids, missing)
+        add_pod_logs(self, self.result["pods"])  # ``logs: N``, after the wait (a handoff exited before it)
         self.exit()
 
     # --- batch wait ----------------------------------------------------------------------------
@@ -400,7 +412,9 @@ class PodInfoModule(PodInfoWait):
         # after 12 reads in which they never appear.
         pod_ids = [pod.id for pod in pods] + [pod_id for pod_id in missing if pod_id in ids]
         if not pod_ids:
-            self.result["wait"] = _outcome.WaitOutcome.nothing_to_wait_for().as_dict()
+            from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitOutcome
+
+            self.result["wait"] = WaitOutcome.nothing_to_wait_for().as_dict()
             return
         names = {pod.id: pod.name for pod in pods}
         # The first read's retries came out of the same budget.
@@ -408,7 +422,7 @@ class PodInfoModule(PodInfoWait):
         # On the controller, the action plugin waits; its first poll is this selection read, as here.
         first_read = [pod.model_dump(mode="json") for pod in pods]
         self.hand_off(pod_ids=pod_ids, names=names, timeout=timeout, first_read=first_read)
-        self.wait_pods(pod_ids, names, timeout, first_read=list(pods))
+        self.waiter.wait_pods(pod_ids, names, timeout, first_read=list(pods))
 
 
 def main():

@@ -6,9 +6,9 @@
 
 When the task runs on the controller (local connection, no ``async``, the controller's Python has httpx
 and pydantic, and knows the api key), the module is run with the handoff asked for: it does everything
-but the wait and returns, and the wait runs here, in the same ``module_utils`` code (``_waits``), with the
-engine's lines going to Ansible's display as they happen. Otherwise the module runs and waits by itself.
-See docs/dev/architecture.md, "Waits on the controller".
+but the wait and returns, and the wait runs here: the action builds the module's own waiter (``waiter_class``,
+``_module.waits``/``_module.batch``), with the engine's lines going to Ansible's display as they happen. Otherwise
+the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
 """
 
 from __future__ import annotations
@@ -76,11 +76,11 @@ class ProgressLines:
 
 
 class WaitingAction(ActionBase):
-    """Subclasses set ``wait_class`` (the module's ``_waits`` class)."""
+    """Subclasses set ``waiter_class`` (the waiter the module composes, e.g. ``PodWaiter``)."""
 
     _supports_check_mode = True
     _supports_async = True
-    wait_class: type | None = None
+    waiter_class: type | None = None
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -129,9 +129,9 @@ class WaitingAction(ActionBase):
             return module_result  # the module waited by itself, or did not get to the wait
         lines = None
         if not self._play_context.no_log:
-            lines = ProgressLines(self.wait_class.resource_kind, handoff.get("name"), handoff.get("id"))
+            lines = ProgressLines(self.waiter_class.kind, handoff.get("name"), handoff.get("id"))
         result = resume_wait(
-            self.wait_class,
+            self.waiter_class,
             module_result,
             api_key,
             progress=lines.line if lines else None,

@@ -264,6 +264,7 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     runs = read_csv(bench / "sweep.csv")
     lists = read_csv(bench / "list1000.csv")
     overhead = read_csv(bench / "overhead.csv")
+    import_cost = read_csv(bench / "import_cost.csv")
     correct = read_csv(bench / "correctness.csv")
     prices = read_csv(bench / "price.csv")
     if plots:
@@ -318,6 +319,7 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     _list(add, lists)
     _provenance(add, meta, "overhead")
     _overhead(add, overhead)
+    _import_cost(add, import_cost)
     _provenance(add, meta, "correctness")
     _correctness(add, correct)
     _provenance(add, meta, "price")
@@ -884,6 +886,48 @@ def _overhead(add, overhead, where: Where = TOP) -> None:
         )
         add("Within this run: `pod_info` took %.2fx the task wall time and %.2fx the peak memory of `uri` "
             "(medians)." % (wall, rss))
+    add("")
+
+
+def _import_cost(add, rows, where: Where = TOP) -> None:
+    """Module process cost of an ``_info`` task beside ``uri`` for the same GET, over ``ping`` (import_cost.csv)."""
+    if not rows:
+        return
+    add(where.heading("Module process cost: `pod_info` beside `uri`"))
+    add("")
+    add("`ansible.builtin.ping`, `ansible.builtin.uri` GET `/v2/pods` and `runpod.cloud.pod_info` (the same GET "
+        "through the collection) on a one-pod account, alternating in one playbook run, each module process under the "
+        "interpreter shim (`tests/bench/measure_python.py`: its wall and CPU time). `ping` is the floor every module "
+        "pays (the interpreter, AnsiballZ, `ansible.module_utils.basic`); each module's cost is its median minus "
+        "`ping`'s. Goal (issue 29): `pod_info` costs at most 2x `uri`. Produced by `%s`; rows in "
+        "[`import_cost.csv`](%s)." % (rows[0].get("command", "python tests/bench/import_cost.py"),
+                                      where.link("import_cost.csv")))
+    add("")
+    add("| module | runs | process wall (s) | over ping | process CPU (s) | over ping |")
+    add("|---|---|---|---|---|---|")
+    med = {}
+    for module in ("ping", "uri", "pod_info"):
+        sel = [r for r in rows if r["module"] == module]
+        if not sel:
+            return
+        med[module] = {key: statistics.median(num(r[key]) for r in sel)
+                       for key in ("module_process_wall_s", "module_cpu_s")}
+    for module, values in med.items():
+        wall, cpu = values["module_process_wall_s"], values["module_cpu_s"]
+        add("| `%s` | %d | %.3f | %s | %.3f | %s |" % (
+            module, sum(1 for r in rows if r["module"] == module), wall,
+            "-" if module == "ping" else "%.3f" % (wall - med["ping"]["module_process_wall_s"]), cpu,
+            "-" if module == "ping" else "%.3f" % (cpu - med["ping"]["module_cpu_s"])))
+    add("")
+    ratios = []
+    for key, label in (("module_cpu_s", "CPU"), ("module_process_wall_s", "wall")):
+        uri = med["uri"][key] - med["ping"][key]
+        info = med["pod_info"][key] - med["ping"][key]
+        if uri > 0:
+            ratios.append("%.2fx (%s)" % (info / uri, label))
+    add("`pod_info` over `uri`, both over `ping`: %s; goal <= 2x: **%s**. Load average at the end of the run: %s." % (
+        ", ".join(ratios), "met" if ratios and float(ratios[0].split("x")[0]) <= 2 else "not met",
+        rows[-1].get("load1", "?")))
     add("")
 
 

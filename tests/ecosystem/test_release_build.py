@@ -43,7 +43,7 @@ def test_tarball_excludes_dev_files(collection_tarball: Path, modules_on_disk: l
     assert not top & FORBIDDEN_TOP_LEVEL, sorted(top & FORBIDDEN_TOP_LEVEL)
     assert not [n for n in names if n.startswith("tests/") or "/tests/" in n]
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    assert not [n for n in names if n.startswith("docs/build") or n == "docs/developing.md"]
+    assert not [n for n in names if n.startswith("docs/build") or n == "docs/dev/developing.md"]
     # ... and ships what users and execution environments need.
     for needed in (
         "MANIFEST.json",

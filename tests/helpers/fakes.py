@@ -154,7 +154,7 @@ class FakeBackend(Backend):
         self._call("find_pods", name)
         return [pod for pod in self.pods.values() if pod.name == name and pod.status != "TERMINATED"]
 
-    def create_pod(self, spec):
+    def create_pod(self, spec, shared_read=None):
         """``(pod, None)``: no placement was tried (the real one says what it tried)."""
         self._call("create_pod", spec.model_dump())
         pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=list(spec.ports), env=dict(spec.env))
@@ -207,6 +207,9 @@ class FakeBackend(Backend):
     def endpoint_health(self, endpoint_id, attempts=1):
         self._call("endpoint_health", endpoint_id, attempts)
         return self._next(self.health, self.count("endpoint_health") - 1)
+
+    def endpoint_release(self, endpoint_id, attempts=None):
+        return None  # no release: the wait describes none
 
     def endpoint_workers(self, endpoint_id, attempts=None):
         self._call("endpoint_workers", endpoint_id, attempts)

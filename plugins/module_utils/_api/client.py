@@ -16,6 +16,7 @@ import email.utils
 import json as jsonlib
 import math
 import random
+import sys
 import threading
 import time
 import traceback
@@ -23,8 +24,24 @@ from datetime import UTC, datetime
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 
+
+def _import_httpx():
+    """``import httpx`` without its command line client: ``httpx/__init__`` imports ``httpx._main`` (click, rich,
+    pygments when they are installed, most of httpx's import time) only for the ``httpx`` command, which a module
+    never runs. The entry is blocked for this one import (httpx falls back to a stub ``main``) and then removed."""
+    blocked = "httpx._main" not in sys.modules and "httpx" not in sys.modules
+    if blocked:
+        sys.modules["httpx._main"] = None  # type: ignore[assignment]
+    try:
+        import httpx as module
+    finally:
+        if blocked and sys.modules.get("httpx._main", False) is None:
+            del sys.modules["httpx._main"]
+    return module
+
+
 try:
-    import httpx
+    httpx = _import_httpx()
 except ImportError:  # pragma: no cover - exercised by the sanity import test
     HAS_HTTPX = False
     HTTPX_IMPORT_ERROR: str | None = traceback.format_exc()

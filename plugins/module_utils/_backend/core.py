@@ -117,7 +117,7 @@ def transport_warnings(resolved):
 
 
 class Backend:
-    """Abstract backend; see docs/developing.md for the method table and the API cost of each call."""
+    """Abstract backend; see docs/dev/developing.md for the method table and the API cost of each call."""
 
     # The subclass names its paths and body builders (``*_body``); ``_payloads`` reads the answers.
     endpoints_path = ""
@@ -188,24 +188,24 @@ class Backend:
         """The candidates a create tries (of ``type_ids``, else the spec's), before the catalog orders them."""
         return _placement.cross(spec.candidates() if type_ids is None else type_ids)
 
-    def stock_reader(self, spec: Any) -> Any:
-        """A function reading the catalog's stock for ``spec``, or None when there is no catalog to read."""
+    def stock_reader(self, spec: Any, shared_read: Any = None) -> Any:
+        """A function reading the catalog's stock for ``spec`` (through ``shared_read``), or None (no catalog)."""
         return None
 
-    def create_pod(self, spec: Any) -> tuple[Any, dict]:
+    def create_pod(self, spec: Any, shared_read: Any = None) -> tuple[Any, dict]:
         """Create on the first candidate that can be placed: the catalog (when there is one) orders the
         candidates, then one POST per candidate, each answer handled by the table in ``_placement``.
 
         Returns ``(pod, placement)``: the created pod and what was tried (``_placement.Placement.as_dict``); a
         ``RunPodError`` raised once placement began carries the same dict as ``placement``. A 5xx or a lost
         connection may have created a pod that bills: it is raised ``maybe_created`` and never re-sent (the
-        caller looks the pod up by name).
+        caller looks the pod up by name). ``shared_read(read)`` answers the catalog read for a fleet's members.
         """
         problem = cpu_pod_problem(spec.model_dump())
         if problem:
             raise ValueError(problem)
         placement = _placement.Placement()
-        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec), placement,
+        candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec, shared_read), placement,
                                      _offers.pod_choice(spec), lambda type_ids: self.pod_candidates(spec, type_ids))
 
         def post(candidate):
@@ -270,6 +270,9 @@ class Backend:
         return health_from_payload(self.client.request("GET", url, attempts=attempts))
 
     def endpoint_workers(self, endpoint_id, attempts=None):
+        raise NotImplementedError
+
+    def endpoint_release(self, endpoint_id, attempts=None):
         raise NotImplementedError
 
     # -- templates ---------------------------------------------------------------------------------

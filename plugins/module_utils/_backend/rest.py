@@ -172,9 +172,11 @@ class BackendV2(ClusterCalls, Backend):
         return _placement.cross(spec.candidates() if type_ids is None else type_ids,
                                 spec.data_center_ids if gpu else None)
 
-    def stock_reader(self, spec):
+    def stock_reader(self, spec, shared_read=None):
         if spec.compute_type.upper() == "CPU":
             return None
+        if shared_read is not None:  # a fleet's members: the first one's read answers them all
+            return lambda: shared_read(lambda: self.read_gpu_catalog(spec))
         return lambda: self.read_gpu_catalog(spec)
 
     def read_gpu_catalog(self, spec=None, *, cloud=None, count=None, attempts=1, product="POD"):

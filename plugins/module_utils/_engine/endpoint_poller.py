@@ -13,6 +13,7 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS, health_counts
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")
@@ -31,7 +32,7 @@ def rollout_summary(workers):
     }
 
 
-class EndpointPoller:
+class EndpointPoller(Poller):
     """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
     ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
     worker left).
@@ -59,6 +60,9 @@ class EndpointPoller:
 
     def __call__(self):
         return self.poll()
+
+    def lost(self):
+        return self.misses.ever_seen
 
     def poll(self):
         try:

@@ -17,6 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import podsta
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
 
 WAIT_FOR = ("ssh", "running")
 # How many waiting pods a batch wait's running count names before "and N more".
@@ -65,10 +66,8 @@ def _address_text(address):
     return _ssh_probe.format_address(address["host"], address["port"])
 
 
-class _ProbingMixin:
+class _ProbingMixin(Poller):
     """Probe bookkeeping shared by the single and batch pod pollers."""
-
-    deadline = None
 
     def _probe_kwargs(self):
         # The module may set ``deadline`` (monotonic) so a 5 s probe read never outlives the wait.
@@ -95,6 +94,9 @@ class PodPoller(_ProbingMixin):
 
     def __call__(self):
         return self.poll()
+
+    def lost(self):
+        return self.misses.ever_seen
 
     def poll(self):
         try:

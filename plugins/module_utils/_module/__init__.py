@@ -2,8 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
-"""The Ansible module skeleton: argument specs, ``RunPodModule`` and ``ResourceModule`` (``base``), the waits a
-module and its action plugin share (``waits``) and pod fleets (``fleet``).
+"""The Ansible module skeleton: argument specs (``specs``), ``RunPodModule`` (``base``), ``ResourceModule``
+(``resource``, ``adoption``), the hints of failure messages (``hints``), the waiters a module composes and its
+action plugin builds (``waiter``, ``waits``, ``batch``, ``controller``, ``handoff``) and pod fleets (``fleet``).
 
 May import: Ansible, ``_backend``, ``_api``, ``_engine`` and ``_rules``. The only layer that knows Ansible.
 """

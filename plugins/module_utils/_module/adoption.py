@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 
 
 class CreateSafety:
@@ -22,6 +23,7 @@ class CreateSafety:
     adopt_after_failed_create: bool
     result: dict
     module: Any
+    warn: Any
     find_by_name: Any
     fail: Any
     fail_api: Any
@@ -56,7 +58,7 @@ class CreateSafety:
             self.fail(
                 f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
                 f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
-                f"A {kind} may exist and bill: check with runpod.cloud.{self.result_key}_info before running the "
+                f"A {kind} may exist and bill: check with {self.info_hint_by_name(name)} before running the "
                 "task again.",
                 code=error.code,
                 status=error.status,
@@ -65,7 +67,7 @@ class CreateSafety:
         if len(found) == 1:
             if self.track_actions:
                 self.result["actions"][-1:] = ["adopt"]
-            self.module.warn(
+            self.warn(
                 f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
                 "is listed, so it was created; this task adopted it instead of creating another."
             )
@@ -100,12 +102,19 @@ class CreateSafety:
                 changed=False,
             )
 
-    def refuse_concurrent_duplicates(self, created: Any) -> None:
-        """One list read after a create: other tasks may have created the same name at the same moment."""
+    def info_hint_by_name(self, name: str) -> str:
+        """The task that lists this module's resources (its ``_info`` module), else this module by name."""
+        if self.result_key in _hints.INFO_MODULES:
+            return f"runpod.cloud.{_hints.INFO_MODULES[self.result_key]}"
+        return _hints.info_hint(self.result_key, f"name={name}")
+
+    def refuse_concurrent_duplicates(self, created: Any, find_by_name: Any = None) -> None:
+        """One list read after a create: other tasks may have created the same name at the same moment.
+        ``find_by_name`` replaces the module's own lookup (a fleet answers every member from one list read)."""
         try:
-            matches = self.find_by_name(created.name)
+            matches = (find_by_name or self.find_by_name)(created.name)
         except RunPodError as error:
-            self.module.warn(
+            self.warn(
                 f"{self.label(created)} was created, but the list read that checks for other {self.resource_kind}s "
                 f"created with the same name at the same moment failed: {error.message} ({error.code})"
             )

@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path, waits."""
+"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path, the
+handoff of its wait (the wait itself is its ``waiter``, ``_module.waiter``)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.account impo
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
     HANDOFF_ENV,
     HANDOFF_KEY,
@@ -34,10 +34,30 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff impor
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import CONNECTION_KEYS, WaitSettings
 
 
+class Report:
+    """Where a module's warnings and its end go: the AnsibleModule. A fleet member (``fleet``) and a wait resumed
+    on the controller (``controller``) give their own, which collect instead of ending the process."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def warn(self, warning: str) -> None:
+        self.module.warn(warning)
+
+    def fail(self, msg: str, result: dict) -> None:
+        self.module.fail_json(msg=msg, **result)
+
+    def exit(self, result: dict) -> None:
+        self.module.exit_json(**result)
+
+
 class RunPodModule:
     """Base for runpod.cloud modules: builds the backend and owns the single failure path.
 
     Subclasses set ``result_key`` (the resource key in the result, e.g. ``pod``) and implement ``run()``.
+    ``params`` are the module's options unless given (a fleet member's own); ``report`` where warnings and the end
+    go (default: the AnsibleModule ``module``, which may be None on the controller, where no module runs);
+    ``backend`` one already built (a fleet's members share the task's).
     """
 
     result_key: str = ""
@@ -46,26 +66,29 @@ class RunPodModule:
     module: Any  # the AnsibleModule
     result: dict[str, Any]
     wait_settings: WaitSettings | None
-    # Whether the action plugin may take this module's wait to the controller (see HANDOFF_ENV).
-    controller_wait = False
-    # Where the engine's lines go: ``progress(line)`` and ``on_transition(entry)`` (the controller's display).
-    progress = None
-    on_transition = None
+    # The module's wait (``_module.waiter.Waiter``), which the action plugin may take to the controller.
+    waiter: Any = None
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, *, params: dict | None = None, report: Report | None = None,
+                 backend: Any = None, result_key: str | None = None) -> None:
+        if result_key:
+            self.result_key = result_key
         if not self.result_key:
             raise NotImplementedError("RunPodModule subclasses must set result_key")
         self.module = module
+        self.params = module.params if params is None else params
+        self.check_mode = bool(module is not None and module.check_mode)
+        self.report = Report(module) if report is None else report
         self.result = {"changed": False, self.result_key: None}
         for available, lib, error in (
             (HAS_HTTPX, "httpx", HTTPX_IMPORT_ERROR),
             (HAS_PYDANTIC, "pydantic", PYDANTIC_IMPORT_ERROR),
         ):
             if not available:
-                module.fail_json(msg=missing_required_lib(lib), exception=error)
+                self.report.fail(missing_required_lib(lib), {"exception": error})
         self._check_connection_options()
         self.wait_settings = self._parse_wait_options()
-        self._backend: Any = None
+        self._backend: Any = backend
 
     # --- construction --------------------------------------------------------------------------
     @property
@@ -79,7 +102,7 @@ class RunPodModule:
     def backend(self):
         # Built lazily so option checks that fail run before any client exists.
         if self._backend is None:
-            options = {key: self.module.params.get(key) for key in CONNECTION_KEYS}
+            options = {key: self.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
         return self._backend
 
@@ -88,17 +111,25 @@ class RunPodModule:
         """Network volumes, registry credentials, SSH keys and billing (``_account``), over the backend's client."""
         return account_api(self.backend)
 
+    def warn(self, warning: str) -> None:
+        self.report.warn(warning)
+
+    @property
+    def no_log_values(self) -> Any:
+        """The values Ansible masks in this task's output (none where no AnsibleModule runs: the controller)."""
+        return getattr(self.module, "no_log_values", None) or ()
+
     def _check_connection_options(self):
         """Refuse unusable connection options and warn about ones that expose the key, before any request."""
         try:
-            resolved = resolve_options({key: self.module.params.get(key) for key in CONNECTION_KEYS})
+            resolved = resolve_options({key: self.params.get(key) for key in CONNECTION_KEYS})
         except ValueError as exc:
-            self.module.fail_json(msg=str(exc), code="bad_request", changed=False)
+            self.report.fail(str(exc), {"code": "bad_request", "changed": False})
         for warning in transport_warnings(resolved):
-            self.module.warn(warning)
+            self.warn(warning)
 
     def _parse_wait_options(self):
-        params = self.module.params
+        params = self.params
         if "wait" not in params:
             return None
         values = {}
@@ -106,18 +137,15 @@ class RunPodModule:
             try:
                 values[option] = _duration.parse(params[option])
             except ValueError as exc:
-                self.module.fail_json(msg=f"invalid {option}: {exc}", code="bad_request", changed=False)
+                self.report.fail(f"invalid {option}: {exc}", {"code": "bad_request", "changed": False})
         if values["wait_interval"] > values["wait_timeout"]:
-            self.module.fail_json(
-                msg=(
-                    f"wait_interval ({params['wait_interval']}) must not be longer than "
-                    f"wait_timeout ({params['wait_timeout']})"
-                ),
-                code="bad_request",
-                changed=False,
+            self.report.fail(
+                f"wait_interval ({params['wait_interval']}) must not be longer than "
+                f"wait_timeout ({params['wait_timeout']})",
+                {"code": "bad_request", "changed": False},
             )
         return WaitSettings(
-            wait=bool(params["wait"]) and not self.module.check_mode,
+            wait=bool(params["wait"]) and not self.check_mode,
             timeout=values["wait_timeout"],
             interval=values["wait_interval"],
             wait_for=params.get("wait_for"),
@@ -129,7 +157,7 @@ class RunPodModule:
 
     def exit(self, **extra: Any) -> NoReturn:
         self.result.update(extra)
-        self.module.exit_json(**self.result)
+        self.report.exit(self.result)
         raise AssertionError("exit_json returned")  # pragma: no cover - exit_json exits
 
     def fail(
@@ -152,7 +180,7 @@ class RunPodModule:
             result["id"] = resource_id
         if exception is not None:
             result["exception"] = exception
-        self.module.fail_json(msg=msg, **result)
+        self.report.fail(msg, result)
         raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
     def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
@@ -165,96 +193,38 @@ class RunPodModule:
             **extra,
         )
 
-    def resource_remedy(self, resource_id: str) -> str:
-        return (
-            f"{self.resource_kind} {resource_id} was kept: inspect it with {self.info_hint(resource_id)}, "
-            f"or delete it with {self.delete_hint(resource_id)}"
-        )
+    def selector(self, resource_id: str) -> str:
+        """How a hint names a resource of this module (``id=<id>``)."""
+        return f"id={resource_id}"
 
-    def gone_remedy(self, resource_id: str) -> str:
-        """What a failed wait says of a resource it saw and then lost (deleted or terminated by someone else)."""
-        return f"{self.resource_kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
+    def resource_remedy(self, resource_id: str) -> str:
+        if self.waiter is not None:
+            return self.waiter.remedy(resource_id)
+        return _hints.kept_remedy(self.resource_kind, resource_id, self.result_key, self.selector(resource_id))
 
     def info_hint(self, resource_id: str) -> str:
-        return f"runpod.cloud.{self.result_key}_info id={resource_id}"
-
-    def delete_hint(self, resource_id: str) -> str:
-        return f"runpod.cloud.{self.result_key} id={resource_id} state=absent"
+        return _hints.info_hint(self.result_key, self.selector(resource_id))
 
     # --- waiting -------------------------------------------------------------------------------
     def hand_off(self, **handoff: Any) -> None:
         """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV).
 
         ``handoff`` is what the wait needs besides the options and the result (ids, names); the controller
-        gives it back to ``resume``.
+        gives it back to the waiter's ``resume``.
         """
         wanted = os.environ.get(HANDOFF_ENV)
-        if not (self.controller_wait and wanted and wanted == key_fingerprint(self.module.params.get("api_key"))):
+        if not (self.waiter is not None and wanted and wanted == key_fingerprint(self.params.get("api_key"))):
             return
-        params = {key: self.module.params.get(key) for key in HANDOFF_OPTIONS if key in self.module.params}
+        params = {key: self.params.get(key) for key in HANDOFF_OPTIONS if key in self.params}
         self.exit(**{HANDOFF_KEY: dict(handoff, params=params)})
-
-    def resume(self, handoff: dict) -> None:
-        """On the controller: run the wait ``hand_off`` handed over, on the module's result (``self.result``)."""
-        raise NotImplementedError
-
-    def wait_until(
-        self, poll, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None, timeout=None,
-        failure_logs=None, live_logs=None,
-    ):
-        """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
-
-        ``describe_last`` returns the resource(s) as last seen (for the failure result).
-        ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
-        on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
-        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.logs``);
-        ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
-        """
-        settings = self.wait_options
-        timeout = settings.timeout if timeout is None else timeout
-        token = _wait.CancelToken()
-        if hasattr(poll, "deadline"):
-            # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
-            poll.deadline = _wait.SystemClock().now() + timeout
-        if live_logs is not None:
-            poll = _with_live_logs(poll, live_logs)
-        try:
-            with _wait.cancel_on_signals(token):
-                return _wait.until(
-                    poll,
-                    label=label,
-                    timeout=timeout,
-                    interval=settings.interval,
-                    cancel=token,
-                    probe_interval=probe_interval,
-                    resource_id=resource_id,
-                    progress=self.progress,
-                    on_transition=self.on_transition,
-                )
-        except _outcome.WaitError as error:
-            self.result[self.result_key] = describe_last()
-            gone = error.code == "not_found" and getattr(getattr(poll, "misses", None), "ever_seen", False)
-            remedy = self.gone_remedy(resource_id) if gone else self.resource_remedy(resource_id)
-            msg, extra = f"{error}; {remedy}", {}
-            if explain_failure is not None:
-                msg, extra = explain_failure(error)
-            if failure_logs is not None:
-                msg += failure_logs(error, extra)
-            self.fail(
-                msg,
-                code=error.code,
-                status=getattr(error, "status", None),
-                resource_id=resource_id,
-                wait=error.as_dict(),
-                **extra,
-            )
 
     def select(
         self, read: Callable[[str], Any], find_by_name: Callable[[str], list], list_all: Callable[[], list]
     ) -> list:
-        """What an ``_info`` task asks for: the ``id`` option's resource (an unknown id gives ``[]``), else the
-        resources named ``name``, else all of them. An API error fails with ``reading <kind>s failed: ...``."""
-        params = self.module.params
+        """What an ``_info`` task asks for (``INFO_SELECTION_SPEC``, ``id`` and ``name`` mutually exclusive): the
+        ``id`` option's resource (an unknown id gives ``[]``), else the resources named ``name``, else all of them.
+        An API error fails with ``reading <kind>s failed: ...``."""
+        params = self.params
         try:
             if params.get("id"):
                 try:
@@ -277,16 +247,6 @@ class RunPodModule:
             status=error.status,
             exception=traceback.format_exc(),
         )
-
-
-def _with_live_logs(poll, live_logs):
-    def polled():
-        result = poll()
-        if not result.ready:
-            live_logs()
-        return result
-
-    return polled
 
 
 def run_module(module_class, module) -> None:

@@ -7,19 +7,17 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
 from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
     add_pod_logs,
     batch_failure_logs,
     live_pod_lines,
     pending_pods,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 
 
 def with_proven_ssh(described, proven):
@@ -32,31 +30,33 @@ def with_proven_ssh(described, proven):
     return described
 
 
-def batch_wait(owner, poller, subject, **wait_args):
-    """``owner.wait_until`` over a ``BatchPodPoller``; on the controller, each pod's own transitions are shown
+def batch_wait(waiter, poller, subject, **wait_args):
+    """``waiter.until`` over a ``BatchPodPoller``; on the controller, each pod's own transitions are shown
     (``BatchLines``) and the engine prints the running count (the poller's ``summary``)."""
-    shown = owner.on_transition
+    shown = waiter.on_transition
     if shown is not None:
-        owner.on_transition = BatchLines(poller, shown, subject)
+        waiter.on_transition = BatchLines(poller, shown, subject)
     try:
-        return owner.wait_until(
-            poller, resource_id=None, failure_logs=batch_failure_logs(owner),
-            live_logs=live_pod_lines(owner, lambda: pending_pods(poller), owner.wait_options.interval), **wait_args
+        return waiter.until(
+            poller, resource_id=None, failure_logs=batch_failure_logs(waiter),
+            live_logs=live_pod_lines(waiter, lambda: pending_pods(poller), waiter.host.wait_options.interval),
+            **wait_args
         )
     finally:
-        owner.on_transition = shown
+        waiter.on_transition = shown
 
 
-def wait_fleet(owner, members):
-    """The fleet's one batch wait: ``members`` are ``{"name", "id"}`` in order, ``owner.result["pods"]`` the
-    pods as the task left them; sets ``pods`` (each as last read) and ``wait``."""
-    settings = owner.wait_settings
-    pod_ids = list(owner.result["ids"])
+def wait_fleet(waiter, members):
+    """The fleet's one batch wait: ``members`` are ``{"name", "id"}`` in order, ``result["pods"]`` the pods as
+    the task left them; sets ``pods`` (each as last read) and ``wait``. ``waiter`` is the pod module's."""
+    host = waiter.host
+    settings = host.wait_options
+    pod_ids = list(host.result["ids"])
     names = {member["id"]: member["name"] for member in members if member["id"]}
-    before = list(owner.result["pods"])
-    poller = BatchPodPoller(owner.backend, pod_ids, wait_for=settings.wait_for, names=names)
+    before = list(host.result["pods"])
+    poller = BatchPodPoller(host.backend, pod_ids, wait_for=settings.wait_for, names=names)
     what = "ssh" if settings.wait_for == "ssh" else "running status"
-    base = owner.params["name"]
+    base = host.params["name"]
 
     def last_reads(final):
         pods = []
@@ -70,18 +70,18 @@ def wait_fleet(owner, members):
         return pods
 
     def describe_last():
-        owner.result["pods"] = last_reads({})
+        host.result["pods"] = last_reads({})
 
     outcome = batch_wait(
-        owner,
+        waiter,
         poller,
         f"fleet {base}",
         label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'} of fleet {base!r}",
         describe_last=describe_last,
         explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
     )
-    owner.result["pods"] = last_reads(outcome.value or {})
-    owner.result["wait"] = outcome.as_dict()
+    host.result["pods"] = last_reads(outcome.value or {})
+    host.result["wait"] = outcome.as_dict()
 
 
 def explain_batch_failure(error, poller, pod_ids, names):
@@ -123,38 +123,30 @@ class _FirstReadBackend:
         return self._backend.list_pods(runtime=runtime, attempts=attempts)
 
 
-class PodInfoWait(RunPodModule):
-    """What ``runpod.cloud.pod_info`` needs to wait for its pods (``wait_pods``), on either side of the handoff."""
+class PodsWaiter(Waiter):
+    """``runpod.cloud.pod_info``'s wait for its pods (``wait_pods``), on either side of the handoff."""
 
+    kind = module = "pod"
     result_key = "pods"
-    resource_kind = "pod"
-    controller_wait = True
-
-    def info_hint(self, resource_id):
-        return f"runpod.cloud.pod_info id={resource_id}"
-
-    def delete_hint(self, resource_id):
-        return f"runpod.cloud.pod id={resource_id} state=absent"
-
-    def exit(self, **extra):
-        # ``logs: N``: the pods as the task returns them, after the wait (a handoff exits before it).
-        if HANDOFF_KEY not in extra:
-            add_pod_logs(self, self.result["pods"] or [])
-        super().exit(**extra)
 
     def resume(self, handoff):
+        from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
+        # ``logs: N``: the pods as the task returns them, after the wait (the module reads them on its side).
+        add_pod_logs(self, self.host.result["pods"] or [])
 
     def wait_pods(self, pod_ids, names, timeout, first_read):
-        """Wait until every pod of ``pod_ids`` is ready; ``self.result`` holds ``pods`` (described, in selection
+        """Wait until every pod of ``pod_ids`` is ready; the result holds ``pods`` (described, in selection
         order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
         ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
-        before = {pod["id"]: pod for pod in self.result["pods"]}
-        missing = self.result["missing"]
-        backend = _FirstReadBackend(self.backend, first_read)
-        poller = BatchPodPoller(backend, pod_ids, wait_for=self.wait_options.wait_for, names=names)
-        what = "ssh" if self.wait_options.wait_for == "ssh" else "running status"
+        result, settings = self.host.result, self.host.wait_options
+        before = {pod["id"]: pod for pod in result["pods"]}
+        missing = result["missing"]
+        backend = _FirstReadBackend(self.host.backend, first_read)
+        poller = BatchPodPoller(backend, pod_ids, wait_for=settings.wait_for, names=names)
+        what = "ssh" if settings.wait_for == "ssh" else "running status"
         count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
 
         def last_reads(final):
@@ -178,6 +170,6 @@ class PodInfoWait(RunPodModule):
             explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
         )
         final = outcome.value or {}
-        self.result["pods"] = last_reads(final)
-        self.result["missing"] = [entry for entry in missing if entry not in final]
-        self.result["wait"] = outcome.as_dict()
+        result["pods"] = last_reads(final)
+        result["missing"] = [entry for entry in missing if entry not in final]
+        result["wait"] = outcome.as_dict()

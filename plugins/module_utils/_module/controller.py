@@ -2,14 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The controller's side of a wait handoff (docs/dev/architecture.md, "Waits on the controller"): a stand-in for
-the AnsibleModule a resumed wait uses, and ``resume_wait``, which runs the module's own wait on its result."""
+"""The controller's side of a wait handoff (docs/dev/architecture.md, "Waiters"): ``resume_wait`` builds the
+module's waiter on a host that runs no AnsibleModule, runs the wait on the module's result and returns the task's
+result."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import Report, RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
 
 
@@ -27,16 +29,13 @@ def _warning_text(warning: Any) -> Any:
     return getattr(event, "msg", None) if event is not None else warning
 
 
-class _ControllerModule:
-    """The part of AnsibleModule a resumed wait uses; ``exit_json``/``fail_json`` end it with its result."""
+class ControllerReport(Report):
+    """A resumed wait's report: its warnings are added to the task's result, and its end ends the wait."""
 
-    check_mode = False
-    _diff = False
-
-    def __init__(self, params: dict) -> None:
-        self.params = params
-        # None while the wait class is built: the module already gave those warnings (the connection options are
-        # the same). Then a list: the wait's own warnings, added to the result as the module would add them.
+    def __init__(self) -> None:
+        super().__init__(None)
+        # None while the host is built: the module already gave those warnings (the connection options are the
+        # same). Then a list: the wait's own warnings, added to the result as the module would add them.
         self.warnings: list[str] | None = None
 
     def warn(self, warning: str) -> None:
@@ -52,36 +51,37 @@ class _ControllerModule:
             result["warnings"] = [*given, *added]
         return result
 
-    def exit_json(self, **result: Any) -> None:
-        raise _WaitEndedError(self._with_warnings(result))
+    def exit(self, result: dict) -> None:
+        raise _WaitEndedError(self._with_warnings(dict(result)))
 
-    def fail_json(self, msg: str, **result: Any) -> None:
+    def fail(self, msg: str, result: dict) -> None:
         raise _WaitEndedError(self._with_warnings(dict(result, failed=True, msg=msg)))
 
 
-def resume_wait(wait_class, module_result: dict, api_key: str, progress=None, on_transition=None,
+def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, on_transition=None,
                 secrets=()) -> dict:
     """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here; return the task's result.
 
-    The module did everything but the wait; this runs the same ``wait_for`` on its result, so the result is
-    what the module would have returned had it waited itself. ``secrets`` are the task's values that log lines
-    must not show (the handoff never carries them; ``_module.logs.task_secrets``).
+    The module did everything but the wait; this builds the module's waiter (``waiter_class``) on the module's
+    options and result and runs its ``resume``, so the result is what the module would have returned had it
+    waited itself. ``secrets`` are the task's values that log lines must not show (the handoff never carries
+    them; ``_module.logs.task_secrets``).
     """
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)
-    module = _ControllerModule(dict(handoff["params"], api_key=api_key))
+    report = ControllerReport()
     try:
-        runner = wait_class(module)
-        module.warnings = []
-        runner.progress = progress
-        runner.log_secrets = [str(value) for value in secrets if value is not None]
-        runner.on_transition = on_transition
-        runner.result = result
+        host = RunPodModule(None, params=dict(handoff["params"], api_key=api_key), report=report,
+                            result_key=waiter_class.result_key)
+        report.warnings = []
+        host.result = result
+        waiter = host.waiter = waiter_class(host, progress=progress, on_transition=on_transition)
+        waiter.log_secrets = [str(value) for value in secrets if value is not None]
         try:
-            runner.resume(handoff)
+            waiter.resume(handoff)
         except RunPodError as error:  # as run_module does: the structured failure, never a traceback
-            runner.fail_unexpected(error)
-        runner.exit()
+            waiter.fail_unexpected(error)
+        host.exit()
     except _WaitEndedError as ended:
         return ended.result
     raise AssertionError("the resumed wait neither exited nor failed")  # pragma: no cover

@@ -5,21 +5,23 @@
 """Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` managed in one task.
 
 Each member runs the single-pod module's own code (create with its placement rules, adoption, update,
-start/stop/restart, delete) on a member runner whose failures are collected instead of ending the task.
-Members run ``create_concurrency`` at a time on the task's one backend: one HTTP client, so one 429 pauses
-every worker (``Client.pause``). One list read finds every member by name; ``wait`` is one batch wait
-(``BatchPodPoller``, the engine ``pod_info`` uses). See docs/pods.md ("Fleets").
+start/stop/restart, delete) as a member runner: the pod module built with the member's own options, the task's
+one backend and a ``MemberReport`` that collects its warnings and failure instead of ending the task. Members run
+``create_concurrency`` at a time on that backend: one HTTP client, so one 429 pauses every worker
+(``Client.pause``). The catalog read (``SharedCatalog``) and the name lookups are the fleet's, given to each
+member: one list read finds every member by name; ``wait`` is one batch wait (``BatchPodPoller``, the engine
+``pod_info`` uses). See docs/pods.md ("Fleets").
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import Report
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet
 
 MAX_COUNT = 100
@@ -52,75 +54,64 @@ def member_names(base, count):
     return [f"{base}-{index}" for index in range(1, count + 1)]
 
 
-@contextlib.contextmanager
-def one_catalog_read(backend):
-    """While the members create, the backend's ``read_gpu_catalog`` (REST v2) is read once for the whole fleet:
-    every member's spec differs only by name. The members share the task's one backend (one HTTP client, so a 429
-    pauses every worker); each create returns its own placement."""
-    read = getattr(backend, "read_gpu_catalog", None)
-    if read is None:
-        yield
-        return
-    lock = threading.Lock()
-    memo: dict[str, tuple[Any, Exception | None]] = {}
+class SharedCatalog:
+    """The fleet's one catalog read: the first member's create reads (with its own reader, ``read``), the others
+    wait for its answer and get the same (or its failure). Every member's spec differs only by name; each create
+    still returns its own placement. Given to the backend's ``create_pod`` as ``shared_read``."""
 
-    def shared(spec=None, **kwargs):
-        with lock:  # the first member reads, the others wait for its answer
-            if "answer" not in memo:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._answer: tuple[Any, Exception | None] | None = None
+
+    def __call__(self, read):
+        with self._lock:  # the first member reads, the others wait for its answer
+            if self._answer is None:
                 try:
-                    memo["answer"] = (read(spec, **kwargs), None)
+                    self._answer = (read(), None)
                 except Exception as read_error:  # the catalog is a hint: each create handles the failure
-                    memo["answer"] = (None, read_error)
-        answer, failure = memo["answer"]
+                    self._answer = (None, read_error)
+        answer, failure = self._answer
         if failure is not None:
             raise failure
         return answer
 
-    backend.read_gpu_catalog = shared
-    try:
-        yield
-    finally:
-        del backend.read_gpu_catalog
-
 
 class MemberFailedError(Exception):
-    """A member's ``fail_json``: its failure result, collected instead of ending the task."""
+    """A member's failure: its failure result, collected instead of ending the task."""
 
     def __init__(self, result):
         super().__init__(result.get("msg", ""))
         self.result = result
 
 
-class _MemberModule:
-    """What a member's code sees in place of the AnsibleModule: its own name, no wait, failures raised."""
+class MemberReport(Report):
+    """A member's warnings are collected (the task gives each once); its failure is raised, never the task's end."""
 
-    def __init__(self, module, name):
-        self.params = dict(module.params, name=name, count=None, wait=False)
-        self.check_mode = module.check_mode
-        self._diff = module._diff
+    def __init__(self):
+        super().__init__(None)
         self.warnings = []
 
     def warn(self, warning):
         self.warnings.append(warning)
 
-    def fail_json(self, **result):
-        raise MemberFailedError(result)
+    def fail(self, msg, result):
+        raise MemberFailedError(dict(result, msg=msg))
 
-    def exit_json(self, **result):  # pragma: no cover - a member never exits
+    def exit(self, result):  # pragma: no cover - a member never exits
         raise AssertionError("a fleet member never exits the task")
 
 
 class _Member:
-    def __init__(self, owner, name, matches):
+    def __init__(self, owner, name, matches, catalog):
         self.name = name
         self.matches = matches
-        self.module = _MemberModule(owner.module, name)
-        self.runner = type(owner)(self.module)
-        self.runner._backend = owner.backend
+        self.report = MemberReport()
+        params = dict(owner.params, name=name, count=None, wait=False)
+        self.runner = type(owner)(owner.module, params=params, report=self.report, backend=owner.backend,
+                                  shared_read=catalog, recheck_after_create=False)
         # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
         # after every create settled (_recheck_names), not one per member.
-        self.recheck = self.runner.recheck_name_after_create
-        self.runner.recheck_name_after_create = False
+        self.recheck = owner.recheck_name_after_create
         self.created = None
         self.failure = None
 
@@ -165,9 +156,10 @@ def run_fleet(owner):
         found = owner.backend.find_pods_named(names)
     except RunPodError as error:
         owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
-    members = [_Member(owner, name, found[name]) for name in names]
+    catalog = SharedCatalog()
+    members = [_Member(owner, name, found[name], catalog) for name in names]
     workers = min(params["create_concurrency"], len(members))
-    with one_catalog_read(owner.backend), ThreadPoolExecutor(workers, thread_name_prefix="runpod-fleet") as pool:
+    with ThreadPoolExecutor(workers, thread_name_prefix="runpod-fleet") as pool:
         for _done in pool.map(_Member.run, members):
             pass
     _recheck_names(owner, members, names)
@@ -178,8 +170,8 @@ def run_fleet(owner):
         _fail_partly(owner, members, failures)
     if owner.should_wait() and owner.result["ids"]:
         listed = [{"name": member.name, "id": member.pod_id} for member in members]
-        owner.hand_off(members=listed)  # on the controller, the action plugin runs the wait (_waits.wait_fleet)
-        wait_fleet(owner, listed)
+        owner.hand_off(members=listed)  # on the controller, the action plugin runs the wait (batch.wait_fleet)
+        wait_fleet(owner.waiter, listed)
     owner.exit()
 
 
@@ -200,9 +192,8 @@ def _recheck_names(owner, members, names):
         def lookup(name):
             return found.get(name, [])
     for member in created:
-        member.runner.find_by_name = lookup
         try:
-            member.runner.refuse_concurrent_duplicates(member.created)
+            member.runner.refuse_concurrent_duplicates(member.created, find_by_name=lookup)
         except MemberFailedError as failed:
             member.failure = failed.result
 
@@ -216,9 +207,9 @@ def _collect(owner, members):
     diffs = [(m.name, m.runner.result["diff"]) for m in members if m.runner.result.get("diff")]
     if diffs:
         result["diff"] = {key: {name: diff[key] for name, diff in diffs} for key in ("before", "after")}
-    warnings = dict.fromkeys(warning for m in members for warning in m.module.warnings)
+    warnings = dict.fromkeys(warning for m in members for warning in m.report.warnings)
     for warning in warnings:
-        owner.module.warn(warning)
+        owner.warn(warning)
 
 
 def _fail_partly(owner, members, failures):

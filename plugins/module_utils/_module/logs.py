@@ -44,10 +44,10 @@ MAX_INFO_LINES = 5000
 def task_secrets(owner):
     """The values a log line must never show: the task's ``env`` values, its secret options (the api key, any
     password), every no_log value Ansible knows, and what the action plugin passed (``owner.log_secrets``)."""
-    params = owner.module.params
+    params = owner.params
     found = [value for value in (params.get("env") or {}).values() if value is not None]
     found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
-    found.extend(getattr(owner.module, "no_log_values", None) or ())
+    found.extend(owner.no_log_values)
     found.extend(getattr(owner, "log_secrets", None) or ())
     return [str(value) for value in found]
 
@@ -215,7 +215,7 @@ def live_pod_lines(owner, pending, interval):
 
 def info_lines(owner):
     """The info modules' ``logs`` option (lines per source), checked before any call: 0 to ``MAX_INFO_LINES``."""
-    lines = owner.module.params.get("logs") or 0
+    lines = owner.params.get("logs") or 0
     if not 0 <= lines <= MAX_INFO_LINES:
         owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
     return lines

@@ -7,12 +7,12 @@ modules"): lookup, present, absent, check mode, diff, results and the failure me
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import CreateSafety
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
@@ -42,12 +42,17 @@ class ResourceModule(RunPodModule, CreateSafety):
     recheck_name_after_create = False
     # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
     adopt_after_failed_create = False
+    # The module's waiter (``waits.PodWaiter``, ...): built once the options passed, composed as ``self.waiter``.
+    waiter_class: Any = None
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, *, recheck_after_create: bool | None = None, **seat: Any) -> None:
+        """``seat``: ``RunPodModule``'s (params, report, backend) for a module run inside another task (a fleet's
+        members, which also leave the name recheck to the fleet: ``recheck_after_create=False``)."""
         if not self.result_key:
             self.result_key = self.resource_kind
-        super().__init__(module)
-        self.params = module.params
+        if recheck_after_create is not None:
+            self.recheck_name_after_create = recheck_after_create
+        super().__init__(module, **seat)
         if self.track_actions:
             self.result["actions"] = []
         # Set once this task created or started a resource: every later failure names it (changed=true).
@@ -58,6 +63,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         if self.input_model is not None:
             check_input(self, self.input_model)
         self.check_options()
+        self.waiter = self.waiter_class(self) if self.waiter_class is not None else None
 
     # --- hooks -----------------------------------------------------------------------------------
     def check_options(self) -> None:
@@ -130,21 +136,18 @@ class ResourceModule(RunPodModule, CreateSafety):
         return self.update_resource(current)
 
     def should_wait(self) -> bool:
-        return self.wait_settings is not None and self.wait_settings.wait
-
-    def wait_for(self, resource: Any) -> None:
-        """Block until ``resource`` is ready (with ``self.wait_until``); set ``result["wait"]``."""
+        return self.waiter is not None and self.wait_settings is not None and self.wait_settings.wait
 
     def hand_off_wait(self, resource: Any) -> None:
         """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV)."""
-        self.hand_off(id=resource.id, name=getattr(resource, "name", None), touched_id=self.touched_id)
-
-    def resume(self, handoff: dict) -> None:
-        self.touched_id = handoff.get("touched_id")
-        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+        self.hand_off(id=resource.id, name=resource.name, touched_id=self.touched_id)
 
     def last_known_state(self) -> str:
-        return "unknown"
+        return self.waiter.last_known_state() if self.waiter is not None else "unknown"
+
+    def selector(self, resource_id: str) -> str:
+        # A module that finds by name only (templates) names the resource by its name.
+        return f"{self.id_option}={resource_id}" if self.id_option else f"name={self.params['name']}"
 
     # --- the run ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -159,7 +162,7 @@ class ResourceModule(RunPodModule, CreateSafety):
                 self.stop_if_interrupted(resource)
                 if resource is not None and self.should_wait():
                     self.hand_off_wait(resource)
-                    self.wait_for(resource)
+                    self.waiter.wait_for(resource)
         self.exit()
 
     def stop_if_interrupted(self, resource: Any) -> None:
@@ -223,11 +226,11 @@ class ResourceModule(RunPodModule, CreateSafety):
         """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
         ids = sorted(resource.id for resource in matches)
         kind = self.resource_kind
+        placeholder = f"{self.id_option or 'name'}=<{self.id_option or 'name'}>"
         remedy = f"set {self.id_option} to the one you mean, or delete" if self.id_option else "rename or delete"
         self.fail(
             f"{context}found {len(ids)} {kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names to be "
-            f"unique, so it will not guess: {remedy} the others (runpod.cloud.{self.result_key} "
-            f"{self.id_option or 'name'}=<{self.id_option or 'name'}> state=absent)",
+            f"unique, so it will not guess: {remedy} the others ({_hints.delete_hint(self.result_key, placeholder)})",
             code="ambiguous",
             ids=ids,
             **extra,
@@ -320,8 +323,8 @@ class ResourceModule(RunPodModule, CreateSafety):
         resource_id = str(self.touched_id)
         self.mark_changed()
         self.fail(
-            f"{action}: {error.message} ({error.code}); the last known state of {self.resource_kind} "
-            f"{resource_id} is {self.last_known_state()}; {self.resource_remedy(resource_id)}",
+            _hints.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
+                                   self.resource_remedy(resource_id)),
             code=error.code,
             status=error.status,
             resource_id=resource_id,

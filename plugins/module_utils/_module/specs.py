@@ -49,6 +49,13 @@ GPU_CHOICE_ARGUMENT_SPEC = dict(
     ),
     max_price_per_hr=dict(type="float"),
 )
+# The selection of every ``_info`` module (``RunPodModule.select``): one resource by id, or the resources with a
+# name; the two are mutually exclusive (each module documents both options and says so).
+INFO_SELECTION_SPEC = dict(
+    id=dict(type="str"),
+    name=dict(type="str"),
+)
+INFO_MUTUALLY_EXCLUSIVE = [("id", "name")]
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 

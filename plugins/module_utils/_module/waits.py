@@ -2,14 +2,17 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The waits of the waiting modules, run by the module itself or, on the controller, by its action plugin.
+"""The waiters of the waiting modules: ``PodWaiter``, ``EndpointWaiter``, ``ClusterWaiter``.
 
-A waiting module subclasses its ``*Wait`` class here, so the module and the action plugin run one
-``wait_for``: the results cannot drift apart. ``controller.resume_wait`` is the controller's side of the handoff
-(docs/dev/architecture.md, "Waits on the controller"); batch waits are in ``batch``.
+A waiting module composes its waiter (``self.waiter``) and the action plugin builds the same class on the
+controller, so the module and the action plugin run one ``wait_for``: the results cannot drift apart.
+``controller.resume_wait`` is the controller's side of the handoff (docs/dev/architecture.md, "Waiters"); batch
+waits are in ``batch``.
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
@@ -25,7 +28,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers impor
     PodPoller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
 from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
     batch_failure_logs,
     endpoint_failure_logs,
@@ -33,73 +35,74 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
     pending_pods,
     pod_failure_logs,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-
-POD_WAIT_STATES = ("present", "running", "restarted")
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 
 
-class PodWait(ResourceModule):
-    """What ``runpod.cloud.pod`` needs to wait: its messages, its description and the wait itself."""
+class _ResourceWaiter(Waiter):
+    """A wait on one resource: the handoff carries its ``id``, ``name`` and ``touched_id``."""
 
-    resource_kind = "pod"
-    track_actions = True
-    keep_deleted = False
-    controller_wait = True
+    def resume(self, handoff):
+        self.touched_id = handoff.get("touched_id")
+        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+
+    def wait_for(self, resource):
+        """Block until ``resource`` is ready (with ``self.until``); set ``result["wait"]``."""
+        raise NotImplementedError
+
+
+class PodWaiter(_ResourceWaiter):
+    """``runpod.cloud.pod``'s wait: one pod (``wait_for``: ssh or running), or a fleet's batch wait (``count``)."""
+
+    kind = module = result_key = "pod"
 
     def resume(self, handoff):
         if "members" in handoff:  # a fleet's one batch wait (``count``)
             return wait_fleet(self, handoff["members"])
         return super().resume(handoff)
 
-    def resource_remedy(self, resource_id):
+    def remedy(self, resource_id):
         return (
             f"pod {resource_id} was kept and bills by the second while it runs: inspect it with "
             f"{self.info_hint(resource_id)}, or delete it with {self.delete_hint(resource_id)}"
         )
 
     def last_known_state(self):
-        return self.result["pod"]["runtime_status"] if self.result.get("pod") else "unknown"
-
-    def describe(self, resource):
-        return describe_pod(resource)
-
-    def should_wait(self):
-        return super().should_wait() and self.params["state"] in POD_WAIT_STATES
+        result = self.host.result
+        return result["pod"]["runtime_status"] if result.get("pod") else "unknown"
 
     def wait_for(self, resource):
-        pod_id = resource.id
-        before = self.result.get("pod")  # the pod as last read before the wait (what ``seen`` described)
-        wait_for = self.wait_options.wait_for
-        poller = PodPoller(self.backend, pod_id, wait_for=wait_for)
-        name = (before or {}).get("name") or self.params.get("name")
+        pod_id, result = resource.id, self.host.result
+        before = result.get("pod")  # the pod as last read before the wait (what the module described)
+        wait_for = self.host.wait_options.wait_for
+        poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for)
+        name = (before or {}).get("name") or self.host.params.get("name")
         subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
-        outcome = self.wait_until(
+        outcome = self.until(
             poller,
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
-            describe_last=lambda: self.describe(poller.last_pod) if poller.last_pod is not None else before,
+            describe_last=lambda: describe_pod(poller.last_pod) if poller.last_pod is not None else before,
             failure_logs=pod_failure_logs(self, pod_id),
-            live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.wait_options.interval),
+            live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.host.wait_options.interval),
         )
         # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
         # less API call is one less way for a ready pod to end in a failure.
         if poller.last_pod is not None:
-            self.seen(poller.last_pod)
-        with_proven_ssh(self.result["pod"], (outcome.value or {}).get("ssh"))
-        self.result["wait"] = outcome.as_dict()
+            result["pod"] = describe_pod(poller.last_pod)
+        with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
+        result["wait"] = outcome.as_dict()
 
 
-class EndpointWait(ResourceModule):
-    """What ``runpod.cloud.endpoint`` needs to wait: its remedy, its description and the wait itself.
+class EndpointWaiter(_ResourceWaiter):
+    """``runpod.cloud.endpoint``'s wait: a ready worker, or a finished rollout; and its description.
 
     The wait starts from the endpoint as the task last described it (``result["endpoint"]``, which the handoff
     carries), never from a fresh read: both paths describe the same endpoint, with the wait's health counters.
     """
 
-    resource_kind = "endpoint"
-    controller_wait = True
+    kind = module = result_key = "endpoint"
 
-    def resource_remedy(self, resource_id):
+    def remedy(self, resource_id):
         return (
             f"endpoint {resource_id} was kept (nothing is deleted): inspect it with {self.info_hint(resource_id)}, "
             f"or delete it with {self.delete_hint(resource_id)} if you no longer want it (an endpoint with no "
@@ -107,21 +110,21 @@ class EndpointWait(ResourceModule):
         )
 
     def describe(self, resource, health=None):
-        return describe_endpoint(resource, self.backend.serverless_url, health)
+        return describe_endpoint(resource, self.host.backend.serverless_url, health)
 
     def wait_for(self, resource):
-        endpoint_id = resource.id
-        before = self.result["endpoint"]  # the endpoint as last read before the wait (what ``seen`` described)
+        endpoint_id, result = resource.id, self.host.result
+        before = result["endpoint"]  # the endpoint as last read before the wait (what the module described)
         if not before["workers_min"]:
-            self.module.warn(
+            self.host.warn(
                 f"endpoint {endpoint_id} has workers_min 0, so RunPod keeps no worker running and none is "
                 f"guaranteed to start before a request arrives; waiting anyway (set workers_min to 1 or more to "
                 f"guarantee a worker)"
             )
-        wait_for = self.params["wait_for"]
-        poller = EndpointPoller(self.backend, endpoint_id, wait_for=wait_for)
+        wait_for = self.host.params["wait_for"]
+        poller = EndpointPoller(self.host.backend, endpoint_id, wait_for=wait_for)
         what = "a ready worker" if wait_for == "ready" else "a finished rollout (no stale worker left)"
-        outcome = self.wait_until(
+        outcome = self.until(
             poller,
             label=f"{what} on endpoint {endpoint_id}",
             resource_id=endpoint_id,
@@ -130,110 +133,101 @@ class EndpointWait(ResourceModule):
         )
         value = outcome.value or {}
         self.describe_waited(before, poller, value.get("health"))
-        self.result["ready_signal"] = value.get("ready_signal")
-        self.result["ready_worker_id"] = value.get("worker_id")
-        self.result["wait"] = outcome.as_dict()
+        result["ready_signal"] = value.get("ready_signal")
+        result["ready_worker_id"] = value.get("worker_id")
+        result["wait"] = outcome.as_dict()
 
     def describe_waited(self, before, poller, health):
         """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""
-        release = None
-        if poller.last_version is not None and getattr(self.backend, "endpoint_release", None) is not None:
+        release, result = None, self.host.result
+        if poller.last_version is not None:
             try:
-                release = self.backend.endpoint_release(before["id"])
+                release = self.host.backend.endpoint_release(before["id"])
             except RunPodError:
                 release = {"version": poller.last_version, "rollout": poller.last_rollout}
-        self.result["release"], self.result["rollout"] = describe_release(release)
-        self.result["endpoint"] = self.describe(before, health or poller.last_health)
-        return self.result["endpoint"]
+        result["release"], result["rollout"] = describe_release(release)
+        result["endpoint"] = self.describe(before, health or poller.last_health)
+        return result["endpoint"]
 
 
-class ClusterWait(ResourceModule):
-    """What ``runpod.cloud.cluster`` needs to wait: its members, its description and the wait on every node.
+class ClusterWaiter(_ResourceWaiter):
+    """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``).
 
     The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
     ``result["pods"]``, which the handoff carries); the member views the module read itself (``members``) are
     described at the start, so a wait that never lists a member ends with the same ``pods`` on both paths.
     """
 
-    resource_kind = "cluster"
-    track_actions = True
-    keep_deleted = False
-    controller_wait = True
+    kind = module = result_key = "cluster"
 
-    def __init__(self, module):
+    def __init__(self, host, progress=None, on_transition=None):
+        super().__init__(host, progress, on_transition)
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
         self.proven = {}  # node id -> SSH address the wait proved reachable
-        super().__init__(module)
-        self.result["pods"] = []
-
-    def describe(self, resource):
-        return describe_cluster(resource)
 
     def last_known_state(self):
-        counts = (self.result.get("cluster") or {}).get("pods_by_status") or {}
+        counts = (self.host.result.get("cluster") or {}).get("pods_by_status") or {}
         return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
 
     def read_members(self, cluster):
-        self.members = self.backend.list_cluster_pods(cluster.id)
+        self.members = self.host.backend.list_cluster_pods(cluster.id)
         return self.members
 
-    def exit(self, **extra):
-        # A handoff exits right before the wait, which lists the members itself: no read here.
-        if HANDOFF_KEY not in extra and self.params["state"] == "present" and self.last_seen is not None \
-                and self.members is None and not self.module.check_mode:
-            self.read_members(self.last_seen)
-        self.result["pods"] = describe_members(self.members or [], self.proven)
-        super().exit(**extra)
+    def describe_members(self):
+        """``result["pods"]``: the nodes as last read, with the SSH addresses the wait proved."""
+        self.host.result["pods"] = describe_members(self.members or [], self.proven)
 
     def wait_for(self, resource):
-        cluster_id = resource.id
-        before = self.result["cluster"]  # the cluster as last read before the wait (what ``seen`` described)
+        cluster_id, result = resource.id, self.host.result
+        before = result["cluster"]  # the cluster as last read before the wait (what the module described)
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
-            self.result["pods"] = describe_members(self.members, self.proven)
-        poller = ClusterPoller(self.backend, cluster_id, before["pod_count"] or self.params["pod_count"])
+            self.describe_members()
+        poller = ClusterPoller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
 
         def last_seen():
             if poller.last_pods:
                 self.members = list(poller.last_pods.values())
                 proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
-                self.result["pods"] = describe_members(self.members, proven)
+                result["pods"] = describe_members(self.members, proven)
             return before
 
-        def explain_failure(error):
-            waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
-            not_ready = []
-            for pod_id in waiting:
-                pod = poller.last_pods.get(pod_id)
-                not_ready.append({
-                    "id": pod_id,
-                    "name": pod.name if pod is not None else None,
-                    "rank": pod.cluster_rank if pod is not None else None,
-                    "role": pod.cluster_role if pod is not None else None,
-                    "last_state": poller.states.get(pod_id),
-                })
-            listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
-            return (
-                f"{error}; nodes not ready: {listing}; cluster {cluster_id} was kept (nothing is deleted) and bills "
-                f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster_id}, or delete it with "
-                f"runpod.cloud.cluster id={cluster_id} state=absent",
-                {"not_ready": not_ready},
-            )
-
-        outcome = self.wait_until(
+        outcome = self.until(
             poller,
             label=f"ssh on every node of cluster {cluster_id}",
             resource_id=cluster_id,
             describe_last=last_seen,
-            explain_failure=explain_failure,
+            explain_failure=lambda error: self.explain_failure(error, poller, cluster_id),
             failure_logs=batch_failure_logs(self),
-            live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.wait_options.interval),
+            live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.host.wait_options.interval),
         )
         self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
         self.members = list(poller.last_pods.values())
         # The create answer predates placement: one read gives the data center, network and primary.
         try:
-            self.seen(self.backend.get_cluster(cluster_id))
+            result["cluster"] = describe_cluster(self.host.backend.get_cluster(cluster_id))
         except RunPodError as error:
-            self.module.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
-                             f"network and primary failed: {error.message} ({error.code}); they may be null")
-        self.result["wait"] = outcome.as_dict()
+            self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
+                           f"network and primary failed: {error.message} ({error.code}); they may be null")
+        result["wait"] = outcome.as_dict()
+        self.describe_members()
+
+    @staticmethod
+    def explain_failure(error, poller, cluster_id):
+        waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+        not_ready = []
+        for pod_id in waiting:
+            pod = poller.last_pods.get(pod_id)
+            not_ready.append({
+                "id": pod_id,
+                "name": pod.name if pod is not None else None,
+                "rank": pod.cluster_rank if pod is not None else None,
+                "role": pod.cluster_role if pod is not None else None,
+                "last_state": poller.states.get(pod_id),
+            })
+        listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
+        return (
+            f"{error}; nodes not ready: {listing}; cluster {cluster_id} was kept (nothing is deleted) and bills "
+            f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster_id}, or delete it with "
+            f"runpod.cloud.cluster id={cluster_id} state=absent",
+            {"not_ready": not_ready},
+        )

@@ -39,7 +39,7 @@ class _Shell:
 
 
 class _Action(WaitingAction):
-    wait_class = _waits.PodWait
+    waiter_class = _waits.PodWaiter
 
 
 def action(args=None, *, transport="local", check_mode=False, play_check_mode=False, environment=None,
@@ -192,11 +192,11 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
     assert executed == [{"LANG": "C", _handoff.HANDOFF_ENV: _handoff.key_fingerprint(KEY)}]
     assert KEY not in str(executed)
     assert made._task.environment == {"LANG": "C"}
-    assert resumed == [(_waits.PodWait, KEY, True, True)]
+    assert resumed == [(_waits.PodWaiter, KEY, True, True)]
     # no_log: the wait still runs here, with nothing to show.
     resumed.clear()
     action({"api_key": KEY}, no_log=True).run(task_vars={})
-    assert resumed == [(_waits.PodWait, KEY, False, False)]
+    assert resumed == [(_waits.PodWaiter, KEY, False, False)]
 
 
 @pytest.mark.parametrize("answer", [
@@ -304,7 +304,7 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
     install_backend(monkeypatch, backend)
     lines = shown(0)
     progress = ProgressLines("pod", "web", "pod-1")
-    resumed = _controller.resume_wait(_waits.PodWait, handed, UNIT_API_KEY, progress=progress.line,
+    resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=progress.line,
                                       on_transition=progress.transition)
     assert resumed == own
     heartbeats = [line for line in lines if line.startswith("still waiting for running on pod pod-1 (")]

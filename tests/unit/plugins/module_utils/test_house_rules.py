@@ -189,7 +189,7 @@ def test_the_cuda_capability_is_one_rule_for_pods_and_endpoints():
 
 def test_pod_module_has_no_rule_of_its_own_left():
     assert not hasattr(pod_module.PodModule, "check_options") or (
-        pod_module.PodModule.check_options is pod_module.PodWait.check_options)
+        pod_module.PodModule.check_options is pod_module.ResourceModule.check_options)
 
 
 # --- one rename rule -------------------------------------------------------------------------------------------

@@ -36,7 +36,8 @@ def _owner(handler, clock=None, **params):
                            transport=httpx.MockTransport(handler), clock=clock or FakeClock(), rng=random.Random(1))
     module = SimpleNamespace(params={"api_key": KEY, "env": {"HF_TOKEN": SECRET}, **params}, no_log_values=set())
     shown = []
-    return SimpleNamespace(module=module, backend=backend, progress=shown.append, shown=shown)
+    return SimpleNamespace(module=module, params=module.params, no_log_values=module.no_log_values, backend=backend,
+                           progress=shown.append, shown=shown)
 
 
 def _timeout():
@@ -131,7 +132,7 @@ def test_info_lines_are_checked_before_any_call():
         failures.append((msg, code))
         raise SystemExit
 
-    owner = SimpleNamespace(module=SimpleNamespace(params={"logs": 5001}), fail=fail)
+    owner = SimpleNamespace(params={"logs": 5001}, fail=fail)
     with pytest.raises(SystemExit):
         _logs.info_lines(owner)
     assert failures == [("logs must be between 0 and 5000 (lines per source), got 5001", "bad_request")]

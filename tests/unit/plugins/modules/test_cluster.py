@@ -152,8 +152,6 @@ def two_clusters():
         ({"name": "nothing"}, [], "find_clusters"),
         ({"id": "c1"}, ["c1"], "get_cluster"),
         ({"id": "c-unknown"}, [], "get_cluster"),  # an unknown id is an empty list, not an error
-        ({"id": "c1", "name": "train"}, ["c1"], "get_cluster"),
-        ({"id": "c1", "name": "eval"}, [], "get_cluster"),  # both given: the id's cluster, if it has that name
     ],
 )
 def test_info_selects_by_id_else_name_else_all(capsys, monkeypatch, args, ids, read):

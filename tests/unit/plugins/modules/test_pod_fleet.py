@@ -31,7 +31,7 @@ class FleetBackend(FakeBackend):
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def create_pod(self, spec):
+    def create_pod(self, spec, shared_read=None):
         self._call("create_pod", spec.model_dump())
         if self.barrier is not None:
             self.barrier.wait(timeout=10)  # sequential creates would break the barrier
@@ -126,8 +126,8 @@ def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, 
     """Another task created fleet-2 while this one did: the one list read after the creates sees two."""
 
     class Racing(FleetBackend):
-        def create_pod(self, spec):
-            pod, placement = super().create_pod(spec)
+        def create_pod(self, spec, shared_read=None):
+            pod, placement = super().create_pod(spec, shared_read)
             if spec.name == "fleet-2":
                 self.pods["other"] = pod_view("other", name="fleet-2")
             return pod, placement
@@ -178,7 +178,7 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     assert "api_key" not in handoff["params"] and handoff["params"]["name"] == "fleet"
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _controller.resume_wait(_waits.PodWait, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=lines.append,
                                       on_transition=changes.append)
     assert resumed == own
     # Each pod's own transitions, named, then the running count each time it changes.
@@ -216,7 +216,7 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     handed = run(backend, capsys, monkeypatch, **args)
     install_backend(monkeypatch, backend)
     lines = []
-    resumed = _controller.resume_wait(_waits.PodWait, handed, UNIT_API_KEY, progress=lines.append, on_transition=None)
+    resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=lines.append, on_transition=None)
     assert resumed == own
     assert [entry["id"] for entry in resumed["not_ready"]] == ["old-1", "old-3"]
     # The heartbeat (every 15 s) carries the running count, not the long detail.
@@ -241,26 +241,29 @@ class CatalogBackend(FakeBackend):
 
 
 @pytest.mark.parametrize("answer", [{"gpus": []}, RunPodError("server_error", 503, "catalog down")])
-def test_the_members_share_one_catalog_read_and_the_backend_is_itself_again_after(answer):
-    from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import one_catalog_read
+def test_the_members_share_one_catalog_read_and_the_backend_is_left_alone(answer):
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import SharedCatalog
 
     backend = CatalogBackend([answer, {"gpus": ["second"]}])
+    own_read = backend.read_gpu_catalog
+    shared = SharedCatalog()
     seen = []
-    with one_catalog_read(backend):
-        for _member in range(3):
-            try:
-                seen.append(backend.read_gpu_catalog(None, attempts=1))
-            except RunPodError as error:
-                seen.append(error)
+    for _member in range(3):
+        try:
+            seen.append(shared(lambda: backend.read_gpu_catalog(None, attempts=1)))
+        except RunPodError as error:
+            seen.append(error)
     assert backend.reads == 1 and seen == [answer] * 3
+    # nothing was rebound on the backend: its own read still reads
+    assert backend.read_gpu_catalog == own_read and "read_gpu_catalog" not in vars(backend)
     assert backend.read_gpu_catalog() == {"gpus": ["second"]} and backend.reads == 2
 
 
 def test_every_member_creates_through_the_tasks_one_backend(capsys, monkeypatch):
     class Recording(FleetBackend):
-        def create_pod(self, spec):
+        def create_pod(self, spec, shared_read=None):
             self.creators.append(id(self))  # a per-member copy of the backend would show another id
-            return super().create_pod(spec)
+            return super().create_pod(spec, shared_read)
 
     backend = Recording()
     backend.creators = []

@@ -146,7 +146,7 @@ def test_batch_wait_succeeds_when_the_last_pod_runs(capsys, monkeypatch, clock):
     assert [pod["runtime_status"] for pod in result["pods"]] == ["running", "running"]
     assert result["wait"]["polls"] == 3 and result["wait"]["history"][-1]["state"] == "all 2 pods ready"
     # The selection read is the wait's first poll: three reads in all, at most an interval apart (booting
-    # pods are read sooner, see the read cadence in docs/developing.md).
+    # pods are read sooner, see the read cadence in docs/dev/developing.md).
     assert backend.count("list_pods") == 3 and 0 < clock.elapsed <= 10
     assert backend.mutations() == []
 
@@ -230,7 +230,7 @@ def _resume(backend, handed, monkeypatch):
 
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _controller.resume_wait(_batch.PodInfoWait, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(_batch.PodsWaiter, handed, UNIT_API_KEY, progress=lines.append,
                                       on_transition=changes.append)
     return resumed, lines, changes
 

@@ -20,6 +20,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module import base a
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 
 API_KEY = "unit-test-skeleton-secret-key"
 
@@ -50,8 +51,18 @@ class Backend:
         return [call for call in self.calls if call[0] in ("create", "update", "delete")]
 
 
+class ThingWaiter(Waiter):
+    """A toy wait, composed by the toy module (``waiter_class``) as the real modules compose theirs."""
+
+    kind = module = result_key = "thing"
+
+    def wait_for(self, resource):
+        self.host.backend._call("wait", resource.id)
+
+
 class ThingModule(ResourceModule):
     resource_kind = "thing"
+    waiter_class = ThingWaiter
 
     def read(self, resource_id):
         self.backend._call("read", resource_id)
@@ -90,9 +101,6 @@ class ThingModule(ResourceModule):
 
     def should_wait(self):
         return bool(self.params["follow"])  # a toy "wait"; real waits use WAIT_ARGUMENT_SPEC
-
-    def wait_for(self, resource):
-        self.backend._call("wait", resource.id)
 
 
 class PickyThingModule(ThingModule):

@@ -106,7 +106,7 @@ def test_the_controller_finishes_an_endpoint_wait_with_the_modules_own_result(ca
     handed = run_module(endpoint_module, backend, capsys, monkeypatch, **ENDPOINT_WAIT)
     assert _handoff.HANDOFF_KEY in handed
     start = clock.now()
-    resumed, lines, changes = resume(monkeypatch, _waits.EndpointWait, handed, backend)
+    resumed, lines, changes = resume(monkeypatch, _waits.EndpointWaiter, handed, backend)
     assert clock.now() > start  # the resumed wait polled on its cadence (the fake clock), not at once
     assert comparable(resumed) == comparable(own)
     assert _handoff.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
@@ -163,7 +163,7 @@ def test_the_controller_finishes_a_cluster_wait_with_the_modules_own_result(caps
     hand_off(monkeypatch)
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **CLUSTER_CREATE)
-    resumed, lines, changes = resume(monkeypatch, _waits.ClusterWait, handed, controller)
+    resumed, lines, changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
     assert resumed == own
     assert [pod["ssh"]["port"] for pod in resumed["pods"]] == [40000, 40001]
     assert lines[0] == "waiting for ssh on every node of cluster c-new (timeout 2m0s)" and "ready after" in lines[-1]
@@ -184,7 +184,7 @@ def test_a_cluster_wait_failing_on_its_first_read_keeps_the_members_the_module_r
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **args)
     assert handed["pods"] == own["pods"]
-    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWait, handed, controller)
+    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
     assert resumed == own
     assert resumed["code"] == "unauthorized" and resumed["failed"] is True and resumed["id"] == "c1"
     assert [pod["id"] for pod in resumed["pods"]] == ["p0", "p1"]
@@ -201,6 +201,6 @@ def test_a_failed_re_read_after_the_cluster_wait_warns_on_both_paths(capsys, mon
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **CLUSTER_CREATE)
     assert "warnings" not in handed
-    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWait, handed, controller)
+    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
     assert comparable(resumed) == comparable(own)
     assert any("re-reading the cluster" in warning for warning in comparable(resumed)["warnings"])

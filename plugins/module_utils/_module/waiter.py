@@ -1,0 +1,175 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``Waiter``: one wait of one kind of resource, built by the module and, on the controller, by its action plugin
+(docs/dev/architecture.md, "Waiters").
+
+A waiter runs on a host (``WaitHost``): the module (``RunPodModule``), or the task resumed on the controller
+(``controller.resume_wait``). It reads the host's options, backend and result, and ends through the host's one
+failure path, so a wait's result is the same on both sides. The waits of pods, endpoints and clusters are in
+``waits``, the batch waits (a fleet, ``pod_info``) in ``batch``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn, Protocol
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import WaitSettings
+
+
+class WaitHost(Protocol):
+    """What a waiter uses of whoever runs it (``RunPodModule`` on either side of the handoff)."""
+
+    result: dict[str, Any]
+    params: dict[str, Any]
+
+    @property
+    def backend(self) -> Any: ...
+
+    @property
+    def wait_options(self) -> WaitSettings: ...
+
+    @property
+    def no_log_values(self) -> Any: ...
+
+    def warn(self, warning: str) -> None: ...
+
+    def fail(self, msg: str, *, code: str, status: int | None = None, resource_id: str | None = None,
+             exception: str | None = None, **extra: Any) -> NoReturn: ...
+
+    def fail_unexpected(self, error: RunPodError) -> NoReturn: ...
+
+
+class Waiter:
+    """The wait of one kind of resource. Subclasses set ``kind`` (in messages), ``module`` (the module that
+    manages it, for hints) and ``result_key``, and implement ``resume`` (the wait a handoff carries)."""
+
+    kind = "resource"
+    module = ""
+    result_key = ""
+
+    def __init__(self, host: WaitHost, progress: Callable | None = None, on_transition: Callable | None = None):
+        self.host = host
+        # Where the engine's lines go: ``progress(line)`` and ``on_transition(entry)`` (the controller's display).
+        self.progress = progress
+        self.on_transition = on_transition
+        # Set once the task created or started the resource (the handoff carries it): a failure names it.
+        self.touched_id: str | None = None
+
+    # --- messages --------------------------------------------------------------------------------
+    def remedy(self, resource_id: str) -> str:
+        """What a failure says of a resource the task kept: how to inspect or delete it."""
+        return _hints.kept_remedy(self.kind, resource_id, self.module, f"id={resource_id}")
+
+    def info_hint(self, resource_id: str) -> str:
+        return _hints.info_hint(self.module, f"id={resource_id}")
+
+    def delete_hint(self, resource_id: str) -> str:
+        return _hints.delete_hint(self.module, f"id={resource_id}")
+
+    def last_known_state(self) -> str:
+        return "unknown"
+
+    # --- the wait --------------------------------------------------------------------------------
+    def resume(self, handoff: dict) -> None:
+        """On the controller: run the wait ``hand_off`` handed over, on the host's result."""
+        raise NotImplementedError
+
+    def fail_unexpected(self, error: RunPodError) -> NoReturn:
+        """An API error nobody handled during a resumed wait: as the module fails it (``fail_touched``)."""
+        if not self.touched_id:
+            self.host.fail_unexpected(error)
+        self.host.result["changed"] = True
+        self.host.fail(
+            _hints.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
+                                   self.remedy(self.touched_id)),
+            code=error.code,
+            status=error.status,
+            resource_id=self.touched_id,
+        )
+
+    # What the log readers (``_module.logs``) use of the task that waits: its options, client and failure path,
+    # and the secrets the action plugin passed (the handoff never carries them).
+    log_secrets: list = []
+
+    @property
+    def params(self):
+        return self.host.params
+
+    @property
+    def no_log_values(self):
+        return self.host.no_log_values
+
+    @property
+    def backend(self):
+        return self.host.backend
+
+    def fail(self, msg, **extra):
+        self.host.fail(msg, **extra)
+
+    def until(
+        self, poller: Poller, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None,
+        timeout=None, failure_logs=None, live_logs=None,
+    ):
+        """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
+
+        ``describe_last`` returns the resource(s) as last seen (for the failure result).
+        ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
+        on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
+        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.logs``);
+        ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
+        """
+        settings = self.host.wait_options
+        timeout = settings.timeout if timeout is None else timeout
+        token = _wait.CancelToken()
+        # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
+        poller.deadline = _wait.SystemClock().now() + timeout
+        try:
+            with _wait.cancel_on_signals(token):
+                return _wait.until(
+                    poller if live_logs is None else _with_live_logs(poller, live_logs),
+                    label=label,
+                    timeout=timeout,
+                    interval=settings.interval,
+                    cancel=token,
+                    probe_interval=probe_interval,
+                    resource_id=resource_id,
+                    progress=self.progress,
+                    on_transition=self.on_transition,
+                )
+        except _outcome.WaitError as error:
+            self.host.result[self.result_key] = describe_last()
+            gone = error.code == "not_found" and poller.lost()
+            remedy = _hints.gone_remedy(self.kind, resource_id) if gone else self.remedy(resource_id)
+            msg, extra = f"{error}; {remedy}", {}
+            if explain_failure is not None:
+                msg, extra = explain_failure(error)
+            if failure_logs is not None:
+                msg += failure_logs(error, extra)
+            self.host.fail(
+                msg,
+                code=error.code,
+                status=error.status,
+                resource_id=resource_id,
+                wait=error.as_dict(),
+                **extra,
+            )
+
+
+def _with_live_logs(poller, live_logs):
+    """``poller`` with ``live_logs()`` after each poll that was not ready (the engine calls the poller only)."""
+
+    def polled():
+        result = poller()
+        if not result.ready:
+            live_logs()
+        return result
+
+    return polled
