@@ -28,6 +28,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory impo
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
     HANDOFF_ENV,
     HANDOFF_KEY,
@@ -84,6 +85,7 @@ class RunPodModule:
         if self._backend is None:
             options = {key: self.module.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
+            _budget.report_pauses(self, self._backend)  # "quota: 0 of 60 left this minute, resuming in 41 s"
         return self._backend
 
     @property
@@ -160,6 +162,8 @@ class RunPodModule:
 
     def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
+        if getattr(error, "quota", None):
+            extra.setdefault("quota", error.quota)
         self.fail(
             f"{action}: {error.message} ({error.code})",
             code=error.code,
@@ -216,6 +220,8 @@ class RunPodModule:
         if hasattr(poll, "deadline"):
             # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
             poll.deadline = _wait.SystemClock().now() + timeout
+        # The wait's reads wait for RunPod's quota only as long as the wait may last.
+        _budget.set_budget(self._backend, timeout, f"wait_timeout {self.module.params.get('wait_timeout')}")
         try:
             with _wait.cancel_on_signals(token):
                 return _wait.until(
