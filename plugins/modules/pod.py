@@ -220,7 +220,7 @@ options:
   create_concurrency:
     description:
       - With O(count), how many pods are created (or updated, started, stopped, deleted) at once, 1 to 50.
-      - They share one view of RunPod's quota (see O(create_timeout)): when a quota window is spent, every one
+      - They share one view of RunPod's quota (see O(create_timeout)); when a quota window is spent, every one
         of them waits for its reset instead of provoking rate limit answers (HTTP 429).
     type: int
     default: 10
@@ -229,9 +229,9 @@ options:
     description:
       - How long the creates of this task (with O(count), of every pod) may wait for RunPod's per-user quota
         when O(wait=false). With O(wait=true) the budget is O(wait_timeout) instead.
-      - Requests are paced by the quota RunPod announces on every answer (C(RateLimit-Policy), C(RateLimit)): when
+      - Requests are paced by the quota RunPod announces on every answer (C(RateLimit-Policy), C(RateLimit)); when
         a window is spent the task waits for its reset, and a rate limit answer (HTTP 429) is waited out for its
-        C(Retry-After). Each pause is reported once (C(quota: 0 of 60 left this minute, resuming in 41 s)).
+        C(Retry-After). Each pause is reported once, naming the window and when the task resumes.
       - Only a quota that cannot reset within this budget fails the task, with RV(code=rate_limited), the window
         and its reset time in RV(quota), and the pods created so far in RV(ids). A create that answered 429 created
         nothing, so it is sent again; no pod is ever created twice.
