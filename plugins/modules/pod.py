@@ -222,10 +222,26 @@ options:
   create_concurrency:
     description:
       - With O(count), how many pods are created (or updated, started, stopped, deleted) at once, 1 to 50.
-      - A rate limit answer (HTTP 429) pauses every one of them for the time the API asks.
+      - They share one view of RunPod's quota (see O(create_timeout)); when a quota window is spent, every one
+        of them waits for its reset instead of provoking rate limit answers (HTTP 429).
     type: int
     default: 10
     version_added: 0.2.0
+  create_timeout:
+    description:
+      - How long the creates of this task (with O(count), of every pod) may wait for RunPod's per-user quota
+        when O(wait=false). With O(wait=true) the budget is O(wait_timeout) instead.
+      - Requests are paced by the quota RunPod announces on every answer (C(RateLimit-Policy), C(RateLimit)); when
+        a window is spent the task waits for its reset, and a rate limit answer (HTTP 429) is waited out for its
+        C(Retry-After). Each pause is reported once, naming the window and when the task resumes.
+      - Only a quota that cannot reset within this budget fails the task, with RV(code=rate_limited), the window
+        and its reset time in RV(quota), and the pods created so far in RV(ids). A create that answered 429 created
+        nothing, so it is sent again; no pod is ever created twice.
+      - A duration in the format of O(wait_timeout). Checked before any API call.
+      - See the collection's C(docs/pods.md) (section Fleets and RunPod's quotas).
+    type: raw
+    default: 10m
+    version_added: 0.3.0
 notes:
   - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
     says how to delete it.
@@ -518,11 +534,34 @@ code:
   description:
     - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal
       reached the module outside a wait), C(not_found), C(conflict), C(unauthorized), C(bad_request),
-      C(ambiguous), C(server_error), C(no_capacity), C(price_cap_exceeded), C(catalog_unavailable), C(no_match).
+      C(ambiguous), C(server_error), C(no_capacity), C(price_cap_exceeded), C(catalog_unavailable), C(no_match),
+      C(rate_limited) (RunPod's quota cannot reset within the task's budget, see O(create_timeout) and RV(quota)).
     - With O(count), the code the failed pods share, else C(partial_failure).
   returned: on failure
   type: str
   sample: wait_timeout
+quota:
+  description:
+    - With RV(code=rate_limited), the quota window that cannot reset within the task's budget.
+  returned: on failure with code rate_limited
+  type: dict
+  contains:
+    window:
+      description: The window's name as RunPod gives it (C(minute), C(hour), C(day)).
+      type: str
+    remaining:
+      description: Requests left in the window as RunPod last answered.
+      type: int
+    quota:
+      description: The window's quota (C(q) of C(RateLimit-Policy)), when RunPod gave it.
+      type: int
+    resets_in:
+      description: Seconds until the window resets.
+      type: float
+    resets_at:
+      description: When the window resets (UTC, ISO 8601).
+      type: str
+  sample: {window: hour, remaining: 0, quota: 3000, resets_in: 1812.0, resets_at: "2026-12-01T10:30:12+00:00"}
 ids:
   description:
     - With C(code=ambiguous), the ids of every live pod with the name (after a create, this task's pod and the ones
@@ -554,6 +593,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
@@ -573,6 +613,7 @@ ARGUMENT_SPEC = argument_spec(
     POD_WAIT_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     _fleet.FLEET_ARGUMENT_SPEC,
+    _budget.CREATE_TIMEOUT_SPEC,
     name=dict(type="str"),
     id=dict(type="str"),
     state=dict(type="str", choices=["present", "running", "stopped", "restarted", "absent"], default="present"),
@@ -767,6 +808,7 @@ class PodModule(ResourceModule):
         self.backend.delete_pod(current.id)
 
     def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
+        _budget.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"
         return _fleet.run_fleet(self) if self.params["count"] is not None else super().run()
 
 

@@ -76,11 +76,12 @@ PLAYBOOK = {
 
 
 # The CSVs a run writes (run_bench.py), in the order the page presents them, and the plots drawn from them.
-CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv", "price.csv")
+CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv", "price.csv", "quota.csv")
 PLOTS = ("latency.png", "requests.png", "walltime.png")
 # Which files each bench section (BENCH_SECTIONS) writes: an archive takes only the sections its run ran.
 SECTION_FILES = {"sweep": ("sweep.csv", "latency.csv", *PLOTS), "list": ("list1000.csv",),
-                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",), "price": ("price.csv",)}
+                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",), "price": ("price.csv",),
+                 "quota": ("quota.csv",)}
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,7 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     import_cost = read_csv(bench / "import_cost.csv")
     correct = read_csv(bench / "correctness.csv")
     prices = read_csv(bench / "price.csv")
+    quota = read_csv(bench / "quota.csv")
     if plots:
         plot_latency(pods, bench / "latency.png")
         plot_requests(runs, bench / "requests.png")
@@ -324,6 +326,8 @@ def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
     _correctness(add, correct)
     _provenance(add, meta, "price")
     _price(add, prices)
+    _provenance(add, meta, "quota")
+    _quota(add, quota)
     _limits(add)
     (out / "benchmarks.md").write_text("\n".join(lines) + "\n")
 
@@ -928,6 +932,29 @@ def _import_cost(add, rows, where: Where = TOP) -> None:
     add("`pod_info` over `uri`, both over `ping`: %s; goal <= 2x: **%s**. Load average at the end of the run: %s." % (
         ", ".join(ratios), "met" if ratios and float(ratios[0].split("x")[0]) <= 2 else "not met",
         rows[-1].get("load1", "?")))
+
+
+def _quota(add, rows, where: Where = TOP) -> None:
+    add(where.heading("Fleets under RunPod's quota"))
+    add("")
+    if not rows:
+        add("Not run.")
+        add("")
+        return
+    add("Each run has its own simulator enforcing the v2 document's example policy (`%s`) on a scaled clock "
+        "(time_scale %s), so every time is in simulated seconds from the run's first API request. *Floor*: the "
+        "least time the windows allow for the requests made until the last create. `fleet` is "
+        "`runpod.cloud.pod` with `count` (200 pods: two tasks of 100), `loop` a loop of single `pod` tasks "
+        "then one `pod_info` batch wait (docs/pods.md, \"Fleets and RunPod's quotas\"). Produced by "
+        "`tests/bench/quota_bench.py` (%s); rows in [`quota.csv`](%s)." % (
+            rows[0]["policy"], rows[0]["time_scale"], where.by, where.link("quota.csv")))
+    add("")
+    add("| approach | pods | created | all created (s) | floor (s) | all ready (s) | requests | 429s | rc |")
+    add("|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        add("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            row["approach"], row["n"], row["created"], row["all_created_s"], row["floor_created_s"],
+            row["all_ready_s"], row["requests"], row["rate_limited_429"], row["rc"]))
     add("")
 
 

@@ -5,7 +5,7 @@
 
 Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
 ``BENCH_SIZES=1:3,10:2`` (N:repeats) and ``BENCH_APPROACHES=pod_wait_fixed,pod_wait`` reduce the sweep,
-``BENCH_SECTIONS=sweep,list,overhead,correctness,price`` picks sections (a section not run keeps its CSVs and is
+``BENCH_SECTIONS=sweep,list,overhead,correctness,price,quota`` picks sections (a section not run keeps its CSVs and is
 marked on the page as coming from the earlier run), ``BENCH_CASES=stockout`` runs only those correctness cases
 (their columns are merged into correctness.csv), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
 Nothing here is edited by hand afterwards: the page is generated from the CSVs this run wrote.
@@ -523,7 +523,7 @@ def _source_commit() -> str:
     return commit + ("+local changes" if dirty else "")
 
 
-ALL_SECTIONS = ("sweep", "list", "overhead", "correctness")
+ALL_SECTIONS = ("sweep", "list", "overhead", "correctness", "quota")
 
 
 def _section_runs(out: Path, meta: dict[str, Any], sections: set[str]) -> dict[str, dict[str, Any]]:
@@ -549,7 +549,7 @@ def main() -> int:
     args = parser.parse_args()
     out = Path(args.out)
     (out / "benchmarks").mkdir(parents=True, exist_ok=True)
-    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness,price").split(","))
+    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness,price,quota").split(","))
     began = time.time()
     machine_before = benchlib.machine_info()
     log("machine: %s" % machine_before)
@@ -577,6 +577,11 @@ def main() -> int:
     finally:
         watcher.stop()
         sim.stop()
+    if "quota" in sections:  # its own simulators, on a scaled clock (quota_bench.py)
+        import quota_bench
+
+        data["quota"] = quota_bench.sweep()
+        write_csv(out / "benchmarks" / "quota.csv", data["quota"])
     machine_after = benchlib.machine_info()
     meta = {
         "command": COMMAND,

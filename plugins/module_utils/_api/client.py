@@ -12,16 +12,17 @@ scrubbed of the key.
 
 from __future__ import annotations
 
-import email.utils
-import json as jsonlib
+import contextlib
 import math
 import random
 import sys
 import threading
 import time
 import traceback
-from datetime import UTC, datetime
 
+# parse_retry_after lives with the other quota headers; imported from here too.
+from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
+from ansible_collections.runpod.cloud.plugins.module_utils._api.quota import QuotaKeeper, parse_retry_after
 from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 
 
@@ -51,24 +52,16 @@ else:
     HTTPX_IMPORT_ERROR = None
 
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
-
-# HTTP status -> error code (docs/dev/api-notes.md, section 2; 422 is REST v2's schema violation).
-STATUS_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    409: "conflict",
-    422: "unprocessable",
-    429: "rate_limited",
-}
 READ_METHODS = frozenset(("GET", "HEAD"))
-# Backoff: 0.5 s, 1 s, 2 s ... capped; a Retry-After longer than this is not slept inside one call,
-# the error goes back to the caller (the poll engine knows its own deadline).
+# Backoff: 0.5 s, 1 s, 2 s ... capped.
 BACKOFF_BASE = 0.5
 BACKOFF_CAP = 8.0
-MAX_RETRY_AFTER = 30.0
-RAW_BODY_LIMIT = 300
+# How long one call may wait for RunPod's quota (pacing and 429s) when the task set no budget (``set_budget``):
+# the create budget's default (docs/pods.md, "Fleets and RunPod's quotas").
+DEFAULT_QUOTA_BUDGET = 600.0
+# A call that keeps answering 429 although each Retry-After was waited out gives up after this many.
+MAX_RATE_LIMITED_ATTEMPTS = 30
+
 REDACTED = "<redacted>"
 
 
@@ -84,6 +77,8 @@ class RunPodError(Exception):
         retry_after=None,
         maybe_created=False,
         errors=None,
+        quota=None,
+        fatal=False,
     ):
         self.code = code
         self.status = status
@@ -92,6 +87,10 @@ class RunPodError(Exception):
         # True when a create may have taken effect although it failed (5xx / connection lost mid-call).
         self.maybe_created = maybe_created
         self.errors = list(errors or [])
+        # A quota that cannot reset within the task's budget: ``{window, remaining, quota, resets_in, resets_at}``;
+        # ``fatal`` tells the poll engine not to wait for it (docs/pods.md, "Fleets and RunPod's quotas").
+        self.quota = quota
+        self.fatal = fatal
         super().__init__(self.message)
 
     def __str__(self):
@@ -111,6 +110,8 @@ class RunPodError(Exception):
             result["errors"] = self.errors
         if self.maybe_created:
             result["maybe_created"] = True
+        if self.quota:
+            result["quota"] = dict(self.quota)
         return result
 
 
@@ -132,76 +133,6 @@ class _SystemClock:
     def sleep(self, seconds):
         if seconds > 0:
             time.sleep(seconds)
-
-
-def code_for_status(status):
-    if status in STATUS_CODES:
-        return STATUS_CODES[status]
-    if status >= 500:
-        return "server_error"
-    return "api_error"
-
-
-def parse_retry_after(value, now=None):
-    """Seconds from a ``Retry-After`` header (delta-seconds or HTTP date); None when absent or unreadable."""
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when is None:
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if math.isnan(seconds):
-        return None
-    return max(0.0, seconds)
-
-
-def _text(value):
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value.strip()
-    return jsonlib.dumps(value, sort_keys=True)
-
-
-def message_from_body(status, body_text):
-    """The human message of an error body: ``error`` -> ``message`` -> ``detail`` -> raw body -> generic.
-
-    Returns ``(message, errors)``; ``errors`` is the problem+json ``errors`` list (validation details).
-    """
-    errors = []
-    parsed = None
-    if body_text:
-        try:
-            parsed = jsonlib.loads(body_text)
-        except ValueError:
-            parsed = None
-    if isinstance(parsed, dict):
-        raw_errors = parsed.get("errors")
-        if isinstance(raw_errors, list):
-            errors = [_text(item.get("message") if isinstance(item, dict) else item) for item in raw_errors]
-            errors = [item for item in errors if item]
-        for key in ("error", "message", "detail", "title"):
-            text = _text(parsed.get(key))
-            if text:
-                if errors and key in ("detail", "title"):
-                    text = f"{text}: {'; '.join(errors)}"
-                return text, errors
-        if errors:
-            return "; ".join(errors), errors
-    if body_text and body_text.strip() and not isinstance(parsed, (dict, list)):
-        return body_text.strip()[:RAW_BODY_LIMIT], errors
-    return f"api request failed with status {status}", errors
 
 
 class Client:
@@ -229,10 +160,14 @@ class Client:
         self.clock = clock or _SystemClock()
         self._rng = rng or random.Random()
         self.requests_made = 0
-        # A 429 pauses every request of this client until its Retry-After (the concurrent creates of a fleet
-        # share one client, so one 429 pauses all of them); a monotonic time of the clock, 0 when not paused.
-        self._resume_at = 0.0
-        self._pause_lock = threading.Lock()
+        self._count_lock = threading.Lock()
+        # RunPod's quota windows, read from every answer of the API (not the serverless runtime's other host) and
+        # kept before every request; shared by every thread of this client (a fleet's workers, a batch wait).
+        self.quota = QuotaKeeper(self.clock)
+        # How long the task lets a call wait for the quota: a monotonic time of the clock (``set_budget``).
+        self._budget_deadline = None
+        self._budget_label = ""
+        self.rate_limited_answers = 0
         # (method, path, status or error code) per attempt; never query strings or headers.
         self.request_log = []
         headers = {"User-Agent": user_agent or DEFAULT_USER_AGENT, "Accept": "application/json"}
@@ -273,31 +208,45 @@ class Client:
     @staticmethod
     def _retryable(method, error):
         if error.code == "rate_limited":
-            return error.retry_after is None or error.retry_after <= MAX_RETRY_AFTER
+            return not error.fatal
         # Only reads are safe to repeat after a 5xx or a lost connection; a create may have happened.
         return method in READ_METHODS and error.code in ("server_error", "network_error")
 
-    # -- requests ----------------------------------------------------------------------------------
+    # -- the quota (one policy for pacing and 429s: docs/pods.md, "Fleets and RunPod's quotas") -----------------
+
+    def set_budget(self, seconds, label):
+        """Calls wait for the quota (pacing, 429s) until ``seconds`` from now at most (None: each call gets
+        ``DEFAULT_QUOTA_BUDGET``); ``label`` names the budget in the failure (``create_timeout 10m``)."""
+        self._budget_deadline = None if seconds is None else self.clock.now() + float(seconds)
+        self._budget_label = label or ""
+
+    def _deadline(self, call_started):
+        return call_started + DEFAULT_QUOTA_BUDGET if self._budget_deadline is None else self._budget_deadline
+
+    def quota_error(self, block, status=None):
+        """``rate_limited``: the quota (``_quota.Block``) resets only after the task's budget ends."""
+        budget = self._budget_label or f"{DEFAULT_QUOTA_BUDGET:g} s a call may wait"
+        message, details = block.failure(self.clock.now(), budget)
+        return RunPodError("rate_limited", status, message, retry_after=details["resets_in"], quota=details,
+                           fatal=True)
 
     def pause(self, seconds):
         """Hold every request of this client (from any thread) for ``seconds`` from now."""
-        with self._pause_lock:
-            self._resume_at = max(self._resume_at, self.clock.now() + float(seconds))
+        self.quota.hold(seconds)
 
-    def _wait_for_pause(self):
-        while True:
-            with self._pause_lock:
-                left = self._resume_at - self.clock.now()
-            if left <= 0:
-                return
-            self.clock.sleep(left)
+    def _on_api_host(self, url):
+        return "://" not in str(url) or str(url).startswith(self.base_url + "/")
 
-    def _send(self, method, url, json=None, params=None, timeout=None):
-        """One attempt. Returns the httpx response or a ``RunPodError`` for a transport failure."""
-        self._wait_for_pause()
-        with self._pause_lock:
+    def _send(self, method, url, json=None, params=None, timeout=None, deadline=math.inf):
+        """One attempt. Returns the httpx response or a ``RunPodError`` for a transport failure (or a quota that
+        cannot reset before ``deadline``: nothing is sent then)."""
+        keeper = self.quota if self._on_api_host(url) else None  # the runtime's other host has its own limits
+        block = keeper.acquire(deadline) if keeper is not None else None
+        if block is not None:
+            return self.quota_error(block)
+        with self._count_lock:
             self.requests_made += 1
-        failure = None
+        failure = response = None
         try:
             response = self._http.request(
                 method,
@@ -310,11 +259,14 @@ class Client:
             failure = f"request timed out ({type(exc).__name__}): {exc}"
         except httpx.HTTPError as exc:
             failure = f"network error ({type(exc).__name__}): {exc}"
-        if failure is not None:
+        finally:
+            if keeper is not None:
+                keeper.settle(response.headers if response is not None else None)
+        if failure is not None or response is None:
             # Built after the except block so the transport exception (which may carry the request and
             # its headers) is not chained onto the error's traceback.
             self._log(method, url, "network_error")
-            return RunPodError("network_error", None, self.redact(failure))
+            return RunPodError("network_error", None, self.redact(failure or "no answer"))
         self._log(method, url, response.status_code)
         return response
 
@@ -351,15 +303,29 @@ class Client:
                 f"the API answered {response.status_code} with a body that is not JSON: {snippet!r}",
             )
 
+    @contextlib.contextmanager
     def stream(self, url, *, params=None, headers=None, timeout=None):
         """A GET whose body the caller reads as it comes (``with client.stream(...) as response``): one attempt,
-        no retries, no decoding; counted and logged like every request (``_api/sse.py`` reads log streams)."""
-        self._wait_for_pause()
-        with self._pause_lock:
+        no retries, no decoding; paced by the quota, counted and logged like every request (``_api/sse.py`` reads
+        log streams). A quota that cannot reset within the task's budget raises ``rate_limited``."""
+        keeper = self.quota if self._on_api_host(url) else None
+        block = keeper.acquire(self._deadline(self.clock.now())) if keeper is not None else None
+        if block is not None:
+            raise self.quota_error(block)
+        with self._count_lock:
             self.requests_made += 1
         self._log("GET", url, "stream")
-        return self._http.stream("GET", url, params=params, headers=headers,
-                                 timeout=self.timeout if timeout is None else timeout)
+        settled = keeper is None
+        try:
+            with self._http.stream("GET", url, params=params, headers=headers,
+                                   timeout=self.timeout if timeout is None else timeout) as response:
+                if keeper is not None:
+                    keeper.settle(response.headers)
+                settled = True
+                yield response
+        finally:
+            if keeper is not None and not settled:
+                keeper.settle(None)
 
     def request(self, method, url, *, json=None, params=None, attempts=None, timeout=None):
         """Send a request; return the decoded JSON body (None when empty) or raise ``RunPodError``.
@@ -369,10 +335,12 @@ class Client:
         """
         method = method.upper()
         limit = self.max_attempts if attempts is None else max(1, int(attempts))
-        attempt = 0
+        limit_429 = MAX_RATE_LIMITED_ATTEMPTS if attempts is None else limit
+        deadline = self._deadline(self.clock.now())
+        attempt = rate_limited_attempts = 0
         while True:
             attempt += 1
-            outcome = self._send(method, url, json=json, params=params, timeout=timeout)
+            outcome = self._send(method, url, json=json, params=params, timeout=timeout, deadline=deadline)
             if isinstance(outcome, RunPodError):
                 error = outcome
             elif outcome.is_success:
@@ -382,11 +350,26 @@ class Client:
                 return decoded
             else:
                 error = self._error_from_response(outcome)
-            rate_limited = error.code == "rate_limited" and self._retryable(method, error)
-            if rate_limited:
-                # Every request of this client waits it out (in _send), also those of other threads.
-                self.pause(self.backoff_delay(attempt, error.retry_after))
+            if error.code == "rate_limited" and not error.fatal:
+                error, rate_limited_attempts = self._wait_out_429(error, deadline), rate_limited_attempts + 1
+                # A 429 never created anything, so even a create is sent again once the quota allows; the
+                # caller's attempts=N (a poll read: attempts=1) still ends the call, the hold stays for the next.
+                if rate_limited_attempts < limit_429 and not error.fatal:
+                    continue
+                raise error
             if attempt >= limit or not self._retryable(method, error):
                 raise error
-            if not rate_limited:
-                self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
+            self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
+
+    def _wait_out_429(self, error, deadline):
+        """A 429: every request of this client waits for its Retry-After (``_quota.QuotaKeeper.hold``). Returns
+        ``error``, or the fatal ``quota_error`` when the wait would end after ``deadline``."""
+        with self._count_lock:
+            self.rate_limited_answers += 1
+        hold = self.quota.hold(self.backoff_delay(self.rate_limited_answers, error.retry_after),
+                               self.quota.spent_window())
+        if hold.resume_at <= deadline:
+            return error
+        fatal = self.quota_error(hold, status=error.status)
+        fatal.message = f"{fatal.message}; the last answer: {error.message}"
+        return fatal

@@ -13,6 +13,8 @@ call. The user-facing list of every rule is docs/docsite/rst/guide_input_checks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     BaseModel,
@@ -41,6 +43,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import ( 
     secret_suspects,
     unknown_gpu_problem,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
 
 # Options whose value is a public key: refused when it is anything else, and masked in the failure (a private key
 # pasted there must show nowhere).
@@ -228,6 +231,17 @@ class PodInput(_ContainerInput):
     create_concurrency: int | None = None
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
+    create_timeout: Any = None
+
+    @field_validator("create_timeout")
+    @classmethod
+    def _create_timeout(cls, value):
+        if value is not None:
+            try:
+                _duration.parse(value)
+            except ValueError as error:
+                raise ValueError(f"invalid create_timeout: {error}") from None
+        return value
 
     @field_validator("gpu_count")
     @classmethod

@@ -15,12 +15,8 @@ from __future__ import annotations
 
 import codecs
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
-    HAS_HTTPX,
-    code_for_status,
-    httpx,
-    message_from_body,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, httpx
+from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
     MalformedLogError,
     SSEParser,

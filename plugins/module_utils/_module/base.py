@@ -24,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.account impo
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
     HANDOFF_ENV,
@@ -104,6 +105,7 @@ class RunPodModule:
         if self._backend is None:
             options = {key: self.params.get(key) for key in CONNECTION_KEYS}
             self._backend = make_backend(options)
+            _budget.report_pauses(self, self._backend)  # "quota: 0 of 60 left this minute, resuming in 41 s"
         return self._backend
 
     @property
@@ -185,6 +187,8 @@ class RunPodModule:
 
     def fail_api(self, error: RunPodError, action: str, resource_id: str | None = None, **extra: Any) -> NoReturn:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
+        if getattr(error, "quota", None):
+            extra.setdefault("quota", error.quota)
         self.fail(
             f"{action}: {error.message} ({error.code})",
             code=error.code,

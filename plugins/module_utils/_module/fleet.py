@@ -7,10 +7,10 @@
 Each member runs the single-pod module's own code (create with its placement rules, adoption, update,
 start/stop/restart, delete) as a member runner: the pod module built with the member's own options, the task's
 one backend and a ``MemberReport`` that collects its warnings and failure instead of ending the task. Members run
-``create_concurrency`` at a time on that backend: one HTTP client, so one 429 pauses every worker
-(``Client.pause``). The catalog read (``SharedCatalog``) and the name lookups are the fleet's, given to each
-member: one list read finds every member by name; ``wait`` is one batch wait (``BatchPodPoller``, the engine
-``pod_info`` uses). See docs/pods.md ("Fleets").
+``create_concurrency`` at a time on that backend: one HTTP client, so one quota keeper (``_api.quota``) paces every
+worker by RunPod's windows and one 429 pauses them all. The catalog read (``SharedCatalog``) and the name lookups
+are the fleet's, given to each member: one list read finds every member by name; ``wait`` is one batch wait
+(``BatchPodPoller``, the engine ``pod_info`` uses). See docs/pods.md ("Fleets", "Fleets and RunPod's quotas").
 """
 
 from __future__ import annotations
@@ -223,8 +223,13 @@ def _fail_partly(owner, members, failures):
         "(existing pods are reused, missing ones created)."
         if ids else "Nothing was deleted, and no pod of the fleet exists."
     )
+    extra = {}
+    quotas = [m.failure["quota"] for m in members if m.failure and m.failure.get("quota")]
+    if quotas:  # the window that cannot reset within the task's budget (docs/pods.md, "Fleets and RunPod's quotas")
+        extra["quota"] = quotas[0]
     owner.fail(
         f"{len(failures)} of {len(members)} pods failed: {listing}. {kept}",
         code=codes.pop() if len(codes) == 1 else "partial_failure",
         failures=failures,
+        **extra,
     )

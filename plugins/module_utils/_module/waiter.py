@@ -20,6 +20,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import WaitSettings
 
@@ -131,6 +132,8 @@ class Waiter:
         token = _wait.CancelToken()
         # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
         poller.deadline = _wait.SystemClock().now() + timeout
+        # The wait's reads wait for RunPod's quota only as long as the wait may last (docs/pods.md, quotas).
+        _budget.set_budget(self.host.backend, timeout, f"wait_timeout {self.host.params.get('wait_timeout')}")
         try:
             with _wait.cancel_on_signals(token):
                 return _wait.until(

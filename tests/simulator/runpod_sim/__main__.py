@@ -51,7 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--create-latency", type=float, default=1.0, help="seconds a pod create takes to answer (0: at once)"
     )
     parser.add_argument(
-        "--rate-limit", type=int, default=60, help="REST v2 requests per (simulated) minute before 429 (0: no limit)"
+        "--rate-limit",
+        default="",
+        help='RunPod\'s quota: a RateLimit-Policy text (\'"minute";q=60;w=60, "hour";q=3000;w=3600, ...\'), '
+        '"example" for the v2 document\'s policy, or an integer of REST v2 requests per (simulated) minute; '
+        'default: off (no quota headers, never 429)',
     )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     return parser
@@ -69,8 +73,23 @@ def config_from_args(args: argparse.Namespace) -> SimConfig:
         propagation_lag=args.propagation_lag,
         worker_boot_delay=args.worker_boot_delay,
         create_latency=args.create_latency,
-        rate_limit_per_minute=args.rate_limit,
+        **rate_limit_config(args.rate_limit),
     )
+
+
+def rate_limit_config(value: str) -> dict:
+    """``--rate-limit``: an integer is the per-minute quota (0: off), anything else a policy text."""
+    text = str(value or "").strip()
+    if text.isdigit():
+        return {"rate_limit_per_minute": int(text)}
+    from .quota import parse_policy
+    from .store import ConfigError
+
+    try:
+        parse_policy(text)
+    except ConfigError as error:
+        raise SystemExit(f"--rate-limit: {error}") from None
+    return {"rate_limit": text}
 
 
 def export_lines(urls: dict[str, str], api_key: str) -> list[str]:

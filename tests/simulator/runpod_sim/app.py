@@ -26,8 +26,9 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from . import DEFAULT_API_KEY, contract
-from .faults import FaultBook, FaultRule, RateLimiter, RequestLog
+from .faults import FaultBook, FaultRule, RequestLog
 from .listeners import ListenerManager
+from .quota import RateLimiter, windows_from_config
 from .store import SimConfig, Store
 
 log = logging.getLogger("runpod_sim")
@@ -277,14 +278,10 @@ class Sim:
             ok, why = self._authorized(request, surface)
             if not ok:
                 return error_reply(surface, 401, why)
-        if route.auth and surface == "v2":  # the windows RunPod documents for REST v2
+        if route.auth and surface == "v2":  # the windows RunPod documents for REST v2, per API key (quota.py)
             config = self.store.config
-            quotas = {
-                "minute": config.rate_limit_per_minute,
-                "hour": config.rate_limit_per_hour,
-                "day": config.rate_limit_per_day,
-            }
-            exceeded, extra_headers = self.limiter.hit(quotas, config.time_scale)
+            key = request.headers.get("authorization", "")
+            exceeded, extra_headers = self.limiter.hit(key, windows_from_config(config), config.time_scale)
             if exceeded:
                 reply = error_reply(surface, 429, f"rate limit exceeded for the {exceeded} window")
                 reply.headers.update(extra_headers)

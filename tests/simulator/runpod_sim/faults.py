@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -197,51 +196,6 @@ def validate_health_sequence(sequence: Any) -> list[Any]:
         if "status" not in entry and not ({"workers", "jobs"} & set(entry)):
             raise ConfigError('a sequence entry is either {"status": <code>} or a body with workers/jobs')
     return sequence
-
-
-class RateLimiter:
-    """RunPod's three fixed windows (minute, hour, day) over authenticated API requests.
-
-    Window lengths are simulated seconds (multiplied by the time scale), so a test at time_scale 0.02 meets the
-    quota a real client polling at the same simulated cadence would. ``RateLimit-Policy`` announces the nominal
-    windows; ``RateLimit`` and ``Retry-After`` count real seconds, which is what a client sleeps.
-    """
-
-    WINDOWS = (("minute", 60), ("hour", 3600), ("day", 86400))
-
-    def __init__(self) -> None:
-        self.starts: dict[str, float] = {}
-        self.used: dict[str, int] = {}
-
-    def reset(self) -> None:
-        self.starts.clear()
-        self.used.clear()
-
-    def hit(self, quotas: dict[str, int], time_scale: float = 1.0) -> tuple[str | None, dict[str, str]]:
-        """Count one request; return (the exceeded window or None, headers)."""
-        now = time.monotonic()
-        policy, state = [], []
-        exceeded: str | None = None
-        retry_after = 0
-        for name, seconds in self.WINDOWS:
-            quota = quotas.get(name, 0)
-            if not quota:
-                continue
-            length = seconds * time_scale
-            start = self.starts.get(name)
-            if start is None or now - start >= length:
-                start = self.starts[name] = now
-                self.used[name] = 0
-            self.used[name] += 1
-            reset_in = max(1, math.ceil(start + length - now))
-            policy.append(f'"{name}";q={quota};w={seconds}')
-            state.append(f'"{name}";r={max(0, quota - self.used[name])};t={reset_in}')
-            if self.used[name] > quota and reset_in > retry_after:
-                exceeded, retry_after = name, reset_in
-        headers = {"RateLimit-Policy": ", ".join(policy), "RateLimit": ", ".join(state)} if policy else {}
-        if exceeded:
-            headers["Retry-After"] = str(retry_after)
-        return exceeded, headers
 
 
 @dataclass

@@ -118,8 +118,11 @@ class SimConfig:
     # After a release (a PATCH that changed the endpoint), one stale worker is replaced every rollout_step
     # seconds; each old worker serves until its replacement is ready.
     rollout_step: float = 2.0
-    # Authenticated API requests per 60 s window (0 turns the window off); see also the hour and day windows.
-    rate_limit_per_minute: int = 60
+    # RunPod's quota (quota.py): a RateLimit-Policy text such as '"minute";q=60;w=60, "hour";q=3000;w=3600,
+    # "day";q=50000;w=86400' ("example" is that one); "" (default) is off, unless a per-window key below is set.
+    rate_limit: str = ""
+    # Authenticated API requests per 60 s window (0: off, the default); see also the hour and day windows.
+    rate_limit_per_minute: int = 0
     out_of_stock_gpu_types: list[str] = field(default_factory=list)
     # Per-pod overrides applied at create time to pods with this exact name: {"name": {"ssh_behaviour": ...}}.
     name_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -146,8 +149,8 @@ class SimConfig:
     # Data centers whose machines have no public IP: tcp ports map on a private address only.
     private_ip_data_centers: list[str] = field(default_factory=lambda: ["EU-SE-1"])
     # Requests per window (simulated seconds, so scaled by time_scale); 0 turns a window off.
-    rate_limit_per_hour: int = 3000
-    rate_limit_per_day: int = 50000
+    rate_limit_per_hour: int = 0
+    rate_limit_per_day: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -204,6 +207,12 @@ def apply_config(config: SimConfig, changes: Any) -> None:
         ):
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise ConfigError(f"{key} must be a list of strings")
+        elif key == "rate_limit":
+            if not isinstance(value, str):
+                raise ConfigError('rate_limit must be a RateLimit-Policy text, e.g. "example" or ""')
+            from .quota import parse_policy
+
+            parse_policy(value)  # raises ConfigError with the reason
         elif key == "validate_responses":
             if not isinstance(value, bool):
                 raise ConfigError(f"{key} must be a boolean")

@@ -44,6 +44,7 @@ _FLAGS = {
     "worker_boot_delay": "--worker-boot-delay",
     "create_latency": "--create-latency",
     "rate_limit_per_minute": "--rate-limit",
+    "rate_limit": "--rate-limit",
     "state_dir": "--state-dir",
     "log_level": "--log-level",
     "port": "--port",
@@ -97,7 +98,8 @@ class SimAdmin:
 
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-        propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit_per_minute,
+        propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit (a RateLimit-Policy text,
+        "example" for the document's), rate_limit_per_minute,
         out_of_stock_gpu_types, name_overrides). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
@@ -291,7 +293,8 @@ def start_simulator(*, startup_timeout: float = 30.0, **config: Any) -> SimProce
     """Start ``python -m runpod_sim`` on a free loopback port and wait until it is listening.
 
     Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-    propagation_lag, worker_boot_delay, create_latency, rate_limit_per_minute, state_dir, log_level. These become the
+    propagation_lag, worker_boot_delay, create_latency, rate_limit (a policy text or "example"),
+    rate_limit_per_minute, state_dir, log_level. These become the
     startup config that ``/_sim/reset`` restores.
     """
     unknown = set(config) - set(_FLAGS)

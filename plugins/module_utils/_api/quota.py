@@ -1,0 +1,304 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""RunPod's per-user quotas, read from every answer and kept before every request (docs/dev/api-notes.md, "Rate
+limits"; docs/pods.md, "Fleets and RunPod's quotas").
+
+Every authenticated REST answer carries ``RateLimit-Policy`` (``"minute";q=60;w=60, "hour";q=3000;w=3600, ...``:
+quota ``q`` per window of ``w`` seconds) and ``RateLimit`` (``"minute";r=0;t=41, ...``: ``r`` requests left, ``t``
+seconds until the window resets). An answer without them means the caller is exempt: no pacing then.
+
+``QuotaKeeper`` is one per client and thread-safe (a fleet's workers and a batch wait share it). ``acquire`` is
+called before a request: when a window is spent it waits (on the client's clock) until the window resets, so a
+fleet paces itself instead of provoking 429s; a request in flight counts against every window until its answer
+(``settle``) says what is left. A 429's ``Retry-After`` holds every request (``hold``). A wait that would end after
+the caller's deadline is not started: ``acquire`` returns the ``Block`` instead, and the caller fails with it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+# A window name -> the words of the progress line ("0 of 60 left this minute").
+_WINDOW_WORDS = {"minute": "this minute", "hour": "this hour", "day": "today", "second": "this second"}
+# Longest real-time wait for an answer in flight before the windows are looked at again.
+_IN_FLIGHT_RECHECK = 0.5
+
+
+def _number(text):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    if math.isnan(value) or math.isinf(value) or value < 0:
+        return None
+    return value
+
+
+def _split_outside_quotes(text, separator):
+    parts, current, quoted, escaped = [], [], False, False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+            current.append(char)
+        elif char == separator and not quoted:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def parse_members(text):
+    """``{window name: {parameter: number}}`` from a structured-field list (``"minute";q=60;w=60, ...``).
+
+    Lenient: a member without a usable name is skipped, a parameter that is not a non-negative number is dropped,
+    never an exception. The name may be a quoted string or a token.
+    """
+    members: dict = {}
+    if not isinstance(text, str):
+        return members
+    for member in _split_outside_quotes(text, ","):
+        pieces = _split_outside_quotes(member.strip(), ";")
+        name = pieces[0].strip()
+        if len(name) >= 2 and name[0] == name[-1] == '"':
+            name = name[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        if not name or '"' in name:
+            continue
+        params = {}
+        for piece in pieces[1:]:
+            key, _sep, value = piece.strip().partition("=")
+            number = _number(value.strip())
+            if key.strip() and number is not None:
+                params[key.strip().lower()] = number
+        members[name] = params
+    return members
+
+
+def parse_retry_after(value, now=None):
+    """Seconds from a ``Retry-After`` header (delta-seconds or HTTP date); None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    if math.isnan(seconds):
+        return None
+    return max(0.0, seconds)
+
+
+def format_policy(windows):
+    """The ``RateLimit-Policy`` text of ``[(name, quota, seconds), ...]``."""
+    return ", ".join(f'"{name}";q={quota};w={_text(seconds)}' for name, quota, seconds in windows)
+
+
+def _text(number):
+    return str(int(number)) if float(number).is_integer() else f"{number:.3f}".rstrip("0")
+
+
+def seconds_text(seconds):
+    """``41 s``, ``0.8 s``, ``12 min``: how long a pause lasts, for a progress line."""
+    if seconds >= 120:
+        return f"{seconds / 60:.0f} min"
+    if seconds >= 10:
+        return f"{math.ceil(seconds)} s"
+    return f"{max(seconds, 0.0):.1f} s"
+
+
+@dataclass
+class Window:
+    """One quota window as the last answer left it; ``remaining`` counts requests in flight as spent."""
+
+    name: str
+    quota: float | None
+    length: float | None
+    remaining: float
+    reset_at: float
+    reported_remaining: float = 0.0
+
+    def roll(self, now):
+        """The window reset: a fresh quota (the next answer says exactly how much)."""
+        if now >= self.reset_at:
+            self.remaining = self.quota if self.quota is not None else math.inf
+            self.reported_remaining = self.remaining
+            self.reset_at = now + (self.length or 0.0) if self.length else math.inf
+
+
+@dataclass(frozen=True)
+class Block:
+    """Why a request waits: ``window`` (None for a bare Retry-After), what the last answer said was left of how
+    many, and when (the clock's time) the window resets."""
+
+    window: str | None
+    remaining: float
+    quota: float | None
+    resume_at: float
+
+    def line(self, now):
+        """The progress line of this pause: ``quota: 0 of 60 left this minute, resuming in 41 s``."""
+        wait = seconds_text(self.resume_at - now)
+        if self.window is None:
+            return f"quota: RunPod answered 429 (too many requests), resuming in {wait}"
+        words = _WINDOW_WORDS.get(self.window, f"in the {self.window} window")
+        of = f" of {int(self.quota)}" if self.quota is not None else ""
+        return f"quota: {max(0, int(self.remaining))}{of} left {words}, resuming in {wait}"
+
+    def as_dict(self, now):
+        """``{window, remaining, quota, resets_in, resets_at}`` (the result's ``quota``)."""
+        resets_in = round(max(0.0, self.resume_at - now), 3)
+        result = {"window": self.window, "remaining": max(0, int(self.remaining)), "resets_in": resets_in,
+                  "resets_at": datetime.fromtimestamp(time.time() + resets_in, UTC).isoformat(timespec="seconds")}
+        if self.quota is not None:
+            result["quota"] = int(self.quota)
+        return result
+
+    def failure(self, now, budget):
+        """``(message, details)`` of a task whose ``budget`` (``create_timeout 10m``) ends before this reset."""
+        details = self.as_dict(now)
+        window = f"the {self.window} window of RunPod's quota" if self.window else "RunPod's quota"
+        left = f" ({details['remaining']} of {details['quota']} left)" if "quota" in details else ""
+        return (
+            f"rate limited: {window} is spent{left} and resets in {seconds_text(details['resets_in'])} "
+            f"(at {details['resets_at']}), after this task's budget ({budget}) ends",
+            details,
+        )
+
+
+class QuotaKeeper:
+    """One client's view of RunPod's quota windows; see the module docstring. ``report(line)`` gets one progress
+    line per pause (from whichever thread waits first)."""
+
+    def __init__(self, clock, report=None):
+        self.clock = clock
+        self.report = report
+        self._cond = threading.Condition()
+        self._windows: dict[str, Window] = {}
+        self._hold: Block | None = None
+        self._in_flight = 0
+        self._announced: tuple | None = None
+        self.pauses = 0
+        self.paused_seconds = 0.0
+
+    # -- what the answers say ----------------------------------------------------------------------------------
+    @property
+    def exempt(self):
+        """True while the last answer carried no quota headers (or no answer came yet)."""
+        with self._cond:
+            return not self._windows
+
+    def windows(self):
+        with self._cond:
+            return {name: (w.remaining, w.quota, w.reset_at) for name, w in self._windows.items()}
+
+    def settle(self, headers):
+        """A request's answer arrived (``headers``: a mapping with ``get``), or it failed without one (None)."""
+        with self._cond:
+            self._in_flight = max(0, self._in_flight - 1)
+            if headers is not None:
+                self._observe(headers.get("RateLimit-Policy"), headers.get("RateLimit"))
+            self._cond.notify_all()
+
+    def _observe(self, policy_text, state_text):
+        state = parse_members(state_text)
+        state = {name: params for name, params in state.items() if "r" in params and "t" in params}
+        if not state:
+            self._windows = {}  # no quota headers: the caller is exempt
+            return
+        policy = parse_members(policy_text)
+        now = self.clock.now()
+        windows = {}
+        for name, params in state.items():
+            known = self._windows.get(name)
+            limits = policy.get(name, {})
+            quota = limits.get("q", known.quota if known else None)
+            length = limits.get("w", known.length if known else None)
+            # Requests sent but not answered yet count as spent: their answers will say.
+            remaining = params["r"] - self._in_flight
+            windows[name] = Window(name, quota, length, remaining, now + params["t"], params["r"])
+        self._windows = windows
+
+    def hold(self, seconds, window=None):
+        """A 429 asked for ``seconds``: every request of this keeper waits until then (never shortened). Returns
+        the hold (a ``Block``) now in force."""
+        with self._cond:
+            resume_at = self.clock.now() + max(0.0, float(seconds))
+            if self._hold is None or resume_at > self._hold.resume_at:
+                known = self._windows.get(window) if window else None
+                self._hold = Block(window, 0, known.quota if known else None, resume_at)
+            return self._hold
+
+    def spent_window(self):
+        """The window the last answers said was spent (``r=0``) and resets last, or None."""
+        with self._cond:
+            spent = [w for w in self._windows.values() if w.reported_remaining <= 0]
+            return max(spent, key=lambda w: w.reset_at).name if spent else None
+
+    def release(self):
+        """A request ``acquire`` counted was not sent after all."""
+        self.settle(None)
+
+    # -- before a request ------------------------------------------------------------------------------------
+    def _block(self, now):
+        """The pause that holds the next request (the one ending last), or None."""
+        worst = self._hold if self._hold is not None and self._hold.resume_at > now else None
+        for window in self._windows.values():
+            window.roll(now)
+            if window.remaining <= 0 and window.reset_at > now and (worst is None or window.reset_at > worst.resume_at):
+                worst = Block(window.name, window.reported_remaining, window.quota, window.reset_at)
+        return worst
+
+    def acquire(self, deadline=math.inf):
+        """Wait until every window has room, then count the request in flight; returns None.
+
+        When the wait would end after ``deadline`` (the clock's time) nothing is counted and the ``Block`` comes
+        back: the caller fails with it instead of waiting for nothing.
+        """
+        while True:
+            line = None
+            with self._cond:
+                now = self.clock.now()
+                block = self._block(now)
+                if block is None:
+                    self._in_flight += 1
+                    for window in self._windows.values():
+                        window.remaining -= 1
+                    return None
+                if block.resume_at > deadline:
+                    return block
+                if self._in_flight > 0 and block is not self._hold:
+                    # Answers in flight will say exactly what is left: wait for them before a long sleep.
+                    self._cond.wait(min(_IN_FLIGHT_RECHECK, block.resume_at - now))
+                    continue
+                key = (block.window, round(block.resume_at, 3))
+                if key != self._announced:
+                    self._announced = key
+                    self.pauses += 1
+                    self.paused_seconds += block.resume_at - now
+                    line = block.line(now)
+            if line is not None and self.report is not None:
+                self.report(line)
+            self.clock.sleep(max(0.0, block.resume_at - now))
