@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import DEFAULT_API_KEY, contract
+from . import DEFAULT_API_KEY, contract, runtime_contract
 from .faults import FaultBook, FaultRule, RateLimiter, RequestLog
 from .listeners import ListenerManager
 from .store import SimConfig, Store
@@ -158,9 +158,9 @@ class Sim:
         self.started_at = time.time()
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
-        from . import admin, api_account, api_v2, api_v2_catalog, api_v2_clusters
+        from . import admin, api_account, api_runtime, api_v2, api_v2_catalog, api_v2_clusters
 
-        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account):
+        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account, api_runtime):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------
@@ -226,14 +226,17 @@ class Sim:
                 "faults": fault_kinds,
             }
             self.requests.add(entry)
-            if surface == "v2" and not fault_kinds and self.store.config.validate_responses:
+            if surface in ("v2", "invoke") and not fault_kinds and self.store.config.validate_responses:
                 self._check_contract(method, path, reply, entry)
         return response
 
     def _check_contract(self, method: str, path: str, reply: Reply, entry: dict[str, Any]) -> None:
         body = reply.body if reply.status != 204 else None
         try:
-            problems = contract.check(method, path, reply.status, reply.media_type, body)
+            if path.startswith("/invoke/"):  # the runtime API: runpod-api.md section 2 (runtime_contract.py)
+                problems = runtime_contract.check(method, path, reply.status, body)
+            else:
+                problems = contract.check(method, path, reply.status, reply.media_type, body)
         except Exception as exc:  # a checker bug must not take the route down
             log.exception("contract check failed for %s %s", method, path)
             problems = [f"{method} {path}: contract check crashed: {exc!r}"]
