@@ -13,11 +13,12 @@ PYTEST := $(BIN)/python -m pytest
 SANITY_LOCK := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity.lock
 DOCS_BUILD := $(CURDIR)/docs/build
 # Debian packages the tests use: ssh for Ansible's connection to the simulated pods, shellcheck for
-# ansible-test's shellcheck sanity test, chromium for the rendered-docs check.
-SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium
+# ansible-test's shellcheck sanity test, chromium for the rendered-docs check, Node.js and npm for the JavaScript
+# runpod-sdk the endpoint_job tests run against the simulator (tests/sdk-js).
+SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium node:nodejs npm:npm
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	docs sim demo bench bench-timing clean
+	docs sim demo bench bench-timing clean sdk-js
 
 help:
 	@echo "make test         everything CI runs: lint, sanity, ecosystem and unit (two at a time), then integration"
@@ -56,6 +57,11 @@ sysdeps:
 	    echo "Please install:$$missing (e.g. sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
+
+# The JavaScript runpod-sdk, pinned by tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the
+# locked tree); installed once, when node_modules is missing.
+sdk-js: sysdeps
+	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # --- checks --------------------------------------------------------------------------------------------
 # The four quick suites run two at a time (each is mostly one process, so one of them alone leaves a core idle;
@@ -118,7 +124,7 @@ INTEGRATION_WORKERS ?= 4
 unit: venv
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
-integration: venv sysdeps
+integration: venv sysdeps sdk-js
 	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
 
 # --- tools ---------------------------------------------------------------------------------------------

@@ -14,21 +14,13 @@ from typing import Any
 import httpx
 import pytest
 from helpers.playbooks import Background, module_task, play
+from helpers.simulated import queue_endpoint
 
 pytestmark = pytest.mark.timeout(180)
 
 
 def make_endpoint(sim, name: str = "smoke", workers_min: int = 1) -> str:
-    """A queue endpoint with ``workers_min`` workers, known to the invoke service, whose jobs may run a simulated
-    day (28 minutes here) before the endpoint's execution timeout ends them."""
-    body = {"name": name, "type": "QUEUE", "image": "worker:1", "gpu": {"pools": ["ADA_24"]}, "timeout": 86_400_000,
-            "workers": {"min": workers_min, "max": 3}, "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4}}
-    created = httpx.post(f"{sim.urls['api_v2']}/serverless", json=body,
-                         headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=30)
-    assert created.status_code == 201, created.text
-    endpoint_id = created.json()["id"]
-    sim.admin.propagate(endpoint_id)
-    return endpoint_id
+    return queue_endpoint(sim, name, workers_min)
 
 
 def job_task(name: str, register: str = "out", ignore_errors: bool = True, **args: Any) -> str:
