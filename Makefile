@@ -27,6 +27,7 @@ help:
 	@echo "make ecosystem    docs build + browser check, changelog, EE context, ansible-runner, release build"
 	@echo "make unit         unit tests and the simulator's own tests"
 	@echo "make integration  ansible-playbook runs against the local simulator"
+	@echo "make sdk-js       the pinned JavaScript runpod-sdk for the endpoint_job tests (npm ci, once)"
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"

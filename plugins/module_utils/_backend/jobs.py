@@ -14,7 +14,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import as_dict, as_int, as_str
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
 
-# runpod-api.md section 2: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to this range).
+# docs/dev/api-notes.md, section 6: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to
+# this range).
 MIN_SYNC_WAIT_MS = 1000
 MAX_SYNC_WAIT_MS = 90000
 

@@ -5,7 +5,7 @@
 """The serverless job poller (pure Python, duck-typed backend): a job until it reaches a terminal status.
 
 One ``poll()`` reads ``/status/{job}`` once (``attempts=1``); the rules are docs/dev/wait-and-status.md sections 2
-(fatal vs transient), 3 (misses) and 7 (jobs). The poller never cancels the job: a wait that ends early (our
+(fatal vs transient), 3 (misses) and 8 (jobs). The poller never cancels the job: a wait that ends early (our
 deadline, an interrupt, a fatal read) leaves it running, and the failure names it.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
 
-# runpod-api.md section 2: the statuses the SDKs treat as terminal, and the ones a job passes through.
+# docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")
 ACTIVE = ("IN_QUEUE", "IN_PROGRESS", "RUNNING")
 # A terminal status that is not success -> the task's failure code.
@@ -54,7 +54,7 @@ def job_detail(job):
 
 
 class JobPoller:
-    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 7).
+    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8).
 
     ``seed`` is a job view the caller already has (the ``/runsync`` answer): the first poll reports it without a
     read, so the submit counts as the first read. A poll whose status differs from the previous one is

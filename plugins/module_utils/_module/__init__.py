@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
 """The Ansible module skeleton: argument specs, ``RunPodModule`` and ``ResourceModule`` (``base``), the waits a
-module and its action plugin share (``waits``) and pod fleets (``fleet``).
+module and its action plugin share (``waits``) pod fleets (``fleet``) and serverless jobs (``jobs``).
 
 May import: Ansible, ``_backend``, ``_api``, ``_engine`` and ``_rules``. The only layer that knows Ansible.
 """

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``JobModule``: a serverless job (``runpod.cloud.endpoint_job``): submit one and wait for it, read or wait on an
-existing one, or cancel it (docs/endpoints.md, "Smoke-testing a deploy"; docs/dev/wait-and-status.md, section 7).
+existing one, or cancel it (docs/endpoints.md, "Smoke-testing a deploy"; docs/dev/wait-and-status.md, section 8).
 
 A job has no name, so it is not a resource a rerun can find: each task with ``input`` submits a new job. A wait
 never cancels the job it waits on (timeout, interrupt, fatal read): the failure names the job and how to cancel it.
