@@ -255,8 +255,8 @@ class JobBook:
             running = [job for job in self.jobs.values() if job.status == IN_PROGRESS]
             next_end = min(running, key=lambda job: job.ends_at or 0.0, default=None)
             start = self._next_start(now)
-            moments = [moment for moment in (next_end.ends_at if next_end else None, start[0] if start else None)
-                        if moment is not None and moment <= now]
+            candidates = (next_end.ends_at if next_end else None, start[0] if start else None)
+            moments = [moment for moment in candidates if moment is not None and moment <= now]
             if not moments:
                 break
             if next_end is not None and next_end.ends_at is not None and next_end.ends_at == min(moments):
@@ -379,5 +379,3 @@ def admin_view(book: JobBook, job: Job) -> dict[str, Any]:
         "sync": job.sync,
         "retries": job.retries,
     }
-
-
