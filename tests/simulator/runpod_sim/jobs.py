@@ -321,7 +321,7 @@ class JobBook:
         """Start workers for queued jobs (up to workers.max); let idle extra workers go after idleTimeout."""
         for endpoint in self.store.endpoints.values():
             live = [worker for worker in endpoint.workers if worker.retire_at is None]
-            waiting = [job for job in self._queue(endpoint.id)]
+            waiting = self._queue(endpoint.id)
             usable = [worker for worker in live if worker.status_override is None and worker.id not in self.busy]
             missing = min(len(waiting) - len(usable), endpoint.workers_max - len(live))
             for _ignored in range(max(0, missing)):
