@@ -14,8 +14,10 @@ SANITY_LOCK := $(or $(TMPDIR),/tmp)/runpod-cloud-sanity.lock
 DOCS_BUILD := $(CURDIR)/docs/build
 # Debian packages the tests use: ssh for Ansible's connection to the simulated pods, shellcheck for
 # ansible-test's shellcheck sanity test, chromium for the rendered-docs check, Java 17 for ansible-rulebook's rule
-# engine (drools_jpy; tests/integration/test_eda.py).
-SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium java:openjdk-17-jre-headless
+# engine (drools_jpy; tests/integration/test_eda.py), Node.js and npm for the JavaScript runpod-sdk the
+# endpoint_job tests run against the simulator (tests/sdk-js).
+SYSTEM_PACKAGES := ssh:openssh-client shellcheck:shellcheck chromium:chromium java:openjdk-17-jre-headless \
+	node:nodejs npm:npm
 # ansible-rulebook finds Java through JAVA_HOME, else the java on PATH (docs/eda.md).
 JAVA_HOME ?= $(shell j=$$(command -v java 2>/dev/null) && dirname "$$(dirname "$$(readlink -f "$$j")")")
 ifneq ($(JAVA_HOME),)
@@ -23,7 +25,7 @@ export JAVA_HOME
 endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	targets live docs sim demo bench bench-timing clean
+	targets live docs sim demo bench bench-timing clean sdk-js
 
 help:
 	@echo "make test         everything CI runs: lint, sanity, ecosystem and unit (two at a time), then integration"
@@ -35,6 +37,7 @@ help:
 	@echo "make targets      ansible-test integration targets against the local simulator (TARGET=pod: one)"
 	@echo "make live         the same targets against RunPod: needs RUNPOD_API_KEY and RUNPOD_LIVE_MAX_USD, bills"
 	@echo "                  the account, sweeps what it created (docs/dev/live-tests.md)"
+	@echo "make sdk-js       the pinned JavaScript runpod-sdk for the endpoint_job tests (npm ci, once)"
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
@@ -65,6 +68,11 @@ sysdeps:
 	    echo "Please install:$$missing (e.g. sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
+
+# The JavaScript runpod-sdk, pinned by tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the
+# locked tree); installed once, when node_modules is missing.
+sdk-js: sysdeps
+	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # --- checks --------------------------------------------------------------------------------------------
 # The four quick suites run two at a time (each is mostly one process, so one of them alone leaves a core idle;
@@ -128,7 +136,7 @@ INTEGRATION_WORKERS ?= 4
 unit: venv
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
-integration: venv sysdeps
+integration: venv sysdeps sdk-js
 	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped

@@ -4,7 +4,8 @@
 """``module_defaults: group/runpod.cloud.all`` sets the connection options once for every module on disk.
 
 The play below is generated from ``plugins/modules``: info modules run as they are, the others in check
-mode with ``state: absent`` on a name that does not exist (harmless). No ``RUNPOD_*`` variable is set, so
+mode with ``state: absent`` on a name that does not exist (harmless), endpoint_job in check mode cancelling a job
+that already completed (a read). No ``RUNPOD_*`` variable is set, so
 the connection options can only come from the group defaults.
 """
 
@@ -15,20 +16,37 @@ import sys
 from pathlib import Path
 
 import ansible_runner
+import httpx
 import yaml
 from conftest import REPO_ROOT, VENV_BIN
 from helpers.paths import COLLECTIONS_ROOT
+from helpers.simulated import queue_endpoint
 
 # Modules with no ``name``: options that make ``state: absent`` a harmless no-op.
 ABSENT_ARGS = {"ssh_key": {"key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEcosystemDefaultsMissingKey x"}}
+# Modules without ``state: absent``: their whole harmless task (the placeholders are filled in by the test).
+TASK_ARGS = {"endpoint_job": {"endpoint_id": "{endpoint_id}", "id": "{job_id}", "state": "cancelled"}}
 
 
-def _task(module: str) -> dict:
+def _task(module: str, **values: str) -> dict:
     fqcn = f"runpod.cloud.{module}"
+    if module in TASK_ARGS:  # a job already over: cancelling it (in check mode) is a no-op read
+        args = {key: value.format(**values) for key, value in TASK_ARGS[module].items()}
+        return {"name": f"defaults {module}", fqcn: args, "check_mode": True}
     if module.endswith("_info"):
         return {"name": f"defaults {module}", fqcn: {}, "register": f"ecosystem_{module}"}
     args = ABSENT_ARGS.get(module, {"name": f"ecosystem-defaults-missing-{module}"})
     return {"name": f"defaults {module}", fqcn: {**args, "state": "absent"}, "check_mode": True}
+
+
+def _finished_job(sim) -> dict[str, str]:
+    """An endpoint and a job on it that has completed (for endpoint_job's harmless task)."""
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    endpoint_id = queue_endpoint(sim, "defaults-jobs")
+    done = httpx.post(f"{sim.urls['serverless']}/{endpoint_id}/runsync", json={"input": {}}, headers=headers,
+                      timeout=60).json()
+    assert done["status"] == "COMPLETED", done
+    return {"endpoint_id": endpoint_id, "job_id": done["id"]}
 
 
 def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:
@@ -72,6 +90,8 @@ def test_group_defaults_reach_every_module(sim, modules_on_disk: list[str], tmp_
         if name.startswith("RUNPOD_"):
             monkeypatch.delenv(name)
     seeded = sim.admin.seed(2, name_prefix="defaults")
+    finished = _finished_job(sim)
+    sim.admin.clear_requests()
     defaults = {
         "api_key": sim.api_key,
         "api_url": sim.urls["api_v2"],
@@ -84,7 +104,7 @@ def test_group_defaults_reach_every_module(sim, modules_on_disk: list[str], tmp_
             "hosts": "localhost",
             "gather_facts": False,
             "module_defaults": {"group/runpod.cloud.all": defaults},
-            "tasks": [_task(m) for m in modules_on_disk],
+            "tasks": [_task(m, **finished) for m in modules_on_disk],
         },
         {
             "name": "Control: the same module without the defaults",

@@ -53,3 +53,17 @@ def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float
         ready_at.append(time.time() + delay)
         sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
     return ids, ready_at
+
+
+def queue_endpoint(sim: Any, name: str = "smoke", workers_min: int = 1, workers_max: int = 3) -> str:
+    """A queue endpoint created through REST v2 and made known to the invoke service at once (no propagation
+    lag), whose jobs may run a simulated day before the endpoint's execution timeout ends them. Its job outcomes
+    are scripted with ``sim.admin.job_script``."""
+    body = {"name": name, "type": "QUEUE", "image": "worker:1", "gpu": {"pools": ["ADA_24"]}, "timeout": 86_400_000,
+            "workers": {"min": workers_min, "max": workers_max}, "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4}}
+    created = httpx.post(f"{sim.urls['api_v2']}/serverless", json=body,
+                         headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=30)
+    created.raise_for_status()
+    endpoint_id = created.json()["id"]
+    sim.admin.propagate(endpoint_id)
+    return endpoint_id

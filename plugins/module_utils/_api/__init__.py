@@ -2,9 +2,11 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
-"""RunPod's API as data: the HTTP client (``client``), the pydantic views, request specs and input rules (``models``;
-the input rules ``inputs``, written with ``values`` and ``capabilities``), the readers that turn answers into views
-(``payloads``), the GPU catalog facts (``catalog``) and the collection version (``version``).
+"""RunPod's API as data: the HTTP client (``client``, with its quota keeper ``quota`` and error readers ``errors``),
+the pydantic views and request specs (``models``, through ``compat``), the input rules (``inputs``, written with
+``values`` and ``capabilities``; a job's in ``job_inputs``), the readers that turn answers into views
+(``payloads``, ``readers``; log streams ``sse``), the GPU catalog facts (``catalog``) and the collection version
+(``version``).
 
 May import: the standard library, httpx and pydantic (import-guarded), ``_engine``; never Ansible, ``_backend``,
 ``_module`` or ``_rules``.

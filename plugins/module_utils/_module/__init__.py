@@ -4,7 +4,8 @@
 # This module_utils package is private to runpod.cloud and may change without notice.
 """The Ansible module skeleton: argument specs (``specs``), ``RunPodModule`` (``base``), ``ResourceModule``
 (``resource``, ``adoption``), the hints of failure messages (``hints``), the waiters a module composes and its
-action plugin builds (``waiter``, ``waits``, ``batch``, ``controller``, ``handoff``) and pod fleets (``fleet``).
+action plugin builds (``waiter``, ``waits``, ``batch``, ``controller``, ``handoff``), pod fleets (``fleet``), the
+quota budget (``budget``), RunPod's logs in results (``logs``) and serverless jobs (``jobs``).
 
 May import: Ansible, ``_backend``, ``_api``, ``_engine`` and ``_rules``. The only layer that knows Ansible.
 """

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from . import DEFAULT_API_KEY, contract
+from . import DEFAULT_API_KEY, contract, runtime_contract
 from .faults import FaultBook, FaultRule, RequestLog
 from .listeners import ListenerManager
 from .quota import RateLimiter, windows_from_config
@@ -161,9 +161,9 @@ class Sim:
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
         self.logbook: Any = None  # logs.LogBook, set by logs.register
-        from . import admin, api_account, api_v2, api_v2_catalog, api_v2_clusters, logs
+        from . import admin, api_account, api_runtime, api_v2, api_v2_catalog, api_v2_clusters, logs
 
-        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account, logs):
+        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account, logs, api_runtime):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ class Sim:
                 "faults": fault_kinds,
             }
             self.requests.add(entry)
-            if surface == "v2" and not fault_kinds and self.store.config.validate_responses:
+            if surface in ("v2", "invoke") and not fault_kinds and self.store.config.validate_responses:
                 self._check_contract(method, path, reply, entry)
         return response
 
@@ -238,7 +238,10 @@ class Sim:
         if reply.stream is not None:
             body = ""  # a stream: status and media type here, each event as it is sent (logs.py)
         try:
-            problems = contract.check(method, path, reply.status, reply.media_type, body)
+            if path.startswith("/invoke/"):  # the runtime API: runpod-api.md section 2 (runtime_contract.py)
+                problems = runtime_contract.check(method, path, reply.status, body)
+            else:
+                problems = contract.check(method, path, reply.status, reply.media_type, body)
         except Exception as exc:  # a checker bug must not take the route down
             log.exception("contract check failed for %s %s", method, path)
             problems = [f"{method} {path}: contract check crashed: {exc!r}"]

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .account import Charge, NetworkVolume, Registry
+from .jobs import JobBook
 
 # The six v2 lifecycle values.
 PROVISIONING = "PROVISIONING"
@@ -430,6 +431,7 @@ class Store:
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
         self._scheduled: list[tuple[float, Any]] = []  # (monotonic deadline, action()) for scripted events
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
+        self.jobs = JobBook(self)  # serverless jobs (jobs.py)
 
     # -- time -------------------------------------------------------------------------------------------------
     @staticmethod
@@ -463,6 +465,7 @@ class Store:
         self._timed.clear()
         self._scheduled.clear()
         self.view_cache.clear()
+        self.jobs.reset()
         fresh = copy.deepcopy(self.startup_config)
         for key in CONFIG_FIELDS:
             setattr(self.config, key, getattr(fresh, key))
@@ -515,6 +518,7 @@ class Store:
                     self._advance_timed(deadline)
                     action()
         self._advance_timed(moment)
+        self.jobs.advance(moment)
 
     def _advance_timed(self, now: float) -> None:
         for pod in list(self._timed.values()):
@@ -785,9 +789,12 @@ class Store:
     def worker_status(self, worker: Worker) -> str:
         if worker.status_override:
             return worker.status_override
+        if worker.id in self.jobs.busy:
+            return "RUNNING"  # taking a job (jobs.py)
         return "IDLE" if self.now() >= worker.ready_at else "INITIALIZING"
 
     def delete_endpoint(self, endpoint: Endpoint) -> None:
+        self.jobs.drop_endpoint(endpoint.id)
         self.endpoints.pop(endpoint.id, None)
         if endpoint.template_id:
             template = self.templates.get(endpoint.template_id)

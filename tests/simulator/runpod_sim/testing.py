@@ -143,6 +143,19 @@ class SimAdmin:
     def propagate(self, endpoint_id: str) -> dict[str, Any]:
         return self._call("POST", f"/endpoints/{endpoint_id}/propagate")
 
+    # -- serverless jobs (jobs.py) ---------------------------------------------------------------------------
+    def job_script(self, endpoint_id: str, **script: Any) -> dict[str, Any]:
+        """Script the endpoint's next jobs: queue_delay, run_time (simulated s), outcome (COMPLETED, FAILED,
+        TIMED_OUT), error, output (echo, constant, format), output_value, output_format, stream, rules."""
+        return self._call("POST", f"/endpoints/{endpoint_id}/jobs", script)
+
+    def jobs(self, endpoint_id: str) -> list[dict[str, Any]]:
+        """Every job of the endpoint, with its input, worker and status."""
+        return self._call("GET", f"/endpoints/{endpoint_id}/jobs")["jobs"]
+
+    def job(self, job_id: str) -> dict[str, Any]:
+        return self._call("GET", f"/jobs/{job_id}")
+
     # -- pods ------------------------------------------------------------------------------------------------
     def pod(self, pod_id: str) -> dict[str, Any]:
         """Internal state: status, port_map, listeners, ssh_behaviour, home, ..."""

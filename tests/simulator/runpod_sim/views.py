@@ -307,4 +307,4 @@ def health(store: Store, endpoint: Endpoint) -> dict[str, Any]:
             counts["running"] += 1
         else:
             counts[status.lower()] += 1
-    return {"jobs": {"completed": 0, "failed": 0, "inProgress": 0, "inQueue": 0, "retried": 0}, "workers": counts}
+    return {"jobs": store.jobs.counts(endpoint.id), "workers": counts}

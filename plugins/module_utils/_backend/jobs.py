@@ -1,0 +1,90 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Serverless jobs over the runtime API on ``serverless_url`` (docs/dev/api-notes.md, "Serverless jobs"):
+``POST /{endpoint}/run``, ``POST /{endpoint}/runsync?wait=<ms>``, ``GET /{endpoint}/status/{job}`` and
+``POST /{endpoint}/cancel/{job}``. ``job_calls(backend)`` gives them over the backend's client (same key, same
+request log); answers are read into one dict, the ``job`` result of ``runpod.cloud.endpoint_job``.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import as_dict, as_int, as_str
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
+
+# docs/dev/api-notes.md, section 6: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to
+# this range).
+MIN_SYNC_WAIT_MS = 1000
+MAX_SYNC_WAIT_MS = 90000
+
+
+def job_calls(backend):
+    """The job calls for ``backend`` (its client, its ``serverless_url`` and request timeout)."""
+    return JobCalls(backend)
+
+
+def read_job(payload, endpoint_id):
+    """The ``job`` view of a runtime answer: ``{id, status, output, error, delay_time, execution_time,
+    endpoint_id}`` (times in ms as RunPod reports them). An answer without an id or a status is ``bad_response``."""
+    payload = as_dict(payload)
+    job_id, status = as_str(payload.get("id")), as_str(payload.get("status"))
+    if not job_id or not status:
+        raise RunPodError("bad_response", None, "the runtime API answered without a job id and status")
+    error = payload.get("error")
+    return {
+        "id": job_id,
+        "status": status.upper(),
+        "output": payload.get("output"),
+        "error": error if error is None or isinstance(error, str) else str(error),
+        "delay_time": as_int(payload.get("delayTime")),
+        "execution_time": as_int(payload.get("executionTime")),
+        "endpoint_id": endpoint_id,
+    }
+
+
+def sync_wait_ms(seconds):
+    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``; None when that is under the minimum
+    (then ``/run`` is the call)."""
+    wanted = int(seconds * 1000)
+    if wanted < MIN_SYNC_WAIT_MS:
+        return None
+    return min(wanted, MAX_SYNC_WAIT_MS)
+
+
+class JobCalls:
+    def __init__(self, backend):
+        self.client = backend.client
+        self.base = str(backend.serverless_url).rstrip("/")
+        self.request_timeout = float(backend.request_timeout)
+
+    def _url(self, endpoint_id, *parts):
+        return "/".join([self.base, quote_id(endpoint_id), *(quote_id(part) for part in parts)])
+
+    def submit(self, endpoint_id, body, wait_ms=None):
+        """Submit one job: ``/run``, or ``/runsync?wait=<wait_ms>`` (the answer is terminal when the job ended within
+        the wait). Sent once: a 5xx or a lost connection is raised ``maybe_created`` (the job may be queued, and
+        without its id nobody can name it), never re-sent."""
+        if wait_ms is None:
+            payload = post_create(self.client, self._url(endpoint_id, "run"), body)
+        else:
+            try:
+                payload = self.client.request(
+                    "POST", self._url(endpoint_id, "runsync"), json=body, params={"wait": int(wait_ms)},
+                    timeout=self.request_timeout + wait_ms / 1000.0,
+                )
+            except RunPodError as error:
+                if error.code in ("server_error", "network_error"):
+                    error.maybe_created = True
+                raise
+        return read_job(payload, endpoint_id)
+
+    def job_status(self, endpoint_id, job_id, attempts=None):
+        """``GET /status/{job}``: the job as it is now."""
+        return read_job(self.client.request("GET", self._url(endpoint_id, "status", job_id), attempts=attempts),
+                        endpoint_id)
+
+    def cancel(self, endpoint_id, job_id):
+        """``POST /cancel/{job}``: the answer's status (``CANCELLED``, or the status of a job already over)."""
+        return read_job(self.client.request("POST", self._url(endpoint_id, "cancel", job_id)), endpoint_id)

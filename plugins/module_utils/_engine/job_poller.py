@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The serverless job poller (pure Python, duck-typed backend): a job until it reaches a terminal status.
+
+One ``poll()`` reads ``/status/{job}`` once (``attempts=1``); the rules are docs/dev/wait-and-status.md sections 2
+(fatal vs transient), 3 (misses) and 8 (jobs). The poller never cancels the job: a wait that ends early (our
+deadline, an interrupt, a fatal read) leaves it running, and the failure names it.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, is_not_found
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+
+# docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
+TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")
+ACTIVE = ("IN_QUEUE", "IN_PROGRESS", "RUNNING")
+# A terminal status that is not success -> the task's failure code.
+FAILURE_CODES = {"FAILED": "job_failed", "CANCELLED": "job_cancelled", "TIMED_OUT": "job_timed_out"}
+
+
+class JobMissCounter(MissCounter):
+    """The miss rules of a job: a 404 on ``/status`` is a job the invoke service does not know (yet, or any more:
+    RunPod keeps a finished job's result for a limited time)."""
+
+    _TEXTS = {
+        **MissCounter._TEXTS,
+        "job": {
+            "never_seen": "{error}",
+            "missed_once": "job status unreadable in the last poll: {error}",
+            "never_seen_fatal": ("the endpoint still does not know job {id} after {n} consecutive reads, so the id is "
+                                 "wrong, belongs to another endpoint, or its result has expired"),
+            "gone_fatal": ("job {id} is no longer known to the endpoint: its result expired or the endpoint was "
+                           "deleted while waiting"),
+        },
+    }
+
+
+def is_terminal(job):
+    return bool(job) and str(job.get("status") or "").upper() in TERMINAL
+
+
+def job_detail(job):
+    """The one-line state of a job for the wait's history: ``job <id> IN_PROGRESS (queued 1.2 s, running 3 s)``."""
+    status = str(job.get("status") or "UNKNOWN")
+    times = []
+    for key, word in (("delay_time", "queued"), ("execution_time", "running")):
+        value = job.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            times.append(f"{word} {value / 1000:g} s")
+    return f"job {job.get('id')} {status}" + (f" ({', '.join(times)})" if times else "")
+
+
+class JobPoller(Poller):
+    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8).
+
+    ``seed`` is a job view the caller already has (the ``/runsync`` answer): the first poll reports it without a
+    read, so the submit counts as the first read. A poll whose status differs from the previous one is
+    ``imminent`` (a job that just started often ends soon): the engine reads sooner, paid for by later steady reads.
+    The success value is the last job view; a terminal status is success for the engine, the module decides
+    what ``FAILED``/``CANCELLED``/``TIMED_OUT`` mean.
+    """
+
+    def __init__(self, backend, endpoint_id, job_id, seed=None):
+        if not job_id:
+            raise ValueError("JobPoller needs a job id")
+        self.backend = backend
+        self.endpoint_id = endpoint_id
+        self.job_id = job_id
+        self.misses = JobMissCounter("job", job_id)
+        self.last = seed
+        self._seed = seed
+        self._previous_status = None
+
+    def lost(self):
+        """The job was read and then no longer known (deleted by someone else, or purged from the queue)."""
+        return self.misses.ever_seen
+
+    def __call__(self):
+        return self.poll()
+
+    def poll(self):
+        if self._seed is not None:
+            job, self._seed = self._seed, None
+            self.misses.seen()
+        else:
+            try:
+                job = self.backend.job_status(self.endpoint_id, self.job_id, attempts=1)
+            except Exception as err:
+                if is_not_found(err):
+                    return PollResult(False, self.misses.missed(err))
+                self.misses.read_failed()
+                raise
+            self.misses.seen()
+            self.last = job
+        status = str(job.get("status") or "").upper()
+        changed = self._previous_status is not None and status != self._previous_status
+        self._previous_status = status
+        if status in TERMINAL:
+            return PollResult(True, job_detail(job), value=job)
+        return PollResult(False, job_detail(job), imminent=changed)

@@ -1,0 +1,220 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``JobModule``: a serverless job (``runpod.cloud.endpoint_job``): submit one and wait for it, read or wait on an
+existing one, or cancel it (docs/endpoints.md, "Smoke-testing a deploy"; docs/dev/wait-and-status.md, section 8).
+
+A job has no name, so it is not a resource a rerun can find: each task with ``input`` submits a new job. A wait
+never cancels the job it waits on (timeout, interrupt, fatal read): the failure names the job and how to cancel it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, NoReturn
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.job_inputs import job_request
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import job_calls, sync_wait_ms
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import (
+    FAILURE_CODES,
+    JobPoller,
+    is_terminal,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+
+
+def failure_message(job: dict) -> str:
+    """Why a terminal job that did not complete fails the task; FAILED carries the worker's own error text."""
+    where = f"job {job['id']} on endpoint {job['endpoint_id']}"
+    status = job["status"]
+    if status == "FAILED":
+        return f"{where} FAILED: {job.get('error') or 'the worker reported no error text'}"
+    if status == "TIMED_OUT":
+        detail = f": {job['error']}" if job.get("error") else ""
+        return (f"{where} TIMED_OUT: it ran longer than its execution timeout (execution_timeout, else the "
+                f"endpoint's execution_timeout_ms){detail}")
+    return f"{where} was CANCELLED before it finished (a cancel request, a purge or the endpoint's deletion)"
+
+
+class JobModule(RunPodModule):
+    """Dispatch on the options: ``input`` submits, ``id`` reads or waits, ``state: cancelled`` cancels."""
+
+    result_key = "job"
+    resource_kind = "job"
+
+    def __init__(self, module: Any) -> None:
+        super().__init__(module)
+        self.params = module.params
+        try:
+            self.request = job_request(self.params)
+        except ValueError as exc:
+            self.fail(str(exc), code="bad_request")
+        self.endpoint_id: str = self.request["endpoint_id"] or ""
+        # Cancelled by the first SIGINT/SIGTERM around the calls that are not waits (the submit).
+        self.interrupt = _wait.CancelToken()
+        self._calls: Any = None
+
+    @property
+    def calls(self):
+        if self._calls is None:
+            self._calls = job_calls(self.backend)
+        return self._calls
+
+    # --- dispatch ------------------------------------------------------------------------------------
+    def run(self) -> NoReturn:
+        if not self.endpoint_id:
+            self.endpoint_id = self.find_endpoint(self.request["endpoint_name"])
+        job_id = self.request["job_id"]
+        if job_id is None:
+            self.submit()
+        if self.request["state"] == "cancelled":
+            self.cancel(job_id)
+        self.follow(job_id)
+
+    def find_endpoint(self, name: str) -> str:
+        """The id of the one endpoint named ``name`` (``GET /v2/serverless``); none or several fail."""
+        try:
+            found = self.backend.find_endpoints(name)
+        except RunPodError as error:
+            self.fail_api(error, f"looking up endpoint {name!r} failed")
+        if not found:
+            self.fail(f"no endpoint named {name!r} exists (create it with runpod.cloud.endpoint)", code="not_found")
+        if len(found) > 1:
+            ids = sorted(endpoint.id for endpoint in found)
+            self.fail(
+                f"{len(found)} endpoints are named {name!r} ({', '.join(ids)}): give endpoint_id instead",
+                code="ambiguous", ids=ids,
+            )
+        return found[0].id
+
+    # --- submit ------------------------------------------------------------------------------------------
+    def submit(self) -> NoReturn:
+        """One new job. With ``wait``, ``/runsync`` holds the request up to one ``wait_interval`` (a job that ends
+        within it costs one request), then the engine polls ``/status`` for what is left of ``wait_timeout``."""
+        if self.module.check_mode:
+            self.mark_changed()
+            self.exit(job=None)
+        settings = self.wait_options
+        started = time.monotonic()
+        wait_ms = sync_wait_ms(min(settings.interval, settings.timeout)) if settings.wait else None
+        with _wait.cancel_on_signals(self.interrupt):
+            if self.interrupt.cancelled:
+                self.fail("interrupted before the job was submitted; nothing was submitted", code="interrupted")
+            try:
+                job = self.calls.submit(self.endpoint_id, self.request["body"], wait_ms=wait_ms)
+            except RunPodError as error:
+                self.submit_failed(error)
+        self.mark_changed()
+        self.result["job"] = job
+        if self.interrupt.cancelled:
+            self.fail(f"interrupted after job {job['id']} was submitted; {self.resource_remedy(job['id'])}",
+                      code="wait_interrupted", resource_id=job["id"])
+        if not settings.wait:
+            self.finish(job)
+        left = settings.timeout - (time.monotonic() - started)
+        self.wait_for_job(JobPoller(self.calls, self.endpoint_id, job["id"], seed=job), timeout=max(left, 0.001))
+
+    def submit_failed(self, error: RunPodError) -> NoReturn:
+        where = f"endpoint {self.endpoint_id}"
+        if error.maybe_created:
+            self.fail(
+                f"submitting a job to {where} failed ({error.message}, {error.code}), and RunPod may have queued it "
+                "anyway; it was not re-sent, and without an answer its id is unknown: look at the endpoint's queue "
+                f"(runpod.cloud.endpoint_info id={self.endpoint_id}) before running the task again",
+                code=error.code, status=error.status,
+            )
+        if error.code == "not_found":
+            self.fail(
+                f"{where} is not known to the invoke service ({error.message}), so no job was submitted: check the id, "
+                "or, right after creating the endpoint, wait for it first (runpod.cloud.endpoint with wait=true)",
+                code="not_found", status=error.status,
+            )
+        self.fail_api(error, f"submitting a job to {where} failed")
+
+    # --- an existing job ---------------------------------------------------------------------------------
+    def read(self, job_id: str) -> dict:
+        try:
+            return self.calls.job_status(self.endpoint_id, job_id)
+        except RunPodError as error:
+            if error.code == "not_found":
+                self.fail(
+                    f"endpoint {self.endpoint_id} does not know job {job_id} ({error.message}): the id is wrong, "
+                    "belongs to another endpoint, or its result has expired (RunPod keeps results for a limited time)",
+                    code="not_found", status=error.status, resource_id=job_id,
+                )
+            self.fail_api(error, f"reading job {job_id} on endpoint {self.endpoint_id} failed", resource_id=job_id)
+
+    def follow(self, job_id: str) -> NoReturn:
+        """``id`` with ``state: present``: wait until the job ends (``wait``), else read it once."""
+        if self.wait_options.wait:
+            self.wait_for_job(JobPoller(self.calls, self.endpoint_id, job_id), timeout=self.wait_options.timeout)
+        self.finish(self.read(job_id))
+
+    def cancel(self, job_id: str) -> NoReturn:
+        """``state: cancelled``: cancel a job that is still queued or running; a job already over is left alone."""
+        job = self.read(job_id)
+        self.result["job"] = job
+        if is_terminal(job):
+            self.exit()
+        self.mark_changed()
+        if self.module.check_mode:
+            self.exit()
+        try:
+            answer = self.calls.cancel(self.endpoint_id, job_id)
+        except RunPodError as error:
+            self.fail_api(error, f"cancelling job {job_id} on endpoint {self.endpoint_id} failed", resource_id=job_id)
+        # A job that ended between the read and the cancel keeps its own status: nothing was cancelled.
+        self.result["changed"] = answer["status"] == "CANCELLED"
+        self.exit(job=dict(job, status=answer["status"]))
+
+    # --- waiting and the end ------------------------------------------------------------------------------
+    def wait_for_job(self, poller: JobPoller, timeout: float) -> NoReturn:
+        outcome = JobWaiter(self).until(
+            poller,
+            label=f"job {poller.job_id} on endpoint {self.endpoint_id}",
+            resource_id=poller.job_id,
+            describe_last=lambda: poller.last,
+            probe_interval=None,
+            timeout=timeout,
+        )
+        self.result["wait"] = outcome.as_dict()
+        self.finish(outcome.value)
+
+    def finish(self, job: dict) -> NoReturn:
+        """COMPLETED (or still active, without a wait) succeeds; FAILED, CANCELLED and TIMED_OUT fail with their
+        code."""
+        self.result["job"] = job
+        code = FAILURE_CODES.get(job["status"])
+        if code is not None:
+            self.fail(failure_message(job), code=code, resource_id=job["id"])
+        self.exit()
+
+    def resource_remedy(self, resource_id: str) -> str:
+        where = f"endpoint_id={self.endpoint_id} id={resource_id}"
+        return (
+            f"job {resource_id} was not cancelled and keeps its place on endpoint {self.endpoint_id}: read or wait "
+            f"for it again with runpod.cloud.endpoint_job {where}, or cancel it with runpod.cloud.endpoint_job "
+            f"{where} state=cancelled"
+        )
+
+    def gone_remedy(self, resource_id: str) -> str:
+        return f"job {resource_id} is no longer known to endpoint {self.endpoint_id}, so there is nothing to cancel"
+
+
+class JobWaiter(Waiter):
+    """The wait for a job: its failures name the job and how to read, wait on or cancel it (never cancelled)."""
+
+    kind = "job"
+    module = "endpoint_job"
+    result_key = "job"
+
+    def __init__(self, job_module: JobModule) -> None:
+        super().__init__(job_module)
+        self.job_module = job_module
+
+    def remedy(self, resource_id: str) -> str:
+        return self.job_module.resource_remedy(resource_id)

@@ -1,0 +1,232 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.endpoint_job against the simulator's runtime API, with real ansible-playbook runs: each terminal
+status and failure code, a job that outlives wait_timeout (never cancelled), cancel and its rerun, check mode, an
+endpoint found by name, and the input rules before any call."""
+
+from __future__ import annotations
+
+import signal
+import time
+from typing import Any
+
+import httpx
+import pytest
+from helpers.playbooks import Background, module_task, play
+from helpers.simulated import queue_endpoint
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def make_endpoint(sim, name: str = "smoke", workers_min: int = 1) -> str:
+    return queue_endpoint(sim, name, workers_min)
+
+
+def job_task(name: str, register: str = "out", ignore_errors: bool = True, **args: Any) -> str:
+    return module_task("endpoint_job", name, args, register=register, ignore_errors=ignore_errors)
+
+
+def runtime(sim, endpoint_id: str, what: str = "") -> list[dict[str, Any]]:
+    """The runtime requests the simulator logged for ``endpoint_id`` (``what``: run, runsync, status, cancel; all
+    when empty)."""
+    prefix = f"/invoke/v2/{endpoint_id}/"
+    return [entry for entry in sim.admin.requests() if entry["path"].startswith(prefix)
+            and (not what or entry["path"][len(prefix):].split("/")[0] == what)]
+
+
+def test_a_quick_job_completes_in_one_runsync_request_with_the_workers_output(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=1, output="format", output_format="Hello {name}")
+    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"name": "Ada"},
+                                                  wait_interval="5s", ignore_errors=False)))
+    assert result.rc == 0, result.stdout
+    out = result.task_result("smoke")
+    job = out["job"]
+    assert out["changed"] is True
+    assert job["status"] == "COMPLETED" and job["output"] == "Hello Ada" and job["error"] is None
+    assert job["endpoint_id"] == endpoint_id and job["execution_time"] >= 1000
+    assert sim.admin.job(job["id"])["input"] == {"name": "Ada"}
+    # /runsync held the request (wait = one wait_interval) and answered terminal: one request, no /status read.
+    calls = runtime(sim, endpoint_id)
+    assert [(entry["method"], entry["path"].rsplit("/", 1)[-1]) for entry in calls] == [("POST", "runsync")]
+    assert calls[0]["query"] == "wait=5000"
+    assert out["wait"]["polls"] == 1
+
+
+def test_a_longer_job_is_polled_on_status_until_it_completes(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
+    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"n": [1, 2]},
+                                                  wait_interval="1s", wait_timeout="60s", ignore_errors=False)))
+    assert result.rc == 0, result.stdout
+    out = result.task_result("smoke")
+    assert out["job"]["status"] == "COMPLETED" and out["job"]["output"] == {"n": [1, 2]}
+    assert out["job"]["delay_time"] >= 10000 and out["job"]["execution_time"] >= 40000
+    assert len(runtime(sim, endpoint_id, "runsync")) == 1 and runtime(sim, endpoint_id, "run") == []
+    status_reads = runtime(sim, endpoint_id, "status")
+    assert status_reads and out["wait"]["polls"] == 1 + len(status_reads)
+    assert "COMPLETED" in out["wait"]["ready_detail"]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "code", "needle", "status"),
+    [
+        ({"run_time": 1, "outcome": "FAILED", "error": "CUDA out of memory"}, {}, "job_failed",
+         "FAILED: CUDA out of memory", "FAILED"),
+        ({"run_time": 600}, {"execution_timeout": "5s"}, "job_timed_out", "TIMED_OUT", "TIMED_OUT"),
+    ],
+    ids=["failed", "timed_out"],
+)
+def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp_path, script, args, code, needle,
+                                                          status):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, **script)
+    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"x": 1},
+                                                  wait_interval="1s", wait_timeout="60s", **args)))
+    out = result.task_result("smoke")
+    assert out["failed"] is True and out["code"] == code, out
+    assert needle in out["msg"] and out["id"] == out["job"]["id"]
+    assert out["job"]["status"] == status and out["changed"] is True
+    if "execution_timeout" in args:
+        assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
+    assert runtime(sim, endpoint_id, "cancel") == []
+
+
+def test_a_cancelled_job_fails_a_wait_with_job_cancelled(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=600)
+    tasks = [
+        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
+        job_task("cancel", register="cancelled", ignore_errors=False, endpoint_id=endpoint_id,
+                 id="{{ queued.job.id }}", state="cancelled"),
+        job_task("read", endpoint_id=endpoint_id, id="{{ queued.job.id }}", wait_interval="1s"),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    queued = result.task_result("submit")
+    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
+    assert runtime(sim, endpoint_id, "run")[0]["method"] == "POST" and runtime(sim, endpoint_id, "runsync") == []
+    read = result.task_result("read")
+    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
+
+
+def test_a_job_that_outlives_wait_timeout_fails_naming_it_and_is_never_cancelled(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=100_000)
+    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"long": True},
+                                                  wait_interval="500ms", wait_timeout="2s")))
+    out = result.task_result("smoke")
+    assert out["code"] == "wait_timeout" and out["changed"] is True
+    job_id = out["id"]
+    assert out["job"]["id"] == job_id and out["job"]["status"] == "IN_PROGRESS"
+    assert f"id={job_id} state=cancelled" in out["msg"] and "was not cancelled" in out["msg"]
+    assert out["wait"]["elapsed"] >= 1 and "IN_PROGRESS" in out["wait"]["last_state"]
+    # No cancel was sent: the simulator's request log and the job itself say so.
+    assert not [entry for entry in sim.admin.requests() if "/cancel/" in entry["path"]]
+    assert sim.admin.job(job_id)["status"] == "IN_PROGRESS"
+    # The reads kept to the cadence: at most T / interval + 3 (the submit counted as the first).
+    assert out["wait"]["polls"] <= 2 / 0.5 + 3
+
+
+def test_an_interrupted_wait_names_the_job_and_leaves_it_running(sim, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=100_000)
+    bg = Background(sim, tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={},
+                                                 wait_interval="500ms", wait_timeout="60s")))
+    deadline = time.monotonic() + 30
+    while not sim.admin.jobs(endpoint_id) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    bg.signal_waiter("module", signal.SIGINT, "endpoint_job")
+    out = bg.result().task_result("smoke")
+    assert out["code"] == "wait_interrupted" and out["id"] == sim.admin.jobs(endpoint_id)[0]["id"]
+    assert "state=cancelled" in out["msg"]
+    assert sim.admin.jobs(endpoint_id)[0]["status"] in ("IN_QUEUE", "IN_PROGRESS")
+    assert not runtime(sim, endpoint_id, "cancel")
+
+
+def test_cancel_and_its_rerun(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=100_000)
+    cancel = {"endpoint_id": endpoint_id, "id": "{{ queued.job.id }}", "state": "cancelled"}
+    tasks = [
+        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
+        job_task("cancel", register="first", ignore_errors=False, **cancel),
+        job_task("rerun", register="second", ignore_errors=False, **cancel),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout
+    first, second = result.task_result("cancel"), result.task_result("rerun")
+    assert first["changed"] is True and first["job"]["status"] == "CANCELLED"
+    assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
+    assert len(runtime(sim, endpoint_id, "cancel")) == 1  # the rerun read the job and sent nothing
+    assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
+
+
+def test_check_mode_submits_and_cancels_nothing(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=100_000)
+    job_id = httpx.post(f"{sim.urls['serverless']}/{endpoint_id}/run", json={"input": {}},
+                        headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
+    sim.admin.clear_requests()
+    tasks = [
+        job_task("submit", endpoint_id=endpoint_id, input={"x": 1}),
+        job_task("cancel", endpoint_id=endpoint_id, id=job_id, state="cancelled"),
+    ]
+    result = run_playbook(tmp_path, play(*tasks), check=True)
+    submit, cancel = result.task_result("submit"), result.task_result("cancel")
+    assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
+    assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
+    assert [entry["method"] for entry in runtime(sim, endpoint_id)] == ["GET"]  # the one status read
+    assert len(sim.admin.jobs(endpoint_id)) == 1 and sim.admin.job(job_id)["status"] != "CANCELLED"
+
+
+def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim, name="by-name")
+    twins = sorted([make_endpoint(sim, name="twin", workers_min=0), make_endpoint(sim, name="twin", workers_min=0)])
+    sim.admin.job_script(endpoint_id, run_time=1, output="constant", output_value={"ok": True})
+    tasks = [
+        job_task("named", endpoint_name="by-name", input={"q": 1}, wait_interval="2s"),
+        job_task("twins", endpoint_name="twin", input={"q": 1}),
+        job_task("nobody", endpoint_name="nobody", input={"q": 1}),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    named = result.task_result("named")
+    assert named["job"]["output"] == {"ok": True} and named["job"]["endpoint_id"] == endpoint_id
+    twin = result.task_result("twins")
+    assert twin["code"] == "ambiguous" and twin["ids"] == twins
+    assert result.task_result("nobody")["code"] == "not_found"
+    assert sim.admin.count("GET", r"^/v2/serverless$") == 3
+    assert all(not sim.admin.jobs(twin_id) for twin_id in twins)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ({"endpoint_name": "x", "input": {}}, "exactly one of endpoint_id and endpoint_name"),
+        ({"input": {}, "id": "job-1"}, "not both"),
+        ({"state": "cancelled"}, "state=cancelled needs id"),
+        ({}, "give input"),
+        ({"input": {}, "execution_timeout": "1s"}, "execution_timeout must be between 5 seconds"),
+        ({"input": {}, "ttl": "8d"}, "ttl must be between 10 seconds"),
+        ({"input": {}, "webhook": "ftp://example.com/done"}, "http or https URL"),
+        ({"input": {}, "webhook": "https://user:pw@example.com/done"}, "user name or password"),
+        ({"id": "job 1"}, "whitespace"),
+        ({"id": "job-1", "low_priority": True}, "apply to a new job"),
+        ({"input": {}, "wait_timeout": "soon"}, "invalid wait_timeout"),
+    ],
+)
+def test_bad_input_fails_before_any_call(sim, run_playbook, tmp_path, args, needle):
+    result = run_playbook(tmp_path, play(job_task("bad", endpoint_id="ep1", **args)))
+    out = result.task_result("bad")
+    assert out["code"] == "bad_request" and needle in out["msg"], out
+    assert sim.admin.requests() == []
+
+
+def test_no_log_keeps_the_input_and_output_out_of_the_output(sim, run_playbook, tmp_path):
+    endpoint_id = make_endpoint(sim)
+    sim.admin.job_script(endpoint_id, run_time=1)
+    task = job_task("secret", endpoint_id=endpoint_id, input={"token": "s3cr3t-value"}, ignore_errors=False)
+    result = run_playbook(tmp_path, play(task + "\n  no_log: true"))
+    assert result.rc == 0, result.stdout
+    assert "s3cr3t-value" not in result.stdout and "s3cr3t-value" not in result.stderr
+    assert sim.admin.jobs(endpoint_id)[0]["input"] == {"token": "s3cr3t-value"}
