@@ -23,7 +23,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     model_validator,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (  # noqa: F401 - the rules' API
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_STORAGE_GB,
     MAX_VCPU_COUNT,
@@ -37,10 +37,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import ( 
     gpu_pool_problem,
     key_lines,
     name_problem,
-    port_problem,
     public_key_problem,
     range_problems,
-    secret_suspects,
     unknown_gpu_problem,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
-    KEY_OPTIONS,
-    input_problem,
-    secret_suspects,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import KEY_OPTIONS, input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import secret_suspects
 
 
 def check_input(runner: Any, model: Any) -> Any:
