@@ -320,7 +320,8 @@ class Client:
             with self._http.stream("GET", url, params=params, headers=headers,
                                    timeout=self.timeout if timeout is None else timeout) as response:
                 if keeper is not None:
-                    keeper.settle(response.headers)
+                    # A stream that says nothing of the quota never makes the keeper believe the caller is exempt.
+                    keeper.settle(response.headers if response.headers.get("RateLimit") else None)
                 settled = True
                 yield response
         finally:

@@ -165,7 +165,7 @@ class LiveSystemLines:
             return
         self.next_at = now + self.every
         subjects = dict(list(self.pending().items())[:LIVE_PODS])
-        if not subjects:
+        if not subjects or self._quota_in_force():
             return
         if not self.background:
             self._read(subjects)
@@ -173,6 +173,19 @@ class LiveSystemLines:
             return
         self._thread = threading.Thread(target=self._read, args=(subjects,), name="runpod-live-logs", daemon=True)
         self._thread.start()
+
+    def _quota_in_force(self):
+        """True until an answer said what RunPod's quota for this key is, and while one of its windows runs low (under
+        a fifth of it, or under 10 requests):
+        the live line is a courtesy, and the quota belongs to the wait's own reads (docs/pods.md, "Fleets and
+        RunPod's quotas"), so no log is read for it then."""
+        client = getattr(self.owner.backend, "client", None)
+        keeper = getattr(client, "quota", None)
+        if keeper is None:
+            return False
+        if not getattr(client, "requests_made", 0):
+            return True  # no answer has said what the quota is yet (a wait resumed on its first read's answer)
+        return any(remaining < max(10, 0.2 * (quota or 0)) for remaining, quota, _reset in keeper.windows().values())
 
     def join(self, timeout=None):
         if self._thread is not None:

@@ -35,6 +35,8 @@ def _owner(handler, clock=None, **params):
     backend = make_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
                            transport=httpx.MockTransport(handler), clock=clock or FakeClock(), rng=random.Random(1))
     module = SimpleNamespace(params={"api_key": KEY, "env": {"HF_TOKEN": SECRET}, **params}, no_log_values=set())
+    # As after the wait's first poll: an answer has said what the quota is (the live line waits for one).
+    backend.client.requests_made = 1
     shown = []
     return SimpleNamespace(module=module, params=module.params, no_log_values=module.no_log_values, backend=backend,
                            progress=shown.append, shown=shown)
@@ -157,3 +159,22 @@ def test_the_live_read_runs_beside_the_wait_and_its_line_is_shown_by_the_waits_t
     assert owner.shown == []  # nothing is printed from the reading thread
     live()
     assert owner.shown == ["pod web (p1) [system] extracting"]
+
+
+def test_the_live_line_reads_nothing_before_an_answer_said_what_the_quota_is_or_while_it_runs_low():
+    calls = []
+
+    def handler(request):
+        calls.append(request.url.path)
+        return _sse(("t1", "system", "pulling"))
+
+    owner = _owner(handler)
+    owner.backend.client.requests_made = 0  # a resumed wait whose first poll is the module's own read
+    live = _logs.LiveSystemLines(owner, lambda: {"p1": "pod a (p1)"}, 5, clock=FakeClock(), background=False)
+    live()
+    assert calls == [] and owner.shown == []
+    owner.backend.client.requests_made = 1
+    owner.backend.client.quota.settle({"RateLimit-Policy": '"minute";q=60;w=60', "RateLimit": '"minute";r=5;t=30'})
+    live.next_at = None
+    live()
+    assert calls == [], "5 of 60 left this minute: the quota is the wait's, not the live line's"
