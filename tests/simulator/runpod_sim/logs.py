@@ -87,8 +87,9 @@ class LogBook:
         self.workers.clear()
 
 
-def _stamp(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _stamp_us(microseconds: int) -> str:
+    seconds, micro = divmod(int(microseconds), 1_000_000)
+    return datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micro).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _parse_time(text: str) -> float:
@@ -102,11 +103,13 @@ def events(script: Script | None, created: float, scale: float, image: str, now:
     anchor = created if script.anchor is None else script.anchor
     found = []
     for index, (at, source, line) in enumerate(script.lines):
-        when = anchor + at * scale + index * 1e-6  # unique and ordered even when two lines share a time
-        if when <= now:
-            found.append((when, source, line.replace("{image}", image or "")))
+        # Whole microseconds, so two lines that share a time stay unique and ordered (a float epoch cannot hold
+        # a one-microsecond step reliably: consecutive lines rounded to the same ``ts``).
+        when_us = round((anchor + at * scale) * 1_000_000) + index
+        if when_us <= now * 1_000_000:
+            found.append((when_us, source, line.replace("{image}", image or "")))
     found.sort()
-    return [{"ts": _stamp(when), "source": source, "line": line} for when, source, line in found]
+    return [{"ts": _stamp_us(when_us), "source": source, "line": line} for when_us, source, line in found]
 
 
 def parse_script(body: Any) -> list[tuple[float, str, str]]:
