@@ -238,6 +238,10 @@ class QuotaKeeper:
             length = limits.get("w", known.length if known else None)
             # Requests sent but not answered yet count as spent: their answers will say.
             remaining = params["r"] - self._in_flight
+            if known is not None and now < known.reset_at:
+                # Same period: answers can be handled out of order, and an older answer's higher ``r`` must not
+                # give back requests a newer one already counted (the fleet met 429s when it did).
+                remaining = min(remaining, known.remaining)
             windows[name] = Window(name, quota, length, remaining, now + params["t"], params["r"])
         self._windows = windows
 
