@@ -61,7 +61,7 @@ def test_resolve_options_defaults_are_rest_v2():
     assert custom["api_url"] == "http://127.0.0.1:9/v2"
     assert custom["request_timeout"] == 7.0 and custom["validate_certs"] is False
     # A leftover graphql_url is neither kept nor used.
-    assert "graphql_url" not in resolve_options({"graphql_url": "https://api.runpod.io/graphql"})
+    assert "graphql_url" not in resolve_options({"graphql_url": "https://graphql.example.test/graphql"})
 
 
 @pytest.mark.parametrize("version", ["v1", "V1 ", "v3", "rest"])

@@ -72,7 +72,7 @@ def test_api_version_v2_is_still_accepted(capsys, monkeypatch):
 
 @pytest.mark.parametrize("option", ["support_public_ip", "interruptible", "graphql_url"])
 def test_the_removed_v1_options_are_unsupported(capsys, monkeypatch, option):
-    value = "https://api.runpod.io/graphql" if option == "graphql_url" else True
+    value = "https://graphql.example.test/graphql" if option == "graphql_url" else True
     backend = FakeBackend()
     result = run(backend, capsys, monkeypatch, **dict(CREATE, **{option: value}))
     assert result["failed"] is True and "Unsupported parameters" in result["msg"] and option in result["msg"]
