@@ -142,12 +142,12 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import endpoint_logs, info_lines, read_workers
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     INFO_MUTUALLY_EXCLUSIVE,
     INFO_SELECTION_SPEC,
     argument_spec,
+    info_lines,
 )
 
 ARGUMENT_SPEC = argument_spec(
@@ -191,7 +191,11 @@ class EndpointInfoModule(RunPodModule):
         endpoints = self.select(backend.get_endpoint, backend.find_endpoints, backend.list_endpoints)
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         ids = [endpoint.id for endpoint in endpoints]
-        logs = endpoint_logs(self, ids, read_workers(backend, ids)) if lines else {}
+        logs = {}
+        if lines:  # the log readers load only when logs are asked for (import cost)
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import endpoint_logs, read_workers
+
+            logs = endpoint_logs(self, ids, read_workers(backend, ids))
         described = []
         for endpoint in endpoints:
             counts, release, error = health[endpoint.id]

@@ -269,12 +269,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import add_pod_logs, info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
+    info_lines,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
 
@@ -385,7 +385,7 @@ class PodInfoModule(RunPodModule):
 
     # --- run -----------------------------------------------------------------------------------
     def run(self):
-        info_lines(self)
+        logs = info_lines(self)
         ids, names = self._selectors()
         pods, missing = self._select(self._first_read(ids, names, self.waiting), ids, names)
         wanted = self.module.params["runtime_status"]
@@ -396,7 +396,10 @@ class PodInfoModule(RunPodModule):
         self.result["missing"] = missing
         if self.waiting:
             self._wait_all(pods, ids, missing)
-        add_pod_logs(self, self.result["pods"])  # ``logs: N``, after the wait (a handoff exited before it)
+        if logs:  # ``logs: N``, after the wait (a handoff exited before it); the log readers load only then
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import add_pod_logs
+
+            add_pod_logs(self, self.result["pods"])
         self.exit()
 
     # --- batch wait ----------------------------------------------------------------------------

@@ -2,24 +2,17 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Normalized views of RunPod resources and the request specs of creates (pydantic, through ``compat``)."""
+"""Normalized views of RunPod resources and the request specs of creates (plain ``record.Record``s: the readers and
+the input rules have checked their values already)."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    model_validator,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.record import Field, Record
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import with_ssh_port
 
 
-class _View(BaseModel):
-    # Backends build views from API payloads they have already normalized; unknown keys never reach here.
-    # defer_build: a model's validator is built when first used, not at import; each module process uses a few
-    # of the 30 models (about 4% of a pod_info task's module CPU, measured against the eager build).
-    model_config = ConfigDict(extra="ignore", frozen=False, defer_build=True)
+class _View(Record):
+    """Backends build views from API payloads they have already normalized; unknown keys are ignored."""
 
 
 class PortMapping(_View):
@@ -125,8 +118,7 @@ class PodSpec(_PodContainer):
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
 
-    @model_validator(mode="after")
-    def _create_rules(self):
+    def check(self):
         if not (self.image or self.template_id):
             raise ValueError("creating a pod needs image or template_id. Add image (or template_id).")
         if self.compute_type.upper() == "CPU":

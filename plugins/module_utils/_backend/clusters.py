@@ -15,8 +15,6 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, with_ssh_port
 
@@ -98,6 +96,9 @@ class ClusterCalls:
         """A create with ``gpu_requirements`` or ``max_price_per_hr``: one catalog read (``product=CLUSTER``, the
         node's GPU count), then one POST per candidate by ``_placement``'s table. Returns ``(cluster, placement)``;
         a ``RunPodError`` carries ``placement`` as the pod create's does."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+
         template = self.get_template(spec.template_id) if spec.template_id else None
         choice = _offers.cluster_choice(spec)
         placement = _placement.Placement()

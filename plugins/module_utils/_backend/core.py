@@ -16,7 +16,6 @@ import math
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     ENDPOINT,
@@ -25,8 +24,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     health_from_payload,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
 
 API_VERSION = "v2"
@@ -186,6 +183,8 @@ class Backend:
 
     def pod_candidates(self, spec: Any, type_ids: list[str] | None = None) -> list[Any]:
         """The candidates a create tries (of ``type_ids``, else the spec's), before the catalog orders them."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+
         return _placement.cross(spec.candidates() if type_ids is None else type_ids)
 
     def stock_reader(self, spec: Any, shared_read: Any = None) -> Any:
@@ -201,8 +200,11 @@ class Backend:
         connection may have created a pod that bills: it is raised ``maybe_created`` and never re-sent (the
         caller looks the pod up by name). ``shared_read(read)`` answers the catalog read for a fleet's members.
         """
-        problem = cpu_pod_problem(spec.model_dump())
-        if problem:
+        from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+
+        if problem := cpu_pod_problem(spec.model_dump()):
             raise ValueError(problem)
         placement = _placement.Placement()
         candidates = _placement.plan(self.pod_candidates(spec), self.stock_reader(spec, shared_read), placement,

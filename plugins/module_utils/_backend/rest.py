@@ -11,7 +11,6 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import release_from_v2, workers_from_v2
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import ClusterCalls
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     Backend,
@@ -168,6 +167,8 @@ class BackendV2(ClusterCalls, Backend):
 
     def pod_candidates(self, spec, type_ids=None):
         """GPU types crossed with the spec's data centers (each pinned in its body); CPU flavors as given."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+
         gpu = spec.compute_type.upper() != "CPU"
         return _placement.cross(spec.candidates() if type_ids is None else type_ids,
                                 spec.data_center_ids if gpu else None)

@@ -8,6 +8,7 @@ handoff of its wait (the wait itself is its ``waiter``, ``_module.waiter``)."""
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -19,8 +20,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     HTTPX_IMPORT_ERROR,
     RunPodError,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
@@ -33,6 +32,19 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff impor
     key_fingerprint,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import CONNECTION_KEYS, WaitSettings
+
+# pydantic is imported (through ``_api.compat``) only by the modules whose input rules use it (``_api.inputs``): a
+# read-only task never pays for it (docs/dev/architecture.md, "Import cost").
+_PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.compat"
+
+
+def missing_libraries() -> list[tuple[str, str | None]]:
+    """The required libraries this module process lacks: httpx always; pydantic where an import needed it."""
+    missing = [] if HAS_HTTPX else [("httpx", HTTPX_IMPORT_ERROR)]
+    compat = sys.modules.get(_PYDANTIC_GUARD)
+    if compat is not None and not compat.HAS_PYDANTIC:
+        missing.append(("pydantic", compat.PYDANTIC_IMPORT_ERROR))
+    return missing
 
 
 class Report:
@@ -81,12 +93,8 @@ class RunPodModule:
         self.check_mode = bool(module is not None and module.check_mode)
         self.report = Report(module) if report is None else report
         self.result = {"changed": False, self.result_key: None}
-        for available, lib, error in (
-            (HAS_HTTPX, "httpx", HTTPX_IMPORT_ERROR),
-            (HAS_PYDANTIC, "pydantic", PYDANTIC_IMPORT_ERROR),
-        ):
-            if not available:
-                self.report.fail(missing_required_lib(lib), {"exception": error})
+        for lib, error in missing_libraries():
+            self.report.fail(missing_required_lib(lib), {"exception": error})
         self._check_connection_options()
         self.wait_settings = self._parse_wait_options()
         self._backend: Any = backend
@@ -111,6 +119,8 @@ class RunPodModule:
     @property
     def account(self):
         """Network volumes, registry credentials, SSH keys and billing (``_account``), over the backend's client."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
+
         return account_api(self.backend)
 
     def warn(self, warning: str) -> None:

@@ -24,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
     newest,
     quote,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import info_lines
 
 # Option names whose values are secrets wherever a module has them (besides ``env`` and the no_log options).
 SECRET_OPTIONS = ("api_key", "password", "registry_password")
@@ -37,8 +38,6 @@ LIVE_EVERY = 5.0
 LIVE_PODS = 3
 LIVE_BUDGET = 1.5
 LIVE_QUIET = 0.5
-# ``type`` of the info modules' ``logs`` option (lines per source; 0 reads none).
-MAX_INFO_LINES = 5000
 
 
 def task_secrets(owner):
@@ -224,14 +223,6 @@ def pending_pods(poller):
 def live_pod_lines(owner, pending, interval):
     """A ``LiveSystemLines`` when the engine's lines go to the controller's display, else None."""
     return LiveSystemLines(owner, pending, interval) if owner.progress is not None else None
-
-
-def info_lines(owner):
-    """The info modules' ``logs`` option (lines per source), checked before any call: 0 to ``MAX_INFO_LINES``."""
-    lines = owner.params.get("logs") or 0
-    if not 0 <= lines <= MAX_INFO_LINES:
-        owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
-    return lines
 
 
 def add_pod_logs(owner, pods):

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from ansible.module_utils.basic import env_fallback
 
@@ -59,6 +60,9 @@ INFO_MUTUALLY_EXCLUSIVE = [("id", "name")]
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
+# The most lines per source the info modules' ``logs`` option may ask for (0 reads none).
+MAX_INFO_LINES = 5000
+
 
 def argument_spec(*parts: dict, **own: dict) -> dict:
     """Merge deep copies of the shared specs with a module's own options."""
@@ -77,3 +81,12 @@ class WaitSettings:
         self.timeout = timeout
         self.interval = interval
         self.wait_for = wait_for
+
+
+def info_lines(owner: Any) -> int:
+    """The info modules' ``logs`` option, checked before any call: 0 to ``MAX_INFO_LINES``.
+    Here rather than with the log readers (``_module.logs``), which a task asking for no logs never imports."""
+    lines = owner.params.get("logs") or 0
+    if not 0 <= lines <= MAX_INFO_LINES:
+        owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
+    return lines

@@ -137,7 +137,7 @@ class FakeAccount(Account):
 
 
 def run(module, monkeypatch, capsys, fake, args, check_mode=False):
-    monkeypatch.setattr(_base, "account_api", lambda backend: fake)
+    monkeypatch.setattr(_base.RunPodModule, "account", property(lambda self: fake))
     args = {"api_key": API_KEY, **args}
     if check_mode:
         args["_ansible_check_mode"] = True

@@ -1,0 +1,58 @@
+"""What a module process imports (docs/dev/architecture.md, "Import cost").
+
+A read-only task pays for what its module imports in every process Ansible starts, so the read-only ``_info``
+modules import neither pydantic (the input rules' library) nor the code of what they do not do unless asked:
+creates (placement, offers), waits (the poll engine) and log reads. Each module is imported in a fresh interpreter,
+as Ansible's module process is, and its ``sys.modules`` checked; ``test_the_check_sees_a_heavy_import`` shows the
+check fails when a module does import one of them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers.paths import COLLECTIONS_ROOT
+
+PACKAGE = "ansible_collections.runpod.cloud.plugins"
+UTILS = PACKAGE + ".module_utils."
+READ_ONLY = ("pod_info", "endpoint_info", "cluster_info", "network_volume_info", "billing_info")
+# Loaded only by a task that needs them.
+HEAVY = (
+    "pydantic",
+    UTILS + "_api.compat",
+    UTILS + "_api.inputs",
+    UTILS + "_module.logs",
+    UTILS + "_backend.logs",
+    UTILS + "_engine.poll",
+    UTILS + "_engine.pollers",
+    UTILS + "_backend.placement",
+    UTILS + "_backend.offers",
+    UTILS + "_backend.account",
+)
+
+
+def heavy_imports_of(module: str) -> list[str]:
+    """The ``HEAVY`` names in ``sys.modules`` after importing ``module`` in a fresh interpreter."""
+    code = (
+        "import json, sys\n"
+        f"import {module}\n"
+        f"print(json.dumps(sorted(name for name in {HEAVY!r} if name in sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={"PYTHONPATH": str(COLLECTIONS_ROOT)}, capture_output=True, text=True,
+        check=True, timeout=60,
+    )
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("name", READ_ONLY)
+def test_a_read_only_module_imports_nothing_it_does_not_use(name):
+    assert heavy_imports_of(f"{PACKAGE}.modules.{name}") == []
+
+
+def test_the_check_sees_a_heavy_import():
+    # The module that creates pods loads the input rules (pydantic) and placement when it creates.
+    assert {"pydantic", UTILS + "_api.inputs"} <= set(heavy_imports_of(f"{PACKAGE}.modules.pod"))
