@@ -28,7 +28,7 @@ endif
 	targets live docs sim demo bench bench-timing clean sdk-js
 
 help:
-	@echo "make test         everything CI runs: lint, sanity, ecosystem and unit (two at a time), then integration"
+	@echo "make test         everything CI runs: integration, targets, sanity, ecosystem, unit and lint (three at a time)"
 	@echo "make lint         ruff, mypy (module_utils), ansible-lint (production profile), antsibull-docs lint, changelog lint"
 	@echo "make sanity       ansible-test sanity (offline-capable, no ignore files)"
 	@echo "make ecosystem    docs build + browser check, changelog, EE context, ansible-runner, release build"
@@ -75,13 +75,14 @@ sdk-js: sysdeps
 	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # --- checks --------------------------------------------------------------------------------------------
-# The four quick suites run two at a time (each is mostly one process, so one of them alone leaves a core idle;
-# --output-sync prints each suite's output in one piece when it ends), then integration, which keeps every core
-# busy by itself. docs/dev/developing.md, "Tests", has the measured times.
-test: venv sysdeps
-	$(MAKE) --no-print-directory -j2 --output-sync=target checks
-	$(MAKE) --no-print-directory integration
-	$(MAKE) --no-print-directory targets
+# The virtualenv and the Debian packages install side by side (pip and apt wait on the network and disk more than
+# on a core). Then every suite runs in one schedule, three at a time, longest first: integration (which keeps both
+# cores busy), the ansible-test targets (mostly waiting on the simulator's scaled clock) and sanity start together,
+# and the quick suites take each slot that frees. --output-sync prints each suite's output in one piece when it
+# ends; a failing suite stops new ones from starting. docs/dev/developing.md, "Tests", has the measured times.
+test:
+	$(MAKE) --no-print-directory -j2 venv sysdeps
+	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
 
 checks: sanity lint unit ecosystem
 
