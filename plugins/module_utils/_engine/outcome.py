@@ -151,7 +151,6 @@ class WaitError(_WaitRecord, Exception):
 class WaitOutcome(_WaitRecord):
     """A successful wait."""
 
-
     def __init__(self, value, detail, elapsed, polls, probes, history, last_states=None):
         self.value = value
         self.detail = detail

@@ -36,7 +36,7 @@ def test_an_answer_is_returned_and_counts_as_seen():
 
 def test_a_404_is_a_counted_miss_not_an_error_until_the_limit():
     poller = _poller()
-    for _ in range(2):
+    for _attempt in range(2):
         missed, value = poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
         assert value is None and missed.ready is False and missed.detail == "not_found"
     assert poller.lost() is False
@@ -48,7 +48,7 @@ def test_a_404_is_a_counted_miss_not_an_error_until_the_limit():
 def test_a_miss_after_seen_then_gone_ends_the_wait():
     poller = _poller()
     poller.counted_read(lambda: "here")
-    missed, _ = poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
+    missed, _value = poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
     assert "unreadable in the last poll" in missed.detail
     with pytest.raises(PollError, match="no longer known"):
         poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
@@ -63,7 +63,7 @@ def test_any_other_failure_is_raised_and_resets_the_run_of_misses():
     assert poller.misses.misses == 0
     # so two more misses do not reach the never-seen limit of 3
     poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
-    missed, _ = poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
+    missed, _value = poller.counted_read(lambda: _raise(ApiError("not_found", 404)))
     assert missed.ready is False
 
 

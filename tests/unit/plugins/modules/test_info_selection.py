@@ -43,7 +43,7 @@ def _documented_options(name):
     doc = yaml.safe_load(_module(name).DOCUMENTATION)
     options = dict(doc.get("options") or {})
     for fragment in doc["extends_documentation_fragment"]:
-        module, _, var = fragment.removeprefix("runpod.cloud.").partition(".")
+        module, _dot, var = fragment.removeprefix("runpod.cloud.").partition(".")
         text = getattr(importlib.import_module(f"ansible_collections.runpod.cloud.plugins.doc_fragments.{module}")
                        .ModuleDocFragment, var or "DOCUMENTATION")
         options = {**(yaml.safe_load(text).get("options") or {}), **options}
