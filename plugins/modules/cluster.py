@@ -413,6 +413,10 @@ ARGUMENT_SPEC = argument_spec(
     ssh_public_key=dict(type="str", no_log=False),
 )
 
+# The options a create passes on as given (the rest are defaulted or derived in ``build_spec``).
+SPEC_OPTIONS = ("name", "gpu_type_id", "gpu_requirements", "max_price_per_hr", "pod_count", "image", "template_id",
+                "container_disk_gb", "volume_gb", "volume_mount_path", "network_volume_id", "docker_args")
+
 
 class ClusterModule(ResourceModule):
     """The wait and the members it describes (``pods``) are ``ClusterWaiter``'s (``self.waiter``), which the action
@@ -452,22 +456,11 @@ class ClusterModule(ResourceModule):
         p = self.params
         self.require_for_create("name", ("image", "template_id"), ("gpu_type_id", "gpu_requirements"), "pod_count")
         return ClusterSpec(
-            name=p["name"],
+            **{option: p[option] for option in SPEC_OPTIONS},
             type=p["type"] or "TRAINING",
-            gpu_type_id=p["gpu_type_id"],
-            gpu_requirements=p["gpu_requirements"],
-            max_price_per_hr=p["max_price_per_hr"],
             gpu_count_per_pod=p["gpu_count_per_pod"] or 1,
-            pod_count=p["pod_count"],
-            image=p["image"],
-            template_id=p["template_id"],
-            container_disk_gb=p["container_disk_gb"],
-            volume_gb=p["volume_gb"],
-            volume_mount_path=p["volume_mount_path"],
-            network_volume_id=p["network_volume_id"],
             ports=with_ssh_port(p["ports"], p["ssh"]),
             env=wanted_env(p) or {},
-            docker_args=p["docker_args"],
             data_center_ids=list(p["data_center_ids"] or []),
             start_ssh=p["ssh"],
         )

@@ -18,17 +18,8 @@ extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
   - runpod.cloud.attributes.INFO_MODULE
+  - runpod.cloud.info_selection
 options:
-  id:
-    description:
-      - Return only this cluster. A cluster that does not exist gives an empty list, not an error.
-      - Mutually exclusive with O(name). Without either, every one of the account is returned.
-    type: str
-  name:
-    description:
-      - Return only the clusters with exactly this name.
-      - Mutually exclusive with O(id).
-    type: str
   pods:
     description:
       - Whether to read each cluster's nodes (one read per cluster).

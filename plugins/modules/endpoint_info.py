@@ -21,17 +21,8 @@ extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
   - runpod.cloud.attributes.INFO_MODULE
+  - runpod.cloud.info_selection
 options:
-  id:
-    description:
-      - Id of the endpoint to read. An unknown id gives an empty list.
-      - Mutually exclusive with O(name). Without either, every one of the account is returned.
-    type: str
-  name:
-    description:
-      - Name of the endpoints to read (names are not unique on RunPod, so several may match).
-      - Mutually exclusive with O(id).
-    type: str
   logs:
     description:
       - Return the newest O(logs) lines of each log source (C(container), C(system)) of every active worker of

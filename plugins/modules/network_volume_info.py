@@ -16,17 +16,7 @@ extends_documentation_fragment:
   - runpod.cloud.auth
   - runpod.cloud.attributes
   - runpod.cloud.attributes.INFO_MODULE
-options:
-  id:
-    description:
-      - Id of the volume to read. An unknown id gives an empty list.
-      - Mutually exclusive with O(name). Without either, every one of the account is returned.
-    type: str
-  name:
-    description:
-      - Name of the volumes to read (names are not unique on RunPod, so several may match).
-      - Mutually exclusive with O(id).
-    type: str
+  - runpod.cloud.info_selection
 """
 
 EXAMPLES = r"""

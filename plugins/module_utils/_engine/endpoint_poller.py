@@ -11,9 +11,9 @@ docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS, health_counts
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify, is_not_found
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")
@@ -32,7 +32,7 @@ def rollout_summary(workers):
     }
 
 
-class EndpointPoller(Poller):
+class EndpointPoller(TrackedPoller):
     """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
     ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
     worker left).
@@ -50,29 +50,17 @@ class EndpointPoller(Poller):
     def __init__(self, backend, endpoint_id, wait_for="ready"):
         if wait_for not in ENDPOINT_WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
+        super().__init__(backend, MissCounter("endpoint", endpoint_id))
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
-        self.misses = MissCounter("endpoint", endpoint_id)
-        self.backend = backend
         self.last_health = None
         self.last_version = None
         self.last_rollout = None
 
-    def __call__(self):
-        return self.poll()
-
-    def lost(self):
-        return self.misses.ever_seen
-
     def poll(self):
-        try:
-            health = self.backend.endpoint_health(self.endpoint_id, attempts=1)
-        except Exception as err:
-            if is_not_found(err):
-                return PollResult(False, self.misses.missed(err))
-            self.misses.read_failed()
-            raise
-        self.misses.seen()
+        missed, health = self.counted_read(lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
+        if missed is not None:
+            return missed
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
         # the reads is reported from the list (worker_idle), not only through /health's counters.
         workers = self._read_workers()

@@ -11,9 +11,9 @@ deadline, an interrupt, a fatal read) leaves it running, and the failure names i
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, is_not_found
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
 
 # docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")
@@ -54,7 +54,7 @@ def job_detail(job):
     return f"job {job.get('id')} {status}" + (f" ({', '.join(times)})" if times else "")
 
 
-class JobPoller(Poller):
+class JobPoller(TrackedPoller):
     """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8).
 
     ``seed`` is a job view the caller already has (the ``/runsync`` answer): the first poll reports it without a
@@ -67,34 +67,22 @@ class JobPoller(Poller):
     def __init__(self, backend, endpoint_id, job_id, seed=None):
         if not job_id:
             raise ValueError("JobPoller needs a job id")
-        self.backend = backend
+        # lost(): the job was read and then no longer known (deleted by someone else, or purged from the queue).
+        super().__init__(backend, JobMissCounter("job", job_id))
         self.endpoint_id = endpoint_id
         self.job_id = job_id
-        self.misses = JobMissCounter("job", job_id)
         self.last = seed
         self._seed = seed
         self._previous_status = None
-
-    def lost(self):
-        """The job was read and then no longer known (deleted by someone else, or purged from the queue)."""
-        return self.misses.ever_seen
-
-    def __call__(self):
-        return self.poll()
 
     def poll(self):
         if self._seed is not None:
             job, self._seed = self._seed, None
             self.misses.seen()
         else:
-            try:
-                job = self.backend.job_status(self.endpoint_id, self.job_id, attempts=1)
-            except Exception as err:
-                if is_not_found(err):
-                    return PollResult(False, self.misses.missed(err))
-                self.misses.read_failed()
-                raise
-            self.misses.seen()
+            missed, job = self.counted_read(lambda: self.backend.job_status(self.endpoint_id, self.job_id, attempts=1))
+            if missed is not None:
+                return missed
             self.last = job
         status = str(job.get("status") or "").upper()
         changed = self._previous_status is not None and status != self._previous_status

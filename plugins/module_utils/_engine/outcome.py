@@ -98,7 +98,38 @@ def retry_after_of(err):
     return None
 
 
-class WaitError(Exception):
+class _WaitRecord:
+    """What a wait did, kept alike by a failed (``WaitError``) and a successful wait (``WaitOutcome``): the one
+    ``wait`` result shape (docs/dev/wait-and-status.md), the same keys on success and failure."""
+
+    elapsed: int
+    polls: int
+    probes: int
+    history: list
+    last_states: dict | None
+
+    def _record(self, elapsed, polls, probes, history, last_states):
+        self.elapsed = elapsed
+        self.polls = polls
+        self.probes = probes
+        self.history = history if history is not None else []
+        self.last_states = last_states
+
+    def _wait_block(self, last_state: str) -> dict:
+        block = {
+            "elapsed": self.elapsed,
+            "polls": self.polls,
+            "probes": self.probes,
+            "history": list(self.history),
+            "last_state": last_state,
+        }
+        if self.last_states:
+            # Batch waits: the last known state of every resource.
+            block["last_states"] = dict(self.last_states)
+        return block
+
+
+class WaitError(_WaitRecord, Exception):
     """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
 
     def __init__(self, code, label, message, *, resource_id=None, last_state="", elapsed=0, polls=0,
@@ -109,57 +140,31 @@ class WaitError(Exception):
         self.message = message
         self.resource_id = resource_id
         self.last_state = last_state
-        self.elapsed = elapsed
-        self.polls = polls
-        self.probes = probes
         self.status = status
-        self.history = history if history is not None else []
-        self.last_states = last_states
+        self._record(elapsed, polls, probes, history, last_states)
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
-        return _wait_block(self.elapsed, self.polls, self.probes, self.history, self.last_state, self.last_states)
+        return self._wait_block(self.last_state)
 
 
-class WaitOutcome:
+class WaitOutcome(_WaitRecord):
     """A successful wait."""
-
-    __slots__ = ("detail", "elapsed", "history", "last_states", "polls", "probes", "value")
 
     def __init__(self, value, detail, elapsed, polls, probes, history, last_states=None):
         self.value = value
         self.detail = detail
-        self.elapsed = elapsed
-        self.polls = polls
-        self.probes = probes
-        self.history = history
-        self.last_states = last_states
+        self._record(elapsed, polls, probes, history, last_states)
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
-        block = _wait_block(self.elapsed, self.polls, self.probes, self.history, self.detail, self.last_states)
+        block = self._wait_block(self.detail)
         block["ready_detail"] = self.detail
         return block
 
     @classmethod
     def nothing_to_wait_for(cls) -> WaitOutcome:
         return cls(None, "nothing to wait for", 0, 0, 0, [])
-
-
-def _wait_block(elapsed: int, polls: int, probes: int, history: list | None, last_state: str,
-                last_states: dict | None) -> dict:
-    """The one ``wait`` result shape (docs/dev/wait-and-status.md): the same keys on success and failure."""
-    block = {
-        "elapsed": elapsed,
-        "polls": polls,
-        "probes": probes,
-        "history": list(history or []),
-        "last_state": last_state,
-    }
-    if last_states:
-        # Batch waits: the last known state of every resource.
-        block["last_states"] = dict(last_states)
-    return block
 
 
 class MissCounter:

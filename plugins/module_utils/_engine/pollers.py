@@ -17,7 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import podsta
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, TrackedPoller
 
 WAIT_FOR = ("ssh", "running")
 # How many waiting pods a batch wait's running count names before "and N more".
@@ -74,7 +74,7 @@ class _ProbingMixin(Poller):
         return {} if self.deadline is None else {"deadline": self.deadline}
 
 
-class PodPoller(_ProbingMixin):
+class PodPoller(_ProbingMixin, TrackedPoller):
     """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
 
     ``backend.list_pods()`` is read once per poll (the id is looked up in the list, ``None`` entries
@@ -85,18 +85,11 @@ class PodPoller(_ProbingMixin):
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
         if wait_for not in WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
+        super().__init__(backend, MissCounter("pod", pod_id))
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe
-        self.misses = MissCounter("pod", pod_id)
         self.last_pod = None
-        self.backend = backend
-
-    def __call__(self):
-        return self.poll()
-
-    def lost(self):
-        return self.misses.ever_seen
 
     def poll(self):
         try:
@@ -155,9 +148,6 @@ class BatchPodPoller(_ProbingMixin):
         self.imminent = False
         # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
         self._list_pods = read or (lambda: backend.list_pods(attempts=1))
-
-    def __call__(self):
-        return self.poll()
 
     # Whether a listed pod can no longer become ready (fails the whole wait at once).
     is_terminal = staticmethod(_podstate.is_terminal)

@@ -50,8 +50,9 @@ GPU_CHOICE_ARGUMENT_SPEC = dict(
     ),
     max_price_per_hr=dict(type="float"),
 )
-# The selection of every ``_info`` module (``RunPodModule.select``): one resource by id, or the resources with a
-# name; the two are mutually exclusive (each module documents both options and says so).
+# Paired with plugins/doc_fragments/info_selection.py (pod_info documents its own id and name): the selection of
+# every ``_info`` module (``RunPodModule.select``): one resource by id, or the resources with a name; the two are
+# mutually exclusive.
 INFO_SELECTION_SPEC = dict(
     id=dict(type="str"),
     name=dict(type="str"),

@@ -36,12 +36,32 @@ def test_id_and_name_are_refused_together_before_any_call(capsys, monkeypatch, n
     assert "mutually exclusive" in result["msg"] and "id" in result["msg"] and "name" in result["msg"]
 
 
+def _documented_options(name):
+    """The module's options with its doc fragments merged in, as ansible-doc and validate-modules see them."""
+    import yaml
+
+    doc = yaml.safe_load(_module(name).DOCUMENTATION)
+    options = dict(doc.get("options") or {})
+    for fragment in doc["extends_documentation_fragment"]:
+        module, _dot, var = fragment.removeprefix("runpod.cloud.").partition(".")
+        text = getattr(importlib.import_module(f"ansible_collections.runpod.cloud.plugins.doc_fragments.{module}")
+                       .ModuleDocFragment, var or "DOCUMENTATION")
+        options = {**(yaml.safe_load(text).get("options") or {}), **options}
+    return options
+
+
 @pytest.mark.parametrize("name", SELECTING)
 def test_id_and_name_are_documented_as_mutually_exclusive(name):
-    doc = _module(name).DOCUMENTATION
-    options = doc[doc.index("options:"):]
-    id_doc = options[options.index("  id:"):options.index("  name:")]
-    assert "Mutually exclusive with O(name)" in id_doc
+    options = _documented_options(name)
+    assert options["id"]["type"] == options["name"]["type"] == "str"
+    assert any("Mutually exclusive with O(name)" in line for line in options["id"]["description"])
+
+
+@pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info"))
+def test_the_selection_is_documented_once_in_the_fragment(name):
+    # One home: the module extends the fragment paired with INFO_SELECTION_SPEC and documents neither option itself.
+    assert "runpod.cloud.info_selection" in _module(name).DOCUMENTATION
+    assert "\n  id:\n" not in _module(name).DOCUMENTATION
 
 
 @pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info"))
