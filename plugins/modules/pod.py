@@ -591,14 +591,13 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
-from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    FLEET_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
@@ -612,7 +611,7 @@ ARGUMENT_SPEC = argument_spec(
     WAIT_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
-    _fleet.FLEET_ARGUMENT_SPEC,
+    FLEET_ARGUMENT_SPEC,
     _budget.CREATE_TIMEOUT_SPEC,
     name=dict(type="str"),
     id=dict(type="str"),
@@ -707,7 +706,7 @@ class PodModule(ResourceModule):
     def build_spec(self):
         p = self.params
         # Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY.
-        problem = _pods.sshd_key_problem(p, self._template_env, lambda: bool(account_api(self.backend).get_ssh_keys()))
+        problem = _pods.sshd_key_problem(p, self._template_env, lambda: bool(self.account.get_ssh_keys()))
         if problem:
             self.fail(problem, code="bad_request")
         spec = _pods.pod_spec(p)
@@ -809,7 +808,11 @@ class PodModule(ResourceModule):
 
     def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
         _budget.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"
-        return _fleet.run_fleet(self) if self.params["count"] is not None else super().run()
+        if self.params["count"] is None:
+            return super().run()
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet  # count: N only
+
+        return _fleet.run_fleet(self)
 
 
 def main():

@@ -20,34 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import Report
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet
-
-MAX_COUNT = 100
-MAX_CONCURRENCY = 50
-# The pod module's fleet options; paired with its DOCUMENTATION (count, create_concurrency).
-FLEET_ARGUMENT_SPEC = dict(
-    count=dict(type="int"),
-    create_concurrency=dict(type="int", default=10),
-)
-
-
-def fleet_problem(params):
-    """Why the fleet options cannot work (a ``bad_request`` before any API call), else None."""
-    count, concurrency = params.get("count"), params.get("create_concurrency")
-    if concurrency is not None and not 1 <= concurrency <= MAX_CONCURRENCY:
-        return f"create_concurrency must be between 1 and {MAX_CONCURRENCY}, got {concurrency}."
-    if count is None:
-        return None
-    if not 1 <= count <= MAX_COUNT:
-        return f"count must be between 1 and {MAX_COUNT}, got {count}."
-    if params.get("id"):
-        return "count manages the pods {name}-1 .. {name}-N found by name, so it cannot be combined with id."
-    if not params.get("name"):
-        return "count needs name: the pods are named {name}-1 .. {name}-N."
-    # The longest member name must be a valid name too (checked here, before any member exists).
-    return name_problem(f"{params['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
 
 
 def member_names(base, count):

@@ -61,6 +61,13 @@ INFO_MUTUALLY_EXCLUSIVE = [("id", "name")]
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
+# The pod module's fleet options (``_module/fleet.py`` runs them; their limits are ``_api/inputs.py``'s
+# ``fleet_problem``); paired with its DOCUMENTATION (count, create_concurrency).
+FLEET_ARGUMENT_SPEC = dict(
+    count=dict(type="int"),
+    create_concurrency=dict(type="int", default=10),
+)
+
 # The most lines per source the info modules' ``logs`` option may ask for (0 reads none).
 MAX_INFO_LINES = 5000
 
