@@ -143,6 +143,10 @@ class SimAdmin:
     def propagate(self, endpoint_id: str) -> dict[str, Any]:
         return self._call("POST", f"/endpoints/{endpoint_id}/propagate")
 
+    def boot_workers(self, endpoint_id: str) -> dict[str, Any]:
+        """End the boot of the endpoint's allocated workers now (the workers view, as ``GET .../workers``)."""
+        return self._call("POST", f"/endpoints/{endpoint_id}/boot")
+
     # -- serverless jobs (jobs.py) ---------------------------------------------------------------------------
     def job_script(self, endpoint_id: str, **script: Any) -> dict[str, Any]:
         """Script the endpoint's next jobs: queue_delay, run_time (simulated s), outcome (COMPLETED, FAILED,
