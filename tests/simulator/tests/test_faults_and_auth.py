@@ -36,10 +36,17 @@ def test_fault_count_and_method_and_route_matching(sim, v2):
 
 
 def test_fault_time_window_expires(sim, v2):
-    sim.admin.inject_fault(r"/v2/pods", "status", status=502, duration=0.3)
+    # Within its window a fault answers every matching request (an hour: no machine is that slow).
+    sim.admin.inject_fault(r"/v2/pods", "status", status=502, duration=3600)
     assert v2.get("/pods").status_code == 502
     assert v2.get("/pods").status_code == 502
-    wait_for(lambda: v2.get("/pods").status_code == 200, timeout=3)
+    (listed,) = sim.admin.faults()
+    assert 3500 < listed["expires_in"] <= 3600 and listed["remaining"] is None
+    sim.admin.clear_faults()
+    # After it, none: once the simulator itself says the window is over, the very next request is answered.
+    sim.admin.inject_fault(r"/v2/pods", "status", status=502, duration=0.05)
+    wait_for(lambda: sim.admin.faults()[0]["expires_in"] == 0, timeout=60)
+    assert v2.get("/pods").status_code == 200
 
 
 def test_delay_fault_slows_the_answer(sim, v2):
