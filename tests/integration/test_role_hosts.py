@@ -186,12 +186,6 @@ def test_an_entry_with_count_is_one_fleet_task_in_the_same_batch_wait(sim, run_p
     assert live(sim, "pods") == []
 
 
-# Known bug (issue #30 follow-up): the role passes ``api_key: "{{ hosts_api_key | default(omit) }}"`` and friends.
-# ansible-core drops an omitted task arg together with its module_defaults value ("omit == obliterate",
-# ansible/_internal/_templating/_chain_templar.py; older cores squashed the layers before removing omits, same
-# result), so the module gets no api_key ("missing required arguments: api_key"), and an api_url given only in
-# module_defaults is silently replaced by RUNPOD_API_URL or RunPod's URL. Strict: this fails once the role is fixed.
-@pytest.mark.xfail(strict=True, reason="hosts role: default(omit) obliterates module_defaults connection options")
 @pytest.mark.parametrize("defaults_key", ["group/runpod.cloud.all", "runpod.cloud.pod"])
 def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_path, defaults_key):
     # No hosts_api_key, no RUNPOD_API_KEY: the key is only in the play's module_defaults, for the collection's
