@@ -306,8 +306,12 @@ class SimProcess:
         self.stop()
 
 
-def start_simulator(*, startup_timeout: float = 30.0, **config: Any) -> SimProcess:
+def start_simulator(*, startup_timeout: float = 300.0, **config: Any) -> SimProcess:
     """Start ``python -m runpod_sim`` on a free loopback port and wait until it is listening.
+
+    A simulator that exits is reported at once; ``startup_timeout`` only catches one that hangs. It is not a
+    speed bound: the start took 0.5 s on an idle 2-core machine and 15 s with 14 busy loops beside it, so the
+    former 30 s could fail every test of a loaded xdist worker in its setup.
 
     Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
     propagation_lag, worker_boot_delay, create_latency, rate_limit (a policy text or "example"),
