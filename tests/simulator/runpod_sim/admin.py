@@ -58,6 +58,7 @@ def register(sim: Sim) -> None:
         ("POST", "/_sim/endpoints/{endpoint_id}/workers", set_worker_statuses),
         ("POST", "/_sim/endpoints/{endpoint_id}/propagate", propagate_endpoint),
         ("POST", "/_sim/endpoints/{endpoint_id}/boot", boot_workers),
+        ("POST", "/_sim/rate-limit/advance", advance_rate_limit),
     ):
         sim.route(method, path, _guard(handler), auth=False)
 
@@ -364,3 +365,13 @@ async def boot_workers(sim: Sim, ctx: Ctx) -> Reply:
             worker.retire_at = now
     sim.store.live_workers(endpoint)  # drops the retired ones
     return Reply(200, views.workers_v2(sim.store, endpoint))
+
+
+async def advance_rate_limit(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"seconds": s}``: the rate-limit windows' clock moves s real seconds ahead (reset puts it back)."""
+    body = await _object(ctx)
+    seconds = body.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ConfigError("seconds must be a number of seconds, 0 or more")
+    sim.limiter.advance(float(seconds))
+    return Reply(200, {"advanced": float(seconds), "offset": sim.limiter.offset})

@@ -143,6 +143,10 @@ class SimAdmin:
     def propagate(self, endpoint_id: str) -> dict[str, Any]:
         return self._call("POST", f"/endpoints/{endpoint_id}/propagate")
 
+    def advance_rate_limit(self, seconds: float) -> dict[str, Any]:
+        """Move the rate-limit windows' clock ``seconds`` real seconds ahead (``reset`` puts it back)."""
+        return self._call("POST", "/rate-limit/advance", {"seconds": seconds})
+
     def boot_workers(self, endpoint_id: str) -> dict[str, Any]:
         """End the boot of the endpoint's allocated workers now (the workers view, as ``GET .../workers``)."""
         return self._call("POST", f"/endpoints/{endpoint_id}/boot")
