@@ -191,13 +191,18 @@ def test_accept_close_and_non_ssh_time_out_then_rerun_resumes(sim, run_playbook,
         pod_id = pods[name]
         assert_failure_names_pod(outcome, pod_id, "wait_timeout")
         port = ssh_port(sim, pod_id)
-        assert outcome["msg"].startswith(f"timed out after 2s waiting for ssh on pod {pod_id}; last known state: ")
+        # The wait's measured time (docs/dev/wait-and-status.md section 1), whole seconds: at least the 2 s budget
+        # (it times out only once its deadline has passed); the final read at the deadline can end later on a
+        # loaded machine, so the number is the one in wait.elapsed, not a constant.
+        elapsed = outcome["wait"]["elapsed"]
+        assert elapsed >= 2, outcome["wait"]
+        head = f"timed out after {elapsed}s waiting for ssh on pod {pod_id}; last known state: "
+        assert outcome["msg"].startswith(head)
         assert outcome["wait"]["last_state"].startswith(f"ssh port 127.0.0.1:{port} allocated but not reachable")
         # The wait saw why; on a loaded machine the very last probe, cut short by the deadline, may only
         # report a read timeout, so look at every state of the wait, the last one included.
         states = [entry["state"] for entry in outcome["wait"]["history"]] + [outcome["wait"]["last_state"]]
         assert any(why in state for state in states), states
-        assert outcome["wait"]["elapsed"] == 2
         assert outcome["pod"]["runtime_status"] == "running"
         assert_kept(sim, pod_id, "RUNNING")
 

@@ -57,6 +57,8 @@ def register(sim: Sim) -> None:
         ("POST", "/_sim/endpoints/{endpoint_id}/health-sequence", set_health_sequence),
         ("POST", "/_sim/endpoints/{endpoint_id}/workers", set_worker_statuses),
         ("POST", "/_sim/endpoints/{endpoint_id}/propagate", propagate_endpoint),
+        ("POST", "/_sim/endpoints/{endpoint_id}/boot", boot_workers),
+        ("POST", "/_sim/rate-limit/advance", advance_rate_limit),
     ):
         sim.route(method, path, _guard(handler), auth=False)
 
@@ -346,3 +348,30 @@ async def propagate_endpoint(sim: Sim, ctx: Ctx) -> Reply:
     endpoint = _endpoint(sim, ctx)
     endpoint.visible_at = sim.store.now()
     return Reply(200, {"id": endpoint.id, "visible": True})
+
+
+async def boot_workers(sim: Sim, ctx: Ctx) -> Reply:
+    """End the boot (``worker_boot_delay``) of every allocated worker now; an old worker a booted replacement
+    stands in for retires now too. A test steps the lifecycle instead of racing the scaled clock."""
+    endpoint = _endpoint(sim, ctx)
+    now = sim.store.now()
+    booted = set()
+    for worker in sim.store.live_workers(endpoint):
+        if worker.ready_at > now:
+            worker.ready_at = now
+            booted.add(worker.id)
+    for worker in endpoint.workers:
+        if worker.replaced_by in booted:
+            worker.retire_at = now
+    sim.store.live_workers(endpoint)  # drops the retired ones
+    return Reply(200, views.workers_v2(sim.store, endpoint))
+
+
+async def advance_rate_limit(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"seconds": s}``: the rate-limit windows' clock moves s real seconds ahead (reset puts it back)."""
+    body = await _object(ctx)
+    seconds = body.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ConfigError("seconds must be a number of seconds, 0 or more")
+    sim.limiter.advance(float(seconds))
+    return Reply(200, {"advanced": float(seconds), "offset": sim.limiter.offset})

@@ -70,6 +70,7 @@ class RateLimiter:
 
     def __init__(self, clock=time.monotonic) -> None:
         self.clock = clock
+        self.offset = 0.0  # real seconds the windows' clock was moved ahead (``advance``)
         # (api key, window name) -> (start, used)
         self.state: dict[tuple[str, str], tuple[float, int]] = {}
         self.rejected = 0
@@ -77,13 +78,18 @@ class RateLimiter:
     def reset(self) -> None:
         self.state.clear()
         self.rejected = 0
+        self.offset = 0.0
+
+    def advance(self, seconds: float) -> None:
+        """Move the windows' clock ``seconds`` real seconds ahead (a test steps a window instead of waiting)."""
+        self.offset += seconds
 
     def hit(self, key: str, windows: list[tuple[str, int, float]], time_scale: float = 1.0):
         """Count one request of ``key``; return (the exceeded window or None, headers). No windows: no headers
         (the caller is exempt)."""
         if not windows:
             return None, {}
-        now = self.clock()
+        now = self.clock() + self.offset
         state, exceeded, retry_after = [], None, 0.0
         for name, quota, seconds in windows:
             length = seconds * time_scale

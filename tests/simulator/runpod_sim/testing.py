@@ -143,6 +143,14 @@ class SimAdmin:
     def propagate(self, endpoint_id: str) -> dict[str, Any]:
         return self._call("POST", f"/endpoints/{endpoint_id}/propagate")
 
+    def advance_rate_limit(self, seconds: float) -> dict[str, Any]:
+        """Move the rate-limit windows' clock ``seconds`` real seconds ahead (``reset`` puts it back)."""
+        return self._call("POST", "/rate-limit/advance", {"seconds": seconds})
+
+    def boot_workers(self, endpoint_id: str) -> dict[str, Any]:
+        """End the boot of the endpoint's allocated workers now (the workers view, as ``GET .../workers``)."""
+        return self._call("POST", f"/endpoints/{endpoint_id}/boot")
+
     # -- serverless jobs (jobs.py) ---------------------------------------------------------------------------
     def job_script(self, endpoint_id: str, **script: Any) -> dict[str, Any]:
         """Script the endpoint's next jobs: queue_delay, run_time (simulated s), outcome (COMPLETED, FAILED,
@@ -302,8 +310,12 @@ class SimProcess:
         self.stop()
 
 
-def start_simulator(*, startup_timeout: float = 30.0, **config: Any) -> SimProcess:
+def start_simulator(*, startup_timeout: float = 300.0, **config: Any) -> SimProcess:
     """Start ``python -m runpod_sim`` on a free loopback port and wait until it is listening.
+
+    A simulator that exits is reported at once; ``startup_timeout`` only catches one that hangs. It is not a
+    speed bound: the start took 0.5 s on an idle 2-core machine and 15 s with 14 busy loops beside it, so the
+    former 30 s could fail every test of a loaded xdist worker in its setup.
 
     Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
     propagation_lag, worker_boot_delay, create_latency, rate_limit (a policy text or "example"),

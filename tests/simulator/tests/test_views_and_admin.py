@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from simhelpers import GPU, wait_for
+from simhelpers import GPU
 
 from runpod_sim.testing import SIMULATOR_ROOT, SimAdminError
 
@@ -71,7 +71,9 @@ def test_oob_delete_makes_the_pod_vanish(sim, v2, running_pod):
 
 
 def test_serverless_health_propagation_workers_and_sequence(sim, v2):
-    sim.admin.configure(propagation_lag=30, worker_boot_delay=30)  # 0.3 s each
+    # Lag and boot never end on their own during the test (10^4 s of real time): the admin hooks step them,
+    # so how long a request takes on a loaded machine changes nothing.
+    sim.admin.configure(propagation_lag=1_000_000, worker_boot_delay=1_000_000)
     endpoint = v2.post(
         "/serverless",
         json={
@@ -87,14 +89,18 @@ def test_serverless_health_propagation_workers_and_sequence(sim, v2):
     headers = {"Authorization": f"Bearer {sim.api_key}"}
     first = httpx.get(health_url, headers=headers)
     assert first.status_code == 404 and first.json() == {"error": "endpoint not found"}
-    ready = wait_for(
-        lambda: (
-            (r := httpx.get(health_url, headers=headers)).status_code == 200
-            and r.json()["workers"]["ready"] == 1
-            and r.json()
-        ),
-        timeout=10,
-    )
+    assert httpx.get(health_url, headers=headers).status_code == 404  # still propagating
+    sim.admin.propagate(endpoint["id"])
+    booting = httpx.get(health_url, headers=headers)
+    assert booting.status_code == 200
+    # A booting worker: /health counts it running (RunPod writes RUNNING once it is scheduled), the workers
+    # view says INITIALIZING; nothing is ready yet.
+    assert booting.json()["workers"] | {"running": 1, "ready": 0, "idle": 0} == booting.json()["workers"]
+    assert v2.get(f"/serverless/{endpoint['id']}/workers").json()["summary"]["initializing"] == 1
+    booted = sim.admin.boot_workers(endpoint["id"])
+    assert booted["summary"]["idle"] == 1 and booted["summary"]["initializing"] == 0
+    ready = httpx.get(health_url, headers=headers).json()
+    assert ready["workers"]["ready"] == 1 and ready["workers"]["running"] == 0
     assert set(ready["workers"]) == {"idle", "initializing", "ready", "running", "throttled", "unhealthy"}
     assert set(ready["jobs"]) == {"completed", "failed", "inProgress", "inQueue", "retried"}
     workers = v2.get(f"/serverless/{endpoint['id']}/workers").json()
