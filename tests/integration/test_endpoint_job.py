@@ -69,28 +69,32 @@ def test_a_longer_job_is_polled_on_status_until_it_completes(sim, run_playbook, 
     assert "COMPLETED" in out["wait"]["ready_detail"]
 
 
-@pytest.mark.parametrize(
-    ("script", "args", "code", "needle", "status"),
-    [
-        ({"run_time": 1, "outcome": "FAILED", "error": "CUDA out of memory"}, {}, "job_failed",
-         "FAILED: CUDA out of memory", "FAILED"),
-        ({"run_time": 600}, {"execution_timeout": "5s"}, "job_timed_out", "TIMED_OUT", "TIMED_OUT"),
-    ],
-    ids=["failed", "timed_out"],
-)
-def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp_path, script, args, code, needle,
-                                                          status):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, **script)
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"x": 1},
-                                                  wait_interval="1s", wait_timeout="60s", **args)))
-    out = result.task_result("smoke")
-    assert out["failed"] is True and out["code"] == code, out
-    assert needle in out["msg"] and out["id"] == out["job"]["id"]
-    assert out["job"]["status"] == status and out["changed"] is True
-    if "execution_timeout" in args:
-        assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
-    assert runtime(sim, endpoint_id, "cancel") == []
+NOT_COMPLETED = {
+    # name: (job script, extra task args, code, text in the message, job status)
+    "failed": ({"run_time": 1, "outcome": "FAILED", "error": "CUDA out of memory"}, {}, "job_failed",
+               "FAILED: CUDA out of memory", "FAILED"),
+    "timed_out": ({"run_time": 600}, {"execution_timeout": "5s"}, "job_timed_out", "TIMED_OUT", "TIMED_OUT"),
+}
+
+
+def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp_path):
+    """One run, one endpoint per case (so each case's runtime requests are its endpoint's)."""
+    endpoints = {}
+    for name, (script, _args, _code, _needle, _status) in NOT_COMPLETED.items():
+        endpoints[name] = make_endpoint(sim, name=f"smoke-{name}")
+        sim.admin.job_script(endpoints[name], **script)
+    tasks = [job_task(name, endpoint_id=endpoints[name], input={"x": 1}, wait_interval="1s", wait_timeout="60s",
+                      **args) for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items()]
+    result = run_playbook(tmp_path, play(*tasks))
+    for name, (_script, args, code, needle, status) in NOT_COMPLETED.items():
+        out = result.task_result(name)
+        assert out["failed"] is True and out["code"] == code, out
+        assert needle in out["msg"] and out["id"] == out["job"]["id"]
+        assert out["job"]["status"] == status and out["changed"] is True
+        assert out["job"]["endpoint_id"] == endpoints[name]
+        if "execution_timeout" in args:
+            assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
+        assert runtime(sim, endpoints[name], "cancel") == []
 
 
 def test_a_cancelled_job_fails_a_wait_with_job_cancelled(sim, run_playbook, tmp_path):
@@ -199,26 +203,29 @@ def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tm
     assert all(not sim.admin.jobs(twin_id) for twin_id in twins)
 
 
-@pytest.mark.parametrize(
-    ("args", "needle"),
-    [
-        ({"endpoint_name": "x", "input": {}}, "exactly one of endpoint_id and endpoint_name"),
-        ({"input": {}, "id": "job-1"}, "not both"),
-        ({"state": "cancelled"}, "state=cancelled needs id"),
-        ({}, "give input"),
-        ({"input": {}, "execution_timeout": "1s"}, "execution_timeout must be between 5 seconds"),
-        ({"input": {}, "ttl": "8d"}, "ttl must be between 10 seconds"),
-        ({"input": {}, "webhook": "ftp://example.com/done"}, "http or https URL"),
-        ({"input": {}, "webhook": "https://user:pw@example.com/done"}, "user name or password"),
-        ({"id": "job 1"}, "whitespace"),
-        ({"id": "job-1", "low_priority": True}, "apply to a new job"),
-        ({"input": {}, "wait_timeout": "soon"}, "invalid wait_timeout"),
-    ],
-)
-def test_bad_input_fails_before_any_call(sim, run_playbook, tmp_path, args, needle):
-    result = run_playbook(tmp_path, play(job_task("bad", endpoint_id="ep1", **args)))
-    out = result.task_result("bad")
-    assert out["code"] == "bad_request" and needle in out["msg"], out
+BAD_INPUT = [
+    ({"endpoint_name": "x", "input": {}}, "exactly one of endpoint_id and endpoint_name"),
+    ({"input": {}, "id": "job-1"}, "not both"),
+    ({"state": "cancelled"}, "state=cancelled needs id"),
+    ({}, "give input"),
+    ({"input": {}, "execution_timeout": "1s"}, "execution_timeout must be between 5 seconds"),
+    ({"input": {}, "ttl": "8d"}, "ttl must be between 10 seconds"),
+    ({"input": {}, "webhook": "ftp://example.com/done"}, "http or https URL"),
+    ({"input": {}, "webhook": "https://user:pw@example.com/done"}, "user name or password"),
+    ({"id": "job 1"}, "whitespace"),
+    ({"id": "job-1", "low_priority": True}, "apply to a new job"),
+    ({"input": {}, "wait_timeout": "soon"}, "invalid wait_timeout"),
+]
+
+
+def test_bad_input_fails_before_any_call(sim, run_playbook, tmp_path):
+    """Every case is its own task in one run; each must make no request, so the whole run made none."""
+    tasks = [job_task(f"bad {index}", endpoint_id="ep1", **args) for index, (args, _needle) in enumerate(BAD_INPUT)]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout
+    for index, (_args, needle) in enumerate(BAD_INPUT):
+        out = result.task_result(f"bad {index}")
+        assert out["failed"] is True and out["code"] == "bad_request" and needle in out["msg"], (needle, out)
     assert sim.admin.requests() == []
 
 
