@@ -35,36 +35,37 @@ def runtime(sim, endpoint_id: str, what: str = "") -> list[dict[str, Any]]:
             and (not what or entry["path"][len(prefix):].split("/")[0] == what)]
 
 
-def test_a_quick_job_completes_in_one_runsync_request_with_the_workers_output(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=1, output="format", output_format="Hello {name}")
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"name": "Ada"},
-                                                  wait_interval="5s", ignore_errors=False)))
+def test_a_quick_job_in_one_runsync_request_and_a_longer_one_polled_on_status(sim, run_playbook, tmp_path):
+    """One run, one endpoint per job (each job's runtime requests are its endpoint's)."""
+    quick_id, longer_id = make_endpoint(sim, name="smoke-quick"), make_endpoint(sim, name="smoke-longer")
+    sim.admin.job_script(quick_id, run_time=1, output="format", output_format="Hello {name}")
+    sim.admin.job_script(longer_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
+    result = run_playbook(tmp_path, play(
+        job_task("quick", endpoint_id=quick_id, input={"name": "Ada"}, wait_interval="5s", ignore_errors=False),
+        job_task("longer", endpoint_id=longer_id, input={"n": [1, 2]}, wait_interval="1s", wait_timeout="60s",
+                 ignore_errors=False),
+    ))
     assert result.rc == 0, result.stdout
-    out = result.task_result("smoke")
+
+    # A quick job: the worker's output in one /runsync request.
+    out = result.task_result("quick")
     job = out["job"]
     assert out["changed"] is True
     assert job["status"] == "COMPLETED" and job["output"] == "Hello Ada" and job["error"] is None
-    assert job["endpoint_id"] == endpoint_id and job["execution_time"] >= 1000
+    assert job["endpoint_id"] == quick_id and job["execution_time"] >= 1000
     assert sim.admin.job(job["id"])["input"] == {"name": "Ada"}
     # /runsync held the request (wait = one wait_interval) and answered terminal: one request, no /status read.
-    calls = runtime(sim, endpoint_id)
+    calls = runtime(sim, quick_id)
     assert [(entry["method"], entry["path"].rsplit("/", 1)[-1]) for entry in calls] == [("POST", "runsync")]
     assert calls[0]["query"] == "wait=5000"
     assert out["wait"]["polls"] == 1
 
-
-def test_a_longer_job_is_polled_on_status_until_it_completes(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"n": [1, 2]},
-                                                  wait_interval="1s", wait_timeout="60s", ignore_errors=False)))
-    assert result.rc == 0, result.stdout
-    out = result.task_result("smoke")
+    # A longer job: polled on /status until it completes.
+    out = result.task_result("longer")
     assert out["job"]["status"] == "COMPLETED" and out["job"]["output"] == {"n": [1, 2]}
     assert out["job"]["delay_time"] >= 10000 and out["job"]["execution_time"] >= 40000
-    assert len(runtime(sim, endpoint_id, "runsync")) == 1 and runtime(sim, endpoint_id, "run") == []
-    status_reads = runtime(sim, endpoint_id, "status")
+    assert len(runtime(sim, longer_id, "runsync")) == 1 and runtime(sim, longer_id, "run") == []
+    status_reads = runtime(sim, longer_id, "status")
     assert status_reads and out["wait"]["polls"] == 1 + len(status_reads)
     assert "COMPLETED" in out["wait"]["ready_detail"]
 
