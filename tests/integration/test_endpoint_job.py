@@ -98,23 +98,6 @@ def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp
         assert runtime(sim, endpoints[name], "cancel") == []
 
 
-def test_a_cancelled_job_fails_a_wait_with_job_cancelled(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=600)
-    tasks = [
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
-        job_task("cancel", register="cancelled", ignore_errors=False, endpoint_id=endpoint_id,
-                 id="{{ queued.job.id }}", state="cancelled"),
-        job_task("read", endpoint_id=endpoint_id, id="{{ queued.job.id }}", wait_interval="1s"),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
-    queued = result.task_result("submit")
-    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
-    assert runtime(sim, endpoint_id, "run")[0]["method"] == "POST" and runtime(sim, endpoint_id, "runsync") == []
-    read = result.task_result("read")
-    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
-
-
 def test_a_job_that_outlives_wait_timeout_fails_naming_it_and_is_never_cancelled(sim, run_playbook, tmp_path):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=100_000)
@@ -149,21 +132,36 @@ def test_an_interrupted_wait_names_the_job_and_leaves_it_running(sim, tmp_path):
     assert not runtime(sim, endpoint_id, "cancel")
 
 
-def test_cancel_and_its_rerun(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=100_000)
-    cancel = {"endpoint_id": endpoint_id, "id": "{{ queued.job.id }}", "state": "cancelled"}
+def test_cancel_its_rerun_and_a_wait_on_a_cancelled_job(sim, run_playbook, tmp_path):
+    """One run, one endpoint per part (each part's runtime requests are its endpoint's): a job cancelled then
+    read with a wait fails with job_cancelled; a cancel's rerun reads the job and sends nothing."""
+    waited_id, rerun_id = make_endpoint(sim, name="smoke-waited"), make_endpoint(sim, name="smoke-rerun")
+    sim.admin.job_script(waited_id, run_time=600)
+    sim.admin.job_script(rerun_id, run_time=100_000)
+    cancel = {"endpoint_id": rerun_id, "id": "{{ queued_rerun.job.id }}", "state": "cancelled"}
     tasks = [
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
+        job_task("submit", register="queued", ignore_errors=False, endpoint_id=waited_id, input={}, wait=False),
+        job_task("cancel to wait on", register="cancelled", ignore_errors=False, endpoint_id=waited_id,
+                 id="{{ queued.job.id }}", state="cancelled"),
+        job_task("read", endpoint_id=waited_id, id="{{ queued.job.id }}", wait_interval="1s"),
+        job_task("submit to cancel twice", register="queued_rerun", ignore_errors=False, endpoint_id=rerun_id,
+                 input={}, wait=False),
         job_task("cancel", register="first", ignore_errors=False, **cancel),
         job_task("rerun", register="second", ignore_errors=False, **cancel),
     ]
     result = run_playbook(tmp_path, play(*tasks))
     assert result.rc == 0, result.stdout
+
+    queued = result.task_result("submit")
+    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
+    assert runtime(sim, waited_id, "run")[0]["method"] == "POST" and runtime(sim, waited_id, "runsync") == []
+    read = result.task_result("read")
+    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
+
     first, second = result.task_result("cancel"), result.task_result("rerun")
     assert first["changed"] is True and first["job"]["status"] == "CANCELLED"
     assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
-    assert len(runtime(sim, endpoint_id, "cancel")) == 1  # the rerun read the job and sent nothing
+    assert len(runtime(sim, rerun_id, "cancel")) == 1  # the rerun read the job and sent nothing
     assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
 
 
