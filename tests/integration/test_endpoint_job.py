@@ -78,15 +78,32 @@ NOT_COMPLETED = {
 }
 
 
-def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp_path):
-    """One run, one endpoint per case (so each case's runtime requests are its endpoint's)."""
+def test_a_job_that_does_not_complete_fails_with_its_code_and_check_mode_submits_and_cancels_nothing(
+        sim, run_playbook, tmp_path):
+    """One run, one endpoint per case (so each case's runtime requests are its endpoint's); the check-mode
+    tasks (task-level check_mode) have their own endpoint too."""
     endpoints = {}
     for name, (script, _args, _code, _needle, _status) in NOT_COMPLETED.items():
         endpoints[name] = make_endpoint(sim, name=f"smoke-{name}")
         sim.admin.job_script(endpoints[name], **script)
+    checked_id = make_endpoint(sim, name="smoke-checked")
+    sim.admin.job_script(checked_id, run_time=100_000)
+    job_id = httpx.post(f"{sim.urls['serverless']}/{checked_id}/run", json={"input": {}},
+                        headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
+    sim.admin.clear_requests()
     tasks = [job_task(name, endpoint_id=endpoints[name], input={"x": 1}, wait_interval="1s", wait_timeout="60s",
                       **args) for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items()]
+    tasks += [
+        job_task("check submit", endpoint_id=checked_id, input={"x": 1}) + "\n  check_mode: true",
+        job_task("check cancel", endpoint_id=checked_id, id=job_id, state="cancelled") + "\n  check_mode: true",
+    ]
     result = run_playbook(tmp_path, play(*tasks))
+    submit, cancel = result.task_result("check submit"), result.task_result("check cancel")
+    assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
+    assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
+    assert [entry["method"] for entry in runtime(sim, checked_id)] == ["GET"]  # the one status read
+    assert len(sim.admin.jobs(checked_id)) == 1 and sim.admin.job(job_id)["status"] != "CANCELLED"
+
     for name, (_script, args, code, needle, status) in NOT_COMPLETED.items():
         out = result.task_result(name)
         assert out["failed"] is True and out["code"] == code, out
@@ -163,24 +180,6 @@ def test_cancel_its_rerun_and_a_wait_on_a_cancelled_job(sim, run_playbook, tmp_p
     assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
     assert len(runtime(sim, rerun_id, "cancel")) == 1  # the rerun read the job and sent nothing
     assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
-
-
-def test_check_mode_submits_and_cancels_nothing(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=100_000)
-    job_id = httpx.post(f"{sim.urls['serverless']}/{endpoint_id}/run", json={"input": {}},
-                        headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
-    sim.admin.clear_requests()
-    tasks = [
-        job_task("submit", endpoint_id=endpoint_id, input={"x": 1}),
-        job_task("cancel", endpoint_id=endpoint_id, id=job_id, state="cancelled"),
-    ]
-    result = run_playbook(tmp_path, play(*tasks), check=True)
-    submit, cancel = result.task_result("submit"), result.task_result("cancel")
-    assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
-    assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
-    assert [entry["method"] for entry in runtime(sim, endpoint_id)] == ["GET"]  # the one status read
-    assert len(sim.admin.jobs(endpoint_id)) == 1 and sim.admin.job(job_id)["status"] != "CANCELLED"
 
 
 def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tmp_path):
