@@ -163,6 +163,20 @@ CONNECTION_TASKS = "".join(
       runpod.cloud.pod_info: {api_url: "http://api.runpod.example.test/v2", wait: true, wait_timeout: soon}
       ignore_errors: true
 """
+# An endpoint with three mistakes at once: all three named in one refusal (was test_endpoint.py's).
+ENDPOINT_TASK = """
+    - name: endpoint three mistakes
+      runpod.cloud.endpoint:
+        name: ep
+        template_id: t
+        gpu_type_ids: [NVIDIA GeForce RTX 3070]
+        workers_min: 4
+        workers_max: 2
+        wait: true
+        scaler_type: REQUEST_COUNT
+        idle_timeout: 5
+      ignore_errors: true
+"""
 # Last in the run: the only task that reaches the API (its one list read).
 UNVERIFIED_TLS_TASK = """
     - name: unverified tls
@@ -171,9 +185,10 @@ UNVERIFIED_TLS_TASK = """
 
 
 def test_bad_input_and_connection_options_are_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
-    """Bad module input and bad connection options (request_timeout must be a positive finite number) are refused
-    before any request; http off loopback and validate_certs=false warn. One run: every task but the last must
-    make no request at all, the last (unverified tls) makes its one list read."""
+    """Bad module input (pod, template, cluster, network volume, registry, endpoint) and bad connection options
+    (request_timeout must be a positive finite number) are refused before any request; http off loopback and
+    validate_certs=false warn. One run: every task but the last must make no request at all, the last (unverified
+    tls) makes its one list read."""
     result = run_playbook(
         tmp_path,
         f"""
@@ -181,7 +196,7 @@ def test_bad_input_and_connection_options_are_refused_or_warned_before_any_reque
   gather_facts: false
   tasks:{_tasks("runpod.cloud.pod", REFUSED_POD_INPUT)}{_tasks("runpod.cloud.template", REFUSED_TEMPLATE_INPUT)}{
     "".join(_tasks(module, [(label, args)]) for module, label, args in REFUSED_OTHER_INPUT)}{CONNECTION_TASKS}{
-    UNVERIFIED_TLS_TASK}
+    ENDPOINT_TASK}{UNVERIFIED_TLS_TASK}
 """,
     )
     assert result.rc == 0, result.stdout + result.stderr
@@ -221,6 +236,11 @@ def test_bad_input_and_connection_options_are_refused_or_warned_before_any_reque
     http = result.task_result("plain http off loopback")
     assert http["code"] == "bad_request"
     assert any("api_url http://api.runpod.example.test/v2 uses plain http" in w for w in http["warnings"]), http
+    endpoint = result.task_result("endpoint three mistakes")
+    assert endpoint["failed"] is True and endpoint["code"] == "bad_request"
+    assert "workers_min (4) must not be larger than workers_max (2)" in endpoint["msg"]
+    assert "not offered to serverless endpoints" in endpoint["msg"]
+    assert "idle_timeout cannot be set beside scaler_type REQUEST_COUNT" in endpoint["msg"]
     tls = result.task_result("unverified tls")
     assert tls.get("failed") is not True
     assert any(w.startswith("validate_certs is false") for w in tls["warnings"]), tls
