@@ -332,7 +332,6 @@ def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_p
     assert sim.admin.count("GET", r"^/v2/billing") == 2
 
 
-
 def test_a_name_two_volumes_share_is_ambiguous(sim, run_playbook, tmp_path):
     with api(sim) as client:
         twins = [
