@@ -108,6 +108,9 @@ print(", ".join(counts))
 PYEOF
 ) || leftovers="unknown (could not read the simulator)"
 
+# The playbook's teardown removes the generated key pair (and its directory) too.
+if [ -e "$workdir/keys" ]; then keys_left="NOT removed: $workdir/keys is still there"; else keys_left="removed"; fi
+
 stop_simulator
 echo
 echo "================================ demo summary ================================"
@@ -118,6 +121,7 @@ else
 fi
 echo "playbook:    ${playbook_seconds}s (whole run $(( $(date +%s) - started ))s, simulator time scale $TIME_SCALE)"
 echo "left behind: $leftovers in the simulator"
+echo "key pair:    $keys_left (generated for the demo pods)"
 echo "simulator:   stopped, its temporary state removed"
 echo "real RunPod: export RUNPOD_API_KEY=... && ansible-playbook playbooks/demo.yml  (docs/demo.md)"
 echo "=============================================================================="

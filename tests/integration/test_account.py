@@ -9,6 +9,7 @@ suite stays lean.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -95,9 +96,135 @@ VOLUME_PLAYBOOK = """
 """
 
 
-def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbook, tmp_path):
-    result = run_playbook(tmp_path, VOLUME_PLAYBOOK)
+REGISTRY_PLAYBOOK = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: registry create without password
+      runpod.cloud.container_registry: {name: hub, username: me}
+      ignore_errors: true
+    - name: registry preview create
+      runpod.cloud.container_registry: &reg {name: hub, username: me, password: first-secret}
+      check_mode: true
+    - name: registry create
+      runpod.cloud.container_registry: *reg
+      register: registry
+    - name: registry rerun with another password (on_create)
+      runpod.cloud.container_registry: {name: hub, username: me, password: second-secret}
+    - name: registry preview replace
+      runpod.cloud.container_registry: &rotate
+        name: hub
+        username: me
+        password: second-secret
+        update_password: always
+      check_mode: true
+      diff: true
+    - name: registry replace
+      runpod.cloud.container_registry: *rotate
+      diff: true
+      register: replaced
+    - name: registry rename refused
+      runpod.cloud.container_registry: {id: "{{ replaced.container_registry.id }}", name: other}
+      ignore_errors: true
+    - name: registry pod from a private image
+      runpod.cloud.pod: &pod
+        name: private
+        image: me/private:1
+        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
+        registry_id: "{{ replaced.container_registry.id }}"
+        wait: false
+      register: private_pod
+    - name: registry pod rerun
+      runpod.cloud.pod: *pod
+    - name: registry delete in use
+      runpod.cloud.container_registry: {name: hub, state: absent}
+      ignore_errors: true
+    - name: registry terminate the pod
+      runpod.cloud.pod: {id: "{{ private_pod.pod.id }}", state: absent}
+    - name: registry delete
+      runpod.cloud.container_registry: {name: hub, state: absent}
+    - name: registry delete again
+      runpod.cloud.container_registry: {name: hub, state: absent}
+"""
+
+
+def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_path):
+    """One playbook run: the network volume lifecycle with a pod mounting it, the container registry's create,
+    replace and refusals, the ssh_key steps (from an account without keys) and billing_info's reports. Request
+    counts are per route, so each part's counts are its own."""
+    yesterday = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=1)
+    charges = [
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=2)).isoformat(), "gpu": 4.5},
+        {"kind": "pods", "resource_id": "pod2", "time": (yesterday + timedelta(hours=9)).isoformat(), "gpu": 1.25},
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=9)).isoformat(), "disk": 0.5},
+        {"kind": "serverless", "resource_id": "ep1", "time": yesterday.isoformat(), "gpu": 2, "fee": 0.25},
+        {"kind": "network_volumes", "resource_id": "vol1", "time": yesterday.isoformat(), "standard": 0.75},
+        {"kind": "pods", "resource_id": "pod1", "time": (yesterday - timedelta(hours=1)).isoformat(), "gpu": 99},
+    ]
+    response = httpx.post(f"{sim.urls['admin']}/billing", json={"charges": charges}, timeout=10)
+    assert response.status_code == 200, response.text
+    day = yesterday.strftime("%Y-%m-%d")
+    sim.admin.clear_requests()
+    alice_other_comment = KEY_A.rsplit(" ", 1)[0] + " alice@laptop"
+    # The integration account starts with one registered key (conftest); the ssh_key steps start from none:
+    # the first of them empties the list through the API (one PUT, counted below).
+    ssh_reset = {
+        "url": sim.urls["api_v2"] + "/account/ssh-keys",
+        "method": "PUT",
+        "headers": {"Authorization": f"Bearer {sim.api_key}"},
+        "body_format": "json",
+        "body": {"keys": []},
+    }
+    ssh_and_billing = f"""
+    - name: start the ssh_key steps from an account without keys
+      ansible.builtin.uri: {json.dumps(ssh_reset)}
+      no_log: true
+    - name: preview add
+      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
+      check_mode: true
+      diff: true
+    - name: add
+      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
+    - name: rerun with another comment
+      runpod.cloud.ssh_key: {{key: "{alice_other_comment}"}}
+    - name: add two more
+      runpod.cloud.ssh_key:
+        key: |
+          {KEY_B}
+          # a comment line
+          {KEY_C}
+    - name: exclusive
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
+      diff: true
+    - name: exclusive rerun
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
+    - name: absent
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
+    - name: absent again
+      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
+    - name: not a key
+      runpod.cloud.ssh_key: {{key: "AAAAC3NzaC1lZDI1NTE5 me"}}
+      ignore_errors: true
+    - name: spend per day
+      runpod.cloud.billing_info: {{kind: all, bucket_size: day, last_n: 2}}
+      register: spend
+    - name: report
+      ansible.builtin.debug:
+        msg: >-
+          GPU spend on {{{{ y.start_time[:10] }}}}:
+          {{{{ '%.2f' | format(y.pod_gpu + y.serverless_gpu + y.cluster_gpu) }}}} USD
+      vars:
+        y: "{{{{ spend.billing.records[0] }}}}"
+    - name: one pod
+      runpod.cloud.billing_info: {{kind: pods, resource_id: pod1, start_time: "{day}", end_time: "{day}T23:59:59Z"}}
+    - name: bad time
+      runpod.cloud.billing_info: {{start_time: yesterday}}
+      ignore_errors: true
+"""
+    result = run_playbook(tmp_path, VOLUME_PLAYBOOK + REGISTRY_PLAYBOOK.split("  tasks:\n", 1)[1] + ssh_and_billing)
     assert result.rc == 0, result.stdout + result.stderr
+
+    # --- network volume
 
     preview = result.task_result("preview create")
     assert preview["changed"] is True and preview["network_volume"]["id"] is None
@@ -141,6 +268,69 @@ def test_network_volume_lifecycle_refusals_and_a_pod_mounting_it(sim, run_playbo
     assert sim.admin.count("PATCH", r"^/v2/network-volumes/") == 2
     assert sim.admin.count("DELETE", r"^/v2/network-volumes/") == 2  # refused while attached, then deleted
 
+    # --- container registry
+    pod_id = result.task_result("registry pod from a private image")["pod"]["id"]
+
+    missing = failed(result, "registry create without password")
+    assert missing["code"] == "bad_request" and "password" in missing["msg"]
+    assert result.task_result("registry preview create")["container_registry"] == {"id": None, "name": "hub"}
+    created = result.task_result("registry create")
+    assert created["changed"] is True and created["actions"] == ["create"]
+    old_id = created["container_registry"]["id"]
+    rerun = result.task_result("registry rerun with another password (on_create)")
+    assert rerun["changed"] is False and rerun["container_registry"]["id"] == old_id
+    preview = result.task_result("registry preview replace")
+    assert preview["changed"] is True and preview["actions"] == ["delete", "create"]
+    assert preview["diff"]["before"] == {"id": old_id, "name": "hub", "credential": "stored"}
+    replaced = result.task_result("registry replace")
+    new_id = replaced["container_registry"]["id"]
+    assert new_id != old_id and replaced["replaced_id"] == old_id
+    assert replaced["diff"]["after"] == {"id": new_id, "name": "hub", "credential": "replaced"}
+    assert "second-secret" not in result.stdout + result.stderr and "first-secret" not in result.stdout
+    assert failed(result, "registry rename refused")["code"] == "bad_request"
+
+    assert result.task_result("registry pod rerun")["changed"] is False
+    with api(sim) as client:
+        assert client.get(f"/pods/{pod_id}").json()["registry"] == new_id
+    in_use = failed(result, "registry delete in use")
+    assert in_use["code"] == "bad_request" and pod_id in in_use["msg"] and in_use["changed"] is False
+    assert result.task_result("registry delete")["changed"] is True
+    assert result.task_result("registry delete again")["changed"] is False
+    # Create, replace (delete + create): two POSTs; the password never reached the request log.
+    assert sim.admin.count("POST", r"^/v2/registries$") == 2
+
+    # --- ssh_key
+    preview = result.task_result("preview add")
+    assert preview["changed"] is True and preview["keys"] == [KEY_A]
+    assert preview["diff"]["after"] == KEY_A + "\n"
+    assert result.task_result("add")["keys"] == [KEY_A]
+    same = result.task_result("rerun with another comment")
+    assert same["changed"] is False and same["keys"] == [KEY_A]
+    more = result.task_result("add two more")
+    assert more["keys"] == [KEY_A, KEY_B, KEY_C] and more["added"] == [KEY_B, KEY_C]
+    exclusive = result.task_result("exclusive")
+    assert exclusive["keys"] == [KEY_C] and exclusive["removed"] == [KEY_A, KEY_B]
+    assert result.task_result("exclusive rerun")["changed"] is False
+    assert result.task_result("absent")["keys"] == []
+    assert result.task_result("absent again")["changed"] is False
+    assert failed(result, "not a key")["code"] == "bad_request"
+    # The reset, then one PUT per real change (add, add two, exclusive, absent); check mode, reruns and refusals
+    # sent none.
+    assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 5
+
+    # --- billing_info
+    report = result.task_result("report")
+    assert report["msg"] == f"GPU spend on {day}: 7.75 USD"
+    spend = result.task_result("spend per day")["billing"]
+    assert spend["kind"] == "all" and len(spend["records"]) == 2
+    assert spend["records"][0]["total"] == pytest.approx(4.5 + 1.25 + 0.5 + 2 + 0.25 + 0.75)
+    pod = result.task_result("one pod")["billing"]
+    assert pod["totals"] == {"total": 5.0, "gpu": 4.5, "cpu": 0.0, "disk": 0.5}
+    assert {r["resource_id"] for r in pod["records"]} == {"pod1"}
+    assert pod["start_time"] == f"{day}T00:00:00Z"
+    assert failed(result, "bad time")["code"] == "bad_request"
+    assert sim.admin.count("GET", r"^/v2/billing") == 2
+
 
 def test_a_name_two_volumes_share_is_ambiguous(sim, run_playbook, tmp_path):
     with api(sim) as client:
@@ -165,198 +355,3 @@ def test_a_name_two_volumes_share_is_ambiguous(sim, run_playbook, tmp_path):
     # The ambiguous task read once and created nothing (the two POSTs are the seeds).
     assert sim.admin.count("GET", r"^/v2/network-volumes$") == 1
     assert sim.admin.count("POST", r"^/v2/network-volumes$") == 2
-
-
-REGISTRY_PLAYBOOK = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: create without password
-      runpod.cloud.container_registry: {name: hub, username: me}
-      ignore_errors: true
-    - name: preview create
-      runpod.cloud.container_registry: &reg {name: hub, username: me, password: first-secret}
-      check_mode: true
-    - name: create
-      runpod.cloud.container_registry: *reg
-      register: registry
-    - name: rerun with another password (on_create)
-      runpod.cloud.container_registry: {name: hub, username: me, password: second-secret}
-    - name: preview replace
-      runpod.cloud.container_registry: &rotate
-        name: hub
-        username: me
-        password: second-secret
-        update_password: always
-      check_mode: true
-      diff: true
-    - name: replace
-      runpod.cloud.container_registry: *rotate
-      diff: true
-      register: replaced
-    - name: rename refused
-      runpod.cloud.container_registry: {id: "{{ replaced.container_registry.id }}", name: other}
-      ignore_errors: true
-    - name: pod from a private image
-      runpod.cloud.pod: &pod
-        name: private
-        image: me/private:1
-        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
-        registry_id: "{{ replaced.container_registry.id }}"
-        wait: false
-      register: pod
-    - name: pod rerun
-      runpod.cloud.pod: *pod
-    - name: delete in use
-      runpod.cloud.container_registry: {name: hub, state: absent}
-      ignore_errors: true
-    - name: terminate the pod
-      runpod.cloud.pod: {id: "{{ pod.pod.id }}", state: absent}
-    - name: delete
-      runpod.cloud.container_registry: {name: hub, state: absent}
-    - name: delete again
-      runpod.cloud.container_registry: {name: hub, state: absent}
-"""
-
-
-def test_container_registry_create_replace_and_refusals(sim, run_playbook, tmp_path):
-    result = run_playbook(tmp_path, REGISTRY_PLAYBOOK)
-    assert result.rc == 0, result.stdout + result.stderr
-    pod_id = result.task_result("pod from a private image")["pod"]["id"]
-
-    missing = failed(result, "create without password")
-    assert missing["code"] == "bad_request" and "password" in missing["msg"]
-    assert result.task_result("preview create")["container_registry"] == {"id": None, "name": "hub"}
-    created = result.task_result("create")
-    assert created["changed"] is True and created["actions"] == ["create"]
-    old_id = created["container_registry"]["id"]
-    rerun = result.task_result("rerun with another password (on_create)")
-    assert rerun["changed"] is False and rerun["container_registry"]["id"] == old_id
-    preview = result.task_result("preview replace")
-    assert preview["changed"] is True and preview["actions"] == ["delete", "create"]
-    assert preview["diff"]["before"] == {"id": old_id, "name": "hub", "credential": "stored"}
-    replaced = result.task_result("replace")
-    new_id = replaced["container_registry"]["id"]
-    assert new_id != old_id and replaced["replaced_id"] == old_id
-    assert replaced["diff"]["after"] == {"id": new_id, "name": "hub", "credential": "replaced"}
-    assert "second-secret" not in result.stdout + result.stderr and "first-secret" not in result.stdout
-    assert failed(result, "rename refused")["code"] == "bad_request"
-
-    assert result.task_result("pod rerun")["changed"] is False
-    with api(sim) as client:
-        assert client.get(f"/pods/{pod_id}").json()["registry"] == new_id
-    in_use = failed(result, "delete in use")
-    assert in_use["code"] == "bad_request" and pod_id in in_use["msg"] and in_use["changed"] is False
-    assert result.task_result("delete")["changed"] is True
-    assert result.task_result("delete again")["changed"] is False
-    # Create, replace (delete + create): two POSTs; the password never reached the request log.
-    assert sim.admin.count("POST", r"^/v2/registries$") == 2
-
-
-def test_ssh_key_add_compare_exclusive_absent(sim, run_playbook, tmp_path):
-    # The integration account starts with one registered key (conftest); this test starts from none.
-    with api(sim) as client:
-        assert client.put("/account/ssh-keys", json={"keys": []}).status_code == 200
-    sim.admin.clear_requests()
-    alice_other_comment = KEY_A.rsplit(" ", 1)[0] + " alice@laptop"
-    result = run_playbook(
-        tmp_path,
-        f"""
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: preview add
-      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
-      check_mode: true
-      diff: true
-    - name: add
-      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
-    - name: rerun with another comment
-      runpod.cloud.ssh_key: {{key: "{alice_other_comment}"}}
-    - name: add two more
-      runpod.cloud.ssh_key:
-        key: |
-          {KEY_B}
-          # a comment line
-          {KEY_C}
-    - name: exclusive
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
-      diff: true
-    - name: exclusive rerun
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
-    - name: absent
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
-    - name: absent again
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
-    - name: not a key
-      runpod.cloud.ssh_key: {{key: "AAAAC3NzaC1lZDI1NTE5 me"}}
-      ignore_errors: true
-""",
-    )
-    assert result.rc == 0, result.stdout + result.stderr
-    preview = result.task_result("preview add")
-    assert preview["changed"] is True and preview["keys"] == [KEY_A]
-    assert preview["diff"]["after"] == KEY_A + "\n"
-    assert result.task_result("add")["keys"] == [KEY_A]
-    same = result.task_result("rerun with another comment")
-    assert same["changed"] is False and same["keys"] == [KEY_A]
-    more = result.task_result("add two more")
-    assert more["keys"] == [KEY_A, KEY_B, KEY_C] and more["added"] == [KEY_B, KEY_C]
-    exclusive = result.task_result("exclusive")
-    assert exclusive["keys"] == [KEY_C] and exclusive["removed"] == [KEY_A, KEY_B]
-    assert result.task_result("exclusive rerun")["changed"] is False
-    assert result.task_result("absent")["keys"] == []
-    assert result.task_result("absent again")["changed"] is False
-    assert failed(result, "not a key")["code"] == "bad_request"
-    # One PUT per real change (add, add two, exclusive, absent); check mode, reruns and refusals sent none.
-    assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 4
-
-
-def test_billing_info_reports_yesterdays_gpu_spend(sim, run_playbook, tmp_path):
-    yesterday = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=1)
-    charges = [
-        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=2)).isoformat(), "gpu": 4.5},
-        {"kind": "pods", "resource_id": "pod2", "time": (yesterday + timedelta(hours=9)).isoformat(), "gpu": 1.25},
-        {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=9)).isoformat(), "disk": 0.5},
-        {"kind": "serverless", "resource_id": "ep1", "time": yesterday.isoformat(), "gpu": 2, "fee": 0.25},
-        {"kind": "network_volumes", "resource_id": "vol1", "time": yesterday.isoformat(), "standard": 0.75},
-        {"kind": "pods", "resource_id": "pod1", "time": (yesterday - timedelta(hours=1)).isoformat(), "gpu": 99},
-    ]
-    response = httpx.post(f"{sim.urls['admin']}/billing", json={"charges": charges}, timeout=10)
-    assert response.status_code == 200, response.text
-    day = yesterday.strftime("%Y-%m-%d")
-    result = run_playbook(
-        tmp_path,
-        f"""
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: spend per day
-      runpod.cloud.billing_info: {{kind: all, bucket_size: day, last_n: 2}}
-      register: spend
-    - name: report
-      ansible.builtin.debug:
-        msg: >-
-          GPU spend on {{{{ y.start_time[:10] }}}}:
-          {{{{ '%.2f' | format(y.pod_gpu + y.serverless_gpu + y.cluster_gpu) }}}} USD
-      vars:
-        y: "{{{{ spend.billing.records[0] }}}}"
-    - name: one pod
-      runpod.cloud.billing_info: {{kind: pods, resource_id: pod1, start_time: "{day}", end_time: "{day}T23:59:59Z"}}
-    - name: bad time
-      runpod.cloud.billing_info: {{start_time: yesterday}}
-      ignore_errors: true
-""",
-    )
-    assert result.rc == 0, result.stdout + result.stderr
-    report = result.task_result("report")
-    assert report["msg"] == f"GPU spend on {day}: 7.75 USD"
-    spend = result.task_result("spend per day")["billing"]
-    assert spend["kind"] == "all" and len(spend["records"]) == 2
-    assert spend["records"][0]["total"] == pytest.approx(4.5 + 1.25 + 0.5 + 2 + 0.25 + 0.75)
-    pod = result.task_result("one pod")["billing"]
-    assert pod["totals"] == {"total": 5.0, "gpu": 4.5, "cpu": 0.0, "disk": 0.5}
-    assert {r["resource_id"] for r in pod["records"]} == {"pod1"}
-    assert pod["start_time"] == f"{day}T00:00:00Z"
-    assert failed(result, "bad time")["code"] == "bad_request"
-    assert sim.admin.count("GET", r"^/v2/billing") == 2

@@ -335,30 +335,6 @@ def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, t
     assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
 
 
-def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path):
-    tasks = """
-    - name: bad
-      runpod.cloud.endpoint:
-        name: ep
-        template_id: t
-        gpu_type_ids: [NVIDIA GeForce RTX 3070]
-        workers_min: 4
-        workers_max: 2
-        wait: true
-        scaler_type: REQUEST_COUNT
-        idle_timeout: 5
-"""
-    sim.admin.clear_requests()
-    result = run_playbook(tmp_path, play(tasks))
-    assert result.rc != 0
-    failed = result.task_result("bad")
-    assert failed["code"] == "bad_request"
-    assert "workers_min (4) must not be larger than workers_max (2)" in failed["msg"]
-    assert "not offered to serverless endpoints" in failed["msg"]
-    assert "idle_timeout cannot be set beside scaler_type REQUEST_COUNT" in failed["msg"]
-    assert sim.admin.requests() == []
-
-
 def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_playbook, tmp_path):
     """Create from an image (no template), rerun, ship a new image (ready, then rollout), a stalled rollout,
     a CPU endpoint. Simulated seconds: a worker boots in 50 (1 s real), one old worker is replaced every 150."""

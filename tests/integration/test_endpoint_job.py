@@ -35,79 +35,84 @@ def runtime(sim, endpoint_id: str, what: str = "") -> list[dict[str, Any]]:
             and (not what or entry["path"][len(prefix):].split("/")[0] == what)]
 
 
-def test_a_quick_job_completes_in_one_runsync_request_with_the_workers_output(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=1, output="format", output_format="Hello {name}")
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"name": "Ada"},
-                                                  wait_interval="5s", ignore_errors=False)))
+def test_a_quick_job_in_one_runsync_request_and_a_longer_one_polled_on_status(sim, run_playbook, tmp_path):
+    """One run, one endpoint per job (each job's runtime requests are its endpoint's)."""
+    quick_id, longer_id = make_endpoint(sim, name="smoke-quick"), make_endpoint(sim, name="smoke-longer")
+    sim.admin.job_script(quick_id, run_time=1, output="format", output_format="Hello {name}")
+    sim.admin.job_script(longer_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
+    result = run_playbook(tmp_path, play(
+        job_task("quick", endpoint_id=quick_id, input={"name": "Ada"}, wait_interval="5s", ignore_errors=False),
+        job_task("longer", endpoint_id=longer_id, input={"n": [1, 2]}, wait_interval="1s", wait_timeout="60s",
+                 ignore_errors=False),
+    ))
     assert result.rc == 0, result.stdout
-    out = result.task_result("smoke")
+
+    # A quick job: the worker's output in one /runsync request.
+    out = result.task_result("quick")
     job = out["job"]
     assert out["changed"] is True
     assert job["status"] == "COMPLETED" and job["output"] == "Hello Ada" and job["error"] is None
-    assert job["endpoint_id"] == endpoint_id and job["execution_time"] >= 1000
+    assert job["endpoint_id"] == quick_id and job["execution_time"] >= 1000
     assert sim.admin.job(job["id"])["input"] == {"name": "Ada"}
     # /runsync held the request (wait = one wait_interval) and answered terminal: one request, no /status read.
-    calls = runtime(sim, endpoint_id)
+    calls = runtime(sim, quick_id)
     assert [(entry["method"], entry["path"].rsplit("/", 1)[-1]) for entry in calls] == [("POST", "runsync")]
     assert calls[0]["query"] == "wait=5000"
     assert out["wait"]["polls"] == 1
 
-
-def test_a_longer_job_is_polled_on_status_until_it_completes(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"n": [1, 2]},
-                                                  wait_interval="1s", wait_timeout="60s", ignore_errors=False)))
-    assert result.rc == 0, result.stdout
-    out = result.task_result("smoke")
+    # A longer job: polled on /status until it completes.
+    out = result.task_result("longer")
     assert out["job"]["status"] == "COMPLETED" and out["job"]["output"] == {"n": [1, 2]}
     assert out["job"]["delay_time"] >= 10000 and out["job"]["execution_time"] >= 40000
-    assert len(runtime(sim, endpoint_id, "runsync")) == 1 and runtime(sim, endpoint_id, "run") == []
-    status_reads = runtime(sim, endpoint_id, "status")
+    assert len(runtime(sim, longer_id, "runsync")) == 1 and runtime(sim, longer_id, "run") == []
+    status_reads = runtime(sim, longer_id, "status")
     assert status_reads and out["wait"]["polls"] == 1 + len(status_reads)
     assert "COMPLETED" in out["wait"]["ready_detail"]
 
 
-@pytest.mark.parametrize(
-    ("script", "args", "code", "needle", "status"),
-    [
-        ({"run_time": 1, "outcome": "FAILED", "error": "CUDA out of memory"}, {}, "job_failed",
-         "FAILED: CUDA out of memory", "FAILED"),
-        ({"run_time": 600}, {"execution_timeout": "5s"}, "job_timed_out", "TIMED_OUT", "TIMED_OUT"),
-    ],
-    ids=["failed", "timed_out"],
-)
-def test_a_job_that_does_not_complete_fails_with_its_code(sim, run_playbook, tmp_path, script, args, code, needle,
-                                                          status):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, **script)
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"x": 1},
-                                                  wait_interval="1s", wait_timeout="60s", **args)))
-    out = result.task_result("smoke")
-    assert out["failed"] is True and out["code"] == code, out
-    assert needle in out["msg"] and out["id"] == out["job"]["id"]
-    assert out["job"]["status"] == status and out["changed"] is True
-    if "execution_timeout" in args:
-        assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
-    assert runtime(sim, endpoint_id, "cancel") == []
+NOT_COMPLETED = {
+    # name: (job script, extra task args, code, text in the message, job status)
+    "failed": ({"run_time": 1, "outcome": "FAILED", "error": "CUDA out of memory"}, {}, "job_failed",
+               "FAILED: CUDA out of memory", "FAILED"),
+    "timed_out": ({"run_time": 600}, {"execution_timeout": "5s"}, "job_timed_out", "TIMED_OUT", "TIMED_OUT"),
+}
 
 
-def test_a_cancelled_job_fails_a_wait_with_job_cancelled(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=600)
-    tasks = [
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
-        job_task("cancel", register="cancelled", ignore_errors=False, endpoint_id=endpoint_id,
-                 id="{{ queued.job.id }}", state="cancelled"),
-        job_task("read", endpoint_id=endpoint_id, id="{{ queued.job.id }}", wait_interval="1s"),
+def test_a_job_that_does_not_complete_fails_with_its_code_and_check_mode_submits_and_cancels_nothing(
+        sim, run_playbook, tmp_path):
+    """One run, one endpoint per case (so each case's runtime requests are its endpoint's); the check-mode
+    tasks (task-level check_mode) have their own endpoint too."""
+    endpoints = {}
+    for name, (script, _args, _code, _needle, _status) in NOT_COMPLETED.items():
+        endpoints[name] = make_endpoint(sim, name=f"smoke-{name}")
+        sim.admin.job_script(endpoints[name], **script)
+    checked_id = make_endpoint(sim, name="smoke-checked")
+    sim.admin.job_script(checked_id, run_time=100_000)
+    job_id = httpx.post(f"{sim.urls['serverless']}/{checked_id}/run", json={"input": {}},
+                        headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
+    sim.admin.clear_requests()
+    tasks = [job_task(name, endpoint_id=endpoints[name], input={"x": 1}, wait_interval="1s", wait_timeout="60s",
+                      **args) for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items()]
+    tasks += [
+        job_task("check submit", endpoint_id=checked_id, input={"x": 1}) + "\n  check_mode: true",
+        job_task("check cancel", endpoint_id=checked_id, id=job_id, state="cancelled") + "\n  check_mode: true",
     ]
     result = run_playbook(tmp_path, play(*tasks))
-    queued = result.task_result("submit")
-    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
-    assert runtime(sim, endpoint_id, "run")[0]["method"] == "POST" and runtime(sim, endpoint_id, "runsync") == []
-    read = result.task_result("read")
-    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
+    submit, cancel = result.task_result("check submit"), result.task_result("check cancel")
+    assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
+    assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
+    assert [entry["method"] for entry in runtime(sim, checked_id)] == ["GET"]  # the one status read
+    assert len(sim.admin.jobs(checked_id)) == 1 and sim.admin.job(job_id)["status"] != "CANCELLED"
+
+    for name, (_script, args, code, needle, status) in NOT_COMPLETED.items():
+        out = result.task_result(name)
+        assert out["failed"] is True and out["code"] == code, out
+        assert needle in out["msg"] and out["id"] == out["job"]["id"]
+        assert out["job"]["status"] == status and out["changed"] is True
+        assert out["job"]["endpoint_id"] == endpoints[name]
+        if "execution_timeout" in args:
+            assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
+        assert runtime(sim, endpoints[name], "cancel") == []
 
 
 def test_a_job_that_outlives_wait_timeout_fails_naming_it_and_is_never_cancelled(sim, run_playbook, tmp_path):
@@ -144,40 +149,37 @@ def test_an_interrupted_wait_names_the_job_and_leaves_it_running(sim, tmp_path):
     assert not runtime(sim, endpoint_id, "cancel")
 
 
-def test_cancel_and_its_rerun(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=100_000)
-    cancel = {"endpoint_id": endpoint_id, "id": "{{ queued.job.id }}", "state": "cancelled"}
+def test_cancel_its_rerun_and_a_wait_on_a_cancelled_job(sim, run_playbook, tmp_path):
+    """One run, one endpoint per part (each part's runtime requests are its endpoint's): a job cancelled then
+    read with a wait fails with job_cancelled; a cancel's rerun reads the job and sends nothing."""
+    waited_id, rerun_id = make_endpoint(sim, name="smoke-waited"), make_endpoint(sim, name="smoke-rerun")
+    sim.admin.job_script(waited_id, run_time=600)
+    sim.admin.job_script(rerun_id, run_time=100_000)
+    cancel = {"endpoint_id": rerun_id, "id": "{{ queued_rerun.job.id }}", "state": "cancelled"}
     tasks = [
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=endpoint_id, input={}, wait=False),
+        job_task("submit", register="queued", ignore_errors=False, endpoint_id=waited_id, input={}, wait=False),
+        job_task("cancel to wait on", register="cancelled", ignore_errors=False, endpoint_id=waited_id,
+                 id="{{ queued.job.id }}", state="cancelled"),
+        job_task("read", endpoint_id=waited_id, id="{{ queued.job.id }}", wait_interval="1s"),
+        job_task("submit to cancel twice", register="queued_rerun", ignore_errors=False, endpoint_id=rerun_id,
+                 input={}, wait=False),
         job_task("cancel", register="first", ignore_errors=False, **cancel),
         job_task("rerun", register="second", ignore_errors=False, **cancel),
     ]
     result = run_playbook(tmp_path, play(*tasks))
     assert result.rc == 0, result.stdout
+
+    queued = result.task_result("submit")
+    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
+    assert runtime(sim, waited_id, "run")[0]["method"] == "POST" and runtime(sim, waited_id, "runsync") == []
+    read = result.task_result("read")
+    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
+
     first, second = result.task_result("cancel"), result.task_result("rerun")
     assert first["changed"] is True and first["job"]["status"] == "CANCELLED"
     assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
-    assert len(runtime(sim, endpoint_id, "cancel")) == 1  # the rerun read the job and sent nothing
+    assert len(runtime(sim, rerun_id, "cancel")) == 1  # the rerun read the job and sent nothing
     assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
-
-
-def test_check_mode_submits_and_cancels_nothing(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=100_000)
-    job_id = httpx.post(f"{sim.urls['serverless']}/{endpoint_id}/run", json={"input": {}},
-                        headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
-    sim.admin.clear_requests()
-    tasks = [
-        job_task("submit", endpoint_id=endpoint_id, input={"x": 1}),
-        job_task("cancel", endpoint_id=endpoint_id, id=job_id, state="cancelled"),
-    ]
-    result = run_playbook(tmp_path, play(*tasks), check=True)
-    submit, cancel = result.task_result("submit"), result.task_result("cancel")
-    assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
-    assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
-    assert [entry["method"] for entry in runtime(sim, endpoint_id)] == ["GET"]  # the one status read
-    assert len(sim.admin.jobs(endpoint_id)) == 1 and sim.admin.job(job_id)["status"] != "CANCELLED"
 
 
 def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tmp_path):
@@ -199,26 +201,29 @@ def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tm
     assert all(not sim.admin.jobs(twin_id) for twin_id in twins)
 
 
-@pytest.mark.parametrize(
-    ("args", "needle"),
-    [
-        ({"endpoint_name": "x", "input": {}}, "exactly one of endpoint_id and endpoint_name"),
-        ({"input": {}, "id": "job-1"}, "not both"),
-        ({"state": "cancelled"}, "state=cancelled needs id"),
-        ({}, "give input"),
-        ({"input": {}, "execution_timeout": "1s"}, "execution_timeout must be between 5 seconds"),
-        ({"input": {}, "ttl": "8d"}, "ttl must be between 10 seconds"),
-        ({"input": {}, "webhook": "ftp://example.com/done"}, "http or https URL"),
-        ({"input": {}, "webhook": "https://user:pw@example.com/done"}, "user name or password"),
-        ({"id": "job 1"}, "whitespace"),
-        ({"id": "job-1", "low_priority": True}, "apply to a new job"),
-        ({"input": {}, "wait_timeout": "soon"}, "invalid wait_timeout"),
-    ],
-)
-def test_bad_input_fails_before_any_call(sim, run_playbook, tmp_path, args, needle):
-    result = run_playbook(tmp_path, play(job_task("bad", endpoint_id="ep1", **args)))
-    out = result.task_result("bad")
-    assert out["code"] == "bad_request" and needle in out["msg"], out
+BAD_INPUT = [
+    ({"endpoint_name": "x", "input": {}}, "exactly one of endpoint_id and endpoint_name"),
+    ({"input": {}, "id": "job-1"}, "not both"),
+    ({"state": "cancelled"}, "state=cancelled needs id"),
+    ({}, "give input"),
+    ({"input": {}, "execution_timeout": "1s"}, "execution_timeout must be between 5 seconds"),
+    ({"input": {}, "ttl": "8d"}, "ttl must be between 10 seconds"),
+    ({"input": {}, "webhook": "ftp://example.com/done"}, "http or https URL"),
+    ({"input": {}, "webhook": "https://user:pw@example.com/done"}, "user name or password"),
+    ({"id": "job 1"}, "whitespace"),
+    ({"id": "job-1", "low_priority": True}, "apply to a new job"),
+    ({"input": {}, "wait_timeout": "soon"}, "invalid wait_timeout"),
+]
+
+
+def test_bad_input_fails_before_any_call(sim, run_playbook, tmp_path):
+    """Every case is its own task in one run; each must make no request, so the whole run made none."""
+    tasks = [job_task(f"bad {index}", endpoint_id="ep1", **args) for index, (args, _needle) in enumerate(BAD_INPUT)]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout
+    for index, (_args, needle) in enumerate(BAD_INPUT):
+        out = result.task_result(f"bad {index}")
+        assert out["failed"] is True and out["code"] == "bad_request" and needle in out["msg"], (needle, out)
     assert sim.admin.requests() == []
 
 

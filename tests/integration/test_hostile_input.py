@@ -28,47 +28,6 @@ def api_create_pod(sim, name, **body):
     return reply.json()["id"]
 
 
-def test_connection_options_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
-    """request_timeout must be a positive finite number; http off loopback and validate_certs=false warn."""
-    bad_timeouts = ["-1", "nan", "inf", "0", "1e300"]
-    tasks = "".join(
-        f"""
-    - name: timeout {value}
-      runpod.cloud.pod_info: {{request_timeout: "{value}"}}
-      ignore_errors: true
-"""
-        for value in bad_timeouts
-    )
-    result = run_playbook(
-        tmp_path,
-        f"""
-- hosts: localhost
-  gather_facts: false
-  tasks:{tasks}
-    - name: plain http off loopback
-      # Fails on its own bad wait_timeout before any request, so the non-loopback URL is never contacted.
-      runpod.cloud.pod_info: {{api_url: "http://api.runpod.example.test/v2", wait: true, wait_timeout: soon}}
-      ignore_errors: true
-    - name: unverified tls
-      runpod.cloud.pod_info: {{validate_certs: false}}
-""",
-    )
-    assert result.rc == 0, result.stdout + result.stderr
-    for value in bad_timeouts:
-        outcome = result.task_result(f"timeout {value}")
-        assert outcome["failed"] is True and outcome["code"] == "bad_request", outcome
-        assert "request_timeout must be a number of seconds above 0" in outcome["msg"]
-        assert "Traceback" not in json.dumps(outcome)
-    http = result.task_result("plain http off loopback")
-    assert http["code"] == "bad_request"
-    assert any("api_url http://api.runpod.example.test/v2 uses plain http" in w for w in http["warnings"]), http
-    tls = result.task_result("unverified tls")
-    assert tls.get("failed") is not True
-    assert any(w.startswith("validate_certs is false") for w in tls["warnings"]), tls
-    # Only the last task reached the API (its one list read).
-    assert [entry["method"] for entry in sim.admin.requests()] == ["GET"]
-
-
 def test_inventory_host_names_never_take_over_reserved_or_other_hosts(sim, run_playbook, tmp_path):
     """Pods named all / localhost / db1 (a host of another source) / with spaces get safe host names."""
     ids = {name: api_create_pod(sim, name) for name in ("all", "localhost", "db1", "web pod*", "trainer-1")}
@@ -190,14 +149,54 @@ REFUSED_OTHER_INPUT = [
 ]
 
 
-def test_bad_input_is_refused_before_any_request(sim, run_playbook, tmp_path):
+BAD_TIMEOUTS = ["-1", "nan", "inf", "0", "1e300"]
+CONNECTION_TASKS = "".join(
+    f"""
+    - name: timeout {value}
+      runpod.cloud.pod_info: {{request_timeout: "{value}"}}
+      ignore_errors: true
+"""
+    for value in BAD_TIMEOUTS
+) + """
+    - name: plain http off loopback
+      # Fails on its own bad wait_timeout before any request, so the non-loopback URL is never contacted.
+      runpod.cloud.pod_info: {api_url: "http://api.runpod.example.test/v2", wait: true, wait_timeout: soon}
+      ignore_errors: true
+"""
+# An endpoint with three mistakes at once: all three named in one refusal (was test_endpoint.py's).
+ENDPOINT_TASK = """
+    - name: endpoint three mistakes
+      runpod.cloud.endpoint:
+        name: ep
+        template_id: t
+        gpu_type_ids: [NVIDIA GeForce RTX 3070]
+        workers_min: 4
+        workers_max: 2
+        wait: true
+        scaler_type: REQUEST_COUNT
+        idle_timeout: 5
+      ignore_errors: true
+"""
+# Last in the run: the only task that reaches the API (its one list read).
+UNVERIFIED_TLS_TASK = """
+    - name: unverified tls
+      runpod.cloud.pod_info: {validate_certs: false}
+"""
+
+
+def test_bad_input_and_connection_options_are_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
+    """Bad module input (pod, template, cluster, network volume, registry, endpoint) and bad connection options
+    (request_timeout must be a positive finite number) are refused before any request; http off loopback and
+    validate_certs=false warn. One run: every task but the last must make no request at all, the last (unverified
+    tls) makes its one list read."""
     result = run_playbook(
         tmp_path,
         f"""
 - hosts: localhost
   gather_facts: false
   tasks:{_tasks("runpod.cloud.pod", REFUSED_POD_INPUT)}{_tasks("runpod.cloud.template", REFUSED_TEMPLATE_INPUT)}{
-    "".join(_tasks(module, [(label, args)]) for module, label, args in REFUSED_OTHER_INPUT)}
+    "".join(_tasks(module, [(label, args)]) for module, label, args in REFUSED_OTHER_INPUT)}{CONNECTION_TASKS}{
+    ENDPOINT_TASK}{UNVERIFIED_TLS_TASK}
 """,
     )
     assert result.rc == 0, result.stdout + result.stderr
@@ -228,8 +227,26 @@ def test_bad_input_is_refused_before_any_request(sim, run_playbook, tmp_path):
     for label in ("cluster trailing space", "volume trailing space", "registry newline"):
         assert "leading or trailing whitespace" in messages[label], messages[label]
     assert "'8888'" in messages["cluster bad port"] and "8888/tcp" in messages["cluster bad port"]
-    # Nothing reached the simulator: no read, no create, no update.
-    assert sim.admin.requests() == []
+
+    for value in BAD_TIMEOUTS:
+        outcome = result.task_result(f"timeout {value}")
+        assert outcome["failed"] is True and outcome["code"] == "bad_request", outcome
+        assert "request_timeout must be a number of seconds above 0" in outcome["msg"]
+        assert "Traceback" not in json.dumps(outcome)
+    http = result.task_result("plain http off loopback")
+    assert http["code"] == "bad_request"
+    assert any("api_url http://api.runpod.example.test/v2 uses plain http" in w for w in http["warnings"]), http
+    endpoint = result.task_result("endpoint three mistakes")
+    assert endpoint["failed"] is True and endpoint["code"] == "bad_request"
+    assert "workers_min (4) must not be larger than workers_max (2)" in endpoint["msg"]
+    assert "not offered to serverless endpoints" in endpoint["msg"]
+    assert "idle_timeout cannot be set beside scaler_type REQUEST_COUNT" in endpoint["msg"]
+    tls = result.task_result("unverified tls")
+    assert tls.get("failed") is not True
+    assert any(w.startswith("validate_certs is false") for w in tls["warnings"]), tls
+    # Nothing reached the simulator (no read, no create, no update) but the last task's one list read: the
+    # unverified-tls task succeeded, so that GET is its own, and no other task made any request.
+    assert [entry["method"] for entry in sim.admin.requests()] == ["GET"]
 
 
 # --- modules: never hijack, never duplicate ------------------------------------------------------------------------

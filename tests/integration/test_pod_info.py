@@ -74,13 +74,17 @@ def make_status_table_pods(sim):
     return ids
 
 
-def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path):
+def test_status_table_across_lifecycle_points_and_bad_input(sim, run_playbook, tmp_path):
+    """The status table; first in the same run, bad input that fails before any API call (so the run's only
+    requests are the table's four)."""
     ids = make_status_table_pods(sim)
     sim.admin.clear_requests()
     id_list = "[" + ", ".join(ids.values()) + "]"
     result = run_playbook(
         tmp_path,
         play(
+            info_task("bad timeout", ["ignore_errors: true"], wait="true", wait_timeout="later"),
+            info_task("exclusive", ["ignore_errors: true"], id="abc", name="def"),
             info_task("by ids", ids=id_list),
             info_task("check mode wait returns at once", ["check_mode: true"], id=ids["provisioning"], wait="true",
                       wait_timeout="1h"),
@@ -123,6 +127,14 @@ def test_status_table_across_lifecycle_points(sim, run_playbook, tmp_path):
     assert "wait" not in check
     assert check["pods"][0]["runtime_status"] == "initializing"
 
+    bad = result.task_result("bad timeout")
+    assert bad["failed"] is True and bad["code"] == "bad_request"
+    assert 'invalid wait_timeout: invalid duration "later"' in bad["msg"]
+    exclusive = result.task_result("exclusive")
+    assert exclusive["failed"] is True and "mutually exclusive" in exclusive["msg"]
+    # The four reads above are every request of the run: the refused tasks made none.
+    assert len(sim.admin.requests()) == 4
+
 
 def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path):
     running = seed_one(sim, "alpha")
@@ -147,22 +159,6 @@ def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path
     assert by_names["missing"] == ["nosuch"]
     assert [pod["id"] for pod in result.task_result("by name")["pods"]] == [twin_b]
     assert twin_a != twin_b
-
-
-def test_bad_input_fails_before_any_api_call(sim, run_playbook, tmp_path):
-    result = run_playbook(
-        tmp_path,
-        play(
-            info_task("bad timeout", ["ignore_errors: true"], wait="true", wait_timeout="later"),
-            info_task("exclusive", ["ignore_errors: true"], id="abc", name="def"),
-        ),
-    )
-    bad = result.task_result("bad timeout")
-    assert bad["failed"] is True and bad["code"] == "bad_request"
-    assert 'invalid wait_timeout: invalid duration "later"' in bad["msg"]
-    exclusive = result.task_result("exclusive")
-    assert exclusive["failed"] is True and "mutually exclusive" in exclusive["msg"]
-    assert sim.admin.requests() == []
 
 
 # -- API costs -----------------------------------------------------------------------------------------------

@@ -35,35 +35,50 @@ def run(run_playbook, tmp_path, *tasks, **kwargs):
     return run_playbook(tmp_path, play(*tasks), **kwargs)
 
 
+def checked(task: str) -> str:
+    """A task text (from :func:`pod_task`) run in check mode with a diff, whatever the run's own mode."""
+    return task + "\n  check_mode: true\n  diff: true"
+
+
+def diffed(task: str) -> str:
+    return task + "\n  diff: true"
+
+
 # --- lifecycle ----------------------------------------------------------------------------------------------
 
 
-def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path):
-    """Check mode creates nothing; create; rerun unchanged; stop/start/restart/absent each once, then no-ops."""
+def test_check_create_rerun_every_state_and_update(sim, run_playbook, tmp_path):
+    """One run, two pods. web: check mode creates nothing; create; rerun unchanged; stop/start/restart/absent each
+    once, then no-ops. upd: a changed image/env/ports is one PATCH; check mode reports it with a diff and sends
+    nothing. (Request counts are over the whole run: a check-mode task that sent a request would add to them.)"""
+    wanted = create_args("upd", image="runpod/base:2.0", env={"A": "2"}, ports=["8888/http"])
     tasks = [
-        pod_task("check create", create_args()),
-    ]
-    result = run(run_playbook, tmp_path, *tasks, check=True, extra_args=["--diff"])
-    assert result.rc == 0, result.stdout + result.stderr
-    checked = result.task_result("check create")
-    assert checked["changed"] is True
-    assert checked["actions"] == ["create"]
-    assert checked["pod"] is None
-    assert checked["diff"]["before"] == {}
-    assert checked["diff"]["after"]["ports"] == ["22/tcp"]
-    assert sim.admin.count("POST") == 0 and sim.admin.count("DELETE") == 0
-    assert live_pods(sim) == []
-
-    tasks = [
+        checked(pod_task("check create", create_args())),
         pod_task("create", create_args(ports=["8888/http"]), register="created"),
         pod_task("rerun", create_args(ports=["8888/http"])),
         pod_task("stop", {"name": "web", "state": "stopped"}),
         pod_task("stop again", {"name": "web", "state": "stopped"}),
         pod_task("start", {"name": "web", "state": "running"}),
-        pod_task("start again", {"name": "web", "state": "running"}),
+        # Unchanged, and waits until RUNNING (a restart needs a running pod).
+        pod_task("start again", {"name": "web", "state": "running", "wait": True, "wait_for": "running",
+                                 "wait_interval": "100ms", "wait_timeout": "20s"}),
+        pod_task("restart", {"name": "web", "state": "restarted"}),
+        pod_task("delete", {"name": "web", "state": "absent"}),
+        pod_task("delete again", {"name": "web", "state": "absent"}),
+        pod_task("create upd", create_args("upd", env={"A": "1"})),
+        checked(pod_task("check update", wanted)),
+        diffed(pod_task("update", wanted)),
+        pod_task("rerun update", wanted),
     ]
     result = run(run_playbook, tmp_path, *tasks)
     assert result.rc == 0, result.stdout + result.stderr
+    check = result.task_result("check create")
+    assert check["changed"] is True
+    assert check["actions"] == ["create"]
+    assert check["pod"] is None
+    assert check["diff"]["before"] == {}
+    assert check["diff"]["after"]["ports"] == ["22/tcp"]
+
     created = result.task_result("create")
     pod_id = created["pod"]["id"]
     assert created["changed"] is True and created["actions"] == ["create"]
@@ -78,78 +93,42 @@ def test_check_create_rerun_and_every_state(sim, run_playbook, tmp_path):
     start = result.task_result("start")
     assert start["changed"] is True and start["actions"] == ["start"] and start["pod"]["id"] == pod_id
     assert result.task_result("start again")["changed"] is False
-    assert sim.admin.count("POST", r"^/v2/pods$") == 1
-    assert len(live_pods(sim, "web")) == 1
 
-    sim.admin.wait_pod(pod_id, "RUNNING")
-    tasks = [
-        pod_task("restart", {"name": "web", "state": "restarted"}),
-        pod_task("delete", {"name": "web", "state": "absent"}),
-        pod_task("delete again", {"name": "web", "state": "absent"}),
-    ]
-    result = run(run_playbook, tmp_path, *tasks)
-    assert result.rc == 0, result.stdout + result.stderr
     restart = result.task_result("restart")
     assert restart["changed"] is True and restart["actions"] == ["restart"] and restart["pod"]["id"] == pod_id
     delete = result.task_result("delete")
     assert delete["changed"] is True and delete["actions"] == ["delete"] and delete["pod"] is None
     again = result.task_result("delete again")
     assert again["changed"] is False and again["actions"] == []
+    # One create of web (the check-mode create and the rerun sent none), one delete, web gone.
+    assert sim.admin.count("POST", r"^/v2/pods$") == 2  # web and upd
     assert sim.admin.count("DELETE") == 1
-    assert live_pods(sim) == []
+    assert live_pods(sim, "web") == []
 
-
-def test_update_check_diff_then_apply(sim, run_playbook, tmp_path):
-    """A changed image/env/ports is one PATCH; check mode reports it with a diff and sends nothing."""
-    result = run(run_playbook, tmp_path, pod_task("create", create_args(env={"A": "1"})))
-    assert result.rc == 0, result.stdout + result.stderr
-    pod_id = result.task_result("create")["pod"]["id"]
-    wanted = create_args(image="runpod/base:2.0", env={"A": "2"}, ports=["8888/http"])
-    result = run(run_playbook, tmp_path, pod_task("update", wanted), check=True, extra_args=["--diff"])
-    assert result.rc == 0, result.stdout + result.stderr
-    checked = result.task_result("update")
-    assert checked["changed"] is True and checked["actions"] == ["update"]
-    assert checked["updated_fields"] == ["image", "ports", "env"]
-    assert checked["diff"]["before"]["image"] == "runpod/base:1.0"
-    assert checked["diff"]["after"]["image"] == "runpod/base:2.0"
+    upd_id = result.task_result("create upd")["pod"]["id"]
+    checked_update = result.task_result("check update")
+    assert checked_update["changed"] is True and checked_update["actions"] == ["update"]
+    assert checked_update["updated_fields"] == ["image", "ports", "env"]
+    assert checked_update["diff"]["before"]["image"] == "runpod/base:1.0"
+    assert checked_update["diff"]["after"]["image"] == "runpod/base:2.0"
     # The key startSsh injected stays: replacing the environment must not cut the pod's SSH access.
     kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY}
-    assert checked["diff"]["after"]["env"] == {"A": "2", **kept}
-    assert sim.admin.count("PATCH") == 0
-
-    result = run(
-        run_playbook, tmp_path, pod_task("update", wanted), pod_task("rerun", wanted), extra_args=["--diff"]
-    )
-    assert result.rc == 0, result.stdout + result.stderr
+    assert checked_update["diff"]["after"]["env"] == {"A": "2", **kept}
     updated = result.task_result("update")
-    assert updated["changed"] is True and updated["pod"]["id"] == pod_id
+    assert updated["changed"] is True and updated["pod"]["id"] == upd_id
     assert updated["pod"]["image"] == "runpod/base:2.0"
     assert sorted(updated["pod"]["ports"]) == ["22/tcp", "8888/http"]
     assert updated["diff"]["after"]["env"] == {"A": "2", **kept}
-    assert result.task_result("rerun")["changed"] is False
+    assert result.task_result("rerun update")["changed"] is False
+    # One PATCH in the whole run: the update's (not the check-mode one's, nor the rerun's, nor web's states).
     assert sim.admin.count("PATCH") == 1
-    assert len(live_pods(sim)) == 1
+    assert [p["id"] for p in live_pods(sim)] == [upd_id]
 
 
-def test_missing_pod_for_stopped_and_restarted_creates_nothing(sim, run_playbook, tmp_path):
-    tasks = [
-        pod_task("stop", {"name": "ghost", "state": "stopped"}, ignore_errors=True),
-        pod_task("restart", {"id": "nosuchpod", "state": "restarted"}, ignore_errors=True),
-        pod_task("present by id", {"id": "nosuchpod", "image": "x"}, ignore_errors=True),
-    ]
-    result = run(run_playbook, tmp_path, *tasks)
-    stop = result.task_result("stop")
-    assert stop["failed"] is True and stop["code"] == "not_found" and stop["changed"] is False
-    assert "no pod with name 'ghost' exists" in stop["msg"] and "never creates a pod" in stop["msg"]
-    restart = result.task_result("restart")
-    assert restart["failed"] is True and restart["code"] == "not_found" and restart["id"] == "nosuchpod"
-    by_id = result.task_result("present by id")
-    assert by_id["failed"] is True and by_id["code"] == "not_found" and "an id never creates a pod" in by_id["msg"]
-    assert sim.admin.count("POST") == 0
-    assert live_pods(sim) == []
-
-
-def test_duplicate_names_refused_and_nothing_deleted(sim, run_playbook, tmp_path):
+def test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_warnings(sim, run_playbook, tmp_path):
+    """One run: a missing pod for stopped/restarted/present-by-id is not_found and creates nothing; two pods
+    sharing a name are refused (present and absent) and neither is deleted; a CPU pod on community cloud with
+    wait previews (check mode) with both warnings. No task of the run may create or delete anything."""
     import httpx
 
     ids = []
@@ -162,18 +141,47 @@ def test_duplicate_names_refused_and_nothing_deleted(sim, run_playbook, tmp_path
         assert reply.status_code == 201, reply.text
         ids.append(reply.json()["id"])
     sim.admin.clear_requests()
+    cpu = {
+        "name": "cpu",
+        "image": "x",
+        "compute_type": "CPU",
+        "cpu_flavor_ids": ["cpu3c"],
+        "cloud_type": "COMMUNITY",
+        "wait": True,
+    }
     tasks = [
+        pod_task("stop", {"name": "ghost", "state": "stopped"}, ignore_errors=True),
+        pod_task("restart", {"id": "nosuchpod", "state": "restarted"}, ignore_errors=True),
+        pod_task("present by id", {"id": "nosuchpod", "image": "x"}, ignore_errors=True),
         pod_task("present", create_args("dup"), ignore_errors=True),
         pod_task("absent", {"name": "dup", "state": "absent"}, ignore_errors=True),
+        pod_task("cpu", cpu) + "\n  check_mode: true",
     ]
     result = run(run_playbook, tmp_path, *tasks)
+    assert result.rc == 0, result.stdout + result.stderr
+    stop = result.task_result("stop")
+    assert stop["failed"] is True and stop["code"] == "not_found" and stop["changed"] is False
+    assert "no pod with name 'ghost' exists" in stop["msg"] and "never creates a pod" in stop["msg"]
+    restart = result.task_result("restart")
+    assert restart["failed"] is True and restart["code"] == "not_found" and restart["id"] == "nosuchpod"
+    by_id = result.task_result("present by id")
+    assert by_id["failed"] is True and by_id["code"] == "not_found" and "an id never creates a pod" in by_id["msg"]
+
     for task in ("present", "absent"):
         outcome = result.task_result(task)
         assert outcome["failed"] is True and outcome["code"] == "ambiguous" and outcome["changed"] is False
         assert sorted(outcome["ids"]) == sorted(ids)
         assert all(pod_id in outcome["msg"] for pod_id in ids)
+
+    outcome = result.task_result("cpu")
+    assert outcome["changed"] is True and outcome["actions"] == ["create"]
+    warnings = " ".join(outcome["warnings"])
+    assert "succeeds only if the image starts sshd" in warnings
+    assert "Community cloud hosts do not all have a public IP" in warnings
+
     assert sim.admin.count("POST") == 0 and sim.admin.count("DELETE") == 0
-    assert sorted(p["id"] for p in live_pods(sim, "dup")) == sorted(ids)
+    # The two dup pods are the only pods: nothing was created for ghost, nosuchpod or cpu.
+    assert sorted(p["id"] for p in live_pods(sim)) == sorted(ids)
 
 
 def test_refused_before_any_api_call(sim, run_playbook, tmp_path):
@@ -197,21 +205,3 @@ def test_refused_before_any_api_call(sim, run_playbook, tmp_path):
         assert outcome.get("changed", False) is False, name
         assert text in outcome["msg"] and more in outcome["msg"], (name, outcome["msg"])
     assert sim.admin.requests() == []
-
-
-def test_warnings_for_cpu_ssh_wait_and_community_cloud(sim, run_playbook, tmp_path):
-    args = {
-        "name": "cpu",
-        "image": "x",
-        "compute_type": "CPU",
-        "cpu_flavor_ids": ["cpu3c"],
-        "cloud_type": "COMMUNITY",
-        "wait": True,
-    }
-    result = run(run_playbook, tmp_path, pod_task("cpu", args), check=True)
-    outcome = result.task_result("cpu")
-    assert outcome["changed"] is True and outcome["actions"] == ["create"]
-    warnings = " ".join(outcome["warnings"])
-    assert "succeeds only if the image starts sshd" in warnings
-    assert "Community cloud hosts do not all have a public IP" in warnings
-    assert sim.admin.count("POST") == 0

@@ -17,6 +17,14 @@ import pytest
 
 GPU = "NVIDIA RTX A4000"
 PODS = ("role-gpu-a", "role-gpu-b")
+# An entry with count beside the single pods: one create task for the fleet, its pods in the same batch wait.
+FLEET = ("fleet-1", "fleet-2")
+FLEET_ENTRY = """
+          - name: fleet
+            count: 2
+            image: runpod/base:0.6.2-cuda12.4.1
+            gpu_type_ids: ["NVIDIA GeForce RTX 4090"]"""
+ALL = (*PODS, *FLEET)
 ROLE = "runpod.cloud.hosts : "  # prefix of the role's task names in the report
 
 # Keep ControlMaster for speed, drop the fixture's UserKnownHostsFile=/dev/null and StrictHostKeyChecking=no.
@@ -26,15 +34,15 @@ STRICT_SSH_ENV = {
 }
 
 
-def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None) -> str:
-    pods = pods or "\n".join(
+def role_playbook(work_dir: Path, state: str = "present") -> str:
+    pods = "\n".join(
         f"""          - name: {name}
             image: runpod/base:0.6.2-cuda12.4.1
             gpu_type_ids: ["{GPU}"]
             gpu_count: 1
             env: {{ROLE_TEST: "yes"}}"""
         for name in PODS
-    )
+    ) + FLEET_ENTRY
     handoff = (
         """
 - name: Hand-off over SSH
@@ -85,27 +93,31 @@ def changed_total(result) -> int:
 
 def test_rerun_changes_nothing_then_absent_deletes_the_pods_and_the_generated_keys(sim, run_playbook, tmp_path):
     # One pod set for the whole life of a role run (create, rerun, absent, absent again): each step starts from
-    # what the step before left, as a user's runs do.
+    # what the step before left, as a user's runs do. The set is two single pods and an entry with count: 2.
     work_dir = tmp_path / "keys"
     playbook = role_playbook(work_dir)
 
     first = run_playbook(tmp_path, playbook, env=STRICT_SSH_ENV)
     assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
     created = first.task_results(ROLE + "Create the pods without waiting (one batch wait follows)")[0]["results"]
-    assert [item["changed"] for item in created] == [True, True]
+    assert [item["item"]["name"] for item in created] == [*PODS, "fleet"]
+    assert [item["changed"] for item in created] == [True, True, True]
     assert all(item["invocation"]["module_args"]["wait"] is False for item in created)
-    # Exactly one batch wait, covering both pods, that ended with both reachable.
+    # The entry with count is one fleet task creating both of its pods.
+    assert len(created[2]["ids"]) == 2 and created[2]["actions"] == ["create fleet-1", "create fleet-2"]
+    # Exactly one batch wait, covering every pod (the fleet's too), that ended with all of them reachable.
     waits = first.task_results(ROLE + "Wait once for SSH on all pods together")
     assert len(waits) == 1
     ready = {pod["name"]: pod for pod in waits[0]["pods"]}
-    assert set(ready) == set(PODS) and all(pod["ssh"] is not None for pod in ready.values())
-    assert sim.admin.count("POST", r"^/v2/pods$") == 2
+    assert sorted(ready) == sorted(ALL) and all(pod["ssh"] is not None for pod in ready.values())
+    assert sim.admin.count("POST", r"^/v2/pods$") == 4
+    assert sorted(first.task_result("Show the role result")["hosts_result"]["created"]) == sorted(ALL)
 
     # The hand-off play ran on the pods (not localhost) over SSH: the remote env names each pod's own id.
     remote = {r["_host"]: r["stdout"] for r in first.task_results("Read the pod id from the remote environment")}
-    assert remote == {name: ready[name]["id"] for name in PODS}
+    assert remote == {name: ready[name]["id"] for name in ALL}
     # accept-new recorded each pod's host key in its own known_hosts file; the key pair was generated.
-    for name in PODS:
+    for name in ALL:
         known = work_dir / f"known_hosts_{ready[name]['id']}"
         assert known.is_file() and known.read_text().strip(), f"no host key recorded for {name}"
     private_key = work_dir / "id_ed25519"
@@ -113,18 +125,18 @@ def test_rerun_changes_nothing_then_absent_deletes_the_pods_and_the_generated_ke
     assert oct(work_dir.stat().st_mode & 0o777) == "0o700"
     key_digest = hashlib.sha256(private_key.read_bytes()).hexdigest()
     pod_keys = {pod["id"]: sim.admin.pod(pod["id"]) for pod in ready.values()}
-    assert len(pod_keys) == 2
+    assert len(pod_keys) == 4
 
     second = run_playbook(tmp_path, playbook, env=STRICT_SSH_ENV)
     assert second.rc == 0, second.stdout[-4000:] + second.stderr[-2000:]
     assert changed_total(second) == 0, second.stats
-    assert sim.admin.count("POST", r"^/v2/pods$") == 2  # nothing created twice
+    assert sim.admin.count("POST", r"^/v2/pods$") == 4  # nothing created twice
     assert not any(r["method"] in ("PATCH", "DELETE") for r in sim.admin.requests())  # nor updated or removed
     assert hashlib.sha256(private_key.read_bytes()).hexdigest() == key_digest  # same key, still authorized
     remote_again = {r["_host"]: r["stdout"] for r in second.task_results("Read the pod id from the remote environment")}
     assert remote_again == remote  # group filled again with the same pods
     result = second.task_result("Show the role result")["hosts_result"]
-    assert result["created"] == [] and sorted(p["name"] for p in result["pods"]) == sorted(PODS)
+    assert result["created"] == [] and sorted(p["name"] for p in result["pods"]) == sorted(ALL)
     assert result["group"] == "test_gpu_pods"
     assert {p["id"] for p in live(sim, "pods")} == set(pod_keys)
 
@@ -133,17 +145,17 @@ def test_rerun_changes_nothing_then_absent_deletes_the_pods_and_the_generated_ke
     removed = run_playbook(tmp_path, role_playbook(work_dir, "absent"), env=STRICT_SSH_ENV)
     assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
     deleted = removed.task_results(ROLE + "Delete the pods")[0]["results"]
-    assert [item["changed"] for item in deleted] == [True, True]
+    assert [item["changed"] for item in deleted] == [True, True, True]
     assert live(sim, "pods") == []
-    assert sim.admin.count("DELETE", r"^/v2/pods/") == 2
+    assert sim.admin.count("DELETE", r"^/v2/pods/") == 4
     # Its own files are gone; a file it did not create (and so the directory) is kept.
     assert sorted(p.name for p in work_dir.iterdir()) == ["notes.txt"]
-    assert removed.task_result("Show the role result")["hosts_result"]["deleted"] == list(PODS)
+    assert sorted(removed.task_result("Show the role result")["hosts_result"]["deleted"]) == sorted(ALL)
 
     again = run_playbook(tmp_path, role_playbook(work_dir, "absent"), env=STRICT_SSH_ENV)
     assert again.rc == 0, again.stdout[-4000:] + again.stderr[-2000:]
     assert changed_total(again) == 0, again.stats
-    assert sim.admin.count("DELETE", r"^/v2/pods/") == 2
+    assert sim.admin.count("DELETE", r"^/v2/pods/") == 4
     assert (work_dir / "notes.txt").is_file()
 
 
@@ -154,36 +166,6 @@ def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, 
     failure = result.task_result(ROLE + "Check the pod list")
     assert failure["failed"] is True and "every name only once" in failure["msg"]
     assert sim.admin.requests() == []
-
-
-def test_an_entry_with_count_is_one_fleet_task_in_the_same_batch_wait(sim, run_playbook, tmp_path):
-    """hosts_pods entry {name: fleet, count: 2} beside a single pod: one create task for the fleet, one batch
-    wait for all three, three hosts handed off over SSH; absent deletes fleet-1, fleet-2 and the single pod."""
-    work_dir = tmp_path / "keys"
-    pods = """          - name: fleet
-            count: 2
-            image: runpod/base:0.6.2-cuda12.4.1
-            gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
-          - name: single
-            image: runpod/base:0.6.2-cuda12.4.1
-            gpu_type_ids: ["NVIDIA GeForce RTX 4090"]"""
-    first = run_playbook(tmp_path, role_playbook(work_dir, pods=pods), env=STRICT_SSH_ENV)
-    assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
-    created = first.task_results(ROLE + "Create the pods without waiting (one batch wait follows)")[0]["results"]
-    assert [item["item"]["name"] for item in created] == ["fleet", "single"]
-    assert len(created[0]["ids"]) == 2 and created[0]["actions"] == ["create fleet-1", "create fleet-2"]
-    waits = first.task_results(ROLE + "Wait once for SSH on all pods together")
-    assert len(waits) == 1 and sorted(pod["name"] for pod in waits[0]["pods"]) == ["fleet-1", "fleet-2", "single"]
-    remote = {r["_host"] for r in first.task_results("Read the pod id from the remote environment")}
-    assert remote == {"fleet-1", "fleet-2", "single"}
-    result = first.task_result("Show the role result")["hosts_result"]
-    assert sorted(result["created"]) == ["fleet-1", "fleet-2", "single"]
-
-    removed = run_playbook(tmp_path, role_playbook(work_dir, "absent", pods=pods), env=STRICT_SSH_ENV)
-    assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
-    assert sorted(removed.task_result("Show the role result")["hosts_result"]["deleted"]) == [
-        "fleet-1", "fleet-2", "single"]
-    assert live(sim, "pods") == []
 
 
 @pytest.mark.parametrize("defaults_key", ["group/runpod.cloud.all", "runpod.cloud.pod"])

@@ -69,10 +69,34 @@ PLAYBOOK = """
       runpod.cloud.template:
         name: hello-worker
         state: absent
+    - name: template
+      runpod.cloud.template: {name: busy, image: "runpod/serverless-hello-world:1", serverless: true}
+      register: tpl
+    - name: endpoint
+      runpod.cloud.endpoint:
+        name: busy-ep
+        template_id: "{{ tpl.template.id }}"
+        gpu_type_ids: [NVIDIA L4]
+    - name: delete busy
+      runpod.cloud.template: {name: busy, state: absent}
+      ignore_errors: true
+    - name: update twin
+      runpod.cloud.template: {name: twin, image: alpine}
+      ignore_errors: true
 """
 
 
-def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_path):
+def test_template_lifecycle_in_use_and_duplicate_names(sim, run_playbook, tmp_path):
+    """One run: the lifecycle of hello-worker (check mode, diff, idempotency), then a template an endpoint uses is
+    not deleted and says why, then a name two templates share is refused with their ids."""
+    # REST v2 states no uniqueness rule, so duplicates can exist there; the module must not guess.
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    twins = sorted(
+        httpx.post(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10,
+                   json={"name": "twin", "image": "busybox"}).json()["id"]
+        for _ignored in range(2)
+    )
+    sim.admin.clear_requests()
     result = run_playbook(tmp_path, PLAYBOOK)
     assert result.rc == 0, result.stdout + result.stderr
     prefix = PREFIX
@@ -129,61 +153,29 @@ def test_template_lifecycle_check_mode_diff_idempotency(sim, run_playbook, tmp_p
     assert result.task_result("delete again")["changed"] is False
     assert result.task_result("delete again")["template"] is None
 
-    # Check mode and reruns never mutate: exactly one create, one update, one delete.
-    assert sim.admin.count("POST", rf"^{prefix}$") == 1
+    # Check mode and reruns never mutate: exactly one create (and busy's), one update, one delete.
+    assert sim.admin.count("POST", rf"^{prefix}$") == 2
     assert sim.admin.count("PATCH", rf"^{prefix}/") == 1
-    assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
+    assert sim.admin.count("PATCH", rf"^{prefix}/{template['id']}$") == 1
+    assert sim.admin.count("DELETE", rf"^{prefix}/{template['id']}$") == 1
 
-
-def test_template_in_use_is_not_deleted_and_says_why(sim, run_playbook, tmp_path):
-    playbook = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: template
-      runpod.cloud.template: {name: busy, image: "runpod/serverless-hello-world:1", serverless: true}
-      register: tpl
-    - name: endpoint
-      runpod.cloud.endpoint:
-        name: busy-ep
-        template_id: "{{ tpl.template.id }}"
-        gpu_type_ids: [NVIDIA L4]
-    - name: delete
-      runpod.cloud.template: {name: busy, state: absent}
-"""
-    result = run_playbook(tmp_path, playbook)
-    assert result.rc != 0
-    failed = result.task_result("delete")
+    # A template in use is not deleted, and the failure says why.
+    failed = result.task_result("delete busy")
     template_id = result.task_result("template")["template"]["id"]
+    assert failed["failed"] is True
     assert failed["code"] == "bad_request"
     assert failed["id"] == template_id
     assert f"deleting template {template_id} ('busy') failed" in failed["msg"]
     assert "in use" in failed["msg"]
-    assert template_id in {t["id"] for t in httpx.get(
-        sim.urls["api_v2"] + "/templates", headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10
-    ).json()["templates"]}
+    listed = httpx.get(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10).json()["templates"]
+    assert template_id in {t["id"] for t in listed}
 
-
-def test_duplicate_template_names_are_refused_with_their_ids(sim, run_playbook, tmp_path):
-    # REST v2 states no uniqueness rule, so duplicates can exist there; the module must not guess.
-    headers = {"Authorization": f"Bearer {sim.api_key}"}
-    ids = sorted(
-        httpx.post(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10,
-                   json={"name": "twin", "image": "busybox"}).json()["id"]
-        for _ignored in range(2)
-    )
-    playbook = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: update twin
-      runpod.cloud.template: {name: twin, image: alpine}
-"""
-    result = run_playbook(tmp_path, playbook)
-    assert result.rc != 0
+    # A name two templates share: refused with their ids, neither changed nor deleted.
     failed = result.task_result("update twin")
+    assert failed["failed"] is True
     assert failed["code"] == "ambiguous"
-    assert failed["ids"] == ids
-    assert all(template_id in failed["msg"] for template_id in ids)
-    assert sim.admin.count("PATCH", r"^/v2/templates/") == 0
-    assert sim.admin.count("DELETE", r"^/v2/templates/") == 0
+    assert failed["ids"] == twins
+    assert all(twin in failed["msg"] for twin in twins)
+    for twin in twins:
+        assert sim.admin.count("PATCH", rf"^{prefix}/{twin}$") == 0
+        assert sim.admin.count("DELETE", rf"^{prefix}/{twin}$") == 0
