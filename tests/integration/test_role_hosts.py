@@ -34,8 +34,9 @@ STRICT_SSH_ENV = {
 }
 
 
-def role_playbook(work_dir: Path, state: str = "present") -> str:
-    pods = "\n".join(
+def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None) -> str:
+    """The role over ``pods`` (hosts_pods YAML lines; default: PODS and FLEET_ENTRY), then the hand-off play."""
+    pods = pods or "\n".join(
         f"""          - name: {name}
             image: runpod/base:0.6.2-cuda12.4.1
             gpu_type_ids: ["{GPU}"]
