@@ -289,9 +289,11 @@ def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path
     assert f"a ready worker on endpoint {endpoint_id}" in failed["msg"]
     assert "not billing, but it will start one on the first request" in failed["msg"]
     assert failed["endpoint"]["health"]["throttled"] == 1 and failed["endpoint"]["health"]["unhealthy"] == 1
-    # Polls at 0, 0.2, ... and a final one at the deadline (1 s): at most 6, never more than one per interval;
-    # read latency can push the 5th poll onto the deadline. Exactly one health read per poll.
-    assert 5 <= failed["wait"]["polls"] <= 6
+    # Polls at 0, 0.2, ... and a final one at the deadline (1 s): never more than one per interval (at most 6),
+    # and at least the first and the one at the deadline. How many fit between depends on how long each read
+    # takes on this machine (a loaded run at 6 workers made 4), so the exact count is pinned where the clock is
+    # fake: tests/unit/plugins/module_utils/test_cadence.py. Exactly one health read per poll.
+    assert 2 <= failed["wait"]["polls"] <= 6
     assert health_gets(sim, endpoint_id) == failed["wait"]["polls"]
 
 
