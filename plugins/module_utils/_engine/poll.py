@@ -77,24 +77,48 @@ class SystemClock:
                 return
 
 
+# How often a wait looks for a cancel made by a signal handler (``CancelToken.signal``).
+SIGNAL_CHECK_EVERY = 0.1
+
+
 class CancelToken:
-    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``."""
+    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``.
+
+    A signal handler must not call ``cancel``: the handler runs on the main thread between two bytecodes, possibly
+    while that thread holds the lock inside ``threading.Event`` (``Event.wait`` taking it back after a timeout), and
+    ``Event.set`` would wait for that lock forever. It calls ``signal``, which only sets attributes; ``wait`` looks
+    for it every ``SIGNAL_CHECK_EVERY`` seconds.
+    """
 
     def __init__(self):
         self._event = threading.Event()
+        self._signalled = False
         self.reason = None
 
     @property
     def cancelled(self):
-        return self._event.is_set()
+        return self._signalled or self._event.is_set()
 
     def cancel(self, reason="cancelled"):
-        if not self._event.is_set():
+        if not self.cancelled:
             self.reason = reason
         self._event.set()
 
+    def signal(self, reason):
+        """``cancel`` for a signal handler: takes no lock."""
+        if not self.cancelled:
+            self.reason = reason
+        self._signalled = True
+
     def wait(self, timeout):
-        return self._event.wait(timeout)
+        deadline = time.monotonic() + max(0.0, timeout)
+        while not self._signalled:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return self.cancelled
+            if self._event.wait(min(left, SIGNAL_CHECK_EVERY)):
+                return True
+        return True
 
 
 @contextlib.contextmanager
@@ -114,7 +138,7 @@ def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
 
     def on_signal(signum, frame):
         restore()
-        token.cancel(f"signal {signal.Signals(signum).name}")
+        token.signal(f"signal {signal.Signals(signum).name}")  # never cancel(): see CancelToken
 
     try:
         for signum in signals:

@@ -546,6 +546,20 @@ def test_first_signal_cancels_and_restores_handlers_so_the_second_is_not_swallow
         signal.signal(signal.SIGTERM, previous_term)
 
 
+@pytest.mark.timeout(20, method="signal")  # a deadlocked handler fails the test instead of hanging the suite
+def test_a_signal_while_the_wait_holds_its_event_lock_cancels_without_deadlock():
+    # The handler runs on the main thread between two bytecodes, possibly while Event.wait is taking its lock
+    # back (a controller wait hung there at 6 workers: Event.set in the handler waited for that lock forever).
+    # Hold the lock as Event.wait would, signal, and the handler must return; the wait then ends at once.
+    token = CancelToken()
+    with cancel_on_signals(token), token._event._cond:
+        signal.raise_signal(signal.SIGTERM)
+        assert token.cancelled and token.reason == "signal SIGTERM"
+    started = time.monotonic()
+    assert token.wait(30) is True
+    assert time.monotonic() - started < 5
+
+
 def test_handlers_are_restored_when_no_signal_arrives():
     before = signal.getsignal(signal.SIGINT)
     with cancel_on_signals(CancelToken()):
