@@ -59,3 +59,16 @@ def test_the_pod_module_loads_its_input_rules_but_not_the_fleet_or_the_account_a
     loaded = set(heavy_imports_of(f"{PACKAGE}.modules.pod"))
     assert {"pydantic", UTILS + "_api.inputs"} <= loaded
     assert not loaded & {UTILS + "_module.fleet", UTILS + "_backend.account", UTILS + "_backend.placement"}
+
+
+def test_pydantic_is_required_exactly_when_the_process_imported_its_guard(monkeypatch):
+    # RunPodModule fails with missing_required_lib("pydantic") only where an import needed pydantic (_api.compat,
+    # which the input rules import); a read-only module process never imports it, so it never asks for it.
+    from ansible_collections.runpod.cloud.plugins.module_utils._api import compat
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import base
+
+    monkeypatch.setattr(compat, "HAS_PYDANTIC", False)
+    monkeypatch.setattr(compat, "PYDANTIC_IMPORT_ERROR", "Traceback: no pydantic")
+    assert ("pydantic", "Traceback: no pydantic") in base.missing_libraries()
+    monkeypatch.delitem(sys.modules, compat.__name__)
+    assert all(lib != "pydantic" for lib, _ in base.missing_libraries())
