@@ -71,4 +71,4 @@ def test_pydantic_is_required_exactly_when_the_process_imported_its_guard(monkey
     monkeypatch.setattr(compat, "PYDANTIC_IMPORT_ERROR", "Traceback: no pydantic")
     assert ("pydantic", "Traceback: no pydantic") in base.missing_libraries()
     monkeypatch.delitem(sys.modules, compat.__name__)
-    assert all(lib != "pydantic" for lib, _ in base.missing_libraries())
+    assert all(missing[0] != "pydantic" for missing in base.missing_libraries())
