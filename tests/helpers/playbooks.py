@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, TESTS_ROOT, VENV_BIN
 
 ANSIBLE_PLAYBOOK = VENV_BIN / "ansible-playbook"
 CALLBACK_DIR = SIMULATOR_ROOT / "ansible_plugins" / "callback"
+# The module processes' compiled-code cache (module_code_cache/sitecustomize.py), shared by every run of a session.
+MODULE_CODE_CACHE_PATH = Path(__file__).resolve().parent / "module_code_cache"
+MODULE_CODE_CACHE = TESTS_ROOT / "output" / "module-code-cache"
 
 
 @dataclass
@@ -116,8 +119,11 @@ def playbook_env(
             "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
             "ANSIBLE_DEPRECATION_WARNINGS": "False",
             "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(MODULE_CODE_CACHE_PATH), os.environ.get("PYTHONPATH")])),
+            "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
         }
     )
+    MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
     for key, value in (env or {}).items():
         if value is None:
             run_env.pop(key, None)
