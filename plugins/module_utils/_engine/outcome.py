@@ -10,7 +10,7 @@ rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` resu
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 WAIT_TIMEOUT = "wait_timeout"
@@ -126,15 +126,14 @@ class _WaitRecord:
         return block
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, kw_only=True)
 class WaitError(_WaitRecord, Exception):
     """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps). An exception as
     any other: compared by identity, ``str()`` is the message."""
 
-    code: str
-    label: str
-    message: str
-    _: KW_ONLY
+    code: str = field(kw_only=False)
+    label: str = field(kw_only=False)
+    message: str = field(kw_only=False)
     resource_id: str | None = None
     last_state: str = ""
     elapsed: int = 0
