@@ -16,12 +16,8 @@ description:
     RV(billing.records).
   - RunPod aligns the window to bucket boundaries (a start is moved back to the start of its bucket, an end
     forward to the end of its bucket); RV(billing.start_time) and RV(billing.end_time) report the window it used.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
+  - runpod.cloud.common.INFO
 options:
   kind:
     description:

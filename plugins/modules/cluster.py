@@ -22,13 +22,9 @@ description:
     once, and probes SSH between those reads. A node that stops, fails or is terminated fails the wait at
     once. A failed wait never deletes anything. The task then fails with the nodes that are not ready and
     their last states.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.wait
+  - runpod.cloud.common.WAIT
   - runpod.cloud.gpu_choice
-  - runpod.cloud.attributes
 attributes:
   check_mode:
     support: full

@@ -12,13 +12,8 @@ description:
   - Reads one cluster (by O(id) or O(name)) or every cluster of the account, each with its nodes in rank order.
   - Costs one read of the clusters (one read by id with O(id)), plus one read of the nodes per cluster
     returned when O(pods=true).
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
-  - runpod.cloud.info_selection
+  - runpod.cloud.common.INFO_SELECTION
 options:
   pods:
     description:

@@ -16,12 +16,8 @@ description:
   - RunPod never returns the username or password, so they cannot be compared. With O(update_password=on_create)
     (the default) an existing credential is left as it is. With O(update_password=always) the credential is
     replaced on every run, because the API cannot update one in place; see O(update_password).
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.CHECK_AND_DIFF
+  - runpod.cloud.common.RESOURCE
 options:
   id:
     description:

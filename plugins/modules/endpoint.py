@@ -23,12 +23,8 @@ description:
     (C(elapsed), C(polls), C(last_state) with the worker counters and, during a rollout, the release and how
     many workers are still stale).
   - See C(docs/endpoints.md) in the collection for what ready means and how GPU types map to GPU pools.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.wait
-  - runpod.cloud.attributes
+  - runpod.cloud.common.WAIT
 attributes:
   check_mode:
     support: full

@@ -15,13 +15,8 @@ description:
     per endpoint) run concurrently, at most 8 endpoints at a time.
   - An endpoint whose health cannot be read (for example a new endpoint the invoke service does not know yet)
     is still listed, with a null RV(endpoints[].health) and the reason in RV(endpoints[].health_error).
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
-  - runpod.cloud.info_selection
+  - runpod.cloud.common.INFO_SELECTION
 options:
   logs:
     description:

@@ -19,11 +19,8 @@ description:
     bills for it). Keep the job id (RV(job.id)) to read or cancel that job later.
   - A wait never cancels the job it waits on. When O(wait_timeout) passes, on an interrupt or on a fatal API
     error the task fails with C(code), the job id as C(id), the job as last read and how to read or cancel it.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
+  - runpod.cloud.common
 attributes:
   check_mode:
     support: full

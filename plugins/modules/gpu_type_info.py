@@ -15,12 +15,8 @@ description:
     before it creates a pod (feed the ids to the O(runpod.cloud.pod#module:gpu_type_ids) of M(runpod.cloud.pod)).
   - With O(data_centers=true), also reads the data centers (one more read) with the GPU stock of each.
   - Stock is a snapshot, not a reservation; M(runpod.cloud.pod) reads it again before its create.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
+  - runpod.cloud.common.INFO
 options:
   ids:
     description:

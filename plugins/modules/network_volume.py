@@ -18,12 +18,8 @@ description:
     O(size_gb), or a different O(data_center_id) or O(type), fails the task before any change is sent; nothing is
     ever deleted and created again.
   - A network volume bills for its storage until it is deleted.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.CHECK_AND_DIFF
+  - runpod.cloud.common.RESOURCE
 options:
   id:
     description:

@@ -10,13 +10,8 @@ short_description: Read RunPod network volumes
 version_added: 0.2.0
 description:
   - List RunPod network volumes, one by O(id), those named O(name), or all of them. One API read.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
-  - runpod.cloud.info_selection
+  - runpod.cloud.common.INFO_SELECTION
 """
 
 EXAMPLES = r"""

@@ -22,14 +22,10 @@ description:
   - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
     anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
   - With O(count), one task manages a fleet of pods named C({name}-1) to C({name}-N); see O(count).
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.wait
+  - runpod.cloud.common.WAIT
   - runpod.cloud.wait.POD
   - runpod.cloud.gpu_choice
-  - runpod.cloud.attributes
 attributes:
   check_mode:
     support: full

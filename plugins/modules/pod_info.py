@@ -27,14 +27,10 @@ description:
     V(awaiting_container) (initializing); V(container_error) (stopped). REST v2 says nothing of why a pod
     stopped or was terminated, so those carry no reason. C(docs/runtime-status.md) in the collection explains
     each one and what to do about it."
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
+  - runpod.cloud.common.INFO
   - runpod.cloud.wait
   - runpod.cloud.wait.POD
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.INFO_MODULE
 options:
   id:
     description:

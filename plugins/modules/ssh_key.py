@@ -16,12 +16,8 @@ description:
     present (its registered comment is kept).
   - RunPod only offers "read the list" and "replace the whole list". The module reads the list, changes it and
     writes it back, so a change made by someone else between the two requests is lost (see the notes).
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.CHECK_AND_DIFF
+  - runpod.cloud.common.RESOURCE
 options:
   key:
     description:

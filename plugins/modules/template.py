@@ -15,12 +15,8 @@ description:
   - Template names are unique on RunPod. If several templates nevertheless share O(name), the task fails and
     lists their ids instead of guessing.
   - Only the options you give are compared and changed; omitted options leave the template as it is.
-author:
-  - runpod.cloud contributors (@runpod-cloud)
 extends_documentation_fragment:
-  - runpod.cloud.auth
-  - runpod.cloud.attributes
-  - runpod.cloud.attributes.CHECK_AND_DIFF
+  - runpod.cloud.common.RESOURCE
 options:
   name:
     description:

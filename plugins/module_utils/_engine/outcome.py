@@ -10,6 +10,7 @@ rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` resu
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 WAIT_TIMEOUT = "wait_timeout"
@@ -23,17 +24,20 @@ FATAL_STATUSES = frozenset((400, 401, 403))
 _MAX_CAUSE_DEPTH = 8
 
 
+@dataclass(eq=False, repr=False)
 class PollError(Exception):
     """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch
-    waits) is each sub-resource's state as the failing read left it: it becomes the error's ``last_states``."""
+    waits) is each sub-resource's state as the failing read left it: it becomes the error's ``last_states``.
+    An exception as any other: compared by identity, ``str()`` is the message."""
 
-    def __init__(self, code, message, status=None, fatal=False, states=None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.fatal = fatal
-        self.states = states
+    code: str
+    message: str
+    status: int | None = None
+    fatal: bool = False
+    states: dict | None = None
+
+    def __post_init__(self):
+        super().__init__(self.message)
 
 
 def _error_chain(err):
@@ -108,13 +112,6 @@ class _WaitRecord:
     history: list
     last_states: dict | None
 
-    def _record(self, elapsed, polls, probes, history, last_states):
-        self.elapsed = elapsed
-        self.polls = polls
-        self.probes = probes
-        self.history = history if history is not None else []
-        self.last_states = last_states
-
     def _wait_block(self, last_state: str) -> dict:
         block = {
             "elapsed": self.elapsed,
@@ -129,32 +126,44 @@ class _WaitRecord:
         return block
 
 
+@dataclass(eq=False, repr=False, kw_only=True)
 class WaitError(_WaitRecord, Exception):
-    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
+    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps). An exception as
+    any other: compared by identity, ``str()`` is the message."""
 
-    def __init__(self, code, label, message, *, resource_id=None, last_state="", elapsed=0, polls=0,
-                 status=None, history=None, last_states=None, probes=0):
-        super().__init__(message)
-        self.code = code
-        self.label = label
-        self.message = message
-        self.resource_id = resource_id
-        self.last_state = last_state
-        self.status = status
-        self._record(elapsed, polls, probes, history, last_states)
+    code: str = field(kw_only=False)
+    label: str = field(kw_only=False)
+    message: str = field(kw_only=False)
+    resource_id: str | None = None
+    last_state: str = ""
+    elapsed: int = 0
+    polls: int = 0
+    status: int | None = None
+    history: list = field(default_factory=list)
+    last_states: dict | None = None
+    probes: int = 0
+
+    def __post_init__(self):
+        super().__init__(self.message)
+        if self.history is None:
+            self.history = []
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
         return self._wait_block(self.last_state)
 
 
+@dataclass(eq=False)
 class WaitOutcome(_WaitRecord):
     """A successful wait."""
 
-    def __init__(self, value, detail, elapsed, polls, probes, history, last_states=None):
-        self.value = value
-        self.detail = detail
-        self._record(elapsed, polls, probes, history, last_states)
+    value: Any
+    detail: str
+    elapsed: int
+    polls: int
+    probes: int
+    history: list
+    last_states: dict | None = None
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""

@@ -15,6 +15,7 @@ import os
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 BANNER_PREFIX = b"SSH-"
 DEFAULT_CONNECT_TIMEOUT = 5.0
@@ -24,25 +25,16 @@ _MIN_TIMEOUT = 0.001
 _MAX_PROBE_THREADS = 32
 
 
+@dataclass(slots=True)
 class ProbeResult:
-    """``ok`` iff the banner started with ``SSH-``; ``detail`` is the state text; ``address`` is ``host:port``."""
+    """``ok`` iff the banner started with ``SSH-``; ``detail`` is the state text; ``address`` is ``host:port``.
+    ``host`` and ``port`` (the parts of ``address``) take no part in equality or the repr."""
 
-    __slots__ = ("address", "detail", "host", "ok", "port")
-
-    def __init__(self, ok, detail, address, host=None, port=None):
-        self.ok = ok
-        self.detail = detail
-        self.address = address
-        self.host = host
-        self.port = port
-
-    def __repr__(self):
-        return f"ProbeResult(ok={self.ok!r}, detail={self.detail!r}, address={self.address!r})"
-
-    def __eq__(self, other):
-        if not isinstance(other, ProbeResult):
-            return NotImplemented
-        return (self.ok, self.detail, self.address) == (other.ok, other.detail, other.address)
+    ok: bool
+    detail: str
+    address: str
+    host: str | None = field(default=None, compare=False, repr=False)
+    port: int | None = field(default=None, compare=False, repr=False)
 
     __hash__ = None  # type: ignore[assignment]  # equal results are not meant as dict keys
 

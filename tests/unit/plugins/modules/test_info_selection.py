@@ -59,8 +59,9 @@ def test_id_and_name_are_documented_as_mutually_exclusive(name):
 
 @pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info"))
 def test_the_selection_is_documented_once_in_the_fragment(name):
-    # One home: the module extends the fragment paired with INFO_SELECTION_SPEC and documents neither option itself.
-    assert "runpod.cloud.info_selection" in _module(name).DOCUMENTATION
+    # One home: the module extends the section that carries the fragment paired with INFO_SELECTION_SPEC and
+    # documents neither option itself.
+    assert "runpod.cloud.common.INFO_SELECTION" in _module(name).DOCUMENTATION
     assert "\n  id:\n" not in _module(name).DOCUMENTATION
 
 
