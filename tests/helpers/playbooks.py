@@ -96,6 +96,15 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
     return playbook, inventory
 
 
+def module_code_cache_env() -> dict[str, str]:
+    """The variables that give a playbook run's module processes the session's compiled-code cache."""
+    MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
+    return {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(MODULE_CODE_CACHE_PATH), os.environ.get("PYTHONPATH")])),
+        "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
+    }
+
+
 def playbook_env(
     sim: Any, tmp_path: Path, *, env: dict[str, str | None] | None = None
 ) -> dict[str, str]:
@@ -119,11 +128,9 @@ def playbook_env(
             "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
             "ANSIBLE_DEPRECATION_WARNINGS": "False",
             "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(MODULE_CODE_CACHE_PATH), os.environ.get("PYTHONPATH")])),
-            "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
+            **module_code_cache_env(),
         }
     )
-    MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
     for key, value in (env or {}).items():
         if value is None:
             run_env.pop(key, None)
