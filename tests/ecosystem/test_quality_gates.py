@@ -8,6 +8,7 @@ Each test breaks a copy of the collection on purpose and runs the same tool ``ma
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -53,12 +54,13 @@ def test_a_documented_default_that_disagrees_with_the_argspec_fails_sanity(tmp_p
     with sanity_lock():
         get_pip_standin_in_place(env)
         broken = run(command, cwd=tree, env=env, timeout=600)
-        # The same check on the untouched module must pass, so the failure is the mismatch and nothing else.
-        module.write_text(text)
-        clean = run(command, cwd=tree, env=env, timeout=600)
+    output = broken.stdout + broken.stderr
     assert broken.returncode != 0
-    assert "doc-default-does-not-match-spec" in broken.stdout + broken.stderr
-    assert clean.returncode == 0, clean.stdout[-3000:] + clean.stderr[-3000:]
+    # The mismatch and nothing else failed it: every error is that one check on the changed option (make sanity
+    # runs the same test on the untouched tree).
+    errors = [line for line in output.splitlines() if line.startswith("ERROR: plugins/")]
+    assert errors and all("doc-default-does-not-match-spec" in line for line in errors), output[-3000:]
+    assert all(line.startswith("ERROR: plugins/modules/pod.py:") for line in errors), errors
 
 
 def test_a_lint_violation_in_a_playbook_fails_ansible_lint(tmp_path):
@@ -77,6 +79,7 @@ def test_a_lint_violation_in_a_playbook_fails_ansible_lint(tmp_path):
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert "name[missing]" in output and "fqcn[action-core]" in output
-    bad.unlink()
-    demo = run([tool("ansible-lint"), "--offline", "playbooks/demo.yml"], cwd=tree, env=env, timeout=600)
-    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    # Only the planted violations, in the planted file (make lint runs the same profile over the untouched tree).
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", output)
+    flagged = {line.split(":", 1)[0] for line in plain.splitlines() if line.startswith("playbooks/")}
+    assert flagged == {"playbooks/gate_check.yml"}, output[-3000:]

@@ -1,0 +1,89 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Bad input to every module that creates or finds by name, and bad connection options: each is refused with a
+``bad_request`` that names the mistake, before the module builds an API client (``run_module`` with no backend
+fails the test if one is built). tests/integration/test_hostile_input.py runs a few of these through
+ansible-playbook and the simulator, whose request log shows that none reached the API."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+from helpers.fakes import run_module
+
+GPU = "NVIDIA GeForce RTX 4090"
+POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
+CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "runpod/base:1.0"}
+WHITESPACE = "leading or trailing whitespace"
+
+# (module, args, what the message must name)
+REFUSED = {
+    "trailing space": ("pod", {"name": "t ", **POD}, [WHITESPACE]),
+    "yaml block newline": ("pod", {"name": "t\n", **POD}, [WHITESPACE]),
+    "leading space on absent": ("pod", {"name": " t", "state": "absent"}, [WHITESPACE]),
+    "empty name": ("pod", {"name": "", **POD}, ["name must not be empty"]),
+    "1000 characters": ("pod", {"name": "x" * 1000, **POD}, ["at most 191 characters"]),
+    "control character": ("pod", {"name": "a\tb", **POD}, ["control character"]),
+    "port without protocol": ("pod", {"name": "t", "ports": ["22"], **POD}, ["'22'", "22/tcp"]),
+    "port not a number": ("pod", {"name": "t", "ports": ["abc/tcp"], **POD}, ["abc/tcp"]),
+    "port out of range": ("pod", {"name": "t", "ports": ["99999/tcp"], **POD}, ["1 to 65535"]),
+    "unknown protocol": ("pod", {"name": "t", "ports": ["8080/ftp"], **POD}, ["http or tcp"]),
+    "duplicate port": ("pod", {"name": "t", "ports": ["8080/http", "8080/http"], **POD}, ["more than once"]),
+    "gpu_count 0": ("pod", {"name": "t", "gpu_count": 0, **POD}, ["gpu_count", "at least 1"]),
+    "gpu_count absurd": ("pod", {"name": "t", "gpu_count": 1000000000, **POD}, ["gpu_count", "at most"]),
+    "volume absurd": ("pod", {"name": "t", "volume_gb": 1000000000000, **POD}, ["volume_gb"]),
+    "disk negative": ("pod", {"name": "t", "container_disk_gb": -5, **POD}, ["container_disk_gb"]),
+    "env key": ("pod", {"name": "t", "env": {"NOT-A-NAME": "x"}, **POD}, ["NOT-A-NAME"]),
+    "env value": ("pod", {"name": "t", "env": {"X": {"x": [1, 2]}}, **POD}, ["env value of X", "string"]),
+    "data center": ("pod", {"name": "t", "data_center_ids": ["us tx 3; rm"], **POD}, ["data_center_ids"]),
+    "template trailing space": ("template", {"name": "tpl ", "image": "x"}, [WHITESPACE]),
+    "template bad port": ("template", {"name": "tpl", "image": "x", "ports": ["80"]}, ["'80'", "80/tcp"]),
+    "template env value": ("template", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}, ["env value of A"]),
+    "template negative disk": ("template", {"name": "tpl", "image": "x", "container_disk_gb": 0},
+                               ["container_disk_gb"]),
+    # A cluster's nodes are pods, and take the pods' container rules.
+    "cluster trailing space": ("cluster", {"name": "train ", **CLUSTER}, [WHITESPACE]),
+    "cluster bad port": ("cluster", {"name": "train", "ports": ["8888"], **CLUSTER}, ["'8888'", "8888/tcp"]),
+    "volume trailing space": ("network_volume", {"name": "data ", "size_gb": 10, "data_center_id": "EU-RO-1"},
+                              [WHITESPACE]),
+    "registry newline": ("container_registry", {"name": "hub\n", "username": "robot", "password": "pw"},
+                         [WHITESPACE]),
+    # Three mistakes at once: all three named in one refusal.
+    "endpoint three mistakes": (
+        "endpoint",
+        {"name": "ep", "template_id": "t", "gpu_type_ids": ["NVIDIA GeForce RTX 3070"], "workers_min": 4,
+         "workers_max": 2, "wait": True, "scaler_type": "REQUEST_COUNT", "idle_timeout": 5},
+        ["workers_min (4) must not be larger than workers_max (2)", "not offered to serverless endpoints",
+         "idle_timeout cannot be set beside scaler_type REQUEST_COUNT"],
+    ),
+}
+BAD_TIMEOUTS = ["-1", "nan", "inf", "0", "1e300"]
+
+
+def _module(name):
+    return importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{name}")
+
+
+def _refused(result, label):
+    assert result["failed"] is True and result["code"] == "bad_request", (label, result)
+    assert result.get("changed", False) is False, label
+    assert "None" not in result["msg"] and "Remove id" not in result["msg"], (label, result["msg"])
+    return result["msg"]
+
+
+@pytest.mark.parametrize("label", sorted(REFUSED))
+def test_bad_module_input_is_refused_before_any_client_is_built(label, capsys, monkeypatch):
+    module, args, needles = REFUSED[label]
+    message = _refused(run_module(_module(module), None, capsys, monkeypatch, **args), label)
+    for needle in needles:
+        assert needle in message, (label, message)
+
+
+@pytest.mark.parametrize("value", BAD_TIMEOUTS)
+def test_a_request_timeout_that_is_not_a_positive_finite_number_is_refused(value, capsys, monkeypatch):
+    result = run_module(_module("pod_info"), None, capsys, monkeypatch, request_timeout=value)
+    assert "request_timeout must be a number of seconds above 0" in _refused(result, value)
+    assert "Traceback" not in json.dumps(result)
