@@ -13,7 +13,6 @@ import hashlib
 from pathlib import Path
 
 import httpx
-import pytest
 
 GPU = "NVIDIA RTX A4000"
 PODS = ("role-gpu-a", "role-gpu-b")
@@ -169,30 +168,32 @@ def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, 
     assert sim.admin.requests() == []
 
 
-@pytest.mark.parametrize("defaults_key", ["group/runpod.cloud.all", "runpod.cloud.pod"])
-def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_path, defaults_key):
-    # No hosts_api_key, no RUNPOD_API_KEY: the key is only in the play's module_defaults, for the collection's
-    # action group or per module. The role omits api_key, so Ansible fills it from module_defaults.
+def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_path):
+    # No hosts_api_key, no RUNPOD_API_KEY: the key is only in the play's module_defaults. The role omits api_key,
+    # so Ansible fills it from module_defaults: per module (pod and pod_info, the modules the create and its wait
+    # use) for the create, for the collection's action group for the delete. (That group defaults reach every
+    # module is tests/ecosystem/test_module_defaults.py's.)
     work_dir = tmp_path / "keys"
-    modules = [defaults_key] if defaults_key.startswith("group/") else ["runpod.cloud.pod", "runpod.cloud.pod_info"]
-    defaults = "  module_defaults:\n" + "".join(f"    {name}:\n      api_key: {sim.api_key}\n" for name in modules)
     pods = f"""          - name: role-defaults
             image: runpod/base:0.6.2-cuda12.4.1
             gpu_type_ids: ["{GPU}"]
             gpu_count: 1"""
     env = {**STRICT_SSH_ENV, "RUNPOD_API_KEY": None}
 
-    def with_defaults(text):
+    def with_defaults(text, modules):
         head = "  gather_facts: false\n  tasks:\n"
         assert head in text
+        defaults = "  module_defaults:\n" + "".join(f"    {name}:\n      api_key: {sim.api_key}\n" for name in modules)
         return text.replace(head, "  gather_facts: false\n" + defaults + "  tasks:\n", 1)
 
-    first = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, pods=pods)), env=env)
+    first = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, pods=pods),
+                                                 ["runpod.cloud.pod", "runpod.cloud.pod_info"]), env=env)
     assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
     result = first.task_result("Show the role result")["hosts_result"]
     assert [pod["name"] for pod in result["pods"]] == ["role-defaults"] and result["pods"][0]["ssh"] is not None
     assert [pod["name"] for pod in live(sim, "pods")] == ["role-defaults"]
-    removed = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, "absent", pods=pods)), env=env)
+    removed = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, "absent", pods=pods),
+                                                   ["group/runpod.cloud.all"]), env=env)
     assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
     assert live(sim, "pods") == []
     for run in (first, removed):
