@@ -366,7 +366,6 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster
@@ -464,16 +463,7 @@ class ClusterModule(ResourceModule):
     def create(self, spec):
         if spec.gpu_requirements is None and spec.max_price_per_hr is None:
             return self.backend.create_cluster(spec)
-        placement = None
-        try:
-            cluster, placement = self.backend.create_cluster_placed(spec)
-            return cluster
-        except RunPodError as error:
-            placement = getattr(error, "placement", None)
-            raise
-        finally:
-            if placement is not None:
-                self.result["placement"] = placement
+        return self.create_placed(lambda: self.backend.create_cluster_placed(spec))
 
     def converge(self, current):
         """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""

@@ -715,26 +715,20 @@ class PodModule(ResourceModule):
         return None, dict(spec.model_dump(include=_pods.PLANNED_FIELDS), state="present")
 
     def create(self, spec):
-        placement = None
         try:
             if self.shared_read is None:
-                pod, placement = self.backend.create_pod(spec)
+                pod = self.create_placed(lambda: self.backend.create_pod(spec))
             else:
-                pod, placement = self.backend.create_pod(spec, shared_read=self.shared_read)
-            warning = _pods.cost_warning(spec.max_price_per_hr, pod.cost_per_hr, f"pod {pod.id} ({pod.name!r})")
-            if warning:
-                self.warn(warning)
-            return pod
+                pod = self.create_placed(lambda: self.backend.create_pod(spec, shared_read=self.shared_read))
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
             if error.code == "bad_response":
                 error.maybe_created = True
-            placement = getattr(error, "placement", None)
             raise
-        finally:
-            # What the create tried, on success and on failure (the failure path copies the result).
-            if placement is not None:
-                self.result["placement"] = placement
+        warning = _pods.cost_warning(spec.max_price_per_hr, pod.cost_per_hr, f"pod {pod.id} ({pod.name!r})")
+        if warning:
+            self.warn(warning)
+        return pod
 
     # --- hooks: existing pods --------------------------------------------------------------------------
     def converge(self, current):

@@ -181,11 +181,11 @@ class FakeBackend(Backend):
         self._call("list_endpoints")
         return list(self.endpoints.values())
 
-    def get_endpoint(self, endpoint_id):
-        self._call("get_endpoint", endpoint_id)
-        return self._get(self.endpoints, endpoint_id, "endpoint")
+    def get_endpoint(self, resource_id, attempts=None):
+        self._call("get_endpoint", resource_id)
+        return self._get(self.endpoints, resource_id, "endpoint")
 
-    def find_endpoints(self, name):
+    def find_endpoints(self, name, attempts=None):
         self._call("find_endpoints", name)
         return [endpoint for endpoint in self.endpoints.values() if endpoint.name == name]
 
@@ -216,15 +216,15 @@ class FakeBackend(Backend):
         return self._next(self.workers, self.count("endpoint_workers") - 1) if self.workers else WorkerSummary()
 
     # -- templates ----------------------------------------------------------------------------------------
-    def list_templates(self):
+    def list_templates(self, attempts=None):
         self._call("list_templates")
         return list(self.templates.values())
 
-    def get_template(self, template_id):
-        self._call("get_template", template_id)
-        return self._get(self.templates, template_id, "template")
+    def get_template(self, resource_id, attempts=None):
+        self._call("get_template", resource_id)
+        return self._get(self.templates, resource_id, "template")
 
-    def find_templates(self, name):
+    def find_templates(self, name, attempts=None):
         self._call("find_templates", name)
         return [template for template in self.templates.values() if template.name == name]
 

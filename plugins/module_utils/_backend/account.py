@@ -20,9 +20,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_float,
     as_list,
     as_str,
-    pick_list,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
 BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")
@@ -122,15 +121,8 @@ class Account:
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
-    def list_network_volumes(self):
-        payload = self.client.request("GET", self.volumes_path)
-        return [self.view_volume(raw) for raw in pick_list(payload, "networkVolumes", "network volume")]
-
-    def get_network_volume(self, volume_id):
-        return self.view_volume(self.client.request("GET", f"{self.volumes_path}/{quote_id(volume_id)}"))
-
-    def find_network_volumes(self, name):
-        return [volume for volume in self.list_network_volumes() if volume.name == name]
+    list_network_volumes, get_network_volume, find_network_volumes = collection_reads(
+        "volumes_path", "networkVolumes", "network volume", NETWORK_VOLUME)
 
     def create_network_volume(self, spec):
         # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
@@ -153,15 +145,8 @@ class Account:
 
     # -- container registry credentials ------------------------------------------------------------------------------
 
-    def list_registries(self):
-        payload = self.client.request("GET", self.registries_path)
-        return [self.view_registry(raw) for raw in pick_list(payload, "registries", "registry credential")]
-
-    def get_registry(self, registry_id):
-        return self.view_registry(self.client.request("GET", f"{self.registries_path}/{quote_id(registry_id)}"))
-
-    def find_registries(self, name):
-        return [registry for registry in self.list_registries() if registry.name == name]
+    list_registries, get_registry, find_registries = collection_reads(
+        "registries_path", "registries", "registry credential", REGISTRY)
 
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}

@@ -15,7 +15,8 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, with_ssh_port
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
@@ -70,15 +71,8 @@ class ClusterCalls:
     get_template: Any
     read_gpu_catalog: Any
 
-    def list_clusters(self, attempts=None):
-        payload = self.client.request("GET", "clusters", attempts=attempts)
-        return [CLUSTER.read(raw) for raw in pick_list(payload, "clusters", "cluster")]
-
-    def get_cluster(self, cluster_id, attempts=None):
-        return CLUSTER.read(self.client.request("GET", f"clusters/{quote_id(cluster_id)}", attempts=attempts))
-
-    def find_clusters(self, name, attempts=None):
-        return [cluster for cluster in self.list_clusters(attempts=attempts) if cluster.name == name]
+    clusters_path = "clusters"
+    list_clusters, get_cluster, find_clusters = collection_reads("clusters_path", "clusters", "cluster", CLUSTER)
 
     def list_cluster_pods(self, cluster_id, attempts=None):
         """Every member as a full pod (one read); 404 raises ``not_found``."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from operator import attrgetter
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
@@ -23,7 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     TEMPLATE,
     health_from_payload,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
 
 API_VERSION = "v2"
@@ -118,6 +119,7 @@ class Backend:
 
     # The subclass names its paths and body builders (``*_body``); ``_payloads`` reads the answers.
     endpoints_path = ""
+    templates_path = "templates"
     # (Each a function of the fields; ``Any`` because subclasses bind plain functions.)
     pod_create_body: Any = None
     pod_update_body: Any = None
@@ -132,15 +134,10 @@ class Backend:
     def __repr__(self):
         return f"{type(self).__name__}(api_url={self.client.base_url!r})"
 
-    @property
-    def requests_made(self):
-        """HTTP requests sent so far (every attempt, retries included)."""
-        return self.client.requests_made
-
-    @property
-    def request_log(self):
-        """``(method, path, status-or-code)`` per request sent; no query strings, no headers."""
-        return self.client.request_log
+    requests_made = property(attrgetter("client.requests_made"),
+                             doc="HTTP requests sent so far (every attempt, retries included).")
+    request_log = property(attrgetter("client.request_log"),
+                           doc="``(method, path, status-or-code)`` per request sent; no query strings, no headers.")
 
     def close(self):
         self.client.close()
@@ -241,15 +238,7 @@ class Backend:
 
     # -- serverless endpoints ------------------------------------------------------------------------
 
-    def list_endpoints(self, attempts=None):
-        payload = self.client.request("GET", self.endpoints_path, attempts=attempts)
-        return [self.view_endpoint(raw) for raw in pick_list(payload, "endpoints", "endpoint")]
-
-    def get_endpoint(self, endpoint_id):
-        return self.view_endpoint(self.client.request("GET", f"{self.endpoints_path}/{quote_id(endpoint_id)}"))
-
-    def find_endpoints(self, name):
-        return [endpoint for endpoint in self.list_endpoints() if endpoint.name == name]
+    list_endpoints, get_endpoint, find_endpoints = collection_reads("endpoints_path", "endpoints", "endpoint", ENDPOINT)
 
     def create_endpoint(self, spec):
         # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
@@ -283,15 +272,7 @@ class Backend:
         """A template create/update body (``build_template_body``)."""
         return build_template_body(fields, creating)
 
-    def list_templates(self):
-        payload = self.client.request("GET", "templates")
-        return [self.view_template(raw) for raw in pick_list(payload, "templates", "template")]
-
-    def get_template(self, template_id):
-        return self.view_template(self.client.request("GET", f"templates/{quote_id(template_id)}"))
-
-    def find_templates(self, name):
-        return [template for template in self.list_templates() if template.name == name]
+    list_templates, get_template, find_templates = collection_reads("templates_path", "templates", "template", TEMPLATE)
 
     def create_template(self, spec):
         body = self.template_body(spec.model_dump(), creating=True)
@@ -303,11 +284,6 @@ class Backend:
 
     def delete_template(self, template_id):
         self.client.request("DELETE", f"templates/{quote_id(template_id)}")
-
-
-def quote_id(resource_id: object) -> str:
-    """A resource id made safe for a URL path segment."""
-    return quote(str(resource_id), safe="")
 
 
 # -- request bodies shared by both backends ------------------------------------------------------------

@@ -47,15 +47,17 @@ class EndpointPoller(TrackedPoller):
     ``READY_SIGNALS``.
     """
 
+    # As the last poll read them (None until one did): the wait's result and failure describe them.
+    last_health: dict | None = None
+    last_version: int | None = None
+    last_rollout: dict | None = None
+
     def __init__(self, backend, endpoint_id, wait_for="ready"):
         if wait_for not in ENDPOINT_WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
         super().__init__(backend, MissCounter("endpoint", endpoint_id))
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
-        self.last_health = None
-        self.last_version = None
-        self.last_rollout = None
 
     def poll(self):
         missed, health = self.counted_read(lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))

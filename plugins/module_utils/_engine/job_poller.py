@@ -64,6 +64,9 @@ class JobPoller(TrackedPoller):
     what ``FAILED``/``CANCELLED``/``TIMED_OUT`` mean.
     """
 
+    # The status the previous poll saw (None before the first).
+    _previous_status: str | None = None
+
     def __init__(self, backend, endpoint_id, job_id, seed=None):
         if not job_id:
             raise ValueError("JobPoller needs a job id")
@@ -73,7 +76,6 @@ class JobPoller(TrackedPoller):
         self.job_id = job_id
         self.last = seed
         self._seed = seed
-        self._previous_status = None
 
     def poll(self):
         if self._seed is not None:

@@ -117,6 +117,21 @@ class ResourceModule(RunPodModule, CreateSafety):
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
 
+    def create_placed(self, create: Any) -> Any:
+        """``create() -> (resource, placement)``, a create that places (pod, cluster): what it tried is the
+        result's ``placement``, on success and on failure (a ``RunPodError`` raised once placement began carries it;
+        the failure path copies the result)."""
+        placement = None
+        try:
+            resource, placement = create()
+            return resource
+        except RunPodError as error:
+            placement = getattr(error, "placement", None)
+            raise
+        finally:
+            if placement is not None:
+                self.result["placement"] = placement
+
     def update(self, current: Any, changes: dict) -> Any:
         raise NotImplementedError
 

@@ -14,6 +14,7 @@ failure path, so a wait's result is the same on both sides. The waits of pods, e
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, NoReturn, Protocol
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
@@ -100,17 +101,9 @@ class Waiter:
     # and the secrets the action plugin passed (the handoff never carries them).
     log_secrets: list = []
 
-    @property
-    def params(self):
-        return self.host.params
-
-    @property
-    def no_log_values(self):
-        return self.host.no_log_values
-
-    @property
-    def backend(self):
-        return self.host.backend
+    params = property(attrgetter("host.params"))
+    no_log_values = property(attrgetter("host.no_log_values"))
+    backend = property(attrgetter("host.backend"))
 
     def fail(self, msg, **extra):
         self.host.fail(msg, **extra)

@@ -88,22 +88,22 @@ class FakeAccount(Account):
         self.registries = []
         self.create_error = None
 
-    def find_network_volumes(self, name):
+    def find_network_volumes(self, name, attempts=None):
         self.calls.append(("find_network_volumes", name))
         return [volume for volume in self.volumes.values() if volume.name == name]
 
-    def get_network_volume(self, volume_id):
-        self.calls.append(("get_network_volume", volume_id))
-        if volume_id not in self.volumes:
+    def get_network_volume(self, resource_id, attempts=None):
+        self.calls.append(("get_network_volume", resource_id))
+        if resource_id not in self.volumes:
             raise RunPodError("not_found", 404, "network volume not found")
-        return self.volumes[volume_id]
+        return self.volumes[resource_id]
 
     def update_network_volume(self, volume_id, changes):
         self.calls.append(("update_network_volume", volume_id, dict(changes)))
         self.volumes[volume_id] = self.volumes[volume_id].model_copy(update=changes)
         return self.volumes[volume_id]
 
-    def find_registries(self, name):
+    def find_registries(self, name, attempts=None):
         self.calls.append(("find_registries", name))
         return [registry for registry in self.registries if registry.name == name]
 

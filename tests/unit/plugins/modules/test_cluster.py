@@ -36,9 +36,9 @@ class FakeClusterBackend(FakeBackend):
         self._call("list_clusters")
         return list(self.clusters.values())
 
-    def get_cluster(self, cluster_id, attempts=None):
-        self._call("get_cluster", cluster_id)
-        return self._get(self.clusters, cluster_id, "cluster")
+    def get_cluster(self, resource_id, attempts=None):
+        self._call("get_cluster", resource_id)
+        return self._get(self.clusters, resource_id, "cluster")
 
     def find_clusters(self, name, attempts=None):
         self._call("find_clusters", name)
