@@ -22,6 +22,7 @@ from pathlib import Path
 import ansible_runner
 from conftest import REPO_ROOT, VENV_BIN
 from helpers.paths import COLLECTIONS_ROOT
+from helpers.playbooks import module_code_cache_env
 
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
 OWN_PLAYBOOK = Path(__file__).resolve().parent / "playbooks" / "runner_pod_info.yml"
@@ -59,6 +60,7 @@ def test_runner_job_keeps_the_api_key_out_of_artifacts(sim, tmp_path: Path) -> N
         "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
         "HOME": str(home),
         "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin",
+        **module_code_cache_env(),
     }
     result = ansible_runner.run(
         private_data_dir=str(private),
