@@ -78,14 +78,17 @@ sdk-js: sysdeps
 	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # --- checks --------------------------------------------------------------------------------------------
-# The virtualenv and the Debian packages install side by side (pip and apt wait on the network and disk more than
-# on a core). Then every suite runs in one schedule, three at a time, longest first: integration (which keeps both
-# cores busy), the ansible-test targets (mostly waiting on the simulator's scaled clock) and sanity start together,
-# and the quick suites take each slot that frees. --output-sync prints each suite's output in one piece when it
+# The virtualenv, the Debian packages and the JavaScript SDK install side by side (they wait on the network and disk
+# more than on a core). Then every suite runs in one schedule, three at a time, longest first: integration (which
+# keeps both cores busy), the ansible-test targets (mostly waiting on the simulator's scaled clock) and sanity start
+# together, and the quick suites take each slot that frees. The second make is told (-o) that the installs are done:
+# as phony prerequisites they would run again as jobs, and while they ran make started the quick suites first and
+# integration last (a clean run's integration finished at the end of the run, not the beginning). --output-sync prints each suite's output in one piece when it
 # ends; a failing suite stops new ones from starting. docs/dev/developing.md, "Tests", has the measured times.
 test:
-	$(MAKE) --no-print-directory -j2 venv sysdeps
-	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
+	$(MAKE) --no-print-directory -j3 venv sysdeps sdk-js
+	$(MAKE) --no-print-directory -j3 --output-sync=target -o venv -o sysdeps -o sdk-js \
+	  integration targets sanity ecosystem unit lint
 
 checks: sanity lint unit ecosystem
 
