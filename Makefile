@@ -78,17 +78,15 @@ sdk-js: sysdeps
 	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # --- checks --------------------------------------------------------------------------------------------
-# The virtualenv, the Debian packages and the JavaScript SDK install side by side (they wait on the network and disk
-# more than on a core). Then every suite runs in one schedule, three at a time, longest first: integration (which
-# keeps both cores busy), the ansible-test targets (mostly waiting on the simulator's scaled clock) and sanity start
-# together, and the quick suites take each slot that frees. The second make is told (-o) that the installs are done:
-# as phony prerequisites they would run again as jobs, and while they ran make started the quick suites first and
-# integration last (a clean run's integration finished at the end of the run, not the beginning). --output-sync prints each suite's output in one piece when it
-# ends; a failing suite stops new ones from starting. docs/dev/developing.md, "Tests", has the measured times.
+# The virtualenv and the Debian packages install side by side (uv and apt wait on the network and disk more than on
+# a core). Then every suite runs in one schedule, three at a time (--output-sync prints each suite's output in one
+# piece when it ends; a failing suite stops new ones from starting). The order make starts them in is its own: the
+# installs are phony prerequisites it runs again as jobs first, so the quick suites start while integration waits
+# for them. Two other schedules measured worse on a clean clone (docs/dev/developing.md, "Tests"): integration
+# first (-o on the installs; 796 s) and the quick suites before integration and the targets (756 s), against 688 s.
 test:
-	$(MAKE) --no-print-directory -j3 venv sysdeps sdk-js
-	$(MAKE) --no-print-directory -j3 --output-sync=target -o venv -o sysdeps -o sdk-js \
-	  integration targets sanity ecosystem unit lint
+	$(MAKE) --no-print-directory -j2 venv sysdeps
+	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
 
 checks: sanity lint unit ecosystem
 
@@ -136,7 +134,8 @@ ecosystem: venv sysdeps
 
 # pytest-xdist (docs/dev/developing.md, "Tests"): each worker process starts its own simulator. Integration
 # tests wait on the simulator's scaled clock between ansible-playbook runs, so more workers than the 2
-# cores keep both busy; worksteal rebalances the long tests (batch waits, the demo) across workers.
+# cores keep both busy; integration hands out one test at a time, longest first (tests/integration/conftest.py:
+# LONGEST_FIRST), so no worker is left with the long ones at the end.
 UNIT_WORKERS ?= 2
 INTEGRATION_WORKERS ?= 4
 
@@ -144,7 +143,7 @@ unit: venv
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
 integration: venv sysdeps sdk-js
-	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
+	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load --maxschedchunk 1
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
