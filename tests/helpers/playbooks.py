@@ -165,13 +165,14 @@ def run_playbook(
 class Background:
     """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
 
-    def __init__(self, sim, tmp_path: Path, text: str, env: dict[str, str | None] | None = None) -> None:
+    def __init__(self, sim, tmp_path: Path, text: str, env: dict[str, str | None] | None = None,
+                 extra_args: tuple[str, ...] | list[str] = ()) -> None:
         tmp_path = Path(tmp_path)
         playbook, inventory = write_playbook(tmp_path, text)
         env = playbook_env(sim, tmp_path, env=env)
         self.stdout_path = tmp_path / "stdout.txt"
         self.stderr_path = tmp_path / "stderr.txt"
-        self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook)]
+        self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook), *extra_args]
         with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
             self.process = subprocess.Popen(self.command, cwd=tmp_path, env=env, stdout=out, stderr=err)
         # Processes signal_waiter signalled: a later call (the next task's wait) never picks one of them again.

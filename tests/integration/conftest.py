@@ -90,7 +90,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     def position(entry: tuple[int, pytest.Item]) -> tuple[int, int]:
         index, item = entry
-        name = f"{Path(str(item.fspath)).name}::{getattr(item, 'originalname', None) or item.name}"
+        name = f"{item.path.name}::{getattr(item, 'originalname', None) or item.name}"
         return rank.get(name, len(rank)), index
 
     items[:] = [item for _index, item in sorted(enumerate(items), key=position)]

@@ -82,6 +82,23 @@ def wait_until_polling(sim, bg: Background, *, polls: int, timeout: float = 60.0
     raise TimeoutError("the wait never started polling")
 
 
+def start_sshd_once_polled(sim, bg, name, timeout=120.0):
+    """Start the sshd of pod ``name`` (created with it held back) once the wait has read the pod twice while it was
+    RUNNING without it: the wait then sees at least two states, however long the machine took to reach the wait.
+    (With a fixed sshd delay, a loaded machine reached the first poll after sshd was up: one state.)"""
+    deadline = time.monotonic() + timeout
+    running_since = None
+    while True:
+        assert time.monotonic() < deadline and bg.process.poll() is None, bg.stdout_path.read_text()[-4000:]
+        pods = [pod for pod in sim.admin.pods() if pod["name"] == name]
+        if running_since is None and pods and pods[0]["status"] == "RUNNING":
+            running_since = time.time()
+        if running_since is not None and len(list_gets(sim, after=running_since)) >= 2:
+            sim.admin.set_pod_behaviour(pods[0]["id"], ssh_delay=0)
+            return
+        time.sleep(0.05)
+
+
 def assert_kept(sim, pod_id: str, status: str | None = None) -> None:
     state = sim.admin.pod(pod_id)
     if status:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
-from helpers.playbooks import play, pod_task
+from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
-from helpers.simulated import fresh_account
+from helpers.simulated import FOREVER, fresh_account
+from test_pod_wait import start_sshd_once_polled
 from test_pod_wait import wait_args as _args
 
 PLAYBOOK = play(
@@ -35,9 +36,12 @@ def _playbook(sim):
     return PLAYBOOK.replace("  tasks:\n", defaults + "  tasks:\n", 1)
 
 
-def _configure(sim):
-    # sshd answers 2 s after RUNNING on "booting" (a slow boot with transitions); never on "deaf".
-    sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}, "deaf": {"ssh_behaviour": "refused"}})
+def _configure(sim, booting_ssh_delay=100):
+    # sshd answers 2 s after RUNNING on "booting" (a slow boot with transitions); never on "deaf". The controller
+    # path holds it back until its wait has read the pod twice (start_sshd_once_polled): at least two states
+    # whatever the machine's speed.
+    sim.admin.configure(name_overrides={"booting": {"ssh_delay": booting_ssh_delay},
+                                        "deaf": {"ssh_behaviour": "refused"}})
 
 
 def _results(result):
@@ -47,10 +51,12 @@ def _results(result):
 
 
 def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):
-    _configure(sim)
+    _configure(sim, booting_ssh_delay=FOREVER)
     for part in ("controller", "module"):
         (tmp_path / part).mkdir()
-    live = run_playbook(tmp_path / "controller", _playbook(sim), env={"RUNPOD_API_KEY": None})
+    bg = Background(sim, tmp_path / "controller", _playbook(sim), env={"RUNPOD_API_KEY": None})
+    start_sshd_once_polled(sim, bg, "booting")
+    live = bg.result(timeout=300)
     assert live.rc == 0, live.stdout + live.stderr
     ok = live.task_result("ok")
     pod_id = ok["pod"]["id"]

@@ -23,7 +23,14 @@ from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
 from helpers.simulated import FOREVER, fresh_account
-from test_pod_wait import assert_failure_names_pod, assert_kept, list_gets, wait_args, wait_until_polling
+from test_pod_wait import (
+    assert_failure_names_pod,
+    assert_kept,
+    list_gets,
+    start_sshd_once_polled,
+    wait_args,
+    wait_until_polling,
+)
 
 # Compared on both paths; "delegated" runs on the controller path only (it is the module's own wait anyway).
 COMPARED = ("check", "diff", "secret", "async")
@@ -83,12 +90,13 @@ def _vault(sim, directory):
     return ["--vault-password-file", str(directory / "vault-password")]
 
 
-def _configure(sim):
+def _configure(sim, booting_ssh_delay=100):
     # The async task waits for RUNNING only, and the pod it returns is the wait's last read. The host publishes a
     # pod's port mappings 3 simulated seconds after RUNNING, so whether that read showed them (ssh, or
     # ssh_not_ready) depended on how long a loaded machine took between two polls. The background pod's mappings
     # never come, so both paths return it running without ports, whatever the machine's speed.
-    sim.admin.configure(name_overrides={"booting": {"ssh_delay": 100}, "background": {"port_map_delay": FOREVER}})
+    sim.admin.configure(name_overrides={"booting": {"ssh_delay": booting_ssh_delay},
+                                        "background": {"port_map_delay": FOREVER}})
 
 
 def _pod_id(sim, name: str) -> str:
@@ -110,9 +118,11 @@ def test_check_diff_no_log_async_and_delegation_on_both_paths(sim, run_playbook,
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key_file)], check=True)
     for part in ("controller", "module"):
         (tmp_path / part).mkdir()
-    _configure(sim)
-    live = run_playbook(tmp_path / "controller", _playbook(sim, key_file), env={"RUNPOD_API_KEY": None},
-                        extra_args=["-vvvv", *_vault(sim, tmp_path / "controller")])
+    _configure(sim, booting_ssh_delay=FOREVER)
+    bg = Background(sim, tmp_path / "controller", _playbook(sim, key_file), env={"RUNPOD_API_KEY": None},
+                    extra_args=["-vvvv", *_vault(sim, tmp_path / "controller")])
+    start_sshd_once_polled(sim, bg, "booting")
+    live = bg.result(timeout=300)
     assert live.rc == 0, live.stdout[-4000:] + live.stderr[-4000:]
     out = live.stdout
     # The key was only in module_defaults (vaulted): never in the output, even at -vvvv.
