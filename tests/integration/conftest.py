@@ -95,6 +95,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     items[:] = [item for _index, item in sorted(enumerate(items), key=position)]
 
+
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
 
 
