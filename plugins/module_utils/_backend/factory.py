@@ -22,5 +22,6 @@ def make_backend(options, *, transport=None, clock=None, rng=None) -> Backend:
         transport=transport,
         clock=clock,
         rng=rng,
+        other_urls=(resolved["serverless_url"],),
     )
     return BackendV2(client, resolved)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import ssl
 import traceback
 
 import httpx
@@ -359,3 +360,35 @@ def test_runpod_error_to_dict_and_defaults():
     error = RunPodError("server_error", 500, "boom", maybe_created=True)
     assert error.to_dict() == {"code": "server_error", "message": "boom", "status": 500, "maybe_created": True}
     assert str(RunPodError("network_error")) == "network_error"
+
+
+# --- TLS verification (docs/dev/architecture.md, "Import cost") ------------------------------------------------------
+
+
+@pytest.mark.parametrize("validate_certs", [True, False])
+def test_a_plain_http_client_loads_no_ca_bundle_and_its_context_fails_closed(validate_certs):
+    context = _client.tls_verification(validate_certs, ("http://127.0.0.1:8080/v2", "http://127.0.0.1:8080/invoke"))
+    assert isinstance(context, ssl.SSLContext)
+    # Not "skip verification": it verifies, against no trust anchors, so any TLS connection would fail.
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0
+
+
+@pytest.mark.parametrize("urls", [
+    ("https://rest.runpod.io/v1",),
+    ("http://127.0.0.1:8080/v2", "https://api.runpod.ai/v2"),  # a local API proxy, RunPod's serverless runtime
+    ("HTTPS://REST.RUNPOD.IO/V1",),
+])
+@pytest.mark.parametrize("validate_certs", [True, False])
+def test_any_https_url_keeps_the_users_validate_certs(urls, validate_certs):
+    assert _client.tls_verification(validate_certs, urls) is validate_certs
+
+
+def test_the_backend_client_counts_the_serverless_url_among_its_hosts(monkeypatch):
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+
+    seen = []
+    real = _client.tls_verification
+    monkeypatch.setattr(_client, "tls_verification", lambda validate, urls: seen.append(urls) or real(validate, urls))
+    make_backend({"api_key": SECRET, "api_url": "http://127.0.0.1:9/v2", "serverless_url": "https://api.runpod.ai/v2"})
+    assert seen == [("http://127.0.0.1:9/v2", "https://api.runpod.ai/v2")]
