@@ -25,7 +25,7 @@ export JAVA_HOME
 endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	targets live docs sim demo bench bench-timing clean sdk-js
+	targets live docs sim demo bench bench-timing clean sdk-js sdk-python
 
 help:
 	@echo "make test         everything CI runs: integration, targets, sanity, ecosystem, unit and lint (three at a time)"
@@ -38,6 +38,7 @@ help:
 	@echo "make live         the same targets against RunPod: needs RUNPOD_API_KEY and RUNPOD_LIVE_MAX_USD, bills"
 	@echo "                  the account, sweeps what it created (docs/dev/live-tests.md)"
 	@echo "make sdk-js       the pinned JavaScript runpod-sdk for the endpoint_job tests (npm ci, once)"
+	@echo "make sdk-python   the pinned runpod-python for the same tests, in its own virtualenv (once)"
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
@@ -76,6 +77,16 @@ sysdeps:
 # locked tree); installed once, when node_modules is missing.
 sdk-js: sysdeps
 	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
+
+# runpod-python, pinned by tests/sdk-python/requirements.txt, in its own virtualenv: in the project's it would bring
+# paramiko, which every ansible-playbook start imports when it is there (about 0.14 CPU-s a start).
+SDK_PYTHON := tests/sdk-python/.venv
+sdk-python: $(SDK_PYTHON)/.installed
+$(SDK_PYTHON)/.installed: tests/sdk-python/requirements.txt | $(STAMP)
+	rm -rf $(SDK_PYTHON) && $(BIN)/python -m venv --without-pip $(SDK_PYTHON)
+	$(BIN)/uv pip install --quiet --python $(SDK_PYTHON)/bin/python -r tests/sdk-python/requirements.txt || \
+	  $(BIN)/python -m pip --python $(SDK_PYTHON)/bin/python install --quiet -r tests/sdk-python/requirements.txt
+	touch $@
 
 # --- checks --------------------------------------------------------------------------------------------
 # The virtualenv and the Debian packages install side by side (uv and apt wait on the network and disk more than on
@@ -142,7 +153,7 @@ INTEGRATION_WORKERS ?= 4
 unit: venv
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
-integration: venv sysdeps sdk-js
+integration: venv sysdeps sdk-js sdk-python
 	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load --maxschedchunk 1
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped

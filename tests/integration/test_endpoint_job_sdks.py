@@ -1,9 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Two clients nobody here wrote, against the simulator's runtime API: runpod-python (requirements-dev.txt) and the
-JavaScript runpod-sdk (tests/sdk-js, ``make sdk-js``). Both must get the output runpod.cloud.endpoint_job gets, for a
-job that ends inside one /runsync and for one that outlasts it (the SDKs then poll /status or /status-sync)."""
+"""Two clients nobody here wrote, against the simulator's runtime API: runpod-python (tests/sdk-python, its own
+virtualenv, ``make sdk-python``) and the JavaScript runpod-sdk (tests/sdk-js, ``make sdk-js``). Both must get the
+output runpod.cloud.endpoint_job gets, for a job that ends inside one /runsync and for one that outlasts it (the
+SDKs then poll /status or /status-sync)."""
 
 from __future__ import annotations
 
@@ -11,36 +12,36 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-import runpod
 from helpers.playbooks import module_task, play
 from helpers.simulated import queue_endpoint as make_endpoint
 
 pytestmark = pytest.mark.timeout(240)
 
 SDK_JS = Path(__file__).resolve().parents[1] / "sdk-js"
+SDK_PYTHON = SDK_JS.parent / "sdk-python"
 REPO = SDK_JS.parents[1]
 INPUT = {"name": "Ada", "numbers": [1, 2, 3], "nested": {"flag": True, "ratio": 0.5}}
 
 
 @pytest.fixture(scope="module")
-def sdk_js() -> Path:
-    """The pinned JavaScript SDK, installed by the project's own Makefile target when missing."""
-    if not (SDK_JS / "node_modules" / "runpod-sdk").is_dir():
-        subprocess.run(["make", "--no-print-directory", "-C", str(REPO), "sdk-js"], check=True, timeout=600)
+def sdks() -> None:
+    """The pinned SDKs, installed by the project's own Makefile targets when missing."""
+    if not (SDK_JS / "node_modules" / "runpod-sdk").is_dir() or not (SDK_PYTHON / ".venv" / ".installed").is_file():
+        subprocess.run(["make", "--no-print-directory", "-C", str(REPO), "sdk-js", "sdk-python"], check=True,
+                       timeout=600)
     assert shutil.which("node"), "Node.js is needed (make sysdeps installs it)"
-    return SDK_JS
 
 
-def run_js(sim, endpoint_id: str, mode: str) -> dict[str, Any]:
+def run_sdk(command: list[str], cwd: Path, sim, endpoint_id: str, mode: str) -> dict[str, Any]:
+    """What ``run_sdk.mjs`` or ``run_sdk.py`` printed for ``mode`` (runSync, run) on ``endpoint_id``."""
     env = {**os.environ, "RUNPOD_API_KEY": sim.api_key}
     completed = subprocess.run(
-        ["node", "run_sdk.mjs", sim.urls["serverless"], endpoint_id, mode, json.dumps(INPUT)],
-        cwd=SDK_JS, env=env, capture_output=True, text=True, timeout=180, check=False,
+        [*command, sim.urls["serverless"], endpoint_id, mode, json.dumps(INPUT)],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False,
     )
     assert completed.returncode == 0, completed.stderr
     lines = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
@@ -48,17 +49,12 @@ def run_js(sim, endpoint_id: str, mode: str) -> dict[str, Any]:
     return json.loads(lines[-1][len("RESULT "):])
 
 
-def run_python(sim, endpoint_id: str) -> tuple[Any, Any, str]:
-    """``(run_sync output, run()+status() output, final status)`` with runpod-python pointed at the simulator."""
-    runpod.api_key = sim.api_key
-    runpod.endpoint_url_base = sim.urls["serverless"]  # read by each new Endpoint's client
-    endpoint = runpod.Endpoint(endpoint_id)
-    sync_output = endpoint.run_sync({"input": INPUT}, timeout=120)
-    job = endpoint.run({"input": INPUT})
-    deadline = time.monotonic() + 120
-    while job.status() not in ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT") and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return sync_output, job.output(), job.status()
+def run_js(sim, endpoint_id: str, mode: str) -> dict[str, Any]:
+    return run_sdk(["node", "run_sdk.mjs"], SDK_JS, sim, endpoint_id, mode)
+
+
+def run_python(sim, endpoint_id: str, mode: str) -> dict[str, Any]:
+    return run_sdk([str(SDK_PYTHON / ".venv" / "bin" / "python"), "run_sdk.py"], SDK_PYTHON, sim, endpoint_id, mode)
 
 
 def module_output(run_playbook, tmp_path, endpoint_id: str) -> Any:
@@ -74,14 +70,14 @@ def module_output(run_playbook, tmp_path, endpoint_id: str) -> Any:
     [(1, False), (150, True)],  # 150 simulated s = 3 s here, beyond a 90 s (1.8 s) /runsync: the SDKs poll
     ids=["inside-runsync", "outlasts-runsync"],
 )
-def test_both_sdks_get_the_output_the_module_gets(sim, run_playbook, tmp_path, sdk_js, run_time, polls):
+def test_both_sdks_get_the_output_the_module_gets(sim, run_playbook, tmp_path, sdks, run_time, polls):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=run_time, output="format",
                          output_format="{name}: {numbers} {nested[flag]}")
     expected = "Ada: [1, 2, 3] True"
     assert module_output(run_playbook, tmp_path, endpoint_id) == expected
-    sync_output, async_output, status = run_python(sim, endpoint_id)
-    assert (sync_output, async_output, status) == (expected, expected, "COMPLETED")
+    assert run_python(sim, endpoint_id, "runSync") == {"output": expected}
+    assert run_python(sim, endpoint_id, "run") == {"output": expected, "status": "COMPLETED"}
     js_sync = run_js(sim, endpoint_id, "runSync")
     assert js_sync["status"] == "COMPLETED" and js_sync["succeeded"] is True and js_sync["output"] == expected
     js_async = run_js(sim, endpoint_id, "run")
@@ -92,7 +88,7 @@ def test_both_sdks_get_the_output_the_module_gets(sim, run_playbook, tmp_path, s
     assert [job["input"] for job in sim.admin.jobs(endpoint_id)] == [INPUT] * 5
 
 
-def test_both_sdks_see_the_failure_the_module_reports(sim, run_playbook, tmp_path, sdk_js):
+def test_both_sdks_see_the_failure_the_module_reports(sim, run_playbook, tmp_path, sdks):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=1, outcome="FAILED", error="model weights missing")
     task = module_task("endpoint_job", "smoke", {"endpoint_id": endpoint_id, "input": INPUT}, register="out",
@@ -101,5 +97,4 @@ def test_both_sdks_see_the_failure_the_module_reports(sim, run_playbook, tmp_pat
     assert out["code"] == "job_failed" and out["job"]["error"] == "model weights missing"
     js = run_js(sim, endpoint_id, "runSync")
     assert js["status"] == "FAILED" and js["succeeded"] is False and js["error"] == "model weights missing"
-    runpod.api_key, runpod.endpoint_url_base = sim.api_key, sim.urls["serverless"]
-    assert runpod.Endpoint(endpoint_id).run_sync({"input": INPUT}, timeout=60) is None  # the SDK drops the error
+    assert run_python(sim, endpoint_id, "runSync") == {"output": None}  # the SDK drops the error
