@@ -30,6 +30,8 @@ CALLBACK_DIR = SIMULATOR_ROOT / "ansible_plugins" / "callback"
 # The module processes' compiled-code cache (module_code_cache/sitecustomize.py), shared by every run of a session.
 MODULE_CODE_CACHE_PATH = Path(__file__).resolve().parent / "module_code_cache"
 MODULE_CODE_CACHE = TESTS_ROOT / "output" / "module-code-cache"
+# The harness's ansible.cfg (what only the configuration file can set).
+HARNESS_ANSIBLE_CFG = Path(__file__).resolve().parent / "ansible.cfg"
 
 
 @dataclass
@@ -115,6 +117,7 @@ def playbook_env(
     run_env.update(
         {
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
+            "ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG),
             "ANSIBLE_STDOUT_CALLBACK": "sim_json",
             "ANSIBLE_CALLBACK_PLUGINS": str(CALLBACK_DIR),
             "ANSIBLE_HOST_KEY_CHECKING": "False",
