@@ -5,9 +5,9 @@
 
 Module processes: a second process importing the same source from another zip uses the cached code under its own
 file name, a broken cache entry is compiled again, and without the variable nothing is cached. The controller:
-every module is built into the same zip with the import-scan cache cold and warm as without it, the tree of only the
-import statements gives Ansible the same required and optional module_utils as the whole source's tree, and the
-routing table read from the cache is the one parsed from YAML."""
+modules are built into the same zip with the import-scan cache cold and warm as without it, the tree of only the
+import statements of every source (ours, ansible's module_utils) gives Ansible the same required and optional
+module_utils as the whole source's tree, and the routing table read from the cache is the one parsed from YAML."""
 
 from __future__ import annotations
 
@@ -109,9 +109,10 @@ def build_modules(tmp_path, names, cache_dir):
     return json.loads(completed.stdout)
 
 
-def test_every_module_is_built_the_same_with_the_controller_caches_cold_and_warm(tmp_path):
-    names = [f"runpod.cloud.{path.stem}" for path in sorted(MODULES.glob("*.py")) if path.stem != "__init__"]
-    names += ["ansible.builtin.ping", "ansible.builtin.command"]
+def test_modules_are_built_the_same_with_the_controller_caches_cold_and_warm(tmp_path):
+    # The widest import graphs (a create with waits and placement, the job runner, a batch read) and one of
+    # ansible's own; the next test holds every source's imports to the same standard.
+    names = ["runpod.cloud.pod", "runpod.cloud.endpoint_job", "runpod.cloud.pod_info", "ansible.builtin.ping"]
     cache = tmp_path / "cache"
     cache.mkdir()
     plain = build_modules(tmp_path, names, None)

@@ -19,7 +19,7 @@ did:
   module_utils a module needs Ansible parses each candidate source into a syntax tree only to read its import
   statements (about 0.3 CPU-s per module per run). The cache keeps those statements; a hit hands Ansible a tree of
   only them, nested ones below a conditional so that what was optional stays optional. The zip built is the same
-  byte for byte (tests/unit/test_module_code_cache.py builds every module both ways);
+  entry for entry (tests/unit/test_module_code_cache.py builds modules both ways);
 * the routing table of ``ansible.builtin`` (``meta/runtime.yml``), parsed from YAML at every controller start
   (about 0.25 CPU-s): ``ansible.utils.collection_loader._collection_meta._meta_yml_to_dict`` is documented as a
   function other tools replace to cache its result, which is what this does.
