@@ -17,12 +17,13 @@ import json
 import secrets
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import ansible_runner
 from conftest import REPO_ROOT, VENV_BIN
 from helpers.paths import COLLECTIONS_ROOT
-from helpers.playbooks import module_code_cache_env
+from helpers.playbooks import harness_env
 
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
 OWN_PLAYBOOK = Path(__file__).resolve().parent / "playbooks" / "runner_pod_info.yml"
@@ -59,8 +60,10 @@ def test_runner_job_keeps_the_api_key_out_of_artifacts(sim, tmp_path: Path) -> N
         "ANSIBLE_HOST_KEY_CHECKING": "False",
         "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
         "HOME": str(home),
+        # ssh's control sockets must keep under the unix socket path limit; HOME under a pytest-xdist tmp_path does not.
+        "ANSIBLE_SSH_CONTROL_PATH_DIR": tempfile.mkdtemp(prefix="rpcp_"),
         "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin",
-        **module_code_cache_env(),
+        **harness_env(),
     }
     result = ansible_runner.run(
         private_data_dir=str(private),

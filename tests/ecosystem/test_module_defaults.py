@@ -20,7 +20,7 @@ import httpx
 import yaml
 from conftest import REPO_ROOT, VENV_BIN
 from helpers.paths import COLLECTIONS_ROOT
-from helpers.playbooks import module_code_cache_env
+from helpers.playbooks import harness_env
 from helpers.simulated import queue_endpoint
 
 # Modules with no ``name``: options that make ``state: absent`` a harmless no-op.
@@ -65,7 +65,7 @@ def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
             "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
             "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin",
-            **module_code_cache_env(),
+            **harness_env(),
         },
         suppress_env_files=True,
         quiet=True,

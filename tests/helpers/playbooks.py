@@ -98,12 +98,14 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
     return playbook, inventory
 
 
-def module_code_cache_env() -> dict[str, str]:
-    """The variables that give a playbook run's module processes the session's compiled-code cache."""
+def harness_env() -> dict[str, str]:
+    """The variables that give a playbook run the session's caches (controller and module processes) and the
+    harness's ansible.cfg."""
     MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
     return {
         "PYTHONPATH": os.pathsep.join(filter(None, [str(MODULE_CODE_CACHE_PATH), os.environ.get("PYTHONPATH")])),
         "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
+        "ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG),
     }
 
 
@@ -117,7 +119,6 @@ def playbook_env(
     run_env.update(
         {
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
-            "ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG),
             "ANSIBLE_STDOUT_CALLBACK": "sim_json",
             "ANSIBLE_CALLBACK_PLUGINS": str(CALLBACK_DIR),
             "ANSIBLE_HOST_KEY_CHECKING": "False",
@@ -131,7 +132,7 @@ def playbook_env(
             "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
             "ANSIBLE_DEPRECATION_WARNINGS": "False",
             "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-            **module_code_cache_env(),
+            **harness_env(),
         }
     )
     for key, value in (env or {}).items():

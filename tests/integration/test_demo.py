@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers.playbooks import PlaybookResult, module_code_cache_env
+from helpers.playbooks import PlaybookResult, harness_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
@@ -60,7 +60,7 @@ def test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_
             "ANSIBLE_CALLBACK_PLUGINS": str(CALLBACK_DIR),
             "ANSIBLE_CALLBACKS_ENABLED": "sim_json_file",
             "SIM_JSON_FILE": str(report_file),
-            **module_code_cache_env(),
+            **harness_env(),
         }
     )
     completed = subprocess.run(
