@@ -106,7 +106,8 @@ def _as_bytes(source) -> bytes:
 
 
 def _import_statements(tree) -> tuple:
-    """``(top_level, module or None for a plain import, level, ((name, asname), ...))`` for every import."""
+    """``(top_level, module, level, ((name, asname), ...), is_from)`` for every import statement in ``tree``
+    (``module`` is None for a plain ``import`` and for ``from . import x``)."""
     import ast
 
     top = {id(node) for node in tree.body}
