@@ -191,6 +191,20 @@ class Background:
             raise
         return PlaybookResult.parse(rc, self.stdout_path.read_text(), self.stderr_path.read_text(), self.command)
 
+    def until(self, condition, *, timeout: float = 60.0, what: str = "the condition"):
+        """``condition()``'s first truthy value, asked every 50 ms while the run goes on; fails with the run's
+        output when the run ends first or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = condition()
+            if found:
+                return found
+            ended = self.process.poll() is not None
+            if ended or time.monotonic() >= deadline:
+                output = self.stdout_path.read_text()[-4000:] + self.stderr_path.read_text()[-2000:]
+                raise AssertionError(f"{'the run ended' if ended else 'timed out'} before {what}:\n{output}")
+            time.sleep(0.05)
+
     def _descendants(self) -> set[int]:
         children: dict[int, list[int]] = {}
         for entry in os.listdir("/proc"):

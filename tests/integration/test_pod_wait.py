@@ -69,34 +69,31 @@ def list_gets(sim, *, after: float = 0.0) -> list[dict]:
 
 def wait_until_polling(sim, bg: Background, *, polls: int, timeout: float = 60.0) -> str:
     """Block until the wait has made ``polls`` list reads after the create; return the pod id."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert bg.process.poll() is None, bg.stdout_path.read_text() + bg.stderr_path.read_text()
+
+    def polled_pod():
         pods = [p for p in sim.admin.pods() if p["status"] != "TERMINATED"]
-        if pods:
-            created = pods[0]["id"]
-            creates = [e for e in sim.admin.requests() if e["method"] == "POST" and e["path"] == LIST_ROUTE]
-            if creates and len(list_gets(sim, after=creates[-1]["finished_at"])) >= polls:
-                return created
-        time.sleep(0.05)
-    raise TimeoutError("the wait never started polling")
+        creates = [e for e in sim.admin.requests() if e["method"] == "POST" and e["path"] == LIST_ROUTE]
+        if pods and creates and len(list_gets(sim, after=creates[-1]["finished_at"])) >= polls:
+            return pods[0]["id"]
+        return None
+
+    return bg.until(polled_pod, timeout=timeout, what=f"the wait made {polls} list reads")
 
 
 def start_sshd_once_polled(sim, bg, name, timeout=120.0):
     """Start the sshd of pod ``name`` (created with it held back) once the wait has read the pod twice while it was
     RUNNING without it: the wait then sees at least two states, however long the machine took to reach the wait.
     (With a fixed sshd delay, a loaded machine reached the first poll after sshd was up: one state.)"""
-    deadline = time.monotonic() + timeout
-    running_since = None
-    while True:
-        assert time.monotonic() < deadline and bg.process.poll() is None, bg.stdout_path.read_text()[-4000:]
+    seen = {}
+
+    def running_and_read_twice():
         pods = [pod for pod in sim.admin.pods() if pod["name"] == name]
-        if running_since is None and pods and pods[0]["status"] == "RUNNING":
-            running_since = time.time()
-        if running_since is not None and len(list_gets(sim, after=running_since)) >= 2:
-            sim.admin.set_pod_behaviour(pods[0]["id"], ssh_delay=0)
-            return
-        time.sleep(0.05)
+        if "since" not in seen and pods and pods[0]["status"] == "RUNNING":
+            seen["since"] = time.time()
+        return pods[0]["id"] if "since" in seen and len(list_gets(sim, after=seen["since"])) >= 2 else None
+
+    pod_id = bg.until(running_and_read_twice, timeout=timeout, what=f"the wait read {name} twice while RUNNING")
+    sim.admin.set_pod_behaviour(pod_id, ssh_delay=0)
 
 
 def assert_kept(sim, pod_id: str, status: str | None = None) -> None:

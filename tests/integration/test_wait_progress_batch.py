@@ -161,17 +161,18 @@ def _until_polled(sim, bg, after, reads=4, timeout=60.0):
     """Block until both pods listen on ssh (deafcrew-2 refusing) and the wait has made ``reads`` list reads since
     then and since ``after``: deafcrew-1 has been probed ready by then, so both paths stop in the same state.
     Returns ``{name: id}``."""
-    deadline = time.monotonic() + timeout
-    mapped = None
-    while time.monotonic() < deadline:
-        assert bg.process.poll() is None, bg.stdout_path.read_text()[-3000:] + bg.stderr_path.read_text()[-3000:]
+    seen = {}
+
+    def both_listening_and_read():
         pods = {pod["name"]: pod for pod in sim.admin.pods()}
-        if mapped is None and len(pods) == 2 and all("22" in (pod.get("listeners") or {}) for pod in pods.values()):
-            mapped = max(time.time(), after)
-        if mapped is not None and len(list_gets(sim, after=mapped)) >= reads:
+        if "mapped" not in seen and len(pods) == 2 and all("22" in (pod.get("listeners") or {})
+                                                           for pod in pods.values()):
+            seen["mapped"] = max(time.time(), after)
+        if "mapped" in seen and len(list_gets(sim, after=seen["mapped"])) >= reads:
             return {name: pod["id"] for name, pod in pods.items()}
-        time.sleep(0.05)
-    raise TimeoutError("the wait never polled both pods")
+        return None
+
+    return bg.until(both_listening_and_read, timeout=timeout, what="the wait polled both pods")
 
 
 def test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths(sim, tmp_path):

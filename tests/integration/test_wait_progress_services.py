@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import re
 import signal
-import time
 
 import httpx
 import pytest
@@ -113,15 +112,14 @@ def _boot_once_polled(sim, bg, name, timeout=120.0):
     """End the boot of endpoint ``name``'s workers once the wait has read its health twice while they booted: the
     wait then sees at least two states, however long the machine took to reach it. (With a fixed boot delay, a
     loaded machine reached the first read after the worker was up: one state.)"""
-    deadline = time.monotonic() + timeout
-    while True:
-        assert time.monotonic() < deadline and bg.process.poll() is None, bg.stdout_path.read_text()[-4000:]
+
+    def health_read_twice():
         listed = _api_get(sim, "serverless").json().get("endpoints") or []
         found = [endpoint for endpoint in listed if endpoint and endpoint["name"] == name]
-        if found and sim.admin.count("GET", rf"/{found[0]['id']}/health$") >= 2:
-            sim.admin.boot_workers(found[0]["id"])
-            return
-        time.sleep(0.05)
+        return found[0]["id"] if found and sim.admin.count("GET", rf"/{found[0]['id']}/health$") >= 2 else None
+
+    endpoint_id = bg.until(health_read_twice, timeout=timeout, what=f"the wait read {name}'s health twice")
+    sim.admin.boot_workers(endpoint_id)
 
 
 def test_endpoint_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):
@@ -224,16 +222,14 @@ def _until_polled(sim, bg, path, reads=2, timeout=60.0):
     """Block until the request log holds ``reads`` answered GETs of ``path`` (a regex with the resource id as its
     group) for one resource; return that id. The resources here never change state, so the wait is then polling
     in a known state."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert bg.process.poll() is None, bg.stdout_path.read_text()[-3000:] + bg.stderr_path.read_text()[-3000:]
+
+    def polled_resource():
         ids = [re.match(path, entry["path"]).group(1) for entry in sim.admin.requests()
                if entry["method"] == "GET" and entry["status"] == 200 and re.match(path, entry["path"])]
         found = [resource_id for resource_id in set(ids) if ids.count(resource_id) >= reads]
-        if found:
-            return found[0]
-        time.sleep(0.05)
-    raise TimeoutError(f"the wait never polled {path}")
+        return found[0] if found else None
+
+    return bg.until(polled_resource, timeout=timeout, what=f"the wait polled {path}")
 
 
 def _api_get(sim, path):

@@ -375,9 +375,9 @@ def test_a_plain_http_client_loads_no_ca_bundle_and_its_context_fails_closed(val
 
 
 @pytest.mark.parametrize("urls", [
-    ("https://rest.runpod.io/v1",),
-    ("http://127.0.0.1:8080/v2", "https://api.runpod.ai/v2"),  # a local API proxy, RunPod's serverless runtime
-    ("HTTPS://REST.RUNPOD.IO/V1",),
+    (BASE,),
+    ("http://127.0.0.1:8080/v2", "https://runtime.example.test/v2"),  # a local API proxy, a remote runtime
+    (BASE.upper(),),
 ])
 @pytest.mark.parametrize("validate_certs", [True, False])
 def test_any_https_url_keeps_the_users_validate_certs(urls, validate_certs):
@@ -390,5 +390,6 @@ def test_the_backend_client_counts_the_serverless_url_among_its_hosts(monkeypatc
     seen = []
     real = _client.tls_verification
     monkeypatch.setattr(_client, "tls_verification", lambda validate, urls: seen.append(urls) or real(validate, urls))
-    make_backend({"api_key": SECRET, "api_url": "http://127.0.0.1:9/v2", "serverless_url": "https://api.runpod.ai/v2"})
-    assert seen == [("http://127.0.0.1:9/v2", "https://api.runpod.ai/v2")]
+    make_backend({"api_key": SECRET, "api_url": "http://127.0.0.1:9/v2",
+                  "serverless_url": "https://runtime.example.test/v2"})
+    assert seen == [("http://127.0.0.1:9/v2", "https://runtime.example.test/v2")]
