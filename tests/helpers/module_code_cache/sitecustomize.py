@@ -33,14 +33,10 @@ CACHE_ENV = "RUNPOD_TEST_MODULE_CODE_CACHE"
 
 
 def _install(cache_dir: str) -> None:
-    import hashlib
-    import marshal
-    import sys
     import types
     import zipimport
 
     compile_source = zipimport._compile_source  # pylint: disable=protected-access
-    tag = (sys.implementation.cache_tag or "").encode()
 
     def renamed(code: types.CodeType, filename: str) -> types.CodeType:
         consts = tuple(renamed(const, filename) if isinstance(const, types.CodeType) else const
@@ -50,23 +46,9 @@ def _install(cache_dir: str) -> None:
     def cached_compile_source(pathname: str, source: bytes) -> types.CodeType:
         # Each module process unpacks its zip under a new temporary path: the key is the source alone, and a hit
         # takes the path of the file it stands for (tracebacks name the right file).
-        path = os.path.join(cache_dir, hashlib.sha256(tag + b"\0" + source).hexdigest())
-        try:
-            with open(path, "rb") as handle:
-                code = marshal.load(handle)
-        except (OSError, EOFError, ValueError, TypeError):
-            code = None
-        if isinstance(code, types.CodeType):
-            return code if code.co_filename == pathname else renamed(code, pathname)
-        code = compile_source(pathname, source)
-        partial = f"{path}.{os.getpid()}"
-        try:
-            with open(partial, "wb") as handle:
-                marshal.dump(code, handle)
-            os.replace(partial, path)  # whole or absent: parallel module processes never read half a file
-        except OSError:
-            pass
-        return code
+        code = _cached(_cache_path(cache_dir, b"code", source), lambda: compile_source(pathname, source),
+                       lambda value: isinstance(value, types.CodeType))
+        return code if code.co_filename == pathname else renamed(code, pathname)
 
     zipimport._compile_source = cached_compile_source  # pylint: disable=protected-access
 
@@ -95,7 +77,7 @@ def _cached(path: str, build, check):
     try:
         with open(partial, "wb") as handle:
             marshal.dump(value, handle)
-        os.replace(partial, path)
+        os.replace(partial, path)  # whole or absent: parallel processes never read half a file
     except (OSError, ValueError):
         pass
     return value
