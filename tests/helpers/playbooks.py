@@ -126,6 +126,10 @@ def playbook_env(
             "ANSIBLE_NOCOLOR": "1",
             "ANSIBLE_FORCE_COLOR": "0",
             "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible-local"),
+            # An absolute async directory: the async wrapper expands "~" from HOME, while async_status gets the
+            # directory as the controller expanded it, "~root" from the password database, so with HOME anywhere
+            # else an async task failed with "could not find job" (docs/dev/developing.md, "Tests").
+            "ANSIBLE_ASYNC_DIR": str(tmp_path / "ansible-async"),
             # ControlPath must stay short (unix socket limit), so it cannot live under pytest's tmp_path.
             "ANSIBLE_SSH_CONTROL_PATH_DIR": tempfile.mkdtemp(prefix="rpcp_"),
             "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s -o UserKnownHostsFile=/dev/null",
