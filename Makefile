@@ -7,7 +7,8 @@ SHELL := /bin/bash
 # Debian's /usr/bin/python3.11 is built with profile-guided and link-time optimisation and links libpython
 # statically; pyenv's default build (this machine's python3) has neither. The suites are Python through and
 # through: a clean `make test` took 468 s on Debian's against 542 s on pyenv's (docs/dev/developing.md, "Tests").
-# PYTHON=... picks another; an existing .venv keeps the interpreter it was built on (rm -rf .venv to switch).
+# PYTHON=... picks another; an existing .venv keeps the interpreter it was built on (rm -rf .venv
+# tests/sdk-python/.venv to switch).
 PYTHON_CANDIDATES := /usr/bin/python3.11 python3.11 python3
 PYTHON ?= $(or $(shell for p in $(PYTHON_CANDIDATES); do \
 	"$$p" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && \
