@@ -3,17 +3,15 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
-# The interpreter .venv is built on: the first of PYTHON_CANDIDATES that is Python 3.11 with venv and ensurepip.
-# Debian's /usr/bin/python3.11 is built with profile-guided and link-time optimisation and links libpython
-# statically; pyenv's default build (this machine's python3) has neither. The suites are Python through and
-# through: a clean `make test` took 468 s on Debian's against 542 s on pyenv's (docs/dev/developing.md, "Tests").
-# PYTHON=... picks another; an existing .venv keeps the interpreter it was built on (rm -rf .venv
-# tests/sdk-python/.venv to switch).
-PYTHON_CANDIDATES := /usr/bin/python3.11 python3.11 python3
-PYTHON ?= $(or $(shell for p in $(PYTHON_CANDIDATES); do \
-	"$$p" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && \
-	{ echo "$$p"; break; }; done),python3)
+# The interpreter .venv is built on: Python 3.13 or 3.12, which the newest ansible-core supports on the controller
+# (hack/find_python.sh: python3.13/python3.12 on PATH, else the newest pyenv install, else /usr/bin). PYTHON=... picks
+# another; an existing .venv keeps the interpreter it was built on (rm -rf .venv to switch).
+PYTHON ?= $(shell hack/find_python.sh 3.13 3.12 || echo python3)
 VENV := .venv
+# What the virtualenv installs: the whole toolchain for .venv, the integration needs and one ansible-core for the
+# compat virtualenvs (make compat sets both).
+REQUIREMENTS := requirements-dev.txt
+CORE :=
 BIN := $(CURDIR)/$(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(BIN):$(PATH)
@@ -34,10 +32,12 @@ export JAVA_HOME
 endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	targets live docs sim demo bench bench-timing clean sdk-js sdk-python
+	targets live docs sim demo bench bench-timing clean sdk-js sdk-python compat
 
 help:
-	@echo "make test         everything CI runs: integration, targets, sanity, ecosystem, unit and lint (three at a time)"
+	@echo "make test         integration, targets, sanity, ecosystem, unit and lint on the newest ansible-core (three at a time)"
+	@echo "make compat       integration and targets on the oldest (2.16) and the next (2.22) ansible-core; CI runs it"
+	@echo "                  after make test"
 	@echo "make lint         ruff, mypy (module_utils), ansible-lint (production profile), antsibull-docs lint, changelog lint"
 	@echo "make sanity       ansible-test sanity (offline-capable, no ignore files)"
 	@echo "make ecosystem    docs build + browser check, changelog, EE context, ansible-runner, release build"
@@ -58,12 +58,11 @@ help:
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-# uv installs the toolchain in about a quarter of pip's time on a fresh machine (15 s against 58 s, no cache; the
-# same versions resolve), and the install is on the critical path of a clean `make test`.
-$(STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
+# uv installs the toolchain in about a quarter of pip's time on a fresh machine (pip is the fallback).
+$(STAMP): requirements.txt requirements-test.txt $(REQUIREMENTS) | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv>=0.5"
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements-dev.txt || \
-	  $(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r $(REQUIREMENTS) $(if $(CORE),"$(CORE)") || \
+	  $(BIN)/python -m pip install --quiet -r $(REQUIREMENTS) $(if $(CORE),"$(CORE)")
 	touch $@
 
 venv: $(STAMP)
@@ -98,15 +97,34 @@ $(SDK_PYTHON)/.installed: tests/sdk-python/requirements.txt | $(STAMP)
 	touch $@
 
 # --- checks --------------------------------------------------------------------------------------------
-# The virtualenv and the Debian packages install side by side (uv and apt wait on the network and disk more than on
-# a core). Then every suite runs in one schedule, three at a time (--output-sync prints each suite's output in one
-# piece when it ends; a failing suite stops new ones from starting). The order make starts them in is its own: the
-# installs are phony prerequisites it runs again as jobs first, so the quick suites start while integration waits
-# for them. Two other schedules measured worse on a clean clone (docs/dev/developing.md, "Tests"): integration
-# first (-o on the installs; 796 s) and the quick suites before integration and the targets (756 s), against 688 s.
+# Each suite starts by printing the ansible-core and Python it runs on (CI's log shows what each stage tested).
+define banner
+@$(BIN)/python -c 'import ansible, platform, sys; print(f"== $(1): ansible-core {ansible.__version__}, Python {platform.python_version()} ($(VENV))", flush=True)'
+endef
+
+# The virtualenv and the Debian packages install side by side (uv and apt wait on the network and the disk more
+# than on a core), then every suite runs in one schedule, three at a time (--output-sync prints each suite's output
+# in one piece when it ends; a failing suite stops new ones from starting).
 test:
 	$(MAKE) --no-print-directory -j2 venv sysdeps
 	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
+
+# The integration suite and the targets on the oldest ansible-core the README promises and on the next one, each in
+# a virtualenv of its own (CORE_<version>, on PYTHON_<version>); CI runs this after make test.
+COMPAT_VERSIONS := 2.16 2.22
+CORE_2.16 := ansible-core>=2.16,<2.17
+PYTHON_2.16 ?= $(shell hack/find_python.sh 3.11 || echo python3.11)
+# The newest pre-release until 2.22.0 is out (an explicit pre-release bound admits pre-releases, then the release).
+CORE_2.22 := ansible-core>=2.22.0rc1,<2.23
+PYTHON_2.22 ?= $(shell hack/find_python.sh 3.13 3.12 || echo python3)
+
+compat: $(addprefix compat-,$(COMPAT_VERSIONS))
+
+compat-%: sysdeps
+	$(MAKE) --no-print-directory VENV=.venv-compat-$* REQUIREMENTS=requirements-test.txt CORE="$(CORE_$*)" \
+	  PYTHON="$(PYTHON_$*)" venv
+	$(MAKE) --no-print-directory -j2 --output-sync=target VENV=.venv-compat-$* REQUIREMENTS=requirements-test.txt \
+	  CORE="$(CORE_$*)" integration targets
 
 checks: sanity lint unit ecosystem
 
@@ -117,6 +135,7 @@ conflict-markers:
 	@! git grep -nE "^(<<<<<<< |=======$$|>>>>>>> )" -- . ":(exclude)*.json"
 
 ruff: venv
+	$(call banner,lint)
 	$(BIN)/ruff check .
 
 # Type hints of plugins/module_utils, imported by FQCN from the collections path (tests/collections_path.py).
@@ -138,6 +157,7 @@ changelog-lint: venv
 # ansible-test needs the collection at .../ansible_collections/runpod/cloud and, offline, a
 # stand-in for the get-pip download it uses to seed its sanity virtualenvs.
 sanity: venv sysdeps
+	$(call banner,sanity)
 	root=$$(mktemp -d) && trap 'rm -rf "$$root"' EXIT && tree=$$root/ansible_collections/runpod/cloud && \
 	mkdir -p $$tree && \
 	git ls-files -z --cached --others --exclude-standard | \
@@ -146,29 +166,32 @@ sanity: venv sysdeps
 	pip_version=$$($(BIN)/python hack/ansible_test_pip_version.py) && \
 	  mkdir -p $(HOME)/.ansible/test/cache && \
 	  cp hack/get_pip_standin.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py && \
-	cd $$tree && flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python 3.11 --color no
+	cd $$tree && flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') --color no
 
 # Only the quality-gate test runs ansible-test: it takes SANITY_LOCK itself (tests/ecosystem/conftest.py).
 ecosystem: venv sysdeps
+	$(call banner,ecosystem)
 	RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) $(PYTEST) tests/ecosystem -q
 
-# pytest-xdist (docs/dev/developing.md, "Tests"): each worker process starts its own simulator. Integration
-# tests wait on the simulator's scaled clock between ansible-playbook runs, so more workers than the 2
-# cores keep both busy; integration hands out one test at a time, longest first (tests/integration/conftest.py:
-# LONGEST_FIRST), so no worker is left with the long ones at the end.
+# pytest-xdist: each worker process starts its own simulator. Integration tests wait on the simulator's scaled clock
+# between ansible-playbook runs, so more workers than the 2 cores keep both busy; worksteal lets a worker that ran
+# out of tests take half of another's queue.
 UNIT_WORKERS ?= 2
 INTEGRATION_WORKERS ?= 4
 
 unit: venv
+	$(call banner,unit)
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
 integration: venv sysdeps sdk-js sdk-python
-	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load --maxschedchunk 1
+	$(call banner,integration)
+	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
 TARGET ?=
 targets: venv sysdeps
+	$(call banner,targets)
 	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py sim $(TARGET)
 
 live: venv sysdeps
@@ -198,3 +221,6 @@ bench-timing: venv sysdeps
 
 clean:
 	rm -rf .pytest_cache .ruff_cache tests/output $(DOCS_BUILD)
+
+distclean: clean
+	rm -rf .venv .venv-compat-* tests/sdk-python/.venv tests/sdk-js/node_modules

@@ -36,7 +36,6 @@ TARGETS_DIR = REPO / "tests" / "integration" / "targets"
 SWEEP_PLAYBOOK = REPO / "tests" / "integration" / "live" / "sweep.yml"
 BIN = Path(os.environ.get("VENV_BIN") or Path(sys.executable).parent)
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
-MODULE_CODE_CACHE = REPO / "tests" / "output" / "module-code-cache"
 
 # RunPod's own URLs (the modules' defaults); used only when RUNPOD_API_URL / RUNPOD_SERVERLESS_URL are unset.
 DEFAULT_API_URL = "https://api.runpod.io/v2"
@@ -177,14 +176,7 @@ def run_sim(targets: list[str]) -> int:
                 "runpod_wait_timeout": "2m",
                 "runpod_gpu_type_id": "NVIDIA RTX A4000",
                 "runpod_cluster_gpu_type_id": "NVIDIA H100 80GB HBM3",
-                # The module processes keep their compiled module_utils as the pytest suite's do
-                # (tests/helpers/module_code_cache/sitecustomize.py); ansible-test passes no environment on.
-                "runpod_module_environment": {
-                    "PYTHONPATH": str(REPO / "tests" / "helpers" / "module_code_cache"),
-                    "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
-                },
             })
-            MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
             rc = ansible_test(tree, targets)
         finally:
             stop_simulator(process)

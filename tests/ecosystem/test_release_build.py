@@ -19,6 +19,7 @@ FORBIDDEN_TOP_LEVEL = {
     "hack",
     "Makefile",
     "requirements-dev.txt",
+    "requirements-test.txt",
     "requirements-bench.txt",
     "ruff.toml",
     ".ansible-lint",

@@ -23,13 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, TESTS_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, VENV_BIN
 
 ANSIBLE_PLAYBOOK = VENV_BIN / "ansible-playbook"
 CALLBACK_DIR = SIMULATOR_ROOT / "ansible_plugins" / "callback"
-# The module processes' compiled-code cache (module_code_cache/sitecustomize.py), shared by every run of a session.
-MODULE_CODE_CACHE_PATH = Path(__file__).resolve().parent / "module_code_cache"
-MODULE_CODE_CACHE = TESTS_ROOT / "output" / "module-code-cache"
 # The harness's ansible.cfg (what only the configuration file can set).
 HARNESS_ANSIBLE_CFG = Path(__file__).resolve().parent / "ansible.cfg"
 
@@ -99,14 +96,8 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
 
 
 def harness_env() -> dict[str, str]:
-    """The variables that give a playbook run the session's caches (controller and module processes) and the
-    harness's ansible.cfg."""
-    MODULE_CODE_CACHE.mkdir(parents=True, exist_ok=True)
-    return {
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(MODULE_CODE_CACHE_PATH), os.environ.get("PYTHONPATH")])),
-        "RUNPOD_TEST_MODULE_CODE_CACHE": str(MODULE_CODE_CACHE),
-        "ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG),
-    }
+    """The variables every harness playbook run shares: the harness's ansible.cfg."""
+    return {"ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG)}
 
 
 def playbook_env(
@@ -128,7 +119,7 @@ def playbook_env(
             "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible-local"),
             # An absolute async directory: the async wrapper expands "~" from HOME, while async_status gets the
             # directory as the controller expanded it, "~root" from the password database, so with HOME anywhere
-            # else an async task failed with "could not find job" (docs/dev/developing.md, "Tests").
+            # else an async task failed with "could not find job" (docs/dev/developing.md).
             "ANSIBLE_ASYNC_DIR": str(tmp_path / "ansible-async"),
             # ControlPath must stay short (unix socket limit), so it cannot live under pytest's tmp_path.
             "ANSIBLE_SSH_CONTROL_PATH_DIR": tempfile.mkdtemp(prefix="rpcp_"),

@@ -48,54 +48,6 @@ from helpers.simulated import fresh_account
 
 from runpod_sim.testing import SimProcess, start_simulator
 
-# The longest tests first (wall time at 4 workers on 2 cores, measured with --durations; the order matters, the
-# figures do not): `make integration` hands tests out one at a time (--dist load --maxschedchunk 1), so the longest
-# start first and the short ones fill the gaps; in file order the longest wait-progress files came last and one
-# worker ran them alone for minutes at the end of a run. Tests not listed keep their order after these.
-LONGEST_FIRST = (
-    "test_role_hosts.py::test_rerun_changes_nothing_then_absent_deletes_the_pods_and_the_generated_keys",
-    "test_demo.py::test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_nothing_behind",
-    "test_cluster.py::test_example_playbook_checks_the_network_over_ssh_reruns_clean_and_deletes",
-    "test_account.py::test_volume_registry_ssh_key_and_billing_in_one_run",
-    "test_wait_progress_controller.py::test_check_diff_no_log_async_and_delegation_on_both_paths",
-    "test_wait_progress_batch.py::test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results",
-    "test_wait_progress.py::test_progress_lines_and_the_same_results_on_both_paths",
-    "test_make_live.py::test_make_live_runs_the_targets_and_sweeps_only_its_own_prefix",
-    "test_wait_progress_services.py::test_endpoint_progress_lines_and_the_same_results_on_both_paths",
-    "test_placement.py::test_every_row_of_the_create_table",
-    "test_role_hosts.py::test_the_api_key_can_come_from_module_defaults_only",
-    "test_price_placement.py::test_cheapest_in_stock_a_400_moves_on_and_the_cap_on_both_forms",
-    "test_endpoint.py::test_ship_a_new_image_waits_for_the_new_release_then_the_rollout",
-    "test_wait_progress_services.py::test_cluster_progress_lines_and_the_same_results_on_both_paths",
-    "test_serverless_deploy.py::test_a_failing_smoke_test_fails_the_deploy_with_the_job_and_the_workers_error",
-    "test_endpoint.py::test_lifecycle_create_wait_rerun_update_info_delete",
-    "test_logs.py::test_a_stream_that_never_closes_does_not_hold_the_task",
-    "test_pod_wait.py::test_accept_close_and_non_ssh_time_out_then_rerun_resumes",
-    "test_wait_progress_batch.py::test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths",
-    "test_hostile_input.py::test_bad_input_and_connection_options_are_refused_or_warned_before_any_request",
-    "test_endpoint_job_sdks.py::test_both_sdks_get_the_output_the_module_gets",
-    "test_wait_progress_services.py::test_interrupted_endpoint_and_cluster_waits_give_the_same_result_on_both_paths",
-    "test_pod_lifecycle.py::test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_warnings",
-    "test_eda.py::test_heal_stopped_pods_starts_a_pod_stopped_out_of_band",
-    "test_endpoint_job.py::test_bad_input_fails_before_any_call",
-    "test_quota.py::test_a_100_pod_fleet_paces_itself_within_a_minute_of_the_quotas_floor",
-    "test_pod_wait.py::test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it",
-    "test_template.py::test_template_lifecycle_in_use_and_duplicate_names",
-    "test_pod_lifecycle.py::test_an_update_is_one_patch_that_keeps_the_ssh_key_and_check_mode_sends_none",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
-
-    def position(entry: tuple[int, pytest.Item]) -> tuple[int, int]:
-        index, item = entry
-        name = f"{item.path.name}::{getattr(item, 'originalname', None) or item.name}"
-        return rank.get(name, len(rank)), index
-
-    items[:] = [item for _index, item in sorted(enumerate(items), key=position)]
-
-
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
 
 

@@ -223,9 +223,11 @@ def test_sigint_during_the_wait_is_wait_interrupted_on_both_paths(sim, tmp_path)
 
 def test_a_controller_without_httpx_or_pydantic_lets_the_module_wait(run_playbook, tmp_path):
     """The action plugin imports without them and runs the plain module, whose own Python has them."""
+    # Packages that fail to import, as a missing one does, ahead of the installed ones on the controller's path.
     blocker = tmp_path / "no-httpx"
-    blocker.mkdir()
-    (blocker / "sitecustomize.py").write_text("import sys\n\nsys.modules['httpx'] = sys.modules['pydantic'] = None\n")
+    for name in ("httpx", "pydantic"):
+        (blocker / name).mkdir(parents=True)
+        (blocker / name / "__init__.py").write_text(f"raise ImportError('No module named {name!r}')\n")
     # PYTHONPATH reaches the controller (ansible-playbook) only: the task gives the module an empty one.
     text = play(_task("lean", wait_args("lean", wait_for="running"), "environment: {PYTHONPATH: ''}"))
     result = run_playbook(tmp_path, text, env={"PYTHONPATH": str(blocker)})

@@ -38,7 +38,8 @@ def test_collection_version_matches_user_agent_version():
 
 def test_build_ignore_keeps_dev_only_files_out_of_the_release():
     ignored = set(load("galaxy.yml")["build_ignore"])
-    assert {"tests", "hack", ".venv", "Makefile", "requirements-dev.txt"} <= ignored
+    dev_only = {"tests", "hack", ".venv", ".venv-compat-*", "Makefile", "requirements-dev.txt", "requirements-test.txt"}
+    assert dev_only <= ignored
     # The execution environment reads these from the installed collection.
     assert not {"requirements.txt", "meta", "bindep.txt"} & ignored
 

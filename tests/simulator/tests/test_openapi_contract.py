@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every route the collection uses answers what RunPod's published REST v2 OpenAPI document promises (openapi-core).
 
-The document is read from ``shared/reference`` (falling back to the simulator's byte-identical copy).
+The document is the simulator's bundled copy (runpod_sim/spec, pinned by its sha256 below).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from runpod_sim.schemas import SPEC_DIR
 GPU = "NVIDIA GeForce RTX 4090"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
 
-SHARED = Path("/work/shared/reference")
 SHA256 = {
     "runpod-rest-v2-openapi.json": "b8bce61c5a2290d28a7cb2ed53173637166817249986cb18b101b2fd651fd313",
 }
@@ -36,8 +35,9 @@ CONFIG = Config(extra_media_type_deserializers={"application/problem+json": json
 
 
 def _spec_path(name: str) -> Path:
-    shared = SHARED / name
-    return shared if shared.exists() else SPEC_DIR / name
+    # The repository's own copy: the version of RunPod's document the simulator follows, moved on deliberately
+    # (a path outside the repository would change the contract under a clone that did not change).
+    return SPEC_DIR / name
 
 
 @pytest.fixture(scope="module")
