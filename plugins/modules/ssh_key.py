@@ -70,7 +70,7 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-keys:
+ssh_keys:
   description: The account's registered keys after the task (the planned list in check mode).
   returned: always
   type: list
@@ -148,7 +148,7 @@ def plan(current, given, state, exclusive):
 
 
 class SshKeyModule(RunPodModule):
-    result_key = "keys"
+    result_key = "ssh_keys"
     resource_kind = "SSH key"
 
     def run(self):
@@ -161,7 +161,7 @@ class SshKeyModule(RunPodModule):
         except RunPodError as error:
             self.fail_api(error, "reading the account's SSH keys failed")
         new, added, removed = plan(current, given, params["state"], params["exclusive"])
-        self.result.update(keys=list(current), added=added, removed=removed)
+        self.result.update(ssh_keys=list(current), added=added, removed=removed)
         if new == current:
             self.exit()
         self.mark_changed()
@@ -173,12 +173,12 @@ class SshKeyModule(RunPodModule):
                 "after_header": "account SSH keys",
             }
         if self.module.check_mode:
-            self.exit(keys=new)
+            self.exit(ssh_keys=new)
         try:
             written = account.set_ssh_keys(new)
         except RunPodError as error:
             self.fail_api(error, "writing the account's SSH keys failed", changed=False)
-        self.exit(keys=written)
+        self.exit(ssh_keys=written)
 
 
 def main():

@@ -253,13 +253,13 @@ def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_p
     assert sim.admin.count("POST", r"^/v2/registries$") == 2
 
     # --- ssh_key
-    assert result.task_result("add")["keys"] == [KEY_A]
+    assert result.task_result("add")["ssh_keys"] == [KEY_A]
     more = result.task_result("add two more")
-    assert more["keys"] == [KEY_A, KEY_B, KEY_C] and more["added"] == [KEY_B, KEY_C]
+    assert more["ssh_keys"] == [KEY_A, KEY_B, KEY_C] and more["added"] == [KEY_B, KEY_C]
     exclusive = result.task_result("exclusive")
-    assert exclusive["keys"] == [KEY_C] and exclusive["removed"] == [KEY_A, KEY_B]
+    assert exclusive["ssh_keys"] == [KEY_C] and exclusive["removed"] == [KEY_A, KEY_B]
     assert result.task_result("exclusive rerun")["changed"] is False
-    assert result.task_result("absent")["keys"] == []
+    assert result.task_result("absent")["ssh_keys"] == []
     # The reset, then one PUT per real change (add, add two, exclusive, absent); the exclusive rerun sent none.
     assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 5
 

@@ -380,7 +380,7 @@ def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_pl
         body: {{rollout_step: 1000000}}
     - name: stalled
       runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:3", wait=True, wait_for="rollout",
-                                               wait_timeout="3s"))}
+                                              wait_timeout="3s"))}
 """
     result = run_playbook(tmp_path, play(tasks))
     prefix = PREFIX

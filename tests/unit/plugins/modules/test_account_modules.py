@@ -222,7 +222,7 @@ def test_network_volume_grow_in_check_mode_plans_without_writing(monkeypatch, ca
 def test_ssh_key_check_mode_and_retired_v1_refusal(monkeypatch, capsys):
     fake = FakeAccount(keys=["ssh-ed25519 AAAA old"])
     result = run(ssh_key, monkeypatch, capsys, fake, {"key": "ssh-rsa BBBB new", "exclusive": True}, check_mode=True)
-    assert result["changed"] is True and result["keys"] == ["ssh-rsa BBBB new"]
+    assert result["changed"] is True and result["ssh_keys"] == ["ssh-rsa BBBB new"]
     assert result["removed"] == ["ssh-ed25519 AAAA old"] and fake.calls == [("get_ssh_keys",)]
     fake = FakeAccount()
     result = run(ssh_key, monkeypatch, capsys, fake, {"key": "ssh-rsa BBBB", "api_version": "v1"})
