@@ -227,7 +227,7 @@ def test_a_controller_without_httpx_or_pydantic_lets_the_module_wait(run_playboo
     blocker = tmp_path / "no-httpx"
     for name in ("httpx", "pydantic"):
         (blocker / name).mkdir(parents=True)
-        (blocker / name / "__init__.py").write_text(f"raise ImportError('No module named {name!r}')\n")
+        (blocker / name / "__init__.py").write_text(f"raise ImportError({f'No module named {name!r}'!r})\n")
     # PYTHONPATH reaches the controller (ansible-playbook) only: the task gives the module an empty one.
     text = play(_task("lean", wait_args("lean", wait_for="running"), "environment: {PYTHONPATH: ''}"))
     result = run_playbook(tmp_path, text, env={"PYTHONPATH": str(blocker)})

@@ -30,6 +30,9 @@ class CallbackModule(CallbackBase):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.results = []
+        # (task id, host) -> whether each loop item failed, in order: ansible-core 2.21 gives callbacks the loop's
+        # item results without their "failed" key, which the registered variable (what a playbook sees) keeps.
+        self.item_failed = {}
 
     def _new_play(self, play):
         return {"play": {"name": play.get_name(), "id": str(play._uuid)}, "tasks": []}
@@ -46,10 +49,28 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_handler_task_start(self, task):
         self.results[-1]["tasks"].append(self._new_task(task))
 
+    def _item(self, result, failed):
+        self.item_failed.setdefault((str(result._task._uuid), result._host.get_name()), []).append(failed)
+
+    def v2_runner_item_on_ok(self, result):
+        self._item(result, False)
+
+    def v2_runner_item_on_failed(self, result):
+        self._item(result, True)
+
+    def v2_runner_item_on_skipped(self, result):
+        self._item(result, False)
+
     def _record(self, result, **extra):
         host = result._host.get_name()
         payload = dict(result._result)
         payload.update(extra)
+        failed = self.item_failed.pop((str(result._task._uuid), host), [])
+        if isinstance(payload.get("results"), list) and len(failed) == len(payload["results"]):
+            payload["results"] = [
+                {**item, "failed": True} if was_failed and isinstance(item, dict) else item
+                for item, was_failed in zip(payload["results"], failed)
+            ]
         task_name = result._task.get_name()
         tasks = self.results[-1]["tasks"] if self.results else []
         for entry in reversed(tasks):
