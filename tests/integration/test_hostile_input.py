@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import httpx
+from helpers.playbooks import flat
 
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
 GPU = "NVIDIA GeForce RTX 4090"
@@ -81,7 +82,7 @@ groups:
         check=False,
     )
     assert completed.returncode != 0
-    assert "request_timeout must be a number of seconds above 0" in completed.stderr
+    assert flat("request_timeout must be a number of seconds above 0") in flat(completed.stderr)
     assert sim.admin.requests() == []
 
 

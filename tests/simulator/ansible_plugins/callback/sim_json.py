@@ -69,7 +69,7 @@ class CallbackModule(CallbackBase):
         if isinstance(payload.get("results"), list) and len(failed) == len(payload["results"]):
             payload["results"] = [
                 {**item, "failed": True} if was_failed and isinstance(item, dict) else item
-                for item, was_failed in zip(payload["results"], failed)
+                for item, was_failed in zip(payload["results"], failed, strict=True)
             ]
         task_name = result._task.get_name()
         tasks = self.results[-1]["tasks"] if self.results else []
