@@ -6,8 +6,8 @@ download, and installs what ansible-test asks get-pip for (pip at the version it
 
 With uv on PATH (``make sanity`` runs ansible-test with the project's .venv/bin first), uv installs
 it: on a fresh machine ansible-test builds about ten virtualenvs, and the ensurepip route below
-installs and byte-compiles pip twice in each (its bundled version, then the pinned one). A fresh
-``make sanity`` took 114 s with uv against 172 s (docs/dev/developing.md, "Tests"). ``--native-tls``:
+installs and byte-compiles pip twice in each (its bundled version, then the pinned one).
+``--native-tls``:
 ansible-test passes this script no ``SSL_CERT_FILE``, and the machine's trust store is what pip uses.
 
 Without uv, when uv fails (an index only pip's configuration names, say), or when ansible-test

@@ -115,7 +115,7 @@ def transport_warnings(resolved):
 
 
 class Backend:
-    """Abstract backend; see docs/dev/developing.md for the method table and the API cost of each call."""
+    """Abstract backend; see docs/dev/interfaces.md for the method table and the API cost of each call."""
 
     # The subclass names its paths and body builders (``*_body``); ``_payloads`` reads the answers.
     endpoints_path = ""

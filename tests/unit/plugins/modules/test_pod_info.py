@@ -146,7 +146,7 @@ def test_batch_wait_succeeds_when_the_last_pod_runs(capsys, monkeypatch, clock):
     assert [pod["runtime_status"] for pod in result["pods"]] == ["running", "running"]
     assert result["wait"]["polls"] == 3 and result["wait"]["history"][-1]["state"] == "all 2 pods ready"
     # The selection read is the wait's first poll: three reads in all, at most an interval apart (booting
-    # pods are read sooner, see the read cadence in docs/dev/developing.md).
+    # pods are read sooner, see the read cadence in docs/dev/wait-and-status.md).
     assert backend.count("list_pods") == 3 and 0 < clock.elapsed <= 10
     assert backend.mutations() == []
 
