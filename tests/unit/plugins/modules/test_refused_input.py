@@ -16,6 +16,7 @@ from helpers.fakes import run_module
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
+CPU_POD = {"image": "runpod/base:1.0", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"], "ssh": False}
 CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "runpod/base:1.0"}
 WHITESPACE = "leading or trailing whitespace"
 
@@ -39,6 +40,11 @@ REFUSED = {
     "env key": ("pod", {"name": "t", "env": {"NOT-A-NAME": "x"}, **POD}, ["NOT-A-NAME"]),
     "env value": ("pod", {"name": "t", "env": {"X": {"x": [1, 2]}}, **POD}, ["env value of X", "string"]),
     "data center": ("pod", {"name": "t", "data_center_ids": ["us tx 3; rm"], **POD}, ["data_center_ids"]),
+    # A CPU pod's vCPUs (a power of two from 2) and no pod volume (from tests/integration/test_documented_api.py,
+    # where the strict simulator shows the valid CPU pod's POST alone).
+    "cpu odd vcpus": ("pod", {"name": "cpu", "vcpu_count": 3, **CPU_POD}, ["power of two"]),
+    "cpu one vcpu": ("pod", {"name": "cpu", "vcpu_count": 1, **CPU_POD}, ["vcpu_count"]),
+    "cpu pod volume": ("pod", {"name": "cpu", "volume_gb": 20, **CPU_POD}, ["volume_gb"]),
     "template trailing space": ("template", {"name": "tpl ", "image": "x"}, [WHITESPACE]),
     "template bad port": ("template", {"name": "tpl", "image": "x", "ports": ["80"]}, ["'80'", "80/tcp"]),
     "template env value": ("template", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}, ["env value of A"]),
