@@ -57,6 +57,27 @@ REFUSED = {
                               [WHITESPACE]),
     "registry newline": ("container_registry", {"name": "hub\n", "username": "robot", "password": "pw"},
                          [WHITESPACE]),
+    # endpoint_job's input rules (from tests/integration/test_endpoint_job.py, which runs one of them through
+    # ansible-playbook and shows in the simulator's request log that it made no request).
+    "job endpoint id and name": ("endpoint_job", {"endpoint_id": "ep1", "endpoint_name": "x", "input": {}},
+                                 ["exactly one of endpoint_id and endpoint_name"]),
+    "job input and id": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "id": "job-1"}, ["not both"]),
+    "job cancel without id": ("endpoint_job", {"endpoint_id": "ep1", "state": "cancelled"},
+                              ["state=cancelled needs id"]),
+    "job neither input nor id": ("endpoint_job", {"endpoint_id": "ep1"}, ["give input"]),
+    "job execution_timeout": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "execution_timeout": "1s"},
+                              ["execution_timeout must be between 5 seconds"]),
+    "job ttl": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "ttl": "8d"}, ["ttl must be between 10 seconds"]),
+    "job webhook scheme": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "webhook": "ftp://example.com/done"},
+                           ["http or https URL"]),
+    "job webhook credentials": ("endpoint_job",
+                                {"endpoint_id": "ep1", "input": {}, "webhook": "https://user:pw@example.com/done"},
+                                ["user name or password"]),
+    "job id whitespace": ("endpoint_job", {"endpoint_id": "ep1", "id": "job 1"}, ["whitespace"]),
+    "job low_priority on a read": ("endpoint_job", {"endpoint_id": "ep1", "id": "job-1", "low_priority": True},
+                                   ["apply to a new job"]),
+    "job wait_timeout": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "wait_timeout": "soon"},
+                         ["invalid wait_timeout"]),
     # Three mistakes at once: all three named in one refusal.
     "endpoint three mistakes": (
         "endpoint",
