@@ -45,6 +45,17 @@ REFUSED = {
     "cpu odd vcpus": ("pod", {"name": "cpu", "vcpu_count": 3, **CPU_POD}, ["power of two"]),
     "cpu one vcpu": ("pod", {"name": "cpu", "vcpu_count": 1, **CPU_POD}, ["vcpu_count"]),
     "cpu pod volume": ("pod", {"name": "cpu", "volume_gb": 20, **CPU_POD}, ["volume_gb"]),
+    # The pod's own input rules (from tests/integration/test_pod_lifecycle.py, which runs the first of them through
+    # ansible-playbook, where the action plugin would hand the wait to the controller).
+    "pod wait_timeout out of range": ("pod", {"name": "web", "wait": True, "wait_timeout": "200000d", **POD},
+                                      ["invalid wait_timeout", "out of range"]),
+    "pod bad wait_interval": ("pod", {"name": "web", "wait": True, "wait_interval": "abc", **POD},
+                              ["invalid wait_interval", "supported formats"]),
+    "pod wait with ssh false": ("pod", {"name": "web", "wait": True, "ssh": False, **POD},
+                                ["cannot be combined with ssh: false"]),
+    "pod unknown gpu": ("pod", {"name": "web", "image": "runpod/base:1.0", "gpu_type_ids": ["NVIDIA RTX 4090"]},
+                        ["unknown GPU type", "did you mean"]),
+    "pod no image": ("pod", {"name": "web", "gpu_type_ids": [GPU]}, ["needs image or template_id"]),
     "template trailing space": ("template", {"name": "tpl ", "image": "x"}, [WHITESPACE]),
     "template bad port": ("template", {"name": "tpl", "image": "x", "ports": ["80"]}, ["'80'", "80/tcp"]),
     "template env value": ("template", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}, ["env value of A"]),
@@ -87,6 +98,16 @@ REFUSED = {
          "idle_timeout cannot be set beside scaler_type REQUEST_COUNT"],
     ),
 }
+# Refused by Ansible's argument spec (choices, unknown options, mutually_exclusive) before the module's own code
+# runs: no "code" in the result (from tests/integration/test_pod_lifecycle.py).
+SPEC_REFUSED = {
+    "pod unknown cloud": ("pod", {"name": "web", "cloud_type": "PRIVATE", **POD},
+                          ["value of cloud_type must be one of"]),
+    # REST v1's spot option is gone with it: an unknown option like any other.
+    "pod removed v1 option": ("pod", {"name": "web", "interruptible": True, **POD},
+                              ["Unsupported parameters", "interruptible"]),
+    "pod image and template": ("pod", {"name": "web", "template_id": "tpl", **POD}, ["mutually exclusive"]),
+}
 BAD_TIMEOUTS = ["-1", "nan", "inf", "0", "1e300"]
 
 
@@ -107,6 +128,15 @@ def test_bad_module_input_is_refused_before_any_client_is_built(label, capsys, m
     message = _refused(run_module(_module(module), None, capsys, monkeypatch, **args), label)
     for needle in needles:
         assert needle in message, (label, message)
+
+
+@pytest.mark.parametrize("label", sorted(SPEC_REFUSED))
+def test_input_the_argument_spec_refuses_builds_no_client(label, capsys, monkeypatch):
+    module, args, needles = SPEC_REFUSED[label]
+    result = run_module(_module(module), None, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result.get("changed", False) is False, (label, result)
+    for needle in needles:
+        assert needle in result["msg"], (label, result["msg"])
 
 
 @pytest.mark.parametrize("value", BAD_TIMEOUTS)
