@@ -37,7 +37,11 @@ def v2_get(sim, path: str) -> dict:
     return httpx.get(sim.urls["api_v2"] + path, headers=headers, timeout=10).json()
 
 
-def test_v2_endpoint_rerun_sends_no_patch(sim, run_playbook, tmp_path):
+def test_the_documented_api_cases_in_one_run(sim, run_playbook, tmp_path):
+    """One playbook run, one part per case above (each part's resources have their own names; request counts are
+    per route and the totals are each part's sum). The CPU pod's refused vcpu counts and pod volume are refused
+    before any client is built: tests/unit/plugins/modules/test_refused_input.py ("cpu ..." rows)."""
+    sim.admin.configure(own_sshd_images=["my/sshd:1"])
     template = {"name": "tpl", "image": "runpod/worker:1", "serverless": True}
     endpoint = {
         "name": "ep",
@@ -45,60 +49,34 @@ def test_v2_endpoint_rerun_sends_no_patch(sim, run_playbook, tmp_path):
         "gpu_type_ids": ["ADA_24"],
         "workers_max": 2,
     }
-    text = play(
-        task("template", "template", template) + "\n  register: tpl",
-        task("create", "endpoint", endpoint),
-        task("rerun", "endpoint", endpoint),
-    )
-    result = run_playbook(tmp_path, text)
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert result.task_result("create")["changed"] is True
-    rerun = result.task_result("rerun")
-    assert rerun["changed"] is False and rerun["endpoint"]["template_id"] is None
-    assert sim.admin.count("PATCH", r"^/v2/serverless/") == 0
-
-
-def test_v2_cpu_pod_vcpus_and_volume_checked_before_any_post(sim, run_playbook, tmp_path):
     cpu = {"name": "cpu", "image": "runpod/base:1.0", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"], "ssh": False}
-    text = play(
-        task("odd vcpus", "pod", {**cpu, "vcpu_count": 3}, ignore_errors=True),
-        task("one vcpu", "pod", {**cpu, "vcpu_count": 1}, ignore_errors=True),
-        task("volume", "pod", {**cpu, "volume_gb": 20}, ignore_errors=True),
-        task("default vcpus", "pod", cpu),
-    )
-    result = run_playbook(tmp_path, text)
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    for name, text_part in (("odd vcpus", "power of two"), ("one vcpu", "vcpu_count"), ("volume", "volume_gb")):
-        refused = result.task_result(name)
-        assert refused["failed"] is True and refused["code"] == "bad_request", name
-        assert text_part in refused["msg"], refused["msg"]
-    created = result.task_result("default vcpus")
-    assert created["changed"] is True
-    assert v2_get(sim, f"/pods/{created['pod']['id']}")["cpu"]["vcpuCount"] == 2
-    assert sim.admin.count("POST", r"^/v2/pods$") == 1  # only the valid pod was posted
-
-
-def test_volume_mount_path_alone_moves_the_mount_once(sim, run_playbook, tmp_path):
-    pod = {"name": "vol", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "volume_gb": 20}
-    moved = {**pod, "volume_mount_path": "/data"}
-    text = play(task("create", "pod", pod), task("move", "pod", moved), task("rerun", "pod", moved))
-    result = run_playbook(tmp_path, text)
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    move = result.task_result("move")
-    assert move["changed"] is True and move["updated_fields"] == ["volume_mount_path"]
-    assert result.task_result("rerun")["changed"] is False
-    assert sim.admin.count("PATCH", r"^/v2/pods/") == 1
-    read = v2_get(sim, f"/pods/{move['pod']['id']}")
-    assert read["mounts"] == {"persistent": {"size": 20, "path": "/data"}}
-
-
-def test_wait_for_ssh_without_a_reachable_key_is_refused_before_the_create(sim, run_playbook, tmp_path):
-    headers = {"Authorization": f"Bearer {sim.api_key}"}
-    httpx.put(sim.urls["api_v2"] + "/account/ssh-keys", json={"keys": []}, headers=headers, timeout=10)
-    sim.admin.clear_requests()
-    sim.admin.configure(own_sshd_images=["my/sshd:1"])
+    vol = {"name": "vol", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "volume_gb": 20}
+    moved = {**vol, "volume_mount_path": "/data"}
     wait = {"wait": True, "wait_interval": "100ms", "wait_timeout": "30s"}
+    empty_keys = f"""\
+- name: the account's keys removed
+  ansible.builtin.uri:
+    url: {sim.urls["api_v2"]}/account/ssh-keys
+    method: PUT
+    headers: {{Authorization: "Bearer {sim.api_key}"}}
+    body_format: json
+    body: {{keys: []}}
+"""
     text = play(
+        # 1. an endpoint rerun sends no PATCH
+        task("template", "template", template) + "\n  register: tpl",
+        task("endpoint create", "endpoint", endpoint),
+        task("endpoint rerun", "endpoint", endpoint),
+        # 2. a CPU pod gets its default vcpuCount
+        task("default vcpus", "pod", cpu),
+        # 3. volume_mount_path alone moves the mount once
+        task("vol create", "pod", vol),
+        task("move", "pod", moved),
+        task("move rerun", "pod", moved),
+        # 4. the account's key (conftest registered one) is enough for wait_for ssh ...
+        task("account key", "pod", {"name": "acct", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait}),
+        # ... and without any key that can reach the pod, wait_for ssh is refused before the create
+        empty_keys,
         task(
             "keyless",
             "pod",
@@ -109,20 +87,35 @@ def test_wait_for_ssh_without_a_reachable_key_is_refused_before_the_create(sim, 
     )
     result = run_playbook(tmp_path, text)
     assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+    # 1.
+    assert result.task_result("endpoint create")["changed"] is True
+    rerun = result.task_result("endpoint rerun")
+    assert rerun["changed"] is False and rerun["endpoint"]["template_id"] is None
+    assert sim.admin.count("PATCH", r"^/v2/serverless/") == 0
+
+    # 2.
+    created = result.task_result("default vcpus")
+    assert created["changed"] is True
+    assert v2_get(sim, f"/pods/{created['pod']['id']}")["cpu"]["vcpuCount"] == 2
+
+    # 3.
+    move = result.task_result("move")
+    assert move["changed"] is True and move["updated_fields"] == ["volume_mount_path"]
+    assert result.task_result("move rerun")["changed"] is False
+    assert sim.admin.count("PATCH", r"^/v2/pods/") == 1
+    read = v2_get(sim, f"/pods/{move['pod']['id']}")
+    assert read["mounts"] == {"persistent": {"size": 20, "path": "/data"}}
+
+    # 4.
+    account = result.task_result("account key")
+    assert account["wait"]["ready_detail"].startswith("ssh reachable at")
+    assert v2_get(sim, f"/pods/{account['pod']['id']}")["env"]["PUBLIC_KEY"] == KEY
     keyless = result.task_result("keyless")
     assert keyless["failed"] is True and keyless["code"] == "bad_request"
     assert "sshd that never starts" in keyless["msg"] and "own_sshd" in keyless["msg"]
     assert result.task_result("own sshd")["wait"]["ready_detail"].startswith("ssh reachable at")
-    assert sim.admin.count("POST", r"^/v2/pods$") == 1  # only the own-sshd pod
-    assert [p["name"] for p in sim.admin.pods()] == ["o"]
 
-
-def test_v2_account_key_is_enough_for_wait_for_ssh(sim, run_playbook, tmp_path):
-    # conftest registered one key on the account: ssh (startSsh) injects it, so no ssh_public_key is needed.
-    pod = {"name": "acct", "image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
-    wait = {"wait": True, "wait_interval": "100ms", "wait_timeout": "30s"}
-    result = run_playbook(tmp_path, play(task("create", "pod", {**pod, **wait})))
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    created = result.task_result("create")
-    assert created["wait"]["ready_detail"].startswith("ssh reachable at")
-    assert v2_get(sim, f"/pods/{created['pod']['id']}")["env"]["PUBLIC_KEY"] == KEY
+    # One POST per pod that was valid (cpu, vol, acct, o): the keyless pod was never posted.
+    assert sim.admin.count("POST", r"^/v2/pods$") == 4
+    assert sorted(p["name"] for p in sim.admin.pods()) == ["acct", "cpu", "o", "vol"]

@@ -32,28 +32,28 @@ TEMPLATE_TASK = """
 """
 
 # Creates the endpoint without waiting, then scripts its /health or workers through the admin API (real HTTP).
-SETUP_TASKS = TEMPLATE_TASK + """
-    - name: setup
+SETUP_TASKS = """
+    - name: %(register)s
       runpod.cloud.endpoint:
-        name: ep
+        name: %(ep)s
         template_id: "{{ tpl.template.id }}"
         gpu_type_ids: %(gpus)s
         workers_min: 0
-      register: setup
-    - name: script
+      register: %(register)s
+    - name: script %(ep)s
       ansible.builtin.uri:
-        url: "{{ admin }}/endpoints/{{ setup.endpoint.id }}/%(admin_path)s"
+        url: "{{ admin }}/endpoints/{{ %(register)s.endpoint.id }}/%(admin_path)s"
         method: POST
         body_format: json
         body: %(body)s
 """
 
 
-def wait_task(interval="100ms", timeout="30s", name="wait"):
+def wait_task(interval="100ms", timeout="30s", name="wait", ep="ep"):
     return f"""
     - name: {name}
       runpod.cloud.endpoint:
-        name: ep
+        name: {ep}
         template_id: "{{{{ tpl.template.id }}}}"
         gpu_type_ids: {json.dumps(GPUS)}
         workers_min: 0
@@ -63,8 +63,12 @@ def wait_task(interval="100ms", timeout="30s", name="wait"):
 """
 
 
-def scripted(admin_path, body):
-    return SETUP_TASKS % {"gpus": json.dumps(GPUS), "admin_path": admin_path, "body": json.dumps(body)}
+def scripted(admin_path, body, ep="ep", register="setup", template=True):
+    """The template task (unless ``template`` is false), then endpoint ``ep`` created (registered as ``register``)
+    and scripted."""
+    setup = SETUP_TASKS % {"gpus": json.dumps(GPUS), "admin_path": admin_path, "body": json.dumps(body), "ep": ep,
+                           "register": register}
+    return (TEMPLATE_TASK if template else "") + setup
 
 
 def health_gets(sim, endpoint_id):
@@ -198,13 +202,41 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
     assert health_gets(sim, endpoint["id"]) == created["wait"]["polls"] + 1 + 2
 
 
-def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, tmp_path):
-    sequence = [{"status": 404}, {"status": 404}, {"workers": {"ready": 1, "idle": 1}}]
-    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
+def test_scripted_health_and_a_never_propagating_endpoint_in_one_run(sim, run_playbook, tmp_path):
+    """One run, one endpoint per case (health reads are counted per endpoint): workers_min 0 warns and rides out
+    the /health 404 lag; an endpoint deleted mid-wait is not_found after two misses; a 401 mid-wait fails at once;
+    throttled and unhealthy workers are never ready; and, last (the lag applies to endpoints created after it is
+    set), an endpoint that never propagates is not_found on the 12th read."""
+    lag = [{"status": 404}, {"status": 404}, {"workers": {"ready": 1, "idle": 1}}]
+    deleted = [{"workers": {"initializing": 1}}, {"status": 404}]
+    denied = [{"workers": {"initializing": 1}}, {"status": 401, "error": "invalid api key"}]
+    tasks = (
+        scripted("health-sequence", {"sequence": lag}, ep="zero", register="setup_zero")
+        + wait_task(name="wait zero", ep="zero")
+        + scripted("health-sequence", {"sequence": deleted}, ep="gone", register="setup_gone", template=False)
+        + wait_task(name="wait gone", ep="gone") + "      ignore_errors: true\n"
+        + scripted("health-sequence", {"sequence": denied}, ep="denied", register="setup_denied", template=False)
+        + wait_task(interval="500ms", timeout="60s", name="wait denied", ep="denied") + "      ignore_errors: true\n"
+        + scripted("workers", {"statuses": ["THROTTLED", "UNHEALTHY"]}, ep="sick", register="setup_sick",
+                   template=False)
+        + wait_task(interval="200ms", timeout="1s", name="wait sick", ep="sick") + "      ignore_errors: true\n"
+        + """
+    - name: endpoints never propagate from now on
+      ansible.builtin.uri:
+        url: "{{ admin }}/config"
+        method: POST
+        body_format: json
+        body: {propagation_lag: 1000000}
+"""
+        + wait_task(timeout="60s", name="wait lost", ep="lost") + "      ignore_errors: true\n"
+    )
     result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
     assert result.rc == 0, result.stdout + result.stderr
-    waited = result.task_result("wait")
-    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+
+    # workers_min 0 warns, and the wait rides out the health 404 lag.
+    waited = result.task_result("wait zero")
+    endpoint_id = result.task_result("setup_zero")["endpoint"]["id"]
+    assert waited.get("failed") is not True, waited
     assert waited["changed"] is False
     assert waited["endpoint"]["id"] == endpoint_id
     assert waited["ready_signal"] == "health_ready"
@@ -214,14 +246,9 @@ def test_workers_min_zero_warns_and_rides_out_health_404_lag(sim, run_playbook, 
     assert any("workers_min 0" in warning and endpoint_id in warning for warning in waited["warnings"])
     assert health_gets(sim, endpoint_id) == 3
 
-
-def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbook, tmp_path):
-    sequence = [{"workers": {"initializing": 1}}, {"status": 404}]
-    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task()
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
-    assert result.rc != 0
-    failed = result.task_result("wait")
-    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    # Deleted mid-wait: not_found after two misses.
+    failed = result.task_result("wait gone")
+    endpoint_id = result.task_result("setup_gone")["endpoint"]["id"]
     assert failed["failed"] is True
     assert failed["code"] == "not_found"
     assert failed["id"] == endpoint_id
@@ -232,38 +259,11 @@ def test_endpoint_deleted_mid_wait_is_not_found_after_two_misses(sim, run_playbo
     assert failed["endpoint"]["id"] == endpoint_id
     assert failed["endpoint"]["health"]["initializing"] == 1
     assert health_gets(sim, endpoint_id) == 3
-    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
 
-
-def test_never_propagating_endpoint_is_not_found_on_the_12th_read(sim, run_playbook, tmp_path):
-    sim.admin.configure(propagation_lag=1_000_000)
-    tasks = TEMPLATE_TASK + wait_task(timeout="60s")
-    result = run_playbook(tmp_path, play(tasks))
-    assert result.rc != 0
-    failed = result.task_result("wait")
-    endpoint_id = failed["id"]
-    assert failed["code"] == "not_found"
-    assert failed["changed"] is True  # this task created it, and it is kept
-    assert failed["endpoint"]["id"] == endpoint_id
-    assert failed["endpoint"]["health"] is None
-    assert failed["wait"]["polls"] == 12
-    assert "still does not know endpoint" in failed["msg"] and "12 consecutive reads" in failed["msg"]
-    for claim in ("never existed", "does not exist", "never created"):
-        assert claim not in failed["msg"]
-    assert "runpod.cloud.endpoint id=%s state=absent" % endpoint_id in failed["msg"]
-    assert "not billing" in failed["msg"]
-    assert health_gets(sim, endpoint_id) == 12
-    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
-    assert sim.admin.count("POST", rf"^{PREFIX}$") == 1
-
-
-def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path):
-    sequence = [{"workers": {"initializing": 1}}, {"status": 401, "error": "invalid api key"}]
-    tasks = scripted("health-sequence", {"sequence": sequence}) + wait_task(interval="500ms", timeout="60s")
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
-    assert result.rc != 0
-    failed = result.task_result("wait")
-    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    # A 401 mid-wait fails at once.
+    failed = result.task_result("wait denied")
+    endpoint_id = result.task_result("setup_denied")["endpoint"]["id"]
+    assert failed["failed"] is True
     assert failed["code"] == "unauthorized"
     assert failed["status"] == 401
     assert failed["id"] == endpoint_id
@@ -274,13 +274,10 @@ def test_unauthorized_mid_wait_fails_at_once(sim, run_playbook, tmp_path):
     assert health_gets(sim, endpoint_id) == 2
     assert sim.api_key not in json.dumps(failed)
 
-
-def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path):
-    tasks = scripted("workers", {"statuses": ["THROTTLED", "UNHEALTHY"]}) + wait_task(interval="200ms", timeout="1s")
-    result = run_playbook(tmp_path, play(tasks, admin=sim.urls["admin"]))
-    assert result.rc != 0
-    failed = result.task_result("wait")
-    endpoint_id = result.task_result("setup")["endpoint"]["id"]
+    # Throttled and unhealthy workers are never ready.
+    failed = result.task_result("wait sick")
+    endpoint_id = result.task_result("setup_sick")["endpoint"]["id"]
+    assert failed["failed"] is True
     assert failed["code"] == "wait_timeout"
     assert failed["id"] == endpoint_id
     counters = "workers ready 0, running 0, initializing 0, throttled 1, unhealthy 1"
@@ -295,6 +292,26 @@ def test_throttled_and_unhealthy_workers_never_ready(sim, run_playbook, tmp_path
     # fake: tests/unit/plugins/module_utils/test_cadence.py. Exactly one health read per poll.
     assert 2 <= failed["wait"]["polls"] <= 6
     assert health_gets(sim, endpoint_id) == failed["wait"]["polls"]
+
+    # Never propagating: not_found on the 12th read, and kept.
+    failed = result.task_result("wait lost")
+    endpoint_id = failed["id"]
+    assert failed["failed"] is True
+    assert failed["code"] == "not_found"
+    assert failed["changed"] is True  # this task created it, and it is kept
+    assert failed["endpoint"]["id"] == endpoint_id
+    assert failed["endpoint"]["health"] is None
+    assert failed["wait"]["polls"] == 12
+    assert "still does not know endpoint" in failed["msg"] and "12 consecutive reads" in failed["msg"]
+    for claim in ("never existed", "does not exist", "never created"):
+        assert claim not in failed["msg"]
+    assert "runpod.cloud.endpoint id=%s state=absent" % endpoint_id in failed["msg"]
+    assert "not billing" in failed["msg"]
+    assert health_gets(sim, endpoint_id) == 12
+
+    # No failed wait deleted anything, and each of the five endpoints was created once.
+    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
+    assert sim.admin.count("POST", rf"^{PREFIX}$") == 5
 
 
 def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, tmp_path):

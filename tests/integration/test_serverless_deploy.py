@@ -34,7 +34,9 @@ def workers(sim, endpoint_id: str) -> dict:
                      headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10).json()
 
 
-def test_deploy_ships_the_image_waits_for_the_rollout_and_smoke_tests_the_new_release(sim, run_playbook, tmp_path):
+def test_deploy_ships_waits_for_the_rollout_smoke_tests_and_fails_on_a_failing_smoke_test(sim, run_playbook, tmp_path):
+    """Four deploys of one endpoint, each starting from what the one before left: the create, a new image rolled out
+    and smoke-tested on the new release, then a smoke job that fails and one that answers wrong."""
     sim.admin.configure(rollout_step=20)
     first = deploy(run_playbook, tmp_path, "my-org/worker:1.0", deploy_smoke_expect={"prompt": "ping"})
     assert first.rc == 0, first.stdout[-4000:]
@@ -60,11 +62,7 @@ def test_deploy_ships_the_image_waits_for_the_rollout_and_smoke_tests_the_new_re
     assert listed[ran_on]["version"] == 2 and listed[ran_on]["image"] == "my-org/worker:1.1"
     assert "release v2" in second.task_result("Report the deploy")["msg"]
 
-
-def test_a_failing_smoke_test_fails_the_deploy_with_the_job_and_the_workers_error(sim, run_playbook, tmp_path):
-    first = deploy(run_playbook, tmp_path, "my-org/worker:2.0")
-    assert first.rc == 0, first.stdout[-4000:]
-    endpoint_id = first.task_result(SHIP)["endpoint"]["id"]
+    # The same endpoint: a failing smoke test fails the deploy with the job and the worker's error.
     sim.admin.job_script(endpoint_id, run_time=1, outcome="FAILED", error="ImportError: no module named torch")
     broken = deploy(run_playbook, tmp_path, "my-org/worker:2.1-broken")
     assert broken.rc != 0

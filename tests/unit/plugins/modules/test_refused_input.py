@@ -16,6 +16,7 @@ from helpers.fakes import run_module
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
+CPU_POD = {"image": "runpod/base:1.0", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"], "ssh": False}
 CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "runpod/base:1.0"}
 WHITESPACE = "leading or trailing whitespace"
 
@@ -39,6 +40,22 @@ REFUSED = {
     "env key": ("pod", {"name": "t", "env": {"NOT-A-NAME": "x"}, **POD}, ["NOT-A-NAME"]),
     "env value": ("pod", {"name": "t", "env": {"X": {"x": [1, 2]}}, **POD}, ["env value of X", "string"]),
     "data center": ("pod", {"name": "t", "data_center_ids": ["us tx 3; rm"], **POD}, ["data_center_ids"]),
+    # A CPU pod's vCPUs (a power of two from 2) and no pod volume (from tests/integration/test_documented_api.py,
+    # where the strict simulator shows the valid CPU pod's POST alone).
+    "cpu odd vcpus": ("pod", {"name": "cpu", "vcpu_count": 3, **CPU_POD}, ["power of two"]),
+    "cpu one vcpu": ("pod", {"name": "cpu", "vcpu_count": 1, **CPU_POD}, ["vcpu_count"]),
+    "cpu pod volume": ("pod", {"name": "cpu", "volume_gb": 20, **CPU_POD}, ["volume_gb"]),
+    # The pod's own input rules (from tests/integration/test_pod_lifecycle.py, which runs the first of them through
+    # ansible-playbook, where the action plugin would hand the wait to the controller).
+    "pod wait_timeout out of range": ("pod", {"name": "web", "wait": True, "wait_timeout": "200000d", **POD},
+                                      ["invalid wait_timeout", "out of range"]),
+    "pod bad wait_interval": ("pod", {"name": "web", "wait": True, "wait_interval": "abc", **POD},
+                              ["invalid wait_interval", "supported formats"]),
+    "pod wait with ssh false": ("pod", {"name": "web", "wait": True, "ssh": False, **POD},
+                                ["cannot be combined with ssh: false"]),
+    "pod unknown gpu": ("pod", {"name": "web", "image": "runpod/base:1.0", "gpu_type_ids": ["NVIDIA RTX 4090"]},
+                        ["unknown GPU type", "did you mean"]),
+    "pod no image": ("pod", {"name": "web", "gpu_type_ids": [GPU]}, ["needs image or template_id"]),
     "template trailing space": ("template", {"name": "tpl ", "image": "x"}, [WHITESPACE]),
     "template bad port": ("template", {"name": "tpl", "image": "x", "ports": ["80"]}, ["'80'", "80/tcp"]),
     "template env value": ("template", {"name": "tpl", "image": "x", "env": {"A": ["1"]}}, ["env value of A"]),
@@ -51,6 +68,27 @@ REFUSED = {
                               [WHITESPACE]),
     "registry newline": ("container_registry", {"name": "hub\n", "username": "robot", "password": "pw"},
                          [WHITESPACE]),
+    # endpoint_job's input rules (from tests/integration/test_endpoint_job.py, which runs one of them through
+    # ansible-playbook and shows in the simulator's request log that it made no request).
+    "job endpoint id and name": ("endpoint_job", {"endpoint_id": "ep1", "endpoint_name": "x", "input": {}},
+                                 ["exactly one of endpoint_id and endpoint_name"]),
+    "job input and id": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "id": "job-1"}, ["not both"]),
+    "job cancel without id": ("endpoint_job", {"endpoint_id": "ep1", "state": "cancelled"},
+                              ["state=cancelled needs id"]),
+    "job neither input nor id": ("endpoint_job", {"endpoint_id": "ep1"}, ["give input"]),
+    "job execution_timeout": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "execution_timeout": "1s"},
+                              ["execution_timeout must be between 5 seconds"]),
+    "job ttl": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "ttl": "8d"}, ["ttl must be between 10 seconds"]),
+    "job webhook scheme": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "webhook": "ftp://example.com/done"},
+                           ["http or https URL"]),
+    "job webhook credentials": ("endpoint_job",
+                                {"endpoint_id": "ep1", "input": {}, "webhook": "https://user:pw@example.com/done"},
+                                ["user name or password"]),
+    "job id whitespace": ("endpoint_job", {"endpoint_id": "ep1", "id": "job 1"}, ["whitespace"]),
+    "job low_priority on a read": ("endpoint_job", {"endpoint_id": "ep1", "id": "job-1", "low_priority": True},
+                                   ["apply to a new job"]),
+    "job wait_timeout": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "wait_timeout": "soon"},
+                         ["invalid wait_timeout"]),
     # Three mistakes at once: all three named in one refusal.
     "endpoint three mistakes": (
         "endpoint",
@@ -59,6 +97,16 @@ REFUSED = {
         ["workers_min (4) must not be larger than workers_max (2)", "not offered to serverless endpoints",
          "idle_timeout cannot be set beside scaler_type REQUEST_COUNT"],
     ),
+}
+# Refused by Ansible's argument spec (choices, unknown options, mutually_exclusive) before the module's own code
+# runs: no "code" in the result (from tests/integration/test_pod_lifecycle.py).
+SPEC_REFUSED = {
+    "pod unknown cloud": ("pod", {"name": "web", "cloud_type": "PRIVATE", **POD},
+                          ["value of cloud_type must be one of"]),
+    # REST v1's spot option is gone with it: an unknown option like any other.
+    "pod removed v1 option": ("pod", {"name": "web", "interruptible": True, **POD},
+                              ["Unsupported parameters", "interruptible"]),
+    "pod image and template": ("pod", {"name": "web", "template_id": "tpl", **POD}, ["mutually exclusive"]),
 }
 BAD_TIMEOUTS = ["-1", "nan", "inf", "0", "1e300"]
 
@@ -80,6 +128,15 @@ def test_bad_module_input_is_refused_before_any_client_is_built(label, capsys, m
     message = _refused(run_module(_module(module), None, capsys, monkeypatch, **args), label)
     for needle in needles:
         assert needle in message, (label, message)
+
+
+@pytest.mark.parametrize("label", sorted(SPEC_REFUSED))
+def test_input_the_argument_spec_refuses_builds_no_client(label, capsys, monkeypatch):
+    module, args, needles = SPEC_REFUSED[label]
+    result = run_module(_module(module), None, capsys, monkeypatch, **args)
+    assert result["failed"] is True and result.get("changed", False) is False, (label, result)
+    for needle in needles:
+        assert needle in result["msg"], (label, result["msg"])
 
 
 @pytest.mark.parametrize("value", BAD_TIMEOUTS)
