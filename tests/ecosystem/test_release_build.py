@@ -49,6 +49,8 @@ def test_tarball_excludes_dev_files(collection_tarball: Path, modules_on_disk: l
         "MANIFEST.json",
         "FILES.json",
         "README.md",
+        "LICENSE",
+        "roles/hosts/README.md",
         "meta/runtime.yml",
         "meta/execution-environment.yml",
         "requirements.txt",

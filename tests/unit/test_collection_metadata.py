@@ -50,3 +50,16 @@ def test_requirements_have_lower_bounds_only():
     for line in requirements:
         assert re.fullmatch(r"[A-Za-z0-9_.-]+>=[0-9.]+", line), line
         assert not line.lower().startswith("ansible")
+
+
+def test_the_declared_license_ships_as_license():
+    text = (ROOT / "LICENSE").read_text()
+    assert "GNU GENERAL PUBLIC LICENSE" in text and "Version 3, 29 June 2007" in text
+    assert "END OF TERMS AND CONDITIONS" in text  # the whole text, not a stub
+    assert "LICENSE" not in load("galaxy.yml")["build_ignore"]
+
+
+def test_every_role_has_a_readme():
+    # Galaxy's importer stops at "No role readme found" otherwise.
+    for role in (ROOT / "roles").iterdir():
+        assert (role / "README.md").is_file(), role.name
