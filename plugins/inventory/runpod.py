@@ -50,8 +50,11 @@ options:
       - RunPod API key.
       - Templated, so a vaulted value or C({{ lookup('ansible.builtin.env', 'MY_KEY') }}) works.
       - Never written to the inventory, the cache or any message.
+      - Declared as a secret, so ansible-core 2.22 and later register its value for masking; older versions ignore
+        the declaration.
     type: str
     required: true
+    secret: true
     env:
       - name: RUNPOD_API_KEY
   api_version:

@@ -237,7 +237,7 @@ options:
       - See the collection's C(docs/pods.md) (section Fleets and RunPod's quotas).
     type: raw
     default: 10m
-    version_added: 0.3.0
+    version_added: 0.2.0
 notes:
   - Pods bill by the second while they run. A failed or interrupted wait keeps the pod; the failure message
     says how to delete it.

@@ -51,3 +51,35 @@ def test_requirements_have_lower_bounds_only():
     for line in requirements:
         assert re.fullmatch(r"[A-Za-z0-9_.-]+>=[0-9.]+", line), line
         assert not line.lower().startswith("ansible")
+
+
+def test_the_declared_license_ships_as_license():
+    text = (ROOT / "LICENSE").read_text()
+    assert "GNU GENERAL PUBLIC LICENSE" in text and "Version 3, 29 June 2007" in text
+    assert "END OF TERMS AND CONDITIONS" in text  # the whole text, not a stub
+    assert "LICENSE" not in load("galaxy.yml")["build_ignore"]
+
+
+def test_every_role_has_a_readme():
+    # Galaxy's importer stops at "No role readme found" otherwise.
+    for role in (ROOT / "roles").iterdir():
+        assert (role / "README.md").is_file(), role.name
+
+
+def test_eda_runtime_routes_nothing_yet_in_the_shape_ansible_rulebook_reads():
+    # ansible-rulebook (1.3.0 and later) reads plugin_routing.<event_source|event_filter>.<name> and refuses a
+    # section that is not a mapping; a rename adds `old_name: {redirect: runpod.cloud.new_name, deprecation: ...}`.
+    routing = load("extensions/eda/eda_runtime.yml")["plugin_routing"]
+    assert set(routing) == {"event_source", "event_filter"}
+    sources = {p.stem for p in (ROOT / "extensions" / "eda" / "plugins" / "event_source").glob("*.py")} - {"__init__"}
+    for kind, entries in routing.items():
+        assert isinstance(entries, dict), kind
+        for name, entry in entries.items():
+            assert set(entry) <= {"redirect", "deprecation", "tombstone"}, (kind, name)
+            assert name not in sources or "redirect" not in entry, f"{name} is on disk and redirected"
+
+
+def test_galaxy_lists_the_event_sources():
+    dirs = [ext["args"]["ext_dir"] for ext in load("meta/extensions.yml")["extensions"]]
+    assert dirs == ["eda/plugins/event_source"]
+    assert all((ROOT / "extensions" / d).is_dir() for d in dirs)

@@ -7,4 +7,4 @@
 from __future__ import annotations
 
 # Keep in step with galaxy.yml.
-COLLECTION_VERSION = "0.1.0"
+COLLECTION_VERSION = "0.2.0"

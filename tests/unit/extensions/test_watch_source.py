@@ -10,6 +10,7 @@ import json
 
 import httpx
 import pytest
+import yaml
 from helpers.fakes import FakeClock
 from helpers.paths import REPO_ROOT
 
@@ -420,9 +421,24 @@ def test_options_fall_back_to_the_environment_and_the_defaults():
 
 def test_main_is_the_documented_coroutine_with_docs():
     assert asyncio.iscoroutinefunction(watch.main)
-    assert "options:" in watch.DOCUMENTATION and "runpod.cloud.watch" in watch.EXAMPLES
-    for option in watch.OPTIONS:
-        assert f"  {option}:" in watch.DOCUMENTATION
+    # Galaxy reads DOCUMENTATION with ansible-doc (as a module's): it has to be YAML, module-style.
+    doc = yaml.safe_load(watch.DOCUMENTATION)
+    assert {"short_description", "description", "options", "author", "version_added"} <= set(doc)
+    assert not doc["short_description"].endswith(".")
+    assert sorted(doc["options"]) == sorted(watch.OPTIONS)
+    for name, option in doc["options"].items():
+        assert option["description"] and option["type"] and option.get("required") is False, name
+    examples = yaml.safe_load(watch.EXAMPLES)
+    assert examples and all("runpod.cloud.watch" in rulebook["sources"][0] for rulebook in examples)
+
+
+def test_documented_defaults_are_the_defaults():
+    doc = yaml.safe_load(watch.DOCUMENTATION)["options"]
+    config = watch.configure({}, environ={"RUNPOD_API_KEY": KEY})
+    given = watch.configure({name: doc[name]["default"] for name in doc if "default" in doc[name]},
+                            environ={"RUNPOD_API_KEY": KEY})
+    assert given == config
+    assert doc["kinds"]["choices"] == list(watch.KINDS)
 
 
 def test_copying_an_event_is_json_safe():

@@ -18,69 +18,130 @@ from typing import Any
 
 DOCUMENTATION = r"""
 ---
-short_description: Watch RunPod pods, serverless endpoints and Instant Clusters and send an event for each change.
+short_description: Watch RunPod pods, serverless endpoints and Instant Clusters and send an event for each change
 description:
-  - An ansible-rulebook event source plugin that reads the account's pods, endpoints and clusters every
-    O(interval) and sends one event per change, each as C({"runpod": {kind, id, name, event, from, to,
-    runtime_status, reason, at, ..., resource}}); docs/eda.md lists every event.
+  - An ansible-rulebook event source plugin that reads the account's pods, serverless endpoints and Instant
+    Clusters every O(interval) and sends one event per change.
+  - 'Each event is one dict under C(runpod): C(kind) (C(pod), C(endpoint) or C(cluster)), C(id), C(name), C(event),
+    C(from), C(to), C(runtime_status), C(reason), C(at) and C(resource), plus keys of its own for some events.
+    The events are C(seen) (with O(emit_initial)), C(created), C(status_changed), C(gone), C(ready) (a pod
+    answers with an SSH banner on its public port), C(workers_unhealthy), C(rollout_started),
+    C(rollout_finished) and C(member_status_changed); the collection''s C(docs/eda.md) describes each.'
+  - The status is the derived runtime status M(runpod.cloud.pod_info) reports, and C(resource) is the same
+    description of the resource that the C(_info) modules return.
   - One list read per kind and interval (never one read per pod or cluster). Endpoints add one worker read per
     watched endpoint, because the endpoint list says nothing about workers; O(name_prefix) limits them.
-  - The status is the derived runtime status C(runpod.cloud.pod_info) reports, and C(resource) is the same
-    description of the resource.
-  - HTTP 429 and 5xx answers and network errors back off (up to 5 minutes, at least the Retry-After) and keep
+  - HTTP 429 and 5xx answers and network errors back off (up to 5 minutes, at least the C(Retry-After)) and keep
     watching, with one line on stderr and no event; a resource is reported C(gone) only when two successful
     reads in a row no longer list it. HTTP 401 and 403 end the source with an error.
   - The API key is never part of an event or a log line.
+  - The source imports the collection's Python code, so the collection's Python requirements (C(httpx),
+    C(pydantic)) must be installed where ansible-rulebook runs.
+version_added: 0.2.0
+author:
+  - runpod.cloud contributors (@runpod-cloud)
+requirements:
+  - httpx >= 0.27.0
+  - pydantic >= 2.6.0
 options:
   api_key:
     description:
       - RunPod API key. Falls back to the E(RUNPOD_API_KEY) environment variable of ansible-rulebook, which is
-        the better place for it.
+        the better place for it; the source fails at start when neither is set.
+      - This value is a secret (like a module option with C(no_log)). The source never puts it into an event or
+        a log line (it is redacted from every string of an event), but a rulebook file that holds it is easily
+        shared; keep it in E(RUNPOD_API_KEY) in ansible-rulebook's environment rather than in the rulebook.
     type: str
+    required: false
   api_url:
     description:
       - Base URL of the RunPod REST v2 API. Falls back to E(RUNPOD_API_URL), then V(https://api.runpod.io/v2).
     type: str
+    required: false
   serverless_url:
     description:
       - Base URL of the serverless runtime API (used for the endpoint URLs in C(resource)). Falls back to
         E(RUNPOD_SERVERLESS_URL), then V(https://api.runpod.ai/v2).
     type: str
+    required: false
   interval:
     description:
-      - Time between two reads, e.g. V(30s), V(2m), or a number of seconds. At least 1 second.
-    type: str
+      - Time between two reads, as a duration (V(30s), V(2m), V(1h30m)) or a number of seconds. At least 1 second.
+    type: raw
+    required: false
     default: 30s
   kinds:
     description:
-      - What to watch.
+      - What to watch. A comma-separated string (V(pods,endpoints)) is accepted too.
     type: list
     elements: str
     choices: [pods, endpoints, clusters]
+    required: false
     default: [pods]
   name_prefix:
     description:
       - Watch only resources whose name starts with this (for clusters the cluster's name; its members follow it).
+      - The empty string watches every resource of the account.
     type: str
+    required: false
     default: ""
   emit_initial:
     description:
       - Send one C(seen) event per resource found by the first read. Without it the first read only learns what
         exists.
     type: bool
+    required: false
     default: false
   run_time:
     description:
-      - End the source (and so the rulebook run) after this long, e.g. V(10m). Empty or V(0) watches until stopped.
-    type: str
+      - End the source (and so the rulebook run) after this long, as a duration (V(10m)) or a number of seconds.
+        Empty or V(0) watches until stopped.
+    type: raw
+    required: false
     default: ""
+notes:
+  - ansible-rulebook runs the source with its own Python; it finds the collection in the collections directory
+    the source is installed in, or in E(ANSIBLE_COLLECTIONS_PATH).
+  - Options are checked when the source starts; an unknown option, a bad duration or an unknown kind ends it with
+    an error that names the option.
+seealso:
+  - module: runpod.cloud.pod_info
+  - module: runpod.cloud.endpoint_info
+  - module: runpod.cloud.cluster_info
 """
 
 EXAMPLES = r"""
-- runpod.cloud.watch:
-    interval: 30s
-    kinds: [pods, endpoints]
-    name_prefix: train-
+# A rulebook: start again a pod named train-* that stopped out of band. The API key comes from RUNPOD_API_KEY
+# in ansible-rulebook's environment.
+- name: Heal stopped training pods
+  hosts: localhost
+  sources:
+    - runpod.cloud.watch:
+        interval: 30s
+        kinds: [pods]
+        name_prefix: train-
+  rules:
+    - name: A pod stopped
+      condition: event.runpod.event == "status_changed" and event.runpod.to == "stopped"
+      action:
+        run_playbook:
+          name: runpod.cloud.eda_start_pod
+
+# Pods, endpoints and clusters; one event per resource at start, and stop after an hour.
+- name: Print every change on the account
+  hosts: localhost
+  sources:
+    - runpod.cloud.watch:
+        interval: 1m
+        kinds: [pods, endpoints, clusters]
+        emit_initial: true
+        run_time: 1h
+  rules:
+    - name: Print it
+      condition: event.runpod is defined
+      action:
+        print_event:
+          pretty: true
 """
 
 KINDS = ("pods", "endpoints", "clusters")

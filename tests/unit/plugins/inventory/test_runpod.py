@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 from ansible.errors import AnsibleError
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,3 +178,10 @@ def test_cluster_members_get_cluster_hostvars_and_groups_per_cluster_primary_and
     # A standalone pod has no cluster hostvars and no cluster groups.
     assert not any(key.startswith("runpod_cluster") for key in plugin.hostvars_for(record("s", "solo")))
     assert json.loads(json.dumps(primary)) == primary  # the cache stores it as JSON
+
+
+def test_the_api_key_option_is_declared_a_secret():
+    # ansible-core 2.22 registers the values of `secret: true` options for masking; older versions ignore the key.
+    options = yaml.safe_load(plugin.DOCUMENTATION)["options"]
+    assert options["api_key"]["secret"] is True
+    assert [name for name, option in options.items() if option.get("secret")] == ["api_key"]
