@@ -32,7 +32,7 @@ export JAVA_HOME
 endif
 
 .PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
-	targets live docs sim demo bench bench-timing clean sdk-js sdk-python compat
+	targets live docs sim demo bench bench-timing clean distclean sdk-js sdk-python galaxy-importer compat
 
 help:
 	@echo "make test         integration, targets, sanity, ecosystem, unit and lint on the newest ansible-core (three at a time)"
@@ -48,6 +48,7 @@ help:
 	@echo "                  the account, sweeps what it created (docs/dev/live-tests.md)"
 	@echo "make sdk-js       the pinned JavaScript runpod-sdk for the endpoint_job tests (npm ci, once)"
 	@echo "make sdk-python   the pinned runpod-python for the same tests, in its own virtualenv (once)"
+	@echo "make galaxy-importer  Galaxy's importer for the release check, in its own virtualenv (once)"
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
@@ -94,6 +95,16 @@ $(SDK_PYTHON)/.installed: tests/sdk-python/requirements.txt | $(STAMP)
 	rm -rf $(SDK_PYTHON) && $(BIN)/python -m venv --without-pip $(SDK_PYTHON)
 	$(BIN)/uv pip install --quiet --python $(SDK_PYTHON)/bin/python -r tests/sdk-python/requirements.txt || \
 	  $(BIN)/python -m pip --python $(SDK_PYTHON)/bin/python install --quiet -r tests/sdk-python/requirements.txt
+	touch $@
+
+# Galaxy's importer (make ecosystem runs it on the release tarball), pinned by tests/galaxy-importer/requirements.txt,
+# in its own virtualenv: it caps attrs and ansible-lint below what the toolchain installs.
+GALAXY_IMPORTER := tests/galaxy-importer/.venv
+galaxy-importer: $(GALAXY_IMPORTER)/.installed
+$(GALAXY_IMPORTER)/.installed: tests/galaxy-importer/requirements.txt | $(STAMP)
+	rm -rf $(GALAXY_IMPORTER) && $(BIN)/python -m venv --without-pip $(GALAXY_IMPORTER)
+	$(BIN)/uv pip install --quiet --python $(GALAXY_IMPORTER)/bin/python -r tests/galaxy-importer/requirements.txt || \
+	  $(BIN)/python -m pip --python $(GALAXY_IMPORTER)/bin/python install --quiet -r tests/galaxy-importer/requirements.txt
 	touch $@
 
 # --- checks --------------------------------------------------------------------------------------------
@@ -169,9 +180,10 @@ sanity: venv sysdeps
 	cd $$tree && flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') --color no
 
 # Only the quality-gate test runs ansible-test: it takes SANITY_LOCK itself (tests/ecosystem/conftest.py).
-ecosystem: venv sysdeps
+ecosystem: venv sysdeps galaxy-importer
 	$(call banner,ecosystem)
-	RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) $(PYTEST) tests/ecosystem -q
+	RUNPOD_GALAXY_IMPORTER=$(CURDIR)/$(GALAXY_IMPORTER)/bin/python RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) \
+	  $(PYTEST) tests/ecosystem -q
 
 # pytest-xdist: each worker process starts its own simulator. Integration tests wait on the simulator's scaled clock
 # between ansible-playbook runs, so more workers than the 2 cores keep both busy; worksteal lets a worker that ran
@@ -223,4 +235,4 @@ clean:
 	rm -rf .pytest_cache .ruff_cache tests/output $(DOCS_BUILD)
 
 distclean: clean
-	rm -rf .venv .venv-compat-* tests/sdk-python/.venv tests/sdk-js/node_modules
+	rm -rf .venv .venv-compat-* tests/sdk-python/.venv tests/galaxy-importer/.venv tests/sdk-js/node_modules
