@@ -87,25 +87,26 @@ sysdeps:
 sdk-js: sysdeps
 	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
-# runpod-python, pinned by tests/sdk-python/requirements.txt, in its own virtualenv: in the project's it would bring
-# paramiko, which every ansible-playbook start imports when it is there (about 0.14 CPU-s a start).
+# Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file.
+define isolated_venv
+$(1)/.installed: $(2) | $(STAMP)
+	rm -rf $(1) && $(BIN)/python -m venv --without-pip $(1)
+	$(BIN)/uv pip install --quiet --python $(1)/bin/python -r $(2) || \
+	  $(BIN)/python -m pip --python $(1)/bin/python install --quiet -r $(2)
+	touch $$@
+endef
+
+# runpod-python, pinned by tests/sdk-python/requirements.txt: in the project's virtualenv it would bring paramiko,
+# which every ansible-playbook start imports when it is there.
 SDK_PYTHON := tests/sdk-python/.venv
 sdk-python: $(SDK_PYTHON)/.installed
-$(SDK_PYTHON)/.installed: tests/sdk-python/requirements.txt | $(STAMP)
-	rm -rf $(SDK_PYTHON) && $(BIN)/python -m venv --without-pip $(SDK_PYTHON)
-	$(BIN)/uv pip install --quiet --python $(SDK_PYTHON)/bin/python -r tests/sdk-python/requirements.txt || \
-	  $(BIN)/python -m pip --python $(SDK_PYTHON)/bin/python install --quiet -r tests/sdk-python/requirements.txt
-	touch $@
+$(eval $(call isolated_venv,$(SDK_PYTHON),tests/sdk-python/requirements.txt))
 
-# Galaxy's importer (make ecosystem runs it on the release tarball), pinned by tests/galaxy-importer/requirements.txt,
-# in its own virtualenv: it caps attrs and ansible-lint below what the toolchain installs.
+# Galaxy's importer (make ecosystem runs it on the release tarball), pinned by tests/galaxy-importer/requirements.txt:
+# it caps attrs and ansible-lint below what the toolchain installs.
 GALAXY_IMPORTER := tests/galaxy-importer/.venv
 galaxy-importer: $(GALAXY_IMPORTER)/.installed
-$(GALAXY_IMPORTER)/.installed: tests/galaxy-importer/requirements.txt | $(STAMP)
-	rm -rf $(GALAXY_IMPORTER) && $(BIN)/python -m venv --without-pip $(GALAXY_IMPORTER)
-	$(BIN)/uv pip install --quiet --python $(GALAXY_IMPORTER)/bin/python -r tests/galaxy-importer/requirements.txt || \
-	  $(BIN)/python -m pip --python $(GALAXY_IMPORTER)/bin/python install --quiet -r tests/galaxy-importer/requirements.txt
-	touch $@
+$(eval $(call isolated_venv,$(GALAXY_IMPORTER),tests/galaxy-importer/requirements.txt))
 
 # --- checks --------------------------------------------------------------------------------------------
 # Each suite starts by printing the ansible-core and Python it runs on (CI's log shows what each stage tested).
