@@ -167,6 +167,15 @@ def run_playbook(
     return PlaybookResult.parse(completed.returncode, completed.stdout, completed.stderr, command)
 
 
+# Ctrl-C from a terminal reaches a process whose SIGINT is at its default. A CI runner may start us with SIGINT
+# ignored (a background job of a non-interactive shell), and ignored signals survive exec: ansible-core 2.16 then
+# never sees the Ctrl-C a test sends (2.21 and 2.22 install their own handler). exec keeps the pid, so the
+# signalled process is ansible-playbook itself.
+_AS_FROM_A_TERMINAL = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
 class Background:
     """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
 
@@ -179,7 +188,8 @@ class Background:
         self.stderr_path = tmp_path / "stderr.txt"
         self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook), *extra_args]
         with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
-            self.process = subprocess.Popen(self.command, cwd=tmp_path, env=env, stdout=out, stderr=err)
+            launch = [sys.executable, "-c", _AS_FROM_A_TERMINAL, *self.command]
+            self.process = subprocess.Popen(launch, cwd=tmp_path, env=env, stdout=out, stderr=err)
         # Processes signal_waiter signalled: a later call (the next task's wait) never picks one of them again.
         self.signalled: set[int] = set()
 

@@ -375,7 +375,9 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
     web = wait_until_polling(sim, bg, polls=2)
     bg.process.send_signal(signal.SIGINT)
     interrupted = bg.result()
-    assert interrupted.rc == 99 and "User interrupted execution" in interrupted.stderr
+    assert interrupted.rc == 99 and "User interrupted execution" in interrupted.stderr, (
+        interrupted.stdout[-3000:] + interrupted.stderr[-3000:]
+    )
     assert_kept(sim, web, "RUNNING")
     # The documented way back to the id: the task again (or pod_info by name) finds the pod, never a second one.
     rerun = run_playbook(tmp_path / "rerun", play(pod_task("find", {"name": "web", "state": "present"})))
