@@ -195,7 +195,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 display = Display()
 

@@ -74,7 +74,7 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster, describe_members
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster, describe_members
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,

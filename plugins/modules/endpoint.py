@@ -588,7 +588,7 @@ ids:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
@@ -597,8 +597,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWaiter
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import EndpointWaiter
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

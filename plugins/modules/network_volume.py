@@ -153,8 +153,8 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NetworkVolumeInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_network_volume
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec

@@ -587,7 +587,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
@@ -599,8 +599,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWaiter
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import PodWaiter
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -642,7 +642,7 @@ POD_WAIT_STATES = ("present", "running", "restarted")
 
 
 class PodModule(ResourceModule):
-    """The pod skeleton; its rules live in ``_rules.pods``, its wait and its kept-pod messages in ``PodWaiter``
+    """The pod skeleton; its rules live in ``_rules.pod_rules``, its wait and its kept-pod messages in ``PodWaiter``
     (``self.waiter``, which the action plugin builds too)."""
 
     resource_kind = "pod"

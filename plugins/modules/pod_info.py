@@ -262,8 +262,8 @@ import time
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -272,7 +272,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -393,7 +393,7 @@ class PodInfoModule(RunPodModule):
         if self.waiting:
             self._wait_all(pods, ids, missing)
         if logs:  # ``logs: N``, after the wait (a handoff exited before it); the log readers load only then
-            from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import add_pod_logs
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import add_pod_logs
 
             add_pod_logs(self, self.result["pods"])
         self.exit()

@@ -184,9 +184,9 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     port_list,
     same_args,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     EndpointView,
     PodView,
     TemplateView,

@@ -22,7 +22,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     field_validator,
     model_validator,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_STORAGE_GB,
@@ -41,7 +41,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     range_problems,
     unknown_gpu_problem,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
 # Options whose value is a public key: refused when it is anything else, and masked in the failure (a private key
 # pasted there must show nowhere).

@@ -10,7 +10,7 @@ converted how, with which fallback) is written once (docs/dev/api-notes.md lists
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     ClusterView,
     EndpointRelease,
     EndpointView,
@@ -46,7 +46,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     upper,
     upper_or_none,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS
 
 # -- what a path cannot say -------------------------------------------------------------------------------------
 

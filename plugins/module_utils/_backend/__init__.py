@@ -6,5 +6,5 @@
 pod placement candidates, catalog reads), clusters (``clusters``), account resources (``account``), serverless jobs
 on the runtime API (``jobs``), where a pod create goes (``placement``) and the factory (``factory.make_backend``).
 
-May import: ``_api`` and ``_engine``; never Ansible, ``_module`` or ``_rules``.
+May import: ``_api`` and ``_vocab``; never Ansible, ``_module`` or ``_rules``.
 """

@@ -13,7 +13,7 @@ import re
 from datetime import UTC, datetime
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import BillingReport
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import NETWORK_VOLUME, REGISTRY
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_dict,

@@ -17,7 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import mounts_body
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
 
 CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
 ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")

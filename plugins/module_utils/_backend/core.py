@@ -25,7 +25,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     health_from_payload,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
 
 API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"

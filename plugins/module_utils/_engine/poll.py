@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.duration import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.duration import (
     format_duration,
     format_elapsed,
     whole_seconds,

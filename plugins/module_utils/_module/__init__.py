@@ -7,5 +7,5 @@
 action plugin builds (``waiter``, ``waits``, ``batch``, ``controller``, ``handoff``), pod fleets (``fleet``), the
 quota budget (``budget``), RunPod's logs in results (``logs``) and serverless jobs (``jobs``).
 
-May import: Ansible, ``_backend``, ``_api``, ``_engine`` and ``_rules``. The only layer that knows Ansible.
+May import: Ansible, ``_backend``, ``_api``, ``_engine``, ``_rules`` and ``_vocab``. The only layer that knows Ansible.
 """

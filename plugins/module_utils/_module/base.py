@@ -22,7 +22,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (

@@ -8,10 +8,10 @@
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     add_pod_logs,
     batch_failure_logs,
     live_pod_lines,
@@ -130,7 +130,7 @@ class PodsWaiter(Waiter):
     result_key = "pods"
 
     def resume(self, handoff):
-        from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
 
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)

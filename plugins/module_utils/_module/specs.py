@@ -93,7 +93,7 @@ class WaitSettings:
 
 def info_lines(owner: Any) -> int:
     """The info modules' ``logs`` option, checked before any call: 0 to ``MAX_INFO_LINES``.
-    Here rather than with the log readers (``_module.logs``), which a task asking for no logs never imports."""
+    Here rather than with the log readers (``_module.log_report``), which a task asking for no logs never imports."""
     lines = owner.params.get("logs") or 0
     if not 0 <= lines <= MAX_INFO_LINES:
         owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")

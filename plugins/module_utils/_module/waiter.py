@@ -97,7 +97,7 @@ class Waiter:
             resource_id=self.touched_id,
         )
 
-    # What the log readers (``_module.logs``) use of the task that waits: its options, client and failure path,
+    # What the log readers (``_module.log_report``) use of the task that waits: its options, client and failure path,
     # and the secrets the action plugin passed (the handoff never carries them).
     log_secrets: list = []
 
@@ -117,7 +117,7 @@ class Waiter:
         ``describe_last`` returns the resource(s) as last seen (for the failure result).
         ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
         on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
-        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.logs``);
+        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.log_report``);
         ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
         """
         settings = self.host.wait_options

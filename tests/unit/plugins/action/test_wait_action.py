@@ -23,7 +23,7 @@ from helpers.fakes import UNIT_API_KEY, FakeBackend, install_backend, install_cl
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
-from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _wait_action
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import ProgressLines, WaitingAction

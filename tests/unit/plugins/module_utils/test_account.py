@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import (
     Account,
@@ -223,7 +223,7 @@ def test_amount_keys():
 
 
 def test_registry_id_reaches_the_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, TemplateSpec
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import core as _backend
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import rest as _backend_v2
 

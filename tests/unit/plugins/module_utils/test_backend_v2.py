@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec, PodSpec, TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     DEFAULT_API_URL,

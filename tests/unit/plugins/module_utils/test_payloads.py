@@ -7,7 +7,7 @@ import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import payloads as _payloads
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     CLUSTER,
     ENDPOINT,

@@ -10,7 +10,7 @@ import pytest
 from helpers.fakes import GPU, pod_view
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput, input_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
 

@@ -1,4 +1,4 @@
-"""``_api.record.Record``, the plain base of the views and specs (what pydantic did for them, kept)."""
+"""``_vocab.record.Record``, the plain base of the views and specs (what pydantic did for them, kept)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     EndpointRelease,
     PodSpec,
     PodView,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import watch
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as watch
 
 
 def members(*statuses):

@@ -230,7 +230,7 @@ def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(c
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     # Both results carry ``elapsed``: on a real clock a loaded machine makes them differ.
     install_clock(monkeypatch, FakeClock())

@@ -163,7 +163,7 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="2m")
@@ -204,7 +204,7 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="40s")

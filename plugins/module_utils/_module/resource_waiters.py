@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
     describe_cluster,
     describe_endpoint,
     describe_members,
@@ -23,12 +23,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe impo
     describe_release,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
     ClusterPoller,
     PodPoller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
     endpoint_failure_logs,
     live_pod_lines,

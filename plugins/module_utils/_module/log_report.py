@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """What the modules do with RunPod's logs (docs/pods.md, "When it is not ready: logs"; docs/dev/logs.md): the
 lines a failed wait returns and quotes, the live system line on the controller, and ``logs: N`` of the info
-modules. Every read is bounded (``_backend.logs``) and never changes a task's outcome or code."""
+modules. Every read is bounded (``_backend.log_reads``) and never changes a task's outcome or code."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import (
     MAX_CONCURRENT_READS,
     LogReader,
     worker_logs_path,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     FAILURE_LINES,
     logs_block,
     newest,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import gpu_pool_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import ENDPOINT_FIELDS
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, same_args, same_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, same_args, same_ports
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 
 # Compared without regard to order.

@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     same_args,
     same_ports,
