@@ -367,21 +367,21 @@ diff:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_set, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.pod_rules import wanted_env
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_set, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

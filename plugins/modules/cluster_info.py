@@ -74,7 +74,6 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster, describe_members
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -82,6 +81,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster, describe_members
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

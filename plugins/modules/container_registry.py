@@ -147,12 +147,12 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import RegistryInput
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import RegistrySpec
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_registry
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_registry
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -126,7 +126,6 @@ from concurrent.futures import ThreadPoolExecutor
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -135,6 +134,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_endpoint, describe_release
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -179,7 +179,10 @@ class EndpointInfoModule(RunPodModule):
         ids = [endpoint.id for endpoint in endpoints]
         logs = {}
         if lines:  # the log readers load only when logs are asked for (import cost)
-            from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import endpoint_logs, read_workers
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
+                endpoint_logs,
+                read_workers,
+            )
 
             logs = endpoint_logs(self, ids, read_workers(backend, ids))
         described = []

@@ -262,8 +262,6 @@ import time
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -273,6 +271,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     info_lines,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -184,17 +184,17 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     port_list,
     same_args,
     same_ports,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

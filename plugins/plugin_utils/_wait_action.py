@@ -7,8 +7,8 @@
 When the task runs on the controller (local connection, no ``async``, the controller's Python has httpx
 and pydantic, and knows the api key), the module is run with the handoff asked for: it does everything
 but the wait and returns, and the wait runs here: the action builds the module's own waiter (``waiter_class``,
-``_module.resource_waiters``/``_module.batch``), with the engine's lines going to Ansible's display as they happen. Otherwise
-the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
+``_module.resource_waiters``/``_module.batch``), with the engine's lines going to Ansible's display as they
+happen. Otherwise the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
 """
 
 from __future__ import annotations

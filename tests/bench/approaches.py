@@ -23,11 +23,11 @@ from typing import Any
 
 from benchlib import GPU, IMAGE, PYTHON, WAIT_INTERVAL, PlaybookRun, run_playbook
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CADENCE_ENV, until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CADENCE_ENV, until
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
 MAX_FORKS = 50
 

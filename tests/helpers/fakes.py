@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     EndpointView,
     PodView,
     TemplateView,
     WorkerSummary,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
 
 GPU = "NVIDIA GeForce RTX 4090"
 # The API key run_module gives every module; a test fails if it shows up in the module's output.

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 from runpod_sim.testing import start_simulator
 
 pytestmark = pytest.mark.timeout(120)

@@ -22,7 +22,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     field_validator,
     model_validator,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_STORAGE_GB,
@@ -42,6 +41,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     unknown_gpu_problem,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 
 # Options whose value is a public key: refused when it is anything else, and masked in the failure (a private key
 # pasted there must show nowhere).

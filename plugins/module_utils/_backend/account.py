@@ -13,7 +13,6 @@ import re
 from datetime import UTC, datetime
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import NETWORK_VOLUME, REGISTRY
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_dict,
@@ -22,6 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_str,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
 BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")

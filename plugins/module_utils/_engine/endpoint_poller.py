@@ -10,10 +10,10 @@ docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")

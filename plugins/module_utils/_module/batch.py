@@ -8,8 +8,6 @@
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     add_pod_logs,
@@ -18,6 +16,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report im
     pending_pods,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 
 
 def with_proven_ssh(described, proven):

@@ -18,13 +18,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads im
     worker_logs_path,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     FAILURE_LINES,
     logs_block,
     newest,
     quote,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import info_lines
 
 # Option names whose values are secrets wherever a module has them (besides ``env`` and the no_log options).
 SECRET_OPTIONS = ("api_key", "password", "registry_password")

@@ -15,13 +15,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
-    describe_cluster,
-    describe_endpoint,
-    describe_members,
-    describe_pod,
-    describe_release,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
     ClusterPoller,
@@ -36,6 +29,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report im
     pod_failure_logs,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+    describe_cluster,
+    describe_endpoint,
+    describe_members,
+    describe_pod,
+    describe_release,
+)
 
 
 class _ResourceWaiter(Waiter):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import gpu_pool_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, same_args, same_ports
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, same_args, same_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
 
 # Compared without regard to order.
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")

@@ -7,8 +7,8 @@ the input rules have checked their values already)."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
 
 
 class _View(Record):

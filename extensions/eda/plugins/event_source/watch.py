@@ -186,8 +186,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import 
     transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as _watch  # noqa: E402
 
 

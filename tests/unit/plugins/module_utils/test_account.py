@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import (
     Account,
@@ -21,6 +20,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.account impo
     normalize_time,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
 V2 = "https://rest.example.test/v2"
 VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1", "type": "HIGH_PERFORMANCE"}
@@ -223,9 +223,9 @@ def test_amount_keys():
 
 
 def test_registry_id_reaches_the_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import core as _backend
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import rest as _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
     assert _backend_v2.pod_create_body(spec, "g")["registry"] == "reg1"

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec, PodSpec, TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
     DEFAULT_API_URL,
@@ -25,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec, PodSpec, TemplateSpec
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"

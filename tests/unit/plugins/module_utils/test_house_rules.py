@@ -26,12 +26,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     input_problem,
     public_key_problem,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import PUBLIC_KEY_LINE, key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import normalize as _norm
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import normalize as _norm
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import ssh_key as ssh_key_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module

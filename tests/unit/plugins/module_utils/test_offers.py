@@ -16,11 +16,11 @@ from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec
 
 PODS, CLUSTERS, CATALOG = "/v2/pods", "/v2/clusters", "/v2/catalog/gpus"
 A4090, A40, L40S, A6000, H100, MI300 = (

@@ -14,10 +14,10 @@ from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import Candidate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
 PODS = "/v2/pods"
 CATALOG = "/v2/catalog/gpus"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, PortMapping, SshAddress
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as ps
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, PortMapping, SshAddress
 
 
 def v2_pod(status="RUNNING", reported=True, ports=("8888/http", "22/tcp"), runtime_ports=(), direct=None, **extra):

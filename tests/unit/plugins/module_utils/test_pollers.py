@@ -5,6 +5,15 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import FakeBackend
 
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
+    BatchLines,
+    BatchPodPoller,
+    PodPoller,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     Health,
     PodView,
@@ -13,11 +22,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     Worker,
     WorkerSummary,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller, PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 
 
 class ApiError(Exception):

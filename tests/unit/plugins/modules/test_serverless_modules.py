@@ -14,9 +14,9 @@ from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import endpoint_problems
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module
