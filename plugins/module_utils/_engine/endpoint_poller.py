@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
@@ -32,7 +32,7 @@ def rollout_summary(workers):
     }
 
 
-class EndpointPoller(TrackedPoller):
+class EndpointPoller(Poller):
     """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
     ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
     worker left).
@@ -55,12 +55,16 @@ class EndpointPoller(TrackedPoller):
     def __init__(self, backend, endpoint_id, wait_for="ready"):
         if wait_for not in ENDPOINT_WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
-        super().__init__(backend, MissCounter("endpoint", endpoint_id))
+        self.backend = backend
+        self.misses = MissCounter("endpoint", endpoint_id)
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
 
+    def lost(self):
+        return self.misses.ever_seen
+
     def poll(self):
-        missed, health = self.counted_read(lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
+        missed, health = counted_read(self.misses, lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
         if missed is not None:
             return missed
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between

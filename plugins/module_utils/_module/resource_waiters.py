@@ -17,8 +17,8 @@ from types import SimpleNamespace
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
-    ClusterPoller,
     PodPoller,
+    cluster_poller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
@@ -182,7 +182,7 @@ class ClusterWaiter(_ResourceWaiter):
         before = result["cluster"]  # the cluster as last read before the wait (what the module described)
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
-        poller = ClusterPoller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
+        poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
 
         def last_seen():
             if poller.last_pods:

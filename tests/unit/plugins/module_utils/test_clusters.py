@@ -1,4 +1,4 @@
-"""Clusters on REST v2: payload reader, create body, backend calls and the cluster wait (ClusterPoller)."""
+"""Clusters on REST v2: payload reader, create body, backend calls and the cluster wait (cluster_poller)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import ClusterPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
@@ -125,7 +125,7 @@ def test_list_pods_asks_for_cluster_members_only_when_told():
     assert queries == [None, "true"]
 
 
-# -- ClusterPoller -----------------------------------------------------------------------------
+# -- cluster_poller ----------------------------------------------------------------------------
 
 
 class Members:
@@ -166,7 +166,7 @@ def test_cluster_wait_needs_every_member_listed_and_answering(fake_clock):
         [view("p0", 0, port=1), view("p1", 1, port=2), view("p2", 2, port=3)],
     )
     probe_many = ProbeMany({1, 2, 3})
-    poller = ClusterPoller(members, "c1", 3, probe_many=probe_many)
+    poller = cluster_poller(members, "c1", 3, probe_many=probe_many)
     first = poller.poll()
     assert not first.ready and first.detail == "1 of 3 pods ready; waiting for 2 more member(s) not listed yet"
     second = poller.poll()
@@ -181,7 +181,7 @@ def test_cluster_wait_needs_every_member_listed_and_answering(fake_clock):
 @pytest.mark.parametrize("status", ["ERROR", "EXITED", "TERMINATED"])
 def test_a_member_that_goes_down_fails_the_wait_at_once_with_every_members_state(status, fake_clock):
     members = Members([view("p0", 0, port=1), view("p1", 1, status=status), view("p2", 2, status="STARTING")])
-    poller = ClusterPoller(members, "c1", 3, probe_many=ProbeMany({1}))
+    poller = cluster_poller(members, "c1", 3, probe_many=ProbeMany({1}))
     with pytest.raises(WaitError) as info:
         until(poller, label="ssh on cluster c1", timeout=600, interval=5, clock=fake_clock)
     assert info.value.code == "conflict" and info.value.polls == 1
@@ -191,7 +191,7 @@ def test_a_member_that_goes_down_fails_the_wait_at_once_with_every_members_state
 
 
 def test_a_deleted_cluster_fails_the_wait_with_not_found():
-    poller = ClusterPoller(Members(RunPodError("not_found", 404, "cluster not found")), "c1", 2,
+    poller = cluster_poller(Members(RunPodError("not_found", 404, "cluster not found")), "c1", 2,
                            probe_many=ProbeMany(()))
     with pytest.raises(PollError) as info:
         poller.poll()
@@ -202,5 +202,5 @@ def test_cluster_wait_reads_sooner_while_a_member_is_starting():
     members = Members([view("p0", 0, port=1), view("p1", 1, status="PROVISIONING")],
                       [view("p0", 0, port=1), view("p1", 1, status="STARTING")],
                       [view("p0", 0, port=1), view("p1", 1)])  # RUNNING, port 22 not mapped yet
-    poller = ClusterPoller(members, "c1", 2, probe_many=ProbeMany(set()))
+    poller = cluster_poller(members, "c1", 2, probe_many=ProbeMany(set()))
     assert [poller.poll().imminent for _ignored in range(3)] == [False, True, True]
