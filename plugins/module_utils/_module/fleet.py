@@ -94,7 +94,7 @@ class _Member:
         try:
             try:
                 if len(self.matches) > 1:
-                    runner.fail_ambiguous(self.name, self.matches)
+                    runner.name_guard.fail_ambiguous(self.name, self.matches)
                 current = runner.seen(self.matches[0] if self.matches else None)
                 if runner.params["state"] == "absent":
                     runner.absent(current)
@@ -167,7 +167,7 @@ def _recheck_names(owner, members, names):
             return found.get(name, [])
     for member in created:
         try:
-            member.runner.refuse_concurrent_duplicates(member.created, find_by_name=lookup)
+            member.runner.name_guard.refuse_concurrent_duplicates(member.created, find_by_name=lookup)
         except MemberFailedError as failed:
             member.failure = failed.result
 

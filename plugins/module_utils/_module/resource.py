@@ -12,13 +12,13 @@ from typing import Any, NoReturn
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
-from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import CreateSafety
+from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 
 
-class ResourceModule(RunPodModule, CreateSafety):
+class ResourceModule(RunPodModule):
     """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
 
     The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
@@ -53,6 +53,10 @@ class ResourceModule(RunPodModule, CreateSafety):
         if recheck_after_create is not None:
             self.recheck_name_after_create = recheck_after_create
         super().__init__(module, **seat)
+        # The name rules (ambiguous names, adoption, renames, concurrent creates), over this module's lookup and
+        # failure path.
+        self.name_guard = NameGuard(self.resource_kind, self.result_key, self.id_option, self.find_by_name,
+                                    fail=self.fail, fail_api=self.fail_api, warn=self.warn)
         if self.track_actions:
             self.result["actions"] = []
         # Set once this task created or started a resource: every later failure names it (changed=true).
@@ -116,6 +120,19 @@ class ResourceModule(RunPodModule, CreateSafety):
 
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
+
+    def create_failed(self, spec: Any, error: RunPodError) -> Any:
+        """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            adopted = self.name_guard.adopt(spec.name, error)
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            return adopted
+        self.name_guard.create_failed(spec.name, error, self.not_retried_advice(spec) if error.maybe_created else None)
+
+    def not_retried_advice(self, spec: Any) -> str | None:
+        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
+        return None
 
     def create_placed(self, create: Any) -> Any:
         """``create() -> (resource, placement)``, a create that places (pod, cluster): what it tried is the
@@ -206,7 +223,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         return resource
 
     def label(self, resource: Any) -> str:
-        return f"{self.resource_kind} {resource.id} ({resource.name!r})"
+        return self.name_guard.label(resource)
 
     def action(self, name: str) -> None:
         self.mark_changed()
@@ -234,22 +251,8 @@ class ResourceModule(RunPodModule, CreateSafety):
         except RunPodError as error:
             self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed")
         if len(matches) > 1:
-            self.fail_ambiguous(name, matches)
+            self.name_guard.fail_ambiguous(name, matches)
         return matches[0] if matches else None
-
-    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
-        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
-        ids = sorted(resource.id for resource in matches)
-        kind = self.resource_kind
-        placeholder = f"{self.id_option or 'name'}=<{self.id_option or 'name'}>"
-        remedy = f"set {self.id_option} to the one you mean, or delete" if self.id_option else "rename or delete"
-        self.fail(
-            f"{context}found {len(ids)} {kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names to be "
-            f"unique, so it will not guess: {remedy} the others ({_hints.delete_hint(self.result_key, placeholder)})",
-            code="ambiguous",
-            ids=ids,
-            **extra,
-        )
 
     # --- present ---------------------------------------------------------------------------------
     def create_missing(self) -> Any:
@@ -285,7 +288,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         else:
             if self.recheck_name_after_create:
                 self.touched_id = created.id
-                self.refuse_concurrent_duplicates(self.seen(created))
+                self.name_guard.refuse_concurrent_duplicates(self.seen(created))
         self.touched_id = created.id
         return self.seen(created)
 
@@ -295,7 +298,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         if not changes:
             return current
         if "name" in changes:
-            self.refuse_taken_name(current, changes["name"])
+            self.name_guard.refuse_taken_name(current, changes["name"])
         view = self.diff_view(current)
         self.action("update")
         if self.track_actions:
