@@ -12,8 +12,6 @@ waits are in ``batch``.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
@@ -38,19 +36,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import 
 )
 
 
-class _ResourceWaiter(Waiter):
-    """A wait on one resource: the handoff carries its ``id``, ``name`` and ``touched_id``."""
-
-    def resume(self, handoff):
-        self.touched_id = handoff.get("touched_id")
-        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
-
-    def wait_for(self, resource):
-        """Block until ``resource`` is ready (with ``self.until``); set ``result["wait"]``."""
-        raise NotImplementedError
-
-
-class PodWaiter(_ResourceWaiter):
+class PodWaiter(Waiter):
     """``runpod.cloud.pod``'s wait: one pod (``wait_for``: ssh or running), or a fleet's batch wait (``count``)."""
 
     kind = module = result_key = "pod"
@@ -93,7 +79,7 @@ class PodWaiter(_ResourceWaiter):
         result["wait"] = outcome.as_dict()
 
 
-class EndpointWaiter(_ResourceWaiter):
+class EndpointWaiter(Waiter):
     """``runpod.cloud.endpoint``'s wait: a ready worker, or a finished rollout; and its description.
 
     The wait starts from the endpoint as the task last described it (``result["endpoint"]``, which the handoff
@@ -150,7 +136,7 @@ class EndpointWaiter(_ResourceWaiter):
         return result["endpoint"]
 
 
-class ClusterWaiter(_ResourceWaiter):
+class ClusterWaiter(Waiter):
     """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``).
 
     The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
