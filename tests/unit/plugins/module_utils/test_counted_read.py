@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import JobPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
     MissCounter,
     PollError,
     WaitError,
     WaitOutcome,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import JobPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import counted_read
 
