@@ -449,7 +449,6 @@ class ClusterModule(ResourceModule):
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        self.require_for_create("name", ("image", "template_id"), ("gpu_type_id", "gpu_requirements"), "pod_count")
         return ClusterSpec(
             **{option: p[option] for option in SPEC_OPTIONS},
             type=p["type"] or "TRAINING",
@@ -465,8 +464,10 @@ class ClusterModule(ResourceModule):
             return self.backend.create_cluster(spec)
         return self.create_placed(lambda: self.backend.create_cluster_placed(spec))
 
-    def converge(self, current):
-        """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
+    def check_found(self, current):
+        """Fail clearly on settings RunPod cannot change in place (the rename is the only update there is)."""
+        if current is None:
+            return
         differences = self.fixed_differences(current, self.waiter.read_members(current))
         if differences:
             self.fail(
@@ -476,7 +477,6 @@ class ClusterModule(ResourceModule):
                 code="conflict",
                 resource_id=current.id,
             )
-        return self.update_resource(current)
 
     def fixed_differences(self, cluster, members):
         p = self.params

@@ -145,8 +145,8 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import RegistryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import RegistryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
@@ -184,7 +184,6 @@ class ContainerRegistryModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        self.require_for_create("name", "username", "password")
         return RegistrySpec(name=params["name"], username=params["username"], password=params["password"])
 
     def create(self, spec):
@@ -200,15 +199,18 @@ class ContainerRegistryModule(ResourceModule):
     def delete(self, current):
         self.account.delete_registry(current.id)
 
-    def converge(self, current):
+    def check_found(self, current):
         params = self.params
-        if wanted_name(params, current):
+        if current is not None and wanted_name(params, current):
             self.fail(
                 f"{self.label(current)} cannot be renamed to {params['name']!r}: RunPod has no update for registry "
                 f"credentials (create a new one under the new name and delete this one)",
                 code="bad_request",
                 resource_id=current.id,
             )
+
+    def converge(self, current):
+        params = self.params
         if params["update_password"] != "always":
             return current
         return self.replace(current)

@@ -640,6 +640,7 @@ class EndpointModule(ResourceModule):
     resource_kind = "endpoint"
     waiter_class = EndpointWaiter
     input_model = EndpointInput  # every input rule, before any API call
+    wanted_changes: dict = {}
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
@@ -658,10 +659,6 @@ class EndpointModule(ResourceModule):
     def build_spec(self):
         params = self.params
         wanted = self.wanted()
-        self.require_for_create(
-            *_endpoints.create_needs(),
-            hint=" (template_id is the id of a serverless template, see runpod.cloud.template)",
-        )
         if "scaler_value" in wanted:
             wanted["scaler_value"] = _endpoints.scaler_number(wanted["scaler_value"], wanted.get("scaler_type"))
         return EndpointSpec(name=params["name"], **wanted)
@@ -684,11 +681,17 @@ class EndpointModule(ResourceModule):
             )
         super().create_failed(spec, error)
 
-    def changes(self, current):
+    def check_found(self, current):
+        # The changes are worked out with the refusals (a change RunPod cannot make), so once, here.
+        if current is None:
+            return
         try:
-            return _endpoints.endpoint_changes(current, self.wanted(), self.params)
+            self.wanted_changes = _endpoints.endpoint_changes(current, self.wanted(), self.params)
         except _endpoints.RefusedError as refusal:
             self.fail(str(refusal), code="bad_request", resource_id=current.id)
+
+    def changes(self, current):
+        return self.wanted_changes
 
     def update(self, current, changes):
         return self.backend.update_endpoint(current.id, changes)

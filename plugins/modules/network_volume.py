@@ -152,7 +152,7 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NetworkVolumeInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import NetworkVolumeInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
@@ -192,7 +192,6 @@ class NetworkVolumeModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        self.require_for_create("name", "size_gb", "data_center_id")
         return NetworkVolumeSpec(
             name=params["name"], size_gb=params["size_gb"], data_center_id=params["data_center_id"], type=params["type"]
         )
@@ -203,7 +202,9 @@ class NetworkVolumeModule(ResourceModule):
     def not_retried_advice(self, spec):
         return f"check with runpod.cloud.network_volume_info name={spec.name} before running this task again"
 
-    def changes(self, current):
+    def check_found(self, current):
+        if current is None:
+            return
         params = self.params
         for option in IMMUTABLE:
             wanted, have = params.get(option), getattr(current, option)
@@ -214,7 +215,6 @@ class NetworkVolumeModule(ResourceModule):
                     code="bad_request",
                     resource_id=current.id,
                 )
-        changes = rename_change(params, current)
         size = params.get("size_gb")
         if size is not None and current.size_gb is not None and size < current.size_gb:
             self.fail(
@@ -223,6 +223,10 @@ class NetworkVolumeModule(ResourceModule):
                 code="bad_request",
                 resource_id=current.id,
             )
+
+    def changes(self, current):
+        changes = rename_change(self.params, current)
+        size = self.params.get("size_gb")
         if size is not None and size != current.size_gb:
             changes["size_gb"] = size
         return changes

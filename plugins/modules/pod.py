@@ -687,9 +687,9 @@ class PodModule(ResourceModule):
         return _pods.pod_changes(self.params, current)
 
     # --- hooks: create ---------------------------------------------------------------------------------
-    def create_missing(self):
+    def check_found(self, current):
         state = self.params["state"]
-        if state in ("stopped", "restarted"):
+        if current is None and state in ("stopped", "restarted"):
             key = f"id {self.params['id']}" if self.params["id"] else f"name {self.params['name']!r}"
             self.fail(
                 f"no pod with {key} exists, so it cannot be {state}; state: {state} never creates a pod. "
@@ -697,7 +697,6 @@ class PodModule(ResourceModule):
                 code="not_found",
                 resource_id=self.params["id"],
             )
-        return super().create_missing()
 
     def build_spec(self):
         p = self.params

@@ -250,9 +250,6 @@ class TemplateModule(ResourceModule):
     id_option = None  # template names are unique on RunPod: the name is the identity
     delete_blocker = "; if a pod or an endpoint still uses it, delete those first"
 
-    def check_options(self):
-        self.wanted = wanted_fields(self.params)
-
     def find_by_name(self, name):
         return self.backend.find_templates(name)
 
@@ -260,7 +257,7 @@ class TemplateModule(ResourceModule):
         return describe_template(resource)
 
     def build_spec(self):
-        fields = dict(self.wanted)
+        fields = wanted_fields(self.params)
         fields.setdefault("serverless", False)
         return TemplateSpec(name=self.params["name"], **fields)
 
@@ -268,7 +265,7 @@ class TemplateModule(ResourceModule):
         return self.backend.create_template(spec)
 
     def changes(self, current):
-        return template_changes(current, self.wanted)
+        return template_changes(current, wanted_fields(self.params))
 
     def update(self, current, changes):
         return self.backend.update_template(current.id, changes)
