@@ -18,25 +18,21 @@ description:
     replaced on every run, because the API cannot update one in place; see O(update_password).
 extends_documentation_fragment:
   - runpod.cloud.common.RESOURCE
+  - runpod.cloud.lookup
 options:
   id:
     description:
       - Id of the credential. When given, it is the identity; an id never creates a credential.
-    type: str
   name:
     description:
       - Name of the credential; the identity when O(id) is not given. Required to create one.
       - Credentials cannot be renamed (the API has no update); a different O(name) with O(id) fails.
-    type: str
   state:
     description:
       - V(present) creates the credential (or replaces it, see O(update_password)); V(absent) deletes it.
       - RunPod refuses to delete a credential that a running or stopped pod pulls its image with; the task then
         fails with the API's reason. Templates that name the credential do not block the delete; they silently
         lose it.
-    type: str
-    choices: [present, absent]
-    default: present
   username:
     description:
       - Registry username. Required to create (or replace) a credential.
@@ -149,18 +145,21 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs i
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    argument_spec,
+    secret,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_registry
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
     username=dict(type="str"),
-    password=dict(type="str", no_log=True),
+    password=secret("password", type="str"),
     update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
 )
 

@@ -20,26 +20,22 @@ description:
   - A network volume bills for its storage until it is deleted.
 extends_documentation_fragment:
   - runpod.cloud.common.RESOURCE
+  - runpod.cloud.lookup
 options:
   id:
     description:
       - Id of the volume. When given, it is the identity, and O(name) (if given and different) renames the volume.
       - An id never creates a volume; an unknown id fails with O(state=present) and is nothing to do with
         O(state=absent).
-    type: str
   name:
     description:
       - Name of the volume; the identity when O(id) is not given.
       - Required to create a volume.
-    type: str
   state:
     description:
       - V(present) creates the volume, or grows or renames it; V(absent) deletes it.
       - RunPod refuses to delete a volume that a pod or an endpoint still mounts; the task then fails with the
         API's reason and the volume is kept. Terminate the pod (or remove the volume from the endpoint) first.
-    type: str
-    choices: [present, absent]
-    default: present
   size_gb:
     description:
       - Size in GB, from 10 to 4096. Required to create a volume.
@@ -155,16 +151,18 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import NetworkVolumeInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    argument_spec,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
     size_gb=dict(type="int", aliases=["size"]),
     data_center_id=dict(type="str"),
     type=dict(type="str", choices=["STANDARD", "HIGH_PERFORMANCE"]),
