@@ -24,6 +24,7 @@ HEAVY = (
     "pydantic",
     UTILS + "_api.compat",
     UTILS + "_api.inputs",
+    UTILS + "_api.account_inputs",
     UTILS + "_module.log_report",
     UTILS + "_backend.log_reads",
     UTILS + "_engine.poll",

@@ -98,10 +98,10 @@ class _Member:
                 current = runner.seen(self.matches[0] if self.matches else None)
                 if runner.params["state"] == "absent":
                     runner.absent(current)
-                elif current is not None:
-                    runner.converge(current)
                 else:
-                    self.created = runner.create_missing()
+                    resource = runner.present(current)
+                    if current is None:
+                        self.created = resource
             except RunPodError as error:
                 runner.fail_unexpected(error)
         except MemberFailedError as failed:

@@ -18,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads im
     worker_logs_path,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import info_lines
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     FAILURE_LINES,
     logs_block,
@@ -26,8 +26,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
     quote,
 )
 
-# Option names whose values are secrets wherever a module has them (besides ``env`` and the no_log options).
-SECRET_OPTIONS = ("api_key", "password", "registry_password")
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
 # How many not-ready resources a batch failure message quotes before "and N more".

@@ -34,8 +34,9 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
-    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call: every
-    # input rule of the module is there (``check_options`` is for what the rules cannot say).
+    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call, and which
+    # says what a create needs (``create_problem``): every rule on the options alone is there. The rules that need
+    # what the lookup found are the ``check_found`` hook's.
     input_model: Any = None
     # Whether a create is followed by one list read by name, to catch the same name created at the same
     # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
@@ -66,12 +67,13 @@ class ResourceModule(RunPodModule):
         self.interrupt = _wait.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
-        self.check_options()
         self.waiter = self.waiter_class(self) if self.waiter_class is not None else None
 
     # --- hooks -----------------------------------------------------------------------------------
-    def check_options(self) -> None:
-        """Refuse bad input before any API call (``self.fail(..., code="bad_request")``)."""
+    def check_found(self, current: Any) -> None:
+        """The module's rules that need what the lookup found (``current``, None when nothing was), checked once
+        before any change or create with ``state`` other than absent: fail (``self.fail``) when the task asks for
+        what RunPod cannot do to it (a setting fixed at create, a state that never creates)."""
 
     def read(self, resource_id: str) -> Any:
         """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
@@ -90,28 +92,9 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def build_spec(self) -> Any:
-        """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
+        """The create request (a ``_vocab.views`` spec) of options that have what a create needs (``input_model``'s
+        ``create_problem``)."""
         raise NotImplementedError
-
-    def require_for_create(self, *needs: str | tuple[str, ...], hint: str = "") -> None:
-        """Fail ``bad_request`` before a create when the task leaves out an option the create needs.
-
-        Each need is an option, or a tuple of options of which one is enough (``("image", "template_id")``). The
-        message is the same in every module: ``no <kind> named <name> exists, and creating one needs a, b or c and
-        d``, then ``hint``.
-        """
-        missing = []
-        for need in needs:
-            options = (need,) if isinstance(need, str) else need
-            if not any(self.params.get(option) for option in options):
-                missing.append(" or ".join(options))
-        if missing:
-            listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
-            self.fail(
-                f"no {self.resource_kind} named {self.params.get('name')!r} exists, and creating one needs {listed}"
-                f"{hint}",
-                code="bad_request",
-            )
 
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
@@ -190,7 +173,7 @@ class ResourceModule(RunPodModule):
             if self.params.get("state") == "absent":
                 self.absent(current)
             else:
-                resource = self.converge(current) if current is not None else self.create_missing()
+                resource = self.present(current)
                 self.stop_if_interrupted(resource)
                 if resource is not None and self.should_wait():
                     self.hand_off_wait(resource)
@@ -255,6 +238,12 @@ class ResourceModule(RunPodModule):
         return matches[0] if matches else None
 
     # --- present ---------------------------------------------------------------------------------
+    def present(self, current: Any) -> Any:
+        """``current`` (None: nothing found) brought to the task's state: the rules that need it, then the
+        update or the create; returns the resource (None for a create in check mode)."""
+        self.check_found(current)
+        return self.converge(current) if current is not None else self.create_missing()
+
     def create_missing(self) -> Any:
         """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
@@ -267,10 +256,15 @@ class ResourceModule(RunPodModule):
                 code="not_found",
                 resource_id=resource_id,
             )
-        try:
-            spec = self.build_spec()
-        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
-            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
+        # What a create needs is the input model's; a spec may still refuse a value (one rule, one message).
+        problem = self.input_model.create_problem(self.params) if self.input_model is not None else None
+        if not problem:
+            try:
+                spec = self.build_spec()
+            except ValueError as error:
+                problem = spec_problem(error)
+        if problem:
+            self.fail(f"no {kind} named {self.params.get('name')!r} exists, and {problem}", code="bad_request")
         self.action("create")
         result, after = self.plan(spec)
         self.set_diff({}, after)

@@ -98,9 +98,10 @@ def spec_problem(error: Exception) -> str:
 class PodSpec(_PodContainer):
     """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
 
-    The create rules live here, once: a create needs an image or a template and a type to place the pod on,
-    and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
-    requires a count). What a CPU pod cannot have is ``_api.capabilities``'.
+    A spec has what it is placed on (GPU types or requirements; a CPU pod's flavors: a backend refuses a spec it
+    cannot place, whoever built it), ``start_ssh`` declares ``22/tcp``, and a CPU pod gets ``DEFAULT_VCPUS`` unless
+    told otherwise (REST v2 requires a count). That a create needs an image or a template is
+    ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have ``_api.capabilities``'.
     """
 
     name: str
@@ -119,8 +120,6 @@ class PodSpec(_PodContainer):
     max_price_per_hr: float | None = None
 
     def check(self):
-        if not (self.image or self.template_id):
-            raise ValueError("creating a pod needs image or template_id. Add image (or template_id).")
         if self.compute_type.upper() == "CPU":
             if not self.cpu_flavor_ids:
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")

@@ -16,9 +16,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     PodInput,
     TemplateInput,
     check_ports,
-    input_problem,
     name_problem,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
 
 
 @pytest.mark.parametrize("name", ["trainer-1", "web", "My PyTorch Template", "a" * 191, "ünïcode ok"])
