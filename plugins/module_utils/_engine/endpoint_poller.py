@@ -60,7 +60,7 @@ class EndpointPoller(TrackedPoller):
         self.wait_for = wait_for
 
     def poll(self):
-        missed, health = self.counted_read(lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
+        missed, health = self.counted_read(lambda: self.backend.endpoints.health(self.endpoint_id, attempts=1))
         if missed is not None:
             return missed
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
@@ -102,7 +102,7 @@ class EndpointPoller(TrackedPoller):
 
     def _read_workers(self):
         try:
-            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
+            return self.backend.endpoints.workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise

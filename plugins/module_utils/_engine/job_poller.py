@@ -82,7 +82,7 @@ class JobPoller(TrackedPoller):
             job, self._seed = self._seed, None
             self.misses.seen()
         else:
-            missed, job = self.counted_read(lambda: self.backend.job_status(self.endpoint_id, self.job_id, attempts=1))
+            missed, job = self.counted_read(lambda: self.backend.jobs.status(self.endpoint_id, self.job_id, attempts=1))
             if missed is not None:
                 return missed
             self.last = job

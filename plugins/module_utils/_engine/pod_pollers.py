@@ -77,7 +77,7 @@ class _ProbingMixin(Poller):
 class PodPoller(_ProbingMixin, TrackedPoller):
     """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
 
-    ``backend.list_pods()`` is read once per poll (the id is looked up in the list, ``None`` entries
+    ``backend.pods.list()`` is read once per poll (the id is looked up in the list, ``None`` entries
     skipped). On success the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
     Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
     """
@@ -93,7 +93,7 @@ class PodPoller(_ProbingMixin, TrackedPoller):
 
     def poll(self):
         try:
-            pods = self.backend.list_pods(attempts=1)
+            pods = self.backend.pods.list(attempts=1)
         except Exception:
             self.misses.read_failed()
             raise
@@ -147,7 +147,7 @@ class BatchPodPoller(_ProbingMixin):
         self.done = {}
         self.imminent = False
         # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
-        self._list_pods = read or (lambda: backend.list_pods(attempts=1))
+        self._list_pods = read or (lambda: backend.pods.list(attempts=1))
 
     # Whether a listed pod can no longer become ready (fails the whole wait at once).
     is_terminal = staticmethod(_podstate.is_terminal)
@@ -290,7 +290,7 @@ class BatchLines:
 class ClusterPoller(BatchPodPoller):
     """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
 
-    Each poll is one ``backend.list_cluster_pods(cluster_id)`` read; members join the wait as they are
+    Each poll is one ``backend.clusters.pods(cluster_id)`` read; members join the wait as they are
     listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
     that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
     started on its own. A cluster that no longer exists fails it with ``not_found``.
@@ -300,7 +300,7 @@ class ClusterPoller(BatchPodPoller):
 
     def __init__(self, backend, cluster_id, pod_count, probe_many=None):
         super().__init__(backend, [], wait_for="ssh", probe_many=probe_many,
-                         read=lambda: backend.list_cluster_pods(cluster_id, attempts=1))
+                         read=lambda: backend.clusters.pods(cluster_id, attempts=1))
         self.cluster_id = cluster_id
         self.pod_count = int(pod_count or 0)
 
