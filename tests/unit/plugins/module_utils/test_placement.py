@@ -266,3 +266,15 @@ def test_a_created_pod_the_answer_does_not_describe_still_reports_its_placement(
         backend_with(router).pods.create(spec())
     assert caught.value.code == "bad_response"
     assert caught.value.placement["gpu_type_id"] == A and caught.value.placement["attempts"][-1]["status"] == 201
+
+
+def test_a_fleets_creates_share_its_one_catalog_read_and_each_reports_its_own_placement():
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import SharedCatalog
+
+    router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"), gpu(B)))
+    router.add("POST", PODS, lambda request: created())
+    backend, shared = backend_with(router), SharedCatalog()
+    tried = [backend.pods.create(spec(name=f"crew-{n}", gpu_type_ids=[A, B]), shared_read=shared)[1] for n in (1, 2)]
+    assert router.count("GET", CATALOG) == 1 and posted(router) == [(B, None), (B, None)]
+    assert [(t["gpu_type_id"], t["catalog"], len(t["dropped"]), len(t["attempts"])) for t in tried] == [
+        (B, "read", 1, 1), (B, "read", 1, 1)]
