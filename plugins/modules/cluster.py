@@ -408,10 +408,10 @@ class ClusterModule(ResourceModule):
 
     # --- hooks: lookup ----------------------------------------------------------------------------------
     def read(self, resource_id):
-        return self.backend.get_cluster(resource_id)
+        return self.backend.clusters.get(resource_id)
 
     def find_by_name(self, name):
-        return self.backend.find_clusters(name)
+        return self.backend.clusters.find(name)
 
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
@@ -428,8 +428,8 @@ class ClusterModule(ResourceModule):
 
     def create(self, spec):
         if spec.gpu_requirements is None and spec.max_price_per_hr is None:
-            return self.backend.create_cluster(spec)
-        return self.create_placed(lambda: self.backend.create_cluster_placed(spec))
+            return self.backend.clusters.create(spec)
+        return self.create_placed(lambda: self.backend.clusters.create_placed(spec))
 
     def check_found(self, current):
         """Fail clearly on settings RunPod cannot change in place (the rename is the only update there is)."""
@@ -476,10 +476,10 @@ class ClusterModule(ResourceModule):
         return rename_change(self.params, current)
 
     def update(self, current, changes):
-        return self.backend.rename_cluster(current.id, changes["name"])
+        return self.backend.clusters.rename(current.id, changes["name"])
 
     def delete(self, current):
-        self.backend.delete_cluster(current.id)
+        self.backend.clusters.delete(current.id)
         self.waiter.members = []
 
 

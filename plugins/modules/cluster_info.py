@@ -97,11 +97,11 @@ class ClusterInfoModule(RunPodModule):
     def run(self):
         p = self.module.params
         backend = self.backend
-        clusters = self.select(backend.get_cluster, backend.find_clusters, backend.list_clusters)
+        clusters = self.select(backend.clusters.get, backend.clusters.find, backend.clusters.list)
         described = []
         for cluster in clusters:
             entry = describe_cluster(cluster)
-            entry["pods"] = describe_members(self.backend.list_cluster_pods(cluster.id)) if p["pods"] else []
+            entry["pods"] = describe_members(self.backend.clusters.pods(cluster.id)) if p["pods"] else []
             described.append(entry)
         self.exit(clusters=described)
 

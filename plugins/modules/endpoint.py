@@ -627,10 +627,10 @@ class EndpointModule(ResourceModule):
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
-        return self.backend.get_endpoint(resource_id)
+        return self.backend.endpoints.get(resource_id)
 
     def find_by_name(self, name):
-        return self.backend.find_endpoints(name)
+        return self.backend.endpoints.find(name)
 
     def describe(self, resource):
         return self.waiter.describe(resource)
@@ -651,7 +651,7 @@ class EndpointModule(ResourceModule):
         return planned, planned
 
     def create(self, spec):
-        return self.backend.create_endpoint(spec)
+        return self.backend.endpoints.create(spec)
 
     def create_failed(self, spec, error):
         if error.maybe_created:
@@ -677,10 +677,10 @@ class EndpointModule(ResourceModule):
         return self.wanted_changes
 
     def update(self, current, changes):
-        return self.backend.update_endpoint(current.id, changes)
+        return self.backend.endpoints.update(current.id, changes)
 
     def delete(self, current):
-        self.backend.delete_endpoint(current.id)
+        self.backend.endpoints.delete(current.id)
 
 
 def main():

@@ -146,14 +146,14 @@ MAX_CONCURRENT_HEALTH_READS = 8
 
 
 def read_health(backend, endpoint_id):
-    """``(health, release, error)`` for one endpoint (``Backend.endpoint_release``: None where a backend has no
+    """``(health, release, error)`` for one endpoint (``backend.endpoints.release``: None where a backend has no
     releases); never raises an API error."""
     try:
-        release = backend.endpoint_release(endpoint_id)
+        release = backend.endpoints.release(endpoint_id)
     except RunPodError:
         release = None  # the release is extra information; health_error reports the health read only
     try:
-        return backend.endpoint_health(endpoint_id), release, None
+        return backend.endpoints.health(endpoint_id), release, None
     except RunPodError as error:
         return None, release, f"{error.message} ({error.code})"
 
@@ -174,7 +174,7 @@ class EndpointInfoModule(RunPodModule):
     def run(self):
         lines = info_lines(self)
         backend = self.backend
-        endpoints = self.select(backend.get_endpoint, backend.find_endpoints, backend.list_endpoints)
+        endpoints = self.select(backend.endpoints.get, backend.endpoints.find, backend.endpoints.list)
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         ids = [endpoint.id for endpoint in endpoints]
         logs = {}

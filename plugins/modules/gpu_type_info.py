@@ -210,8 +210,8 @@ class GpuTypeInfoModule(RunPodModule):
         p = self.module.params
         check_input(self, GpuTypeQueryInput)
         try:
-            payload = self.backend.read_gpu_catalog(cloud=p["cloud_type"], count=p["gpu_count"], attempts=None)
-            centers = self.backend.read_data_centers() if p["data_centers"] else {"dataCenters": []}
+            payload = self.backend.gpus.catalog(cloud=p["cloud_type"], count=p["gpu_count"], attempts=None)
+            centers = self.backend.gpus.data_centers() if p["data_centers"] else {"dataCenters": []}
         except RunPodError as error:
             self.fail_api(error, "reading the GPU catalog failed")
         raw_types = payload.get("gpus") if isinstance(payload, dict) else None

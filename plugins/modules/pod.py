@@ -636,17 +636,17 @@ class PodModule(ResourceModule):
     # --- checks made before the create (the input rules are PodInput's) ---------------------------------
     def _template_env(self, template_id):
         try:
-            return self.backend.get_template(template_id).env
+            return self.backend.templates.get(template_id).env
         except RunPodError:
             return None  # the create reports a template it cannot use
 
     # --- hooks: lookup, description, diff -------------------------------------------------------------
     def read(self, resource_id):
-        pod = self.backend.get_pod(resource_id)
+        pod = self.backend.pods.get(resource_id)
         return None if pod.status.upper() == "TERMINATED" else pod
 
     def find_by_name(self, name):
-        return self.backend.find_pods(name)
+        return self.backend.pods.find(name)
 
     def describe(self, resource):
         return describe_pod(resource)
@@ -689,10 +689,7 @@ class PodModule(ResourceModule):
 
     def create(self, spec):
         try:
-            if self.shared_read is None:
-                pod = self.create_placed(lambda: self.backend.create_pod(spec))
-            else:
-                pod = self.create_placed(lambda: self.backend.create_pod(spec, shared_read=self.shared_read))
+            pod = self.create_placed(lambda: self.backend.pods.create(spec, shared_read=self.shared_read))
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
             if error.code == "bad_response":
@@ -730,7 +727,7 @@ class PodModule(ResourceModule):
     def update(self, current, changes):
         if "volume_gb" in changes or "volume_mount_path" in changes:
             changes = _pods.whole_mount(current, changes)
-        return self.backend.update_pod(current.id, changes)
+        return self.backend.pods.update(current.id, changes)
 
     def transition(self, pod, state):
         if state == "running" and _pods.is_stopped(pod):
@@ -755,7 +752,8 @@ class PodModule(ResourceModule):
         self.action(action)
         if self.module.check_mode:
             return pod
-        calls = {"start": self.backend.start_pod, "stop": self.backend.stop_pod, "restart": self.backend.restart_pod}
+        pods = self.backend.pods
+        calls = {"start": pods.start, "stop": pods.stop, "restart": pods.restart}
         try:
             after = calls[action](pod.id)
         except RunPodError as error:
@@ -763,11 +761,11 @@ class PodModule(ResourceModule):
         if action in ("start", "restart"):
             self.touched_id = pod.id
         if after is None:
-            after = self.backend.get_pod(pod.id)
+            after = self.backend.pods.get(pod.id)
         return self.seen(after)
 
     def delete(self, current):
-        self.backend.delete_pod(current.id)
+        self.backend.pods.delete(current.id)
 
     def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
         _budget.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"

@@ -327,9 +327,9 @@ class PodInfoModule(RunPodModule):
     def _read(self, ids, names):
         """One list read."""
         if not (ids or names):
-            return self.backend.list_pods()
+            return self.backend.pods.list()
         wanted_ids, wanted_names = set(ids), set(names)
-        return self.backend.list_pods(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
+        return self.backend.pods.list(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
 
     def _first_read(self, ids, names, waiting):
         if not waiting:
@@ -373,7 +373,7 @@ class PodInfoModule(RunPodModule):
     def _read_unlisted(self, pod_id):
         """An explicitly requested id the list does not show (v2 drops terminated pods): one read by id."""
         try:
-            return self.backend.get_pod(pod_id)
+            return self.backend.pods.get(pod_id)
         except RunPodError as error:
             if error.code == "not_found":
                 return None

@@ -239,7 +239,7 @@ class TemplateModule(ResourceModule):
     delete_blocker = "; if a pod or an endpoint still uses it, delete those first"
 
     def find_by_name(self, name):
-        return self.backend.find_templates(name)
+        return self.backend.templates.find(name)
 
     def describe(self, resource):
         return describe_template(resource)
@@ -250,16 +250,16 @@ class TemplateModule(ResourceModule):
         return TemplateSpec(name=self.params["name"], **fields)
 
     def create(self, spec):
-        return self.backend.create_template(spec)
+        return self.backend.templates.create(spec)
 
     def changes(self, current):
         return template_changes(current, wanted_fields(self.params))
 
     def update(self, current, changes):
-        return self.backend.update_template(current.id, changes)
+        return self.backend.templates.update(current.id, changes)
 
     def delete(self, current):
-        self.backend.delete_template(current.id)
+        self.backend.templates.delete(current.id)
 
 
 def main():

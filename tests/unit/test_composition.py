@@ -28,12 +28,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_UTILS = ROOT / "plugins" / "module_utils"
 PACKAGE = "ansible_collections.runpod.cloud.plugins.module_utils"
-# Classes another change removes (t42-backend turns the backend's cluster calls into a held object): delete each
-# entry when its class is gone; test_every_exemption_is_still_needed fails until then.
-PENDING = {
-    "_backend.clusters.ClusterCalls": "declares the backend's client and readers it uses",
-    "_backend.rest.BackendV2": "inherits ClusterCalls beside Backend",
-}
 
 
 def classes() -> dict[str, type]:
@@ -87,22 +81,16 @@ def borrowing(found: dict[str, type]) -> dict[str, list[str]]:
 
 
 def test_every_poller_is_one_level_under_the_interface():
-    assert too_deep({name: cls for name, cls in classes().items() if name not in PENDING}) == {}
+    assert too_deep(classes()) == {}
 
 
 def test_no_class_has_two_bases():
-    assert mixed({name: cls for name, cls in classes().items() if name not in PENDING}) == {}
+    assert mixed(classes()) == {}
 
 
 def test_no_class_declares_attributes_it_never_sets():
-    assert borrowing({name: cls for name, cls in classes().items() if name not in PENDING}) == {}
+    assert borrowing(classes()) == {}
 
-
-def test_every_exemption_is_still_needed():
-    found = classes()
-    gone = [name for name in PENDING if name not in found]
-    assert gone == [], f"remove {gone} from PENDING: the class is gone, so the rules hold for it with no exemption"
-    assert set(PENDING) <= set(mixed(found)) | set(borrowing(found))
 
 
 class _Deep(PodPoller):

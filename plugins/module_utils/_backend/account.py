@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Account resources over a backend's client: network volumes, registry credentials, SSH keys, billing.
-
-``account_api(backend)`` gives them over the backend's client (REST v2).
-"""
+"""``backend.account``: account resources over the backend's client (REST v2): network volumes, registry
+credentials, SSH keys, billing."""
 
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_list,
     as_str,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
 
 BUCKET_SIZES = ("hour", "day", "week", "month", "year")
@@ -37,11 +35,6 @@ BILLING_PATHS = {
 RECORD_IDS = ("podId", "serverlessId", "networkVolumeId", "clusterId")
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-def account_api(backend):
-    """The account calls for ``backend`` (same client, same request log)."""
-    return Account(backend)
 
 
 # -- pure helpers -----------------------------------------------------------------------------------------------
@@ -97,12 +90,14 @@ def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
 
 
 class Account:
-    volumes_path = "network-volumes"
-    registries_path = "registries"
-
-    def __init__(self, backend):
-        self.backend = backend
-        self.client = backend.client
+    def __init__(self, client):
+        self.client = client
+        self._volumes = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
+        self._registries = Collection(client, "registries", "registries", "registry credential", REGISTRY)
+        self.list_network_volumes, self.get_network_volume, self.find_network_volumes = (
+            self._volumes.list, self._volumes.get, self._volumes.find)
+        self.list_registries, self.get_registry, self.find_registries = (
+            self._registries.list, self._registries.get, self._registries.find)
 
     @staticmethod
     def view_volume(payload):
@@ -121,12 +116,9 @@ class Account:
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
-    list_network_volumes, get_network_volume, find_network_volumes = collection_reads(
-        "volumes_path", "networkVolumes", "network volume", NETWORK_VOLUME)
-
     def create_network_volume(self, spec):
         # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
-        return self.view_volume(post_create(self.client, self.volumes_path, self.volume_create_body(spec)))
+        return self.view_volume(post_create(self.client, self._volumes.path, self.volume_create_body(spec)))
 
     def update_network_volume(self, volume_id, changes):
         """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
@@ -138,22 +130,19 @@ class Account:
             body["name"] = changes["name"]
         if "size_gb" in changes:
             body["size"] = int(changes["size_gb"])
-        return self.view_volume(self.client.request("PATCH", f"{self.volumes_path}/{quote_id(volume_id)}", json=body))
+        return self.view_volume(self.client.request("PATCH", self._volumes.at(volume_id), json=body))
 
     def delete_network_volume(self, volume_id):
-        self.client.request("DELETE", f"{self.volumes_path}/{quote_id(volume_id)}")
+        self.client.request("DELETE", self._volumes.at(volume_id))
 
     # -- container registry credentials ------------------------------------------------------------------------------
 
-    list_registries, get_registry, find_registries = collection_reads(
-        "registries_path", "registries", "registry credential", REGISTRY)
-
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}
-        return self.view_registry(post_create(self.client, self.registries_path, body))
+        return self.view_registry(post_create(self.client, self._registries.path, body))
 
     def delete_registry(self, registry_id):
-        self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
+        self.client.request("DELETE", self._registries.at(registry_id))
 
     # -- account SSH keys (the API replaces the whole list) ---------------------------------------------------------
 

@@ -64,7 +64,7 @@ class EndpointPoller(Poller):
         return self.misses.ever_seen
 
     def poll(self):
-        missed, health = counted_read(self.misses, lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
+        missed, health = counted_read(self.misses, lambda: self.backend.endpoints.health(self.endpoint_id, attempts=1))
         if missed is not None:
             return missed
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
@@ -106,7 +106,7 @@ class EndpointPoller(Poller):
 
     def _read_workers(self):
         try:
-            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
+            return self.backend.endpoints.workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise

@@ -70,7 +70,7 @@ class JobPoller(Poller):
             self.misses.seen()
         else:
             missed, job = counted_read(
-                self.misses, lambda: self.backend.job_status(self.endpoint_id, self.job_id, attempts=1))
+                self.misses, lambda: self.backend.jobs.status(self.endpoint_id, self.job_id, attempts=1))
             if missed is not None:
                 return missed
             self.last = job

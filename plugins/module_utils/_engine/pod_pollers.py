@@ -69,7 +69,7 @@ def _address_text(address):
 class PodPoller(Poller):
     """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
 
-    ``backend.list_pods()`` is read once per poll (the id is looked up in the list, ``None`` entries
+    ``backend.pods.list()`` is read once per poll (the id is looked up in the list, ``None`` entries
     skipped). On success the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
     Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
     """
@@ -89,7 +89,7 @@ class PodPoller(Poller):
 
     def poll(self):
         try:
-            pods = self.backend.list_pods(attempts=1)
+            pods = self.backend.pods.list(attempts=1)
         except Exception:
             self.misses.read_failed()
             raise
@@ -145,7 +145,7 @@ class BatchPodPoller(Poller):
         self.last_pods = {}
         self.done = {}
         self.imminent = False
-        self._list_pods = read or (lambda: backend.list_pods(attempts=1))
+        self._list_pods = read or (lambda: backend.pods.list(attempts=1))
         # Whether a listed pod can no longer become ready (fails the whole wait at once).
         self.is_terminal = is_terminal
         self.gone = gone
@@ -306,12 +306,12 @@ class BatchLines:
 def cluster_poller(backend, cluster_id, pod_count, probe_many=None):
     """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
 
-    Each poll is one ``backend.list_cluster_pods(cluster_id)`` read; members join the wait as they are
+    Each poll is one ``backend.clusters.pods(cluster_id)`` read; members join the wait as they are
     listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
     that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
     started on its own. A cluster that no longer exists fails it with ``not_found``.
     """
     return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many,
-                          read=lambda: backend.list_cluster_pods(cluster_id, attempts=1),
+                          read=lambda: backend.clusters.pods(cluster_id, attempts=1),
                           is_terminal=_podstate.is_member_down, pod_count=int(pod_count or 0),
                           gone=f"cluster {cluster_id} no longer exists, so it was deleted while waiting")

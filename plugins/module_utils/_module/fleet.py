@@ -31,7 +31,7 @@ def member_names(base, count):
 class SharedCatalog:
     """The fleet's one catalog read: the first member's create reads (with its own reader, ``read``), the others
     wait for its answer and get the same (or its failure). Every member's spec differs only by name; each create
-    still returns its own placement. Given to the backend's ``create_pod`` as ``shared_read``."""
+    still returns its own placement. Given to ``backend.pods.create`` as ``shared_read``."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -127,7 +127,7 @@ def run_fleet(owner):
     params = owner.params
     names = member_names(params["name"], params["count"])
     try:
-        found = owner.backend.find_pods_named(names)
+        found = owner.backend.pods.find_named(names)
     except RunPodError as error:
         owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
     catalog = SharedCatalog()
@@ -156,7 +156,7 @@ def _recheck_names(owner, members, names):
     if not created:
         return
     try:
-        found = owner.backend.find_pods_named(names)
+        found = owner.backend.pods.find_named(names)
     except RunPodError as error:
         failed_read = error
 

@@ -118,7 +118,7 @@ def endpoint_failure_logs(owner, endpoint_id):
         else:
             worker = None
             try:
-                worker = failing_worker(owner.backend.endpoint_workers(endpoint_id, attempts=1))
+                worker = failing_worker(owner.backend.endpoints.workers(endpoint_id, attempts=1))
                 block = logs_block(unavailable="no unhealthy or initializing worker on the current release")
                 if worker is not None:
                     block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
@@ -265,7 +265,7 @@ def read_workers(backend, endpoint_ids, max_workers=MAX_CONCURRENT_READS):
 
     def one(endpoint_id):
         try:
-            return backend.endpoint_workers(endpoint_id)
+            return backend.endpoints.workers(endpoint_id)
         except RunPodError as error:
             return error
 

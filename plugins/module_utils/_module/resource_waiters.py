@@ -128,7 +128,7 @@ class EndpointWaiter(Waiter):
         release, result = None, self.host.result
         if poller.last_version is not None:
             try:
-                release = self.host.backend.endpoint_release(before["id"])
+                release = self.host.backend.endpoints.release(before["id"])
             except RunPodError:
                 release = {"version": poller.last_version, "rollout": poller.last_rollout}
         result["release"], result["rollout"] = describe_release(release)
@@ -156,7 +156,7 @@ class ClusterWaiter(Waiter):
         return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
 
     def read_members(self, cluster):
-        self.members = self.host.backend.list_cluster_pods(cluster.id)
+        self.members = self.host.backend.clusters.pods(cluster.id)
         return self.members
 
     def describe_members(self):
@@ -190,7 +190,7 @@ class ClusterWaiter(Waiter):
         self.members = list(poller.last_pods.values())
         # The create answer predates placement: one read gives the data center, network and primary.
         try:
-            result["cluster"] = describe_cluster(self.host.backend.get_cluster(cluster_id))
+            result["cluster"] = describe_cluster(self.host.backend.clusters.get(cluster_id))
         except RunPodError as error:
             self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
                            f"network and primary failed: {error.message} ({error.code}); they may be null")

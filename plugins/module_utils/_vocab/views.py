@@ -248,7 +248,7 @@ class ClusterSpec(_PodContainer):
 
     name: str
     type: str = "TRAINING"
-    # None with gpu_requirements: placement picks the type (``create_cluster``).
+    # None with gpu_requirements: placement picks the type (``backend.clusters.create_placed``).
     gpu_type_id: str | None = None
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
@@ -259,7 +259,7 @@ class ClusterSpec(_PodContainer):
 
 
 class ClusterView(_View):
-    """REST v2 ``Cluster``; the members themselves come from ``list_cluster_pods``."""
+    """REST v2 ``Cluster``; the members themselves come from ``backend.clusters.pods``."""
 
     id: str
     name: str = ""

@@ -290,7 +290,7 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
 
     def boot_after_40s(clock, seconds):
         if clock.elapsed >= 40:
-            backend.pods["pod-1"] = up
+            backend.pods.store["pod-1"] = up
 
     backend = FakeBackend(pods=[booting])
     install_clock(monkeypatch, make_clock(on_sleep=boot_after_40s))

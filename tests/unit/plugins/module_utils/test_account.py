@@ -15,11 +15,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import (
     Account,
-    account_api,
     amount_key,
     normalize_time,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
 V2 = "https://rest.example.test/v2"
@@ -29,17 +28,17 @@ VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1
 def account(router):
     options = {"api_key": "k-test-123456", "api_url": V2}
     backend = make_backend(options, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
-    return account_api(backend)
+    return backend.account
 
 
-def test_account_api_is_the_rest_v2_account_over_the_backends_client():
+def test_the_account_is_the_rest_v2_account_over_the_backends_client():
     router = Router()
     backend = make_backend(
         {"api_key": "k-test-123456", "api_url": V2}, transport=httpx.MockTransport(router), clock=FakeClock()
     )
-    api = account_api(backend)
-    assert isinstance(api, Account) and api.client is backend.client
-    assert (api.volumes_path, api.registries_path) == ("network-volumes", "registries")
+    api = backend.account
+    assert isinstance(api, Account) and api.client is backend.client and backend.account is api
+    assert (api._volumes.path, api._registries.path) == ("network-volumes", "registries")
 
 
 def test_v2_network_volume_calls():
@@ -223,17 +222,18 @@ def test_amount_keys():
 
 
 def test_registry_id_reaches_the_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend import core as _backend
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend import rest as _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body, pod_update_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import template_body
     from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
-    assert _backend_v2.pod_create_body(spec, "g")["registry"] == "reg1"
-    assert _backend_v2.pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
+    assert pod_create_body(spec, "g")["registry"] == "reg1"
+    assert pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
     template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
-    assert _backend.build_template_body(template, creating=True)["registry"] == "reg1"
+    assert template_body(template, creating=True)["registry"] == "reg1"
     assert (
-        _backend_v2.endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
+        endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
         == "reg1"
     )
     assert POD.read({"id": "p1", "registry": "reg1"}).registry_id == "reg1"

@@ -385,7 +385,7 @@ def test_any_https_url_keeps_the_users_validate_certs(urls, validate_certs):
 
 
 def test_the_backend_client_counts_the_serverless_url_among_its_hosts(monkeypatch):
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
     seen = []
     real = _client.tls_verification

@@ -11,7 +11,7 @@ from payloads import FakeClock, Router, problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
@@ -102,25 +102,25 @@ def test_backend_calls_one_request_each_and_marks_a_5xx_create_maybe_created():
         .add("DELETE", "/v2/clusters/c1", httpx.Response(204))
     )
     backend = backend_with(router)
-    assert [c.id for c in backend.find_clusters("train")] == ["c1"]
-    pods = sorted(backend.list_cluster_pods("c1"), key=lambda pod: pod.cluster_rank)
+    assert [c.id for c in backend.clusters.find("train")] == ["c1"]
+    pods = sorted(backend.clusters.pods("c1"), key=lambda pod: pod.cluster_rank)
     assert [(p.id, p.cluster_rank, p.cluster_ip, p.cluster_role) for p in pods] == [
         ("p0", 0, "10.65.0.2", "SLURM_CONTROLLER"), ("p1", 1, "10.65.0.3", None)]
     with pytest.raises(RunPodError) as info:
-        backend.create_cluster(ClusterSpec(name="n", gpu_type_id=H100, template_id="t1"))
+        backend.clusters.create(ClusterSpec(name="n", gpu_type_id=H100, template_id="t1"))
     assert info.value.maybe_created and router.count("POST", "/v2/clusters") == 1
     assert router.bodies("POST", "/v2/clusters")[0]["image"] == "tpl/img"
-    assert backend.rename_cluster("c1", "renamed").name == "renamed"
+    assert backend.clusters.rename("c1", "renamed").name == "renamed"
     assert router.bodies("PATCH", "/v2/clusters/c1") == [{"name": "renamed"}]
-    backend.delete_cluster("c1")
+    backend.clusters.delete("c1")
     assert router.count("DELETE", "/v2/clusters/c1") == 1
 
 
 def test_list_pods_asks_for_cluster_members_only_when_told():
     router = Router().add("GET", "/v2/pods", {"pods": [member("p0", 0)]})
     backend = backend_with(router)
-    backend.list_pods()
-    backend.list_pods(include_cluster_pods=True)
+    backend.pods.list()
+    backend.pods.list(include_cluster_pods=True)
     queries = [req.url.params.get("includeClusterPods") for (_m, _p, _b, req) in router.calls]
     assert queries == [None, "true"]
 
@@ -129,13 +129,15 @@ def test_list_pods_asks_for_cluster_members_only_when_told():
 
 
 class Members:
-    """list_cluster_pods replaying scripted reads (lists of PodView or an exception); the last repeats."""
+    """A backend whose ``clusters.pods`` replays scripted reads (lists of PodView or an exception); the last
+    repeats."""
 
     def __init__(self, *reads):
         self.reads = list(reads)
         self.calls = []
+        self.clusters = self
 
-    def list_cluster_pods(self, cluster_id, attempts=None):
+    def pods(self, cluster_id, attempts=None):
         self.calls.append((cluster_id, attempts))
         step = self.reads[min(len(self.calls) - 1, len(self.reads) - 1)]
         if isinstance(step, BaseException):

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import MAX_STREAM_BYTES, read_log_stream
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import LogReader
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MASK,

@@ -15,7 +15,7 @@ from ansible.template import Templar
 from ansible.utils.unsafe_proxy import wrap_var
 from helpers.fakes import FakeClock
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Worker, WorkerSummary

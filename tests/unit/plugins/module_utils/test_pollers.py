@@ -605,13 +605,13 @@ def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
     backend = Backend([pod(status="PROVISIONING", runtime=False)], [pod(status="STARTING", runtime=False)],
                       [pod(status="STARTING", runtime=False)], [pod(direct=DIRECT)])
     reads = []
-    backend_list = backend.list_pods
+    backend_list = backend.pods.list
 
     def timed_list(runtime=True, attempts=None):
         reads.append(fake_clock.elapsed)
         return backend_list(runtime, attempts)
 
-    backend.list_pods = timed_list
+    backend.pods.list = timed_list
     outcome = until(PodPoller(backend, "pod-1", probe=Probe(True)), label="x", timeout=600, interval=5,
                     clock=fake_clock)
     assert reads == [0, 5, 7.5, 10]

@@ -14,7 +14,7 @@ from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput, endpoint_problems
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, Health, TemplateView
@@ -147,7 +147,7 @@ def test_changes_clearing_the_floor_with_a_new_set_is_allowed():
     cleared = changes(current, allowed_cuda_versions=["12.8"], min_cuda_version="")
     assert cleared == {"allowed_cuda_versions": ["12.8"], "min_cuda_version": ""}
     # The PATCH carries the explicit "" that clears the floor on v2.
-    body = BackendV2.endpoint_body(cleared, creating=False)
+    body = endpoint_body(cleared, creating=False)
     assert body["gpu"] == {"allowedCudaVersions": ["12.8"], "minCudaVersion": ""}
 
 
@@ -298,8 +298,9 @@ class GatedHealthBackend(FakeBackend):
         self.lock = threading.Lock()
         self.active = 0
         self.peak = 0
+        self.endpoints.health = self.gated_health
 
-    def endpoint_health(self, endpoint_id, attempts=1):
+    def gated_health(self, endpoint_id, attempts=1):
         with self.lock:
             self.active += 1
             self.peak = max(self.peak, self.active)
