@@ -14,9 +14,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import p
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
 
-CLUSTER_TYPES = ("TRAINING", "SLURM", "RAY", "APPLICATION")
-ROLES = ("SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER")
-
 
 def cluster_create_body(spec, template=None):
     """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the

@@ -160,14 +160,7 @@ class Backend:
 def make_backend(options, *, transport=None, clock=None, rng=None) -> Backend:
     """Build the backend; ``resolve_options`` refuses what it cannot serve (REST v1) before any client exists."""
     resolved = resolve_options(options)
-    client = Client(
-        resolved["api_key"],
-        resolved["api_url"],
-        timeout=resolved["request_timeout"],
-        validate_certs=resolved["validate_certs"],
-        transport=transport,
-        clock=clock,
-        rng=rng,
-        other_urls=(resolved["serverless_url"],),
-    )
+    client = Client(resolved["api_key"], resolved["api_url"], timeout=resolved["request_timeout"],
+                    validate_certs=resolved["validate_certs"], transport=transport, clock=clock, rng=rng,
+                    other_urls=(resolved["serverless_url"],))
     return Backend(client, resolved)

@@ -10,9 +10,9 @@ docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read, tracked
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
@@ -53,10 +53,8 @@ class EndpointPoller(Poller):
     last_rollout: dict | None = None
 
     def __init__(self, backend, endpoint_id, wait_for="ready"):
-        if wait_for not in ENDPOINT_WAIT_FOR:
-            raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
+        self.misses = tracked("endpoint", endpoint_id, wait_for, ENDPOINT_WAIT_FOR)
         self.backend = backend
-        self.misses = MissCounter("endpoint", endpoint_id)
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
 

@@ -16,7 +16,7 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, probe_options
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, probe_options, tracked
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")
@@ -75,10 +75,8 @@ class PodPoller(Poller):
     """
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
-        if wait_for not in WAIT_FOR:
-            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
+        self.misses = tracked("pod", pod_id, wait_for, WAIT_FOR)
         self.backend = backend
-        self.misses = MissCounter("pod", pod_id)
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe

@@ -40,6 +40,13 @@ class Poller:
         return False
 
 
+def tracked(kind: str, resource_id: str, wait_for: str, choices: tuple) -> MissCounter:
+    """The ``MissCounter`` of a poller of one ``kind`` of resource, once ``wait_for`` is one of its ``choices``."""
+    if wait_for not in choices:
+        raise ValueError(f"wait_for must be one of {', '.join(choices)}, got {wait_for!r}")
+    return MissCounter(kind, resource_id)
+
+
 def counted_read(misses: MissCounter, read: Callable[[], Any]) -> tuple[PollResult | None, Any]:
     """``read()`` under the miss rules of ``misses`` (docs/dev/wait-and-status.md, section 3): ``(None, value)``
     when it answered; ``(not-ready result, None)`` for a 404, a counted miss (``missed`` raises the fatal

@@ -8,26 +8,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 
 
+@dataclass
 class NameGuard:
     """The name rules of one ``ResourceModule`` (docs/dev/architecture.md, "never a second resource"), which the
     module builds with what they use: its kind, its result key and id option (for the hints), its lookup by name
     and its failure path (``fail``, ``fail_api``, ``warn``: a fleet member's raise instead of ending the task)."""
 
-    def __init__(self, kind: str, result_key: str, id_option: str | None, find_by_name: Callable[[str], list], *,
-                 fail: Callable[..., NoReturn], fail_api: Callable[..., NoReturn], warn: Callable[[str], None]):
-        self.kind = kind
-        self.result_key = result_key
-        self.id_option = id_option
-        self.find_by_name = find_by_name
-        self.fail = fail
-        self.fail_api = fail_api
-        self.warn = warn
+    kind: str
+    result_key: str
+    id_option: str | None
+    find_by_name: Callable[[str], list]
+    fail: Callable[..., NoReturn]
+    fail_api: Callable[..., NoReturn]
+    warn: Callable[[str], None]
 
     def label(self, resource: Any) -> str:
         return f"{self.kind} {resource.id} ({resource.name!r})"

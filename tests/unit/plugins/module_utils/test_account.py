@@ -11,13 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import FakeClock, Router, problem
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import (
-    Account,
-    amount_key,
-    normalize_time,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account, amount_key
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
@@ -180,8 +177,6 @@ def test_billing_refusals_come_before_any_call():
     v2 = account(router)
     with pytest.raises(ValueError, match="resource_id"):
         v2.billing("all", resource_id="p1")
-    with pytest.raises(ValueError, match="last_n cannot be combined"):
-        v2.billing("pods", last_n=2, start_time="2026-06-01T00:00:00Z")
     with pytest.raises(ValueError, match="before end_time"):
         v2.billing("pods", start_time="2026-06-02T00:00:00Z", end_time="2026-06-01T00:00:00Z")
     assert router.calls == []
@@ -195,22 +190,22 @@ def test_billing_refusals_come_before_any_call():
         ("2026-06-01T00:00:00z", "2026-06-01T00:00:00Z"),
     ],
 )
-def test_normalize_time(value, expected):
-    assert normalize_time(value) == expected
+def test_utc_time(value, expected):
+    assert utc_time(value, "start_time") == expected
 
 
 @pytest.mark.parametrize("value", ["yesterday", "2026-06-01T00:00:00", "2026-13-01", ""])
-def test_normalize_time_refuses(value):
+def test_utc_time_refuses(value):
     with pytest.raises(ValueError, match="start_time"):
-        normalize_time(value, "start_time")
+        utc_time(value, "start_time")
 
 
 @given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1)))
-def test_normalize_time_round_trips_any_utc_moment(moment):
+def test_utc_time_round_trips_any_utc_moment(moment):
     moment = moment.replace(microsecond=0, tzinfo=UTC)
     text = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-    assert normalize_time(text) == text
-    assert normalize_time(moment.isoformat()) == text
+    assert utc_time(text, "end_time") == text
+    assert utc_time(moment.isoformat(), "end_time") == text
 
 
 def test_amount_keys():
