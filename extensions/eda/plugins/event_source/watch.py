@@ -4,7 +4,7 @@
 """The ``runpod.cloud.watch`` event source: RunPod pods, endpoints and clusters as Event-Driven Ansible events.
 
 I/O only (reads, SSH probes, backoff, the queue); what changed between two reads is decided by the pure watchers
-in plugins/module_utils/_engine/watch.py. docs/eda.md is the user guide and the event catalogue.
+in plugins/module_utils/_vocab/watch_events.py. docs/eda.md is the user guide and the event catalogue.
 """
 
 from __future__ import annotations

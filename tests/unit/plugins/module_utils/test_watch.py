@@ -1,4 +1,4 @@
-"""The pure watchers of plugins/module_utils/_engine/watch.py: statuses, the event shape and the miss rule."""
+"""The pure watchers of plugins/module_utils/_vocab/watch_events.py: statuses, the event shape and the miss rule."""
 
 from __future__ import annotations
 
