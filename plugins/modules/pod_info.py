@@ -243,7 +243,7 @@ not_ready:
     - On a failed wait, each pod that was not ready, C({id, name, state, logs}).
     - C(logs) holds the pod's newest 20 lines of each source, the shape of RV(pods[].logs), read only for the
       pods whose logs explain the failure (the pods that stopped or vanished; on a timeout or an interrupt the
-      first 4 pods not ready); the others say why in C(unavailable) (C(not read: ...)). The failure message
+      first 4 pods not ready); the others say why in C(unavailable). The failure message
       quotes the newest container line of the first three pods read.
   returned: failure while waiting
   type: list
