@@ -268,8 +268,10 @@ not_ready:
   description:
     - After a failed wait, the nodes that were not ready, each C({id, name, rank, role, last_state, logs}).
     - C(logs) is the node's newest 20 lines of each log source, C({container, system, unavailable}), each line a
-      C({ts, line}), newest last, with the task's secrets masked; the failure message quotes the newest
-      container line of the first three nodes (R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs)).
+      C({ts, line}), newest last, with the task's secrets masked, read only for the nodes whose logs explain the
+      failure (the nodes that failed or vanished; on a timeout or an interrupt the first 4 nodes not ready; the
+      others say why in C(unavailable)); the failure message quotes the newest container line of the first three
+      nodes read (R(the logs guide,ansible_collections.runpod.cloud.docsite.guide_logs)).
   returned: when a wait failed
   type: list
   elements: dict

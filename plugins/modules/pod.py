@@ -400,7 +400,9 @@ failures:
 not_ready:
   description:
     - With O(count), on a failed wait, each pod that was not ready, C({id, name, state, logs}); C(logs) has the
-      shape of RV(logs) (the pod's newest 20 lines of each source).
+      shape of RV(logs) (the pod's newest 20 lines of each source), read only for the pods whose logs explain
+      the failure (the pods that stopped or vanished; on a timeout or an interrupt the first 4 pods not ready);
+      the others say why in C(unavailable).
   returned: with O(count), when the wait failed
   type: list
   elements: dict

@@ -90,7 +90,8 @@ options:
       - With this module, ready means ready for every selected pod at once (see O(wait_for)).
       - The wait fails fast, naming the pods, as soon as a selected pod is stopped or terminated (it could
         never become ready without user action), and on timeout names each pod that is not ready with its
-        last state (also in RV(not_ready), each with the newest 20 lines of its logs).
+        last state (also in RV(not_ready), each with the newest 20 lines of its logs when they explain the
+        failure).
       - When the task runs on the controller, the wait runs in C(ansible-playbook) and prints a line for each
         state change of each pod, naming the pod and its id, and a running count each time a pod becomes
         ready and with every 15 s heartbeat (C(12/50 ready; waiting for worker-3, worker-7, worker-9 and 35
@@ -240,8 +241,10 @@ wait:
 not_ready:
   description:
     - On a failed wait, each pod that was not ready, C({id, name, state, logs}).
-    - C(logs) holds the pod's newest 20 lines of each source, the shape of RV(pods[].logs); the failure message
-      quotes the newest container line of the first three.
+    - C(logs) holds the pod's newest 20 lines of each source, the shape of RV(pods[].logs), read only for the
+      pods whose logs explain the failure (the pods that stopped or vanished; on a timeout or an interrupt the
+      first 4 pods not ready); the others say why in C(unavailable). The failure message
+      quotes the newest container line of the first three pods read.
   returned: failure while waiting
   type: list
   elements: dict

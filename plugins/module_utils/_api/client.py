@@ -302,12 +302,15 @@ class Client:
             )
 
     @contextlib.contextmanager
-    def stream(self, url, *, params=None, headers=None, timeout=None):
+    def stream(self, url, *, params=None, headers=None, timeout=None, deadline=None):
         """A GET whose body the caller reads as it comes (``with client.stream(...) as response``): one attempt,
         no retries, no decoding; paced by the quota, counted and logged like every request (``_api/sse.py`` reads
-        log streams). A quota that cannot reset within the task's budget raises ``rate_limited``."""
+        log streams). A quota that cannot reset within the task's budget, or by ``deadline`` (this clock's time:
+        a log read waits no longer than its own budget), raises ``rate_limited``."""
         keeper = self.quota if self._on_api_host(url) else None
-        block = keeper.acquire(self._deadline(self.clock.now())) if keeper is not None else None
+        limit = self._deadline(self.clock.now())
+        limit = limit if deadline is None else min(limit, deadline)
+        block = keeper.acquire(limit) if keeper is not None else None
         if block is not None:
             raise self.quota_error(block)
         with self._count_lock:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import codecs
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, httpx
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, RunPodError, httpx
 from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MalformedLogError,
@@ -46,7 +46,8 @@ def _error_text(client, response):
 
 def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None):
     """The newest ``tail`` lines of each source of one log stream (``source`` None = both), read until the backfill
-    is over or ``deadline`` (``clock.now()`` time) passes; a logs block, never an exception."""
+    is over or ``deadline`` (``clock.now()`` time) passes; a logs block, never an exception. A read that answered
+    ends by the deadline, or ``quiet`` after its last chunk when that came just before the deadline."""
     remaining = deadline - clock.now()
     if remaining <= 0:
         return logs_block(unavailable="the log read budget was spent before this read")
@@ -61,14 +62,18 @@ def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, q
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     answered = False
     try:
-        timeout = httpx.Timeout(min(remaining, quiet), connect=min(remaining, 5.0))
-        with client.stream(path, params=params, headers=wanted, timeout=timeout) as response:
+        # The answer may take the whole budget (a slow API is not a quiet stream); the quiet rule starts with it.
+        timeout = httpx.Timeout(remaining, connect=min(remaining, 5.0))
+        # The quota is waited for within this read's budget too, never the task's (on the client's own clock).
+        with client.stream(path, params=params, headers=wanted, timeout=timeout,
+                           deadline=client.clock.now() + remaining) as response:
             answered = True
             if response.status_code != 200:
                 return logs_block(unavailable=_error_text(client, response))
             media = response.headers.get("content-type", "").split(";")[0].strip().lower()
             if media != EVENT_STREAM:
                 return logs_block(unavailable=f"the API answered with {media or 'no content type'}, not {EVENT_STREAM}")
+            _quiet_reads(response, min(max(0.0, deadline - clock.now()), quiet))
             _read_events(response, parser, decoder, tails, deadline, clock, quiet, source)
     except httpx.TimeoutException as exc:
         if not answered:
@@ -76,9 +81,23 @@ def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, q
         # The stream went quiet for longer than the read timeout: the backfill is over.
     except httpx.HTTPError as exc:
         return logs_block(unavailable=client.redact(f"network error ({type(exc).__name__}): {exc}"))
+    except RunPodError as exc:  # the quota would reset only after this read's budget
+        return logs_block(unavailable=client.redact(f"{exc.message} ({exc.code})"))
     except MalformedLogError as exc:
         return logs_block(unavailable=f"malformed log event: {exc}")
     return logs_block(tails.lines("container"), tails.lines("system"))
+
+
+def _quiet_reads(response, seconds):
+    """From now on each read of the body waits at most ``seconds``, so a silent stream ends on a read timeout.
+    httpcore takes the read timeout from the request's ``timeout`` extension when the body is first read (after the
+    headers); a transport that took it earlier still ends the read by the deadline (``_read_events``)."""
+    try:
+        timeouts = response.request.extensions.get("timeout")
+    except (AttributeError, RuntimeError):  # a response without its request
+        return
+    if isinstance(timeouts, dict):
+        timeouts["read"] = seconds
 
 
 def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source):

@@ -51,6 +51,7 @@ class EndpointPoller(Poller):
     last_health: dict | None = None
     last_version: int | None = None
     last_rollout: dict | None = None
+    last_workers = None  # the WorkerSummary of the last worker read (a failure's logs pick their worker from it)
 
     def __init__(self, backend, endpoint_id, wait_for="ready"):
         self.misses = tracked("endpoint", endpoint_id, wait_for, ENDPOINT_WAIT_FOR)
@@ -77,6 +78,7 @@ class EndpointPoller(Poller):
         )
         if workers is _UNREAD:
             return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
+        self.last_workers = workers
         self.last_version = workers.endpoint_version
         self.last_rollout = rollout = rollout_summary(workers)
         stale = rollout["workers_total"] - rollout["workers_on_latest"]

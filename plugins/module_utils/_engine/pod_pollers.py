@@ -142,6 +142,8 @@ class BatchPodPoller(Poller):
         self.states = {pod_id: "pod not listed yet" for pod_id in self.pod_ids}
         self.last_pods = {}
         self.done = {}
+        # The pods whose state failed the wait (terminal, or vanished): the ones whose logs explain the failure.
+        self.failed = []
         self.imminent = False
         self._list_pods = read or (lambda: backend.pods.list(attempts=1))
         # Whether a listed pod can no longer become ready (fails the whole wait at once).
@@ -216,12 +218,14 @@ class BatchPodPoller(Poller):
                     self.states[pod_id] = self.misses[pod_id].missed()
                 except PollError as verdict:
                     vanished.append(verdict.message)
+                    self.failed.append(pod_id)
                 continue
             self.misses[pod_id].seen()
             self.last_pods[pod_id] = pod
             if self.is_terminal(pod):
                 self.states[pod_id] = f"pod status {_podstate.lifecycle_status(pod).lower() or 'unknown'}"
                 terminal.append(_terminal_verdict(pod_id, pod))
+                self.failed.append(pod_id)
                 continue
             self._judge(pod_id, pod, targets)
         if terminal or vanished:

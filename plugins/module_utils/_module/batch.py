@@ -38,7 +38,7 @@ def batch_wait(waiter, poller, subject, **wait_args):
         waiter.on_transition = BatchLines(poller, shown, subject)
     try:
         return waiter.until(
-            poller, resource_id=None, failure_logs=batch_failure_logs(waiter),
+            poller, resource_id=None, failure_logs=batch_failure_logs(waiter, poller),
             live_logs=live_pod_lines(waiter, lambda: pending_pods(poller), waiter.host.wait_options.interval),
             **wait_args
         )

@@ -17,6 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads im
     LogReader,
     worker_logs_path,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
@@ -28,6 +29,15 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
+# A failed wait's reads (docs/dev/logs.md, "Which logs a failure reads"): they share FAILURE_BUDGET, and a read that
+# answered may go on for FAILURE_QUIET after its last chunk, so a failure is reported at most a second after the
+# event (or the deadline) that ended the wait. RunPod sends a backfill at once, so a short quiet is enough.
+FAILURE_QUIET = 0.3
+FAILURE_BUDGET = 1.0 - FAILURE_QUIET
+FAILURE_READ = {"budget": FAILURE_BUDGET, "quiet": FAILURE_QUIET}
+# A batch wait that ran out of time reads the logs of this many pods not ready (one round of concurrent reads, both
+# sources each, fits the failure's budget); the rest say why they were not read.
+FAILURE_PODS = MAX_CONCURRENT_READS // 2
 # How many not-ready resources a batch failure message quotes before "and N more".
 QUOTED = 3
 # The controller's live system line: a read at most this often (and never more often than twice the poll
@@ -70,15 +80,26 @@ def pod_failure_logs(owner, pod_id):
 
     def add(error, extra):
         refused = error.code in NOT_READ_CODES
-        block = _not_read(error) if refused else read_pods(owner, [pod_id], FAILURE_LINES)[pod_id]
+        block = _not_read(error) if refused else read_pods(owner, [pod_id], FAILURE_LINES, **FAILURE_READ)[pod_id]
         extra["logs"] = block
         return f"; {quote(block)}"
 
     return add
 
 
-def batch_failure_logs(owner):
-    """``failure_logs`` of a batch wait (fleet, pod_info, cluster): each ``not_ready`` entry gets its ``logs``."""
+def explaining_pods(error, poller, waiting):
+    """The pods of ``waiting`` (not ready, in order) whose logs explain a batch wait's failure: the pods whose state
+    failed it (stopped, terminated, vanished: ``poller.failed``), not the healthy ones still coming up; on a timeout
+    or an interrupt every pod not ready is why, the first ``FAILURE_PODS`` of them are read."""
+    if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED):
+        return waiting[:FAILURE_PODS]
+    failed = set(getattr(poller, "failed", ()) or ())
+    return [pod_id for pod_id in waiting if pod_id in failed]
+
+
+def batch_failure_logs(owner, poller):
+    """``failure_logs`` of a batch wait (fleet, pod_info, cluster): each ``not_ready`` entry gets its ``logs``, read
+    (concurrently, in one second) for the pods ``explaining_pods`` picks; the others say why they were not read."""
 
     def add(error, extra):
         entries = extra.get("not_ready") or []
@@ -87,11 +108,19 @@ def batch_failure_logs(owner):
         if error.code in NOT_READ_CODES:
             blocks = {entry["id"]: _not_read(error) for entry in entries}
         else:
-            blocks = read_pods(owner, [entry["id"] for entry in entries], FAILURE_LINES)
+            wanted = explaining_pods(error, poller, [entry["id"] for entry in entries])
+            blocks = read_pods(owner, wanted, FAILURE_LINES, **FAILURE_READ) if wanted else {}
+            skipped = logs_block(unavailable=(
+                f"not read: only the first {FAILURE_PODS} pods not ready are read when the wait ends unready"
+                if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED)
+                else "not read: this pod did not fail the wait"))
+            blocks = {entry["id"]: blocks.get(entry["id"], skipped) for entry in entries}
         for entry in entries:
             entry["logs"] = blocks[entry["id"]]
-        quoted = "; ".join(f"{entry['id']} {quote(entry['logs'])}" for entry in entries[:QUOTED])
-        more = len(entries) - QUOTED
+        shown = [entry for entry in entries if not (entry["logs"]["unavailable"] or "").startswith("not read: ")]
+        shown = shown or entries[:1]  # a failure whose logs were not read says why, once
+        quoted = "; ".join(f"{entry['id']} {quote(entry['logs'])}" for entry in shown[:QUOTED])
+        more = len(shown) - QUOTED
         return f" Logs: {quoted}" + (f"; and {more} more (not_ready[].logs)." if more > 0 else ".")
 
     return add
@@ -108,9 +137,10 @@ def failing_worker(workers):
     return max(unhealthy or candidates, key=lambda worker: worker.started_at or "")
 
 
-def endpoint_failure_logs(owner, endpoint_id):
-    """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker``
-    picks, and its newest container line in ``msg``."""
+def endpoint_failure_logs(owner, endpoint_id, workers):
+    """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker`` picks
+    from ``workers()`` (the worker list as the wait last read it: no read after the wait), and its newest container
+    line in ``msg``."""
 
     def add(error, extra):
         if error.code in NOT_READ_CODES:
@@ -118,12 +148,12 @@ def endpoint_failure_logs(owner, endpoint_id):
         else:
             worker = None
             try:
-                worker = failing_worker(owner.backend.endpoints.workers(endpoint_id, attempts=1))
-                block = logs_block(unavailable="no unhealthy or initializing worker on the current release")
+                listed = workers()
+                worker = failing_worker(listed) if listed is not None else None
+                block = logs_block(unavailable="no unhealthy or initializing worker on the current release"
+                                   if listed is not None else "no worker list was read during the wait")
                 if worker is not None:
-                    block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
-            except RunPodError as failed:
-                block = logs_block(unavailable=f"the worker list: {failed.message} ({failed.code})")
+                    block = reader(owner, **FAILURE_READ).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
             except Exception as exc:  # logs never change how a task ends
                 block = logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})")
             block = dict(block, worker_id=worker.id if worker is not None else None)

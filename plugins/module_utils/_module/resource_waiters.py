@@ -115,7 +115,7 @@ class EndpointWaiter(Waiter):
             label=f"{what} on endpoint {endpoint_id}",
             resource_id=endpoint_id,
             describe_last=lambda: self.describe_waited(before, poller, None),
-            failure_logs=endpoint_failure_logs(self, endpoint_id),
+            failure_logs=endpoint_failure_logs(self, endpoint_id, lambda: poller.last_workers),
         )
         value = outcome.value or {}
         self.describe_waited(before, poller, value.get("health"))
@@ -183,7 +183,7 @@ class ClusterWaiter(Waiter):
             resource_id=cluster_id,
             describe_last=last_seen,
             explain_failure=lambda error: self.explain_failure(error, poller, cluster_id),
-            failure_logs=batch_failure_logs(self),
+            failure_logs=batch_failure_logs(self, poller),
             live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.host.wait_options.interval),
         )
         self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}

@@ -56,7 +56,7 @@ def test_a_batch_failure_puts_each_pods_lines_in_not_ready_and_quotes_them():
         return _sse(("t2", "container", f"echo {SECRET}"), ("t3", "container", "ImportError: no torch"))
 
     extra = {"not_ready": [{"id": "p1", "name": "a", "state": "x"}, {"id": "p2", "name": "b", "state": "y"}]}
-    suffix = _logs.batch_failure_logs(_owner(handler))(_timeout(), extra)
+    suffix = _logs.batch_failure_logs(_owner(handler), SimpleNamespace(failed=[]))(_timeout(), extra)
     first, second = extra["not_ready"]
     assert first["logs"]["container"] == [
         {"ts": "t2", "line": "echo ********"}, {"ts": "t3", "line": "ImportError: no torch"}]

@@ -275,9 +275,11 @@ def test_batch_reads_once_per_poll_probes_concurrently_and_stops_at_first_banner
 
 def test_batch_fails_fast_naming_every_terminal_pod():
     backend = Backend([pod("a", status="EXITED"), pod("b"), pod("c", status="TERMINATED")])
+    poller = BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({}))
     with pytest.raises(PollError) as info:
-        BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({})).poll()
+        poller.poll()
     assert info.value.code == "conflict" and info.value.fatal
+    assert poller.failed == ["a", "c"]  # whose logs explain the failure (b is healthy: its logs are not read)
     assert str(info.value) == ("pod a is exited, so the wait cannot succeed; "
                                "pod c is terminated, so the wait cannot succeed")
 
@@ -299,9 +301,11 @@ def test_batch_not_found_names_vanished_pods():
                             probe_many=ProbeMany({}))
     poller.poll()
     assert "a (pod not listed in the last read)" in poller.poll().detail
+    assert poller.failed == []
     with pytest.raises(PollError) as info:
         poller.poll()
     assert info.value.code == "not_found" and str(info.value).startswith("pod a is no longer listed")
+    assert poller.failed == ["a"]
 
 
 def test_batch_timeout_carries_each_pods_last_state(fake_clock):
