@@ -10,9 +10,12 @@ it last changed); names are unique (case-insensitively here, as ``?name=`` match
 applies the value, then the description, in two steps that are not atomic. The list is not paged.
 
 A pod resolves the placeholders in its env when it boots (``Pod.boot_env``, set on RUNNING), so a running pod
-keeps the value it booted with until its next start or restart; a placeholder naming no secret stays as written.
+keeps the value it booted with until its next start or restart; a serverless worker resolves them when it is
+allocated (``Worker.boot_env``), so a rotation reaches the workers of the next release or scale-up. A placeholder
+naming no secret stays as written.
 
 Admin (no API key): ``GET /_sim/secrets/{id or name}`` shows the value (tests check a rotation);
+``GET /_sim/endpoints/{id}/workers`` the allocated workers with their ``boot_env``;
 ``POST /_sim/secrets/faults`` ``{"description_step": {"count": n, "status": s}}`` makes the next n PATCHes that
 carry a description fail at that step, after their value rotated (status default 500).
 """
@@ -80,6 +83,7 @@ def register(sim: Sim) -> None:
     sim.route("GET", "/_sim/secrets", admin_list, auth=False)
     sim.route("GET", "/_sim/secrets/{secret_id}", admin_get, auth=False)
     sim.route("POST", "/_sim/secrets/faults", admin_faults, auth=False)
+    sim.route("GET", "/_sim/endpoints/{endpoint_id}/workers", admin_workers, auth=False)
 
 
 async def _body(ctx: Ctx, schema: str) -> dict[str, Any]:
@@ -166,6 +170,18 @@ async def admin_get(sim: Sim, ctx: Ctx) -> Reply:
     if secret is None:
         return Reply(404, {"error": f"no secret {key}"})
     return Reply(200, _admin_view(secret))
+
+
+async def admin_workers(sim: Sim, ctx: Ctx) -> Reply:
+    """The endpoint's allocated workers with the env each booted with."""
+    endpoint = sim.store.endpoints.get(ctx.params["endpoint_id"])
+    if endpoint is None:
+        return Reply(404, {"error": f"no endpoint {ctx.params['endpoint_id']}"})
+    workers = [
+        {"id": worker.id, "version": worker.version, "boot_env": dict(worker.boot_env)}
+        for worker in sim.store.live_workers(endpoint)
+    ]
+    return Reply(200, {"workers": workers})
 
 
 async def admin_faults(sim: Sim, ctx: Ctx) -> Reply:

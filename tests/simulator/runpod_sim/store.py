@@ -393,6 +393,9 @@ class Worker:
     start_at: float = 0.0  # monotonic: a scheduled replacement is not allocated before
     retire_at: float | None = None  # monotonic: an old worker leaves once its replacement is ready
     replaced_by: str | None = None
+    # The env the worker booted with: secrets resolved when it was allocated (api_secrets.py); a rotation
+    # reaches only the workers allocated after it (a release's replacements, a scale-up).
+    boot_env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -784,6 +787,8 @@ class Store:
         return endpoint
 
     def _new_worker(self, endpoint: Endpoint, start_at: float) -> Worker:
+        from .api_secrets import resolve_env
+
         template = self.templates.get(endpoint.template_id or "")
         return Worker(
             id=new_id(14),
@@ -794,6 +799,7 @@ class Store:
             version=endpoint.version,
             image=template.image if template is not None else None,
             start_at=start_at,
+            boot_env=resolve_env(self, template.env) if template is not None else {},
         )
 
     def scale_workers(self, endpoint: Endpoint) -> None:

@@ -233,6 +233,10 @@ class SimAdmin:
     def secrets(self) -> list[dict[str, Any]]:
         return self._call("GET", "/secrets")["secrets"]
 
+    def worker_envs(self, endpoint_id: str) -> list[dict[str, Any]]:
+        """The endpoint's allocated workers: ``{"id", "version", "boot_env"}`` (secrets resolved at allocation)."""
+        return self._call("GET", f"/endpoints/{endpoint_id}/workers")["workers"]
+
     def fail_secret_description_step(self, count: int = 1, status: int = 500) -> dict[str, Any]:
         """The next ``count`` secret PATCHes that carry a description fail at that second step, after the value
         rotated (RunPod applies the two in turn, not atomically)."""

@@ -138,3 +138,17 @@ def test_bad_admin_secret_fault_is_a_400(sim):
 
     response = httpx.post(f"{sim.urls['admin']}/secrets/faults", json={"description_step": {"status": 200}})
     assert response.status_code == 400
+
+
+def test_workers_resolve_at_allocation_so_a_rotation_reaches_the_next_release(sim, v2):
+    secret = create(v2, name="api_key", value="old").json()
+    body = {"name": "e", "type": "QUEUE", "image": "img", "gpu": {"pools": ["ADA_24"]}, "workers": {"min": 1},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4}, "env": {"KEY": "{{ RUNPOD_SECRET_api_key }}"}}
+    endpoint = v2.post("/serverless", json=body).json()
+    assert endpoint["env"] == {"KEY": "{{ RUNPOD_SECRET_api_key }}"}
+    assert [w["boot_env"] for w in sim.admin.worker_envs(endpoint["id"])] == [{"KEY": "old"}]
+    v2.patch(f"/account/secrets/{secret['id']}", json={"value": "new"})
+    assert [w["boot_env"] for w in sim.admin.worker_envs(endpoint["id"])] == [{"KEY": "old"}]  # still running
+    v2.patch(f"/serverless/{endpoint['id']}", json={"image": "img:2"})  # a release: replacement workers boot
+    sim.admin.boot_workers(endpoint["id"])
+    assert [(w["version"], w["boot_env"]) for w in sim.admin.worker_envs(endpoint["id"])] == [(2, {"KEY": "new"})]
