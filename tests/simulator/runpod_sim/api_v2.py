@@ -23,7 +23,6 @@ from .store import (
     new_id,
 )
 
-
 # POST /v2/pods answers 413 to a larger body, before authentication (autumn 2026 document).
 CREATE_POD_BODY_LIMIT = 102400
 

@@ -60,7 +60,7 @@ def merged_args(body: dict[str, Any], current: str | None) -> str | None:
         return None
     if given == {"args"}:
         return str(body["args"])
-    base_entrypoint, base_cmd = decode(body["args"] if "args" in body else current)
+    base_entrypoint, base_cmd = decode(body.get("args", current))
     entrypoint = list(body.get("entrypoint", base_entrypoint))
     cmd = list(body.get("cmd", base_cmd))
     if "args" in body:
