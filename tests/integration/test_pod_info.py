@@ -191,7 +191,8 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     )
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("wait for all")
-    assert [pod["id"] for pod in out["pods"]] == ids
+    # In the list's order: RunPod's v2 (autumn 2026 document) lists pods newest first.
+    assert [pod["id"] for pod in out["pods"]] == ids[::-1]
     assert all(pod["ssh"] is not None and pod["runtime_status"] == "running" for pod in out["pods"])
     wait = out["wait"]
     reads = sim.admin.requests()
@@ -247,7 +248,7 @@ def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbo
     assert out["code"] == "conflict"
     assert f"pod {ids[1]} is exited, so the wait cannot succeed" in out["msg"]
     assert ids[0] in out["msg"] and ids[2] in out["msg"]  # the not-ready ones are named too
-    assert [entry["id"] for entry in out["not_ready"]] == ids
+    assert [entry["id"] for entry in out["not_ready"]] == ids[::-1]  # the list's order: newest first
     # Failed at the first read after the stop, not at the 10 m timeout: every list read that started after the
     # stop was in place saw it, so there is at most one (how many came before depends on how soon this test
     # got to stop the pod on a loaded machine).
