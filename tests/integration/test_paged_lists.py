@@ -114,3 +114,29 @@ async def eda_initial_events(sim):
     await source.main(queue, {"api_key": env["RUNPOD_API_KEY"], "api_url": env["RUNPOD_API_URL"],
                               "interval": "1s", "emit_initial": True, "run_time": "10ms"})
     return [queue.get_nowait() for _ in range(queue.qsize())]
+
+
+def test_template_and_endpoint_lookups_span_pages(sim, run_playbook, tmp_path):
+    template = {"image": "runpod/serverless-hello-world:1", "serverless": True}
+    endpoint = {"template_id": "{{ tpl.template.id }}", "gpu_type_ids": [GPU], "workers_min": 0}
+    tasks = [module_task("template", f"template {name}", {"name": f"tpl-{name}", **template}) for name in "abc"]
+    tasks.append(module_task("template", "template a", {"name": "tpl-a", **template}, register="tpl"))
+    tasks += [module_task("endpoint", f"endpoint {name}", {"name": f"ep-{name}", **endpoint}) for name in "abc"]
+    tasks += [
+        module_task("template", "rerun template c", {"name": "tpl-c", **template}),
+        module_task("endpoint", "rerun endpoint a", {"name": "ep-a", **endpoint}),
+        module_task("endpoint", "rerun endpoint c", {"name": "ep-c", **endpoint}),
+        module_task("endpoint_info", "info", {}, register="info"),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout + result.stderr
+    for name in ("template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
+        assert result.task_results(name)[-1]["changed"] is False, name
+    # Three of each, never a second one: the lookups read both pages of each list.
+    assert sim.admin.count("POST", r"^/v2/templates$") == 3
+    assert sim.admin.count("POST", r"^/v2/serverless$") == 3
+    listed = {endpoint["name"] for endpoint in result.task_result("info")["endpoints"]}
+    assert listed == {"ep-a", "ep-b", "ep-c"}
+    for path in ("/v2/templates", "/v2/serverless"):
+        assert any("cursor=" in entry["query"] for entry in sim.admin.requests() if entry["path"] == path), path
+    assert_no_cursor_refused(sim)
