@@ -12,7 +12,8 @@ description:
   - Reads the pods of a RunPod account and adds each one as a host named after the pod, with
     C(ansible_host), C(ansible_port) and C(ansible_user) set from the pod's public SSH address (the
     public port mapped to the pod's port 22), so plays can connect to it directly.
-  - Costs one list read per inventory parse, and none at all when the cache is used.
+  - Costs one list read per inventory parse (every page of RunPod's pod list), and none at all when the cache
+    is used.
   - Host names are the pod names where that is safe, so that nobody who can name a pod in the account can
     take over another host or a reserved name. A pod keeps its name as host name only when the name is made
     of letters, digits, C(_), C(.) and C(-) (not starting with C(.) or C(-)), not C(all), C(ungrouped),

@@ -144,7 +144,8 @@ EXAMPLES = r"""
 RETURN = r"""
 pods:
   description:
-    - The selected pods, in the order the API listed them.
+    - The selected pods, in the order the API listed them (newest first, every page of RunPod's list); a pod
+      selected by O(ids) that the list does not show comes last.
     - After a wait, each pod as last read by the wait.
   returned: always
   type: list

@@ -17,6 +17,13 @@ FOREVER = 10_000_000  # simulated seconds: a pod that stays in its current step 
 ACCOUNT_SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
 
 
+def list_reads(sim: Any, path: str = "/v2/pods") -> list[dict[str, Any]]:
+    """The reads of the paged list at ``path`` in the request log, one per walk of its pages: its GETs without a
+    cursor (every page after the first carries one), so a count of them does not depend on the page size."""
+    return [entry for entry in sim.admin.requests()
+            if entry["method"] == "GET" and entry["path"] == path and "cursor=" not in entry["query"]]
+
+
 def register_account_keys(sim: Any, keys: list[str]) -> None:
     """Replace the account's registered SSH keys through the API (``[]`` leaves the account without any)."""
     response = httpx.put(

@@ -21,7 +21,8 @@ Fixtures:
 
 * ``sim`` (session, so one per pytest-xdist worker: ``make integration`` runs several workers, each with
   its own simulator on its own free port): a :class:`runpod_sim.testing.SimProcess` started with
-  ``time_scale=0.02`` (a default 5 s + 10 s boot takes 0.3 s). Attributes: ``urls`` (``api_v2``,
+  ``time_scale=0.02`` (a default 5 s + 10 s boot takes 0.3 s) and ``page_size=2`` (every paged list of more
+  than two entries spans pages; ``RUNPOD_SIM_PAGE_SIZE`` overrides). Attributes: ``urls`` (``api_v2``,
   ``serverless``, ``admin``, ``base``), ``api_key``, ``admin`` (:class:`runpod_sim.testing.SimAdmin`),
   ``env()`` (the ``RUNPOD_*`` variables for ansible).
 * ``sim_reset`` (autouse): resets the simulator before every test here (resources, faults, request log, config),
@@ -49,12 +50,15 @@ from helpers.simulated import fresh_account
 from runpod_sim.testing import SimProcess, start_simulator
 
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
+# Small pages by default, so every list read of every test crosses pages (RunPod's default is 1000 a page: a
+# collection that stopped at the first page would pass every test with it). RUNPOD_SIM_PAGE_SIZE=1000 runs RunPod's.
+INTEGRATION_PAGE_SIZE = int(os.environ.get("RUNPOD_SIM_PAGE_SIZE", "2"))
 
 
 @pytest.fixture(scope="session")
 def sim() -> Iterator[SimProcess]:
     """One simulator subprocess for the whole session (see the module docstring)."""
-    process = start_simulator(time_scale=INTEGRATION_TIME_SCALE)
+    process = start_simulator(time_scale=INTEGRATION_TIME_SCALE, page_size=INTEGRATION_PAGE_SIZE)
     try:
         yield process
     finally:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import threading
 import time
 
 from helpers.playbooks import info_task, play
-from helpers.simulated import FOREVER, staggered_pods
+from helpers.simulated import FOREVER, list_reads, staggered_pods
 
 V2_LIST = r"^/v2/pods$"
 
@@ -120,7 +119,7 @@ def test_status_table_across_lifecycle_points_and_bad_input(sim, run_playbook, t
         "pod not ready: no container reported yet (image pull, container create or boot)"
     )
     # Cost: one list read for the lot; ids the list does not show (terminated) are read once each.
-    assert sim.admin.count("GET", V2_LIST) == 2  # the two tasks: one list read each
+    assert len(list_reads(sim)) == 2  # the two tasks: one list read (every page of it) each
     # v2 drops terminated pods from its list: the two terminated ids are read once each by id.
     assert sim.admin.count("GET", r"^/v2/pods/[^/]+$") == 2
     check = result.task_result("check mode wait returns at once")
@@ -132,8 +131,11 @@ def test_status_table_across_lifecycle_points_and_bad_input(sim, run_playbook, t
     assert 'invalid wait_timeout: invalid duration "later"' in bad["msg"]
     exclusive = result.task_result("exclusive")
     assert exclusive["failed"] is True and "mutually exclusive" in exclusive["msg"]
-    # The four reads above are every request of the run: the refused tasks made none.
-    assert len(sim.admin.requests()) == 4
+    # The reads above (the pages of two list reads, two reads by id) are every request of the run: the refused
+    # tasks made none.
+    requests = sim.admin.requests()
+    assert {entry["method"] for entry in requests} == {"GET"}
+    assert len([entry for entry in requests if entry["path"] != "/v2/pods"]) == 2
 
 
 def test_runtime_status_filter_and_selection_by_name(sim, run_playbook, tmp_path):
@@ -173,9 +175,11 @@ def test_one_list_read_for_200_pods(sim, run_playbook, tmp_path):
     assert len(pods) == 200
     assert {pod["runtime_status"] for pod in pods} == {"running"}
     requests = sim.admin.requests()
-    assert sim.admin.count("GET", V2_LIST) == 1
-    # One read carries status and runtime: nothing else.
-    assert len(requests) == 1
+    assert len(list_reads(sim)) == 1
+    # One read (a walk of every page: 200 pods at the simulator's page size) carries status and runtime: nothing
+    # else.
+    pages = math.ceil(200 / sim.admin.config()["page_size"])
+    assert [(entry["method"], entry["path"]) for entry in requests] == [("GET", "/v2/pods")] * pages
 
 
 # -- batch wait ----------------------------------------------------------------------------------------------
@@ -191,18 +195,21 @@ def test_batch_wait_for_20_pods_finishes_right_after_the_last(sim, run_playbook,
     )
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("wait for all")
-    assert [pod["id"] for pod in out["pods"]] == ids
+    # In the list's order: RunPod's v2 (autumn 2026 document) lists pods newest first.
+    assert [pod["id"] for pod in out["pods"]] == ids[::-1]
     assert all(pod["ssh"] is not None and pod["runtime_status"] == "running" for pod in out["pods"])
     wait = out["wait"]
-    reads = sim.admin.requests()
-    lists = [entry for entry in reads if entry["method"] == "GET" and entry["path"].endswith("/pods")]
+    # A list read is a walk of every page (20 pods span pages): ``lists`` holds the first page of each.
+    pages = [entry for entry in sim.admin.requests() if entry["method"] == "GET" and entry["path"] == "/v2/pods"]
+    lists = list_reads(sim)
     # The first list read is both the selection and the wait's first poll.
     assert len(lists) == wait["polls"]
+    assert len(pages) == len(lists) * math.ceil(20 / sim.admin.config()["page_size"])
     started = lists[0]["started_at"]
     assert wait["history"][-1]["state"] == "all 20 pods ready"
     # The read the wait ended on was answered after the last pod could answer on ssh: never done early (how soon
     # after is measured by make bench: tests/bench/timing/test_wait_latency.py). Both are the machine's clock.
-    assert lists[-1]["finished_at"] >= max(ready_at), (lists[-1]["finished_at"] - max(ready_at), wait)
+    assert pages[-1]["finished_at"] >= max(ready_at), (pages[-1]["finished_at"] - max(ready_at), wait)
     # wait_interval (1 s) is the average: by its k-th list read a wait has lasted at least (k - 3) intervals,
     # and no two reads are closer than half an interval (pods about to map port 22 are read sooner).
     for count, entry in enumerate(lists, start=1):
@@ -247,11 +254,11 @@ def test_batch_wait_fails_fast_when_a_pod_is_stopped_out_of_band(sim, run_playbo
     assert out["code"] == "conflict"
     assert f"pod {ids[1]} is exited, so the wait cannot succeed" in out["msg"]
     assert ids[0] in out["msg"] and ids[2] in out["msg"]  # the not-ready ones are named too
-    assert [entry["id"] for entry in out["not_ready"]] == ids
+    assert [entry["id"] for entry in out["not_ready"]] == ids[::-1]  # the list's order: newest first
     # Failed at the first read after the stop, not at the 10 m timeout: every list read that started after the
     # stop was in place saw it, so there is at most one (how many came before depends on how soon this test
     # got to stop the pod on a loaded machine).
-    lists = [entry for entry in sim.admin.requests() if entry["method"] == "GET" and re.match(V2_LIST, entry["path"])]
+    lists = list_reads(sim)
     assert len([entry for entry in lists if entry["started_at"] > stopped_at]) <= 1, (stopped_at, lists)
     assert out["wait"]["elapsed"] < 60
 
@@ -283,7 +290,7 @@ def test_batch_wait_timeout_names_each_pod_not_ready(sim, run_playbook, tmp_path
     # it is the one in wait.elapsed and lies between what the simulator saw and what the playbook took.
     elapsed = out["wait"]["elapsed"]
     assert f"Timed out after {elapsed}s waiting for ssh on 3 pods (1 of 3 ready)" in out["msg"]
-    lists = [entry for entry in sim.admin.requests() if entry["method"] == "GET" and re.match(V2_LIST, entry["path"])]
+    lists = list_reads(sim)
     # The wait started before its first API read (lists[1]; lists[0] is the selection) and ended after its last.
     seen = lists[-1]["started_at"] - lists[1]["started_at"] if len(lists) > 1 else 0.0
     assert math.floor(seen - 0.01 + 0.5) <= elapsed <= math.floor(took + 0.5), (seen, took, out["wait"])

@@ -16,7 +16,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     release_from_v2,
     workers_from_v2,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, body_keys, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
+    Collection,
+    body_keys,
+    quote_id,
+    walk_pages,
+)
 
 FLASHBOOT_ON = "FLASHBOOT"
 FLASHBOOT_OFF = "OFF"
@@ -134,6 +139,10 @@ class Endpoints:
         return workers_from_v2(self.client.request("GET", path, attempts=attempts))
 
     def release(self, endpoint_id, attempts=None):
-        """``EndpointRelease``: the endpoint's current release."""
+        """``EndpointRelease``: the endpoint's current release, from every page of its history (newest first, paged:
+        the current version need not be on the first page after a rollback); the first page's ``endpointVersion``
+        and ``rollout``."""
+        pages: list = []
         path = f"{self.collection.at(endpoint_id)}/releases"
-        return release_from_v2(self.client.request("GET", path, attempts=attempts))
+        releases = walk_pages(self.client, path, "releases", "release", attempts=attempts, pages=pages)
+        return release_from_v2({**pages[0], "releases": releases})

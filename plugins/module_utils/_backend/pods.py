@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
     body_keys,
@@ -15,6 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared impor
     mounts_body,
     only,
     quote_id,
+    walk_pages,
 )
 
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
@@ -81,17 +82,17 @@ class Pods:
         self.gpus = gpus
 
     def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod (``GET /pods``: one ``{"pods": [...]}``, the document has no pagination); null entries skipped.
-        ``select(id, name) -> bool`` keeps only matching pods. Cluster members are only listed with
-        ``include_cluster_pods`` (``?includeClusterPods=true``)."""
-        params = {"includeClusterPods": "true"} if include_cluster_pods else None
-        payload = self.client.request("GET", "pods", params=params, attempts=attempts)
-        if not isinstance(payload, dict) or not isinstance(payload.get("pods"), list):
-            raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
+        """Every pod (``GET /pods``), walking every page (``shared.walk_pages``): RunPod cuts cluster members from a
+        page after cutting it, so only ``hasNextPage`` ends the walk. Null entries are skipped; ``select(id, name)
+        -> bool`` keeps only matching pods. Cluster members are only listed with ``include_cluster_pods``
+        (``?includeClusterPods=true``, sent with every page: a cursor is valid only for the query that issued it).
+        ``attempts`` applies to each page; a page that fails fails the whole read (never a partial list)."""
+        params = {"includeClusterPods": "true"} if include_cluster_pods else {}
+        entries = walk_pages(self.client, "pods", "pods", "pod", params=params, attempts=attempts)
         return [
             POD.read(entry)
-            for entry in payload["pods"]
-            if entry is not None and (select is None or select(entry.get("id"), entry.get("name")))
+            for entry in entries
+            if isinstance(entry, dict) and (select is None or select(entry.get("id"), entry.get("name")))
         ]
 
     def get(self, pod_id, attempts=None):

@@ -2,14 +2,17 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the resource objects share: ``quote_id``, ``Collection`` (list, get by id, find by name) and the body helpers
-(``BODY_KEYS``, ``body_keys``, ``given``, ``only``, ``sendable``, ``mounts_body``)."""
+"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` (list, get by
+id, find by name) and the body helpers (``BODY_KEYS``, ``body_keys``, ``given``, ``only``, ``sendable``,
+``mounts_body``)."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import quote
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pages import PagingError, walk
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
 
@@ -17,6 +20,40 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize impo
 def quote_id(resource_id: object) -> str:
     """A resource id made safe for a URL path segment."""
     return quote(str(resource_id), safe="")
+
+
+# A bound on one walk: at RunPod's 1000 entries a page, far beyond any account; a server that hands out a new cursor
+# forever must not hold a task (or a wait's poll) for ever.
+MAX_PAGES = 10_000
+
+
+def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | None = None,
+               attempts: int | None = None, bare: bool = False, pages: list | None = None) -> list:
+    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped), reading page after page through
+    ``client.request`` (its pacing, retries (``attempts`` per page) and error mapping) until ``hasNextPage`` is false:
+    a short or empty page does not end it (docs/dev/api-notes.md, section 7.1). Each page after the first sends the
+    same ``params`` plus the cursor the page before it gave, so a cursor never leaves its query. A failed page raises
+    (never a partial list: a wait would count the missing entries as gone). ``bare`` accepts a bare array as the
+    whole list; ``pages``, when given, receives every answer (a caller that needs more than the entries)."""
+
+    def fetch(cursor: str | None) -> Any:
+        query = dict(params or {})
+        if cursor is not None:
+            query["cursor"] = cursor
+        answer = client.request("GET", path, params=query or None, attempts=attempts)
+        if bare and isinstance(answer, list):
+            answer = {key: answer}
+        elif isinstance(answer, dict) and key in answer and answer[key] is None:
+            answer = {**answer, key: []}
+        if pages is not None:
+            pages.append(answer)
+        return answer
+
+    try:
+        items = walk(fetch, key, max_pages=MAX_PAGES).items
+    except PagingError as error:
+        raise RunPodError("bad_response", None, f"GET /{path}: {error} (expected a list of {noun}s)") from None
+    return [entry for entry in items if entry is not None]
 
 
 class Collection:
@@ -31,9 +68,9 @@ class Collection:
         return f"{self.path}/{quote_id(resource_id)}"
 
     def list(self, attempts: int | None = None) -> Any:
-        """Every entry (one list read)."""
-        payload = self.client.request("GET", self.path, attempts=attempts)
-        return [self.table.read(raw) for raw in pick_list(payload, self.key, self.noun)]
+        """Every entry (one list read: every page of it, ``walk_pages``; a list RunPod does not page is one page)."""
+        entries = walk_pages(self.client, self.path, self.key, self.noun, attempts=attempts, bare=True)
+        return [self.table.read(raw) for raw in pick_list(entries, self.key, self.noun)]
 
     def get(self, resource_id: str, attempts: int | None = None) -> Any:
         """One entry by id (one read; 404 raises ``not_found``)."""

@@ -57,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
         '"example" for the v2 document\'s policy, or an integer of REST v2 requests per (simulated) minute; '
         'default: off (no quota headers, never 429)',
     )
+    parser.add_argument(
+        "--page-size",
+        type=int,
+        default=1000,
+        help="server-side page size of every cursor-paged list, 1-1000 (default the document's 1000; "
+        "2 or 3 makes every list cross pages)",
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     return parser
 
@@ -64,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(args: argparse.Namespace) -> SimConfig:
     if args.time_scale <= 0:
         raise SystemExit("--time-scale must be greater than 0")
+    if not 1 <= args.page_size <= 1000:
+        raise SystemExit("--page-size must be from 1 to 1000")
     return SimConfig(
         time_scale=args.time_scale,
         provisioning_delay=args.provisioning_delay,
@@ -73,6 +82,7 @@ def config_from_args(args: argparse.Namespace) -> SimConfig:
         propagation_lag=args.propagation_lag,
         worker_boot_delay=args.worker_boot_delay,
         create_latency=args.create_latency,
+        page_size=args.page_size,
         **rate_limit_config(args.rate_limit),
     )
 

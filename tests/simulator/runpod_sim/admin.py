@@ -206,6 +206,8 @@ def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
         "listeners": sim.listeners.port_state(pod.id),
         "ssh_behaviour": store.ssh_behaviour(pod),
         "overrides": dict(pod.overrides),
+        # The env the container booted with: secrets resolved at its last boot (None before the first one).
+        "boot_env": dict(pod.boot_env) if pod.boot_env is not None else None,
         "home": str(sim.listeners.home_dir(pod.id)),
     }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import catalog, views
+from . import catalog, container, paging, views
 from .api_account import volume_placement
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .schemas import validate_v2
@@ -23,10 +23,13 @@ from .store import (
     new_id,
 )
 
+# POST /v2/pods answers 413 to a larger body, before authentication (autumn 2026 document).
+CREATE_POD_BODY_LIMIT = 102400
+
 
 def register(sim: Sim) -> None:
     sim.route("GET", "/v2/pods", list_pods)
-    sim.route("POST", "/v2/pods", create_pod)
+    sim.route("POST", "/v2/pods", create_pod, max_body=CREATE_POD_BODY_LIMIT)
     sim.route("GET", "/v2/pods/{pod_id}", get_pod)
     sim.route("PATCH", "/v2/pods/{pod_id}", update_pod)
     sim.route("DELETE", "/v2/pods/{pod_id}", delete_pod)
@@ -67,14 +70,21 @@ def _pod(sim: Sim, ctx: Ctx, *, allow_terminated: bool = True, allow_member: boo
 
 # -- pods ------------------------------------------------------------------------------------------------------
 async def list_pods(sim: Sim, ctx: Ctx) -> Reply:
+    """Newest first, cursor-paged. Cluster members are cut from the page *after* it is cut (unless
+    ``includeClusterPods=true``), as RunPod does: a page can be short, even empty, while ``hasNextPage`` is true."""
     store = sim.store
     members = ctx.query.get("includeClusterPods", "false").lower() == "true"
-    pods = [
-        views.pod_v2(store, pod)
-        for pod in store.live_pods()
-        if pod.status != TERMINATED and (members or pod.cluster is None)
-    ]
-    return Reply(200, {"pods": pods})
+    live = [pod for pod in store.live_pods() if pod.status != TERMINATED]
+    chosen, pagination = paging.page(
+        live,
+        lambda pod: (-pod.created_at, -pod.seq),
+        ctx.query,
+        operation="listPods",
+        params={"includeClusterPods": members},
+        page_size=store.config.page_size,
+    )
+    pods = [views.pod_v2(store, pod) for pod in chosen if members or pod.cluster is None]
+    return Reply(200, {"pods": pods, "pagination": pagination})
 
 
 async def get_pod(sim: Sim, ctx: Ctx) -> Reply:
@@ -111,6 +121,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     if cpu and (cpu["vcpuCount"] & (cpu["vcpuCount"] - 1)):
         raise ApiError(400, "cpu.vcpuCount must be a power of two")
     template = _resolve_template(sim, body.get("templateId"))
+    args = container.merged_args(body, template.args if template else "")
     gpu_type = gpu["id"] if gpu else None
     if gpu and (refusal := catalog.too_many_gpus(gpu_type, gpu.get("count", 1))):
         raise ApiError(400, refusal)
@@ -121,6 +132,8 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
     network = (mounts.get("network") or [{}])[0]
     preferences = volume_placement(sim, network.get("volumeId"), list(body.get("dataCenterIds") or []))
     placed = None
+    if gpu and catalog.below_floor(gpu_type, gpu.get("minRamPerGpu"), gpu.get("minVcpuCountPerGpu")):
+        raise ApiError(400, NO_CAPACITY)  # no host of this GPU type meets the placement filters
     if gpu_type:
         placed = store.place_gpu_pod(gpu_type, int(gpu.get("count", 1)), preferences)
         if placed is None:
@@ -147,7 +160,7 @@ async def create_pod(sim: Sim, ctx: Ctx) -> Reply:
         cpu_flavor=cpu["id"] if cpu else None,
         vcpu_count=int(cpu["vcpuCount"]) if cpu else 0,
         memory_gb=int(cpu["vcpuCount"]) * 2 if cpu else 0,
-        args=body.get("args", template.args if template else ""),
+        args=args if args is not None else (template.args if template else ""),
         disk_gb=int(body.get("disk", template.disk_gb if template else 50)),
         volume_gb=int(persistent.get("size", 0)),
         volume_mount_path=persistent.get("path") or network.get("path") or "/workspace",
@@ -180,6 +193,8 @@ async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
             raise ApiError(400, "the network volume of a pod cannot be added or changed")
     template = _resolve_template(sim, body.get("templateId"))
     if template is not None:
+        if "entrypoint" in body or "cmd" in body:
+            body.setdefault("args", container.merged_args(body, template.args))
         for key, value in (
             ("image", template.image),
             ("args", template.args),
@@ -193,8 +208,9 @@ async def update_pod(sim: Sim, ctx: Ctx) -> Reply:
         pod.name = body["name"]
     if "image" in body:
         pod.image = body["image"]
-    if "args" in body:
-        pod.args = body["args"]
+    args = container.merged_args(body, pod.args)
+    if args is not None:
+        pod.args = args
     if "disk" in body:
         pod.disk_gb = int(body["disk"])
     if "env" in body:
@@ -266,7 +282,16 @@ def _endpoint(sim: Sim, ctx: Ctx) -> Endpoint:
 
 async def list_endpoints(sim: Sim, ctx: Ctx) -> Reply:
     base = sim.urls()["serverless"]
-    return Reply(200, {"endpoints": [views.endpoint_v2(sim.store, ep, base) for ep in sim.store.endpoints.values()]})
+    store = sim.store
+    chosen, pagination = paging.page(
+        list(store.endpoints.values()),
+        lambda ep: (store.order_of(ep.id),),
+        ctx.query,
+        operation="listEndpoints",
+        params={},
+        page_size=store.config.page_size,
+    )
+    return Reply(200, {"endpoints": [views.endpoint_v2(store, ep, base) for ep in chosen], "pagination": pagination})
 
 
 async def get_endpoint(sim: Sim, ctx: Ctx) -> Reply:
@@ -300,6 +325,7 @@ def _apply_endpoint_fields(endpoint: Endpoint, body: dict[str, Any]) -> None:
         endpoint.flashboot = body["flashboot"]
     if "timeout" in body:
         endpoint.timeout_ms = int(body["timeout"])
+        endpoint.timeout_given = True
     if "dataCenterIds" in body:
         endpoint.data_center_ids = list(body["dataCenterIds"])
     if "networkVolumes" in body:
@@ -343,10 +369,14 @@ async def create_endpoint(sim: Sim, ctx: Ctx) -> Reply:
             bound_endpoint_id=endpoint_id,
         )
         store.templates[template.id] = template
+        store.order_of(template.id)
     # Container fields in the body win over the template's (they become the endpoint's bound template).
-    for key, attr in (("image", "image"), ("args", "args"), ("disk", "disk_gb"), ("registry", "registry")):
+    args = container.merged_args(body, template.args)
+    for key, attr in (("image", "image"), ("disk", "disk_gb"), ("registry", "registry")):
         if key in body and template.bound_endpoint_id == endpoint_id:
             setattr(template, attr, body[key])
+    if args is not None and template.bound_endpoint_id == endpoint_id:
+        template.args = args
     if template.bound_endpoint_id == endpoint_id:
         template.env = dict(body.get("env") or {})
         template.ports = list(body.get("ports") or [])
@@ -360,6 +390,8 @@ async def create_endpoint(sim: Sim, ctx: Ctx) -> Reply:
         gpu_type_ids=[DEFAULT_GPU_TYPE] if "gpu" in body else [],
     )
     _apply_endpoint_fields(endpoint, body)
+    endpoint.timeout_given = "timeout" in body
+    store.order_of(endpoint.id)
     store.add_endpoint(endpoint)
     return Reply(201, views.endpoint_v2(store, endpoint, sim.urls()["serverless"]))
 
@@ -375,9 +407,11 @@ async def update_endpoint(sim: Sim, ctx: Ctx) -> Reply:
         endpoint.template_id = _serverless_template(sim, body["templateId"]).id
     template = sim.store.templates.get(endpoint.template_id or "")
     if template is not None:
+        args = container.merged_args(body, template.args)
+        if args is not None:
+            template.args = args
         for key, attr in (
             ("image", "image"),
-            ("args", "args"),
             ("disk", "disk_gb"),
             ("env", "env"),
             ("ports", "ports"),
@@ -403,7 +437,16 @@ async def list_workers(sim: Sim, ctx: Ctx) -> Reply:
 
 
 async def list_releases(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, views.releases_v2(sim.store, _endpoint(sim, ctx)))
+    endpoint = _endpoint(sim, ctx)
+    chosen, pagination = paging.page(
+        endpoint.releases,
+        lambda release: (-release["version"],),  # newest first
+        ctx.query,
+        operation="listEndpointReleases",
+        params={"id": endpoint.id},
+        page_size=sim.store.config.page_size,
+    )
+    return Reply(200, {**views.releases_v2(sim.store, endpoint, chosen), "pagination": pagination})
 
 
 # What the workers run: a change of any of these makes a release that replaces every worker. Scaling,
@@ -441,10 +484,12 @@ def _template(sim: Sim, ctx: Ctx) -> Template:
 
 
 def _apply_template_fields(template: Template, body: dict[str, Any]) -> None:
+    args = container.merged_args(body, template.args)
+    if args is not None:
+        template.args = args
     simple = {
         "name": "name",
         "image": "image",
-        "args": "args",
         "disk": "disk_gb",
         "registry": "registry",
         "category": "category",
@@ -468,12 +513,25 @@ def _apply_template_fields(template: Template, body: dict[str, Any]) -> None:
         template.volume_mount_path = persistent["path"]
 
 
+def _template_v2(sim: Sim, template: Template) -> dict[str, Any]:
+    return views.template_v2(template, omit_empty_mounts=sim.store.config.quirk_template_mounts_omitted)
+
+
 async def list_templates(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, {"templates": [views.template_v2(t) for t in sim.store.templates.values()]})
+    store = sim.store
+    chosen, pagination = paging.page(
+        list(store.templates.values()),
+        lambda template: (store.order_of(template.id),),
+        ctx.query,
+        operation="listTemplates",
+        params={},
+        page_size=store.config.page_size,
+    )
+    return Reply(200, {"templates": [_template_v2(sim, t) for t in chosen], "pagination": pagination})
 
 
 async def get_template(sim: Sim, ctx: Ctx) -> Reply:
-    return Reply(200, views.template_v2(_template(sim, ctx)))
+    return Reply(200, _template_v2(sim, _template(sim, ctx)))
 
 
 async def create_template(sim: Sim, ctx: Ctx) -> Reply:
@@ -483,14 +541,15 @@ async def create_template(sim: Sim, ctx: Ctx) -> Reply:
     template = Template(id=new_id(10), name=body["name"], image=body["image"])
     _apply_template_fields(template, body)
     sim.store.templates[template.id] = template
-    return Reply(201, views.template_v2(template))
+    sim.store.order_of(template.id)
+    return Reply(201, _template_v2(sim, template))
 
 
 async def update_template(sim: Sim, ctx: Ctx) -> Reply:
     template = _template(sim, ctx)
     body = await _body(ctx, "UpdateTemplateRequest")
     _apply_template_fields(template, body)
-    return Reply(200, views.template_v2(template))
+    return Reply(200, _template_v2(sim, template))
 
 
 async def delete_template(sim: Sim, ctx: Ctx) -> Reply:

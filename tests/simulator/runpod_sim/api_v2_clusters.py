@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import views
+from . import container, views
 from .api_v2 import _body
 from .app import NO_CAPACITY, ApiError, Ctx, Reply, Sim
 from .listeners import _banner_only
@@ -51,6 +51,7 @@ class Cluster:
     created_at: float
     network_index: int
     member_ids: list[str] = field(default_factory=list)
+    template_id: str | None = None  # CreateClusterRequest.templateId: the answer keeps the link
 
     @property
     def cidr(self) -> str:
@@ -100,6 +101,8 @@ def cluster_v2(store: Store, cluster: Cluster) -> dict[str, Any]:
         "pods": {"total": len(live), "byStatus": by_status},
         "createdAt": rfc3339(cluster.created_at),
     }
+    if cluster.template_id is not None:
+        body["template"] = cluster.template_id
     placed = [pod for pod in pods if pod.machine_id is not None]
     if placed:
         body["dataCenterId"] = placed[0].data_center_id
@@ -160,8 +163,22 @@ async def create_cluster(sim: Sim, ctx: Ctx) -> Reply:
     mounts = body.get("mounts") or {}
     if mounts.get("persistent") and mounts.get("network"):
         raise ApiError(400, "at most one of mounts.persistent or mounts.network may be set")
+    template = _cluster_template(store, body)
+    if template is not None:
+        # The template supplies the container settings (and, on RunPod, the registry credential).
+        body = {
+            **body,
+            "image": template.image,
+            "args": template.args,
+            "disk": template.disk_gb,
+            "env": dict(template.env),
+            "ports": list(template.ports),
+        }
+        if template.volume_gb:
+            mounts = {"persistent": {"size": template.volume_gb, "path": template.volume_mount_path}}
     if not body.get("image"):
         raise ApiError(400, "image is required")
+    args = container.merged_args(body, "")
     knobs = settings(store)
     index = store.cluster_settings.get("_next_network", 1)
     store.cluster_settings["_next_network"] = index % 250 + 1
@@ -174,6 +191,7 @@ async def create_cluster(sim: Sim, ctx: Ctx) -> Reply:
         pod_count=int(compute["podCount"]),
         created_at=time.time(),
         network_index=index,
+        template_id=template.id if template is not None else None,
     )
     data_center = (body.get("dataCenterIds") or list(DATA_CENTERS))[0]
     env = dict(body.get("env") or {})
@@ -196,13 +214,14 @@ async def create_cluster(sim: Sim, ctx: Ctx) -> Reply:
             created_at=cluster.created_at,
             gpu_type=cluster.gpu_type,
             gpu_count=cluster.gpu_count_per_pod,
-            args=body.get("args", ""),
+            args=args or "",
             disk_gb=int(body.get("disk", 50)),
             volume_gb=int(persistent.get("size", 0)),
             volume_mount_path=persistent.get("path") or network.get("path") or "/workspace",
             network_volume_id=network.get("volumeId"),
             ports=list(body.get("ports") or []),
             env=dict(env),
+            registry=template.registry if template is not None else None,
             data_center_preferences=[data_center],
             cluster=membership,
         )
@@ -212,6 +231,25 @@ async def create_cluster(sim: Sim, ctx: Ctx) -> Reply:
         cluster.member_ids.append(pod.id)
     _script_failure(store, cluster, knobs.get("fail"))
     return Reply(201, cluster_v2(store, cluster))
+
+
+# What templateId excludes (CreateClusterRequest.templateId: 400 when both are sent).
+TEMPLATE_EXCLUSIVE = ("image", "args", "entrypoint", "cmd", "disk", "env", "ports", "mounts")
+
+
+def _cluster_template(store: Store, body: dict[str, Any]) -> Any:
+    template_id = body.get("templateId")
+    if template_id is None:
+        return None
+    clashing = [key for key in TEMPLATE_EXCLUSIVE if key in body]
+    if clashing:
+        raise ApiError(400, f"templateId cannot be combined with {', '.join(clashing)}")
+    template = store.templates.get(template_id)
+    if template is None:
+        raise ApiError(404, "template not found")
+    if template.serverless:
+        raise ApiError(400, f"template {template_id} is a serverless template; a cluster needs a pod template")
+    return template
 
 
 def _script_failure(store: Store, cluster: Cluster, fail: dict[str, Any] | None) -> None:

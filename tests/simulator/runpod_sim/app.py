@@ -108,6 +108,7 @@ class _Route:
     surface: str
     handler: Handler
     auth: bool = True
+    max_body: int | None = None  # a larger request body answers 413 before authentication
 
 
 def error_reply(surface: str, status: int, detail: str, errors: list[str] | None = None) -> Reply:
@@ -136,7 +137,7 @@ def _surface_for(path: str) -> str:
 def _list_slot(body: Any) -> tuple[dict[str, Any], str] | None:
     """Where a list response keeps its items: (container, key) for null-entry and empty-list faults."""
     if isinstance(body, dict):
-        for key in ("pods", "endpoints", "templates", "workers"):
+        for key in ("pods", "endpoints", "templates", "workers", "secrets", "builds"):
             if isinstance(body.get(key), list):
                 return body, key
     return None
@@ -161,9 +162,29 @@ class Sim:
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
         self.logbook: Any = None  # logs.LogBook, set by logs.register
-        from . import admin, api_account, api_runtime, api_v2, api_v2_catalog, api_v2_clusters, logs
+        from . import (
+            admin,
+            api_account,
+            api_builds,
+            api_runtime,
+            api_secrets,
+            api_v2,
+            api_v2_catalog,
+            api_v2_clusters,
+            logs,
+        )
 
-        for module in (api_v2, api_v2_catalog, api_v2_clusters, admin, api_account, logs, api_runtime):
+        for module in (
+            api_v2,
+            api_v2_catalog,
+            api_v2_clusters,
+            admin,
+            api_account,
+            logs,
+            api_runtime,
+            api_secrets,
+            api_builds,
+        ):
             module.register(self)
 
     # -- urls ------------------------------------------------------------------------------------------------
@@ -177,9 +198,11 @@ class Sim:
         }
 
     # -- routing ---------------------------------------------------------------------------------------------
-    def route(self, method: str, path: str, handler: Handler, *, auth: bool = True) -> None:
+    def route(
+        self, method: str, path: str, handler: Handler, *, auth: bool = True, max_body: int | None = None
+    ) -> None:
         regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path) + "$"
-        self._routes.append(_Route(method, re.compile(regex), _surface_for(path), handler, auth))
+        self._routes.append(_Route(method, re.compile(regex), _surface_for(path), handler, auth, max_body))
 
     def _match(self, method: str, path: str) -> tuple[_Route | None, dict[str, str], bool]:
         path_known = False
@@ -277,6 +300,8 @@ class Sim:
                 return error_reply(surface, 500, NO_CAPACITY)
 
         extra_headers: dict[str, str] = {}
+        if route.max_body is not None and len(await request.body()) > route.max_body:
+            return error_reply(surface, 413, f"request body exceeds the {route.max_body} byte limit")
         if route.auth:
             ok, why = self._authorized(request, surface)
             if not ok:

@@ -26,6 +26,10 @@ class GpuType:
     memory_gb: int
     cuda_cores: int
     max_count: int = 8
+    # The host share one GPU of this type comes with (GpuConfig vcpuCount and memory per GPU; the create's
+    # minVcpuCountPerGpu and minRamPerGpu filters compare against them).
+    vcpus_per_gpu: int = 8
+    ram_gb_per_gpu: int = 31
     manufacturer: str = "Nvidia"
     secure_cloud: bool = True
     community_cloud: bool = True
@@ -46,16 +50,18 @@ GPU_TYPES: dict[str, GpuType] = {
         GpuType("NVIDIA GeForce RTX 3090", "RTX 3090", 24, 10496),
         GpuType("NVIDIA RTX A4000", "RTX A4000", 16, 6144),
         GpuType("NVIDIA RTX A5000", "RTX A5000", 24, 8192),
-        GpuType("NVIDIA RTX A6000", "RTX A6000", 48, 10752),
-        GpuType("NVIDIA A40", "A40", 48, 10752, community_cloud=False),
-        GpuType("NVIDIA L4", "L4", 24, 7424, community_cloud=False),
-        GpuType("NVIDIA L40S", "L40S", 48, 18176),
-        GpuType("NVIDIA A100 80GB PCIe", "A100 PCIe", 80, 6912),
-        GpuType("NVIDIA A100-SXM4-80GB", "A100 SXM", 80, 6912),
-        GpuType("NVIDIA H100 80GB HBM3", "H100 SXM", 80, 16896, community_cloud=False),
-        GpuType("NVIDIA H100 PCIe", "H100 PCIe", 80, 14592),
-        GpuType("NVIDIA H200", "H200 SXM", 141, 16896, community_cloud=False),
-        GpuType("AMD Instinct MI300X OAM", "MI300X", 192, 19456, manufacturer="AMD", community_cloud=False),
+        GpuType("NVIDIA RTX A6000", "RTX A6000", 48, 10752, vcpus_per_gpu=9, ram_gb_per_gpu=50),
+        GpuType("NVIDIA A40", "A40", 48, 10752, community_cloud=False, vcpus_per_gpu=9, ram_gb_per_gpu=50),
+        GpuType("NVIDIA L4", "L4", 24, 7424, community_cloud=False, vcpus_per_gpu=12, ram_gb_per_gpu=50),
+        GpuType("NVIDIA L40S", "L40S", 48, 18176, vcpus_per_gpu=16, ram_gb_per_gpu=62),
+        GpuType("NVIDIA A100 80GB PCIe", "A100 PCIe", 80, 6912, vcpus_per_gpu=8, ram_gb_per_gpu=117),
+        GpuType("NVIDIA A100-SXM4-80GB", "A100 SXM", 80, 6912, vcpus_per_gpu=16, ram_gb_per_gpu=125),
+        GpuType("NVIDIA H100 80GB HBM3", "H100 SXM", 80, 16896, community_cloud=False, vcpus_per_gpu=20,
+                ram_gb_per_gpu=125),
+        GpuType("NVIDIA H100 PCIe", "H100 PCIe", 80, 14592, vcpus_per_gpu=16, ram_gb_per_gpu=188),
+        GpuType("NVIDIA H200", "H200 SXM", 141, 16896, community_cloud=False, vcpus_per_gpu=24, ram_gb_per_gpu=188),
+        GpuType("AMD Instinct MI300X OAM", "MI300X", 192, 19456, manufacturer="AMD", community_cloud=False,
+                vcpus_per_gpu=24, ram_gb_per_gpu=283),
     )
 }
 
@@ -64,6 +70,21 @@ def max_count(gpu_type: str | None) -> int:
     """GpuType.maxCount: the most GPUs one pod of this type can have (types outside the catalog hold 8)."""
     gpu = GPU_TYPES.get(gpu_type or "")
     return gpu.max_count if gpu is not None else GpuType.max_count
+
+
+def host_share(gpu_type: str | None) -> tuple[int, int]:
+    """(vCPUs, GB of RAM) one GPU of this type comes with (types outside the catalog: the dataclass defaults)."""
+    gpu = GPU_TYPES.get(gpu_type or "")
+    if gpu is None:
+        return GpuType.vcpus_per_gpu, GpuType.ram_gb_per_gpu
+    return gpu.vcpus_per_gpu, gpu.ram_gb_per_gpu
+
+
+def below_floor(gpu_type: str | None, min_ram: int | None, min_vcpus: int | None) -> bool:
+    """Whether the create's placement filters (``minRamPerGpu``, ``minVcpuCountPerGpu``) rule this GPU type's
+    hosts out: RunPod then has no machine to place the pod on (a capacity refusal)."""
+    vcpus, ram = host_share(gpu_type)
+    return (min_ram is not None and ram < min_ram) or (min_vcpus is not None and vcpus < min_vcpus)
 
 
 def free_gpus(store: Any, gpu_type: str, data_center: str) -> int:

@@ -152,6 +152,13 @@ class SimConfig:
     # Requests per window (simulated seconds, so scaled by time_scale); 0 turns a window off.
     rate_limit_per_hour: int = 0
     rate_limit_per_day: int = 0
+    # The server-side page size of every cursor-paged list (paging.py): the document's default, 1000; a test sets
+    # 2 or 3 so every list crosses pages. It caps the page; the client's ``limit`` still applies below it.
+    page_size: int = 1000
+    # Quirks RunPod's own clients report (not in the document), modelled unless turned off: an endpoint created
+    # without ``timeout`` reads back 0, and a template with no mounts omits ``mounts`` from its answers.
+    quirk_endpoint_timeout_zero: bool = True
+    quirk_template_mounts_omitted: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -214,7 +221,10 @@ def apply_config(config: SimConfig, changes: Any) -> None:
             from .quota import parse_policy
 
             parse_policy(value)  # raises ConfigError with the reason
-        elif key == "validate_responses":
+        elif key == "page_size":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+                raise ConfigError("page_size must be an integer from 1 to 1000")
+        elif key in ("validate_responses", "quirk_endpoint_timeout_zero", "quirk_template_mounts_omitted"):
             if not isinstance(value, bool):
                 raise ConfigError(f"{key} must be a boolean")
         elif key == "name_overrides":
@@ -304,6 +314,11 @@ class Pod:
     listen_wanted: bool = False
     # Membership {"id", "rank", "role"?, "ip"} of a cluster member (api_v2_clusters.py); None if standalone.
     cluster: dict[str, Any] | None = None
+    # The env as the container saw it at its last boot: ``{{ RUNPOD_SECRET_<name> }}`` values resolved then
+    # (api_secrets.py); a running pod keeps it when a secret rotates, until its next start or restart.
+    boot_env: dict[str, str] | None = None
+    # Insertion order (Store.sequence): breaks ties between pods created in the same instant when paging.
+    seq: int = 0
     # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.
     revision: int = 0
 
@@ -378,6 +393,9 @@ class Worker:
     start_at: float = 0.0  # monotonic: a scheduled replacement is not allocated before
     retire_at: float | None = None  # monotonic: an old worker leaves once its replacement is ready
     replaced_by: str | None = None
+    # The env the worker booted with: secrets resolved when it was allocated (api_secrets.py); a rotation
+    # reaches only the workers allocated after it (a release's replacements, a scale-up).
+    boot_env: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -401,14 +419,19 @@ class Endpoint:
     scaler_type: str = "QUEUE_DELAY"
     scaler_value: float = 4
     flashboot: str = "OFF"
-    timeout_ms: int = 300000
+    timeout_ms: int = 300000  # what jobs run under (jobs.py)
+    # Whether a create or PATCH set ``timeout``: one that never did reads back 0 (the quirk, views.py), while its
+    # jobs still run under the 300000 ms default.
+    timeout_given: bool = True
     data_center_ids: list[str] = field(default_factory=list)
     network_volumes: list[str] = field(default_factory=list)
     workers: list[Worker] = field(default_factory=list)
     health_sequence: list[Any] = field(default_factory=list)
     version: int = 1
-    # Release history, oldest first: {"id", "version", "source", "createdAt" (epoch), "diff"}.
+    # Release history, oldest first: {"id", "version", "source", "buildId", "createdAt" (epoch), "diff"}.
     releases: list[dict[str, Any]] = field(default_factory=list)
+    # GitHub builds, oldest first (api_builds.py): {"id", "status", "commitHash", ..., "seq"}.
+    builds: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -428,6 +451,10 @@ class Store:
         self.network_volumes: dict[str, NetworkVolume] = {}
         self.registries: dict[str, Registry] = {}
         self.billing: list[Charge] = []
+        self.secrets: dict[str, Any] = {}  # api_secrets.Secret records by id
+        self.secret_faults: dict[str, Any] = {}  # scripted failures of a secret PATCH's second step (api_secrets.py)
+        self._sequence = 0
+        self._order: dict[str, int] = {}  # id -> insertion number, for records without their own (paging)
         self._timed: dict[str, Pod] = {}  # pods with a pending lifecycle step
         self._scheduled: list[tuple[float, Any]] = []  # (monotonic deadline, action()) for scripted events
         self.view_cache: dict[str, tuple[int, dict[str, Any]]] = {}  # pod id -> (revision, rendered v2 pod)
@@ -462,6 +489,9 @@ class Store:
         self.network_volumes.clear()
         self.registries.clear()
         self.billing.clear()
+        self.secrets.clear()
+        self.secret_faults.clear()
+        self._order.clear()
         self._timed.clear()
         self._scheduled.clear()
         self.view_cache.clear()
@@ -469,6 +499,18 @@ class Store:
         fresh = copy.deepcopy(self.startup_config)
         for key in CONFIG_FIELDS:
             setattr(self.config, key, getattr(fresh, key))
+
+    def sequence(self) -> int:
+        """The next insertion number: paging orders records created in the same instant by it."""
+        self._sequence += 1
+        return self._sequence
+
+    def order_of(self, record_id: str) -> int:
+        """A record's insertion number, given on first use; the callers walk dicts in insertion order, so the
+        numbers follow creation order (templates and endpoints have no timestamp of their own to sort by)."""
+        if record_id not in self._order:
+            self._order[record_id] = self.sequence()
+        return self._order[record_id]
 
     # -- pods -------------------------------------------------------------------------------------------------
     def live_pods(self) -> list[Pod]:
@@ -486,6 +528,7 @@ class Store:
         if overrides:
             pod.overrides = {**overrides, **pod.overrides}
         pod.last_status_change = f"Rented by User: {js_date(pod.created_at)}"
+        pod.seq = self.sequence()
         self.pods[pod.id] = pod
         if initial_status == RUNNING:
             self._assign_machine(pod)
@@ -559,6 +602,10 @@ class Store:
 
     def _enter_running(self, pod: Pod, at: float, *, mapped_now: bool = False) -> None:
         pod.status = RUNNING
+        if pod.boot_env is None:  # a (re)boot resolves the secrets; cleared by start and restart
+            from .api_secrets import resolve_env
+
+            pod.boot_env = resolve_env(self, pod.env)
         pod.next_at = None
         pod.started_at = time.time() - max(0.0, self.now() - at)
         pod.running_since = at
@@ -654,6 +701,7 @@ class Store:
     def start(self, pod: Pod) -> None:
         """Resume a stopped pod on its host: it skips PROVISIONING."""
         pod.status = STARTING
+        pod.boot_env = None
         pod.last_status_change = f"Rented by User: {js_date(time.time())}"
         pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "starting_delay"))
         self._timed[pod.id] = pod
@@ -661,6 +709,7 @@ class Store:
     def restart(self, pod: Pod) -> None:
         """Restart the container in place: the host port mapping survives, the listener goes down until RUNNING."""
         pod.status = STARTING
+        pod.boot_env = None
         pod.running_since = None
         pod.listen_wanted = False
         self._sync_listeners(pod)
@@ -738,6 +787,8 @@ class Store:
         return endpoint
 
     def _new_worker(self, endpoint: Endpoint, start_at: float) -> Worker:
+        from .api_secrets import resolve_env
+
         template = self.templates.get(endpoint.template_id or "")
         return Worker(
             id=new_id(14),
@@ -748,6 +799,7 @@ class Store:
             version=endpoint.version,
             image=template.image if template is not None else None,
             start_at=start_at,
+            boot_env=resolve_env(self, template.env) if template is not None else {},
         )
 
     def scale_workers(self, endpoint: Endpoint) -> None:
@@ -765,8 +817,11 @@ class Store:
         endpoint.workers[:] = [w for w in endpoint.workers if w.retire_at is None or w.retire_at > now]
         return [worker for worker in endpoint.workers if worker.start_at <= now]
 
-    def new_release(self, endpoint: Endpoint, diff: list[dict[str, Any]]) -> None:
-        """A PATCH changed the endpoint: a new version, and a rolling replacement of every stale worker."""
+    def new_release(
+        self, endpoint: Endpoint, diff: list[dict[str, Any]], *, source: str = "MANUAL", build_id: str | None = None
+    ) -> None:
+        """A PATCH (or a COMPLETED build) changed the endpoint: a new version, and a rolling replacement of every
+        stale worker."""
         now = self.now()
         self.live_workers(endpoint)
         # Replacements of the previous release not started yet are cancelled (their old workers stay).
@@ -777,7 +832,14 @@ class Store:
                 worker.retire_at = worker.replaced_by = None
         endpoint.version += 1
         endpoint.releases.append(
-            {"id": new_id(8), "version": endpoint.version, "source": "MANUAL", "createdAt": time.time(), "diff": diff}
+            {
+                "id": new_id(8),
+                "version": endpoint.version,
+                "source": source,
+                "buildId": build_id,
+                "createdAt": time.time(),
+                "diff": diff,
+            }
         )
         step = self.scaled(self.config.rollout_step)
         stale = [w for w in endpoint.workers if w.retire_at is None and w.version != endpoint.version]

@@ -46,6 +46,7 @@ _FLAGS = {
     "rate_limit_per_minute": "--rate-limit",
     "rate_limit": "--rate-limit",
     "state_dir": "--state-dir",
+    "page_size": "--page-size",
     "log_level": "--log-level",
     "port": "--port",
 }
@@ -100,7 +101,8 @@ class SimAdmin:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
         propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit (a RateLimit-Policy text,
         "example" for the document's), rate_limit_per_minute,
-        out_of_stock_gpu_types, name_overrides). Returns the whole config."""
+        out_of_stock_gpu_types, name_overrides, page_size (1-1000: the server-side page size of the paged lists),
+        quirk_endpoint_timeout_zero, quirk_template_mounts_omitted, ...). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
     # -- faults ----------------------------------------------------------------------------------------------
@@ -223,6 +225,36 @@ class SimAdmin:
                 raise TimeoutError(f"pod {pod_id} did not reach {status} (listening={listening}): {state}")
             time.sleep(0.02)
 
+    # -- secrets (api_secrets.py) ----------------------------------------------------------------------------
+    def secret(self, id_or_name: str) -> dict[str, Any]:
+        """A secret with its value (``value``), which REST v2 never returns: a test checks a rotation here."""
+        return self._call("GET", f"/secrets/{id_or_name}")
+
+    def secrets(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/secrets")["secrets"]
+
+    def worker_envs(self, endpoint_id: str) -> list[dict[str, Any]]:
+        """The endpoint's allocated workers: ``{"id", "version", "boot_env"}`` (secrets resolved at allocation)."""
+        return self._call("GET", f"/endpoints/{endpoint_id}/workers")["workers"]
+
+    def fail_secret_description_step(self, count: int = 1, status: int = 500) -> dict[str, Any]:
+        """The next ``count`` secret PATCHes that carry a description fail at that second step, after the value
+        rotated (RunPod applies the two in turn, not atomically)."""
+        return self._call("POST", "/secrets/faults", {"description_step": {"count": count, "status": status}})
+
+    # -- builds (api_builds.py) ------------------------------------------------------------------------------
+    def add_build(self, endpoint_id: str, **fields: str) -> dict[str, Any]:
+        """A new PENDING GitHub build of the endpoint (commitHash, commitMessage, branch, commitDate, imageName)."""
+        return self._call("POST", f"/endpoints/{endpoint_id}/builds", fields)
+
+    def move_build(self, endpoint_id: str, build_id: str, status: str, error: str | None = None) -> dict[str, Any]:
+        """Move a build on: PENDING, BUILDING, UPLOADING, TESTING forward only, then COMPLETED (a new release of
+        the build's image), FAILED, TEST_FAILED or CANCELLED (``error``; a default one for the failures)."""
+        body: dict[str, Any] = {"status": status}
+        if error is not None:
+            body["error"] = error
+        return self._call("POST", f"/endpoints/{endpoint_id}/builds/{build_id}", body)
+
     # -- clusters --------------------------------------------------------------------------------------------
     def cluster_settings(self, **changes: Any) -> dict[str, Any]:
         """Cluster knobs: member_stagger (s per rank), overlay_port, fail ({cluster_name, rank, after, status})."""
@@ -319,8 +351,8 @@ def start_simulator(*, startup_timeout: float = 300.0, **config: Any) -> SimProc
 
     Keywords: api_key, time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
     propagation_lag, worker_boot_delay, create_latency, rate_limit (a policy text or "example"),
-    rate_limit_per_minute, state_dir, log_level. These become the
-    startup config that ``/_sim/reset`` restores.
+    rate_limit_per_minute, page_size (the server-side page size of the paged lists), state_dir, log_level. These
+    become the startup config that ``/_sim/reset`` restores.
     """
     unknown = set(config) - set(_FLAGS)
     if unknown:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from . import catalog, container
 from .store import (
     RUNNING,
     TERMINATED,
@@ -124,6 +125,7 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
         "actions": pod.actions,
         "image": pod.image,
         "args": pod.args,
+        **container.command_fields(pod.args),
         "disk": pod.disk_gb,
         "mounts": mounts,
         "ports": list(pod.ports),
@@ -144,7 +146,14 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
     if pod.global_networking:
         body["globalNetworking"] = {"enabled": True, "ip": "10.65.1.42", "internalDns": f"{pod.id}.runpod.internal"}
     if pod.is_gpu:
-        body["gpu"] = {"id": pod.gpu_type, "count": pod.gpu_count}
+        # GpuConfig (autumn 2026): the allocated totals across the pod's GPUs.
+        vcpus, memory = catalog.host_share(pod.gpu_type)
+        body["gpu"] = {
+            "id": pod.gpu_type,
+            "count": pod.gpu_count,
+            "vcpuCount": vcpus * pod.gpu_count,
+            "memory": memory * pod.gpu_count,
+        }
     else:
         body["cpu"] = {"id": pod.cpu_flavor, "vcpuCount": pod.vcpu_count, "memory": pod.memory_gb}
     if pod.cluster is not None:
@@ -163,12 +172,15 @@ def cluster_membership(pod: Pod) -> dict[str, Any]:
     return membership
 
 
-def template_v2(template: Template) -> dict[str, Any]:
-    return {
+def template_v2(template: Template, *, omit_empty_mounts: bool = False) -> dict[str, Any]:
+    """The v2 template; ``omit_empty_mounts`` models the quirk RunPod's clients report (config
+    ``quirk_template_mounts_omitted``): a template with no mounts has no ``mounts`` key at all."""
+    body: dict[str, Any] = {
         "id": template.id,
         "name": template.name,
         "image": template.image,
         "args": template.args,
+        **container.command_fields(template.args),
         "disk": template.disk_gb,
         "mounts": {"persistent": {"size": template.volume_gb, "path": template.volume_mount_path}}
         if template.volume_gb
@@ -183,6 +195,9 @@ def template_v2(template: Template) -> dict[str, Any]:
         "startJupyter": template.start_jupyter,
         "allowedCudaVersions": list(template.allowed_cuda_versions),
     }
+    if omit_empty_mounts and not template.volume_gb:
+        del body["mounts"]
+    return body
 
 
 def endpoint_v2(store: Store, endpoint: Endpoint, invoke_base: str) -> dict[str, Any]:
@@ -214,7 +229,9 @@ def endpoint_v2(store: Store, endpoint: Endpoint, invoke_base: str) -> dict[str,
         "scaling": scaling,
         "dataCenterIds": list(endpoint.data_center_ids),
         "networkVolumes": list(endpoint.network_volumes),
-        "timeout": endpoint.timeout_ms,
+        "timeout": endpoint.timeout_ms
+        if endpoint.timeout_given or not store.config.quirk_endpoint_timeout_zero
+        else 0,  # the quirk RunPod's clients report: an endpoint created without timeout reads back 0
         "flashboot": endpoint.flashboot,
         "createdAt": rfc3339(endpoint.created_at),
     }
@@ -223,6 +240,7 @@ def endpoint_v2(store: Store, endpoint: Endpoint, invoke_base: str) -> dict[str,
             {
                 "image": template.image,
                 "args": template.args,
+                **container.command_fields(template.args),
                 "disk": template.disk_gb,
                 "env": dict(template.env),
                 "ports": list(template.ports),
@@ -268,8 +286,9 @@ def workers_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
     return {"workers": workers, "summary": summary, "endpointVersion": endpoint.version}
 
 
-def releases_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
-    """ListEndpointReleasesResponse: the history newest first and how far the current version has rolled out."""
+def releases_v2(store: Store, endpoint: Endpoint, chosen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """ListEndpointReleasesResponse without its ``pagination``: the history newest first (``chosen``: the page of
+    release records to show, default all) and how far the current version has rolled out."""
     live = store.live_workers(endpoint)
     on_latest = sum(1 for worker in live if worker.version == endpoint.version)
     rollout = {
@@ -283,13 +302,13 @@ def releases_v2(store: Store, endpoint: Endpoint) -> dict[str, Any]:
             "id": release["id"],
             "version": release["version"],
             "source": release["source"],
-            "buildId": None,
+            "buildId": release.get("buildId"),
             "createdByUserId": None,
             "workerCount": sum(1 for worker in live if worker.version == release["version"]),
             "createdAt": rfc3339(release["createdAt"]),
             "diff": [dict(entry) for entry in release["diff"]],
         }
-        for release in reversed(endpoint.releases)
+        for release in (chosen if chosen is not None else list(reversed(endpoint.releases)))
     ]
     return {"endpointVersion": endpoint.version, "rollout": rollout, "releases": releases}
 

@@ -91,7 +91,7 @@ def test_null_entry_in_a_list(sim, v2, create_pod):
 def test_one_empty_list_read(sim, v2, create_pod):
     create_pod()
     sim.admin.inject_fault(r"/v2/pods", "empty_list", method="GET")
-    assert v2.get("/pods").json() == {"pods": []}
+    assert v2.get("/pods").json() == {"pods": [], "pagination": {"nextCursor": None, "hasNextPage": False}}
     assert len(v2.get("/pods").json()["pods"]) == 1
 
 

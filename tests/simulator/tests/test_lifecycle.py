@@ -126,7 +126,7 @@ def test_delete_is_204_and_removes_from_the_list(sim, v2, create_pod):
     pod = create_pod()
     response = v2.delete(f"/pods/{pod['id']}")
     assert response.status_code == 204 and response.content == b""
-    assert v2.get("/pods").json() == {"pods": []}
+    assert v2.get("/pods").json() == {"pods": [], "pagination": {"nextCursor": None, "hasNextPage": False}}
     assert v2.delete(f"/pods/{pod['id']}").status_code == 404
 
 

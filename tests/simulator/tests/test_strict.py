@@ -41,7 +41,10 @@ def test_the_contract_check_flags_undeclared_fields_wrong_types_and_missing_fiel
             "/v2/serverless",
             200,
             "application/json",
-            {"endpoints": [{k: v for k, v in endpoint.items() if k != "createdAt"}]},
+            {
+                "endpoints": [{k: v for k, v in endpoint.items() if k != "createdAt"}],
+                "pagination": {"nextCursor": None, "hasNextPage": False},
+            },
         )[0]
     )
     assert contract.check("GET", "/v2/nowhere", 200, "application/json", {}) == [

@@ -119,7 +119,8 @@ def test_serverless_health_propagation_workers_and_sequence(sim, v2):
     unhealthy = sim.admin.set_worker_statuses(endpoint["id"], ["UNHEALTHY", "THROTTLED"])
     assert unhealthy["summary"]["unhealthy"] == 1 and unhealthy["summary"]["total"] == 2
     assert v2.delete(f"/serverless/{endpoint['id']}").status_code == 204
-    assert v2.get("/templates").json() == {"templates": []}  # the bound template went with it
+    # The bound template went with it.
+    assert v2.get("/templates").json() == {"templates": [], "pagination": {"nextCursor": None, "hasNextPage": False}}
     assert httpx.get(health_url, headers=headers).status_code == 404
 
 
@@ -181,7 +182,7 @@ def test_reset_restores_everything(sim, v2, create_pod):
     sim.admin.reset()
     assert sim.admin.config()["time_scale"] == 0.01
     assert sim.admin.faults() == [] and sim.admin.requests() == []
-    assert v2.get("/pods").json() == {"pods": []}
+    assert v2.get("/pods").json() == {"pods": [], "pagination": {"nextCursor": None, "hasNextPage": False}}
 
 
 def test_cli_prints_urls_and_export_lines():

@@ -29,8 +29,9 @@ description:
     C(rollout_finished) and C(member_status_changed); the collection''s C(docs/eda.md) describes each.'
   - The status is the derived runtime status M(runpod.cloud.pod_info) reports, and C(resource) is the same
     description of the resource that the C(_info) modules return.
-  - One list read per kind and interval (never one read per pod or cluster). Endpoints add one worker read per
-    watched endpoint, because the endpoint list says nothing about workers; O(name_prefix) limits them.
+  - One list read per kind and interval (every page of a paged list; never one read per pod or cluster).
+    Endpoints add one worker read per watched endpoint, because the endpoint list says nothing about workers;
+    O(name_prefix) limits them.
   - HTTP 429 and 5xx answers and network errors back off (up to 5 minutes, at least the C(Retry-After)) and keep
     watching, with one line on stderr and no event; a resource is reported C(gone) only when two successful
     reads in a row no longer list it. HTTP 401 and 403 end the source with an error.

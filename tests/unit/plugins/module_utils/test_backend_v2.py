@@ -258,15 +258,6 @@ def test_v2_endpoint_template_is_unknown_even_if_a_template_id_is_served():
     assert endpoint_from_v2(payloads.v2_endpoint(templateId="t1", template={"id": "t1"})).template_id is None
 
 
-def test_list_pods_is_one_request_and_ignores_pagination_the_document_lacks():
-    # ListPodsResponse is {"pods": [...]}: no cursor to follow, so a stray pagination block is not a second read.
-    page = {"pods": [payloads.v2_pod(id="a")], "pagination": {"hasNextPage": True, "nextCursor": "c1"}}
-    router = Router().add("GET", PODS, page)
-    backend = backend_with(router)
-    assert [pod.id for pod in backend.pods.list()] == ["a"]
-    assert router.count("GET", PODS) == 1 and "cursor" not in str(router.calls[0][3].url)
-
-
 def test_list_pods_without_pods_key_is_bad_response():
     router = Router().add("GET", PODS, {"items": []})
     with pytest.raises(RunPodError) as caught:

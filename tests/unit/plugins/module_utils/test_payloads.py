@@ -124,9 +124,10 @@ def test_the_list_of_undocumented_paths_holds_only_paths_a_table_reads():
 def test_the_pod_example_reads_into_the_pod_it_describes():
     pod = POD.read(schema_example("Pod"))
     assert (pod.id, pod.name, pod.status) == ("pod_abc123", "my-training-pod", "PROVISIONING")
+    # The autumn 2026 document's example command (its ``args``; the arrays are read only when ``args`` is absent).
     assert (pod.image, pod.container_disk_gb, pod.ports, pod.env, pod.docker_args) == (
         "runpod/pytorch:1.0.2-cu1281-torch280-ubuntu2404", 50, ["8888/http", "22/tcp"],
-        {"JUPYTER_PASSWORD": "hunter2"}, None)
+        {"JUPYTER_PASSWORD": "hunter2"}, "--model meta-llama/Llama-3-8B --max-model-len 8192")
     # The example carries both gpu and cpu: a pod with a GPU is a GPU pod.
     assert (pod.compute_type, pod.gpu_type, pod.gpu_count, pod.cpu_flavor, pod.vcpu_count) == (
         "GPU", "NVIDIA GeForce RTX 4090", 1, "cpu5c", 4)

@@ -1,0 +1,142 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""RunPod's paged lists (docs/dev/api-notes.md, section 7.1) against the simulator at two entries a page (the
+integration default, conftest.py): the name lookup that makes a create idempotent, ``pod_info``, a fleet's batch
+wait, the inventory and the EDA source see every pod of every page, and no cursor ever leaves its query."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+
+from helpers.paths import REPO_ROOT
+from helpers.playbooks import module_task, play, pod_task
+from test_inventory import ansible_inventory
+
+PAGE_SIZE = 2
+GPU = "NVIDIA GeForce RTX 4090"
+IMAGE = "runpod/base:1.0"
+LIST = "/v2/pods"
+
+
+def pod_reads(sim):
+    return [entry for entry in sim.admin.requests() if entry["method"] == "GET" and entry["path"] == LIST]
+
+
+def walks(sim):
+    """Walks of the pod list: reads without a cursor (each starts one)."""
+    return [entry for entry in pod_reads(sim) if "cursor=" not in entry["query"]]
+
+
+def assert_no_cursor_refused(sim):
+    refused = [entry for entry in sim.admin.requests() if entry["status"] == 422]
+    assert refused == [], refused
+
+
+def seed_one(sim, prefix, **options):
+    (pod_id,) = sim.admin.seed(1, name_prefix=prefix, ports=["22/tcp"], **options)
+    return pod_id
+
+
+def fleet_args(**extra):
+    return {"name": "fleet", "count": 3, "image": IMAGE, "gpu_type_ids": [GPU], "wait": True,
+            "wait_interval": "100ms", "wait_timeout": "60s", **extra}
+
+
+def test_lookups_waits_and_info_span_every_page(sim, run_playbook, tmp_path):
+    assert sim.admin.config()["page_size"] == PAGE_SIZE
+    # Newest first: the oldest pod, "target-00000", sits behind four newer ones, on page 3.
+    target = seed_one(sim, "target", image=IMAGE, gpu_type=GPU)
+    for index in range(4):
+        seed_one(sim, f"filler{index}")
+    adopt = {"name": "target-00000", "image": IMAGE, "gpu_type_ids": [GPU]}
+    first = run_playbook(tmp_path, play(
+        pod_task("adopt", adopt),
+        pod_task("fleet", fleet_args()),
+        module_task("pod_info", "info", {}, register="info"),
+    ))
+    assert first.rc == 0, first.stdout + first.stderr
+
+    adopted = first.task_result("adopt")
+    assert adopted["changed"] is False and adopted["pod"]["id"] == target, adopted
+    # Only the fleet's three creates: the lookup found the pod on page 3 and bought no second one.
+    assert sim.admin.count("POST", r"^/v2/pods$") == 3
+    fleet = first.task_result("fleet")
+    assert fleet["changed"] is True and len(fleet["ids"]) == 3
+    assert set(fleet["wait"]["last_states"]) == set(fleet["ids"])
+    listed = {pod["name"] for pod in first.task_result("info")["pods"]}
+    assert listed == {"target-00000", "fleet-1", "fleet-2", "fleet-3", *(f"filler{i}-00000" for i in range(4))}
+    assert len(pod_reads(sim)) > len(walks(sim))  # the reads crossed pages
+
+    # Three newer pods push the fleet to pages 2 and 3 and the target to page 6: a rerun still finds all of them
+    # (one walk per lookup) and its batch wait sees every member.
+    for index in range(3):
+        seed_one(sim, f"late{index}")
+    sim.admin.clear_requests()
+    second = run_playbook(tmp_path, play(
+        pod_task("rerun fleet", fleet_args()),
+        pod_task("adopt again", adopt),
+    ))
+    assert second.rc == 0, second.stdout + second.stderr
+    rerun = second.task_result("rerun fleet")
+    assert rerun["changed"] is False and rerun["ids"] == fleet["ids"], rerun
+    assert second.task_result("adopt again")["changed"] is False
+    assert sim.admin.count("POST", r"^/v2/pods$") == 0
+    # Eleven pods at two a page: every walk reads six pages, each page after the first with its cursor.
+    reads, started = pod_reads(sim), walks(sim)
+    assert started and len(reads) == 6 * len(started), [entry["query"] for entry in reads]
+    assert_no_cursor_refused(sim)
+
+
+def test_inventory_and_eda_source_see_every_pod_across_pages(sim, tmp_path):
+    ids = [seed_one(sim, f"inv{index}") for index in range(5)]
+    names = {f"inv{index}-00000" for index in range(5)}
+    data, completed = ansible_inventory(sim, tmp_path, "plugin: runpod.cloud.runpod\ninclude_unreachable: true\n")
+    assert completed.returncode == 0, completed.stderr
+    assert set(data["_meta"]["hostvars"]) == names, json.dumps(data)[:2000]
+
+    events = asyncio.run(eda_initial_events(sim))
+    assert sorted(event["runpod"]["id"] for event in events if event["runpod"]["event"] == "seen") == sorted(ids)
+    assert len(pod_reads(sim)) == 3 * len(walks(sim)) > 0  # five pods: three pages a walk
+    assert_no_cursor_refused(sim)
+
+
+async def eda_initial_events(sim):
+    """The ``runpod.cloud.watch`` source's first read (``emit_initial``), run in this process for one poll."""
+    path = REPO_ROOT / "extensions" / "eda" / "plugins" / "event_source" / "watch.py"
+    spec = importlib.util.spec_from_file_location("runpod_cloud_watch_source_paged", path)
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    queue: asyncio.Queue = asyncio.Queue()
+    env = sim.env()
+    await source.main(queue, {"api_key": env["RUNPOD_API_KEY"], "api_url": env["RUNPOD_API_URL"],
+                              "interval": "1s", "emit_initial": True, "run_time": "10ms"})
+    return [queue.get_nowait() for _ in range(queue.qsize())]
+
+
+def test_template_and_endpoint_lookups_span_pages(sim, run_playbook, tmp_path):
+    template = {"image": "runpod/serverless-hello-world:1", "serverless": True}
+    endpoint = {"template_id": "{{ tpl.template.id }}", "gpu_type_ids": [GPU], "workers_min": 0}
+    tasks = [module_task("template", f"template {name}", {"name": f"tpl-{name}", **template}) for name in "abc"]
+    tasks.append(module_task("template", "template a", {"name": "tpl-a", **template}, register="tpl"))
+    tasks += [module_task("endpoint", f"endpoint {name}", {"name": f"ep-{name}", **endpoint}) for name in "abc"]
+    tasks += [
+        module_task("template", "rerun template c", {"name": "tpl-c", **template}),
+        module_task("endpoint", "rerun endpoint a", {"name": "ep-a", **endpoint}),
+        module_task("endpoint", "rerun endpoint c", {"name": "ep-c", **endpoint}),
+        module_task("endpoint_info", "info", {}, register="info"),
+    ]
+    result = run_playbook(tmp_path, play(*tasks))
+    assert result.rc == 0, result.stdout + result.stderr
+    for name in ("template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
+        assert result.task_results(name)[-1]["changed"] is False, name
+    # Three of each, never a second one: the lookups read both pages of each list.
+    assert sim.admin.count("POST", r"^/v2/templates$") == 3
+    assert sim.admin.count("POST", r"^/v2/serverless$") == 3
+    listed = {endpoint["name"] for endpoint in result.task_result("info")["endpoints"]}
+    assert listed == {"ep-a", "ep-b", "ep-c"}
+    for path in ("/v2/templates", "/v2/serverless"):
+        assert any("cursor=" in entry["query"] for entry in sim.admin.requests() if entry["path"] == path), path
+    assert_no_cursor_refused(sim)
