@@ -109,6 +109,7 @@ class _PodHostKeys:
     keys: list[Any]
     decoys: list[Any] | None = None
     printed_once: bool = False
+    running: bool = False  # sshd started (and printed) and has not stopped since
 
     def logged(self, mode: str) -> list[Any]:
         if mode != "wrong":
@@ -233,6 +234,23 @@ class ListenerManager:
 
     def want(self, pod: Any, listen: bool, behaviour: str, banner_delay: float = 0.0) -> None:
         self._wanted[pod.id] = (pod, listen, behaviour, banner_delay)
+        # The container starts sshd (and prints its keys) when the store says so, in the order of the simulated
+        # steps, even if a later step of the same request stops it before a listener ever opens: what the log
+        # shows does not depend on when requests happen to come.
+        sshd = listen and behaviour == "sshd" and (pod.id, 22) in self._ports
+        held = self._host_keys.get(pod.id)
+        if sshd and (held is None or not held.running):
+            held = self.host_keys_of(pod.id)
+            held.running = True
+            self._print_host_keys(pod, held)
+        elif not sshd and held is not None:
+            held.running = False
+
+    def host_keys_of(self, pod_id: str) -> _PodHostKeys:
+        held = self._host_keys.get(pod_id)
+        if held is None:
+            held = self._host_keys[pod_id] = _PodHostKeys(_generate_host_keys())
+        return held
 
     def pending(self) -> bool:
         return bool(self._wanted)
@@ -346,10 +364,7 @@ class ListenerManager:
     async def _start_sshd(self, sock: socket.socket, pod: Any, banner_delay: float) -> Any:
         home, bin_dir = self._prepare_home(pod)
         authorized = parse_authorized_keys(pod.env.get("PUBLIC_KEY", ""))
-        held = self._host_keys.get(pod.id)
-        if held is None:
-            held = self._host_keys[pod.id] = _PodHostKeys(_generate_host_keys())
-        self._print_host_keys(pod, held)
+        held = self.host_keys_of(pod.id)
         base_env = {
             **{key: str(value) for key, value in pod.env.items()},
             "HOME": str(home),

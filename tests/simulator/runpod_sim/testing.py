@@ -98,8 +98,8 @@ class SimAdmin:
 
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-        ssh_host_key_log, ssh_login, propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit (a RateLimit-Policy text,
-        "example" for the document's), rate_limit_per_minute,
+        ssh_host_key_log, ssh_login, propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit
+        (a RateLimit-Policy text, "example" for the document's), rate_limit_per_minute,
         out_of_stock_gpu_types, name_overrides). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
 
