@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -172,7 +173,7 @@ def parse_key(line: str) -> PresentedKey | None:
     """The key of a known_hosts, ``ssh-keyscan``, authorized_keys or ``.pub`` line: the first ``<type> <base64>``
     pair whose blob names that type (so hosts, markers, options and comments around it do not matter)."""
     fields = line.split()
-    for key_type, key in zip(fields, fields[1:], strict=False):
+    for key_type, key in itertools.pairwise(fields):
         if not (key_type.startswith(("ssh-", "ecdsa-", "sk-")) and key.startswith("AAAA")):
             continue
         blob = _decode(key)

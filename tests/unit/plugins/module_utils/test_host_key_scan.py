@@ -256,12 +256,15 @@ def test_what_each_answer_of_ssh_means(answer, outcome, words):
 
 
 @pytest.mark.parametrize(("pod_keys", "words"), [
-    (None, "the pod refused the key for user root"),
-    ([], "no key reached the pod"),
-    ("other", "wrong key: the pod was given SHA256:"),
-    ("same", "the pod was given this key"),
+    ("unknown", "the pod refused the key for user root"),
+    ("none", "no key reached the pod"),
+    ("other", "wrong key: the pod was given SHA256:other, not SHA256:offered"),
+    ("same", "the pod was given this key (SHA256:offered) but refused it for user root"),
 ])
 def test_the_reason_of_a_refusal(pod_keys, words):
     offered = hk.PresentedKey("ssh-ed25519", "AAAA", "SHA256:offered")
-    given = {"other": [hk.PresentedKey("ssh-ed25519", "BBBB", "SHA256:other")], "same": [offered]}
-    assert words in scan_mod.refusal_reason("root", offered, given.get(pod_keys, pod_keys))
+    given = {"unknown": None, "none": [], "other": [hk.PresentedKey("ssh-ed25519", "BBBB", "SHA256:other")],
+             "same": [offered]}
+    assert words in scan_mod.refusal_reason("root", offered, given[pod_keys])
+    if pod_keys == "same":  # the public half unread: the reason says so
+        assert "could not be read" in scan_mod.refusal_reason("root", None, given[pod_keys])
