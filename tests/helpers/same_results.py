@@ -41,6 +41,8 @@ def _text(value: str, ids: dict[str, str]) -> str:
     value = re.sub(r"-p \d+", "-p PORT", value)
     # A pod's host keys are new each run; the container log shows their fingerprints (issue 44).
     value = re.sub(r"SHA256:[A-Za-z0-9+/]{43}", "SHA256:FINGERPRINT", value)
+    # A quoted log line's time (the ``ts`` keys are dropped).
+    value = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b", "TIME", value)
     return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
 
 
