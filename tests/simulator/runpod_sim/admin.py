@@ -98,7 +98,6 @@ async def info(sim: Sim, ctx: Ctx) -> Reply:
             "simulator": "runpod_sim",
             "version": __version__,
             "urls": sim.urls(),
-            "host_key": sim.listeners.host_key_public,
             "started_at": sim.started_at,
         },
     )
@@ -207,6 +206,10 @@ def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
         "ssh_behaviour": store.ssh_behaviour(pod),
         "overrides": dict(pod.overrides),
         "home": str(sim.listeners.home_dir(pod.id)),
+        # The real sshd's host keys (none before its first start) and what it logs and lets in.
+        **sim.listeners.host_key_state(pod.id),
+        "ssh_host_key_log": store.pod_setting(pod, "ssh_host_key_log"),
+        "ssh_login": store.pod_setting(pod, "ssh_login"),
     }
 
 
