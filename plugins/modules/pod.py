@@ -416,11 +416,31 @@ pod:
         - C({host, port, user, command}) when a public address for port 22 exists and the pod is not stopped or
           terminated, else null.
         - After a wait for V(ssh) or V(login) that checked the host key (O(host_key_checking) not V(off)), also
-          C(host_keys) (known_hosts lines for C([host]:port) of the verified or pinned keys),
-          C(host_key_fingerprints) (the C(SHA256:) fingerprint of every key the pod presented) and
-          C(host_key_check) (C(verified), or C(pinned) when the container log showed no fingerprints).
+          RV(pod.ssh.host_keys), RV(pod.ssh.host_key_fingerprints) and RV(pod.ssh.host_key_check).
       type: dict
       returned: always
+      contains:
+        host_keys:
+          description:
+            - known_hosts lines for C([host]:port) of the verified keys, or of every presented key when pinned.
+              Write them to a known_hosts file and connect with C(StrictHostKeyChecking=yes).
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+          sample:
+            - "[203.0.113.7]:40123 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ"
+        host_key_fingerprints:
+          description: The C(SHA256:) fingerprint of every host key the pod presented.
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+        host_key_check:
+          description:
+            - C(verified) (a presented key's fingerprint is in the container log), or C(pinned) (the log showed no
+              fingerprints; only under O(host_key_checking=log), with a warning).
+          type: str
+          returned: after a wait that checked the host key
+          sample: verified
     ssh_not_ready:
       description: Why O(ssh) is null, else null.
       type: str
