@@ -173,6 +173,48 @@ options:
         will wait for, the module checks that one does (this option, E(PUBLIC_KEY) in O(env), a E(PUBLIC_KEY) in
         the template's environment, or a key registered on the account, which O(ssh=true)
         injects) and otherwise fails with C(bad_request) before the create; see O(own_sshd).
+  wait_for:
+    description:
+      - What O(wait=true) waits for.
+      - V(ssh) (default) waits until the public port mapped to the pod's private port 22 accepts a TCP
+        connection and answers with an C(SSH-) banner, then checks the pod's host key (see O(host_key_checking)).
+        This proves sshd is up, not that a login will work.
+      - V(running) waits until RunPod reports the pod running with its container up (runtime reported),
+        which can be minutes before sshd answers. No host key is checked.
+      - V(login) does what V(ssh) does, then logs in as the pod's user (C(root)) with O(ssh_private_key_file)
+        (OpenSSH's C(ssh) in batch mode, trusting only the host key the check accepted) and runs C(true); the pod
+        is ready only when that succeeds. A key the pod refuses fails at once with RV(code=login_refused) and the
+        likely reason (no key reached the pod, another key, root logins refused), with the pod's log lines;
+        network errors and an sshd still starting keep the wait going. Requires O(ssh_private_key_file).
+    type: str
+    choices: [ssh, running, login]
+    default: ssh
+  host_key_checking:
+    description:
+      - How a wait for V(ssh) or V(login) trusts the pod's SSH host key. Once the banner answers, the wait reads
+        the host keys the pod presents (OpenSSH's C(ssh-keyscan) on the controller) and the C(ssh-keygen -lf)
+        fingerprint lines RunPod's start script prints into the container log (read over the authenticated API),
+        and compares them. The result is in RV(pod.ssh.host_key_check), with RV(pod.ssh.host_keys) and
+        RV(pod.ssh.host_key_fingerprints).
+      - V(log) (default) is ready with a verified key when the log shows fingerprints, else pins the keys seen at
+        readiness with a warning.
+      - V(strict) is ready only with a verified key; a pod whose log never shows fingerprints fails with
+        RV(code=host_key_unverified) when its wait ends, naming the keys it saw.
+      - V(off) checks nothing (no scan, no log read).
+      - With V(log) and V(strict), a presented key that is not among the logged fingerprints fails at once with
+        RV(code=host_key_mismatch), naming both fingerprints and the pod. The pod is kept, never deleted.
+      - See the collection's C(docs/pods.md) (section Trusting the pod's host key).
+    type: str
+    choices: [strict, log, 'off']
+    default: log
+    version_added: 0.3.0
+  ssh_private_key_file:
+    description:
+      - The private key O(wait_for=login) logs in with. It must not have a passphrase, as nothing can prompt for
+        one. Its public half must reach the pod (O(ssh_public_key), or a key registered on the account).
+      - Only read by O(wait_for=login), which refuses to run without it before any API call.
+    type: path
+    version_added: 0.3.0
   own_sshd:
     description:
       - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
@@ -373,8 +415,32 @@ pod:
       description:
         - C({host, port, user, command}) when a public address for port 22 exists and the pod is not stopped or
           terminated, else null.
+        - After a wait for V(ssh) or V(login) that checked the host key (O(host_key_checking) not V(off)), also
+          RV(pod.ssh.host_keys), RV(pod.ssh.host_key_fingerprints) and RV(pod.ssh.host_key_check).
       type: dict
       returned: always
+      contains:
+        host_keys:
+          description:
+            - known_hosts lines for C([host]:port) of the verified keys, or of every presented key when pinned.
+              Write them to a known_hosts file and connect with C(StrictHostKeyChecking=yes).
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+          sample:
+            - "[203.0.113.7]:40123 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ"
+        host_key_fingerprints:
+          description: The C(SHA256:) fingerprint of every host key the pod presented.
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+        host_key_check:
+          description:
+            - C(verified) (a presented key's fingerprint is in the container log), or C(pinned) (the log showed no
+              fingerprints; only under O(host_key_checking=log), with a warning).
+          type: str
+          returned: after a wait that checked the host key
+          sample: verified
     ssh_not_ready:
       description: Why O(ssh) is null, else null.
       type: str
@@ -610,6 +676,10 @@ ARGUMENT_SPEC = argument_spec(
     allowed_cuda_versions=dict(type="list", elements="str"),
     min_cuda_version=dict(type="str"),
     own_sshd=dict(type="bool", default=False),
+    # The pod's own wait_for has login (pod_info's batch waits do not): the whole entry, docs and spec.
+    wait_for=dict(type="str", choices=["ssh", "running", "login"], default="ssh"),
+    host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
+    ssh_private_key_file=dict(type="path"),
 )
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]

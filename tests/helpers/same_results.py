@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# Keys whose values are timings or counters of one run (``*_at`` timestamps are dropped too).
-DROPPED = ("elapsed", "polls", "probes", "history", "uptime_seconds", "invocation")
+# Keys whose values are timings or counters of one run (``*_at`` timestamps are dropped too; ``ts``: a log line's).
+DROPPED = ("elapsed", "polls", "probes", "history", "uptime_seconds", "invocation", "ts")
 
 
 def _id_key(key: str) -> bool:
@@ -37,8 +37,13 @@ def collect_ids(value: Any, found: dict[str, str], key: str = "") -> dict[str, s
 def _text(value: str, ids: dict[str, str]) -> str:
     for known in sorted(ids, key=len, reverse=True):
         value = value.replace(known, ids[known])
-    value = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", value)
+    value = re.sub(r"127\.0\.0\.1(\]?):\d+", r"127.0.0.1\1:PORT", value)
     value = re.sub(r"-p \d+", "-p PORT", value)
+    # A pod's host keys are new each run; the container log shows their fingerprints (issue 44).
+    value = re.sub(r"SHA256:[A-Za-z0-9+/]{43}", "SHA256:FINGERPRINT", value)
+    value = re.sub(r"\b((?:ssh|ecdsa|sk)-[a-z0-9@.-]+) AAAA[A-Za-z0-9+/=]+", r"\1 KEY", value)
+    # A quoted log line's time (the ``ts`` keys are dropped).
+    value = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b", "TIME", value)
     return re.sub(r"after \d+(\.\d+)?m?s\b", "after T", value)
 
 

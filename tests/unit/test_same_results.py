@@ -36,3 +36,20 @@ def test_ids_become_stable_placeholders_in_keys_and_text():
     assert shaped["pod"]["id"] == "<id0>" and "<id0>" in shaped["msg"] and "<id0>" in shaped["wait"]["last_states"]
     assert "127.0.0.1:PORT" in shaped["msg"] and "after T" in shaped["msg"]
     assert "created_at" not in shaped["pod"] and "history" not in shaped["wait"]
+
+
+def test_log_line_times_and_host_key_fingerprints_are_hidden_but_the_lines_stay():
+    def failed(pod_id, fingerprint, ts):
+        line = f"256 SHA256:{fingerprint} root@{pod_id} (ED25519)"
+        return {"pod": {"id": pod_id}, "msg": f'last container line: "{line}" ({ts})',
+                "logs": {"container": [{"ts": ts, "line": line}], "system": [], "unavailable": None}}
+
+    first = failed("abc123xyz", "6JlzWSX1MvZFVOiFkZkyeMF2TcWZ7+3U0u1GPjaLCJg", "2026-12-04T07:00:00.000001Z")
+    second = failed("qrs789tuv", "Qa1vFnvgho2biBHhGwTP2oL0Y11dq8qRHRmBr7ztVFg", "2026-12-04T07:05:00.000001Z")
+    shaped = normalise(first, collect_ids(first, {}))
+    assert shaped == normalise(second, collect_ids(second, {}))
+    assert shaped["logs"]["container"] == [{"line": "256 SHA256:FINGERPRINT root@<id0> (ED25519)"}]
+    assert shaped["msg"] == 'last container line: "256 SHA256:FINGERPRINT root@<id0> (ED25519)" (TIME)'
+    other_line = failed("qrs789tuv", "Qa1vFnvgho2biBHhGwTP2oL0Y11dq8qRHRmBr7ztVFg", "2026-12-04T07:05:00.000001Z")
+    other_line["logs"]["container"][0]["line"] = "Model loaded."
+    assert shaped != normalise(other_line, collect_ids(other_line, {}))

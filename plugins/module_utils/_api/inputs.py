@@ -172,11 +172,19 @@ def pod_problem(values):
     problem = _can.cpu_pod_problem(p) or fleet_problem(p)
     if problem:
         return problem
-    if p.get("wait") and p.get("wait_for") == "ssh" and not p.get("ssh"):
+    if p.get("wait") and p.get("wait_for") in ("ssh", "login") and not p.get("ssh"):
         return (
-            "wait_for: ssh waits for the pod's sshd, so it cannot be combined with ssh: false. "
+            f"wait_for: {p.get('wait_for')} waits for the pod's sshd, so it cannot be combined with ssh: false. "
             "Set ssh: true, or wait_for: running."
         )
+    if p.get("wait_for") == "login":
+        if not p.get("ssh_private_key_file"):
+            return (
+                "wait_for: login logs in with ssh_private_key_file, which was not given. Give the private key whose "
+                "public half reaches the pod (ssh_public_key), or use wait_for: ssh."
+            )
+        if p.get("count") is not None:
+            return "wait_for: login waits for one pod; with count, use wait_for: ssh."
     cpu = str(p.get("compute_type") or "").upper() == "CPU"
     cuda = _can.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "pod",
                               "remove them for compute_type: CPU")
@@ -214,6 +222,7 @@ class PodInput(_ContainerInput):
     min_cuda_version: str | None = None
     wait: bool | None = None
     wait_for: str | None = None
+    ssh_private_key_file: str | None = None
     ssh: bool | None = None
     count: int | None = None
     create_concurrency: int | None = None

@@ -20,6 +20,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")
+# One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_step.TrustStep``).
+POD_WAIT_FOR = (*WAIT_FOR, "login")
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
 
@@ -74,13 +76,15 @@ class PodPoller(Poller):
     Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
     """
 
-    def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
-        self.misses = tracked("pod", pod_id, wait_for, WAIT_FOR)
+    def __init__(self, backend, pod_id, wait_for="ssh", probe=None, trust=None):
+        self.misses = tracked("pod", pod_id, wait_for, POD_WAIT_FOR)
         self.backend = backend
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe
         self.last_pod = None
+        # After the banner: the host key check and the login (None: the banner is enough).
+        self.trust = trust
 
     def lost(self):
         return self.misses.ever_seen
@@ -111,6 +115,10 @@ class PodPoller(Poller):
     def _probe(self, address, pod):
         result = self.probe(address["host"], address["port"], **probe_options(self.deadline))
         text = _address_text(address)
+        if result.ok and self.trust is not None:
+            # Not rechecked between reads: the host key step reads the container log, an API call.
+            ready, detail = self.trust(pod, address, self.deadline)
+            return PollResult(ready, detail, value={"pod": pod, "ssh": address} if ready else None)
         if result.ok:
             return PollResult(True, f"ssh reachable at {text}", value={"pod": pod, "ssh": address})
         return PollResult(False, f"ssh port {text} allocated but not reachable: {result.detail}",

@@ -22,7 +22,7 @@ HANDOFF_KEY = "_runpod_wait_handoff"
 HANDOFF_OPTIONS = (
     *(key for key in CONNECTION_KEYS if key != "api_key"),
     "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
-    "pod_count", "logs",
+    "pod_count", "logs", "host_key_checking", "ssh_private_key_file",
 )
 
 

@@ -63,12 +63,26 @@ def reader(owner, **settings):
     return LogReader(owner.backend, task_secrets(owner), **settings)
 
 
-def read_pods(owner, pod_ids, lines, **settings):
+def read_pods(owner, pod_ids, lines, sources=None, **settings):
     """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception."""
     try:
+        if sources is not None:
+            return reader(owner, **settings).pods(pod_ids, lines, sources)
         return reader(owner, **settings).pods(pod_ids, lines)
     except Exception as exc:  # logs are extra information: they never change how a task ends
         return {pod_id: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for pod_id in pod_ids}
+
+
+# The host key step reads this many of the container log's newest lines for the fingerprint block, which the
+# start script prints early: enough for a chatty start, bounded like every read.
+HOST_KEY_LINES = 1000
+
+
+def container_lines(owner, pod_id, lines=HOST_KEY_LINES):
+    """The container log's newest ``lines`` of one pod (``{ts, line}`` entries, masked), or None when the read
+    failed: the host key step then sees no fingerprints, and tries again at the next poll."""
+    block = read_pods(owner, [pod_id], lines, sources=("container",))[pod_id]
+    return None if block["unavailable"] else block["container"]
 
 
 def _not_read(error):

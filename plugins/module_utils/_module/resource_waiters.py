@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
     PodPoller,
     cluster_poller,
@@ -21,12 +22,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers i
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
+    container_lines,
     endpoint_failure_logs,
     live_pod_lines,
     pending_pods,
     pod_failure_logs,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
     describe_cluster,
     describe_endpoint,
@@ -60,7 +63,8 @@ class PodWaiter(Waiter):
         pod_id, result = resource.id, self.host.result
         before = result.get("pod")  # the pod as last read before the wait (what the module described)
         wait_for = self.host.wait_options.wait_for
-        poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for)
+        trust = self.trust_step(wait_for)
+        poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for, trust=trust)
         name = (before or {}).get("name") or self.host.params.get("name")
         subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
         outcome = self.until(
@@ -68,6 +72,7 @@ class PodWaiter(Waiter):
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
             describe_last=lambda: describe_pod(poller.last_pod) if poller.last_pod is not None else before,
+            explain_failure=lambda error: self.explain_unverified(error, trust, pod_id),
             failure_logs=pod_failure_logs(self, pod_id),
             live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.host.wait_options.interval),
         )
@@ -76,7 +81,29 @@ class PodWaiter(Waiter):
         if poller.last_pod is not None:
             result["pod"] = describe_pod(poller.last_pod)
         with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
+        if trust is not None and trust.fields and result["pod"].get("ssh"):
+            result["pod"]["ssh"].update(trust.fields)
+        if trust is not None and trust.warning:
+            self.host.warn(trust.warning)
         result["wait"] = outcome.as_dict()
+
+    def trust_step(self, wait_for):
+        """The host key check and login after the banner (docs/pods.md "Trusting the pod's host key"); None when
+        the wait proves no banner (``running``) or has nothing to check (``off`` without a login)."""
+        params = self.host.params
+        mode = params.get("host_key_checking") or "off"
+        login = wait_for == "login"
+        if wait_for == "running" or (mode == "off" and not login):
+            return None
+        return TrustStep(mode, lambda pod_id: container_lines(self, pod_id),
+                         params.get("ssh_private_key_file") if login else None)
+
+    def explain_unverified(self, error, trust, pod_id):
+        """A strict wait that ended while the log showed no fingerprints fails ``host_key_unverified``."""
+        message = trust.unverified_failure(pod_id) if trust is not None and error.code == "wait_timeout" else None
+        if message is None:
+            return None
+        return f"{message} {error}; {self.remedy(pod_id)}", {"code": UNVERIFIED_CODE}
 
 
 class EndpointWaiter(Waiter):

@@ -123,8 +123,9 @@ class Waiter:
         """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
 
         ``describe_last`` returns the resource(s) as last seen (for the failure result).
-        ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
-        on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
+        ``explain_failure(error) -> (msg, extra result keys) or None`` replaces the default message (an
+        extra ``code`` replaces the error's), for waits on several resources. ``timeout`` overrides
+        ``wait_timeout`` (what is left of it). Returns the outcome.
         ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.log_report``);
         ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
         """
@@ -153,13 +154,16 @@ class Waiter:
             gone = error.code == "not_found" and poller.lost()
             remedy = _hints.gone_remedy(self.kind, resource_id) if gone else self.remedy(resource_id)
             msg, extra = f"{error}; {remedy}", {}
-            if explain_failure is not None:
-                msg, extra = explain_failure(error)
+            explained = explain_failure(error) if explain_failure is not None else None
+            if explained is not None:  # None: the default message
+                msg, extra = explained
+            # An explanation may say what the failure is (a strict host key wait that timed out is unverified).
+            code = extra.pop("code", error.code)
             if failure_logs is not None:
                 msg += failure_logs(error, extra)
             self.host.fail(
                 msg,
-                code=error.code,
+                code=code,
                 status=error.status,
                 resource_id=resource_id,
                 wait=error.as_dict(),

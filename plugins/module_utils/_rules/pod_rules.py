@@ -51,7 +51,7 @@ def sshd_key_problem(
     template), ``account_has_keys()`` reads the account's SSH keys (REST v2); each is called only when needed.
     """
     p = params
-    if not (p["wait"] and p["wait_for"] == "ssh") or p["own_sshd"]:
+    if not (p["wait"] and p["wait_for"] in ("ssh", "login")) or p["own_sshd"]:
         return None
     if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
         return None
@@ -74,7 +74,7 @@ def create_warnings(params: dict) -> list[str]:
     """What a create with these options may not give (warnings, not failures)."""
     p = params
     warnings = []
-    if p["wait"] and p["wait_for"] == "ssh" and p["compute_type"] == "CPU":
+    if p["wait"] and p["wait_for"] in ("ssh", "login") and p["compute_type"] == "CPU":
         warnings.append(
             "CPU pods get no managed SSH from RunPod: wait_for: ssh succeeds only if the image starts sshd "
             "itself. Use wait_for: running otherwise."

@@ -98,7 +98,6 @@ async def info(sim: Sim, ctx: Ctx) -> Reply:
             "simulator": "runpod_sim",
             "version": __version__,
             "urls": sim.urls(),
-            "host_key": sim.listeners.host_key_public,
             "started_at": sim.started_at,
         },
     )
@@ -209,6 +208,10 @@ def _pod_state(sim: Sim, pod: Pod) -> dict[str, Any]:
         # The env the container booted with: secrets resolved at its last boot (None before the first one).
         "boot_env": dict(pod.boot_env) if pod.boot_env is not None else None,
         "home": str(sim.listeners.home_dir(pod.id)),
+        # The real sshd's host keys (none before its first start) and what it logs and lets in.
+        **sim.listeners.host_key_state(pod.id),
+        "ssh_host_key_log": store.pod_setting(pod, "ssh_host_key_log"),
+        "ssh_login": store.pod_setting(pod, "ssh_login"),
     }
 
 

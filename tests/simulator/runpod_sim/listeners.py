@@ -18,6 +18,7 @@ import shlex
 import shutil
 import socket
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,12 @@ log = logging.getLogger("runpod_sim.listeners")
 CONTAINER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SSH_BANNER = b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5\r\n"
 NOT_SSH_ANSWER = b"HTTP/1.1 400 Bad Request\r\n"
+# The host keys each pod's real sshd generates and presents, in the glob order of /etc/ssh/*.pub: (algorithm, file
+# name part, bits, the label ``ssh-keygen -l`` prints). RunPod's images add rsa (and dsa); an RSA key takes tens of
+# milliseconds to generate, too slow for a thousand pods.
+HOST_KEY_TYPES = (("ecdsa-sha2-nistp256", "ecdsa", 256, "ECDSA"), ("ssh-ed25519", "ed25519", 256, "ED25519"))
+# The sshd's settings (store.SimConfig) when no store is attached.
+_SSHD_DEFAULTS = {"ssh_host_key_log": "print", "ssh_login": "key"}
 
 _FAKE_NVIDIA_SMI = """#!/bin/sh
 # runpod_sim stand-in for nvidia-smi: reports the pod's GPU type and count.
@@ -90,11 +97,63 @@ class _Port:
     banner_delay: float = 0.0
 
 
-class _PodSSHServer(asyncssh.SSHServer):
-    """Public-key auth against the keys the pod was created with (env PUBLIC_KEY), user root only."""
+def _generate_host_keys() -> list[Any]:
+    return [asyncssh.generate_private_key(alg) for alg, *_rest in HOST_KEY_TYPES]
 
-    def __init__(self, authorized: list[bytes]) -> None:
+
+@dataclass
+class _PodHostKeys:
+    """A pod's host keys (kept while its container disk lives: across restarts, not across stop and start) and the
+    decoys that the ``wrong`` host key log prints instead (made when first printed)."""
+
+    keys: list[Any]
+    decoys: list[Any] | None = None
+    printed_once: bool = False
+    running: bool = False  # sshd started (and printed) and has not stopped since
+
+    def logged(self, mode: str) -> list[Any]:
+        if mode != "wrong":
+            return self.keys
+        if self.decoys is None:
+            self.decoys = _generate_host_keys()
+        return self.decoys
+
+
+def _spec(key: Any) -> tuple[str, str, int, str]:
+    return next(spec for spec in HOST_KEY_TYPES if spec[0] == key.algorithm.decode())
+
+
+def public_line(key: Any) -> str:
+    """``<algorithm> <base64>``: the key as known_hosts and ``ssh-keyscan`` show it."""
+    return " ".join(key.export_public_key().decode().split()[:2])
+
+
+def fingerprint_line(key: Any, hostname: str) -> str:
+    """What ``ssh-keygen -lf`` prints for the key's ``.pub`` (generated as root in a container named ``hostname``)."""
+    _alg, _name, bits, label = _spec(key)
+    return f"{bits} {key.get_fingerprint('sha256')} root@{hostname} ({label})"
+
+
+def host_key_log(keys: list[Any], hostname: str, *, generated: bool) -> list[str]:
+    """The container lines of RunPod's start script (``setup_ssh`` in runpod/containers' start.sh): the fingerprint
+    of each key it generated (a fresh container disk), sshd's start, then ``SSH host keys:`` with each key."""
+    lines = ["Setting up SSH..."]
+    if generated:
+        for key in keys:
+            lines += [f"{_spec(key)[3]} key fingerprint:", fingerprint_line(key, hostname)]
+    lines += [" * Starting OpenBSD Secure Shell server sshd", "   ...done.", "SSH host keys:"]
+    for key in keys:
+        lines += [f"Key: /etc/ssh/ssh_host_{_spec(key)[1]}_key.pub", fingerprint_line(key, hostname)]
+    return lines
+
+
+class _PodSSHServer(asyncssh.SSHServer):
+    """Public-key auth against the keys the pod was created with (env PUBLIC_KEY), user root only; ``login()``
+    says at each attempt whom the pod lets in (``ssh_login``: key, no_key, root_refused)."""
+
+    def __init__(self, authorized: list[bytes], login: Callable[[], str] = lambda: "key") -> None:
         self._authorized = authorized
+        self._login = login
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -106,6 +165,9 @@ class _PodSSHServer(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # no_key: PUBLIC_KEY never reached authorized_keys; root_refused: PermitRootLogin no (root is the only user).
+        if self._login() != "key":
+            return False
         return username == "root" and key.public_data in self._authorized
 
 
@@ -143,11 +205,13 @@ class ListenerManager:
         self._wanted: dict[str, tuple[Any, bool, str, float]] = {}  # pod id -> (pod, listen, behaviour, delay)
         self._owns_state_dir = state_dir is None
         self.state_dir = Path(state_dir or tempfile.mkdtemp(prefix="runpod_sim_"))
-        self._host_key = asyncssh.generate_private_key("ssh-ed25519")
-        self.host_key_public = self._host_key.export_public_key().decode().strip()
+        self._host_keys: dict[str, _PodHostKeys] = {}  # pod id -> its sshd's keys, made at its first start
         self._lock = asyncio.Lock()
         # Async callables run on every reconcile (the cluster overlay listeners of api_v2_clusters.py).
         self.reconcile_hooks: list[Any] = []
+        # The pod's setting (Store.pod_setting, set by the store) and where container lines go (logs.LogBook).
+        self.pod_setting: Callable[[Any, str], Any] = lambda pod, key: _SSHD_DEFAULTS[key]
+        self.log_sink: Callable[[str, list[str]], None] | None = None
 
     # -- sync API used by the store ------------------------------------------------------------------------------
     def reserve(self, pod_id: str, private: int) -> int:
@@ -165,9 +229,28 @@ class ListenerManager:
         for key in [key for key in self._ports if key[0] == pod_id]:
             self.release(*key)
         self._wanted.pop(pod_id, None)
+        # A stopped pod loses its container disk, /etc/ssh with it: the next start generates new host keys.
+        self._host_keys.pop(pod_id, None)
 
     def want(self, pod: Any, listen: bool, behaviour: str, banner_delay: float = 0.0) -> None:
         self._wanted[pod.id] = (pod, listen, behaviour, banner_delay)
+        # The container starts sshd (and prints its keys) when the store says so, in the order of the simulated
+        # steps, even if a later step of the same request stops it before a listener ever opens: what the log
+        # shows does not depend on when requests happen to come.
+        sshd = listen and behaviour == "sshd" and (pod.id, 22) in self._ports
+        held = self._host_keys.get(pod.id)
+        if sshd and (held is None or not held.running):
+            held = self.host_keys_of(pod.id)
+            held.running = True
+            self._print_host_keys(pod, held)
+        elif not sshd and held is not None:
+            held.running = False
+
+    def host_keys_of(self, pod_id: str) -> _PodHostKeys:
+        held = self._host_keys.get(pod_id)
+        if held is None:
+            held = self._host_keys[pod_id] = _PodHostKeys(_generate_host_keys())
+        return held
 
     def pending(self) -> bool:
         return bool(self._wanted)
@@ -181,6 +264,15 @@ class ListenerManager:
 
     def home_dir(self, pod_id: str) -> Path:
         return self.state_dir / "pods" / pod_id / "home"
+
+    def host_key_state(self, pod_id: str) -> dict[str, list[str]]:
+        """The keys the pod's sshd presents (``<algorithm> <base64>``) and their ``SHA256:`` fingerprints."""
+        held = self._host_keys.get(pod_id)
+        keys = held.keys if held is not None else []
+        return {
+            "host_keys": [public_line(key) for key in keys],
+            "host_key_fingerprints": [key.get_fingerprint("sha256") for key in keys],
+        }
 
     # -- async application -------------------------------------------------------------------------------------
     async def reconcile(self) -> None:
@@ -261,9 +353,18 @@ class ListenerManager:
         smi.chmod(0o755)
         return home, bin_dir
 
+    def _print_host_keys(self, pod: Any, held: _PodHostKeys) -> None:
+        """What the start script prints as sshd starts, into the pod's container log (``ssh_host_key_log``)."""
+        generated, held.printed_once = not held.printed_once, True
+        mode = self.pod_setting(pod, "ssh_host_key_log")
+        if mode == "none" or self.log_sink is None:
+            return
+        self.log_sink(pod.id, host_key_log(held.logged(mode), pod.id, generated=generated))
+
     async def _start_sshd(self, sock: socket.socket, pod: Any, banner_delay: float) -> Any:
         home, bin_dir = self._prepare_home(pod)
         authorized = parse_authorized_keys(pod.env.get("PUBLIC_KEY", ""))
+        held = self.host_keys_of(pod.id)
         base_env = {
             **{key: str(value) for key, value in pod.env.items()},
             "HOME": str(home),
@@ -286,8 +387,8 @@ class ListenerManager:
             await _run_local(process, argv, env, str(home))
 
         options = {
-            "server_host_keys": [self._host_key],
-            "server_factory": lambda: _PodSSHServer(authorized),
+            "server_host_keys": held.keys,
+            "server_factory": lambda: _PodSSHServer(authorized, lambda: self.pod_setting(pod, "ssh_login")),
             "process_factory": handle_process,
             "sftp_factory": lambda chan: _HomeSFTPServer(chan, str(home)),
             "allow_scp": True,

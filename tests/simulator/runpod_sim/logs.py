@@ -4,7 +4,8 @@
 """Log streams: ``GET /v2/pods/{id}/logs`` and ``GET /v2/serverless/{id}/workers/{workerId}/logs`` (Server-Sent
 Events, docs/simulator.md "Logs"), and the admin routes that script their lines.
 
-A pod or worker has the lines scripted for it, nothing else (the simulator writes no lifecycle lines of its own).
+A pod or worker has the lines scripted for it and, for a pod, the lines its real sshd's start printed (the
+``SSH host keys:`` block of RunPod's start script, listeners.py); the simulator writes no lifecycle lines of its own.
 Each scripted line has an offset ``at`` in simulated seconds (scaled by ``time_scale``) from its anchor: the pod's
 or worker's creation for scripts set by pod name or for every worker of an endpoint, the moment the script was set
 otherwise; a line exists once its time has come. Events are ``id: <ts>`` and ``data: {"ts", "source", "line"}``;
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -75,16 +76,24 @@ class Script:
 
 @dataclass
 class LogBook:
-    """Scripted lines by pod id, pod name, and (endpoint id, worker id or ``*``)."""
+    """Scripted lines by pod id, pod name, and (endpoint id, worker id or ``*``); printed container lines by pod id
+    (``(wall clock, line)``, written as they happen: a pod's sshd start)."""
 
     pods: dict[str, Script] = field(default_factory=dict)
     pod_names: dict[str, Script] = field(default_factory=dict)
     workers: dict[tuple[str, str], Script] = field(default_factory=dict)
+    printed: dict[str, list[tuple[float, str]]] = field(default_factory=dict)
 
     def reset(self) -> None:
         self.pods.clear()
         self.pod_names.clear()
         self.workers.clear()
+        self.printed.clear()
+
+    def print_lines(self, pod_id: str, lines: list[str]) -> None:
+        """The pod's container printed ``lines`` now (the listeners' ``log_sink``)."""
+        now = time.time()
+        self.printed.setdefault(pod_id, []).extend((now, line) for line in lines)
 
 
 def _stamp_us(microseconds: int) -> str:
@@ -96,20 +105,27 @@ def _parse_time(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
-def events(script: Script | None, created: float, scale: float, image: str, now: float) -> list[dict[str, str]]:
-    """The lines of ``script`` whose time has come, oldest first, each ``{ts, source, line}``."""
-    if script is None:
-        return []
-    anchor = created if script.anchor is None else script.anchor
-    found = []
-    for index, (at, source, line) in enumerate(script.lines):
-        # Whole microseconds, so two lines that share a time stay unique and ordered (a float epoch cannot hold
-        # a one-microsecond step reliably: consecutive lines rounded to the same ``ts``).
-        when_us = round((anchor + at * scale) * 1_000_000) + index
-        if when_us <= now * 1_000_000:
-            found.append((when_us, source, line.replace("{image}", image or "")))
+def events(script: Script | None, created: float, scale: float, image: str, now: float,
+           printed: Iterable[tuple[float, str]] = ()) -> list[dict[str, str]]:
+    """The lines of ``script`` whose time has come and the ``printed`` container lines, oldest first, each
+    ``{ts, source, line}``."""
+    found: list[tuple[int, int, str, str]] = []  # (microseconds, order among equals, source, line)
+    if script is not None:
+        anchor = created if script.anchor is None else script.anchor
+        for index, (at, source, line) in enumerate(script.lines):
+            # Whole microseconds, so two lines that share a time stay unique and ordered (a float epoch cannot
+            # hold a one-microsecond step reliably: consecutive lines rounded to the same ``ts``).
+            when_us = round((anchor + at * scale) * 1_000_000) + index
+            if when_us <= now * 1_000_000:
+                found.append((when_us, len(found), source, line.replace("{image}", image or "")))
+    for when, line in printed:  # a block printed at once keeps its order
+        found.append((round(when * 1_000_000), len(found), "container", line))
     found.sort()
-    return [{"ts": _stamp_us(when_us), "source": source, "line": line} for when_us, source, line in found]
+    stamped, last = [], -1
+    for when_us, _order, source, line in found:
+        last = max(when_us, last + 1)  # each ts unique, so Last-Event-ID resumes exactly
+        stamped.append({"ts": _stamp_us(last), "source": source, "line": line})
+    return stamped
 
 
 def parse_script(body: Any) -> list[tuple[float, str, str]]:
@@ -220,7 +236,8 @@ async def pod_logs(sim: Sim, ctx: Ctx) -> Reply:
     script = book.pods.get(pod.id) or book.pod_names.get(pod.name)
 
     def read() -> list[dict[str, str]]:
-        return events(script, pod.created_at, sim.store.config.time_scale, pod.image, time.time())
+        printed = book.printed.get(pod.id, [])
+        return events(script, pod.created_at, sim.store.config.time_scale, pod.image, time.time(), printed)
 
     return Reply(200, headers=dict(STREAM_HEADERS), media_type=EVENT_STREAM, stream=await _stream(sim, ctx, read))
 
@@ -286,6 +303,7 @@ def register(sim: Sim) -> None:
     from .admin import _guard
 
     sim.logbook = LogBook()
+    sim.listeners.log_sink = sim.logbook.print_lines
     sim.route("GET", "/v2/pods/{pod_id}/logs", pod_logs)
     sim.route("GET", "/v2/serverless/{endpoint_id}/workers/{worker_id}/logs", worker_logs)
     for path, handler in (

@@ -43,6 +43,13 @@ ACTIONS_BY_STATUS: dict[str, tuple[str, ...]] = {
 }
 
 SSH_BEHAVIOURS = ("refused", "accept_close", "not_ssh", "banner", "sshd")
+# The real sshd's container log (RunPod's start script prints ``SSH host keys:`` and each key's ``ssh-keygen -lf``
+# line): the block of the keys it presents, nothing, or the block of other keys (a pod that is not the one logged).
+SSH_HOST_KEY_LOGS = ("print", "none", "wrong")
+# Whom the real sshd lets in: the keys PUBLIC_KEY brought (key), nobody because no key reached authorized_keys
+# (no_key: an image that ignores PUBLIC_KEY), or nobody as root (root_refused: PermitRootLogin no).
+SSH_LOGINS = ("key", "no_key", "root_refused")
+_CHOICES = {"ssh_behaviour": SSH_BEHAVIOURS, "ssh_host_key_log": SSH_HOST_KEY_LOGS, "ssh_login": SSH_LOGINS}
 
 # Per-GPU secure-cloud price (USD/h) for the GPU types tests commonly name; others cost DEFAULT_GPU_PRICE.
 GPU_PRICES = {
@@ -111,6 +118,8 @@ class SimConfig:
     starting_delay: float = 10.0
     ssh_delay: float = 0.0
     ssh_behaviour: str = "sshd"
+    ssh_host_key_log: str = "print"
+    ssh_login: str = "key"
     propagation_lag: float = 3.0
     worker_boot_delay: float = 5.0
     # How long a REST v2 pod create takes to answer; RunPod needs about a second. Creates overlap:
@@ -172,11 +181,18 @@ POD_OVERRIDE_KEYS = (
     "ssh_behaviour",
     "port_map_delay",
     "banner_delay",
+    "ssh_host_key_log",
+    "ssh_login",
 )
 
 
 class ConfigError(ValueError):
     """Bad admin input; the admin API answers 400 with the message."""
+
+
+def _check_choice(key: str, value: Any) -> None:
+    if value not in _CHOICES[key]:
+        raise ConfigError(f"unknown {key} {value!r}; expected one of {', '.join(_CHOICES[key])}")
 
 
 def validate_pod_overrides(overrides: Any) -> dict[str, Any]:
@@ -186,9 +202,8 @@ def validate_pod_overrides(overrides: Any) -> dict[str, Any]:
     for key, value in overrides.items():
         if key not in POD_OVERRIDE_KEYS:
             raise ConfigError(f"unknown pod override {key!r}; expected one of {', '.join(POD_OVERRIDE_KEYS)}")
-        if key == "ssh_behaviour":
-            if value not in SSH_BEHAVIOURS:
-                raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
+        if key in _CHOICES:
+            _check_choice(key, value)
         elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise ConfigError(f"{key} must be a non-negative number of seconds")
         clean[key] = value
@@ -203,9 +218,8 @@ def apply_config(config: SimConfig, changes: Any) -> None:
     for key, value in changes.items():
         if key not in CONFIG_FIELDS:
             raise ConfigError(f"unknown config key {key!r}; known keys: {', '.join(sorted(CONFIG_FIELDS))}")
-        if key == "ssh_behaviour":
-            if value not in SSH_BEHAVIOURS:
-                raise ConfigError(f"unknown ssh_behaviour {value!r}; expected one of {', '.join(SSH_BEHAVIOURS)}")
+        if key in _CHOICES:
+            _check_choice(key, value)
         elif key in (
             "out_of_stock_gpu_types",
             "own_sshd_images",
@@ -441,6 +455,9 @@ class Store:
         self.startup_config = copy.deepcopy(config)
         self.config = config
         self.listeners = listeners  # ListenerManager; None in pure unit use
+        if listeners is not None:
+            # The real sshd asks at each login whom it lets in, and at each start what it prints.
+            listeners.pod_setting = self.pod_setting
         self.pods: dict[str, Pod] = {}
         self.templates: dict[str, Template] = {}
         self.endpoints: dict[str, Endpoint] = {}

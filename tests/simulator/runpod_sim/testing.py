@@ -99,8 +99,8 @@ class SimAdmin:
 
     def configure(self, **changes: Any) -> dict[str, Any]:
         """Change config keys (time_scale, provisioning_delay, starting_delay, ssh_delay, ssh_behaviour,
-        propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit (a RateLimit-Policy text,
-        "example" for the document's), rate_limit_per_minute,
+        ssh_host_key_log, ssh_login, propagation_lag, worker_boot_delay, create_latency, rollout_step, rate_limit
+        (a RateLimit-Policy text, "example" for the document's), rate_limit_per_minute,
         out_of_stock_gpu_types, name_overrides, page_size (1-1000: the server-side page size of the paged lists),
         quirk_endpoint_timeout_zero, quirk_template_mounts_omitted, ...). Returns the whole config."""
         return self._call("PATCH", "/config", changes)
@@ -168,14 +168,15 @@ class SimAdmin:
 
     # -- pods ------------------------------------------------------------------------------------------------
     def pod(self, pod_id: str) -> dict[str, Any]:
-        """Internal state: status, port_map, listeners, ssh_behaviour, home, ..."""
+        """Internal state: status, port_map, listeners, ssh_behaviour, home, host_keys, host_key_fingerprints, ..."""
         return self._call("GET", f"/pods/{pod_id}")
 
     def pods(self) -> list[dict[str, Any]]:
         return self._call("GET", "/pods")["pods"]
 
     def set_pod_behaviour(self, pod_id: str, **overrides: Any) -> dict[str, Any]:
-        """Per-pod overrides: provisioning_delay, starting_delay, ssh_delay, ssh_behaviour."""
+        """Per-pod overrides: provisioning_delay, starting_delay, ssh_delay, ssh_behaviour, port_map_delay,
+        banner_delay, ssh_host_key_log (print, none, wrong), ssh_login (key, no_key, root_refused)."""
         return self._call("POST", f"/pods/{pod_id}/behaviour", overrides)
 
     def stop_pod(self, pod_id: str, reason: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,274 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""A pod's SSH host keys as data (pure Python): the fingerprint lines RunPod's start script prints into the
+container log, the SHA256 fingerprint of a key a pod presents, known_hosts lines, and what a comparison of the two
+means under ``host_key_checking`` (docs/pods.md "Trusting the pod's host key", issue 44).
+
+RunPod has no API for a pod's host keys, but its images' start script (``runpod/containers``,
+``container-template/start.sh``) prints ``SSH host keys:`` and, per ``/etc/ssh/*.pub``, a ``Key: <path>`` line
+and the ``ssh-keygen -lf`` line (``256 SHA256:<43 base64> root@<hostname> (ED25519)``). The container log
+reaches us over TLS under the account's key, so a presented key whose fingerprint the log shows is the pod's.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+VERIFIED = "verified"
+PINNED = "pinned"
+MISMATCH = "mismatch"
+STATUSES = (VERIFIED, PINNED, MISMATCH)
+# host_key_checking: only a verified key is ready (strict), verify else pin with a warning (log), no check (off).
+MODES = ("strict", "log", "off")
+MISMATCH_CODE = "host_key_mismatch"
+UNVERIFIED_CODE = "host_key_unverified"
+DEFAULT_SSH_PORT = 22
+
+# OpenSSH's key type names (known_hosts, authorized_keys, ssh-keyscan) -> the label ``ssh-keygen -l`` prints.
+KEY_LABELS = {
+    "ssh-ed25519": "ED25519",
+    "ecdsa-sha2-nistp256": "ECDSA",
+    "ecdsa-sha2-nistp384": "ECDSA",
+    "ecdsa-sha2-nistp521": "ECDSA",
+    "ssh-rsa": "RSA",
+    "ssh-dss": "DSA",
+    "sk-ssh-ed25519@openssh.com": "ED25519-SK",
+    "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
+}
+
+# ``<bits> SHA256:<43 base64> <comment> (<TYPE>)``, after whatever the log put first (a time stamp, a source);
+# ssh-keygen prints "no comment" for a key without one, but a hand-written line may leave it out.
+_FINGERPRINT_LINE = re.compile(
+    r"(?:^|\s)(?P<bits>\d{2,5}) (?P<fingerprint>SHA256:[A-Za-z0-9+/]{43})(?: (?P<comment>.*?))? ?"
+    r"\((?P<label>[A-Z][A-Z0-9]*(?:-SK)?)\)\s*$"
+)
+_KEY_PATH_LINE = re.compile(r"(?:^|\s)Key: (?P<path>\S+\.pub)\s*$")
+# Terminal colours, raw or as the log reader shows control characters (``\x1b[0m``), and stray carriage returns.
+_NOISE = re.compile(r"(?:\x1b|\\x1b)\[[0-9;?]*[A-Za-z]|\r|\\x0d")
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedFingerprint:
+    """One ``ssh-keygen -lf`` line of the container log; ``path`` is the ``Key:`` line before it, if any."""
+
+    fingerprint: str
+    bits: int
+    comment: str
+    label: str
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PresentedKey:
+    """A host key as known_hosts holds it (``key_type``, ``key`` in base64) and its ``SHA256:`` fingerprint."""
+
+    key_type: str
+    key: str
+    fingerprint: str
+
+    @property
+    def label(self) -> str:
+        return KEY_LABELS.get(self.key_type, self.key_type.upper())
+
+
+@dataclass(frozen=True, slots=True)
+class HostKeyCheck:
+    """The presented keys against the logged fingerprints. ``trusted``: what a hand-off may trust (the matching
+    keys when verified, every presented key when pinned, none on a mismatch)."""
+
+    status: str
+    presented: tuple[PresentedKey, ...]
+    logged: tuple[LoggedFingerprint, ...]
+    trusted: tuple[PresentedKey, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What ``host_key_checking`` makes of a check: ``ready``; ``failure``: fail at once with this code;
+    ``at_deadline``: the code a wait that ends in this state fails with; ``warning``: say so, go on."""
+
+    ready: bool
+    failure: str | None = None
+    at_deadline: str | None = None
+    warning: bool = False
+
+
+def _text(entry: object) -> str:
+    """A log line given as text or as the log reader's ``{"ts", "line"}`` entry."""
+    if isinstance(entry, Mapping):
+        entry = entry.get("line", "")
+    return _NOISE.sub("", entry) if isinstance(entry, str) else ""
+
+
+def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
+    """Every ``ssh-keygen -lf`` line in ``lines`` (text or ``{"line": ...}``), in order, each fingerprint once.
+
+    Lines of other processes may come between a ``Key:`` line and its fingerprint line: a ``Key:`` line names the
+    next fingerprint line's file until another ``Key:`` line comes. The start script also prints a fingerprint line
+    for each key it generates; the same key's block line then adds its path to the first one.
+    """
+    found: dict[str, LoggedFingerprint] = {}
+    path = None
+    for entry in lines:
+        text = _text(entry)
+        named = _KEY_PATH_LINE.search(text)
+        if named:
+            path = named.group("path")
+            continue
+        match = _FINGERPRINT_LINE.search(text)
+        if match is None:
+            continue
+        fingerprint = match.group("fingerprint")
+        earlier = found.get(fingerprint)
+        if earlier is None:
+            found[fingerprint] = LoggedFingerprint(
+                fingerprint, int(match.group("bits")), (match.group("comment") or "").strip(), match.group("label"),
+                path)
+        elif earlier.path is None and path is not None:
+            found[fingerprint] = LoggedFingerprint(earlier.fingerprint, earlier.bits, earlier.comment, earlier.label,
+                                                   path)
+        path = None
+    return list(found.values())
+
+
+def fingerprint(key: str | bytes) -> str:
+    """``SHA256:`` and the unpadded base64 of the SHA-256 of the key blob: what ``ssh-keygen -lf`` prints.
+    ``key`` is the blob or its base64 text (the second field of a known_hosts key); ValueError if not base64."""
+    blob = key if isinstance(key, bytes) else _decode(key)
+    if blob is None:
+        raise ValueError("the key is not base64")
+    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode("ascii")
+    return "SHA256:" + digest.rstrip("=")
+
+
+def _decode(text: str) -> bytes | None:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return None
+
+
+def _blob_type(blob: bytes) -> str | None:
+    """The key type a blob names in its first field (an SSH string: 4-byte length, then the name)."""
+    if len(blob) < 4:
+        return None
+    length = int.from_bytes(blob[:4], "big")
+    if not 0 < length <= 64 or len(blob) < 4 + length:
+        return None
+    try:
+        return blob[4:4 + length].decode("ascii")
+    except UnicodeDecodeError:
+        return None
+
+
+def parse_key(line: str) -> PresentedKey | None:
+    """The key of a known_hosts, ``ssh-keyscan``, authorized_keys or ``.pub`` line: the first ``<type> <base64>``
+    pair whose blob names that type (so hosts, markers, options and comments around it do not matter)."""
+    fields = line.split()
+    for key_type, key in itertools.pairwise(fields):
+        if not (key_type.startswith(("ssh-", "ecdsa-", "sk-")) and key.startswith("AAAA")):
+            continue
+        blob = _decode(key)
+        if blob is not None and _blob_type(blob) == key_type:
+            return PresentedKey(key_type, key, fingerprint(blob))
+    return None
+
+
+def parse_keys(text: str | Iterable[str]) -> list[PresentedKey]:
+    """Every key of ``ssh-keyscan`` output or known_hosts / authorized_keys text, in order, each key once.
+    ``\\n`` written out (as a PUBLIC_KEY env value may hold several keys) separates lines too."""
+    lines = text.replace("\\n", "\n").splitlines() if isinstance(text, str) else text
+    keys: dict[str, PresentedKey] = {}
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            continue
+        key = parse_key(line)
+        if key is not None:
+            keys.setdefault(key.fingerprint, key)
+    return list(keys.values())
+
+
+def known_hosts_host(host: str, port: int | str) -> str:
+    """How OpenSSH names ``host:port`` in known_hosts: the bare host on port 22, else ``[host]:port``."""
+    if int(port) == DEFAULT_SSH_PORT:
+        return str(host)
+    return f"[{host}]:{int(port)}"
+
+
+def known_hosts_lines(host: str, port: int | str, keys: Iterable[PresentedKey]) -> list[str]:
+    """One known_hosts line per key for ``host:port``."""
+    name = known_hosts_host(host, port)
+    return [f"{name} {key.key_type} {key.key}" for key in keys]
+
+
+def check(presented: Iterable[PresentedKey], logged: Iterable[LoggedFingerprint]) -> HostKeyCheck:
+    """``verified`` when a presented key's fingerprint is in the log, ``pinned`` when the log shows none,
+    ``mismatch`` when it shows some and no presented key is among them. ``presented`` must not be empty (a scan
+    that saw no key has nothing to check: ValueError)."""
+    keys, shown = tuple(presented), tuple(logged)
+    if not keys:
+        raise ValueError("no presented host key to check")
+    if not shown:
+        return HostKeyCheck(PINNED, keys, shown, keys)
+    vouched = {entry.fingerprint for entry in shown}
+    matching = tuple(key for key in keys if key.fingerprint in vouched)
+    return HostKeyCheck(VERIFIED if matching else MISMATCH, keys, shown, matching)
+
+
+def verdict(status: str, mode: str) -> Verdict:
+    """What ``mode`` (``strict``, ``log``, ``off``) makes of a check's ``status``. ``off`` checks nothing (the
+    caller does not scan), so every status is ready; a mismatch fails at once in the other modes; ``pinned`` is
+    ready with a warning under ``log`` and waits (failing ``host_key_unverified`` at its end) under ``strict``."""
+    if mode not in MODES:
+        raise ValueError(f"host_key_checking must be one of {', '.join(MODES)}, not {mode!r}")
+    if status not in STATUSES:
+        raise ValueError(f"unknown host key status {status!r}")
+    if mode == "off" or status == VERIFIED:
+        return Verdict(ready=True)
+    if status == MISMATCH:
+        return Verdict(ready=False, failure=MISMATCH_CODE)
+    if mode == "strict":
+        return Verdict(ready=False, at_deadline=UNVERIFIED_CODE)
+    return Verdict(ready=True, warning=True)
+
+
+def result_fields(result: HostKeyCheck, host: str, port: int | str) -> dict[str, object]:
+    """``ssh.host_keys`` (known_hosts lines of the trusted keys), ``ssh.host_key_fingerprints`` (of every presented
+    key) and ``ssh.host_key_check`` of a pod result."""
+    return {
+        "host_keys": known_hosts_lines(host, port, result.trusted),
+        "host_key_fingerprints": [key.fingerprint for key in result.presented],
+        "host_key_check": result.status,
+    }
+
+
+def _listed(keys: Iterable[PresentedKey | LoggedFingerprint]) -> str:
+    return ", ".join(f"{key.fingerprint} ({key.label})" for key in keys) or "none"
+
+
+def mismatch_message(pod_id: str, address: str, result: HostKeyCheck) -> str:
+    """The ``host_key_mismatch`` failure: both sides' fingerprints and the pod, which is kept."""
+    return (f"pod {pod_id} at {address} presented host key {_listed(result.presented)}, but its container log "
+            f"shows {_listed(result.logged)}: the connection may be intercepted. The pod was kept; nothing "
+            "connected to it.")
+
+
+def unverified_message(pod_id: str, address: str, result: HostKeyCheck) -> str:
+    """The ``host_key_unverified`` failure of ``strict``: the log never showed fingerprints."""
+    return (f"pod {pod_id} at {address} presented host key {_listed(result.presented)}, but its container log "
+            "shows no host key fingerprints to verify it against (host_key_checking: strict). The image must "
+            "print `ssh-keygen -lf` of each /etc/ssh/*.pub, as RunPod's start script does. The pod was kept.")
+
+
+def pinned_warning(pod_id: str, address: str, result: HostKeyCheck) -> str:
+    """The warning of ``log`` when the log shows no fingerprints: the keys are pinned, not verified."""
+    return (f"pod {pod_id} at {address}: its container log shows no host key fingerprints, so the host key seen "
+            f"at readiness ({_listed(result.trusted)}) is pinned without verification.")

@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""runpod.cloud.pod's host key check and ``wait_for: login`` against the simulator's real sshd (issue 44).
+
+Each pod's sshd prints its host key fingerprints into the container log as RunPod's start script does, or none, or
+another key's (``ssh_host_key_log``), and lets in the created key, nobody, or nobody as root (``ssh_login``). One
+playbook covers every case; it runs once on the controller (the action plugin's wait) and once in the module.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from helpers.playbooks import play, pod_task
+from helpers.simulated import ACCOUNT_SSH_KEY, fresh_account
+
+GPU = "NVIDIA GeForce RTX 4090"
+TASKS = ("verified", "mismatch", "strict", "pinned", "refused")
+
+
+def _args(name, public_key, **extra):
+    args = {"name": name, "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "wait": True,
+            "wait_interval": "200ms", "wait_timeout": "60s", "ssh_public_key": public_key}
+    args.update(extra)
+    return args
+
+
+def _playbook(key, public_key):
+    login = {"wait_for": "login", "ssh_private_key_file": str(key)}
+    return play(
+        pod_task("verified", _args("good", public_key, host_key_checking="strict", **login)),
+        pod_task("mismatch", _args("liar", public_key, **login), ignore_errors=True),
+        # strict waits for fingerprints that never come: its wait ends unverified.
+        pod_task("strict", _args("quiet", public_key, host_key_checking="strict", wait_timeout="15s"),
+                 ignore_errors=True),
+        pod_task("pinned", _args("quiet", public_key)),
+        pod_task("refused", _args("locked", public_key, **login), ignore_errors=True),
+    )
+
+
+def _configure(sim):
+    sim.admin.configure(name_overrides={"liar": {"ssh_host_key_log": "wrong"}, "quiet": {"ssh_host_key_log": "none"},
+                                        "locked": {"ssh_login": "no_key"}})
+
+
+@pytest.fixture
+def key(tmp_path):
+    path = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
+    return path
+
+
+def _check(sim, result):
+    tasks = {name: result.task_result(name) for name in TASKS}
+
+    verified = tasks["verified"]
+    pod_id = verified["pod"]["id"]
+    state = sim.admin.pod(pod_id)
+    ssh = verified["pod"]["ssh"]
+    assert verified.get("failed") is not True, verified
+    assert ssh["host_key_check"] == "verified"
+    assert sorted(ssh["host_key_fingerprints"]) == sorted(state["host_key_fingerprints"])
+    port = ssh["port"]
+    assert sorted(line.split(" ", 1)[1] for line in ssh["host_keys"]) == sorted(state["host_keys"])
+    assert all(line.startswith(f"[127.0.0.1]:{port} ") for line in ssh["host_keys"])
+    assert verified["wait"]["ready_detail"] == f"logged in at 127.0.0.1:{port}, host key verified"
+
+    mismatch = tasks["mismatch"]
+    liar = mismatch["pod"]["id"]
+    assert mismatch["failed"] is True and mismatch["code"] == "host_key_mismatch"
+    assert liar in mismatch["msg"] and "The pod was kept" in mismatch["msg"]
+    # Both sides' fingerprints: what the pod presented and what its log showed.
+    assert all(fingerprint in mismatch["msg"] for fingerprint in sim.admin.pod(liar)["host_key_fingerprints"])
+    assert mismatch["msg"].count("SHA256:") >= 4
+    assert sim.admin.pod(liar)["status"] == "RUNNING"
+
+    strict = tasks["strict"]
+    assert strict["failed"] is True and strict["code"] == "host_key_unverified", strict["msg"]
+    assert "shows no host key fingerprints" in strict["msg"] and strict["pod"]["id"] in strict["msg"]
+    presented = sim.admin.pod(strict["pod"]["id"])["host_key_fingerprints"]
+    assert all(fingerprint in strict["msg"] for fingerprint in presented)
+
+    pinned = tasks["pinned"]
+    assert pinned.get("failed") is not True and pinned["changed"] is False  # the same pod, found by name
+    assert pinned["pod"]["ssh"]["host_key_check"] == "pinned" and pinned["pod"]["ssh"]["host_keys"]
+    assert any("pinned without verification" in warning for warning in pinned["warnings"])
+
+    refused = tasks["refused"]
+    assert refused["failed"] is True and refused["code"] == "login_refused", refused["msg"]
+    assert "refused the login as root" in refused["msg"]
+    assert refused["wait"]["elapsed"] < 30  # at once, not at the end of the 60 s wait
+    assert "logs" in refused and refused["logs"]["container"]  # the container log lines, as every failed wait
+
+    # Nothing is ever deleted or stopped by a failed check.
+    assert sim.admin.count("DELETE") == 0
+    assert sim.admin.count("POST", r"/pods/[^/]+/(action|stop|terminate)") == 0
+    return {name: (task.get("code"), (task["pod"].get("ssh") or {}).get("host_key_check")) for name, task in
+            tasks.items()}
+
+
+def test_host_keys_and_login_on_both_paths(sim, run_playbook, tmp_path, key):
+    public_key = key.with_suffix(".pub").read_text().strip()
+    text = _playbook(key, public_key)
+    _configure(sim)
+    (tmp_path / "controller").mkdir()
+    live = run_playbook(tmp_path / "controller", text)
+    assert "ssh reachable" not in live.stderr
+    live_outcomes = _check(sim, live)
+
+    fresh_account(sim)
+    sim.admin.clear_requests()
+    _configure(sim)
+    (tmp_path / "module").mkdir()
+    plain = run_playbook(tmp_path / "module", text, env={"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
+    assert _check(sim, plain) == live_outcomes
+
+
+def test_login_without_a_private_key_is_refused_before_any_call(sim, run_playbook, tmp_path):
+    result = run_playbook(tmp_path, play(pod_task("login", _args("nokey", ACCOUNT_SSH_KEY, wait_for="login"),
+                                                  ignore_errors=True)))
+    failed = result.task_result("login")
+    assert failed["failed"] is True and failed["code"] == "bad_request"
+    assert "ssh_private_key_file" in failed["msg"]
+    assert sim.admin.requests() == []
