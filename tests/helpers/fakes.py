@@ -287,9 +287,9 @@ class FakeClusters(FakeResource):
     def create(self, spec):
         self._call("create_cluster", spec.model_dump())
         if self.create_error is not None:
-            self.store["c-late"] = ClusterView(**dict(CLUSTER, id="c-late", name=spec.name))
+            self.store["c-late"] = ClusterView(**{**CLUSTER, "id": "c-late", "name": spec.name})
             raise self.create_error
-        created = ClusterView(**dict(CLUSTER, id="c-new", name=spec.name))
+        created = ClusterView(**{**CLUSTER, "id": "c-new", "name": spec.name})
         self.store[created.id] = created
         return created
 

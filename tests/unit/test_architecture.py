@@ -155,7 +155,7 @@ if TYPE_CHECKING:
     from {PACKAGE}._api.inputs import PodInput
     from {PACKAGE}._module import base as _base
 """
-    local, _ = imports_in(source)
+    local, _other = imports_in(source)
     assert local == {"_api.inputs", "_module.base"}
     assert violations({"_vocab.views": (local, set())}) == [
         "_vocab.views imports _api.inputs: _vocab may import only itself",

@@ -92,7 +92,6 @@ def test_no_class_declares_attributes_it_never_sets():
     assert borrowing(classes()) == {}
 
 
-
 class _Deep(PodPoller):
     pass
 

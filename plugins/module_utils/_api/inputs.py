@@ -356,4 +356,3 @@ class EndpointInput(_Input):
     def _together(self):
         _raise("; ".join(endpoint_problems(self.__dict__)))
         return self
-

@@ -193,8 +193,8 @@ def test_a_member_that_goes_down_fails_the_wait_at_once_with_every_members_state
 
 
 def test_a_deleted_cluster_fails_the_wait_with_not_found():
-    poller = cluster_poller(Members(RunPodError("not_found", 404, "cluster not found")), "c1", 2,
-                           probe_many=ProbeMany(()))
+    members = Members(RunPodError("not_found", 404, "cluster not found"))
+    poller = cluster_poller(members, "c1", 2, probe_many=ProbeMany(()))
     with pytest.raises(PollError) as info:
         poller.poll()
     assert info.value.code == "not_found" and info.value.fatal and "cluster c1 no longer exists" in str(info.value)

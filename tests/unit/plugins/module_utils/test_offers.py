@@ -121,8 +121,8 @@ def test_the_cheapest_match_in_stock_is_posted_first_and_a_400_moves_to_the_next
     body = {"gpus": [*CATALOG_BODY["gpus"][:1], gpu(A40, 48, 0.40, availability="NONE"),
                      *CATALOG_BODY["gpus"][2:]]}
     router = Router().add("GET", CATALOG, body).add("POST", PODS, problem(400, "no instances"), created())
-    _pod, result = backend_with(router).pods.create(pod_spec(gpu_requirements={"min_memory_gb": 48,
-                                                                              "manufacturer": "NVIDIA"}))
+    requirements = {"min_memory_gb": 48, "manufacturer": "NVIDIA"}
+    _pod, result = backend_with(router).pods.create(pod_spec(gpu_requirements=requirements))
     assert posted(router) == [A6000, L40S]
     assert result["gpu_type_id"] == L40S and result["price_per_hr"] == 0.86
     assert [(a["gpu_type_id"], a["price_per_hr"], a["status"]) for a in result["attempts"]] == [
@@ -138,8 +138,8 @@ def test_the_cap_drops_named_types_and_refuses_with_no_post_when_none_is_left():
                                   "reason": "price"}]
     router = Router().add("GET", CATALOG, CATALOG_BODY).add("POST", PODS, created())
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).pods.create(pod_spec(gpu_requirements={"min_memory_gb": 48}, max_price_per_hr=0.5,
-                                                 gpu_count=2))
+        spec = pod_spec(gpu_requirements={"min_memory_gb": 48}, max_price_per_hr=0.5, gpu_count=2)
+        backend_with(router).pods.create(spec)
     assert caught.value.code == "price_cap_exceeded" and posted(router) == []
     assert "the cheapest, NVIDIA A40, lists at 0.8 USD/h" in caught.value.message
     assert {d["reason"] for d in caught.value.placement["dropped"]} == {"price"}

@@ -259,8 +259,8 @@ def test_derive_of_a_pod_is_derive_status_of_its_status(status, reported):
 
 @given(statuses, st.booleans())
 def test_known_down_never_yields_ssh(status, reported):
-    pod = partial(PodView,
-        id="pod-1", name="", status=status, runtime_reported=reported, ports=["22/tcp"],
+    pod = partial(
+        PodView, id="pod-1", name="", status=status, runtime_reported=reported, ports=["22/tcp"],
         runtime_ports=[PortMapping(**PUBLIC_22)], ssh_direct=SshAddress(host="8.8.4.4", port=1022),
     )
     runtime_status, _ignored = ps.derive(pod)
