@@ -89,8 +89,8 @@ def test_the_real_sshd_prints_its_host_keys_as_runpods_start_script_does(sim, v2
 
 
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH's ssh-keygen")
-def test_the_logged_lines_are_what_ssh_keygen_prints_for_the_presented_keys(sim, v2, running_pod, client_key,
-                                                                             tmp_path):
+def test_the_logged_lines_are_what_ssh_keygen_prints_for_the_presented_keys(
+        sim, v2, running_pod, client_key, tmp_path):
     pod = running_pod(env={"PUBLIC_KEY": _public(client_key)})
     state = sim.admin.pod(pod["id"])
     logged = [fingerprint for _path, fingerprint in blocks(container_lines(v2, pod["id"], until=12))[0]]

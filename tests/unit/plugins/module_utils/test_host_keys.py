@@ -87,8 +87,8 @@ def test_a_hand_written_line_without_a_comment_and_a_repeat_counted_once():
 # -- the parser against any interleaving of other log lines --------------------------------------------------
 _fingerprints = st.binary(min_size=32, max_size=32).map(
     lambda digest: "SHA256:" + base64.b64encode(digest).decode().rstrip("="))
-_keys = st.lists(st.tuples(_fingerprints, st.sampled_from([("ecdsa", 256, "ECDSA"), ("ed25519", 256, "ED25519"),
-                                                             ("rsa", 3072, "RSA"), ("dsa", 1024, "DSA")]),
+_key_types = [("ecdsa", 256, "ECDSA"), ("ed25519", 256, "ED25519"), ("rsa", 3072, "RSA"), ("dsa", 1024, "DSA")]
+_keys = st.lists(st.tuples(_fingerprints, st.sampled_from(_key_types),
                            st.from_regex(r"[a-z0-9]{1,16}", fullmatch=True)),
                  min_size=1, max_size=4, unique_by=lambda key: key[0])
 # Lines other processes print: anything that is neither a fingerprint line nor a ``Key:`` line (and holds no

@@ -161,8 +161,8 @@ def test_an_endpoint_failure_picks_its_worker_from_the_waits_last_read_without_r
     handler = Chatty(clock, parties=2)
     workers = WorkerSummary(workers=[Worker(id="w1", status="UNHEALTHY", is_stale=False, started_at="t")])
     extra = {}
-    suffix = _logs.endpoint_failure_logs(_owner(handler, clock), "e1", lambda: workers)(_failure("wait_timeout"),
-                                                                                          extra)
+    read_logs = _logs.endpoint_failure_logs(_owner(handler, clock), "e1", lambda: workers)
+    suffix = read_logs(_failure("wait_timeout"), extra)
     assert sorted(handler.paths) == ["/v2/serverless/e1/workers/w1/logs"] * 2
     assert extra["logs"]["worker_id"] == "w1" and suffix.startswith("; worker w1 last container line")
     assert clock.elapsed < 1.0
