@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # Paired with AUTH_ARGUMENT_SPEC in plugins/module_utils/_module/base.py: change both together.
+    # Paired with AUTH_ARGUMENT_SPEC in plugins/module_utils/_module/specs.py: change both together.
     DOCUMENTATION = r"""
 options:
   api_key:

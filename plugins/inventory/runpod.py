@@ -195,7 +195,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 display = Display()
 
@@ -381,11 +381,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
                     "(pip install %s): %s" % (lib, lib, error)
                 )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
+            make_backend,
             resolve_options,
             transport_warnings,
         )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 
         try:
             options = resolve_options(self._connection_options())
@@ -397,9 +397,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         with_members = self.get_option("include_cluster_pods")
         clusters = {}
         try:
-            pods = backend.list_pods(include_cluster_pods=True) if with_members else backend.list_pods()
+            pods = backend.pods.list(include_cluster_pods=True) if with_members else backend.pods.list()
             if any(pod is not None and pod.cluster_id for pod in pods):
-                clusters = {cluster.id: cluster for cluster in backend.list_clusters()}
+                clusters = {cluster.id: cluster for cluster in backend.clusters.list()}
         except RunPodError as error:
             raise AnsibleError(
                 "The runpod.cloud.runpod inventory could not list pods: %s (%s)%s"

@@ -156,8 +156,10 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import BillingInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -179,6 +181,7 @@ class BillingInfoModule(RunPodModule):
 
     def run(self):
         params = self.module.params
+        check_input(self, BillingInput)  # every input rule, before any API call
         query = {
             option: params[option] for option in ("bucket_size", "start_time", "end_time", "last_n", "resource_id")
         }

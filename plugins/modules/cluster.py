@@ -25,6 +25,9 @@ description:
 extends_documentation_fragment:
   - runpod.cloud.common.WAIT
   - runpod.cloud.gpu_choice
+  - runpod.cloud.lookup
+  - runpod.cloud.container
+  - runpod.cloud.container.POD
 attributes:
   check_mode:
     support: full
@@ -39,18 +42,10 @@ options:
         a new cluster gets this name.
       - With O(id) given as well, a different name renames the cluster.
       - One of O(name) and O(id) is required.
-    type: str
-  id:
-    description:
-      - Id of an existing cluster. Takes precedence over O(name) for the lookup. An O(id) never creates.
-    type: str
   state:
     description:
       - V(present) makes sure the cluster exists. V(absent) deletes it, which terminates all its nodes.
         A cluster that is already gone is not an error.
-    type: str
-    choices: [present, absent]
-    default: present
   type:
     description:
       - The kind of cluster. V(SLURM) and V(RAY) clusters give their nodes roles (V(SLURM_CONTROLLER) and
@@ -78,7 +73,6 @@ options:
   image:
     description:
       - Container image of every node. A create needs O(image) or O(template_id).
-    type: str
   template_id:
     description:
       - Id of a pod template whose container settings (image, environment, ports, disk, command) the nodes
@@ -87,49 +81,30 @@ options:
   env:
     description:
       - Environment variables of every node's container.
-    type: dict
   ports:
     description:
       - Ports to expose on every node, each like V(22/tcp) or V(8888/http). With O(ssh=true), V(22/tcp) is added.
-    type: list
-    elements: str
   container_disk_gb:
     description:
       - Size of each node's container disk in GB.
-    type: int
-  docker_args:
-    description:
-      - Command (arguments) each container is started with, replacing the image's default.
-    type: str
   volume_gb:
     description:
       - Size of each node's persistent volume in GB.
-    type: int
-  volume_mount_path:
-    description:
-      - Where the volume (or network volume) is mounted, default V(/workspace).
-    type: str
   network_volume_id:
     description:
       - Id of a network volume to attach to every node. It must be in the cluster's data center.
-    type: str
   data_center_ids:
     description:
       - Data centers the cluster may be placed in, for example V(US-TX-3). A cluster is always placed in one
         data center.
-    type: list
-    elements: str
   ssh:
     description:
       - Ask RunPod to set up SSH on every node and make sure V(22/tcp) is declared. O(wait=true) needs this.
-    type: bool
-    default: true
   ssh_public_key:
     description:
       - An OpenSSH public key line authorized for C(root) on every node. It is passed as the E(PUBLIC_KEY)
         environment variable, which the sshd start-up of RunPod images reads. Without it, RunPod uses the
         keys registered with the account.
-    type: str
 notes:
   - Clusters bill per node by the second. A failed or interrupted wait keeps the cluster; the failure
     message says how to delete it.
@@ -367,45 +342,37 @@ diff:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import port_set, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    POD_CONTAINER_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
-from ansible_collections.runpod.cloud.plugins.module_utils._rules.pods import wanted_env
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.pod_rules import wanted_env
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_set, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
-    name=dict(type="str"),
-    id=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    POD_CONTAINER_ARGUMENT_SPEC,
     type=dict(type="str", choices=["TRAINING", "SLURM", "RAY", "APPLICATION"]),
     gpu_type_id=dict(type="str"),
     gpu_count_per_pod=dict(type="int"),
     pod_count=dict(type="int"),
-    image=dict(type="str"),
     template_id=dict(type="str"),
-    env=dict(type="dict"),
-    ports=dict(type="list", elements="str"),
-    container_disk_gb=dict(type="int"),
-    docker_args=dict(type="str"),
-    volume_gb=dict(type="int"),
-    volume_mount_path=dict(type="str"),
-    network_volume_id=dict(type="str"),
-    data_center_ids=dict(type="list", elements="str"),
-    ssh=dict(type="bool", default=True),
-    ssh_public_key=dict(type="str", no_log=False),
 )
 
 # The options a create passes on as given (the rest are defaulted or derived in ``build_spec``).
@@ -441,15 +408,14 @@ class ClusterModule(ResourceModule):
 
     # --- hooks: lookup ----------------------------------------------------------------------------------
     def read(self, resource_id):
-        return self.backend.get_cluster(resource_id)
+        return self.backend.clusters.get(resource_id)
 
     def find_by_name(self, name):
-        return self.backend.find_clusters(name)
+        return self.backend.clusters.find(name)
 
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        self.require_for_create("name", ("image", "template_id"), ("gpu_type_id", "gpu_requirements"), "pod_count")
         return ClusterSpec(
             **{option: p[option] for option in SPEC_OPTIONS},
             type=p["type"] or "TRAINING",
@@ -462,11 +428,13 @@ class ClusterModule(ResourceModule):
 
     def create(self, spec):
         if spec.gpu_requirements is None and spec.max_price_per_hr is None:
-            return self.backend.create_cluster(spec)
-        return self.create_placed(lambda: self.backend.create_cluster_placed(spec))
+            return self.backend.clusters.create(spec)
+        return self.create_placed(lambda: self.backend.clusters.create_placed(spec))
 
-    def converge(self, current):
-        """Fail clearly on settings RunPod cannot change in place; then the rename, the only update there is."""
+    def check_found(self, current):
+        """Fail clearly on settings RunPod cannot change in place (the rename is the only update there is)."""
+        if current is None:
+            return
         differences = self.fixed_differences(current, self.waiter.read_members(current))
         if differences:
             self.fail(
@@ -476,7 +444,6 @@ class ClusterModule(ResourceModule):
                 code="conflict",
                 resource_id=current.id,
             )
-        return self.update_resource(current)
 
     def fixed_differences(self, cluster, members):
         p = self.params
@@ -509,10 +476,10 @@ class ClusterModule(ResourceModule):
         return rename_change(self.params, current)
 
     def update(self, current, changes):
-        return self.backend.rename_cluster(current.id, changes["name"])
+        return self.backend.clusters.rename(current.id, changes["name"])
 
     def delete(self, current):
-        self.backend.delete_cluster(current.id)
+        self.backend.clusters.delete(current.id)
         self.waiter.members = []
 
 

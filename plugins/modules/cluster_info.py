@@ -74,7 +74,6 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_cluster, describe_members
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -82,6 +81,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster, describe_members
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -97,11 +97,11 @@ class ClusterInfoModule(RunPodModule):
     def run(self):
         p = self.module.params
         backend = self.backend
-        clusters = self.select(backend.get_cluster, backend.find_clusters, backend.list_clusters)
+        clusters = self.select(backend.clusters.get, backend.clusters.find, backend.clusters.list)
         described = []
         for cluster in clusters:
             entry = describe_cluster(cluster)
-            entry["pods"] = describe_members(self.backend.list_cluster_pods(cluster.id)) if p["pods"] else []
+            entry["pods"] = describe_members(self.backend.clusters.pods(cluster.id)) if p["pods"] else []
             described.append(entry)
         self.exit(clusters=described)
 

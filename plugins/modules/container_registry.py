@@ -18,25 +18,21 @@ description:
     replaced on every run, because the API cannot update one in place; see O(update_password).
 extends_documentation_fragment:
   - runpod.cloud.common.RESOURCE
+  - runpod.cloud.lookup
 options:
   id:
     description:
       - Id of the credential. When given, it is the identity; an id never creates a credential.
-    type: str
   name:
     description:
       - Name of the credential; the identity when O(id) is not given. Required to create one.
       - Credentials cannot be renamed (the API has no update); a different O(name) with O(id) fails.
-    type: str
   state:
     description:
       - V(present) creates the credential (or replaces it, see O(update_password)); V(absent) deletes it.
       - RunPod refuses to delete a credential that a running or stopped pod pulls its image with; the task then
         fails with the API's reason. Templates that name the credential do not block the delete; they silently
         lose it.
-    type: str
-    choices: [present, absent]
-    default: present
   username:
     description:
       - Registry username. Required to create (or replace) a credential.
@@ -145,22 +141,25 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import RegistryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import RegistryInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import RegistrySpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_registry
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    argument_spec,
+    secret,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_registry
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import RegistrySpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
     username=dict(type="str"),
-    password=dict(type="str", no_log=True),
+    password=secret("password", type="str"),
     update_password=dict(type="str", choices=["on_create", "always"], default="on_create", no_log=False),
 )
 
@@ -184,7 +183,6 @@ class ContainerRegistryModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        self.require_for_create("name", "username", "password")
         return RegistrySpec(name=params["name"], username=params["username"], password=params["password"])
 
     def create(self, spec):
@@ -200,15 +198,18 @@ class ContainerRegistryModule(ResourceModule):
     def delete(self, current):
         self.account.delete_registry(current.id)
 
-    def converge(self, current):
+    def check_found(self, current):
         params = self.params
-        if wanted_name(params, current):
+        if current is not None and wanted_name(params, current):
             self.fail(
                 f"{self.label(current)} cannot be renamed to {params['name']!r}: RunPod has no update for registry "
                 f"credentials (create a new one under the new name and delete this one)",
                 code="bad_request",
                 resource_id=current.id,
             )
+
+    def converge(self, current):
+        params = self.params
         if params["update_password"] != "always":
             return current
         return self.replace(current)

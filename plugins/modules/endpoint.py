@@ -25,6 +25,9 @@ description:
   - See C(docs/endpoints.md) in the collection for what ready means and how GPU types map to GPU pools.
 extends_documentation_fragment:
   - runpod.cloud.common.WAIT
+  - runpod.cloud.lookup
+  - runpod.cloud.container
+  - runpod.cloud.container.REGISTRY
 attributes:
   check_mode:
     support: full
@@ -48,21 +51,16 @@ options:
     description:
       - Id of an existing endpoint. Takes precedence over O(name) for the lookup; with O(name) also given, the
         endpoint is renamed when the names differ.
-    type: str
   name:
     description:
       - Name of the endpoint. Required to create one.
       - At most 191 characters, without leading or trailing whitespace and without control characters;
         anything else fails with C(code=bad_request) before any API call. With O(id), a name another live
         endpoint already has is refused with C(code=conflict).
-    type: str
   state:
     description:
       - V(present) creates the endpoint or updates it in place; V(absent) deletes it.
       - Deleting an endpoint terminates its workers and cancels its queued and running jobs.
-    type: str
-    choices: [present, absent]
-    default: present
   type:
     description:
       - How requests reach the workers - V(QUEUE) (jobs through RunPod's queue, C(/run) and C(/runsync)) or
@@ -78,30 +76,24 @@ options:
         create an endpoint; both may be given (the explicit settings win over the template's).
       - Changing it (or O(docker_args), O(container_disk_gb), O(env), O(ports), O(registry_id)) makes a new
         release that replaces every worker; see O(wait_for).
-    type: str
     version_added: 0.2.0
   docker_args:
     description:
       - Arguments passed to the container entrypoint (REST v2 C(args)).
-    type: str
     version_added: 0.2.0
   container_disk_gb:
     description:
       - Container disk of each worker in GB (at least 1).
-    type: int
     version_added: 0.2.0
   env:
     description:
       - Environment variables of the workers. Compared as a whole - the endpoint's environment becomes exactly
         this.
-    type: dict
     version_added: 0.2.0
   ports:
     description:
       - Ports the workers expose, as C(port/protocol), for example V(8000/http) (load balancer endpoints). Compared
         without regard to order.
-    type: list
-    elements: str
     version_added: 0.2.0
   template_id:
     description:
@@ -195,12 +187,6 @@ options:
     description:
       - Maximum run time of one request, in milliseconds.
     type: int
-  registry_id:
-    description:
-      - Id of the container registry credential RunPod pulls a private image with (see
-        M(runpod.cloud.container_registry)).
-    type: str
-    version_added: 0.2.0
   wait_for:
     description:
       - What O(wait=true) waits for.
@@ -588,32 +574,29 @@ ids:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import EndpointWaiter
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
     type=dict(type="str", choices=["QUEUE", "LOAD_BALANCER"]),
     template_id=dict(type="str"),
-    image=dict(type="str"),
-    docker_args=dict(type="str"),
-    container_disk_gb=dict(type="int"),
-    env=dict(type="dict"),
-    ports=dict(type="list", elements="str"),
-    registry_id=dict(type="str"),
     gpu_type_ids=dict(type="list", elements="str"),
     gpu_count=dict(type="int"),
     allowed_cuda_versions=dict(type="list", elements="str"),
@@ -640,13 +623,14 @@ class EndpointModule(ResourceModule):
     resource_kind = "endpoint"
     waiter_class = EndpointWaiter
     input_model = EndpointInput  # every input rule, before any API call
+    wanted_changes: dict = {}
 
     # -- hooks ---------------------------------------------------------------------------------------
     def read(self, resource_id):
-        return self.backend.get_endpoint(resource_id)
+        return self.backend.endpoints.get(resource_id)
 
     def find_by_name(self, name):
-        return self.backend.find_endpoints(name)
+        return self.backend.endpoints.find(name)
 
     def describe(self, resource):
         return self.waiter.describe(resource)
@@ -658,10 +642,6 @@ class EndpointModule(ResourceModule):
     def build_spec(self):
         params = self.params
         wanted = self.wanted()
-        self.require_for_create(
-            *_endpoints.create_needs(),
-            hint=" (template_id is the id of a serverless template, see runpod.cloud.template)",
-        )
         if "scaler_value" in wanted:
             wanted["scaler_value"] = _endpoints.scaler_number(wanted["scaler_value"], wanted.get("scaler_type"))
         return EndpointSpec(name=params["name"], **wanted)
@@ -671,7 +651,7 @@ class EndpointModule(ResourceModule):
         return planned, planned
 
     def create(self, spec):
-        return self.backend.create_endpoint(spec)
+        return self.backend.endpoints.create(spec)
 
     def create_failed(self, spec, error):
         if error.maybe_created:
@@ -684,17 +664,23 @@ class EndpointModule(ResourceModule):
             )
         super().create_failed(spec, error)
 
-    def changes(self, current):
+    def check_found(self, current):
+        # The changes are worked out with the refusals (a change RunPod cannot make), so once, here.
+        if current is None:
+            return
         try:
-            return _endpoints.endpoint_changes(current, self.wanted(), self.params)
+            self.wanted_changes = _endpoints.endpoint_changes(current, self.wanted(), self.params)
         except _endpoints.RefusedError as refusal:
             self.fail(str(refusal), code="bad_request", resource_id=current.id)
 
+    def changes(self, current):
+        return self.wanted_changes
+
     def update(self, current, changes):
-        return self.backend.update_endpoint(current.id, changes)
+        return self.backend.endpoints.update(current.id, changes)
 
     def delete(self, current):
-        self.backend.delete_endpoint(current.id)
+        self.backend.endpoints.delete(current.id)
 
 
 def main():

@@ -126,7 +126,6 @@ from concurrent.futures import ThreadPoolExecutor
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_endpoint, describe_release
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -135,6 +134,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_endpoint, describe_release
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -146,14 +146,14 @@ MAX_CONCURRENT_HEALTH_READS = 8
 
 
 def read_health(backend, endpoint_id):
-    """``(health, release, error)`` for one endpoint (``Backend.endpoint_release``: None where a backend has no
+    """``(health, release, error)`` for one endpoint (``backend.endpoints.release``: None where a backend has no
     releases); never raises an API error."""
     try:
-        release = backend.endpoint_release(endpoint_id)
+        release = backend.endpoints.release(endpoint_id)
     except RunPodError:
         release = None  # the release is extra information; health_error reports the health read only
     try:
-        return backend.endpoint_health(endpoint_id), release, None
+        return backend.endpoints.health(endpoint_id), release, None
     except RunPodError as error:
         return None, release, f"{error.message} ({error.code})"
 
@@ -174,12 +174,15 @@ class EndpointInfoModule(RunPodModule):
     def run(self):
         lines = info_lines(self)
         backend = self.backend
-        endpoints = self.select(backend.get_endpoint, backend.find_endpoints, backend.list_endpoints)
+        endpoints = self.select(backend.endpoints.get, backend.endpoints.find, backend.endpoints.list)
         health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
         ids = [endpoint.id for endpoint in endpoints]
         logs = {}
         if lines:  # the log readers load only when logs are asked for (import cost)
-            from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import endpoint_logs, read_workers
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
+                endpoint_logs,
+                read_workers,
+            )
 
             logs = endpoint_logs(self, ids, read_workers(backend, ids))
         described = []

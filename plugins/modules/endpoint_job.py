@@ -236,7 +236,7 @@ ids:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.jobs import JobModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.job_task import JobModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,

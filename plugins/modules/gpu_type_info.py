@@ -183,8 +183,8 @@ data_centers:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import GpuTypeQueryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import GpuTypeQueryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
@@ -210,8 +210,8 @@ class GpuTypeInfoModule(RunPodModule):
         p = self.module.params
         check_input(self, GpuTypeQueryInput)
         try:
-            payload = self.backend.read_gpu_catalog(cloud=p["cloud_type"], count=p["gpu_count"], attempts=None)
-            centers = self.backend.read_data_centers() if p["data_centers"] else {"dataCenters": []}
+            payload = self.backend.gpus.catalog(cloud=p["cloud_type"], count=p["gpu_count"], attempts=None)
+            centers = self.backend.gpus.data_centers() if p["data_centers"] else {"dataCenters": []}
         except RunPodError as error:
             self.fail_api(error, "reading the GPU catalog failed")
         raw_types = payload.get("gpus") if isinstance(payload, dict) else None

@@ -20,26 +20,22 @@ description:
   - A network volume bills for its storage until it is deleted.
 extends_documentation_fragment:
   - runpod.cloud.common.RESOURCE
+  - runpod.cloud.lookup
 options:
   id:
     description:
       - Id of the volume. When given, it is the identity, and O(name) (if given and different) renames the volume.
       - An id never creates a volume; an unknown id fails with O(state=present) and is nothing to do with
         O(state=absent).
-    type: str
   name:
     description:
       - Name of the volume; the identity when O(id) is not given.
       - Required to create a volume.
-    type: str
   state:
     description:
       - V(present) creates the volume, or grows or renames it; V(absent) deletes it.
       - RunPod refuses to delete a volume that a pod or an endpoint still mounts; the task then fails with the
         API's reason and the volume is kept. Terminate the pod (or remove the volume from the endpoint) first.
-    type: str
-    choices: [present, absent]
-    default: present
   size_gb:
     description:
       - Size in GB, from 10 to 4096. Required to create a volume.
@@ -152,19 +148,21 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NetworkVolumeInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_network_volume
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import NetworkVolumeInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    argument_spec,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
-    id=dict(type="str"),
-    name=dict(type="str"),
-    state=dict(type="str", choices=["present", "absent"], default="present"),
+    LOOKUP_ARGUMENT_SPEC,
     size_gb=dict(type="int", aliases=["size"]),
     data_center_id=dict(type="str"),
     type=dict(type="str", choices=["STANDARD", "HIGH_PERFORMANCE"]),
@@ -192,7 +190,6 @@ class NetworkVolumeModule(ResourceModule):
 
     def build_spec(self):
         params = self.params
-        self.require_for_create("name", "size_gb", "data_center_id")
         return NetworkVolumeSpec(
             name=params["name"], size_gb=params["size_gb"], data_center_id=params["data_center_id"], type=params["type"]
         )
@@ -203,7 +200,9 @@ class NetworkVolumeModule(ResourceModule):
     def not_retried_advice(self, spec):
         return f"check with runpod.cloud.network_volume_info name={spec.name} before running this task again"
 
-    def changes(self, current):
+    def check_found(self, current):
+        if current is None:
+            return
         params = self.params
         for option in IMMUTABLE:
             wanted, have = params.get(option), getattr(current, option)
@@ -214,7 +213,6 @@ class NetworkVolumeModule(ResourceModule):
                     code="bad_request",
                     resource_id=current.id,
                 )
-        changes = rename_change(params, current)
         size = params.get("size_gb")
         if size is not None and current.size_gb is not None and size < current.size_gb:
             self.fail(
@@ -223,6 +221,10 @@ class NetworkVolumeModule(ResourceModule):
                 code="bad_request",
                 resource_id=current.id,
             )
+
+    def changes(self, current):
+        changes = rename_change(self.params, current)
+        size = self.params.get("size_gb")
         if size is not None and size != current.size_gb:
             changes["size_gb"] = size
         return changes

@@ -48,7 +48,6 @@ network_volumes:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_network_volume
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -56,6 +55,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

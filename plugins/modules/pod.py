@@ -26,6 +26,10 @@ extends_documentation_fragment:
   - runpod.cloud.common.WAIT
   - runpod.cloud.wait.POD
   - runpod.cloud.gpu_choice
+  - runpod.cloud.lookup
+  - runpod.cloud.container
+  - runpod.cloud.container.REGISTRY
+  - runpod.cloud.container.POD
 attributes:
   check_mode:
     support: full
@@ -44,12 +48,10 @@ options:
         without control characters; anything else fails with C(code=bad_request) before any API call, because
         such a name could never be found again and every run would create another pod.
       - One of O(name) and O(id) is required.
-    type: str
   id:
     description:
       - Id of an existing pod. Takes precedence over O(name) for the lookup.
       - An O(id) that does not exist (or names a terminated pod) never creates anything.
-    type: str
   state:
     description:
       - V(present) makes sure the pod exists; a new pod is created running. An existing stopped pod is left
@@ -68,7 +70,6 @@ options:
     description:
       - Container image, for example V(runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04).
       - A create needs O(image) or O(template_id); the two are mutually exclusive.
-    type: str
   template_id:
     description:
       - Id of a pod template to create the pod from. Used at create only.
@@ -115,26 +116,14 @@ options:
   container_disk_gb:
     description:
       - Size of the container disk in GB (lost when the pod stops), 1 to 4096.
-    type: int
   volume_gb:
     description:
       - Size of the pod volume in GB (kept while the pod exists), 10 to 4096, or V(0) for no volume.
       - A CPU pod cannot have one (refused before any API call); use O(network_volume_id).
-    type: int
-  volume_mount_path:
-    description:
-      - Where the volume (or network volume) is mounted, default V(/workspace).
-    type: str
-  network_volume_id:
-    description:
-      - Id of a network volume to attach at create (see M(runpod.cloud.network_volume)). The pod runs in the
-        volume's data center.
-    type: str
   registry_id:
     description:
       - Id of the container registry credential RunPod pulls a private image with (see
         M(runpod.cloud.container_registry)). Changed in place on an existing pod.
-    type: str
     version_added: 0.2.0
   ports:
     description:
@@ -142,8 +131,6 @@ options:
         no port twice).
       - With O(ssh=true), V(22/tcp) is added when port 22 is not in the list.
       - On an existing pod the ports are only managed when this option is given; the whole list is replaced.
-    type: list
-    elements: str
   env:
     description:
       - Environment variables of the container. Keys are variable names (letters, digits and C(_), not starting
@@ -152,19 +139,15 @@ options:
       - On an existing pod the environment is only managed when this option (or O(ssh_public_key)) is given;
         the whole environment is replaced, except that an existing E(PUBLIC_KEY) is kept unless
         O(ssh_public_key) or O(env) sets it.
-    type: dict
   docker_args:
     description:
       - Command (arguments) the container is started with, replacing the image's default.
       - An image started with its own command may never start sshd, so a wait for SSH may not succeed.
-    type: str
   data_center_ids:
     description:
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create. Each must look like a RunPod
         data center id.
       - On REST v2 each GPU type is tried in each of these data centers (the ones with more stock first).
-    type: list
-    elements: str
   allowed_cuda_versions:
     description:
       - CUDA versions the host may run, as C(major.minor) (for example V(12.8)), at create of a GPU pod.
@@ -182,8 +165,6 @@ options:
     description:
       - Ask RunPod to start SSH in the pod and make sure V(22/tcp) is declared at create.
       - O(wait_for=ssh) with O(wait=true) needs this.
-    type: bool
-    default: true
   ssh_public_key:
     description:
       - An OpenSSH public key line authorized for C(root) in the pod. It is passed as the E(PUBLIC_KEY)
@@ -192,7 +173,6 @@ options:
         will wait for, the module checks that one does (this option, E(PUBLIC_KEY) in O(env), a E(PUBLIC_KEY) in
         the template's environment, or a key registered on the account, which O(ssh=true)
         injects) and otherwise fails with C(bad_request) before the create; see O(own_sshd).
-    type: str
   own_sshd:
     description:
       - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
@@ -587,20 +567,24 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import PodWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
     FLEET_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
+    LOOKUP_ARGUMENT_SPEC,
+    POD_CONTAINER_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waits import PodWaiter
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -609,10 +593,11 @@ ARGUMENT_SPEC = argument_spec(
     GPU_CHOICE_ARGUMENT_SPEC,
     FLEET_ARGUMENT_SPEC,
     _budget.CREATE_TIMEOUT_SPEC,
-    name=dict(type="str"),
-    id=dict(type="str"),
+    LOOKUP_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
+    POD_CONTAINER_ARGUMENT_SPEC,
     state=dict(type="str", choices=["present", "running", "stopped", "restarted", "absent"], default="present"),
-    image=dict(type="str"),
     template_id=dict(type="str"),
     compute_type=dict(type="str", choices=["GPU", "CPU"], default="GPU"),
     gpu_type_ids=dict(type="list", elements="str"),
@@ -620,19 +605,8 @@ ARGUMENT_SPEC = argument_spec(
     cpu_flavor_ids=dict(type="list", elements="str"),
     vcpu_count=dict(type="int"),
     cloud_type=dict(type="str", choices=["SECURE", "COMMUNITY"], default="SECURE"),
-    container_disk_gb=dict(type="int"),
-    volume_gb=dict(type="int"),
-    volume_mount_path=dict(type="str"),
-    network_volume_id=dict(type="str"),
-    registry_id=dict(type="str"),
-    ports=dict(type="list", elements="str"),
-    env=dict(type="dict"),
-    docker_args=dict(type="str"),
-    data_center_ids=dict(type="list", elements="str"),
     allowed_cuda_versions=dict(type="list", elements="str"),
     min_cuda_version=dict(type="str"),
-    ssh=dict(type="bool", default=True),
-    ssh_public_key=dict(type="str", no_log=False),
     own_sshd=dict(type="bool", default=False),
 )
 
@@ -642,7 +616,7 @@ POD_WAIT_STATES = ("present", "running", "restarted")
 
 
 class PodModule(ResourceModule):
-    """The pod skeleton; its rules live in ``_rules.pods``, its wait and its kept-pod messages in ``PodWaiter``
+    """The pod skeleton; its rules live in ``_rules.pod_rules``, its wait and its kept-pod messages in ``PodWaiter``
     (``self.waiter``, which the action plugin builds too)."""
 
     resource_kind = "pod"
@@ -662,17 +636,17 @@ class PodModule(ResourceModule):
     # --- checks made before the create (the input rules are PodInput's) ---------------------------------
     def _template_env(self, template_id):
         try:
-            return self.backend.get_template(template_id).env
+            return self.backend.templates.get(template_id).env
         except RunPodError:
             return None  # the create reports a template it cannot use
 
     # --- hooks: lookup, description, diff -------------------------------------------------------------
     def read(self, resource_id):
-        pod = self.backend.get_pod(resource_id)
+        pod = self.backend.pods.get(resource_id)
         return None if pod.status.upper() == "TERMINATED" else pod
 
     def find_by_name(self, name):
-        return self.backend.find_pods(name)
+        return self.backend.pods.find(name)
 
     def describe(self, resource):
         return describe_pod(resource)
@@ -687,9 +661,9 @@ class PodModule(ResourceModule):
         return _pods.pod_changes(self.params, current)
 
     # --- hooks: create ---------------------------------------------------------------------------------
-    def create_missing(self):
+    def check_found(self, current):
         state = self.params["state"]
-        if state in ("stopped", "restarted"):
+        if current is None and state in ("stopped", "restarted"):
             key = f"id {self.params['id']}" if self.params["id"] else f"name {self.params['name']!r}"
             self.fail(
                 f"no pod with {key} exists, so it cannot be {state}; state: {state} never creates a pod. "
@@ -697,7 +671,6 @@ class PodModule(ResourceModule):
                 code="not_found",
                 resource_id=self.params["id"],
             )
-        return super().create_missing()
 
     def build_spec(self):
         p = self.params
@@ -716,10 +689,7 @@ class PodModule(ResourceModule):
 
     def create(self, spec):
         try:
-            if self.shared_read is None:
-                pod = self.create_placed(lambda: self.backend.create_pod(spec))
-            else:
-                pod = self.create_placed(lambda: self.backend.create_pod(spec, shared_read=self.shared_read))
+            pod = self.create_placed(lambda: self.backend.pods.create(spec, shared_read=self.shared_read))
         except RunPodError as error:
             # A success answer that cannot be read (not JSON, no pod in it) still created a pod that bills.
             if error.code == "bad_response":
@@ -757,7 +727,7 @@ class PodModule(ResourceModule):
     def update(self, current, changes):
         if "volume_gb" in changes or "volume_mount_path" in changes:
             changes = _pods.whole_mount(current, changes)
-        return self.backend.update_pod(current.id, changes)
+        return self.backend.pods.update(current.id, changes)
 
     def transition(self, pod, state):
         if state == "running" and _pods.is_stopped(pod):
@@ -782,7 +752,8 @@ class PodModule(ResourceModule):
         self.action(action)
         if self.module.check_mode:
             return pod
-        calls = {"start": self.backend.start_pod, "stop": self.backend.stop_pod, "restart": self.backend.restart_pod}
+        pods = self.backend.pods
+        calls = {"start": pods.start, "stop": pods.stop, "restart": pods.restart}
         try:
             after = calls[action](pod.id)
         except RunPodError as error:
@@ -790,11 +761,11 @@ class PodModule(ResourceModule):
         if action in ("start", "restart"):
             self.touched_id = pod.id
         if after is None:
-            after = self.backend.get_pod(pod.id)
+            after = self.backend.pods.get(pod.id)
         return self.seen(after)
 
     def delete(self, current):
-        self.backend.delete_pod(current.id)
+        self.backend.pods.delete(current.id)
 
     def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
         _budget.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"

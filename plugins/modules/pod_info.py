@@ -262,8 +262,6 @@ import time
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -272,7 +270,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -327,9 +327,9 @@ class PodInfoModule(RunPodModule):
     def _read(self, ids, names):
         """One list read."""
         if not (ids or names):
-            return self.backend.list_pods()
+            return self.backend.pods.list()
         wanted_ids, wanted_names = set(ids), set(names)
-        return self.backend.list_pods(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
+        return self.backend.pods.list(select=lambda pod_id, name: pod_id in wanted_ids or name in wanted_names)
 
     def _first_read(self, ids, names, waiting):
         if not waiting:
@@ -373,7 +373,7 @@ class PodInfoModule(RunPodModule):
     def _read_unlisted(self, pod_id):
         """An explicitly requested id the list does not show (v2 drops terminated pods): one read by id."""
         try:
-            return self.backend.get_pod(pod_id)
+            return self.backend.pods.get(pod_id)
         except RunPodError as error:
             if error.code == "not_found":
                 return None
@@ -393,7 +393,7 @@ class PodInfoModule(RunPodModule):
         if self.waiting:
             self._wait_all(pods, ids, missing)
         if logs:  # ``logs: N``, after the wait (a handoff exited before it); the log readers load only then
-            from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import add_pod_logs
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import add_pod_logs
 
             add_pod_logs(self, self.result["pods"])
         self.exit()

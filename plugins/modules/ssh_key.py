@@ -108,8 +108,9 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import SshKeyInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import SshKeyInput, key_lines
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import key_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec

@@ -17,6 +17,8 @@ description:
   - Only the options you give are compared and changed; omitted options leave the template as it is.
 extends_documentation_fragment:
   - runpod.cloud.common.RESOURCE
+  - runpod.cloud.container
+  - runpod.cloud.container.REGISTRY
 options:
   name:
     description:
@@ -36,38 +38,23 @@ options:
     description:
       - Container image, for example V(runpod/serverless-hello-world:latest).
       - Required with O(state=present).
-    type: str
   serverless:
     description:
       - Whether this is a serverless template (usable by endpoints) rather than a pod template.
       - When creating, omitting it means V(false).
     type: bool
-  container_disk_gb:
-    description:
-      - Container disk size in GB, 1 to 4096.
-    type: int
   env:
     description:
       - Environment variables of the container. Keys are variable names; values are strings, and numbers are
         sent as text. Booleans, nulls, lists and mappings are refused with C(code=bad_request).
       - Replaces the whole set when it differs.
-    type: dict
   ports:
     description:
       - Exposed ports such as V(8888/http) or V(22/tcp) (a port 1 to 65535, protocol V(http) or V(tcp), no port
         twice). Compared without regard to order.
-    type: list
-    elements: str
   docker_args:
     description:
       - Container start command (arguments), as one string. V("") clears it.
-    type: str
-  registry_id:
-    description:
-      - Id of the container registry credential RunPod pulls a private image with (see
-        M(runpod.cloud.container_registry)).
-    type: str
-    version_added: 0.2.0
 """
 
 EXAMPLES = r"""
@@ -184,29 +171,30 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import TemplateSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
+    AUTH_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
+    argument_spec,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     port_list,
     same_args,
     same_ports,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
+    CONTAINER_ARGUMENT_SPEC,
+    REGISTRY_ARGUMENT_SPEC,
     name=dict(type="str", required=True),
     state=dict(type="str", choices=["present", "absent"], default="present"),
-    image=dict(type="str"),
     serverless=dict(type="bool"),
-    container_disk_gb=dict(type="int"),
-    env=dict(type="dict"),
-    ports=dict(type="list", elements="str"),
-    docker_args=dict(type="str"),
-    registry_id=dict(type="str"),
 )
 
 MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
@@ -250,31 +238,28 @@ class TemplateModule(ResourceModule):
     id_option = None  # template names are unique on RunPod: the name is the identity
     delete_blocker = "; if a pod or an endpoint still uses it, delete those first"
 
-    def check_options(self):
-        self.wanted = wanted_fields(self.params)
-
     def find_by_name(self, name):
-        return self.backend.find_templates(name)
+        return self.backend.templates.find(name)
 
     def describe(self, resource):
         return describe_template(resource)
 
     def build_spec(self):
-        fields = dict(self.wanted)
+        fields = wanted_fields(self.params)
         fields.setdefault("serverless", False)
         return TemplateSpec(name=self.params["name"], **fields)
 
     def create(self, spec):
-        return self.backend.create_template(spec)
+        return self.backend.templates.create(spec)
 
     def changes(self, current):
-        return template_changes(current, self.wanted)
+        return template_changes(current, wanted_fields(self.params))
 
     def update(self, current, changes):
-        return self.backend.update_template(current.id, changes)
+        return self.backend.templates.update(current.id, changes)
 
     def delete(self, current):
-        self.backend.delete_template(current.id)
+        self.backend.templates.delete(current.id)
 
 
 def main():

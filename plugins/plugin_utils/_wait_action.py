@@ -7,8 +7,8 @@
 When the task runs on the controller (local connection, no ``async``, the controller's Python has httpx
 and pydantic, and knows the api key), the module is run with the handoff asked for: it does everything
 but the wait and returns, and the wait runs here: the action builds the module's own waiter (``waiter_class``,
-``_module.waits``/``_module.batch``), with the engine's lines going to Ansible's display as they happen. Otherwise
-the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
+``_module.resource_waiters``/``_module.batch``), with the engine's lines going to Ansible's display as they
+happen. Otherwise the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff impor
     HANDOFF_KEY,
     key_fingerprint,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS
 
 display = Display()
 
@@ -39,11 +40,11 @@ LOCAL_TRANSPORTS = ("local", "ansible.builtin.local")
 
 
 def task_secrets(args):
-    """The task's values a log line must not show: its ``env`` values and any password option (the module side
-    adds the api key and Ansible's no_log values)."""
+    """The task's values a log line must not show: its ``env`` values and its secret options (``SECRET_OPTIONS``; the
+    module side adds Ansible's no_log values)."""
     env = args.get("env")
     found = list(env.values()) if isinstance(env, dict) else []
-    found.extend(args.get(key) for key in ("password", "registry_password"))
+    found.extend(args.get(key) for key in SECRET_OPTIONS)
     return [value for value in found if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
 
 

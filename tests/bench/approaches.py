@@ -23,11 +23,13 @@ from typing import Any
 
 from benchlib import GPU, IMAGE, PYTHON, WAIT_INTERVAL, PlaybookRun, run_playbook
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CADENCE_ENV, until
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
 MAX_FORKS = 50
 
@@ -134,10 +136,10 @@ def engine(
             if one_post:
                 # runpodctl's pod create sends one POST for one GPU type (--gpuType, the first preference),
                 # without a catalog read.
-                body = backend.pod_create_body(spec, spec.gpu_type_ids[0])
-                pod = backend.view_pod(backend.client.request("POST", "pods", json=body))
+                body = pod_create_body(spec, spec.gpu_type_ids[0])
+                pod = POD.read(backend.client.request("POST", "pods", json=body))
             else:
-                pod, _placement = backend.create_pod(spec)
+                pod, _placement = backend.pods.create(spec)
             until(
                 PodPoller(backend, pod.id),
                 label="ssh on pod %s" % pod.id,
@@ -148,7 +150,7 @@ def engine(
                 cadence=cadence,
             )
             if reread:
-                backend.get_pod(pod.id)
+                backend.pods.get(pod.id)
             with lock:
                 record.ready_at[name] = time.time()
         except WaitError as err:

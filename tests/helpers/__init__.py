@@ -5,5 +5,5 @@
 
 * :mod:`helpers.paths`: the repository, the ``ansible_collections/runpod/cloud`` tree, the venv's tools.
 * :mod:`helpers.playbooks`: ``run_playbook`` and the playbook text builders (``play``, ``pod_task``, ...).
-* :mod:`helpers.fakes`: ``FakeClock`` and ``FakeBackend`` (a subclass of the real ``Backend``) for unit tests.
+* :mod:`helpers.fakes`: ``FakeClock`` and ``FakeBackend`` (fakes of the backend's resource objects) for tests.
 """

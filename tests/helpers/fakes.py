@@ -3,9 +3,12 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Test doubles for unit tests: ``FakeClock`` and ``FakeBackend``.
 
-``FakeBackend`` subclasses the real ``Backend``, so a method the interface gains, renames or drops shows up
-here: an un-faked method that would send a request fails the test (the fake has no HTTP client), and a
-faked method whose name the interface no longer has fails :func:`check_fake_matches_interface`.
+``FakeBackend`` is shaped like the real ``Backend`` (``_backend/connection.py``): one object per resource
+(``pods``, ``endpoints``, ``templates``, ``clusters``, ``gpus``; ``account`` is the real one over no client),
+each a small fake holding its resources in a dict (``store``). Every call is recorded on the backend, so
+``backend.count(...)`` and ``backend.mutations()`` see them all. A faked method whose name or parameters the
+real object does not have fails :func:`check_fake_matches_interface`; an un-faked account call that would send
+a request fails the test (the fake has no HTTP client).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from typing import Any
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
+    ClusterView,
     EndpointView,
     PodView,
     TemplateView,
     WorkerSummary,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import Backend
 
 GPU = "NVIDIA GeForce RTX 4090"
 # The API key run_module gives every module; a test fails if it shows up in the module's output.
@@ -71,46 +75,269 @@ class _NoClient:
         pass
 
 
-# Backend methods that read (everything else the fake records is a mutation).
+# Calls that read (everything else the fake records is a mutation).
 READS = frozenset(
     ("list_pods", "get_pod", "find_pods", "list_endpoints", "get_endpoint", "find_endpoints", "endpoint_health",
      "endpoint_workers", "list_templates", "get_template", "find_templates")
 )
 
 
-class FakeBackend(Backend):
-    """Pods, endpoints and templates in dicts; every call recorded in ``calls`` as ``(method, *args)``.
+def _next(script: list, index: int) -> Any:
+    answer = script[min(index, len(script) - 1)]
+    if isinstance(answer, BaseException):
+        raise answer
+    return answer
+
+
+class FakeResource:
+    """One resource of a ``FakeBackend``: ``store`` ``{id: view}``; calls recorded on the backend by their
+    name in the backend's log (``list_pods``, ``create_endpoint``, ...)."""
+
+    kind = ""
+
+    def __init__(self, backend: FakeBackend, items: Any = ()) -> None:
+        self.backend = backend
+        self.store = {item.id: item for item in items}
+
+    def _call(self, method: str, *args: Any) -> None:
+        self.backend.record(method, *args)
+
+    def _get(self, resource_id: str) -> Any:
+        if resource_id not in self.store:
+            raise RunPodError("not_found", 404, f"{self.kind} not found")
+        return self.store[resource_id]
+
+
+class FakePods(FakeResource):
+    """``reads``: scripted ``list`` answers (a list of ``PodView`` or an exception each; the last repeats);
+    without it ``list`` lists ``store``."""
+
+    kind = "pod"
+
+    def __init__(self, backend: FakeBackend, items: Any = (), reads: Any = None) -> None:
+        super().__init__(backend, items)
+        self.reads = None if reads is None else list(reads)
+
+    def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
+        self._call("list_pods", attempts)
+        if self.reads is not None:
+            pods = _next(self.reads, self.backend.count("list_pods") - 1)
+        else:
+            pods = [*self.store.values()]
+        return [pod for pod in pods if select is None or select(pod.id, pod.name)]
+
+    def get(self, pod_id, attempts=None):
+        self._call("get_pod", pod_id)
+        return self._get(pod_id)
+
+    def find(self, name, attempts=None):
+        self._call("find_pods", name)
+        return [pod for pod in self.store.values() if pod.name == name and pod.status != "TERMINATED"]
+
+    def find_named(self, names, attempts=None):
+        """One ``list`` read, as the real one."""
+        found: dict[str, Any] = {name: [] for name in names}
+        for pod in self.list(attempts=attempts, select=lambda _pod_id, name: name in found):
+            if pod.name in found and pod.status.upper() != "TERMINATED":
+                found[pod.name].append(pod)
+        return found
+
+    def create(self, spec, shared_read=None):
+        """``(pod, None)``: no placement was tried (the real one says what it tried)."""
+        self._call("create_pod", spec.model_dump())
+        pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=[*spec.ports], env=dict(spec.env))
+        self.store[pod.id] = pod
+        return pod, None
+
+    def update(self, pod_id, changes):
+        self._call("update_pod", pod_id, dict(changes))
+        self.store[pod_id] = self.store[pod_id].model_copy(update=changes)
+        return self.store[pod_id]
+
+    def _action(self, pod_id, action):
+        self._call(f"{action}_pod", pod_id)
+        status = "EXITED" if action == "stop" else "STARTING"
+        self.store[pod_id] = self.store[pod_id].model_copy(update={"status": status})
+        return self.store[pod_id]
+
+    def start(self, pod_id):
+        return self._action(pod_id, "start")
+
+    def stop(self, pod_id):
+        return self._action(pod_id, "stop")
+
+    def restart(self, pod_id):
+        return self._action(pod_id, "restart")
+
+    def delete(self, pod_id):
+        self._call("delete_pod", pod_id)
+        self.store.pop(pod_id)
+
+
+class FakeEndpoints(FakeResource):
+    """``health``/``workers``: scripted ``health``/``workers`` answers (a view or an exception each; the last
+    repeats); without ``workers`` the worker list is empty."""
+
+    kind = "endpoint"
+
+    def __init__(self, backend: FakeBackend, items: Any = (), health: Any = (), workers: Any = ()) -> None:
+        super().__init__(backend, items)
+        self.health_answers = [*health]
+        self.worker_answers = [*workers]
+
+    def list(self, attempts=None):
+        self._call("list_endpoints")
+        return [*self.store.values()]
+
+    def get(self, resource_id, attempts=None):
+        self._call("get_endpoint", resource_id)
+        return self._get(resource_id)
+
+    def find(self, name, attempts=None):
+        self._call("find_endpoints", name)
+        return [endpoint for endpoint in self.store.values() if endpoint.name == name]
+
+    def create(self, spec):
+        self._call("create_endpoint", spec.model_dump())
+        view = EndpointView(id="ep-new", **spec.model_dump())
+        self.store[view.id] = view
+        return view
+
+    def update(self, endpoint_id, changes):
+        self._call("update_endpoint", endpoint_id, dict(changes))
+        self.store[endpoint_id] = self.store[endpoint_id].model_copy(update=changes)
+        return self.store[endpoint_id]
+
+    def delete(self, endpoint_id):
+        self._call("delete_endpoint", endpoint_id)
+        self.store.pop(endpoint_id)
+
+    def health(self, endpoint_id, attempts=1):
+        self._call("endpoint_health", endpoint_id, attempts)
+        return _next(self.health_answers, self.backend.count("endpoint_health") - 1)
+
+    def release(self, endpoint_id, attempts=None):
+        return None  # no release: the wait describes none
+
+    def workers(self, endpoint_id, attempts=None):
+        self._call("endpoint_workers", endpoint_id, attempts)
+        if not self.worker_answers:
+            return WorkerSummary()
+        return _next(self.worker_answers, self.backend.count("endpoint_workers") - 1)
+
+
+class FakeTemplates(FakeResource):
+    kind = "template"
+
+    def list(self, attempts=None):
+        self._call("list_templates")
+        return [*self.store.values()]
+
+    def get(self, resource_id, attempts=None):
+        self._call("get_template", resource_id)
+        return self._get(resource_id)
+
+    def find(self, name, attempts=None):
+        self._call("find_templates", name)
+        return [template for template in self.store.values() if template.name == name]
+
+    def create(self, spec):
+        self._call("create_template", spec.model_dump())
+        view = TemplateView(id="tpl-new", **spec.model_dump())
+        self.store[view.id] = view
+        return view
+
+    def update(self, template_id, changes):
+        self._call("update_template", template_id, dict(changes))
+        self.store[template_id] = self.store[template_id].model_copy(update=changes)
+        return self.store[template_id]
+
+    def delete(self, template_id):
+        self._call("delete_template", template_id)
+        self.store.pop(template_id)
+
+
+class FakeClusters(FakeResource):
+    """``members``: what ``pods(cluster_id)`` lists; a create that fails with ``create_error`` leaves a cluster
+    behind first, as a 5xx after the API made one would."""
+
+    kind = "cluster"
+
+    def __init__(self, backend: FakeBackend, items: Any = (), members: Any = (), create_error: Any = None) -> None:
+        super().__init__(backend, items)
+        self.members = [*members]
+        self.create_error = create_error
+
+    def list(self, attempts=None):
+        self._call("list_clusters")
+        return [*self.store.values()]
+
+    def get(self, resource_id, attempts=None):
+        self._call("get_cluster", resource_id)
+        return self._get(resource_id)
+
+    def find(self, name, attempts=None):
+        self._call("find_clusters", name)
+        return [c for c in self.store.values() if c.name == name]
+
+    def pods(self, cluster_id, attempts=None):
+        self._call("list_cluster_pods", cluster_id)
+        return [*self.members]
+
+    def create(self, spec):
+        self._call("create_cluster", spec.model_dump())
+        if self.create_error is not None:
+            self.store["c-late"] = ClusterView(**{**CLUSTER, "id": "c-late", "name": spec.name})
+            raise self.create_error
+        created = ClusterView(**{**CLUSTER, "id": "c-new", "name": spec.name})
+        self.store[created.id] = created
+        return created
+
+    def rename(self, cluster_id, name):
+        self._call("rename_cluster", cluster_id, name)
+        return self.store[cluster_id].model_copy(update={"name": name})
+
+
+class FakeGpus:
+    """``answers``: what each catalog read returns or raises (the last repeats); ``reads`` counts them."""
+
+    def __init__(self, answers: Any = ()) -> None:
+        self.answers = [*answers]
+        self.reads = 0
+
+    def catalog(self, spec=None, *, cloud=None, count=None, attempts=1, product="POD"):
+        self.reads += 1
+        return _next(self.answers, self.reads - 1)
+
+
+CLUSTER = {"id": "c1", "name": "train", "type": "TRAINING", "gpu_type_id": "NVIDIA H100 80GB HBM3",
+           "gpu_count_per_pod": 1, "pod_count": 2}
+
+
+class FakeBackend:
+    """A backend of fakes: every call of its resources recorded in ``calls`` as ``(method, *args)``.
 
     * ``errors[method]``: an exception (raised by every call) or a list of them (one per call, ``None`` lets a
-      call through) for any faked method.
-    * ``reads``: scripted ``list_pods`` answers (a list of ``PodView`` or an exception each; the last repeats).
-      Without it ``list_pods`` lists ``pods``.
-    * ``health``: scripted ``endpoint_health`` answers (a ``Health`` or an exception each; the last repeats).
-    * ``workers``: scripted ``endpoint_workers`` answers (the same way); without it the list is empty.
+      call through) for any recorded method (``create_pod``, ``endpoint_health``, ...).
+    * ``reads``, ``health``, ``workers``: the scripted answers of ``FakePods``/``FakeEndpoints``.
     """
 
-    def __init__(
-        self,
-        *,
-        pods: Any = (),
-        endpoints: Any = (),
-        templates: Any = (),
-        reads: Any = None,
-        health: Any = (),
-        workers: Any = (),
-    ) -> None:
-        super().__init__(_NoClient(), {"serverless_url": "https://invoke.example.test/v2"})
-        self.pods = {pod.id: pod for pod in pods}
-        self.endpoints = {endpoint.id: endpoint for endpoint in endpoints}
-        self.templates = {template.id: template for template in templates}
-        self.reads = None if reads is None else list(reads)
-        self.health = list(health)
-        self.workers = list(workers)
+    def __init__(self, *, pods: Any = (), endpoints: Any = (), templates: Any = (), clusters: Any = (),
+                 members: Any = (), reads: Any = None, health: Any = (), workers: Any = (),
+                 catalog: Any = ()) -> None:
+        self.client = _NoClient()
+        self.options: dict[str, Any] = {"serverless_url": "https://invoke.example.test/v2"}
+        self.serverless_url = self.options["serverless_url"]
         self.errors: dict[str, Any] = {}
         self.calls: list[tuple] = []
+        self.pods = FakePods(self, pods, reads)
+        self.endpoints = FakeEndpoints(self, endpoints, health, workers)
+        self.templates = FakeTemplates(self, templates)
+        self.clusters = FakeClusters(self, clusters, members)
+        self.gpus = FakeGpus(catalog)
+        self.account = Account(self.client)
 
-    # -- bookkeeping --------------------------------------------------------------------------------------
-    def _call(self, method: str, *args: Any) -> None:
+    def record(self, method: str, *args: Any) -> None:
         self.calls.append((method, *args))
         error = self.errors.get(method)
         if isinstance(error, list):
@@ -124,145 +351,37 @@ class FakeBackend(Backend):
     def mutations(self) -> list[tuple]:
         return [call for call in self.calls if call[0] not in READS]
 
-    @staticmethod
-    def _next(script: list, index: int) -> Any:
-        answer = script[min(index, len(script) - 1)]
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-
-    @staticmethod
-    def _get(store: dict, resource_id: str, kind: str) -> Any:
-        if resource_id not in store:
-            raise RunPodError("not_found", 404, f"{kind} not found")
-        return store[resource_id]
-
-    # -- pods ---------------------------------------------------------------------------------------------
-    def list_pods(self, runtime=True, attempts=None, select=None):
-        self._call("list_pods", attempts)
-        if self.reads is not None:
-            pods = self._next(self.reads, self.count("list_pods") - 1)
-        else:
-            pods = list(self.pods.values())
-        return [pod for pod in pods if select is None or select(pod.id, pod.name)]
-
-    def get_pod(self, pod_id, attempts=None):
-        self._call("get_pod", pod_id)
-        return self._get(self.pods, pod_id, "pod")
-
-    def find_pods(self, name, attempts=None):
-        self._call("find_pods", name)
-        return [pod for pod in self.pods.values() if pod.name == name and pod.status != "TERMINATED"]
-
-    def create_pod(self, spec, shared_read=None):
-        """``(pod, None)``: no placement was tried (the real one says what it tried)."""
-        self._call("create_pod", spec.model_dump())
-        pod = pod_view("pod-new", name=spec.name, image=spec.image, ports=list(spec.ports), env=dict(spec.env))
-        self.pods[pod.id] = pod
-        return pod, None
-
-    def update_pod(self, pod_id, changes):
-        self._call("update_pod", pod_id, dict(changes))
-        self.pods[pod_id] = self.pods[pod_id].model_copy(update=changes)
-        return self.pods[pod_id]
-
-    def _action(self, pod_id, action):
-        self._call(f"{action}_pod", pod_id)
-        status = "EXITED" if action == "stop" else "STARTING"
-        self.pods[pod_id] = self.pods[pod_id].model_copy(update={"status": status})
-        return self.pods[pod_id]
-
-    def delete_pod(self, pod_id):
-        self._call("delete_pod", pod_id)
-        self.pods.pop(pod_id)
-
-    # -- serverless endpoints -----------------------------------------------------------------------------
-    def list_endpoints(self, attempts=None):
-        self._call("list_endpoints")
-        return list(self.endpoints.values())
-
-    def get_endpoint(self, resource_id, attempts=None):
-        self._call("get_endpoint", resource_id)
-        return self._get(self.endpoints, resource_id, "endpoint")
-
-    def find_endpoints(self, name, attempts=None):
-        self._call("find_endpoints", name)
-        return [endpoint for endpoint in self.endpoints.values() if endpoint.name == name]
-
-    def create_endpoint(self, spec):
-        self._call("create_endpoint", spec.model_dump())
-        view = EndpointView(id="ep-new", **spec.model_dump())
-        self.endpoints[view.id] = view
-        return view
-
-    def update_endpoint(self, endpoint_id, changes):
-        self._call("update_endpoint", endpoint_id, dict(changes))
-        self.endpoints[endpoint_id] = self.endpoints[endpoint_id].model_copy(update=changes)
-        return self.endpoints[endpoint_id]
-
-    def delete_endpoint(self, endpoint_id):
-        self._call("delete_endpoint", endpoint_id)
-        self.endpoints.pop(endpoint_id)
-
-    def endpoint_health(self, endpoint_id, attempts=1):
-        self._call("endpoint_health", endpoint_id, attempts)
-        return self._next(self.health, self.count("endpoint_health") - 1)
-
-    def endpoint_release(self, endpoint_id, attempts=None):
-        return None  # no release: the wait describes none
-
-    def endpoint_workers(self, endpoint_id, attempts=None):
-        self._call("endpoint_workers", endpoint_id, attempts)
-        return self._next(self.workers, self.count("endpoint_workers") - 1) if self.workers else WorkerSummary()
-
-    # -- templates ----------------------------------------------------------------------------------------
-    def list_templates(self, attempts=None):
-        self._call("list_templates")
-        return list(self.templates.values())
-
-    def get_template(self, resource_id, attempts=None):
-        self._call("get_template", resource_id)
-        return self._get(self.templates, resource_id, "template")
-
-    def find_templates(self, name, attempts=None):
-        self._call("find_templates", name)
-        return [template for template in self.templates.values() if template.name == name]
-
-    def create_template(self, spec):
-        self._call("create_template", spec.model_dump())
-        view = TemplateView(id="tpl-new", **spec.model_dump())
-        self.templates[view.id] = view
-        return view
-
-    def update_template(self, template_id, changes):
-        self._call("update_template", template_id, dict(changes))
-        self.templates[template_id] = self.templates[template_id].model_copy(update=changes)
-        return self.templates[template_id]
-
-    def delete_template(self, template_id):
-        self._call("delete_template", template_id)
-        self.templates.pop(template_id)
+    def close(self) -> None:
+        pass
 
 
-def check_fake_matches_interface(fake_class: type = FakeBackend, real_class: type = Backend) -> None:
-    """Every public method the fake defines exists on the real class with the same parameters
+def check_fake_matches_interface(fake: Any, real: Any) -> None:
+    """Every public method the ``fake`` object defines exists on the ``real`` object with the same parameters
     (``**kwargs`` in the fake stands for the real keyword-only ones)."""
-    for name, method in vars(fake_class).items():
-        if name.startswith("_") or not callable(method) or name in ("count", "mutations"):
+    for name, method in vars(type(fake)).items():
+        if name.startswith("_") or not callable(method):
             continue
-        real = getattr(real_class, name, None)
-        where = f"{fake_class.__name__}.{name}"
-        assert real is not None, f"{where} fakes a method the real {real_class.__name__} does not have"
-        real_params = [p.name for p in inspect.signature(real).parameters.values() if p.kind != p.KEYWORD_ONLY]
-        fake_params = [p.name for p in inspect.signature(method).parameters.values() if p.kind != p.VAR_KEYWORD]
-        assert fake_params == real_params, f"{where}{fake_params} != {real_class.__name__}.{name}{real_params}"
+        real_method = getattr(real, name, None)
+        where = f"{type(fake).__name__}.{name}"
+        assert real_method is not None, f"{where} fakes a method the real {type(real).__name__} does not have"
+        real_params = [p.name for p in inspect.signature(real_method).parameters.values() if p.kind != p.KEYWORD_ONLY]
+        fake_params = [p.name for p in inspect.signature(getattr(fake, name)).parameters.values()
+                       if p.kind not in (p.VAR_KEYWORD, p.KEYWORD_ONLY)]
+        assert fake_params == real_params, f"{where}{fake_params} != {type(real).__name__}.{name}{real_params}"
 
 
-def install_backend(monkeypatch: Any, backend: Backend | None) -> None:
+def real_backend() -> Any:
+    """The real ``Backend`` over the fake's client (no request can be sent): what the fakes are checked against."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Backend
+
+    return Backend(_NoClient(), {})
+
+
+def install_backend(monkeypatch: Any, backend: Any) -> None:
     """Make modules build ``backend`` instead of a real one (``None``: building one fails the test)."""
     from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
-    def make_backend(options: Any, **kwargs: Any) -> Backend:
+    def make_backend(options: Any, **kwargs: Any) -> Any:
         if backend is None:
             raise AssertionError("the module built an API client although the input was refused")
         return backend
@@ -270,7 +389,7 @@ def install_backend(monkeypatch: Any, backend: Backend | None) -> None:
     monkeypatch.setattr(_base, "make_backend", make_backend)
 
 
-def run_module(module: Any, backend: Backend | None, capsys: Any, monkeypatch: Any, *, check_mode: bool = False,
+def run_module(module: Any, backend: Any, capsys: Any, monkeypatch: Any, *, check_mode: bool = False,
                diff: bool = False, **args: Any) -> dict[str, Any]:
     """Run ``module.main()`` with ``args`` against ``backend`` (``None``: building one fails the test) and
     return its parsed result; the API key it is given never appears in the output."""

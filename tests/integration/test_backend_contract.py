@@ -10,9 +10,9 @@ import time
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 from runpod_sim.testing import start_simulator
 
 pytestmark = pytest.mark.timeout(120)
@@ -57,14 +57,14 @@ def spec(name="contract", **overrides):
 
 def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_port(fresh_sim):
     backend = make_backend(options(fresh_sim))
-    created, placement = backend.create_pod(spec())
+    created, placement = backend.pods.create(spec())
     assert placement["attempts"][-1]["status"] == 201
     assert created.status == "PROVISIONING"
     assert "22/tcp" in created.ports  # start_ssh adds it
     fresh_sim.admin.wait_pod(created.id, "RUNNING", listening=True)
     before = time.monotonic()
-    got = backend.get_pod(created.id)
-    (listed,) = [pod for pod in backend.list_pods() if pod.id == created.id]
+    got = backend.pods.get(created.id)
+    (listed,) = [pod for pod in backend.pods.list() if pod.id == created.id]
     apart = time.monotonic() - before
     # Two reads a moment apart: everything agrees but the uptime, which runs on the simulator's scaled clock
     # (a loaded machine may put a real tenth of a second, ten simulated seconds, between the two reads).
@@ -75,7 +75,7 @@ def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_por
     assert got.ssh_direct is not None and got.ssh_direct.host == "127.0.0.1"
     internal = fresh_sim.admin.pod(created.id)
     assert str(got.ssh_direct.port) in {str(port) for port in internal["port_map"].values()}
-    assert [pod.id for pod in backend.find_pods("contract")] == [created.id]
+    assert [pod.id for pod in backend.pods.find("contract")] == [created.id]
 
 
 def test_v2_list_pods_is_one_request_and_skips_null_entries(fresh_sim):
@@ -83,7 +83,7 @@ def test_v2_list_pods_is_one_request_and_skips_null_entries(fresh_sim):
     ids = fresh_sim.admin.seed(3)
     fresh_sim.admin.inject_fault(r"^/v2/pods$", "null_entry", method="GET")
     fresh_sim.admin.clear_requests()
-    pods = backend.list_pods()
+    pods = backend.pods.list()
     assert sorted(pod.id for pod in pods) == sorted(ids)
     assert fresh_sim.admin.count("GET", r"^/v2/pods$") == 1
     assert backend.requests_made == 1
@@ -92,10 +92,10 @@ def test_v2_list_pods_is_one_request_and_skips_null_entries(fresh_sim):
 def test_v2_errors_come_back_typed_from_the_simulator(fresh_sim):
     backend = make_backend(options(fresh_sim))
     with pytest.raises(RunPodError) as caught:
-        backend.get_pod("doesnotexist")
+        backend.pods.get("doesnotexist")
     assert caught.value.code == "not_found" and caught.value.status == 404
     bad_key = make_backend({**options(fresh_sim), "api_key": "wrong-key-000"})
     with pytest.raises(RunPodError) as caught:
-        bad_key.list_pods()
+        bad_key.pods.list()
     assert caught.value.code == "unauthorized"
     assert "wrong-key-000" not in str(caught.value)

@@ -24,7 +24,7 @@ import re
 import pytest
 from helpers.playbooks import flat
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
 RETIRED = "RunPod retired REST v1 on 2026-11-15"
 GPU = "NVIDIA GeForce RTX 4090"
@@ -147,7 +147,7 @@ def test_the_backend_refuses_anything_but_v2_before_a_client_exists(sim, version
         make_backend(options)
     backend = make_backend({**options, "api_version": "v2"})
     try:
-        assert backend.list_pods() == []
+        assert backend.pods.list() == []
     finally:
         backend.close()
     assert [(entry["method"], entry["path"]) for entry in sim.admin.requests()] == [("GET", "/v2/pods")]

@@ -100,21 +100,6 @@ class RunPodError(Exception):
     def __repr__(self):
         return f"RunPodError(code={self.code!r}, status={self.status!r}, message={self.message!r})"
 
-    def to_dict(self):
-        """JSON-safe fields for a module result."""
-        result = {"code": self.code, "message": self.message}
-        if self.status is not None:
-            result["status"] = self.status
-        if self.retry_after is not None:
-            result["retry_after"] = self.retry_after
-        if self.errors:
-            result["errors"] = self.errors
-        if self.maybe_created:
-            result["maybe_created"] = True
-        if self.quota:
-            result["quota"] = dict(self.quota)
-        return result
-
 
 def post_create(client, path, body):
     """POST a create once. A 5xx or a lost connection marks the error ``maybe_created``: the resource may exist and

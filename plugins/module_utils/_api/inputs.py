@@ -6,14 +6,16 @@
 
 Each ``*Input`` model names the options a module takes that a rule applies to: one option's rules are field
 validators (written with the checks of ``_api.values``), rules that tie options together are the model's
-validator, and what RunPod cannot do is ``_api.capabilities``. ``input_problem`` validates a module's params
-against its model and returns the broken rules' message; a module calls it (``input_model``) before any API
-call. The user-facing list of every rule is docs/docsite/rst/guide_input_checks.rst.
+validator, and what RunPod cannot do is ``_api.capabilities``. ``_module.checks.input_problem`` validates a
+module's params against its model and returns the broken rules' message; a module calls it (``input_model``)
+before any API call. What a create needs is the model's too (``create_needs``, ``create_problem``), asked by
+``ResourceModule`` once the lookup found nothing, before the create. The user-facing list of every rule is
+docs/docsite/rst/guide_input_checks.rst.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
@@ -22,7 +24,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
     field_validator,
     model_validator,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_STORAGE_GB,
@@ -33,19 +34,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     check_env,
     check_ports,
     check_range,
+    check_within,
     gpu_choice_problem,
     gpu_pool_problem,
-    key_lines,
     name_problem,
     public_key_problem,
     range_problems,
     unknown_gpu_problem,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
-# Options whose value is a public key: refused when it is anything else, and masked in the failure (a private key
-# pasted there must show nowhere).
-KEY_OPTIONS = ("ssh_public_key", "key")
 # Options that only mean something for a pod create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = (
     "gpu_type_ids", "cpu_flavor_ids", "vcpu_count", "data_center_ids", "network_volume_id",
@@ -54,7 +52,6 @@ CREATE_INTENT_OPTIONS = (
 FLEET_MAX_COUNT = 100
 FLEET_MAX_CONCURRENCY = 50
 CLUSTER_NODES = (2, 250)
-NETWORK_VOLUME_GB = (MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB)
 # Serverless endpoint counts: (option, lowest, highest or None).
 ENDPOINT_RANGES = (
     ("gpu_count", 1, None),
@@ -74,6 +71,26 @@ class _Input(BaseModel):
     """A module's options as the user gave them; validating one raises with the broken rules' messages."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)  # built when first used, as _View
+    # What a create needs: each entry an option, or a tuple of options of which one is enough; and what the
+    # message adds (``create_problem``).
+    create_needs: ClassVar[tuple] = ()
+    create_hint: ClassVar[str] = ""
+
+    @classmethod
+    def create_problem(cls, params: dict) -> str | None:
+        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None.
+
+        Every missing need in one message, the same in every module: ``creating one needs a, b or c and d``.
+        """
+        missing = []
+        for need in cls.create_needs:
+            options = (need,) if isinstance(need, str) else need
+            if not any(params.get(option) for option in options):
+                missing.append(" or ".join(options))
+        if not missing:
+            return None
+        listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+        return f"creating one needs {listed}{cls.create_hint}"
 
     @field_validator("name", check_fields=False)
     @classmethod
@@ -120,33 +137,6 @@ class NamedInput(_Input):
     """The name rules alone: registry credentials (a name is how a rerun finds them)."""
 
     name: str | None = None
-
-
-class NetworkVolumeInput(NamedInput):
-    size_gb: int | None = None
-
-    @field_validator("size_gb")
-    @classmethod
-    def _size(cls, value):
-        low, high = NETWORK_VOLUME_GB
-        if value is not None and not low <= value <= high:
-            raise ValueError(f"size_gb must be from {low} to {high} GB, got {value}")
-        return value
-
-
-class RegistryInput(NamedInput):
-    state: str | None = None
-    update_password: str | None = None
-    username: str | None = None
-    password: str | None = None
-
-    @model_validator(mode="after")
-    def _credential(self):
-        if self.state == "present" and self.update_password == "always":
-            missing = [option for option in ("username", "password") if not getattr(self, option)]
-            if missing:
-                raise ValueError(f"replacing a credential (update_password=always) needs {' and '.join(missing)}")
-        return self
 
 
 class _ContainerInput(_Input):
@@ -259,6 +249,14 @@ class PodInput(_ContainerInput):
         _raise(pod_problem(self.__dict__))
         return self
 
+    @classmethod
+    def create_problem(cls, params):
+        """A pod create needs a container, an image or a template (what it is placed on is ``PodSpec``'s to check:
+        a backend refuses a spec it cannot place, whoever built it)."""
+        if not (params.get("image") or params.get("template_id")):
+            return "creating a pod needs image or template_id. Add image (or template_id)."
+        return None
+
 
 class TemplateInput(_ContainerInput):
     """A template's options: the container rules only."""
@@ -267,6 +265,7 @@ class TemplateInput(_ContainerInput):
 class ClusterInput(_ContainerInput):
     """A cluster's options: its nodes are pods, so their containers and volumes take the pods' rules."""
 
+    create_needs = ("name", ("image", "template_id"), ("gpu_type_id", "gpu_requirements"), "pod_count")
     volume_gb: int | None = None
     data_center_ids: list[str] | None = None
     ssh_public_key: str | None = None
@@ -281,10 +280,7 @@ class ClusterInput(_ContainerInput):
     @field_validator("pod_count")
     @classmethod
     def _nodes(cls, value):
-        low, high = CLUSTER_NODES
-        if value is not None and not low <= value <= high:
-            raise ValueError(f"pod_count must be {low} to {high}, got {value}.")
-        return value
+        return check_within(value, CLUSTER_NODES, "pod_count must be {low} to {high}, got {value}.")
 
     @field_validator("gpu_count_per_pod")
     @classmethod
@@ -328,6 +324,8 @@ def endpoint_problems(values):
 
 
 class EndpointInput(_Input):
+    create_needs = ("name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids"))
+    create_hint = " (template_id is the id of a serverless template, see runpod.cloud.template)"
     name: str | None = None
     data_center_ids: list[str] | None = None
     container_disk_gb: int | None = None
@@ -349,37 +347,3 @@ class EndpointInput(_Input):
     def _together(self):
         _raise("; ".join(endpoint_problems(self.__dict__)))
         return self
-
-
-class SshKeyInput(_Input):
-    key: str | None = None
-    state: str | None = None
-    exclusive: bool | None = None
-
-    @model_validator(mode="after")
-    def _keys(self):
-        if self.exclusive and self.state == "absent":
-            raise ValueError("exclusive applies to state=present only (it makes the list exactly the given keys)")
-        if not key_lines(self.key) and not self.exclusive:
-            raise ValueError("key has no key line (only blank or # lines); give one public key per line")
-        _raise(public_key_problem(self.key, "key"))
-        return self
-
-
-class GpuTypeQueryInput(_Input):
-    gpu_count: int | None = None
-
-    @field_validator("gpu_count")
-    @classmethod
-    def _gpus(cls, value):
-        if value is not None and value < 1:
-            raise ValueError(f"gpu_count must be 1 or more, got {value}")
-        return value
-
-
-def input_problem(model, params):
-    """``(validated input, None)`` or ``(None, message)`` for a module's params checked against ``model``."""
-    try:
-        return model.model_validate({key: params.get(key) for key in model.model_fields}), None
-    except ValueError as error:
-        return None, spec_problem(error)

@@ -17,7 +17,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.duration import parse as parse_duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.duration import parse as parse_duration
 
 # (option, body key, lowest, highest) in seconds; RunPod takes milliseconds.
 POLICY_RANGES = (

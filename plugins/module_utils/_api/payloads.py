@@ -10,20 +10,6 @@ converted how, with which fallback) is written once (docs/dev/api-notes.md lists
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
-    ClusterView,
-    EndpointRelease,
-    EndpointView,
-    Health,
-    NetworkVolumeView,
-    PodView,
-    PortMapping,
-    RegistryView,
-    Rollout,
-    TemplateView,
-    Worker,
-    WorkerSummary,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     Table,
     as_dict,
@@ -46,7 +32,21 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     upper,
     upper_or_none,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
+    ClusterView,
+    EndpointRelease,
+    EndpointView,
+    Health,
+    NetworkVolumeView,
+    PodView,
+    PortMapping,
+    RegistryView,
+    Rollout,
+    TemplateView,
+    Worker,
+    WorkerSummary,
+)
 
 # -- what a path cannot say -------------------------------------------------------------------------------------
 

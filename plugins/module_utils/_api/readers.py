@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import SshAddress
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import SshAddress
 
 # -- lenient value readers --------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@
 The stream is live: RunPod sends the backfill (``tail`` lines) and then keeps the connection open for new lines,
 so the reader stops by itself: once no event came for ``quiet`` seconds (the backfill is over), at the
 ``deadline`` whatever comes, or after ``MAX_STREAM_BYTES``. It never raises: an HTTP error, a lost connection
-or a malformed event gives a logs block with ``unavailable`` set (``_engine.logs.logs_block``).
+or a malformed event gives a logs block with ``unavailable`` set (``_vocab.log_lines.logs_block``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import codecs
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, httpx
 from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MalformedLogError,
     SSEParser,
     Tails,

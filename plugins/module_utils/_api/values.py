@@ -135,6 +135,15 @@ def check_range(option, value, low, high=None, unit=""):
     return value
 
 
+def check_within(value, bounds, message):
+    """``value`` when it is None or within ``bounds`` (low, high); else ValueError with ``message`` formatted with
+    ``low``, ``high`` and ``value``."""
+    low, high = bounds
+    if value is not None and not low <= value <= high:
+        raise ValueError(message.format(low=low, high=high, value=value))
+    return value
+
+
 def range_problems(values, table):
     """The ``check_range`` message of every ``(option, low, high)`` of ``table`` that ``values`` breaks."""
     problems = []

@@ -2,18 +2,15 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Account resources over a backend's client: network volumes, registry credentials, SSH keys, billing.
-
-``account_api(backend)`` gives them over the backend's client (REST v2).
-"""
+"""``backend.account``: account resources over the backend's client (REST v2): network volumes, registry
+credentials, SSH keys, billing."""
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import BillingInput, utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import BillingReport
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import NETWORK_VOLUME, REGISTRY
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_dict,
@@ -21,11 +18,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
     as_list,
     as_str,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.collection import collection_reads, quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
 
-BUCKET_SIZES = ("hour", "day", "week", "month", "year")
-BILLING_KINDS = ("all", "pods", "serverless", "endpoints", "network_volumes", "clusters")
-# kind -> (path, filter parameter or None)
+# kind -> (path, filter parameter or None); the kinds and bucket sizes are billing_info's choices.
 BILLING_PATHS = {
     "all": ("billing", None),
     "pods": ("billing/pods", "podId"),
@@ -35,34 +31,10 @@ BILLING_PATHS = {
     "clusters": ("billing/clusters", "clusterId"),
 }
 RECORD_IDS = ("podId", "serverlessId", "networkVolumeId", "clusterId")
-_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def account_api(backend):
-    """The account calls for ``backend`` (same client, same request log)."""
-    return Account(backend)
-
-
 # -- pure helpers -----------------------------------------------------------------------------------------------
-
-
-def normalize_time(value, option="time"):
-    """An RFC 3339 UTC string (``...Z``) from an RFC 3339 date-time with a zone or a ``YYYY-MM-DD`` date (midnight
-    UTC). Raises ``ValueError`` naming ``option`` otherwise."""
-    text = str(value).strip()
-    if _DATE_ONLY.match(text):
-        text += "T00:00:00Z"
-    try:
-        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in ("Z", "z") else text)
-    except ValueError:
-        raise ValueError(
-            f"{option} must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, or a date such as 2026-06-01; "
-            f"got {value!r}"
-        ) from None
-    if moment.tzinfo is None:
-        raise ValueError(f"{option} needs a time zone (for example a trailing Z for UTC); got {value!r}")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def amount_key(api_key):
@@ -79,30 +51,15 @@ def amounts_from(payload):
     }
 
 
-def check_billing_query(kind, bucket_size, last_n, start_time, end_time):
-    """``(start_time, end_time)`` normalized; ``ValueError`` naming the option for bad input."""
-    start_time = normalize_time(start_time, "start_time") if start_time else None
-    end_time = normalize_time(end_time, "end_time") if end_time else None
-    if kind not in BILLING_KINDS:
-        raise ValueError(f"kind must be one of {', '.join(BILLING_KINDS)}, got {kind!r}")
-    if bucket_size not in BUCKET_SIZES:
-        raise ValueError(f"bucket_size must be one of {', '.join(BUCKET_SIZES)}, got {bucket_size!r}")
-    if last_n is not None and (start_time or end_time):
-        raise ValueError("last_n cannot be combined with start_time or end_time")
-    if last_n is not None and last_n < 1:
-        raise ValueError(f"last_n must be at least 1, got {last_n}")
-    if start_time and end_time and start_time >= end_time:
-        raise ValueError(f"start_time ({start_time}) must be before end_time ({end_time})")
-    return start_time, end_time
-
-
 class Account:
-    volumes_path = "network-volumes"
-    registries_path = "registries"
-
-    def __init__(self, backend):
-        self.backend = backend
-        self.client = backend.client
+    def __init__(self, client):
+        self.client = client
+        self._volumes = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
+        self._registries = Collection(client, "registries", "registries", "registry credential", REGISTRY)
+        self.list_network_volumes, self.get_network_volume, self.find_network_volumes = (
+            self._volumes.list, self._volumes.get, self._volumes.find)
+        self.list_registries, self.get_registry, self.find_registries = (
+            self._registries.list, self._registries.get, self._registries.find)
 
     @staticmethod
     def view_volume(payload):
@@ -121,12 +78,9 @@ class Account:
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
-    list_network_volumes, get_network_volume, find_network_volumes = collection_reads(
-        "volumes_path", "networkVolumes", "network volume", NETWORK_VOLUME)
-
     def create_network_volume(self, spec):
         # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
-        return self.view_volume(post_create(self.client, self.volumes_path, self.volume_create_body(spec)))
+        return self.view_volume(post_create(self.client, self._volumes.path, self.volume_create_body(spec)))
 
     def update_network_volume(self, volume_id, changes):
         """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
@@ -138,22 +92,19 @@ class Account:
             body["name"] = changes["name"]
         if "size_gb" in changes:
             body["size"] = int(changes["size_gb"])
-        return self.view_volume(self.client.request("PATCH", f"{self.volumes_path}/{quote_id(volume_id)}", json=body))
+        return self.view_volume(self.client.request("PATCH", self._volumes.at(volume_id), json=body))
 
     def delete_network_volume(self, volume_id):
-        self.client.request("DELETE", f"{self.volumes_path}/{quote_id(volume_id)}")
+        self.client.request("DELETE", self._volumes.at(volume_id))
 
     # -- container registry credentials ------------------------------------------------------------------------------
 
-    list_registries, get_registry, find_registries = collection_reads(
-        "registries_path", "registries", "registry credential", REGISTRY)
-
     def create_registry(self, name, username, password):
         body = {"name": name, "username": username, "password": password}
-        return self.view_registry(post_create(self.client, self.registries_path, body))
+        return self.view_registry(post_create(self.client, self._registries.path, body))
 
     def delete_registry(self, registry_id):
-        self.client.request("DELETE", f"{self.registries_path}/{quote_id(registry_id)}")
+        self.client.request("DELETE", self._registries.at(registry_id))
 
     # -- account SSH keys (the API replaces the whole list) ---------------------------------------------------------
 
@@ -170,11 +121,13 @@ class Account:
     # -- billing ---------------------------------------------------------------------------------------------------
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        """Spend of ``kind``; times are RFC 3339 with a zone or ``YYYY-MM-DD`` (``ValueError`` otherwise)."""
-        start_time, end_time = check_billing_query(kind, bucket_size, last_n, start_time, end_time)
+        """Spend of ``kind``; times are RFC 3339 with a zone or ``YYYY-MM-DD``, sent as RFC 3339 UTC. The query's
+        rules are ``BillingInput``'s (billing_info checks them before any call; a ``ValueError`` here otherwise)."""
+        BillingInput(kind=kind, start_time=start_time, end_time=end_time, last_n=last_n,
+                     resource_id=resource_id).check()
+        start_time = utc_time(start_time, "start_time") if start_time else None
+        end_time = utc_time(end_time, "end_time") if end_time else None
         path, filter_name = BILLING_PATHS[kind]
-        if resource_id and not filter_name:
-            raise ValueError(f"resource_id cannot filter billing kind {kind!r} (it has no per-resource records)")
         extra = {"lastN": int(last_n)} if last_n is not None else {}
         params = billing_params(bucket_size, extra, start_time, end_time, filter_name, resource_id)
         payload = as_dict(self.client.request("GET", path, params=params))

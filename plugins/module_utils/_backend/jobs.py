@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Serverless jobs over the runtime API on ``serverless_url`` (docs/dev/api-notes.md, "Serverless jobs"):
 ``POST /{endpoint}/run``, ``POST /{endpoint}/runsync?wait=<ms>``, ``GET /{endpoint}/status/{job}`` and
-``POST /{endpoint}/cancel/{job}``. ``job_calls(backend)`` gives them over the backend's client (same key, same
+``POST /{endpoint}/cancel/{job}``. ``backend.jobs`` gives them over the backend's client (same key, same
 request log); answers are read into one dict, the ``job`` result of ``runpod.cloud.endpoint_job``.
 """
 
@@ -12,17 +12,12 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import as_dict, as_int, as_str
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
 
 # docs/dev/api-notes.md, section 6: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to
 # this range).
 MIN_SYNC_WAIT_MS = 1000
 MAX_SYNC_WAIT_MS = 90000
-
-
-def job_calls(backend):
-    """The job calls for ``backend`` (its client, its ``serverless_url`` and request timeout)."""
-    return JobCalls(backend)
 
 
 def read_job(payload, endpoint_id):
@@ -53,11 +48,13 @@ def sync_wait_ms(seconds):
     return min(wanted, MAX_SYNC_WAIT_MS)
 
 
-class JobCalls:
-    def __init__(self, backend):
-        self.client = backend.client
-        self.base = str(backend.serverless_url).rstrip("/")
-        self.request_timeout = float(backend.request_timeout)
+class Jobs:
+    """The job calls over ``client`` on ``serverless_url`` (a ``/runsync`` may hold past ``request_timeout``)."""
+
+    def __init__(self, client, serverless_url, request_timeout):
+        self.client = client
+        self.base = str(serverless_url).rstrip("/")
+        self.request_timeout = float(request_timeout)
 
     def _url(self, endpoint_id, *parts):
         return "/".join([self.base, quote_id(endpoint_id), *(quote_id(part) for part in parts)])
@@ -80,7 +77,7 @@ class JobCalls:
                 raise
         return read_job(payload, endpoint_id)
 
-    def job_status(self, endpoint_id, job_id, attempts=None):
+    def status(self, endpoint_id, job_id, attempts=None):
         """``GET /status/{job}``: the job as it is now."""
         return read_job(self.client.request("GET", self._url(endpoint_id, "status", job_id), attempts=attempts),
                         endpoint_id)

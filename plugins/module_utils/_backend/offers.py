@@ -65,6 +65,7 @@ class Choice:
     units: int = 1
     cloud: str = "SECURE"
     data_center_ids: tuple[str, ...] = ()
+    gpu: bool = True  # a CPU pod reads no GPU catalog
 
     @property
     def needs_catalog(self) -> bool:
@@ -95,7 +96,7 @@ class Offer:
 def pod_choice(spec: Any) -> Choice:
     """The ``Choice`` of a pod create (``PodSpec``): a CPU pod has none (no GPU catalog, no GPU price)."""
     if str(spec.compute_type).upper() == "CPU":
-        return Choice()
+        return Choice(gpu=False)
     return Choice(
         requirements=Requirements.from_options(getattr(spec, "gpu_requirements", None)),
         max_price_per_hr=getattr(spec, "max_price_per_hr", None),

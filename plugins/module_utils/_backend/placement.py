@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Where a pod create goes: the candidates, their order from the catalog's stock, and what each answer means.
+"""Where a pod (or cluster) create goes: the candidates, their order from the catalog, and what each answer means.
 
 This is the one place that decides placement (docs/dev/api-notes.md, section 3.3; docs/gpu-capacity.md).
 RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read
@@ -17,8 +17,14 @@ the catalog, then create once per candidate in order until one answers 201, with
 | 429 | the client already backed off per Retry-After; still limited: raise |
 | 5xx | the create may have billed: raise ``maybe_created`` (the module looks the pod up by name) |
 
-The functions here make no HTTP call: the backend passes ``post(candidate)`` (one ``_client.post_create``, which
-marks a 5xx or a lost connection ``maybe_created``) and the catalog payload.
+One path for every create, priced or not, each step a pure function of what the one before gave:
+
+    candidates (``cross``) -> one catalog read (``read_catalog``) -> ``order(candidates, catalog, choice)``
+    -> ``place(ordered, post, read)``
+
+The functions make no HTTP call of their own: the resource object calls its catalog read in ``read_catalog`` and
+hands ``place`` its ``post(candidate)`` (one ``_client.post_create``, which marks a 5xx or a lost connection
+``maybe_created``) and the table that reads the answer.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 
@@ -58,21 +63,32 @@ def cross(type_ids: list[str], data_center_ids: list[str] | None = None) -> list
     return [Candidate(type_id, center) for type_id in types for center in centers]
 
 
-def stock_from_catalog(payload: Any) -> dict[str, dict[str | None, int]]:
-    """``{type id: {None: overall rank, data center: rank}}`` from a ``ListGpuTypesResponse`` read with
-    ``include=AVAILABILITY&product=POD``. Raises ValueError when the payload is not that shape."""
-    gpus = payload.get("gpus") if isinstance(payload, dict) else None
-    if not isinstance(gpus, list):
-        raise ValueError("the catalog answer has no gpus list")
-    stock: dict[str, dict[str | None, int]] = {}
-    for gpu in (_catalog.describe_gpu_type(raw) for raw in gpus if isinstance(raw, dict) and raw.get("id")):
-        per_center: dict[str | None, int] = {None: _catalog.stock_rank(gpu["stock"])}
-        per_center.update((dc, _catalog.stock_rank(level)) for dc, level in gpu["stock_by_data_center"].items())
-        stock[str(gpu["id"])] = per_center
-    return stock
+@dataclass(frozen=True)
+class Catalog:
+    """What the one catalog read gave: the offers (``read``), the read's error, or nothing (``not read``)."""
+
+    offers: dict[str, _offers.Offer] | None = None
+    failure: Exception | None = None
 
 
-def order(
+NOT_READ = Catalog()
+
+
+def wants_catalog(candidates: list[Candidate], choice: _offers.Choice) -> bool:
+    """Whether a create reads the catalog: GPU creates with candidates to order, or requirements or a cap to apply."""
+    return choice.gpu and (bool(candidates) or choice.needs_catalog)
+
+
+def read_catalog(read: Callable[[], Any], choice: _offers.Choice) -> Catalog:
+    """The one catalog read (``read()``, the caller's GET) as offers for ``choice``'s price tier; a failed read or an
+    answer of another shape is kept as the failure, which ``order`` weighs."""
+    try:
+        return Catalog(_offers.offers_from_catalog(read(), choice.cloud))
+    except (RunPodError, ValueError) as error:
+        return Catalog(failure=error)
+
+
+def by_stock(
     candidates: list[Candidate], stock: dict[str, dict[str | None, int]]
 ) -> tuple[list[Candidate], list[Candidate]]:
     """``(kept, dropped)``: candidates without stock are dropped; the rest keep the user's type order, and
@@ -127,31 +143,64 @@ class Placement:
         }
 
 
-def plan(
-    candidates: list[Candidate],
-    read_catalog: Callable[[], Any] | None,
-    placement: Placement,
-    choice: _offers.Choice | None = None,
-    expand: Callable[[list[str]], list[Candidate]] = cross,
-) -> list[Candidate]:
-    """Order ``candidates`` by one catalog read; a failed read never blocks a create (the user's order stays).
+@dataclass
+class Ordered:
+    """The candidates a create POSTs, in order, and the placement record so far (catalog, dropped)."""
 
-    The candidates carry the catalog's list price for ``choice`` (cloud tier, units) as ``price_per_hr``. A
-    ``choice`` with requirements or a cap goes to ``plan_priced`` (``expand`` builds its candidates)."""
-    choice = choice or _offers.Choice()
-    if read_catalog is not None and choice.needs_catalog:
-        return plan_priced(candidates, read_catalog, placement, choice, expand)
-    if read_catalog is None or not candidates:
-        return list(candidates)
-    try:
-        offers = _offers.offers_from_catalog(read_catalog(), choice.cloud)
-    except (RunPodError, ValueError) as error:
-        placement.catalog = f"failed: {error}; candidates kept in the given order"
-        return list(candidates)
-    kept, dropped = order(priced(candidates, offers, choice.units), _stock(offers))
+    candidates: list[Candidate]
+    placement: Placement
+
+
+def order(
+    candidates: list[Candidate],
+    catalog: Catalog,
+    choice: _offers.Choice,
+    centers: list[str] | None = None,
+) -> Ordered:
+    """The candidates to try, in order (docs/gpu-capacity.md), from the given ones and the one catalog read.
+
+    Not read: the given order. A failed read never blocks a plain create (the given order stays); with
+    ``gpu_requirements`` or ``max_price_per_hr`` there is no order to fall back on: ``catalog_unavailable``. Read:
+    with requirements the candidates are the matching types, cheapest first for the tier and unit (each crossed
+    with ``centers``); every candidate carries its list price for ``choice.units``; the cap drops those listed
+    above it (``reason: price``), then those without stock go (``reason: stock``). ``no_match`` when no type meets
+    the requirements, ``price_cap_exceeded`` when the cap left nothing; each raised before any create, carrying
+    the placement."""
+    placement = Placement()
+    if catalog.failure is not None:
+        placement.catalog = f"failed: {catalog.failure}"
+        if choice.needs_catalog:
+            raise attach(placement, RunPodError(
+                "catalog_unavailable",
+                getattr(catalog.failure, "status", None),
+                f"the GPU catalog could not be read ({catalog.failure}), and gpu_requirements / max_price_per_hr "
+                "need it: there is no order to fall back on, so nothing was created. Run the task again later",
+            ))
+        placement.catalog += "; candidates kept in the given order"
+    if catalog.offers is None:
+        return Ordered(list(candidates), placement)
+    offers = catalog.offers
     placement.catalog = "read"
-    placement.dropped = [replace(candidate, reason="stock") for candidate in dropped]
-    return kept
+    if choice.requirements is not None:
+        matched = _offers.by_requirements(offers, choice.requirements, choice)
+        if not matched:
+            raise attach(placement, RunPodError(
+                "no_match", None,
+                f"no GPU type in the catalog ({len(offers)} types) meets gpu_requirements {_describe(choice)}; "
+                "nothing was created. Widen the requirements (see runpod.cloud.gpu_type_info)",
+            ))
+        candidates = cross([offer.type_id for offer in matched], centers)
+    listed = priced(candidates, offers, choice.units)
+    affordable = [c for c in listed if not _offers.over_cap(c.price_per_hr, choice.max_price_per_hr)]
+    too_dear = [replace(c, reason="price") for c in listed if c not in affordable]
+    kept, no_stock = by_stock(affordable, {type_id: offer.stock for type_id, offer in offers.items()})
+    placement.dropped = too_dear + [replace(c, reason="stock") for c in no_stock]
+    if not kept and too_dear and choice.max_price_per_hr is not None:
+        cheapest = min(too_dear, key=lambda c: (c.price_per_hr is None, c.price_per_hr or 0.0))
+        unique = len({c.type_id for c in too_dear})
+        raise attach(placement, RunPodError("price_cap_exceeded", None, _offers.cap_message(
+            choice.max_price_per_hr, (cheapest.type_id, cheapest.price_per_hr), unique, choice.units)))
+    return Ordered(kept, placement)
 
 
 def priced(candidates: list[Candidate], offers: dict[str, _offers.Offer], units: int) -> list[Candidate]:
@@ -162,74 +211,21 @@ def priced(candidates: list[Candidate], offers: dict[str, _offers.Offer], units:
     ]
 
 
-def _stock(offers: dict[str, _offers.Offer]) -> dict[str, dict[str | None, int]]:
-    return {type_id: offer.stock for type_id, offer in offers.items()}
-
-
-def plan_priced(
-    candidates: list[Candidate],
-    read_catalog: Callable[[], Any],
-    placement: Placement,
-    choice: _offers.Choice,
-    expand: Callable[[list[str]], list[Candidate]],
-) -> list[Candidate]:
-    """Candidates for a create with ``gpu_requirements`` or ``max_price_per_hr`` (docs/gpu-capacity.md).
-
-    One catalog read; with requirements the candidates are the matching types, cheapest first for the tier and
-    unit (``expand`` pins them to data centers as ``cross`` would); the cap drops those listed above it
-    (``reason: price``), then the stock table drops those without stock (``reason: stock``). Raises
-    ``catalog_unavailable`` when the catalog cannot be read, ``no_match`` when no type meets the requirements and
-    ``price_cap_exceeded`` when the cap left nothing, each before any create and carrying ``placement``."""
-    try:
-        offers = _offers.offers_from_catalog(read_catalog(), choice.cloud)
-    except (RunPodError, ValueError) as error:
-        placement.catalog = f"failed: {error}"
-        raise attach(placement, RunPodError(
-            "catalog_unavailable",
-            getattr(error, "status", None),
-            f"the GPU catalog could not be read ({error}), and gpu_requirements / max_price_per_hr need it: "
-            "there is no order to fall back on, so nothing was created. Run the task again later",
-        )) from None
-    placement.catalog = "read"
-    if choice.requirements is not None:
-        matched = _offers.by_requirements(offers, choice.requirements, choice)
-        if not matched:
-            raise attach(placement, RunPodError(
-                "no_match", None,
-                f"no GPU type in the catalog ({len(offers)} types) meets gpu_requirements {_describe(choice)}; "
-                "nothing was created. Widen the requirements (see runpod.cloud.gpu_type_info)",
-            ))
-        candidates = expand([offer.type_id for offer in matched])
-    listed = priced(candidates, offers, choice.units)
-    affordable = [c for c in listed if not _offers.over_cap(c.price_per_hr, choice.max_price_per_hr)]
-    too_dear = [replace(c, reason="price") for c in listed if c not in affordable]
-    kept, no_stock = order(affordable, _stock(offers))
-    placement.dropped = too_dear + [replace(c, reason="stock") for c in no_stock]
-    if not kept and too_dear and choice.max_price_per_hr is not None:
-        cheapest = min(too_dear, key=lambda c: (c.price_per_hr is None, c.price_per_hr or 0.0))
-        unique = len({c.type_id for c in too_dear})
-        raise attach(placement, RunPodError("price_cap_exceeded", None, _offers.cap_message(
-            choice.max_price_per_hr, (cheapest.type_id, cheapest.price_per_hr), unique, choice.units)))
-    return kept
-
-
 def _describe(choice: _offers.Choice) -> str:
     wanted = choice.requirements
     given = {key: getattr(wanted, key) for key in _offers.REQUIREMENT_KEYS if wanted and getattr(wanted, key)}
     return ", ".join(f"{key}={value}" for key, value in given.items()) or "(none)"
 
 
-def place(
-    candidates: list[Candidate],
-    post: Callable[[Candidate], Any],
-    placement: Placement,
-) -> Any:
-    """POST per candidate in order until one is created; apply the table to each failure.
+def place(ordered: Ordered, post: Callable[[Candidate], Any], read: Callable[[Any], Any]) -> tuple[Any, dict]:
+    """POST per candidate in order until one is created; apply the table to each failure. Returns ``(view,
+    placement dict)``, the answer read by ``read`` (a ``_api/payloads`` table's).
 
     Every raised RunPodError carries ``placement`` (the dict) so a failed task can report what it tried.
     """
+    placement = ordered.placement
     last_error: RunPodError | None = None
-    for candidate in candidates:
+    for candidate in ordered.candidates:
         try:
             created = post(candidate)
         except RunPodError as error:
@@ -248,11 +244,14 @@ def place(
                 )
                 raise attach(placement, stop) from error
             # A 5xx or a lost connection came back ``maybe_created`` from ``post`` (``_client.post_create``): the
-            # create may have billed, so it is never re-sent here; the caller looks the pod up by name.
+            # create may have billed, so it is never re-sent here; the caller looks the resource up by name.
             raise attach(placement, error) from None
         placement.chosen = candidate
         placement.record(candidate, 201, "created")
-        return created
+        try:
+            return read(created), placement.as_dict()
+        except RunPodError as error:  # an answer without the resource: it exists all the same
+            raise attach(placement, error) from None
     raise attach(placement, exhausted(placement, last_error))
 
 

@@ -10,10 +10,10 @@ docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import HEALTH_KEYS, health_counts
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, classify
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")
@@ -32,7 +32,7 @@ def rollout_summary(workers):
     }
 
 
-class EndpointPoller(TrackedPoller):
+class EndpointPoller(Poller):
     """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
     ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
     worker left).
@@ -53,14 +53,16 @@ class EndpointPoller(TrackedPoller):
     last_rollout: dict | None = None
 
     def __init__(self, backend, endpoint_id, wait_for="ready"):
-        if wait_for not in ENDPOINT_WAIT_FOR:
-            raise ValueError(f"wait_for must be one of {', '.join(ENDPOINT_WAIT_FOR)}, got {wait_for!r}")
-        super().__init__(backend, MissCounter("endpoint", endpoint_id))
+        self.misses = tracked("endpoint", endpoint_id, wait_for, ENDPOINT_WAIT_FOR)
+        self.backend = backend
         self.endpoint_id = endpoint_id
         self.wait_for = wait_for
 
+    def lost(self):
+        return self.misses.ever_seen
+
     def poll(self):
-        missed, health = self.counted_read(lambda: self.backend.endpoint_health(self.endpoint_id, attempts=1))
+        missed, health = counted_read(self.misses, lambda: self.backend.endpoints.health(self.endpoint_id, attempts=1))
         if missed is not None:
             return missed
         # The worker list is read last: it is the fresher of the two, so a worker that turns ready between
@@ -102,7 +104,7 @@ class EndpointPoller(TrackedPoller):
 
     def _read_workers(self):
         try:
-            return self.backend.endpoint_workers(self.endpoint_id, attempts=1)
+            return self.backend.endpoints.workers(self.endpoint_id, attempts=1)
         except Exception as err:
             if classify(err):
                 raise

@@ -13,30 +13,13 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import TrackedPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
 
 # docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")
 ACTIVE = ("IN_QUEUE", "IN_PROGRESS", "RUNNING")
 # A terminal status that is not success -> the task's failure code.
 FAILURE_CODES = {"FAILED": "job_failed", "CANCELLED": "job_cancelled", "TIMED_OUT": "job_timed_out"}
-
-
-class JobMissCounter(MissCounter):
-    """The miss rules of a job: a 404 on ``/status`` is a job the invoke service does not know (yet, or any more:
-    RunPod keeps a finished job's result for a limited time)."""
-
-    _TEXTS = {
-        **MissCounter._TEXTS,
-        "job": {
-            "never_seen": "{error}",
-            "missed_once": "job status unreadable in the last poll: {error}",
-            "never_seen_fatal": ("the endpoint still does not know job {id} after {n} consecutive reads, so the id is "
-                                 "wrong, belongs to another endpoint, or its result has expired"),
-            "gone_fatal": ("job {id} is no longer known to the endpoint: its result expired or the endpoint was "
-                           "deleted while waiting"),
-        },
-    }
 
 
 def is_terminal(job):
@@ -54,7 +37,7 @@ def job_detail(job):
     return f"job {job.get('id')} {status}" + (f" ({', '.join(times)})" if times else "")
 
 
-class JobPoller(TrackedPoller):
+class JobPoller(Poller):
     """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8).
 
     ``seed`` is a job view the caller already has (the ``/runsync`` answer): the first poll reports it without a
@@ -70,19 +53,24 @@ class JobPoller(TrackedPoller):
     def __init__(self, backend, endpoint_id, job_id, seed=None):
         if not job_id:
             raise ValueError("JobPoller needs a job id")
-        # lost(): the job was read and then no longer known (deleted by someone else, or purged from the queue).
-        super().__init__(backend, JobMissCounter("job", job_id))
+        self.backend = backend
+        self.misses = MissCounter("job", job_id)
         self.endpoint_id = endpoint_id
         self.job_id = job_id
         self.last = seed
         self._seed = seed
+
+    def lost(self):
+        # The job was read and then no longer known (deleted by someone else, or purged from the queue).
+        return self.misses.ever_seen
 
     def poll(self):
         if self._seed is not None:
             job, self._seed = self._seed, None
             self.misses.seen()
         else:
-            missed, job = self.counted_read(lambda: self.backend.job_status(self.endpoint_id, self.job_id, attempts=1))
+            missed, job = counted_read(
+                self.misses, lambda: self.backend.jobs.status(self.endpoint_id, self.job_id, attempts=1))
             if missed is not None:
                 return missed
             self.last = job

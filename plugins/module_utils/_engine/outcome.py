@@ -102,32 +102,24 @@ def retry_after_of(err):
     return None
 
 
-class _WaitRecord:
-    """What a wait did, kept alike by a failed (``WaitError``) and a successful wait (``WaitOutcome``): the one
+def _wait_block(wait: WaitError | WaitOutcome, last_state: str) -> dict:
+    """What a wait did, alike for a failed (``WaitError``) and a successful wait (``WaitOutcome``): the one
     ``wait`` result shape (docs/dev/wait-and-status.md), the same keys on success and failure."""
-
-    elapsed: int
-    polls: int
-    probes: int
-    history: list
-    last_states: dict | None
-
-    def _wait_block(self, last_state: str) -> dict:
-        block = {
-            "elapsed": self.elapsed,
-            "polls": self.polls,
-            "probes": self.probes,
-            "history": list(self.history),
-            "last_state": last_state,
-        }
-        if self.last_states:
-            # Batch waits: the last known state of every resource.
-            block["last_states"] = dict(self.last_states)
-        return block
+    block = {
+        "elapsed": wait.elapsed,
+        "polls": wait.polls,
+        "probes": wait.probes,
+        "history": list(wait.history),
+        "last_state": last_state,
+    }
+    if wait.last_states:
+        # Batch waits: the last known state of every resource.
+        block["last_states"] = dict(wait.last_states)
+    return block
 
 
 @dataclass(eq=False, repr=False, kw_only=True)
-class WaitError(_WaitRecord, Exception):
+class WaitError(Exception):
     """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps). An exception as
     any other: compared by identity, ``str()`` is the message."""
 
@@ -150,11 +142,11 @@ class WaitError(_WaitRecord, Exception):
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
-        return self._wait_block(self.last_state)
+        return _wait_block(self, self.last_state)
 
 
 @dataclass(eq=False)
-class WaitOutcome(_WaitRecord):
+class WaitOutcome:
     """A successful wait."""
 
     value: Any
@@ -167,7 +159,7 @@ class WaitOutcome(_WaitRecord):
 
     def as_dict(self) -> dict:
         """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
-        block = self._wait_block(self.detail)
+        block = _wait_block(self, self.detail)
         block["ready_detail"] = self.detail
         return block
 
@@ -177,7 +169,7 @@ class WaitOutcome(_WaitRecord):
 
 
 class MissCounter:
-    """Consecutive-miss rules shared by pods and endpoints (docs/dev/wait-and-status.md, section 3).
+    """Consecutive-miss rules shared by pods, endpoints and jobs (docs/dev/wait-and-status.md, section 3).
 
     Once seen, ``gone_limit`` consecutive misses mean the resource went away; never seen,
     ``never_seen_limit`` consecutive misses mean it is not coming. Any failed read resets the run.
@@ -197,6 +189,16 @@ class MissCounter:
             "never_seen_fatal": ("the invoke service still does not know endpoint {id} after {n} consecutive "
                                  "reads, so it was deleted before it propagated, or it is not visible to this api key"),
             "gone_fatal": "endpoint {id} is no longer known to the invoke service, so it was deleted while waiting",
+        },
+        # A 404 on a job's ``/status`` is a job the invoke service does not know (yet, or any more: RunPod keeps a
+        # finished job's result for a limited time).
+        "job": {
+            "never_seen": "{error}",
+            "missed_once": "job status unreadable in the last poll: {error}",
+            "never_seen_fatal": ("the endpoint still does not know job {id} after {n} consecutive reads, so the id is "
+                                 "wrong, belongs to another endpoint, or its result has expired"),
+            "gone_fatal": ("job {id} is no longer known to the endpoint: its result expired or the endpoint was "
+                           "deleted while waiting"),
         },
     }
 

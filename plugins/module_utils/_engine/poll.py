@@ -21,11 +21,6 @@ import threading
 import time
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.duration import (
-    format_duration,
-    format_elapsed,
-    whole_seconds,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
     WAIT_INTERRUPTED,
     WAIT_TIMEOUT,
@@ -36,6 +31,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome impor
     fatal_link,
     rate_limit_sleep,
     retry_after_of,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.duration import (
+    format_duration,
+    format_elapsed,
+    whole_seconds,
 )
 
 DEFAULT_TIMEOUT = 600.0

@@ -2,10 +2,11 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
-"""The Ansible module skeleton: argument specs (``specs``), ``RunPodModule`` (``base``), ``ResourceModule``
-(``resource``, ``adoption``), the hints of failure messages (``hints``), the waiters a module composes and its
-action plugin builds (``waiter``, ``waits``, ``batch``, ``controller``, ``handoff``), pod fleets (``fleet``), the
-quota budget (``budget``), RunPod's logs in results (``logs``) and serverless jobs (``jobs``).
+"""The Ansible module skeleton: argument specs and the secret options (``specs``), ``RunPodModule`` (``base``), how a
+module applies its input model (``checks``), ``ResourceModule`` (``resource``, ``adoption``), the hints of failure
+messages (``hints``), the waiters a module composes and its action plugin builds (``waiter``, ``waits``, ``batch``,
+``controller``, ``handoff``), pod fleets (``fleet``), the quota budget (``budget``), RunPod's logs in results
+(``logs``) and serverless jobs (``jobs``).
 
-May import: Ansible, ``_backend``, ``_api``, ``_engine`` and ``_rules``. The only layer that knows Ansible.
+May import: Ansible, ``_backend``, ``_api``, ``_engine``, ``_rules`` and ``_vocab``. The only layer that knows Ansible.
 """

@@ -2,71 +2,81 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Never a second resource, never someone else's: what a resource module does after a create that may have gone
-through (adoption) and around names RunPod lets repeat (renames, creates racing on one name)."""
+"""Never a second resource, never someone else's: what a resource module does around names RunPod lets repeat
+(several found, a create that may have gone through, renames, creates racing on one name)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 
 
-class CreateSafety:
-    """The name rules of ``ResourceModule`` (docs/dev/architecture.md, "never a second resource"). Uses the module's
-    ``find_by_name``, ``fail``, ``fail_api``, ``fail_ambiguous``, ``label`` and its result; hooks stay overridable."""
+@dataclass
+class NameGuard:
+    """The name rules of one ``ResourceModule`` (docs/dev/architecture.md, "never a second resource"), which the
+    module builds with what they use: its kind, its result key and id option (for the hints), its lookup by name
+    and its failure path (``fail``, ``fail_api``, ``warn``: a fleet member's raise instead of ending the task)."""
 
-    resource_kind: str
+    kind: str
     result_key: str
-    track_actions: bool
-    adopt_after_failed_create: bool
-    result: dict
-    module: Any
-    warn: Any
-    find_by_name: Any
-    fail: Any
-    fail_api: Any
-    fail_ambiguous: Any
-    label: Any
+    id_option: str | None
+    find_by_name: Callable[[str], list]
+    fail: Callable[..., NoReturn]
+    fail_api: Callable[..., NoReturn]
+    warn: Callable[[str], None]
 
-    def create_failed(self, spec: Any, error: RunPodError) -> Any:
-        """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
-        if error.maybe_created and self.adopt_after_failed_create:
-            return self.adopt(spec, error)
-        advice = self.not_retried_advice(spec) if error.maybe_created else None
+    def label(self, resource: Any) -> str:
+        return f"{self.kind} {resource.id} ({resource.name!r})"
+
+    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
+        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
+        ids = sorted(resource.id for resource in matches)
+        id_option = self.id_option
+        placeholder = f"{id_option or 'name'}=<{id_option or 'name'}>"
+        remedy = f"set {id_option} to the one you mean, or delete" if id_option else "rename or delete"
+        delete = _hints.delete_hint(self.result_key, placeholder)
+        self.fail(
+            f"{context}found {len(ids)} {self.kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names "
+            f"to be unique, so it will not guess: {remedy} the others ({delete})",
+            code="ambiguous",
+            ids=ids,
+            **extra,
+        )
+
+    def create_failed(self, name: str, error: RunPodError, advice: str | None) -> NoReturn:
+        """A create raised and nothing is adopted: ``advice`` (a create that may have gone through), else the API
+        failure."""
         if advice:
             self.fail(
-                f"creating {self.resource_kind} {spec.name!r} failed ({error.message}, {error.code}), and RunPod may "
-                f"have created it anyway; it was not retried: {advice}",
+                f"creating {self.kind} {name!r} failed ({error.message}, {error.code}), and RunPod may have created "
+                f"it anyway; it was not retried: {advice}",
                 code=error.code,
                 status=error.status,
             )
-        self.fail_api(error, f"creating {self.resource_kind} {spec.name!r} failed", changed=False)
+        self.fail_api(error, f"creating {self.kind} {name!r} failed", changed=False)
 
-    def not_retried_advice(self, spec: Any) -> str | None:
-        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
-        return None
-
-    def adopt(self, spec: Any, error: RunPodError) -> Any:
+    def adopt(self, name: str, error: RunPodError) -> Any:
         """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
-        and bill: look it up by name and adopt the one found (``actions: [adopt]``); never send the create again."""
-        kind, name = self.resource_kind, spec.name
+        and bill: look it up by name and return the one found (the module's ``actions: [adopt]``); never send the
+        create again."""
+        kind = self.kind
         try:
             found = self.find_by_name(name)
         except RunPodError as lookup_error:
             self.fail(
                 f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
                 f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
-                f"A {kind} may exist and bill: check with {self.info_hint_by_name(name)} before running the "
+                f"A {kind} may exist and bill: check with {self._info_hint_by_name(name)} before running the "
                 "task again.",
                 code=error.code,
                 status=error.status,
                 changed=True,
             )
         if len(found) == 1:
-            if self.track_actions:
-                self.result["actions"][-1:] = ["adopt"]
             self.warn(
                 f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
                 "is listed, so it was created; this task adopted it instead of creating another."
@@ -89,11 +99,10 @@ class CreateSafety:
         try:
             others = sorted(found.id for found in self.find_by_name(name) if found.id != current.id)
         except RunPodError as error:
-            self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed", resource_id=current.id)
+            self.fail_api(error, f"listing {self.kind}s named {name!r} failed", resource_id=current.id)
         if others:
-            kind = self.resource_kind
             self.fail(
-                f"{self.label(current)} cannot be renamed to {name!r}: {kind} {', '.join(others)} "
+                f"{self.label(current)} cannot be renamed to {name!r}: {self.kind} {', '.join(others)} "
                 f"{'is' if len(others) == 1 else 'are'} already named {name!r}, and this module needs names to be "
                 "unique. Nothing was changed; choose another name.",
                 code="conflict",
@@ -102,7 +111,7 @@ class CreateSafety:
                 changed=False,
             )
 
-    def info_hint_by_name(self, name: str) -> str:
+    def _info_hint_by_name(self, name: str) -> str:
         """The task that lists this module's resources (its ``_info`` module), else this module by name."""
         if self.result_key in _hints.INFO_MODULES:
             return f"runpod.cloud.{_hints.INFO_MODULES[self.result_key]}"
@@ -115,7 +124,7 @@ class CreateSafety:
             matches = (find_by_name or self.find_by_name)(created.name)
         except RunPodError as error:
             self.warn(
-                f"{self.label(created)} was created, but the list read that checks for other {self.resource_kind}s "
+                f"{self.label(created)} was created, but the list read that checks for other {self.kind}s "
                 f"created with the same name at the same moment failed: {error.message} ({error.code})"
             )
             return
@@ -125,7 +134,7 @@ class CreateSafety:
             self.fail_ambiguous(
                 created.name,
                 matches,
-                f"{self.label(created)} was created, but other tasks created {self.resource_kind}s with the same "
+                f"{self.label(created)} was created, but other tasks created {self.kind}s with the same "
                 "name at the same moment (for example the forks of a play over several hosts: use run_once: true "
                 "for one shared resource, or a name per host). Nothing was deleted; ",
                 resource_id=created.id,

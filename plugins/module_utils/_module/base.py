@@ -20,9 +20,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     HTTPX_IMPORT_ERROR,
     RunPodError,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import resolve_options, transport_warnings
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
+    make_backend,
+    resolve_options,
+    transport_warnings,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
@@ -32,6 +34,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff impor
     key_fingerprint,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import CONNECTION_KEYS, WaitSettings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
 # pydantic is imported (through ``_api.compat``) only by the modules whose input rules use it (``_api.inputs``): a
 # read-only task never pays for it (docs/dev/architecture.md, "Import cost").
@@ -118,10 +121,8 @@ class RunPodModule:
 
     @property
     def account(self):
-        """Network volumes, registry credentials, SSH keys and billing (``_account``), over the backend's client."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import account_api
-
-        return account_api(self.backend)
+        """Network volumes, registry credentials, SSH keys and billing (``backend.account``)."""
+        return self.backend.account
 
     def warn(self, warning: str) -> None:
         self.report.warn(warning)

@@ -8,16 +8,16 @@
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import describe_pod
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     add_pod_logs,
     batch_failure_logs,
     live_pod_lines,
     pending_pods,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
 
 
 def with_proven_ssh(described, proven):
@@ -109,18 +109,15 @@ def explain_batch_failure(error, poller, pod_ids, names):
     return msg, {"not_ready": not_ready}
 
 
-class _FirstReadBackend:
-    """Hands the wait's first poll the list read already made, so a wait starts without a second read."""
+def first_read_then(pods, first_read):
+    """The list read of a wait: the read already made first (so a wait starts without a second read), then
+    ``pods.list(attempts=1)``."""
+    pending = [first_read] if first_read is not None else []
 
-    def __init__(self, backend, first_read):
-        self._backend = backend
-        self._first = first_read
+    def read():
+        return pending.pop() if pending else pods.list(attempts=1)
 
-    def list_pods(self, runtime=True, attempts=None):
-        if self._first is not None:
-            pods, self._first = self._first, None
-            return pods
-        return self._backend.list_pods(runtime=runtime, attempts=attempts)
+    return read
 
 
 class PodsWaiter(Waiter):
@@ -130,7 +127,7 @@ class PodsWaiter(Waiter):
     result_key = "pods"
 
     def resume(self, handoff):
-        from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
 
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
@@ -144,8 +141,8 @@ class PodsWaiter(Waiter):
         result, settings = self.host.result, self.host.wait_options
         before = {pod["id"]: pod for pod in result["pods"]}
         missing = result["missing"]
-        backend = _FirstReadBackend(self.host.backend, first_read)
-        poller = BatchPodPoller(backend, pod_ids, wait_for=settings.wait_for, names=names)
+        poller = BatchPodPoller(self.host.backend, pod_ids, wait_for=settings.wait_for, names=names,
+                                read=first_read_then(self.host.backend.pods, first_read))
         what = "ssh" if settings.wait_for == "ssh" else "running status"
         count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
 DEFAULT_CREATE_TIMEOUT = "10m"
 # The pod module's option (fleets too); paired with its DOCUMENTATION (create_timeout).

@@ -65,7 +65,7 @@ def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, 
     The module did everything but the wait; this builds the module's waiter (``waiter_class``) on the module's
     options and result and runs its ``resume``, so the result is what the module would have returned had it
     waited itself. ``secrets`` are the task's values that log lines must not show (the handoff never carries
-    them; ``_module.logs.task_secrets``).
+    them; ``_module.log_report.task_secrets``).
     """
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)

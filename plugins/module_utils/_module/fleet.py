@@ -31,7 +31,7 @@ def member_names(base, count):
 class SharedCatalog:
     """The fleet's one catalog read: the first member's create reads (with its own reader, ``read``), the others
     wait for its answer and get the same (or its failure). Every member's spec differs only by name; each create
-    still returns its own placement. Given to the backend's ``create_pod`` as ``shared_read``."""
+    still returns its own placement. Given to ``backend.pods.create`` as ``shared_read``."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -94,14 +94,14 @@ class _Member:
         try:
             try:
                 if len(self.matches) > 1:
-                    runner.fail_ambiguous(self.name, self.matches)
+                    runner.name_guard.fail_ambiguous(self.name, self.matches)
                 current = runner.seen(self.matches[0] if self.matches else None)
                 if runner.params["state"] == "absent":
                     runner.absent(current)
-                elif current is not None:
-                    runner.converge(current)
                 else:
-                    self.created = runner.create_missing()
+                    resource = runner.present(current)
+                    if current is None:
+                        self.created = resource
             except RunPodError as error:
                 runner.fail_unexpected(error)
         except MemberFailedError as failed:
@@ -127,7 +127,7 @@ def run_fleet(owner):
     params = owner.params
     names = member_names(params["name"], params["count"])
     try:
-        found = owner.backend.find_pods_named(names)
+        found = owner.backend.pods.find_named(names)
     except RunPodError as error:
         owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
     catalog = SharedCatalog()
@@ -156,7 +156,7 @@ def _recheck_names(owner, members, names):
     if not created:
         return
     try:
-        found = owner.backend.find_pods_named(names)
+        found = owner.backend.pods.find_named(names)
     except RunPodError as error:
         failed_read = error
 
@@ -167,7 +167,7 @@ def _recheck_names(owner, members, names):
             return found.get(name, [])
     for member in created:
         try:
-            member.runner.refuse_concurrent_duplicates(member.created, find_by_name=lookup)
+            member.runner.name_guard.refuse_concurrent_duplicates(member.created, find_by_name=lookup)
         except MemberFailedError as failed:
             member.failure = failed.result
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import spec_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
-from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import CreateSafety
+from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 
 
-class ResourceModule(RunPodModule, CreateSafety):
+class ResourceModule(RunPodModule):
     """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
 
     The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
@@ -34,8 +34,9 @@ class ResourceModule(RunPodModule, CreateSafety):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
-    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call: every
-    # input rule of the module is there (``check_options`` is for what the rules cannot say).
+    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call, and which
+    # says what a create needs (``create_problem``): every rule on the options alone is there. The rules that need
+    # what the lookup found are the ``check_found`` hook's.
     input_model: Any = None
     # Whether a create is followed by one list read by name, to catch the same name created at the same
     # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
@@ -53,6 +54,10 @@ class ResourceModule(RunPodModule, CreateSafety):
         if recheck_after_create is not None:
             self.recheck_name_after_create = recheck_after_create
         super().__init__(module, **seat)
+        # The name rules (ambiguous names, adoption, renames, concurrent creates), over this module's lookup and
+        # failure path.
+        self.name_guard = NameGuard(self.resource_kind, self.result_key, self.id_option, self.find_by_name,
+                                    fail=self.fail, fail_api=self.fail_api, warn=self.warn)
         if self.track_actions:
             self.result["actions"] = []
         # Set once this task created or started a resource: every later failure names it (changed=true).
@@ -62,12 +67,13 @@ class ResourceModule(RunPodModule, CreateSafety):
         self.interrupt = _wait.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
-        self.check_options()
         self.waiter = self.waiter_class(self) if self.waiter_class is not None else None
 
     # --- hooks -----------------------------------------------------------------------------------
-    def check_options(self) -> None:
-        """Refuse bad input before any API call (``self.fail(..., code="bad_request")``)."""
+    def check_found(self, current: Any) -> None:
+        """The module's rules that need what the lookup found (``current``, None when nothing was), checked once
+        before any change or create with ``state`` other than absent: fail (``self.fail``) when the task asks for
+        what RunPod cannot do to it (a setting fixed at create, a state that never creates)."""
 
     def read(self, resource_id: str) -> Any:
         """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
@@ -86,28 +92,9 @@ class ResourceModule(RunPodModule, CreateSafety):
         raise NotImplementedError
 
     def build_spec(self) -> Any:
-        """The create request (a ``_models`` spec); fail with ``bad_request`` when something is missing."""
+        """The create request (a ``_vocab.views`` spec) of options that have what a create needs (``input_model``'s
+        ``create_problem``)."""
         raise NotImplementedError
-
-    def require_for_create(self, *needs: str | tuple[str, ...], hint: str = "") -> None:
-        """Fail ``bad_request`` before a create when the task leaves out an option the create needs.
-
-        Each need is an option, or a tuple of options of which one is enough (``("image", "template_id")``). The
-        message is the same in every module: ``no <kind> named <name> exists, and creating one needs a, b or c and
-        d``, then ``hint``.
-        """
-        missing = []
-        for need in needs:
-            options = (need,) if isinstance(need, str) else need
-            if not any(self.params.get(option) for option in options):
-                missing.append(" or ".join(options))
-        if missing:
-            listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
-            self.fail(
-                f"no {self.resource_kind} named {self.params.get('name')!r} exists, and creating one needs {listed}"
-                f"{hint}",
-                code="bad_request",
-            )
 
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
         """``(result, diff after)`` of a create in check mode."""
@@ -116,6 +103,19 @@ class ResourceModule(RunPodModule, CreateSafety):
 
     def create(self, spec: Any) -> Any:
         raise NotImplementedError
+
+    def create_failed(self, spec: Any, error: RunPodError) -> Any:
+        """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
+        if error.maybe_created and self.adopt_after_failed_create:
+            adopted = self.name_guard.adopt(spec.name, error)
+            if self.track_actions:
+                self.result["actions"][-1:] = ["adopt"]
+            return adopted
+        self.name_guard.create_failed(spec.name, error, self.not_retried_advice(spec) if error.maybe_created else None)
+
+    def not_retried_advice(self, spec: Any) -> str | None:
+        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
+        return None
 
     def create_placed(self, create: Any) -> Any:
         """``create() -> (resource, placement)``, a create that places (pod, cluster): what it tried is the
@@ -173,7 +173,7 @@ class ResourceModule(RunPodModule, CreateSafety):
             if self.params.get("state") == "absent":
                 self.absent(current)
             else:
-                resource = self.converge(current) if current is not None else self.create_missing()
+                resource = self.present(current)
                 self.stop_if_interrupted(resource)
                 if resource is not None and self.should_wait():
                     self.hand_off_wait(resource)
@@ -206,7 +206,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         return resource
 
     def label(self, resource: Any) -> str:
-        return f"{self.resource_kind} {resource.id} ({resource.name!r})"
+        return self.name_guard.label(resource)
 
     def action(self, name: str) -> None:
         self.mark_changed()
@@ -234,24 +234,16 @@ class ResourceModule(RunPodModule, CreateSafety):
         except RunPodError as error:
             self.fail_api(error, f"listing {self.resource_kind}s named {name!r} failed")
         if len(matches) > 1:
-            self.fail_ambiguous(name, matches)
+            self.name_guard.fail_ambiguous(name, matches)
         return matches[0] if matches else None
 
-    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
-        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
-        ids = sorted(resource.id for resource in matches)
-        kind = self.resource_kind
-        placeholder = f"{self.id_option or 'name'}=<{self.id_option or 'name'}>"
-        remedy = f"set {self.id_option} to the one you mean, or delete" if self.id_option else "rename or delete"
-        self.fail(
-            f"{context}found {len(ids)} {kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names to be "
-            f"unique, so it will not guess: {remedy} the others ({_hints.delete_hint(self.result_key, placeholder)})",
-            code="ambiguous",
-            ids=ids,
-            **extra,
-        )
-
     # --- present ---------------------------------------------------------------------------------
+    def present(self, current: Any) -> Any:
+        """``current`` (None: nothing found) brought to the task's state: the rules that need it, then the
+        update or the create; returns the resource (None for a create in check mode)."""
+        self.check_found(current)
+        return self.converge(current) if current is not None else self.create_missing()
+
     def create_missing(self) -> Any:
         """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
@@ -264,10 +256,15 @@ class ResourceModule(RunPodModule, CreateSafety):
                 code="not_found",
                 resource_id=resource_id,
             )
-        try:
-            spec = self.build_spec()
-        except ValueError as error:  # the spec's own rules (``_models``): one rule, one message
-            self.fail(f"no {kind} named {self.params['name']!r} exists, and {spec_problem(error)}", code="bad_request")
+        # What a create needs is the input model's; a spec may still refuse a value (one rule, one message).
+        problem = self.input_model.create_problem(self.params) if self.input_model is not None else None
+        if not problem:
+            try:
+                spec = self.build_spec()
+            except ValueError as error:
+                problem = spec_problem(error)
+        if problem:
+            self.fail(f"no {kind} named {self.params.get('name')!r} exists, and {problem}", code="bad_request")
         self.action("create")
         result, after = self.plan(spec)
         self.set_diff({}, after)
@@ -285,7 +282,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         else:
             if self.recheck_name_after_create:
                 self.touched_id = created.id
-                self.refuse_concurrent_duplicates(self.seen(created))
+                self.name_guard.refuse_concurrent_duplicates(self.seen(created))
         self.touched_id = created.id
         return self.seen(created)
 
@@ -295,7 +292,7 @@ class ResourceModule(RunPodModule, CreateSafety):
         if not changes:
             return current
         if "name" in changes:
-            self.refuse_taken_name(current, changes["name"])
+            self.name_guard.refuse_taken_name(current, changes["name"])
         view = self.diff_view(current)
         self.action("update")
         if self.track_actions:

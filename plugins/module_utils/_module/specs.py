@@ -11,9 +11,21 @@ from typing import Any
 
 from ansible.module_utils.basic import env_fallback
 
+# The options whose values are secrets wherever a module has them: their specs say ``no_log=True`` (``secret``), the
+# log maskers (``log_report.task_secrets``, the action plugin's) hide their values (test_secret_options.py).
+SECRET_OPTIONS = ("api_key", "password")
+
+
+def secret(name: str, **spec: Any) -> dict:
+    """The spec of the secret option ``name`` (one of ``SECRET_OPTIONS``): ``no_log`` set here, not by hand."""
+    if name not in SECRET_OPTIONS:
+        raise ValueError(f"{name} is not in SECRET_OPTIONS")
+    return dict(spec, no_log=True)
+
+
 # Paired with plugins/doc_fragments/auth.py: change both together.
 AUTH_ARGUMENT_SPEC = dict(
-    api_key=dict(type="str", required=True, no_log=True, fallback=(env_fallback, ["RUNPOD_API_KEY"])),
+    api_key=secret("api_key", type="str", required=True, fallback=(env_fallback, ["RUNPOD_API_KEY"])),
     # Deprecated: REST v2 is the only API left, and any other value fails with _backend.V1_RETIRED.
     api_version=dict(
         type="str", fallback=(env_fallback, ["RUNPOD_API_VERSION"]),
@@ -61,6 +73,37 @@ INFO_MUTUALLY_EXCLUSIVE = [("id", "name")]
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
+# Paired with plugins/doc_fragments/lookup.py: how a resource module finds its resource (by id, else by name) and
+# the state it wants (``ResourceModule``); a module with more states gives its own ``state``.
+LOOKUP_ARGUMENT_SPEC = dict(
+    INFO_SELECTION_SPEC, state=dict(type="str", choices=["present", "absent"], default="present")
+)
+
+# Paired with plugins/doc_fragments/container.py (DOCUMENTATION): the container settings of a pod, a cluster's
+# nodes, an endpoint's workers and a template (``_vocab.views._ContainerSettings``).
+CONTAINER_ARGUMENT_SPEC = dict(
+    image=dict(type="str"),
+    env=dict(type="dict"),
+    ports=dict(type="list", elements="str"),
+    container_disk_gb=dict(type="int"),
+    docker_args=dict(type="str"),
+)
+
+# Paired with plugins/doc_fragments/container.py (REGISTRY): the credential a private image is pulled with (pod,
+# endpoint, template).
+REGISTRY_ARGUMENT_SPEC = dict(registry_id=dict(type="str"))
+
+# Paired with plugins/doc_fragments/container.py (POD): what a pod's container mounts and how SSH reaches it (pod,
+# and every node of a cluster).
+POD_CONTAINER_ARGUMENT_SPEC = dict(
+    volume_gb=dict(type="int"),
+    volume_mount_path=dict(type="str"),
+    network_volume_id=dict(type="str"),
+    data_center_ids=dict(type="list", elements="str"),
+    ssh=dict(type="bool", default=True),
+    ssh_public_key=dict(type="str", no_log=False),
+)
+
 # The pod module's fleet options (``_module/fleet.py`` runs them; their limits are ``_api/inputs.py``'s
 # ``fleet_problem``); paired with its DOCUMENTATION (count, create_concurrency).
 FLEET_ARGUMENT_SPEC = dict(
@@ -93,7 +136,7 @@ class WaitSettings:
 
 def info_lines(owner: Any) -> int:
     """The info modules' ``logs`` option, checked before any call: 0 to ``MAX_INFO_LINES``.
-    Here rather than with the log readers (``_module.logs``), which a task asking for no logs never imports."""
+    Here rather than with the log readers (``_module.log_report``), which a task asking for no logs never imports."""
     lines = owner.params.get("logs") or 0
     if not 0 <= lines <= MAX_INFO_LINES:
         owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any, NoReturn, Protocol
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
@@ -51,7 +52,8 @@ class WaitHost(Protocol):
 
 class Waiter:
     """The wait of one kind of resource. Subclasses set ``kind`` (in messages), ``module`` (the module that
-    manages it, for hints) and ``result_key``, and implement ``resume`` (the wait a handoff carries)."""
+    manages it, for hints) and ``result_key``, and implement ``wait_for`` (the wait on one resource) or ``resume``
+    (the wait a handoff carries, when it is not one resource's)."""
 
     kind = "resource"
     module = ""
@@ -81,7 +83,13 @@ class Waiter:
 
     # --- the wait --------------------------------------------------------------------------------
     def resume(self, handoff: dict) -> None:
-        """On the controller: run the wait ``hand_off`` handed over, on the host's result."""
+        """On the controller: run the wait ``hand_off`` handed over, on the host's result (default: a wait on one
+        resource, whose ``id``, ``name`` and ``touched_id`` the handoff carries)."""
+        self.touched_id = handoff.get("touched_id")
+        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
+
+    def wait_for(self, resource: Any) -> None:
+        """Block until ``resource`` is ready (with ``self.until``); set ``result["wait"]``."""
         raise NotImplementedError
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
@@ -97,7 +105,7 @@ class Waiter:
             resource_id=self.touched_id,
         )
 
-    # What the log readers (``_module.logs``) use of the task that waits: its options, client and failure path,
+    # What the log readers (``_module.log_report``) use of the task that waits: its options, client and failure path,
     # and the secrets the action plugin passed (the handoff never carries them).
     log_secrets: list = []
 
@@ -117,7 +125,7 @@ class Waiter:
         ``describe_last`` returns the resource(s) as last seen (for the failure result).
         ``explain_failure(error) -> (msg, extra result keys)`` replaces the default message, for waits
         on several resources. ``timeout`` overrides ``wait_timeout`` (what is left of it). Returns the outcome.
-        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.logs``);
+        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.log_report``);
         ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
         """
         settings = self.host.wait_options

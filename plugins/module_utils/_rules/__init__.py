@@ -6,5 +6,5 @@
 (``endpoints``) options ask for (and the rules every resource shares, ``common``), what RunPod would refuse, and
 what differs on an existing resource.
 
-May import: ``_api`` (models, catalog) and ``_engine``; never Ansible, ``_backend`` or ``_module``.
+May import: ``_api`` and ``_vocab``; never Ansible, ``_backend`` or ``_module``.
 """

@@ -4,7 +4,7 @@
 """The ``runpod.cloud.watch`` event source: RunPod pods, endpoints and clusters as Event-Driven Ansible events.
 
 I/O only (reads, SSH probes, backoff, the queue); what changed between two reads is decided by the pure watchers
-in plugins/module_utils/_engine/watch.py. docs/eda.md is the user guide and the event catalogue.
+in plugins/module_utils/_vocab/watch_events.py. docs/eda.md is the user guide and the event catalogue.
 """
 
 from __future__ import annotations
@@ -181,14 +181,14 @@ _collections_on_path()
 
 # pylint: disable=wrong-import-position
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (  # noqa: E402
+    make_backend,
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import watch as _watch  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as _watch  # noqa: E402
 
 
 class WatchError(Exception):
@@ -329,17 +329,18 @@ class WatchSource:
         workers: dict = {}
         try:
             if "clusters" in kinds:
-                clusters = await self._read("clusters", self.backend.list_clusters)
+                clusters = await self._read("clusters", self.backend.clusters.list)
             if "pods" in kinds or "clusters" in kinds:
                 # One pod read serves both kinds: members come with ?includeClusterPods=true.
                 select = None if "clusters" in kinds else (lambda _pod_id, name: self._wanted(name))
-                pods = await self._read("pods", self.backend.list_pods, include_cluster_pods="clusters" in kinds,
+                pods = await self._read("pods", self.backend.pods.list, include_cluster_pods="clusters" in kinds,
                                         select=select)
             if "endpoints" in kinds:
-                endpoints = await self._read("endpoints", self.backend.list_endpoints)
+                endpoints = await self._read("endpoints", self.backend.endpoints.list)
                 for endpoint in [item for item in endpoints or [] if self._wanted(item.name)]:
                     workers[endpoint.id] = await self._read(f"the workers of endpoint {endpoint.id}",
-                                                            self.backend.endpoint_workers, endpoint.id, missing_ok=True)
+                                                            self.backend.endpoints.workers, endpoint.id,
+                                                            missing_ok=True)
         except _RateLimitedError:
             pass
         return clusters, pods, endpoints, workers

@@ -23,7 +23,7 @@ from helpers.fakes import UNIT_API_KEY, FakeBackend, install_backend, install_cl
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
-from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _wait_action
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import ProgressLines, WaitingAction
@@ -290,7 +290,7 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
 
     def boot_after_40s(clock, seconds):
         if clock.elapsed >= 40:
-            backend.pods["pod-1"] = up
+            backend.pods.store["pod-1"] = up
 
     backend = FakeBackend(pods=[booting])
     install_clock(monkeypatch, make_clock(on_sleep=boot_after_40s))

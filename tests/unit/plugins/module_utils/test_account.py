@@ -11,16 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import FakeClock, Router, problem
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import (
-    Account,
-    account_api,
-    amount_key,
-    normalize_time,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account, amount_key
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
 
 V2 = "https://rest.example.test/v2"
 VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1", "type": "HIGH_PERFORMANCE"}
@@ -29,17 +25,17 @@ VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1
 def account(router):
     options = {"api_key": "k-test-123456", "api_url": V2}
     backend = make_backend(options, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
-    return account_api(backend)
+    return backend.account
 
 
-def test_account_api_is_the_rest_v2_account_over_the_backends_client():
+def test_the_account_is_the_rest_v2_account_over_the_backends_client():
     router = Router()
     backend = make_backend(
         {"api_key": "k-test-123456", "api_url": V2}, transport=httpx.MockTransport(router), clock=FakeClock()
     )
-    api = account_api(backend)
-    assert isinstance(api, Account) and api.client is backend.client
-    assert (api.volumes_path, api.registries_path) == ("network-volumes", "registries")
+    api = backend.account
+    assert isinstance(api, Account) and api.client is backend.client and backend.account is api
+    assert (api._volumes.path, api._registries.path) == ("network-volumes", "registries")
 
 
 def test_v2_network_volume_calls():
@@ -181,8 +177,6 @@ def test_billing_refusals_come_before_any_call():
     v2 = account(router)
     with pytest.raises(ValueError, match="resource_id"):
         v2.billing("all", resource_id="p1")
-    with pytest.raises(ValueError, match="last_n cannot be combined"):
-        v2.billing("pods", last_n=2, start_time="2026-06-01T00:00:00Z")
     with pytest.raises(ValueError, match="before end_time"):
         v2.billing("pods", start_time="2026-06-02T00:00:00Z", end_time="2026-06-01T00:00:00Z")
     assert router.calls == []
@@ -196,22 +190,22 @@ def test_billing_refusals_come_before_any_call():
         ("2026-06-01T00:00:00z", "2026-06-01T00:00:00Z"),
     ],
 )
-def test_normalize_time(value, expected):
-    assert normalize_time(value) == expected
+def test_utc_time(value, expected):
+    assert utc_time(value, "start_time") == expected
 
 
 @pytest.mark.parametrize("value", ["yesterday", "2026-06-01T00:00:00", "2026-13-01", ""])
-def test_normalize_time_refuses(value):
+def test_utc_time_refuses(value):
     with pytest.raises(ValueError, match="start_time"):
-        normalize_time(value, "start_time")
+        utc_time(value, "start_time")
 
 
 @given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1)))
-def test_normalize_time_round_trips_any_utc_moment(moment):
+def test_utc_time_round_trips_any_utc_moment(moment):
     moment = moment.replace(microsecond=0, tzinfo=UTC)
     text = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-    assert normalize_time(text) == text
-    assert normalize_time(moment.isoformat()) == text
+    assert utc_time(text, "end_time") == text
+    assert utc_time(moment.isoformat(), "end_time") == text
 
 
 def test_amount_keys():
@@ -223,17 +217,18 @@ def test_amount_keys():
 
 
 def test_registry_id_reaches_the_bodies_and_views():
-    from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec, TemplateSpec
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend import core as _backend
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend import rest as _backend_v2
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body, pod_update_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import template_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
-    assert _backend_v2.pod_create_body(spec, "g")["registry"] == "reg1"
-    assert _backend_v2.pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
+    assert pod_create_body(spec, "g")["registry"] == "reg1"
+    assert pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
     template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
-    assert _backend.build_template_body(template, creating=True)["registry"] == "reg1"
+    assert template_body(template, creating=True)["registry"] == "reg1"
     assert (
-        _backend_v2.endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
+        endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
         == "reg1"
     )
     assert POD.read({"id": "p1", "registry": "reg1"}).registry_id == "reg1"

@@ -13,18 +13,18 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointSpec, PodSpec, TemplateSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
     DEFAULT_API_URL,
     DEFAULT_SERVERLESS_URL,
     V1_RETIRED,
+    Backend,
+    make_backend,
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec, PodSpec, TemplateSpec
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"
@@ -117,8 +117,8 @@ def test_transport_warnings_for_plain_http_off_loopback_and_unverified_tls():
 def test_make_backend_picks_v2_by_default_and_counts_requests():
     router = Router().add("GET", PODS, {"pods": []})
     backend = backend_with(router)
-    assert isinstance(backend, BackendV2)
-    assert backend.list_pods() == []
+    assert isinstance(backend, Backend)
+    assert backend.pods.list() == []
     assert backend.requests_made == 1
     assert backend.request_log == [("GET", "pods", 200)]
     assert "k-test-123456" not in repr(backend)
@@ -240,7 +240,7 @@ def test_pod_normalization_never_crashes_on_partial_payloads(raw):
 
 def test_list_pods_skips_null_entries_and_tolerates_unknown_fields():
     router = Router().add("GET", PODS, {"pods": [None, payloads.v2_pod(), None, payloads.v2_provisioning_pod()]})
-    pods = backend_with(router).list_pods()
+    pods = backend_with(router).pods.list()
     assert [pod.id for pod in pods] == ["pod_abc123", "pod_new"]
 
 
@@ -248,7 +248,7 @@ def test_list_pods_select_keeps_only_matching_pods_from_one_read():
     listing = {"pods": [payloads.v2_pod(id="a", name="x"), None, payloads.v2_pod(id="b", name="y")]}
     router = Router().add("GET", PODS, listing)
     backend = backend_with(router)
-    pods = backend.list_pods(select=lambda pod_id, name: name == "y")
+    pods = backend.pods.list(select=lambda pod_id, name: name == "y")
     assert [pod.id for pod in pods] == ["b"]
     assert backend.requests_made == 1
 
@@ -263,14 +263,14 @@ def test_list_pods_is_one_request_and_ignores_pagination_the_document_lacks():
     page = {"pods": [payloads.v2_pod(id="a")], "pagination": {"hasNextPage": True, "nextCursor": "c1"}}
     router = Router().add("GET", PODS, page)
     backend = backend_with(router)
-    assert [pod.id for pod in backend.list_pods()] == ["a"]
+    assert [pod.id for pod in backend.pods.list()] == ["a"]
     assert router.count("GET", PODS) == 1 and "cursor" not in str(router.calls[0][3].url)
 
 
 def test_list_pods_without_pods_key_is_bad_response():
     router = Router().add("GET", PODS, {"items": []})
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).list_pods()
+        backend_with(router).pods.list()
     assert caught.value.code == "bad_response"
 
 
@@ -278,12 +278,12 @@ def test_list_pods_attempts_one_disables_retries_for_the_poll_engine():
     router = Router().add("GET", PODS, problem(503, "busy"), {"pods": []})
     backend = backend_with(router)
     with pytest.raises(RunPodError) as caught:
-        backend.list_pods(attempts=1)
+        backend.pods.list(attempts=1)
     assert caught.value.code == "server_error"
     assert router.count("GET", PODS) == 1
     # Without the override the read is retried.
     router2 = Router().add("GET", PODS, problem(503, "busy"), {"pods": []})
-    assert backend_with(router2).list_pods() == []
+    assert backend_with(router2).pods.list() == []
     assert router2.count("GET", PODS) == 2
 
 
@@ -291,8 +291,8 @@ def test_get_pod_quotes_the_id_and_passes_attempts():
     router = Router().add("GET", "/v2/pods/a%2Fb", problem(500, "x"), payloads.v2_pod(id="a/b"))
     backend = backend_with(router)
     with pytest.raises(RunPodError):
-        backend.get_pod("a/b", attempts=1)
-    assert backend.get_pod("a/b").id == "a/b"
+        backend.pods.get("a/b", attempts=1)
+    assert backend.pods.get("a/b").id == "a/b"
 
 
 def test_find_pods_returns_only_live_pods_with_that_exact_name():
@@ -305,7 +305,7 @@ def test_find_pods_returns_only_live_pods_with_that_exact_name():
         ]
     }
     router = Router().add("GET", PODS, listing)
-    assert [pod.id for pod in backend_with(router).find_pods("web")] == ["a", "b"]
+    assert [pod.id for pod in backend_with(router).pods.find("web")] == ["a", "b"]
 
 
 # -- create ----------------------------------------------------------------------------------------
@@ -331,7 +331,7 @@ def gpu_spec(**overrides):
 
 def test_create_pod_body_matches_create_pod_request():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
-    pod, _placement_tried = backend_with(router).create_pod(gpu_spec())
+    pod, _placement_tried = backend_with(router).pods.create(gpu_spec())
     assert pod.status == "PROVISIONING"
     (body,) = router.bodies("POST", PODS)
     assert body == {
@@ -352,8 +352,8 @@ def test_create_pod_body_matches_create_pod_request():
 def test_create_pod_does_not_duplicate_a_declared_22_and_respects_start_ssh_false():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
     backend = backend_with(router)
-    backend.create_pod(gpu_spec(ports=["22/tcp", "8888/http"]))
-    backend.create_pod(gpu_spec(ports=["8888/http"], start_ssh=False))
+    backend.pods.create(gpu_spec(ports=["22/tcp", "8888/http"]))
+    backend.pods.create(gpu_spec(ports=["8888/http"], start_ssh=False))
     first, second = router.bodies("POST", PODS)
     assert first["ports"] == ["22/tcp", "8888/http"]
     assert second["ports"] == ["8888/http"] and second["startSsh"] is False
@@ -371,7 +371,7 @@ def test_create_cpu_pod_with_template_and_network_volume():
         volume_mount_path="/data",
         start_ssh=False,
     )
-    backend_with(router).create_pod(spec)
+    backend_with(router).pods.create(spec)
     (body,) = router.bodies("POST", PODS)
     assert body["cpu"] == {"id": "cpu5c", "vcpuCount": 4}
     assert "gpu" not in body and "image" not in body
@@ -383,20 +383,20 @@ def test_a_cpu_pod_with_a_pod_volume_raises_value_error_before_any_request():
     router = Router()
     spec = PodSpec(name="cpu-box", image="img:1", compute_type="CPU", cpu_flavor_ids=["cpu5c"], volume_gb=20)
     with pytest.raises(ValueError, match="a CPU pod cannot have a pod volume"):
-        backend_with(router).create_pod(spec)
+        backend_with(router).pods.create(spec)
     assert router.calls == []
 
 
 def test_the_retired_v1_create_fields_are_not_sent():
     router = Router().add("POST", PODS, httpx.Response(201, json=payloads.v2_provisioning_pod()))
-    backend_with(router).create_pod(gpu_spec(support_public_ip=True, interruptible=True))
+    backend_with(router).pods.create(gpu_spec(support_public_ip=True, interruptible=True))
     (body,) = router.bodies("POST", PODS)
     assert "supportPublicIp" not in body and "interruptible" not in body
 
 
 def test_gpu_pod_without_types_is_refused():
     with pytest.raises(ValueError, match="gpu_type_ids"):
-        backend_with(Router()).create_pod(gpu_spec(gpu_type_ids=[]))
+        backend_with(Router()).pods.create(gpu_spec(gpu_type_ids=[]))
 
 
 @pytest.mark.parametrize(
@@ -411,7 +411,7 @@ def test_gpu_pod_without_types_is_refused():
 def test_gpu_fallback_moves_on_only_on_no_capacity(refusal):
     router = Router().add("POST", PODS, refusal, httpx.Response(201, json=payloads.v2_provisioning_pod()))
     backend = backend_with(router)
-    backend.create_pod(gpu_spec(gpu_type_ids=["A", "B", "C"]))
+    backend.pods.create(gpu_spec(gpu_type_ids=["A", "B", "C"]))
     assert [body["gpu"]["id"] for body in router.bodies("POST", PODS)] == ["A", "B"]
 
 
@@ -419,18 +419,18 @@ def test_gpu_fallback_stops_on_422_and_moves_on_after_any_400():
     # The createPod table: 422 is never retried; a 400 carries stock-outs as free text only, so any moves on.
     router = Router().add("POST", PODS, problem(422, "Request validation failed.", errors=["$.disk: must be >= 1"]))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+        backend_with(router).pods.create(gpu_spec(gpu_type_ids=["A", "B"]))
     assert caught.value.code == "unprocessable"
     assert router.count("POST", PODS) == 1
     router = Router().add("POST", PODS, problem(400, "a rule"), httpx.Response(201, json=payloads.v2_pod()))
-    _pod, placement = backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+    _pod, placement = backend_with(router).pods.create(gpu_spec(gpu_type_ids=["A", "B"]))
     assert placement["gpu_type_id"] == "B"
 
 
 def test_every_candidate_without_capacity_raises_naming_each():
     router = Router().add("POST", PODS, problem(400, "no instances available"))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+        backend_with(router).pods.create(gpu_spec(gpu_type_ids=["A", "B"]))
     assert caught.value.code == "no_capacity" and caught.value.status == 400
     assert "A@US-TX-3: no instances available" in caught.value.message and "B@US-TX-3:" in caught.value.message
     assert [a["status"] for a in caught.value.placement["attempts"]] == [400, 400]
@@ -442,7 +442,7 @@ def test_every_candidate_without_capacity_raises_naming_each():
 def test_5xx_or_lost_connection_on_create_is_maybe_created_and_never_retried(failure):
     router = Router().add("POST", PODS, failure, httpx.Response(201, json=payloads.v2_pod()))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(gpu_spec(gpu_type_ids=["A", "B"]))
+        backend_with(router).pods.create(gpu_spec(gpu_type_ids=["A", "B"]))
     assert caught.value.maybe_created is True
     assert router.count("POST", PODS) == 1
 
@@ -452,7 +452,7 @@ def test_429_on_create_is_retried_after_retry_after():
         "POST", PODS, problem(429, "slow", headers={"Retry-After": "2"}), httpx.Response(201, json=payloads.v2_pod())
     )
     backend = backend_with(router)
-    assert backend.create_pod(gpu_spec())[0].id == "pod_abc123"
+    assert backend.pods.create(gpu_spec())[0].id == "pod_abc123"
     assert backend.client.clock.sleeps == [2.0]
     assert router.count("POST", PODS) == 2
 
@@ -472,19 +472,19 @@ def test_any_400_moves_on_whatever_its_text_and_other_statuses_follow_the_table(
 def test_update_pod_translates_fields_and_rejects_unknown_ones():
     router = Router().add("PATCH", "/v2/pods/p1", payloads.v2_pod(id="p1", name="renamed"))
     backend = backend_with(router)
-    pod = backend.update_pod("p1", {"name": "renamed", "ports": ["22/tcp"], "docker_args": None, "env": {"A": 1}})
+    pod = backend.pods.update("p1", {"name": "renamed", "ports": ["22/tcp"], "docker_args": None, "env": {"A": 1}})
     assert pod.name == "renamed"
     assert router.bodies("PATCH", "/v2/pods/p1") == [
         {"name": "renamed", "ports": ["22/tcp"], "args": "", "env": {"A": "1"}}
     ]
     with pytest.raises(ValueError, match="gpu_count"):
-        backend.update_pod("p1", {"gpu_count": 2})
+        backend.pods.update("p1", {"gpu_count": 2})
 
 
 @pytest.mark.parametrize("action", ["start", "stop", "restart"])
 def test_actions_post_the_action_and_return_the_pod(action):
     router = Router().add("POST", "/v2/pods/p1/action", payloads.v2_pod(id="p1"))
-    pod = getattr(backend_with(router), f"{action}_pod")("p1")
+    pod = getattr(backend_with(router).pods, action)("p1")
     assert pod.id == "p1"
     assert router.bodies("POST", "/v2/pods/p1/action") == [{"action": action}]
 
@@ -492,18 +492,18 @@ def test_actions_post_the_action_and_return_the_pod(action):
 def test_action_with_204_returns_none_and_409_is_conflict():
     router = Router().add("POST", "/v2/pods/p1/action", httpx.Response(204), problem(409, "not valid for EXITED"))
     backend = backend_with(router)
-    assert backend.stop_pod("p1") is None
+    assert backend.pods.stop("p1") is None
     with pytest.raises(RunPodError) as caught:
-        backend.restart_pod("p1")
+        backend.pods.restart("p1")
     assert caught.value.code == "conflict"
 
 
 def test_delete_pod_and_404():
     router = Router().add("DELETE", "/v2/pods/p1", httpx.Response(204), problem(404, "pod not found"))
     backend = backend_with(router)
-    assert backend.delete_pod("p1") is None
+    assert backend.pods.delete("p1") is None
     with pytest.raises(RunPodError) as caught:
-        backend.delete_pod("p1")
+        backend.pods.delete("p1")
     assert caught.value.code == "not_found"
 
 
@@ -532,7 +532,7 @@ def endpoint_spec(**overrides):
 
 def test_endpoint_normalization():
     router = Router().add("GET", "/v2/serverless/ep_abc123", payloads.v2_endpoint())
-    endpoint = backend_with(router).get_endpoint("ep_abc123")
+    endpoint = backend_with(router).endpoints.get("ep_abc123")
     assert endpoint.model_dump() == {
         "id": "ep_abc123",
         "name": "inference",
@@ -567,13 +567,13 @@ def test_endpoint_normalization():
 def test_endpoint_request_count_scaler_and_flashboot_off():
     raw = payloads.v2_endpoint(scaling={"type": "REQUEST_COUNT", "requestCount": 2}, flashboot="OFF")
     router = Router().add("GET", "/v2/serverless", {"endpoints": [None, raw]})
-    (endpoint,) = backend_with(router).list_endpoints()
+    (endpoint,) = backend_with(router).endpoints.list()
     assert (endpoint.scaler_type, endpoint.scaler_value, endpoint.flashboot) == ("REQUEST_COUNT", 2.0, False)
 
 
 def test_create_endpoint_body():
     router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
-    assert backend_with(router).create_endpoint(endpoint_spec()).id == "ep_abc123"
+    assert backend_with(router).endpoints.create(endpoint_spec()).id == "ep_abc123"
     assert router.bodies("POST", "/v2/serverless") == [
         {
             "name": "inference",
@@ -592,7 +592,7 @@ def test_create_endpoint_body():
 
 def test_create_endpoint_request_count_drops_idle_timeout_and_flashboot_false_is_off():
     router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
-    backend_with(router).create_endpoint(endpoint_spec(scaler_type="REQUEST_COUNT", scaler_value=3, flashboot=False))
+    backend_with(router).endpoints.create(endpoint_spec(scaler_type="REQUEST_COUNT", scaler_value=3, flashboot=False))
     (body,) = router.bodies("POST", "/v2/serverless")
     assert body["scaling"] == {"type": "REQUEST_COUNT", "requestCount": 3}
     assert body["workers"] == {"min": 1, "max": 3}
@@ -602,14 +602,14 @@ def test_create_endpoint_request_count_drops_idle_timeout_and_flashboot_false_is
 def test_create_endpoint_needs_pools_on_v2():
     router = Router()
     with pytest.raises(ValueError, match="gpu_pools"):
-        backend_with(router).create_endpoint(endpoint_spec(gpu_pools=[], gpu_type_ids=["NVIDIA A40"]))
+        backend_with(router).endpoints.create(endpoint_spec(gpu_pools=[], gpu_type_ids=["NVIDIA A40"]))
     assert router.calls == []
 
 
 def test_create_endpoint_5xx_is_maybe_created():
     router = Router().add("POST", "/v2/serverless", problem(500, "oops"))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_endpoint(endpoint_spec())
+        backend_with(router).endpoints.create(endpoint_spec())
     assert caught.value.maybe_created is True
     assert router.count("POST", "/v2/serverless") == 1
 
@@ -617,11 +617,11 @@ def test_create_endpoint_5xx_is_maybe_created():
 def test_update_endpoint_sends_only_given_fields():
     router = Router().add("PATCH", "/v2/serverless/ep_abc123", payloads.v2_endpoint(workers={"min": 0, "max": 5}))
     backend = backend_with(router)
-    endpoint = backend.update_endpoint("ep_abc123", {"workers_max": 5, "workers_min": 0})
+    endpoint = backend.endpoints.update("ep_abc123", {"workers_max": 5, "workers_min": 0})
     assert endpoint.workers_max == 5
     assert router.bodies("PATCH", "/v2/serverless/ep_abc123") == [{"workers": {"min": 0, "max": 5}}]
     with pytest.raises(ValueError, match="scaler_type"):
-        backend.update_endpoint("ep_abc123", {"scaler_value": 2})
+        backend.endpoints.update("ep_abc123", {"scaler_value": 2})
 
 
 def test_find_and_delete_endpoint():
@@ -630,8 +630,8 @@ def test_find_and_delete_endpoint():
     )
     router.add("DELETE", "/v2/serverless/ep2", httpx.Response(204))
     backend = backend_with(router)
-    assert [e.id for e in backend.find_endpoints("x")] == ["ep2"]
-    assert backend.delete_endpoint("ep2") is None
+    assert [e.id for e in backend.endpoints.find("x")] == ["ep2"]
+    assert backend.endpoints.delete("ep2") is None
 
 
 def test_endpoint_health_reads_the_data_plane_once_with_missing_counters_zero():
@@ -641,7 +641,7 @@ def test_endpoint_health_reads_the_data_plane_once_with_missing_counters_zero():
         {"jobs": {"completed": 3, "inQueue": 1}, "workers": {"idle": 1, "ready": 1}},
     )
     backend = backend_with(router)
-    health = backend.endpoint_health("ep_abc123")
+    health = backend.endpoints.health("ep_abc123")
     assert (health.idle, health.ready, health.running, health.initializing, health.throttled, health.unhealthy) == (
         1,
         1,
@@ -659,7 +659,7 @@ def test_endpoint_health_reads_the_data_plane_once_with_missing_counters_zero():
 def test_endpoint_health_404_is_not_found_after_one_request():
     router = Router().add("GET", "/sls/ep_new/health", httpx.Response(404, json={"error": "endpoint not found"}))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).endpoint_health("ep_new")
+        backend_with(router).endpoints.health("ep_new")
     assert (caught.value.code, caught.value.message) == ("not_found", "endpoint not found")
     assert router.count("GET", "/sls/ep_new/health") == 1
 
@@ -667,10 +667,10 @@ def test_endpoint_health_404_is_not_found_after_one_request():
 def test_endpoint_health_default_is_one_attempt_even_on_5xx():
     router = Router().add("GET", "/sls/ep/health", problem(502, "bad gateway"), {"workers": {}})
     with pytest.raises(RunPodError):
-        backend_with(router).endpoint_health("ep")
+        backend_with(router).endpoints.health("ep")
     assert router.count("GET", "/sls/ep/health") == 1
     with pytest.raises(ValueError):
-        backend_with(router).endpoint_health("")
+        backend_with(router).endpoints.health("")
 
 
 def test_endpoint_workers_summary():
@@ -688,7 +688,7 @@ def test_endpoint_workers_summary():
             "endpointVersion": 4,
         },
     )
-    summary = backend_with(router).endpoint_workers("ep")
+    summary = backend_with(router).endpoints.workers("ep")
     assert [(w.id, w.status, w.is_stale) for w in summary.workers] == [
         ("w1", "RUNNING", False),
         ("w2", "IDLE", True),
@@ -703,7 +703,7 @@ def test_endpoint_workers_counts_from_the_list_when_summary_is_missing():
         "/v2/serverless/ep/workers",
         {"workers": [{"id": "w1", "status": "IDLE"}, {"id": "w2", "status": "idle"}]},
     )
-    summary = backend_with(router).endpoint_workers("ep")
+    summary = backend_with(router).endpoints.workers("ep")
     assert (summary.idle, summary.total, summary.running) == (2, 2, 0)
 
 
@@ -717,7 +717,7 @@ def test_template_crud():
     router.add("PATCH", "/v2/templates/tpl_new", payloads.v2_template(id="tpl_new", disk=60))
     router.add("DELETE", "/v2/templates/tpl_new", httpx.Response(204))
     backend = backend_with(router)
-    (template,) = backend.find_templates("torch")
+    (template,) = backend.templates.find("torch")
     assert template.model_dump() == {
         "id": "tpl_abc",
         "name": "torch",
@@ -729,23 +729,23 @@ def test_template_crud():
         "docker_args": "sleep infinity",
         "registry_id": None,
     }
-    created = backend.create_template(
+    created = backend.templates.create(
         TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])
     )
     assert created.id == "tpl_new"
     assert router.bodies("POST", "/v2/templates") == [
         {"name": "torch2", "image": "img:1", "serverless": False, "disk": 30, "ports": ["22/tcp"]}
     ]
-    assert backend.update_template("tpl_new", {"container_disk_gb": 60, "env": {}}).container_disk_gb == 60
+    assert backend.templates.update("tpl_new", {"container_disk_gb": 60, "env": {}}).container_disk_gb == 60
     assert router.bodies("PATCH", "/v2/templates/tpl_new") == [{"disk": 60, "env": {}}]
-    assert backend.delete_template("tpl_new") is None
+    assert backend.templates.delete("tpl_new") is None
     with pytest.raises(ValueError, match="bogus"):
-        backend.update_template("tpl_new", {"bogus": 1})
+        backend.templates.update("tpl_new", {"bogus": 1})
 
 
 def test_template_in_use_delete_surfaces_the_api_message():
     message = "Template is in use by a pod or serverless endpoint and cannot be deleted"
     router = Router().add("DELETE", "/v2/templates/t1", problem(400, message))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).delete_template("t1")
+        backend_with(router).templates.delete("t1")
     assert (caught.value.code, caught.value.message) == ("bad_request", message)

@@ -316,7 +316,9 @@ def test_parse_retry_after_http_date():
 
 
 def _all_text(error):
-    return " ".join([str(error), repr(error), json.dumps(error.to_dict()), "".join(traceback.format_exception(error))])
+    # Every attribute the error carries (what a result can show), its text, and its traceback.
+    attributes = json.dumps(vars(error), default=str)
+    return " ".join([str(error), repr(error), attributes, "".join(traceback.format_exception(error))])
 
 
 def test_client_repr_does_not_show_the_key():
@@ -356,9 +358,10 @@ def test_request_log_holds_no_query_strings_or_secrets():
     assert SECRET not in repr(client.request_log)
 
 
-def test_runpod_error_to_dict_and_defaults():
+def test_runpod_error_fields_and_defaults():
     error = RunPodError("server_error", 500, "boom", maybe_created=True)
-    assert error.to_dict() == {"code": "server_error", "message": "boom", "status": 500, "maybe_created": True}
+    assert (error.code, error.status, error.message, error.maybe_created) == ("server_error", 500, "boom", True)
+    assert error.errors in (None, []) and error.retry_after is None and not error.quota
     assert str(RunPodError("network_error")) == "network_error"
 
 
@@ -385,7 +388,7 @@ def test_any_https_url_keeps_the_users_validate_certs(urls, validate_certs):
 
 
 def test_the_backend_client_counts_the_serverless_url_among_its_hosts(monkeypatch):
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
     seen = []
     real = _client.tls_verification

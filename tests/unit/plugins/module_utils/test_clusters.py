@@ -1,4 +1,4 @@
-"""Clusters on REST v2: payload reader, create body, backend calls and the cluster wait (ClusterPoller)."""
+"""Clusters on REST v2: payload reader, create body, backend calls and the cluster wait (cluster_poller)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ import pytest
 from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     ClusterSpec,
     PodView,
     SshAddress,
     TemplateView,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import ClusterPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 
 API = "https://rest.example.test/v2"
 
@@ -102,40 +102,42 @@ def test_backend_calls_one_request_each_and_marks_a_5xx_create_maybe_created():
         .add("DELETE", "/v2/clusters/c1", httpx.Response(204))
     )
     backend = backend_with(router)
-    assert [c.id for c in backend.find_clusters("train")] == ["c1"]
-    pods = sorted(backend.list_cluster_pods("c1"), key=lambda pod: pod.cluster_rank)
+    assert [c.id for c in backend.clusters.find("train")] == ["c1"]
+    pods = sorted(backend.clusters.pods("c1"), key=lambda pod: pod.cluster_rank)
     assert [(p.id, p.cluster_rank, p.cluster_ip, p.cluster_role) for p in pods] == [
         ("p0", 0, "10.65.0.2", "SLURM_CONTROLLER"), ("p1", 1, "10.65.0.3", None)]
     with pytest.raises(RunPodError) as info:
-        backend.create_cluster(ClusterSpec(name="n", gpu_type_id=H100, template_id="t1"))
+        backend.clusters.create(ClusterSpec(name="n", gpu_type_id=H100, template_id="t1"))
     assert info.value.maybe_created and router.count("POST", "/v2/clusters") == 1
     assert router.bodies("POST", "/v2/clusters")[0]["image"] == "tpl/img"
-    assert backend.rename_cluster("c1", "renamed").name == "renamed"
+    assert backend.clusters.rename("c1", "renamed").name == "renamed"
     assert router.bodies("PATCH", "/v2/clusters/c1") == [{"name": "renamed"}]
-    backend.delete_cluster("c1")
+    backend.clusters.delete("c1")
     assert router.count("DELETE", "/v2/clusters/c1") == 1
 
 
 def test_list_pods_asks_for_cluster_members_only_when_told():
     router = Router().add("GET", "/v2/pods", {"pods": [member("p0", 0)]})
     backend = backend_with(router)
-    backend.list_pods()
-    backend.list_pods(include_cluster_pods=True)
+    backend.pods.list()
+    backend.pods.list(include_cluster_pods=True)
     queries = [req.url.params.get("includeClusterPods") for (_m, _p, _b, req) in router.calls]
     assert queries == [None, "true"]
 
 
-# -- ClusterPoller -----------------------------------------------------------------------------
+# -- cluster_poller ----------------------------------------------------------------------------
 
 
 class Members:
-    """list_cluster_pods replaying scripted reads (lists of PodView or an exception); the last repeats."""
+    """A backend whose ``clusters.pods`` replays scripted reads (lists of PodView or an exception); the last
+    repeats."""
 
     def __init__(self, *reads):
         self.reads = list(reads)
         self.calls = []
+        self.clusters = self
 
-    def list_cluster_pods(self, cluster_id, attempts=None):
+    def pods(self, cluster_id, attempts=None):
         self.calls.append((cluster_id, attempts))
         step = self.reads[min(len(self.calls) - 1, len(self.reads) - 1)]
         if isinstance(step, BaseException):
@@ -166,7 +168,7 @@ def test_cluster_wait_needs_every_member_listed_and_answering(fake_clock):
         [view("p0", 0, port=1), view("p1", 1, port=2), view("p2", 2, port=3)],
     )
     probe_many = ProbeMany({1, 2, 3})
-    poller = ClusterPoller(members, "c1", 3, probe_many=probe_many)
+    poller = cluster_poller(members, "c1", 3, probe_many=probe_many)
     first = poller.poll()
     assert not first.ready and first.detail == "1 of 3 pods ready; waiting for 2 more member(s) not listed yet"
     second = poller.poll()
@@ -181,7 +183,7 @@ def test_cluster_wait_needs_every_member_listed_and_answering(fake_clock):
 @pytest.mark.parametrize("status", ["ERROR", "EXITED", "TERMINATED"])
 def test_a_member_that_goes_down_fails_the_wait_at_once_with_every_members_state(status, fake_clock):
     members = Members([view("p0", 0, port=1), view("p1", 1, status=status), view("p2", 2, status="STARTING")])
-    poller = ClusterPoller(members, "c1", 3, probe_many=ProbeMany({1}))
+    poller = cluster_poller(members, "c1", 3, probe_many=ProbeMany({1}))
     with pytest.raises(WaitError) as info:
         until(poller, label="ssh on cluster c1", timeout=600, interval=5, clock=fake_clock)
     assert info.value.code == "conflict" and info.value.polls == 1
@@ -191,8 +193,8 @@ def test_a_member_that_goes_down_fails_the_wait_at_once_with_every_members_state
 
 
 def test_a_deleted_cluster_fails_the_wait_with_not_found():
-    poller = ClusterPoller(Members(RunPodError("not_found", 404, "cluster not found")), "c1", 2,
-                           probe_many=ProbeMany(()))
+    members = Members(RunPodError("not_found", 404, "cluster not found"))
+    poller = cluster_poller(members, "c1", 2, probe_many=ProbeMany(()))
     with pytest.raises(PollError) as info:
         poller.poll()
     assert info.value.code == "not_found" and info.value.fatal and "cluster c1 no longer exists" in str(info.value)
@@ -202,5 +204,5 @@ def test_cluster_wait_reads_sooner_while_a_member_is_starting():
     members = Members([view("p0", 0, port=1), view("p1", 1, status="PROVISIONING")],
                       [view("p0", 0, port=1), view("p1", 1, status="STARTING")],
                       [view("p0", 0, port=1), view("p1", 1)])  # RUNNING, port 22 not mapped yet
-    poller = ClusterPoller(members, "c1", 2, probe_many=ProbeMany(set()))
+    poller = cluster_poller(members, "c1", 2, probe_many=ProbeMany(set()))
     assert [poller.poll().imminent for _ignored in range(3)] == [False, True, True]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.duration import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.duration import (
     MAX_SECONDS,
     DurationError,
     format_duration,

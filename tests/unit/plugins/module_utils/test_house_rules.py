@@ -15,23 +15,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
+from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import (
+    GpuTypeQueryInput,
+    NetworkVolumeInput,
+    RegistryInput,
+    SshKeyInput,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     ClusterInput,
     EndpointInput,
-    GpuTypeQueryInput,
-    NetworkVolumeInput,
     PodInput,
-    RegistryInput,
-    SshKeyInput,
-    input_problem,
     public_key_problem,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointView, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import PUBLIC_KEY_LINE, key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import normalize as _norm
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import normalize as _norm
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import ssh_key as ssh_key_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module

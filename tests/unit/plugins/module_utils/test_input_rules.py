@@ -16,9 +16,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     PodInput,
     TemplateInput,
     check_ports,
-    input_problem,
     name_problem,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
 
 
 @pytest.mark.parametrize("name", ["trainer-1", "web", "My PyTorch Template", "a" * 191, "ünïcode ok"])
@@ -115,7 +115,7 @@ def test_an_option_several_input_models_take_is_refused_with_one_message(option,
 
 def test_the_container_fields_are_declared_once_for_every_spec_and_view():
     from ansible_collections.runpod.cloud.plugins.module_utils._api import inputs as _inputs
-    from ansible_collections.runpod.cloud.plugins.module_utils._api import models as _models
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab import views as _models
 
     for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec):
         assert issubclass(model, _models._PodContainer), model

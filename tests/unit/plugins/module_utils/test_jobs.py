@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.job_inputs import job_request
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import job_calls, read_job, sync_wait_ms
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import read_job, sync_wait_ms
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import JobPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CancelToken, until
@@ -30,14 +30,16 @@ def job(status, job_id="job-1", **extra):
 
 
 class Statuses:
-    """Replays one scripted answer per ``job_status`` read (a job dict or an exception); the last one repeats."""
+    """A backend whose ``jobs.status`` replays one scripted answer per read (a job dict or an exception); the last
+    one repeats."""
 
     def __init__(self, *answers):
         self.answers = list(answers)
         self.reads = 0
         self.cancels = 0
+        self.jobs = self
 
-    def job_status(self, endpoint_id, job_id, attempts=None):
+    def status(self, endpoint_id, job_id, attempts=None):
         assert attempts == 1  # one read per poll: the engine's cadence is the retry
         self.reads += 1
         answer = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
@@ -181,7 +183,7 @@ def test_broken_rules_are_refused_with_one_message(params, needle):
 def calls_with(router, **options):
     backend = make_backend({"api_key": "k-test-123456", "serverless_url": SLS, **options},
                            transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
-    return job_calls(backend), backend
+    return backend.jobs, backend
 
 
 def test_a_submit_with_a_wait_is_one_runsync_whose_read_timeout_covers_the_wait():
@@ -231,10 +233,10 @@ def test_status_and_cancel_paths_and_a_404():
         return httpx.Response(200, json={"id": request.url.path.rsplit("/", 1)[-1], "status": status})
 
     calls, backend = calls_with(router)
-    assert calls.job_status("ep-1", "j-1", attempts=1)["status"] == "IN_QUEUE"
+    assert calls.status("ep-1", "j-1", attempts=1)["status"] == "IN_QUEUE"
     assert calls.cancel("ep-1", "j-1")["status"] == "CANCELLED"
     with pytest.raises(RunPodError) as caught:
-        calls.job_status("ep-1", "missing", attempts=1)
+        calls.status("ep-1", "missing", attempts=1)
     assert caught.value.code == "not_found"
     assert [(method, path) for method, path, _status in backend.request_log] == [
         ("GET", f"{SLS}/ep-1/status/j-1"), ("POST", f"{SLS}/ep-1/cancel/j-1"), ("GET", f"{SLS}/ep-1/status/missing")]

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import MAX_STREAM_BYTES, read_log_stream
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.logs import LogReader
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import LogReader
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MASK,
     MAX_LINE_CHARS,
     MalformedLogError,
@@ -282,7 +282,7 @@ def test_the_reader_reads_each_source_of_each_pod_and_shares_one_deadline():
 
 
 def test_a_reader_bug_is_a_reason_not_a_failure(monkeypatch):
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend import logs as backend_logs
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend import log_reads as backend_logs
 
     def broken(*args, **kwargs):
         raise RuntimeError("bug")

@@ -1,4 +1,4 @@
-"""What the modules do with logs (``_module/logs.py``) and the action plugin's part (unsafe, secrets), over
+"""What the modules do with logs (``_module/log_report.py``) and the action plugin's part (unsafe, secrets), over
 httpx.MockTransport with a FakeClock: failure blocks and messages, the worker chosen, the live line's rate limit."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from ansible.template import Templar
 from ansible.utils.unsafe_proxy import wrap_var
 from helpers.fakes import FakeClock
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import Worker, WorkerSummary
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._module import logs as _logs
+from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Worker, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import task_secrets, unsafe_logs
 
 KEY = "rk-unit-api-key-777"

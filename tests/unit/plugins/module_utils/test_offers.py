@@ -16,11 +16,11 @@ from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterSpec, PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec
 
 PODS, CLUSTERS, CATALOG = "/v2/pods", "/v2/clusters", "/v2/catalog/gpus"
 A4090, A40, L40S, A6000, H100, MI300 = (
@@ -97,18 +97,17 @@ def test_a_payload_without_gpus_is_refused():
        st.floats(0.01, 60, allow_nan=False), st.integers(1, 8))
 def test_the_cap_never_lets_a_dearer_candidate_through(rows, cap, units):
     body = {"gpus": [gpu(f"T{i}", 48, price, availability=level) for i, (price, level) in enumerate(rows)]}
-    placement = _placement.Placement()
     choice = _offers.Choice(requirements=_offers.Requirements(), max_price_per_hr=cap, units=units)
     try:
-        kept = _placement.plan_priced([], lambda: body, placement, choice, _placement.cross)
+        ordered = _placement.order([], _placement.read_catalog(lambda: body, choice), choice)
     except RunPodError as error:
         assert error.code == "price_cap_exceeded"
-        assert all(c.reason in ("price", "stock") for c in placement.dropped)
+        assert all(c["reason"] in ("price", "stock") for c in error.placement["dropped"])
         return
-    prices = [c.price_per_hr for c in kept]
+    prices = [c.price_per_hr for c in ordered.candidates]
     assert all(price <= cap + 1e-9 for price in prices)
     assert prices == sorted(prices)
-    dropped = {c.type_id: c.reason for c in placement.dropped}
+    dropped = {c.type_id: c.reason for c in ordered.placement.dropped}
     for index, (price, _level) in enumerate(rows):
         listed = round(price * units, 4)
         if listed > cap + 1e-9:
@@ -122,8 +121,8 @@ def test_the_cheapest_match_in_stock_is_posted_first_and_a_400_moves_to_the_next
     body = {"gpus": [*CATALOG_BODY["gpus"][:1], gpu(A40, 48, 0.40, availability="NONE"),
                      *CATALOG_BODY["gpus"][2:]]}
     router = Router().add("GET", CATALOG, body).add("POST", PODS, problem(400, "no instances"), created())
-    _pod, result = backend_with(router).create_pod(pod_spec(gpu_requirements={"min_memory_gb": 48,
-                                                                              "manufacturer": "NVIDIA"}))
+    requirements = {"min_memory_gb": 48, "manufacturer": "NVIDIA"}
+    _pod, result = backend_with(router).pods.create(pod_spec(gpu_requirements=requirements))
     assert posted(router) == [A6000, L40S]
     assert result["gpu_type_id"] == L40S and result["price_per_hr"] == 0.86
     assert [(a["gpu_type_id"], a["price_per_hr"], a["status"]) for a in result["attempts"]] == [
@@ -133,14 +132,14 @@ def test_the_cheapest_match_in_stock_is_posted_first_and_a_400_moves_to_the_next
 
 def test_the_cap_drops_named_types_and_refuses_with_no_post_when_none_is_left():
     router = Router().add("GET", CATALOG, CATALOG_BODY).add("POST", PODS, created())
-    _pod, result = backend_with(router).create_pod(pod_spec(gpu_type_ids=[H100, L40S, A40], max_price_per_hr=0.9))
+    _pod, result = backend_with(router).pods.create(pod_spec(gpu_type_ids=[H100, L40S, A40], max_price_per_hr=0.9))
     assert posted(router) == [L40S]  # the user's order kept among those within the cap
     assert result["dropped"] == [{"gpu_type_id": H100, "data_center_id": None, "price_per_hr": 2.99,
                                   "reason": "price"}]
     router = Router().add("GET", CATALOG, CATALOG_BODY).add("POST", PODS, created())
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(pod_spec(gpu_requirements={"min_memory_gb": 48}, max_price_per_hr=0.5,
-                                                 gpu_count=2))
+        spec = pod_spec(gpu_requirements={"min_memory_gb": 48}, max_price_per_hr=0.5, gpu_count=2)
+        backend_with(router).pods.create(spec)
     assert caught.value.code == "price_cap_exceeded" and posted(router) == []
     assert "the cheapest, NVIDIA A40, lists at 0.8 USD/h" in caught.value.message
     assert {d["reason"] for d in caught.value.placement["dropped"]} == {"price"}
@@ -149,19 +148,19 @@ def test_the_cap_drops_named_types_and_refuses_with_no_post_when_none_is_left():
 def test_an_unreadable_catalog_refuses_before_any_post():
     router = Router().add("GET", CATALOG, problem(503, "down")).add("POST", PODS, created())
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(pod_spec(gpu_type_ids=[A40], max_price_per_hr=5))
+        backend_with(router).pods.create(pod_spec(gpu_type_ids=[A40], max_price_per_hr=5))
     assert caught.value.code == "catalog_unavailable" and posted(router) == []
     assert caught.value.placement["catalog"].startswith("failed: ")
     # Without requirements or a cap the catalog stays a hint: the given order is posted.
     router = Router().add("GET", CATALOG, problem(503, "down")).add("POST", PODS, created())
-    backend_with(router).create_pod(pod_spec(gpu_type_ids=[A40]))
+    backend_with(router).pods.create(pod_spec(gpu_type_ids=[A40]))
     assert posted(router) == [A40]
 
 
 def test_no_type_meeting_the_requirements_is_no_match():
     router = Router().add("GET", CATALOG, CATALOG_BODY)
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(pod_spec(gpu_requirements={"min_memory_gb": 500}))
+        backend_with(router).pods.create(pod_spec(gpu_requirements={"min_memory_gb": 500}))
     assert caught.value.code == "no_match"
 
 
@@ -170,7 +169,7 @@ def test_a_cluster_reads_cluster_stock_and_caps_the_whole_cluster():
     router = Router().add("GET", CATALOG, CATALOG_BODY).add("POST", CLUSTERS, httpx.Response(201, json=cluster))
     spec = ClusterSpec(name="llm", image="img", gpu_requirements={"min_memory_gb": 48}, gpu_count_per_pod=2,
                        pod_count=3, max_price_per_hr=2.5)
-    _cluster, result = backend_with(router).create_cluster_placed(spec)
+    _cluster, result = backend_with(router).clusters.create_placed(spec)
     assert posted(router, CLUSTERS) == [A40]  # 0.40 x 2 x 3 = 2.4; the A6000 lists 2.94
     assert result["price_per_hr"] == 2.4 and {d["reason"] for d in result["dropped"]} == {"price"}
     query = dict(router.calls[0][3].url.params)

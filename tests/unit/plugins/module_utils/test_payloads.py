@@ -7,7 +7,6 @@ import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import payloads as _payloads
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
     CLUSTER,
     ENDPOINT,
@@ -17,6 +16,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import 
     TEMPLATE,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import Table, as_int, as_str, via
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
 from runpod_sim.schemas import v2_document
 
 # table -> the REST v2 schema it reads.

@@ -14,10 +14,11 @@ from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.factory import make_backend
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import Candidate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
 PODS = "/v2/pods"
 CATALOG = "/v2/catalog/gpus"
@@ -48,6 +49,11 @@ def created():
     return httpx.Response(201, json=payloads.v2_provisioning_pod())
 
 
+def stock_of(payload):
+    """``{type id: {None: overall rank, data center: rank}}`` of a catalog answer, as placement ranks it."""
+    return {type_id: offer.stock for type_id, offer in _offers.offers_from_catalog(payload).items()}
+
+
 def posted(router):
     return [(body["gpu"]["id"], (body.get("dataCenterIds") or [None])[0]) for body in router.bodies("POST", PODS)]
 
@@ -63,12 +69,12 @@ def test_cross_keeps_the_user_order_and_drops_repeats():
 
 
 def test_order_drops_no_stock_keeps_type_order_and_breaks_ties_by_stock():
-    stock = _placement.stock_from_catalog(catalog(
+    stock = stock_of(catalog(
         gpu(A, "LOW", {"EU-RO-1": "LOW", "US-TX-3": "HIGH"}),
         gpu(B, "NONE"),
         gpu(C, "HIGH", {"EU-RO-1": "MEDIUM"}),
     ))
-    kept, dropped = _placement.order(_placement.cross([C, A, B], ["EU-RO-1", "US-TX-3"]), stock)
+    kept, dropped = _placement.by_stock(_placement.cross([C, A, B], ["EU-RO-1", "US-TX-3"]), stock)
     # C before A (the user's order) although A has more stock; within A, US-TX-3 (HIGH) before EU-RO-1 (LOW).
     assert kept == [Candidate(C, "EU-RO-1"), Candidate(A, "US-TX-3"), Candidate(A, "EU-RO-1")]
     assert set(dropped) == {Candidate(C, "US-TX-3"), Candidate(B, "EU-RO-1"), Candidate(B, "US-TX-3")}
@@ -79,8 +85,8 @@ LEVELS = st.sampled_from(["NONE", "LOW", "MEDIUM", "HIGH", None])
 
 @given(st.dictionaries(st.sampled_from([A, B, C, "X"]), LEVELS), st.permutations([A, B, C, "X"]))
 def test_order_is_a_stable_filter_of_the_user_order_without_data_centers(levels, wanted):
-    stock = _placement.stock_from_catalog(catalog(*(gpu(t, level) for t, level in levels.items())))
-    kept, dropped = _placement.order(_placement.cross(wanted), stock)
+    stock = stock_of(catalog(*(gpu(t, level) for t, level in levels.items())))
+    kept, dropped = _placement.by_stock(_placement.cross(wanted), stock)
     assert [c.type_id for c in kept] == [t for t in wanted if _catalog.stock_rank(levels.get(t))]
     assert sorted(kept + dropped, key=lambda c: wanted.index(c.type_id)) == _placement.cross(wanted)
 
@@ -88,7 +94,7 @@ def test_order_is_a_stable_filter_of_the_user_order_without_data_centers(levels,
 @pytest.mark.parametrize("payload", [None, [], {"gpus": "x"}, "text"])
 def test_a_catalog_that_is_not_a_gpu_list_is_refused(payload):
     with pytest.raises(ValueError):
-        _placement.stock_from_catalog(payload)
+        stock_of(payload)
 
 
 @pytest.mark.parametrize(
@@ -102,6 +108,23 @@ def test_the_table(status, action):
     assert _placement.action_for(RunPodError("x", status, "no instances available")) == action
 
 
+def test_one_path_for_priced_and_plain_choices_only_a_cap_or_requirements_refuse_a_failed_read():
+    failed = _placement.read_catalog(lambda: {"nope": 1}, _offers.Choice())
+    assert isinstance(failed.failure, ValueError) and failed.offers is None
+    plain = _placement.order(_placement.cross([A, B]), failed, _offers.Choice())
+    assert plain.candidates == [Candidate(A), Candidate(B)]
+    assert plain.placement.catalog == "failed: the catalog answer has no gpus list; candidates kept in the given order"
+    with pytest.raises(RunPodError) as caught:
+        _placement.order(_placement.cross([A, B]), failed, _offers.Choice(max_price_per_hr=1.0))
+    assert caught.value.code == "catalog_unavailable"
+    assert caught.value.placement["catalog"] == "failed: the catalog answer has no gpus list"
+    unread = _placement.order(_placement.cross([B, A]), _placement.NOT_READ, _offers.Choice())
+    assert unread.candidates == [Candidate(B), Candidate(A)] and unread.placement.catalog == "not read"
+    assert not _placement.wants_catalog([], _offers.Choice()) and not _placement.wants_catalog(
+        [Candidate(A)], _offers.Choice(gpu=False))
+    assert _placement.wants_catalog([], _offers.Choice(max_price_per_hr=1.0))
+
+
 # -- the v2 loop with a catalog -----------------------------------------------------------------------------------
 
 
@@ -109,7 +132,7 @@ def test_one_catalog_read_drops_types_without_stock_before_any_post():
     router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"), gpu(B, "NONE"), gpu(C, "LOW")))
     router.add("POST", PODS, created())
     backend = backend_with(router)
-    _pod, result = backend.create_pod(spec(allowed_cuda_versions=["12.8"]))
+    _pod, result = backend.pods.create(spec(allowed_cuda_versions=["12.8"]))
     assert posted(router) == [(C, None)]
     assert router.count("GET", CATALOG) == 1
     query = dict(router.calls[0][3].url.params)
@@ -129,7 +152,7 @@ def test_one_catalog_read_drops_types_without_stock_before_any_post():
 def test_a_failed_catalog_read_never_blocks_the_create(failure):
     router = Router().add("GET", CATALOG, failure).add("POST", PODS, created())
     backend = backend_with(router)
-    _pod, placement = backend.create_pod(spec(min_cuda_version="12.4"))
+    _pod, placement = backend.pods.create(spec(min_cuda_version="12.4"))
     assert posted(router) == [(A, None)]
     assert router.count("GET", CATALOG) == 1  # one attempt: the catalog is a hint
     assert placement["catalog"].startswith("failed: ")
@@ -140,7 +163,7 @@ def test_stock_out_between_catalog_and_create_moves_on():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
     router.add("POST", PODS, problem(400, "no instances available"), created())
     backend = backend_with(router)
-    _pod, placement = backend.create_pod(spec())
+    _pod, placement = backend.pods.create(spec())
     assert posted(router) == [(A, None), (B, None)]
     assert [a["status"] for a in placement["attempts"]] == [400, 201]
 
@@ -149,7 +172,7 @@ def test_data_centers_are_crossed_and_ordered_by_stock():
     router = Router().add("GET", CATALOG, catalog(gpu(A, "HIGH", {"EU-RO-1": "LOW", "US-TX-3": "HIGH"})))
     router.add("POST", PODS, problem(400, "no instances available"), created())
     backend = backend_with(router)
-    _pod, placement = backend.create_pod(spec(gpu_type_ids=[A], data_center_ids=["EU-RO-1", "US-TX-3", "CA-MTL-1"]))
+    _pod, placement = backend.pods.create(spec(gpu_type_ids=[A], data_center_ids=["EU-RO-1", "US-TX-3", "CA-MTL-1"]))
     assert posted(router) == [(A, "US-TX-3"), (A, "EU-RO-1")]
     assert placement["data_center_id"] == "EU-RO-1"
 
@@ -158,7 +181,7 @@ def test_402_stops_at_once_with_insufficient_balance():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B), gpu(C)))
     router.add("POST", PODS, problem(402, "balance too low"), created())
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec())
+        backend_with(router).pods.create(spec())
     assert caught.value.code == "insufficient_balance" and caught.value.status == 402
     assert posted(router) == [(A, None)]
     assert caught.value.placement["attempts"][0]["status"] == 402 and caught.value.placement["gpu_type_id"] is None
@@ -169,7 +192,7 @@ def test_403_skips_the_candidate_and_a_mix_of_403_and_400_is_not_no_capacity():
     router.add("POST", PODS, problem(403, "pool restricted"), problem(400, "no instances available"),
                problem(403, "pool restricted"))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec())
+        backend_with(router).pods.create(spec())
     assert posted(router) == [(A, None), (B, None), (C, None)]
     assert caught.value.code == "forbidden"
     assert [a["status"] for a in caught.value.placement["attempts"]] == [403, 400, 403]
@@ -179,7 +202,7 @@ def test_every_400_is_no_capacity_with_the_last_detail_quoted():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B)))
     router.add("POST", PODS, problem(400, "no instances available"), problem(400, "dataCenterIds: unknown X"))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+        backend_with(router).pods.create(spec(gpu_type_ids=[A, B]))
     assert caught.value.code == "no_capacity"
     assert caught.value.message.endswith("problem with the request itself: dataCenterIds: unknown X")
 
@@ -187,7 +210,7 @@ def test_every_400_is_no_capacity_with_the_last_detail_quoted():
 def test_catalog_without_stock_anywhere_posts_nothing():
     router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"))).add("POST", PODS, created())
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+        backend_with(router).pods.create(spec(gpu_type_ids=[A, B]))
     assert caught.value.code == "no_capacity" and router.count("POST", PODS) == 0
     assert len(caught.value.placement["dropped"]) == 2
 
@@ -196,7 +219,7 @@ def test_429_is_backed_off_by_the_client_and_the_same_candidate_resumes():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B)))
     router.add("POST", PODS, problem(429, "slow", headers={"Retry-After": "3"}), created())
     backend = backend_with(router)
-    backend.create_pod(spec(gpu_type_ids=[A, B]))
+    backend.pods.create(spec(gpu_type_ids=[A, B]))
     assert posted(router) == [(A, None), (A, None)]
     assert backend.client.clock.sleeps == [3.0]
 
@@ -204,7 +227,7 @@ def test_429_is_backed_off_by_the_client_and_the_same_candidate_resumes():
 def test_5xx_is_maybe_created_and_never_re_posted():
     router = Router().add("GET", CATALOG, catalog(gpu(A), gpu(B))).add("POST", PODS, problem(502, "bad gateway"))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec(gpu_type_ids=[A, B]))
+        backend_with(router).pods.create(spec(gpu_type_ids=[A, B]))
     assert caught.value.maybe_created is True and posted(router) == [(A, None)]
     assert caught.value.placement["attempts"] == [
         {"gpu_type_id": A, "data_center_id": None, "price_per_hr": None, "status": 502, "detail": "bad gateway"}
@@ -240,6 +263,18 @@ def test_a_created_pod_the_answer_does_not_describe_still_reports_its_placement(
     # 201 without a pod in it: the pod exists and bills; the error says where it went (the module adopts it by name).
     router = Router().add("GET", CATALOG, catalog(gpu(A))).add("POST", PODS, httpx.Response(201, json={"no": "id"}))
     with pytest.raises(RunPodError) as caught:
-        backend_with(router).create_pod(spec())
+        backend_with(router).pods.create(spec())
     assert caught.value.code == "bad_response"
     assert caught.value.placement["gpu_type_id"] == A and caught.value.placement["attempts"][-1]["status"] == 201
+
+
+def test_a_fleets_creates_share_its_one_catalog_read_and_each_reports_its_own_placement():
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import SharedCatalog
+
+    router = Router().add("GET", CATALOG, catalog(gpu(A, "NONE"), gpu(B)))
+    router.add("POST", PODS, lambda request: created())
+    backend, shared = backend_with(router), SharedCatalog()
+    tried = [backend.pods.create(spec(name=f"crew-{n}", gpu_type_ids=[A, B]), shared_read=shared)[1] for n in (1, 2)]
+    assert router.count("GET", CATALOG) == 1 and posted(router) == [(B, None), (B, None)]
+    assert [(t["gpu_type_id"], t["catalog"], len(t["dropped"]), len(t["attempts"])) for t in tried] == [
+        (B, "read", 1, 1), (B, "read", 1, 1)]

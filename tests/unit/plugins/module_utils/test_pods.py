@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import GPU, pod_view
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput, input_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pods as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
 
@@ -134,6 +135,14 @@ def test_the_spec_adds_22_and_the_key():
     assert spec.ports == ["8888/http", "22/tcp"] and spec.env == {"PUBLIC_KEY": "k"} and spec.gpu_count == 1
     with pytest.raises(ValueError, match="creating a GPU pod needs gpu_type_ids"):
         _pods.pod_spec(params(gpu_type_ids=None))
+
+
+def test_a_create_needs_an_image_or_a_template_one_rule_one_message():
+    # Checked once the lookup found nothing (ResourceModule.create_missing), before the spec is built.
+    assert PodInput.create_problem(params()) is None
+    assert PodInput.create_problem(params(image=None)) == (
+        "creating a pod needs image or template_id. Add image (or template_id).")
+    assert PodInput.create_problem(params(image=None, template_id="tpl")) is None
 
 
 def test_changes_list_only_what_differs():

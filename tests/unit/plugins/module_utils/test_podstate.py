@@ -7,9 +7,10 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from payloads import partial
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView, PortMapping, SshAddress
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as ps
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as ps
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, PortMapping, SshAddress
 
 
 def v2_pod(status="RUNNING", reported=True, ports=("8888/http", "22/tcp"), runtime_ports=(), direct=None, **extra):
@@ -173,7 +174,7 @@ def test_declared_but_not_yet_published():
 def test_any_22_counts_as_declared(ports):
     assert ps.declares_22(ports)
     # model_construct: the engine reads views, and ``ports`` may still arrive as a comma string.
-    pod = PodView.model_construct(id="pod-1", status="RUNNING", runtime_reported=True, ports=ports)
+    pod = partial(PodView, id="pod-1", status="RUNNING", runtime_reported=True, ports=ports)
     assert "does not publish" not in ps.ssh_not_ready(pod)
 
 
@@ -252,14 +253,14 @@ def test_runtime_only_matters_for_running(status, reported):
 
 @given(any_status, st.booleans())
 def test_derive_of_a_pod_is_derive_status_of_its_status(status, reported):
-    pod = PodView.model_construct(id="pod-1", status=status, runtime_reported=reported)
+    pod = partial(PodView, id="pod-1", status=status, runtime_reported=reported)
     assert ps.derive(pod) == ps.derive_status(status, reported)
 
 
 @given(statuses, st.booleans())
 def test_known_down_never_yields_ssh(status, reported):
-    pod = PodView.model_construct(
-        id="pod-1", name="", status=status, runtime_reported=reported, ports=["22/tcp"],
+    pod = partial(
+        PodView, id="pod-1", name="", status=status, runtime_reported=reported, ports=["22/tcp"],
         runtime_ports=[PortMapping(**PUBLIC_22)], ssh_direct=SshAddress(host="8.8.4.4", port=1022),
     )
     runtime_status, _ignored = ps.derive(pod)

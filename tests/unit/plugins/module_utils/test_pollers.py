@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import FakeBackend
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
+    BatchLines,
+    BatchPodPoller,
+    PodPoller,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     Health,
     PodView,
     PortMapping,
@@ -13,11 +22,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.models import (
     Worker,
     WorkerSummary,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import BatchLines, BatchPodPoller, PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 
 
 class ApiError(Exception):
@@ -601,13 +605,13 @@ def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
     backend = Backend([pod(status="PROVISIONING", runtime=False)], [pod(status="STARTING", runtime=False)],
                       [pod(status="STARTING", runtime=False)], [pod(direct=DIRECT)])
     reads = []
-    backend_list = backend.list_pods
+    backend_list = backend.pods.list
 
     def timed_list(runtime=True, attempts=None):
         reads.append(fake_clock.elapsed)
         return backend_list(runtime, attempts)
 
-    backend.list_pods = timed_list
+    backend.pods.list = timed_list
     outcome = until(PodPoller(backend, "pod-1", probe=Probe(True)), label="x", timeout=600, interval=5,
                     clock=fake_clock)
     assert reads == [0, 5, 7.5, 10]

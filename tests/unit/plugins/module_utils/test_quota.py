@@ -198,7 +198,7 @@ def test_a_429_past_the_budget_fails_rate_limited_naming_the_window_and_sends_no
     with pytest.raises(RunPodError) as again:
         client.request("POST", "pods", json={"name": "b"})
     assert again.value.code == "rate_limited" and again.value.status is None and len(sent) == 1
-    assert again.value.to_dict()["quota"]["window"] == "minute"
+    assert again.value.quota["window"] == "minute"
 
 
 def test_the_serverless_runtimes_answers_do_not_touch_the_apis_quota():

@@ -1,10 +1,10 @@
-"""The pure watchers of plugins/module_utils/_engine/watch.py: statuses, the event shape and the miss rule."""
+"""The pure watchers of plugins/module_utils/_vocab/watch_events.py: statuses, the event shape and the miss rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import watch
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as watch
 
 
 def members(*statuses):

@@ -15,9 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import NetworkVolumeView, RegistryView
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeView, RegistryView
 from ansible_collections.runpod.cloud.plugins.modules import billing_info, container_registry, network_volume, ssh_key
 
 API_KEY = "unit-test-secret-key"
@@ -76,12 +75,12 @@ def test_key_lines_skip_blanks_and_comments():
 # -- modules, driven with a recording fake account --------------------------------------------------------------
 
 
-class FakeAccount(Account):
-    """The real account calls over a FakeBackend (no HTTP client: an un-faked call that would send a
-    request fails the test); volumes, registries and keys in memory, every call recorded."""
+class FakeAccount:
+    """A fake ``backend.account``: volumes, registries and keys in memory, every call recorded; ``billing`` is the
+    real one over a FakeBackend's client (no HTTP client: a call that would send a request fails the test)."""
 
     def __init__(self, volumes=(), keys=()):
-        super().__init__(FakeBackend())
+        self.real = FakeBackend().account
         self.volumes = {volume.id: volume for volume in volumes}
         self.keys = list(keys)
         self.calls = []
@@ -124,7 +123,7 @@ class FakeAccount(Account):
     def billing(self, kind, **query):
         # The real argument checks; the fake backend has no HTTP client, so a request would fail the test.
         self.calls.append(("billing", kind))
-        return super().billing(kind, **query)
+        return self.real.billing(kind, **query)
 
     def get_ssh_keys(self):
         self.calls.append(("get_ssh_keys",))
@@ -279,4 +278,4 @@ def test_a_create_that_may_have_happened_is_not_retried(monkeypatch, capsys, mod
 
 
 def test_fake_account_matches_the_real_interface():
-    check_fake_matches_interface(FakeAccount, Account)
+    check_fake_matches_interface(FakeAccount(), FakeBackend().account)

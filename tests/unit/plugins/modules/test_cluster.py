@@ -10,11 +10,10 @@ import functools
 import json
 
 import pytest
-from helpers.fakes import FakeBackend, check_fake_matches_interface, run_module
+from helpers.fakes import FakeBackend, check_fake_matches_interface, real_backend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import ClusterView, PodView
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterView, PodView
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 from ansible_collections.runpod.cloud.plugins.modules import cluster_info as cluster_info_module
 
@@ -23,43 +22,12 @@ CREATE = {"name": "train", "gpu_type_id": GPU, "pod_count": 2, "image": "img:1"}
 
 
 class FakeClusterBackend(FakeBackend):
-    """The shared FakeBackend plus the cluster calls (``ClusterCalls`` on the real ``BackendV2``); a create that
-    fails with ``create_error`` leaves a cluster behind first, as a 5xx after the API made one would."""
+    """The shared FakeBackend with clusters and members (``FakeClusters``); a create that fails with
+    ``create_error`` leaves a cluster behind first, as a 5xx after the API made one would."""
 
     def __init__(self, clusters=(), members=(), create_error=None):
-        super().__init__()
-        self.clusters = {c.id: c for c in clusters}
-        self.members = list(members)
-        self.create_error = create_error
-
-    def list_clusters(self, attempts=None):
-        self._call("list_clusters")
-        return list(self.clusters.values())
-
-    def get_cluster(self, resource_id, attempts=None):
-        self._call("get_cluster", resource_id)
-        return self._get(self.clusters, resource_id, "cluster")
-
-    def find_clusters(self, name, attempts=None):
-        self._call("find_clusters", name)
-        return [c for c in self.clusters.values() if c.name == name]
-
-    def list_cluster_pods(self, cluster_id, attempts=None):
-        self._call("list_cluster_pods", cluster_id)
-        return list(self.members)
-
-    def create_cluster(self, spec):
-        self._call("create_cluster", spec.model_dump())
-        if self.create_error is not None:
-            self.clusters["c-late"] = view("c-late", name=spec.name)
-            raise self.create_error
-        created = view("c-new", name=spec.name)
-        self.clusters[created.id] = created
-        return created
-
-    def rename_cluster(self, cluster_id, name):
-        self._call("rename_cluster", cluster_id, name)
-        return self.clusters[cluster_id].model_copy(update={"name": name})
+        super().__init__(clusters=clusters, members=members)
+        self.clusters.create_error = create_error
 
 
 def view(cluster_id="c1", **fields):
@@ -136,8 +104,8 @@ def test_a_5xx_create_adopts_the_cluster_listed_by_name(capsys, monkeypatch):
     assert "adopted it instead of creating another" in json.dumps(result["warnings"])
 
 
-def test_fake_cluster_backend_matches_the_real_interface():
-    check_fake_matches_interface(FakeClusterBackend, BackendV2)
+def test_fake_clusters_match_the_real_ones():
+    check_fake_matches_interface(FakeBackend().clusters, real_backend().clusters)
 
 
 def two_clusters():

@@ -12,7 +12,7 @@ import pytest
 from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
@@ -166,13 +166,13 @@ def test_non_5xx_create_error_is_not_adopted(capsys, monkeypatch):
 
 def test_a_same_name_pod_created_at_the_same_moment_is_reported_and_nothing_deleted(capsys, monkeypatch):
     backend = FakeBackend()
-    original = backend.create_pod
+    original = backend.pods.create
 
-    def create_while_another_task_does(spec):
-        backend.pods["pod-other"] = pod_view("pod-other", name=spec.name)  # the other fork's pod
+    def create_while_another_task_does(spec, shared_read=None):
+        backend.pods.store["pod-other"] = pod_view("pod-other", name=spec.name)  # the other fork's pod
         return original(spec)
 
-    backend.create_pod = create_while_another_task_does
+    backend.pods.create = create_while_another_task_does
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["failed"] is True and result["code"] == "ambiguous" and result["changed"] is True
     created = result["id"]
@@ -194,13 +194,13 @@ def test_renaming_onto_another_pods_name_is_refused(capsys, monkeypatch):
 
 def test_an_unreadable_create_answer_is_adopted_by_name(capsys, monkeypatch):
     backend = FakeBackend()
-    original = backend.create_pod
+    original = backend.pods.create
 
-    def create_then_garble(spec):
+    def create_then_garble(spec, shared_read=None):
         original(spec)
         raise RunPodError("bad_response", 201, "the API answered 201 with a body that is not JSON")
 
-    backend.create_pod = create_then_garble
+    backend.pods.create = create_then_garble
     result = run(backend, capsys, monkeypatch, **CREATE)
     assert result["changed"] is True and result["actions"] == ["adopt"] and result["pod"]["name"] == "web"
 
@@ -230,7 +230,7 @@ def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(c
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     # Both results carry ``elapsed``: on a real clock a loaded machine makes them differ.
     install_clock(monkeypatch, FakeClock())

@@ -10,7 +10,7 @@ import itertools
 import threading
 
 import pytest
-from helpers.fakes import GPU, FakeBackend, pod_view, run_module
+from helpers.fakes import GPU, FakeBackend, FakePods, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
@@ -20,18 +20,18 @@ run = functools.partial(run_module, pod_module)
 FLEET = {"name": "fleet", "image": "img:1", "gpu_type_ids": [GPU]}
 
 
-class FleetBackend(FakeBackend):
+class FleetPods(FakePods):
     """Creates get distinct ids; ``barrier`` makes every create wait for the others (proof they overlap);
     ``refuse`` maps pod names to the error their create raises."""
 
-    def __init__(self, *args, barrier=None, refuse=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, backend, items=(), reads=None, barrier=None, refuse=None):
+        super().__init__(backend, items, reads)
         self.barrier = barrier
         self.refuse = refuse or {}
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def create_pod(self, spec, shared_read=None):
+    def create(self, spec, shared_read=None):
         self._call("create_pod", spec.model_dump())
         if self.barrier is not None:
             self.barrier.wait(timeout=10)  # sequential creates would break the barrier
@@ -39,8 +39,18 @@ class FleetBackend(FakeBackend):
             raise self.refuse[spec.name]
         with self._lock:
             pod = pod_view(f"new-{next(self._ids)}", name=spec.name, image=spec.image, ports=list(spec.ports))
-            self.pods[pod.id] = pod
+            self.store[pod.id] = pod
         return pod, None
+
+
+class FleetBackend(FakeBackend):
+    """A FakeBackend whose pods are ``pods_class`` (``FleetPods``)."""
+
+    pods_class = FleetPods
+
+    def __init__(self, *, pods=(), reads=None, barrier=None, refuse=None):
+        super().__init__()
+        self.pods = self.pods_class(self, pods, reads, barrier=barrier, refuse=refuse)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +116,7 @@ def test_partial_failure_fails_after_all_settle_keeps_and_names_what_exists(caps
     assert result["failures"] == [
         {"name": "fleet-2", "msg": "creating pod 'fleet-2' failed: quota exceeded (forbidden)", "code": "forbidden"}
     ]
-    assert len(result["ids"]) == 2 and set(result["ids"]) == set(backend.pods)
+    assert len(result["ids"]) == 2 and set(result["ids"]) == set(backend.pods.store)
     assert "1 of 3 pods failed" in result["msg"] and "Nothing was deleted" in result["msg"]
     assert all(pod_id in result["msg"] for pod_id in result["ids"])
     assert backend.count("delete_pod") == 0
@@ -125,12 +135,15 @@ def test_an_ambiguous_member_fails_alone(capsys, monkeypatch):
 def test_a_name_created_twice_at_the_same_moment_fails_that_member_only(capsys, monkeypatch):
     """Another task created fleet-2 while this one did: the one list read after the creates sees two."""
 
-    class Racing(FleetBackend):
-        def create_pod(self, spec, shared_read=None):
-            pod, placement = super().create_pod(spec, shared_read)
+    class RacingPods(FleetPods):
+        def create(self, spec, shared_read=None):
+            pod, placement = super().create(spec, shared_read)
             if spec.name == "fleet-2":
-                self.pods["other"] = pod_view("other", name="fleet-2")
+                self.store["other"] = pod_view("other", name="fleet-2")
             return pod, placement
+
+    class Racing(FleetBackend):
+        pods_class = RacingPods
 
     backend = Racing()
     result = run(backend, capsys, monkeypatch, **dict(FLEET, count=2))
@@ -163,7 +176,7 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="2m")
@@ -204,7 +217,7 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="40s")
@@ -224,46 +237,33 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     assert heartbeats and all(line.endswith("): 1/3 ready; waiting for fleet-1, fleet-3") for line in heartbeats)
 
 
-class CatalogBackend(FakeBackend):
-    """A backend with a catalog read that counts its calls (``answers``: what each read returns or raises)."""
-
-    def __init__(self, answers):
-        super().__init__()
-        self.answers = list(answers)
-        self.reads = 0
-
-    def read_gpu_catalog(self, spec=None, **kwargs):
-        self.reads += 1
-        answer = self.answers[min(self.reads, len(self.answers)) - 1]
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-
-
 @pytest.mark.parametrize("answer", [{"gpus": []}, RunPodError("server_error", 503, "catalog down")])
 def test_the_members_share_one_catalog_read_and_the_backend_is_left_alone(answer):
     from ansible_collections.runpod.cloud.plugins.module_utils._module.fleet import SharedCatalog
 
-    backend = CatalogBackend([answer, {"gpus": ["second"]}])
-    own_read = backend.read_gpu_catalog
+    gpus = FakeBackend(catalog=[answer, {"gpus": ["second"]}]).gpus
+    own_read = gpus.catalog
     shared = SharedCatalog()
     seen = []
     for _member in range(3):
         try:
-            seen.append(shared(lambda: backend.read_gpu_catalog(None, attempts=1)))
+            seen.append(shared(lambda: gpus.catalog(None, attempts=1)))
         except RunPodError as error:
             seen.append(error)
-    assert backend.reads == 1 and seen == [answer] * 3
+    assert gpus.reads == 1 and seen == [answer] * 3
     # nothing was rebound on the backend: its own read still reads
-    assert backend.read_gpu_catalog == own_read and "read_gpu_catalog" not in vars(backend)
-    assert backend.read_gpu_catalog() == {"gpus": ["second"]} and backend.reads == 2
+    assert gpus.catalog == own_read and "catalog" not in vars(gpus)
+    assert gpus.catalog() == {"gpus": ["second"]} and gpus.reads == 2
 
 
 def test_every_member_creates_through_the_tasks_one_backend(capsys, monkeypatch):
+    class RecordingPods(FleetPods):
+        def create(self, spec, shared_read=None):
+            self.backend.creators.append(id(self.backend))  # a per-member copy of the backend would show another id
+            return super().create(spec, shared_read)
+
     class Recording(FleetBackend):
-        def create_pod(self, spec, shared_read=None):
-            self.creators.append(id(self))  # a per-member copy of the backend would show another id
-            return super().create_pod(spec, shared_read)
+        pods_class = RecordingPods
 
     backend = Recording()
     backend.creators = []

@@ -11,7 +11,7 @@ import pytest
 from helpers.fakes import FakeBackend, FakeClock, install_clock, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import V1_RETIRED
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
@@ -62,8 +62,8 @@ def test_an_unlisted_id_is_read_once_by_id_and_an_unknown_one_is_missing(capsys,
     backend = FakeBackend(pods=[running("a", "web")])
     gone = pod_view("t", name="old", status="TERMINATED", runtime_reported=False)
     # REST v2 drops terminated pods from its list, but reads them by id.
-    backend.reads = [[running("a", "web")]]
-    backend.pods["t"] = gone
+    backend.pods.reads = [[running("a", "web")]]
+    backend.pods.store["t"] = gone
     result = run(backend, capsys, monkeypatch, ids=["a", "t", "zzz"])
     assert [(pod["id"], pod["runtime_status"]) for pod in result["pods"]] == [("a", "running"), ("t", "terminated")]
     assert result["missing"] == ["zzz"]
@@ -297,6 +297,8 @@ def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch
 
 
 def test_fake_backend_matches_the_real_interface():
-    from helpers.fakes import check_fake_matches_interface
+    from helpers.fakes import check_fake_matches_interface, real_backend
 
-    check_fake_matches_interface()
+    fake, real = FakeBackend(), real_backend()
+    for resource in ("pods", "endpoints", "templates", "clusters", "gpus", "account"):
+        check_fake_matches_interface(getattr(fake, resource), getattr(real, resource))

@@ -16,6 +16,7 @@ from ansible.module_utils.testing import patch_module_args
 from pydantic import BaseModel
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _Input
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
@@ -103,12 +104,17 @@ class ThingModule(ResourceModule):
         return bool(self.params["follow"])  # a toy "wait"; real waits use WAIT_ARGUMENT_SPEC
 
 
-class PickyThingModule(ThingModule):
-    """A thing whose create needs a size and a color or a pattern (``require_for_create``)."""
+class PickyThingInput(_Input):
+    """What a thing's create needs (``create_needs``): a size, and a color or a pattern."""
 
-    def build_spec(self):
-        self.require_for_create("name", "size", ("color", "pattern"), hint="; see the thing docs")
-        return super().build_spec()
+    create_needs = ("name", "size", ("color", "pattern"))
+    create_hint = "; see the thing docs"
+
+
+class PickyThingModule(ThingModule):
+    """A thing whose create needs a size and a color or a pattern (its input model's ``create_needs``)."""
+
+    input_model = PickyThingInput
 
 
 def run(backend, capsys, monkeypatch, check_mode=False, diff=False, module_class=ThingModule, **args):

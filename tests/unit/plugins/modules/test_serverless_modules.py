@@ -13,10 +13,11 @@ import pytest
 from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import endpoint_problems
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import EndpointView, Health, TemplateView
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.rest import BackendV2
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoints as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput, endpoint_problems
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
+from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, Health, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module
@@ -42,13 +43,14 @@ def test_gpu_types_map_to_deduplicated_pools_and_pool_ids_pass():
 
 
 def test_unknown_gpu_types_are_refused_with_a_suggestion():
-    with pytest.raises(ValueError, match=r"unknown GPU type\(s\) 'NVIDIA GeForce RTX 4091'.*did you mean"):
-        _endpoints.gpu_selection(["NVIDIA GeForce RTX 4091"])
+    # The rule's home is EndpointInput, checked before gpu_selection ever runs.
+    problem = input_problem(EndpointInput, {"gpu_type_ids": ["NVIDIA GeForce RTX 4091"]})[1]
+    assert re.search(r"unknown GPU type\(s\) 'NVIDIA GeForce RTX 4091'.*did you mean", problem)
 
 
 def test_gpu_types_without_a_serverless_pool_are_refused():
-    with pytest.raises(ValueError, match="not offered to serverless endpoints"):
-        _endpoints.gpu_selection(["NVIDIA GeForce RTX 3070"])
+    problem = input_problem(EndpointInput, {"gpu_type_ids": ["NVIDIA GeForce RTX 3070"]})[1]
+    assert "not offered to serverless endpoints" in problem
 
 
 def test_pool_ids_alone_are_the_selection():
@@ -66,7 +68,7 @@ def test_scaler_number_matches_what_the_api_stores(value, scaler_type, expected)
 
 
 def test_create_needs_a_name_a_container_and_workers():
-    assert _endpoints.create_needs() == ("name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids"))
+    assert EndpointInput.create_needs == ("name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids"))
 
 
 def test_validate_params_reports_every_problem():
@@ -145,7 +147,7 @@ def test_changes_clearing_the_floor_with_a_new_set_is_allowed():
     cleared = changes(current, allowed_cuda_versions=["12.8"], min_cuda_version="")
     assert cleared == {"allowed_cuda_versions": ["12.8"], "min_cuda_version": ""}
     # The PATCH carries the explicit "" that clears the floor on v2.
-    body = BackendV2.endpoint_body(cleared, creating=False)
+    body = endpoint_body(cleared, creating=False)
     assert body["gpu"] == {"allowedCudaVersions": ["12.8"], "minCudaVersion": ""}
 
 
@@ -296,8 +298,9 @@ class GatedHealthBackend(FakeBackend):
         self.lock = threading.Lock()
         self.active = 0
         self.peak = 0
+        self.endpoints.health = self.gated_health
 
-    def endpoint_health(self, endpoint_id, attempts=1):
+    def gated_health(self, endpoint_id, attempts=1):
         with self.lock:
             self.active += 1
             self.peak = max(self.peak, self.active)

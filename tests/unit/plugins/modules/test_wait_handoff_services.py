@@ -16,11 +16,11 @@ from test_cluster import FakeClusterBackend, node, view
 from test_serverless_modules import endpoint_view
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import Health, SshAddress
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
-from ansible_collections.runpod.cloud.plugins.module_utils._module import waits as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Health, SshAddress
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 # The worker counters of a serverless ``/health`` read, in the order the results list them.
 HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")

@@ -108,15 +108,6 @@ class Record:
     def model_validate(cls, data: dict) -> Any:
         return cls(**data)
 
-    @classmethod
-    def model_construct(cls, **values: Any) -> Any:
-        """A record from ``values`` without its rules (tests build partial views this way)."""
-        record = cls.__new__(cls)
-        for name, info in cls.model_fields.items():
-            if name in values or not info.required:
-                setattr(record, name, values[name] if name in values else info.make_default())
-        return record
-
     def model_dump(self, *, mode: str = "python", include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """The fields as plain data (nested records as dicts); ``mode`` is accepted for pydantic's callers."""
         return {

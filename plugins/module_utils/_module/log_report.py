@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """What the modules do with RunPod's logs (docs/pods.md, "When it is not ready: logs"; docs/dev/logs.md): the
 lines a failed wait returns and quotes, the live system line on the controller, and ``logs: N`` of the info
-modules. Every read is bounded (``_backend.logs``) and never changes a task's outcome or code."""
+modules. Every read is bounded (``_backend.log_reads``) and never changes a task's outcome or code."""
 
 from __future__ import annotations
 
@@ -12,22 +12,20 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import (
     MAX_CONCURRENT_READS,
     LogReader,
     worker_logs_path,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     FAILURE_LINES,
     logs_block,
     newest,
     quote,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import info_lines
 
-# Option names whose values are secrets wherever a module has them (besides ``env`` and the no_log options).
-SECRET_OPTIONS = ("api_key", "password", "registry_password")
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
 # How many not-ready resources a batch failure message quotes before "and N more".
@@ -120,7 +118,7 @@ def endpoint_failure_logs(owner, endpoint_id):
         else:
             worker = None
             try:
-                worker = failing_worker(owner.backend.endpoint_workers(endpoint_id, attempts=1))
+                worker = failing_worker(owner.backend.endpoints.workers(endpoint_id, attempts=1))
                 block = logs_block(unavailable="no unhealthy or initializing worker on the current release")
                 if worker is not None:
                     block = reader(owner).workers(endpoint_id, [worker.id], FAILURE_LINES)[worker.id]
@@ -267,7 +265,7 @@ def read_workers(backend, endpoint_ids, max_workers=MAX_CONCURRENT_READS):
 
     def one(endpoint_id):
         try:
-            return backend.endpoint_workers(endpoint_id)
+            return backend.endpoints.workers(endpoint_id)
         except RunPodError as error:
             return error
 

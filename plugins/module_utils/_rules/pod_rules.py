@@ -16,15 +16,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import (
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     same_args,
     same_ports,
     with_ssh_port,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
 # Options passed to PodSpec as they are, and list options passed as lists.
 SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",

@@ -15,8 +15,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import QUIET, read_log_stream
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.core import quote_id
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     SOURCES,
     Masker,
     logs_block,

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
     describe_cluster,
     describe_endpoint,
     describe_member,
@@ -27,8 +27,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe impo
 # counts misses (``outcome.MissCounter``, gone_limit=2); a failed read in between starts the count again.
 GONE_AFTER = 2
 WORKER_COUNTS = ("running", "idle", "initializing", "throttled", "unhealthy")
-# Endpoint and cluster statuses (a pod uses podstate's five values).
-ENDPOINT_STATUSES = ("ready", "initializing", "unhealthy", "no_workers")
 CLUSTER_STATUSES = ("running", "initializing", "degraded", "stopped", "terminated")
 
 

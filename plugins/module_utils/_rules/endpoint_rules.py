@@ -11,10 +11,9 @@ Field names are the ``_models.EndpointSpec`` vocabulary.
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.values import gpu_pool_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import ENDPOINT_FIELDS
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import env_strings, same_args, same_ports
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, same_args, same_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
 
 # Compared without regard to order.
 SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")
@@ -23,11 +22,8 @@ SIMPLE_FIELDS = tuple(field for field in ENDPOINT_FIELDS if field not in ("id", 
 
 
 def gpu_selection(gpu_type_ids):
-    """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are). Raises ValueError
-    for a type the catalog does not know or serverless does not offer (``EndpointInput`` refuses both first)."""
-    problem = gpu_pool_problem(gpu_type_ids)
-    if problem:
-        raise ValueError(problem)
+    """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are), which
+    ``EndpointInput`` checked are known and offered to serverless."""
     return "gpu_pools", _catalog.pools_for(gpu_type_ids)
 
 
@@ -57,11 +53,6 @@ def wanted_fields(params, gpu):
         field, values = gpu
         wanted[field] = values
     return wanted
-
-
-def create_needs():
-    """The options a create needs (``ResourceModule.require_for_create``; a tuple: one of them is enough)."""
-    return "name", ("image", "template_id"), ("gpu_type_ids", "cpu_flavor_ids")
 
 
 class RefusedError(ValueError):

@@ -14,11 +14,11 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import declares_port
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import port_list as split_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list as split_ports
 
 if TYPE_CHECKING:  # the engine never imports pydantic at run time
-    from ansible_collections.runpod.cloud.plugins.module_utils._api.models import PodView
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
 
 RUNNING = "running"
 INITIALIZING = "initializing"

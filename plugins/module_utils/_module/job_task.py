@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.job_inputs import job_request
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import job_calls, sync_wait_ms
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import sync_wait_ms
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import (
     FAILURE_CODES,
@@ -56,13 +56,6 @@ class JobModule(RunPodModule):
         self.endpoint_id: str = self.request["endpoint_id"] or ""
         # Cancelled by the first SIGINT/SIGTERM around the calls that are not waits (the submit).
         self.interrupt = _wait.CancelToken()
-        self._calls: Any = None
-
-    @property
-    def calls(self):
-        if self._calls is None:
-            self._calls = job_calls(self.backend)
-        return self._calls
 
     # --- dispatch ------------------------------------------------------------------------------------
     def run(self) -> NoReturn:
@@ -78,7 +71,7 @@ class JobModule(RunPodModule):
     def find_endpoint(self, name: str) -> str:
         """The id of the one endpoint named ``name`` (``GET /v2/serverless``); none or several fail."""
         try:
-            found = self.backend.find_endpoints(name)
+            found = self.backend.endpoints.find(name)
         except RunPodError as error:
             self.fail_api(error, f"looking up endpoint {name!r} failed")
         if not found:
@@ -105,7 +98,7 @@ class JobModule(RunPodModule):
             if self.interrupt.cancelled:
                 self.fail("interrupted before the job was submitted; nothing was submitted", code="interrupted")
             try:
-                job = self.calls.submit(self.endpoint_id, self.request["body"], wait_ms=wait_ms)
+                job = self.backend.jobs.submit(self.endpoint_id, self.request["body"], wait_ms=wait_ms)
             except RunPodError as error:
                 self.submit_failed(error)
         self.mark_changed()
@@ -116,7 +109,7 @@ class JobModule(RunPodModule):
         if not settings.wait:
             self.finish(job)
         left = settings.timeout - (time.monotonic() - started)
-        self.wait_for_job(JobPoller(self.calls, self.endpoint_id, job["id"], seed=job), timeout=max(left, 0.001))
+        self.wait_for_job(JobPoller(self.backend, self.endpoint_id, job["id"], seed=job), timeout=max(left, 0.001))
 
     def submit_failed(self, error: RunPodError) -> NoReturn:
         where = f"endpoint {self.endpoint_id}"
@@ -138,7 +131,7 @@ class JobModule(RunPodModule):
     # --- an existing job ---------------------------------------------------------------------------------
     def read(self, job_id: str) -> dict:
         try:
-            return self.calls.job_status(self.endpoint_id, job_id)
+            return self.backend.jobs.status(self.endpoint_id, job_id)
         except RunPodError as error:
             if error.code == "not_found":
                 self.fail(
@@ -151,7 +144,7 @@ class JobModule(RunPodModule):
     def follow(self, job_id: str) -> NoReturn:
         """``id`` with ``state: present``: wait until the job ends (``wait``), else read it once."""
         if self.wait_options.wait:
-            self.wait_for_job(JobPoller(self.calls, self.endpoint_id, job_id), timeout=self.wait_options.timeout)
+            self.wait_for_job(JobPoller(self.backend, self.endpoint_id, job_id), timeout=self.wait_options.timeout)
         self.finish(self.read(job_id))
 
     def cancel(self, job_id: str) -> NoReturn:
@@ -164,7 +157,7 @@ class JobModule(RunPodModule):
         if self.module.check_mode:
             self.exit()
         try:
-            answer = self.calls.cancel(self.endpoint_id, job_id)
+            answer = self.backend.jobs.cancel(self.endpoint_id, job_id)
         except RunPodError as error:
             self.fail_api(error, f"cancelling job {job_id} on endpoint {self.endpoint_id} failed", resource_id=job_id)
         # A job that ended between the read and the cancel keeps its own status: nothing was cancelled.

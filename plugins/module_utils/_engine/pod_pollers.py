@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, TrackedPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, probe_options, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")
 # How many waiting pods a batch wait's running count names before "and N more".
@@ -66,34 +66,28 @@ def _address_text(address):
     return _ssh_probe.format_address(address["host"], address["port"])
 
 
-class _ProbingMixin(Poller):
-    """Probe bookkeeping shared by the single and batch pod pollers."""
-
-    def _probe_kwargs(self):
-        # The module may set ``deadline`` (monotonic) so a 5 s probe read never outlives the wait.
-        return {} if self.deadline is None else {"deadline": self.deadline}
-
-
-class PodPoller(_ProbingMixin, TrackedPoller):
+class PodPoller(Poller):
     """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
 
-    ``backend.list_pods()`` is read once per poll (the id is looked up in the list, ``None`` entries
+    ``backend.pods.list()`` is read once per poll (the id is looked up in the list, ``None`` entries
     skipped). On success the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
     Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
     """
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None):
-        if wait_for not in WAIT_FOR:
-            raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
-        super().__init__(backend, MissCounter("pod", pod_id))
+        self.misses = tracked("pod", pod_id, wait_for, WAIT_FOR)
+        self.backend = backend
         self.pod_id = pod_id
         self.wait_for = wait_for
         self.probe = probe if probe is not None else _ssh_probe.probe
         self.last_pod = None
 
+    def lost(self):
+        return self.misses.ever_seen
+
     def poll(self):
         try:
-            pods = self.backend.list_pods(attempts=1)
+            pods = self.backend.pods.list(attempts=1)
         except Exception:
             self.misses.read_failed()
             raise
@@ -115,7 +109,7 @@ class PodPoller(_ProbingMixin, TrackedPoller):
         return self._probe(address, pod)
 
     def _probe(self, address, pod):
-        result = self.probe(address["host"], address["port"], **self._probe_kwargs())
+        result = self.probe(address["host"], address["port"], **probe_options(self.deadline))
         text = _address_text(address)
         if result.ok:
             return PollResult(True, f"ssh reachable at {text}", value={"pod": pod, "ssh": address})
@@ -123,16 +117,19 @@ class PodPoller(_ProbingMixin, TrackedPoller):
                           recheck=lambda: self._probe(address, pod))
 
 
-class BatchPodPoller(_ProbingMixin):
+class BatchPodPoller(Poller):
     """Wait for several pods with one list read per poll and concurrent probes.
 
-    Fails fast (fatal ``conflict``) naming every pod in a terminal state, or ``not_found`` naming every
-    pod that vanished / never appeared. Each pod is probed until its first banner, then left alone.
+    Fails fast (fatal ``conflict``) naming every pod in a terminal state (``is_terminal``), or ``not_found``
+    naming every pod that vanished / never appeared. Each pod is probed until its first banner, then left alone.
     ``states`` (pod id -> last state) rides on every result, hence on the timeout ``WaitError``.
-    The success value maps each pod id to ``{"pod", "ssh"}``.
+    The success value maps each pod id to ``{"pod", "ssh"}``. ``read`` replaces the pod list read, ``gone`` is
+    what a 404 on it means (fatal ``not_found``; None: a failed read like any other), and ``pod_count`` makes
+    the listed pods join the wait in rank order until that many are ready (``cluster_poller``).
     """
 
-    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None):
+    def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None, *,
+                 is_terminal=_podstate.is_terminal, gone=None, pod_count=None):
         if wait_for not in WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_ids = list(dict.fromkeys(pod_ids))
@@ -146,32 +143,49 @@ class BatchPodPoller(_ProbingMixin):
         self.last_pods = {}
         self.done = {}
         self.imminent = False
-        # ``read`` replaces the pod list read (the cluster wait reads the member list instead).
-        self._list_pods = read or (lambda: backend.list_pods(attempts=1))
-
-    # Whether a listed pod can no longer become ready (fails the whole wait at once).
-    is_terminal = staticmethod(_podstate.is_terminal)
+        self._list_pods = read or (lambda: backend.pods.list(attempts=1))
+        # Whether a listed pod can no longer become ready (fails the whole wait at once).
+        self.is_terminal = is_terminal
+        self.gone = gone
+        self.pod_count = pod_count
 
     def poll(self):
         try:
             pods = self._list_pods()
-        except Exception:
+        except Exception as err:
+            if self.gone is not None and is_not_found(err):
+                raise PollError("not_found", self.gone, fatal=True) from err
             self._read_failed()
             raise
+        if self.pod_count is not None:
+            self._join(pods)
         return self._evaluate(pods)
+
+    def _join(self, pods):
+        """Listed pods join the wait in rank order (a cluster's members, listed as they are placed)."""
+        listed = [entry for entry in pods or () if entry is not None]
+        for pod in sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0)):
+            pod_id = _pod_id(pod)
+            if pod_id not in self.misses:
+                self.pod_ids.append(pod_id)
+                self.misses[pod_id] = MissCounter("pod", pod_id)
+                self.states[pod_id] = "pod not listed yet"
 
     def _read_failed(self):
         for counter in self.misses.values():
             counter.read_failed()
 
     def _all_ready(self):
-        return len(self.done) == len(self.pod_ids)
+        return len(self.pod_ids) >= (self.pod_count or 0) and len(self.done) == len(self.pod_ids)
 
     def _expected(self):
-        return len(self.pod_ids)
+        return max(len(self.pod_ids), self.pod_count or 0)
 
     def _waiting(self):
-        return [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
+        waiting = [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
+        if len(self.pod_ids) < (self.pod_count or 0):
+            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
+        return waiting
 
     def name_of(self, pod_id):
         """The pod's name as last listed, else as known before the wait; None when there is none."""
@@ -236,7 +250,7 @@ class BatchPodPoller(_ProbingMixin):
     def _probe_round(self, targets):
         if targets:
             results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
-                                       targets.items()}, **self._probe_kwargs())
+                                       targets.items()}, **probe_options(self.deadline))
             for pod_id, address in targets.items():
                 result = results[pod_id]
                 text = _address_text(address)
@@ -287,50 +301,15 @@ class BatchLines:
             self.on_transition(dict(entry, subject=self.subject))
 
 
-class ClusterPoller(BatchPodPoller):
+def cluster_poller(backend, cluster_id, pod_count, probe_many=None):
     """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
 
-    Each poll is one ``backend.list_cluster_pods(cluster_id)`` read; members join the wait as they are
+    Each poll is one ``backend.clusters.pods(cluster_id)`` read; members join the wait as they are
     listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
     that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
     started on its own. A cluster that no longer exists fails it with ``not_found``.
     """
-
-    is_terminal = staticmethod(_podstate.is_member_down)
-
-    def __init__(self, backend, cluster_id, pod_count, probe_many=None):
-        super().__init__(backend, [], wait_for="ssh", probe_many=probe_many,
-                         read=lambda: backend.list_cluster_pods(cluster_id, attempts=1))
-        self.cluster_id = cluster_id
-        self.pod_count = int(pod_count or 0)
-
-    def poll(self):
-        try:
-            pods = self._list_pods()
-        except Exception as err:
-            if is_not_found(err):
-                text = f"cluster {self.cluster_id} no longer exists, so it was deleted while waiting"
-                raise PollError("not_found", text, fatal=True) from err
-            self._read_failed()
-            raise
-        listed = [entry for entry in pods or () if entry is not None]
-        ranked = sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0))
-        for pod in ranked:
-            pod_id = _pod_id(pod)
-            if pod_id not in self.misses:
-                self.pod_ids.append(pod_id)
-                self.misses[pod_id] = MissCounter("pod", pod_id)
-                self.states[pod_id] = "pod not listed yet"
-        return self._evaluate(listed)
-
-    def _all_ready(self):
-        return len(self.pod_ids) >= self.pod_count and super()._all_ready()
-
-    def _expected(self):
-        return max(len(self.pod_ids), self.pod_count)
-
-    def _waiting(self):
-        waiting = super()._waiting()
-        if len(self.pod_ids) < self.pod_count:
-            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
-        return waiting
+    return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many,
+                          read=lambda: backend.clusters.pods(cluster_id, attempts=1),
+                          is_terminal=_podstate.is_member_down, pod_count=int(pod_count or 0),
+                          gone=f"cluster {cluster_id} no longer exists, so it was deleted while waiting")

@@ -12,23 +12,14 @@ waits are in ``batch``.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.describe import (
-    describe_cluster,
-    describe_endpoint,
-    describe_members,
-    describe_pod,
-    describe_release,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pollers import (
-    ClusterPoller,
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
     PodPoller,
+    cluster_poller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
-from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
     endpoint_failure_logs,
     live_pod_lines,
@@ -36,21 +27,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.logs import (
     pod_failure_logs,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+    describe_cluster,
+    describe_endpoint,
+    describe_members,
+    describe_pod,
+    describe_release,
+)
 
 
-class _ResourceWaiter(Waiter):
-    """A wait on one resource: the handoff carries its ``id``, ``name`` and ``touched_id``."""
-
-    def resume(self, handoff):
-        self.touched_id = handoff.get("touched_id")
-        self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
-
-    def wait_for(self, resource):
-        """Block until ``resource`` is ready (with ``self.until``); set ``result["wait"]``."""
-        raise NotImplementedError
-
-
-class PodWaiter(_ResourceWaiter):
+class PodWaiter(Waiter):
     """``runpod.cloud.pod``'s wait: one pod (``wait_for``: ssh or running), or a fleet's batch wait (``count``)."""
 
     kind = module = result_key = "pod"
@@ -93,7 +79,7 @@ class PodWaiter(_ResourceWaiter):
         result["wait"] = outcome.as_dict()
 
 
-class EndpointWaiter(_ResourceWaiter):
+class EndpointWaiter(Waiter):
     """``runpod.cloud.endpoint``'s wait: a ready worker, or a finished rollout; and its description.
 
     The wait starts from the endpoint as the task last described it (``result["endpoint"]``, which the handoff
@@ -142,7 +128,7 @@ class EndpointWaiter(_ResourceWaiter):
         release, result = None, self.host.result
         if poller.last_version is not None:
             try:
-                release = self.host.backend.endpoint_release(before["id"])
+                release = self.host.backend.endpoints.release(before["id"])
             except RunPodError:
                 release = {"version": poller.last_version, "rollout": poller.last_rollout}
         result["release"], result["rollout"] = describe_release(release)
@@ -150,7 +136,7 @@ class EndpointWaiter(_ResourceWaiter):
         return result["endpoint"]
 
 
-class ClusterWaiter(_ResourceWaiter):
+class ClusterWaiter(Waiter):
     """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``).
 
     The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
@@ -170,7 +156,7 @@ class ClusterWaiter(_ResourceWaiter):
         return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
 
     def read_members(self, cluster):
-        self.members = self.host.backend.list_cluster_pods(cluster.id)
+        self.members = self.host.backend.clusters.pods(cluster.id)
         return self.members
 
     def describe_members(self):
@@ -182,7 +168,7 @@ class ClusterWaiter(_ResourceWaiter):
         before = result["cluster"]  # the cluster as last read before the wait (what the module described)
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
-        poller = ClusterPoller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
+        poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
 
         def last_seen():
             if poller.last_pods:
@@ -204,7 +190,7 @@ class ClusterWaiter(_ResourceWaiter):
         self.members = list(poller.last_pods.values())
         # The create answer predates placement: one read gives the data center, network and primary.
         try:
-            result["cluster"] = describe_cluster(self.host.backend.get_cluster(cluster_id))
+            result["cluster"] = describe_cluster(self.host.backend.clusters.get(cluster_id))
         except RunPodError as error:
             self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
                            f"network and primary failed: {error.message} ({error.code}); they may be null")

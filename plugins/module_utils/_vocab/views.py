@@ -7,8 +7,8 @@ the input rules have checked their values already)."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.record import Field, Record
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.normalize import with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
 
 
 class _View(Record):
@@ -98,9 +98,10 @@ def spec_problem(error: Exception) -> str:
 class PodSpec(_PodContainer):
     """What a user asked for, in the collection's vocabulary; each backend translates it to its body.
 
-    The create rules live here, once: a create needs an image or a template and a type to place the pod on,
-    and ``start_ssh`` declares ``22/tcp``; a CPU pod gets ``DEFAULT_VCPUS`` unless told otherwise (REST v2
-    requires a count). What a CPU pod cannot have is ``_api.capabilities``'.
+    A spec has what it is placed on (GPU types or requirements; a CPU pod's flavors: a backend refuses a spec it
+    cannot place, whoever built it), ``start_ssh`` declares ``22/tcp``, and a CPU pod gets ``DEFAULT_VCPUS`` unless
+    told otherwise (REST v2 requires a count). That a create needs an image or a template is
+    ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have ``_api.capabilities``'.
     """
 
     name: str
@@ -119,8 +120,6 @@ class PodSpec(_PodContainer):
     max_price_per_hr: float | None = None
 
     def check(self):
-        if not (self.image or self.template_id):
-            raise ValueError("creating a pod needs image or template_id. Add image (or template_id).")
         if self.compute_type.upper() == "CPU":
             if not self.cpu_flavor_ids:
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
@@ -249,7 +248,7 @@ class ClusterSpec(_PodContainer):
 
     name: str
     type: str = "TRAINING"
-    # None with gpu_requirements: placement picks the type (``create_cluster``).
+    # None with gpu_requirements: placement picks the type (``backend.clusters.create_placed``).
     gpu_type_id: str | None = None
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
@@ -260,7 +259,7 @@ class ClusterSpec(_PodContainer):
 
 
 class ClusterView(_View):
-    """REST v2 ``Cluster``; the members themselves come from ``list_cluster_pods``."""
+    """REST v2 ``Cluster``; the members themselves come from ``backend.clusters.pods``."""
 
     id: str
     name: str = ""

@@ -1,0 +1,75 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The input rules of the account modules (network volumes, registry credentials, SSH keys) and of the GPU catalog
+query: ``_api.inputs`` models like the others (``_Input``), checked before any API call. Billing's is
+``_api.billing_input`` (no pydantic: a read-only task never imports it)."""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import field_validator, model_validator
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput, _Input
+from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
+    MAX_STORAGE_GB,
+    MIN_PERSISTENT_VOLUME_GB,
+    check_within,
+    key_lines,
+    public_key_problem,
+)
+
+NETWORK_VOLUME_GB = (MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB)
+
+
+class NetworkVolumeInput(NamedInput):
+    create_needs = ("name", "size_gb", "data_center_id")
+    size_gb: int | None = None
+
+    @field_validator("size_gb")
+    @classmethod
+    def _size(cls, value):
+        return check_within(value, NETWORK_VOLUME_GB, "size_gb must be from {low} to {high} GB, got {value}")
+
+
+class RegistryInput(NamedInput):
+    create_needs = ("name", "username", "password")
+    state: str | None = None
+    update_password: str | None = None
+    username: str | None = None
+    password: str | None = None
+
+    @model_validator(mode="after")
+    def _credential(self):
+        if self.state == "present" and self.update_password == "always":
+            missing = [option for option in ("username", "password") if not getattr(self, option)]
+            if missing:
+                raise ValueError(f"replacing a credential (update_password=always) needs {' and '.join(missing)}")
+        return self
+
+
+class SshKeyInput(_Input):
+    key: str | None = None
+    state: str | None = None
+    exclusive: bool | None = None
+
+    @model_validator(mode="after")
+    def _keys(self):
+        if self.exclusive and self.state == "absent":
+            raise ValueError("exclusive applies to state=present only (it makes the list exactly the given keys)")
+        if not key_lines(self.key) and not self.exclusive:
+            raise ValueError("key has no key line (only blank or # lines); give one public key per line")
+        problem = public_key_problem(self.key, "key")
+        if problem:
+            raise ValueError(problem)
+        return self
+
+
+class GpuTypeQueryInput(_Input):
+    gpu_count: int | None = None
+
+    @field_validator("gpu_count")
+    @classmethod
+    def _gpus(cls, value):
+        if value is not None and value < 1:
+            raise ValueError(f"gpu_count must be 1 or more, got {value}")
+        return value

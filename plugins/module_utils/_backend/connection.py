@@ -1,0 +1,166 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The connection options and the backend: ``make_backend(options)`` gives one ``Backend``, a plain object holding
+the one client and one object per resource over it (``pods``, ``endpoints``, ``templates``, ``clusters``, ``gpus``,
+``jobs``, ``account``), each in its own file with its paths, request bodies and answer reads.
+
+RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): a request for it fails in
+``resolve_options``, before any client exists.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from functools import cached_property
+from urllib.parse import urlsplit
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
+
+API_VERSION = "v2"
+DEFAULT_API_URL = "https://api.runpod.io/v2"
+# The one answer to a playbook that still asks for REST v1 (docs/dev/api-notes.md, section 1).
+V1_RETIRED = (
+    "RunPod retired REST v1 on 2026-11-15 (and GraphQL goes in early 2027), so runpod.cloud speaks REST v2 only: "
+    "remove api_version (and RUNPOD_API_VERSION, graphql_url, RUNPOD_GRAPHQL_URL) from the play, and point api_url "
+    "at REST v2 (https://api.runpod.io/v2) if it names a v1 URL"
+)
+DEFAULT_SERVERLESS_URL = "https://api.runpod.ai/v2"
+DEFAULT_REQUEST_TIMEOUT = 30.0
+# A per-request timeout above an hour is a typo; far larger values overflow the socket layer.
+MAX_REQUEST_TIMEOUT = 3600.0
+
+
+def resolve_options(options: dict | None) -> dict:
+    """Connection options with their defaults (docs/dev/api-notes.md, section 1).
+
+    Raises ValueError with ``V1_RETIRED`` for any ``api_version`` but v2 (the deprecated option), so a playbook
+    written for REST v1 stops before any request.
+    """
+    options = dict(options or {})
+    version = str(options.get("api_version") or "").strip().lower()
+    if version and version != API_VERSION:
+        raise ValueError(f"api_version {options['api_version']!r} is not available: {V1_RETIRED}")
+    validate_certs = options.get("validate_certs")
+    return {
+        "api_key": options.get("api_key") or "",
+        "api_url": (options.get("api_url") or DEFAULT_API_URL).rstrip("/"),
+        "serverless_url": (options.get("serverless_url") or DEFAULT_SERVERLESS_URL).rstrip("/"),
+        "validate_certs": True if validate_certs is None else bool(validate_certs),
+        "request_timeout": request_timeout(options.get("request_timeout")),
+    }
+
+
+def request_timeout(value):
+    """``request_timeout`` as seconds: a finite number in (0, 3600]; None or "" give the default.
+
+    Raises ValueError with the user-facing message (nan, inf, 0 and negatives used to reach the socket layer).
+    """
+    if value is None or value == "":
+        return DEFAULT_REQUEST_TIMEOUT
+    try:
+        seconds = None if isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        seconds = None
+    if seconds is None or not math.isfinite(seconds) or not 0 < seconds <= MAX_REQUEST_TIMEOUT:
+        raise ValueError(
+            f"request_timeout must be a number of seconds above 0 and at most {MAX_REQUEST_TIMEOUT:g}, got {value!r}"
+        )
+    return seconds
+
+
+def is_loopback_host(host):
+    """True for ``localhost`` and loopback IP literals (127.0.0.0/8, ::1)."""
+    host = (host or "").strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def transport_warnings(resolved):
+    """Warnings for connection settings that expose the API key: plain http off loopback, unverified TLS.
+
+    ``resolved`` is the output of ``resolve_options``.
+    """
+    urls = [("api_url", resolved["api_url"]), ("serverless_url", resolved["serverless_url"])]
+    warnings = []
+    for option, url in urls:
+        parts = urlsplit(url)
+        if parts.scheme.lower() == "http" and not is_loopback_host(parts.hostname):
+            warnings.append(
+                f"{option} {url} uses plain http to a host that is not loopback: the API key is sent unencrypted "
+                "and anyone on the network path can read it; use https"
+            )
+    if not resolved["validate_certs"]:
+        warnings.append(
+            "validate_certs is false: the API's TLS certificate is not checked, so anyone on the network path "
+            "can pose as the API and read the API key; use it only against a test control plane"
+        )
+    return warnings
+
+
+class Backend:
+    """The one client and the resource objects over it (docs/dev/interfaces.md lists their calls and API cost).
+
+    It keeps no state between calls but the client's, so a fleet's members share one. ``account`` and ``jobs`` are
+    built on first use: a task that does not reach them does not import them (docs/dev/architecture.md)."""
+
+    def __init__(self, client, options):
+        self.client = client
+        self.options = options
+        self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
+        self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
+        self.gpus = Gpus(client)
+        self.templates = Templates(client)
+        self.pods = Pods(client, self.gpus)
+        self.endpoints = Endpoints(client, self.serverless_url)
+        self.clusters = Clusters(client, self.templates, self.gpus)
+
+    def __repr__(self):
+        return f"Backend(api_url={self.client.base_url!r})"
+
+    @cached_property
+    def account(self):
+        """Network volumes, registry credentials, SSH keys and billing."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
+
+        return Account(self.client)
+
+    @cached_property
+    def jobs(self):
+        """Serverless jobs on ``serverless_url``."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import Jobs
+
+        return Jobs(self.client, self.serverless_url, self.request_timeout)
+
+    @property
+    def requests_made(self):
+        """HTTP requests sent so far (every attempt, retries included)."""
+        return self.client.requests_made
+
+    @property
+    def request_log(self):
+        """``(method, path, status-or-code)`` per request sent; no query strings, no headers."""
+        return self.client.request_log
+
+    def close(self):
+        self.client.close()
+
+
+def make_backend(options, *, transport=None, clock=None, rng=None) -> Backend:
+    """Build the backend; ``resolve_options`` refuses what it cannot serve (REST v1) before any client exists."""
+    resolved = resolve_options(options)
+    client = Client(resolved["api_key"], resolved["api_url"], timeout=resolved["request_timeout"],
+                    validate_certs=resolved["validate_certs"], transport=transport, clock=clock, rng=rng,
+                    other_urls=(resolved["serverless_url"],))
+    return Backend(client, resolved)

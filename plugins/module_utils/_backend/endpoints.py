@@ -1,0 +1,139 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases) and their health on
+the serverless runtime (``serverless_url``); ``_api/payloads`` reads the answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
+    ENDPOINT,
+    health_from_payload,
+    release_from_v2,
+    workers_from_v2,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, body_keys, quote_id
+
+FLASHBOOT_ON = "FLASHBOOT"
+FLASHBOOT_OFF = "OFF"
+
+
+def scaling_body(scaler_type, scaler_value):
+    scaler_type = (scaler_type or "QUEUE_DELAY").upper()
+    if scaler_type == "REQUEST_COUNT":
+        return {"type": scaler_type, "requestCount": int(scaler_value if scaler_value is not None else 1)}
+    if scaler_type == "QUEUE_DELAY":
+        return {"type": scaler_type, "queueDelay": float(scaler_value if scaler_value is not None else 4)}
+    raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
+
+
+# An endpoint's own container settings (sent like a pod's).
+ENDPOINT_CONTAINER_FIELDS = ("image", "docker_args", "container_disk_gb", "ports", "env", "registry_id")
+
+
+def endpoint_gpu_body(fields, creating):
+    gpu: dict[str, Any] = {}
+    pools = list(fields.get("gpu_pools") or [])
+    if pools:
+        gpu["pools"] = pools
+    if fields.get("gpu_count") is not None:
+        gpu["count"] = int(fields["gpu_count"])
+    if fields.get("allowed_cuda_versions") is not None:
+        gpu["allowedCudaVersions"] = list(fields["allowed_cuda_versions"])
+    # An explicit "" clears the floor on update; on create an empty floor is simply not sent.
+    if fields.get("min_cuda_version") is not None and (fields["min_cuda_version"] or not creating):
+        gpu["minCudaVersion"] = fields["min_cuda_version"]
+    return gpu
+
+
+def endpoint_body(fields, creating):
+    """CreateEndpointRequest/UpdateEndpointRequest from EndpointSpec-vocabulary ``fields``."""
+    body: dict[str, Any] = {}
+    if "name" in fields:
+        body["name"] = fields["name"]
+    if creating:
+        body["type"] = fields.get("type") or "QUEUE"
+    if fields.get("template_id"):
+        body["templateId"] = fields["template_id"]
+    if fields.get("cpu_flavor_ids"):
+        vcpus = int(fields.get("vcpu_count") or 2)
+        body["cpu"] = [{"id": flavor, "vcpuCount": vcpus} for flavor in fields["cpu_flavor_ids"]]
+    elif creating and not fields.get("gpu_pools"):
+        raise ValueError(
+            "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16), or cpu_flavor_ids "
+            "for a CPU endpoint"
+        )
+    gpu = endpoint_gpu_body(fields, creating)
+    if gpu:
+        body["gpu"] = gpu
+    scaler_type = fields.get("scaler_type")
+    if fields.get("scaler_value") is not None and not scaler_type and not creating:
+        raise ValueError("changing scaler_value on REST v2 needs scaler_type too (QUEUE_DELAY or REQUEST_COUNT)")
+    if creating and not scaler_type and body["type"] == "LOAD_BALANCER":
+        scaler_type = "REQUEST_COUNT"  # the only scaler a load balancer takes
+    if creating or scaler_type:
+        body["scaling"] = scaling_body(scaler_type, fields.get("scaler_value"))
+    workers = {}
+    for key, api_key in (("workers_min", "min"), ("workers_max", "max"), ("idle_timeout", "idleTimeout")):
+        if fields.get(key) is not None:
+            workers[api_key] = int(fields[key])
+    # RunPod rejects idleTimeout beside a REQUEST_COUNT scaler (the endpoint module refuses it before this).
+    if body.get("scaling", {}).get("type") == "REQUEST_COUNT":
+        workers.pop("idleTimeout", None)
+    if workers:
+        body["workers"] = workers
+    if fields.get("flashboot") is not None:
+        body["flashboot"] = FLASHBOOT_ON if fields["flashboot"] else FLASHBOOT_OFF
+    if fields.get("execution_timeout_ms") is not None:
+        body["timeout"] = int(fields["execution_timeout_ms"])
+    if fields.get("network_volume_id"):
+        body["networkVolumes"] = [fields["network_volume_id"]]
+    if fields.get("data_center_ids"):
+        body["dataCenterIds"] = list(fields["data_center_ids"])
+    container = {
+        key: fields[key]
+        for key in ENDPOINT_CONTAINER_FIELDS
+        if fields.get(key) is not None and (fields[key] != "" or not creating)
+    }
+    body.update(body_keys(container))
+    return body
+
+
+class Endpoints:
+    def __init__(self, client, serverless_url):
+        self.client = client
+        self.serverless_url = serverless_url
+        self.collection = Collection(client, "serverless", "endpoints", "endpoint", ENDPOINT)
+        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
+
+    def create(self, spec):
+        # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
+        return ENDPOINT.read(post_create(self.client, "serverless", endpoint_body(spec.model_dump(), creating=True)))
+
+    def update(self, endpoint_id, changes):
+        body = endpoint_body(dict(changes), creating=False)
+        return ENDPOINT.read(self.client.request("PATCH", self.collection.at(endpoint_id), json=body))
+
+    def delete(self, endpoint_id):
+        self.client.request("DELETE", self.collection.at(endpoint_id))
+
+    def health(self, endpoint_id, attempts=1):
+        """``/health`` on the serverless data plane; 404 raises ``not_found`` (propagation lag after create)."""
+        if not endpoint_id:
+            raise ValueError("endpoint_health needs an endpoint id")
+        url = f"{self.serverless_url}/{quote_id(endpoint_id)}/health"
+        return health_from_payload(self.client.request("GET", url, attempts=attempts))
+
+    def workers(self, endpoint_id, attempts=None):
+        """``WorkerSummary``: the endpoint's workers and their releases."""
+        path = f"{self.collection.at(endpoint_id)}/workers"
+        return workers_from_v2(self.client.request("GET", path, attempts=attempts))
+
+    def release(self, endpoint_id, attempts=None):
+        """``EndpointRelease``: the endpoint's current release."""
+        path = f"{self.collection.at(endpoint_id)}/releases"
+        return release_from_v2(self.client.request("GET", path, attempts=attempts))

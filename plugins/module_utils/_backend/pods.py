@@ -1,0 +1,161 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``backend.pods``: the pod calls on REST v2 (``/pods``), their request bodies, and the create's placement
+(``placement``, loaded by a create only). Answers are read by ``_api/payloads.POD``."""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
+    body_keys,
+    given,
+    mounts_body,
+    only,
+    quote_id,
+)
+
+# Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
+GONE_POD_STATUSES = frozenset(("TERMINATED",))
+# The keys only pods send (beside ``shared.BODY_KEYS``); a pod field sent as it is goes here and into the lists below.
+POD_KEYS = {
+    "template_id": (None, "templateId"),
+    "cloud_type": (str.upper, "cloud"),
+    "locked": (None, "locked"),
+}
+# The spec fields a pod create sends as they are (when set) and those a pod update may change.
+POD_CREATE_FIELDS = (
+    "image", "template_id", "cloud_type", "container_disk_gb", "ports", "env", "docker_args", "registry_id"
+)
+POD_UPDATE_FIELDS = (
+    "name", "image", "docker_args", "container_disk_gb", "ports", "env", "locked", "template_id", "registry_id"
+)
+POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
+
+
+def pod_create_body(spec, candidate, data_center_id=None):
+    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
+    ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
+    body = {"name": spec.name, **body_keys(given(spec, POD_CREATE_FIELDS), POD_KEYS)}
+    if spec.compute_type.upper() == "CPU":
+        cpu = {"id": candidate}
+        if spec.vcpu_count:
+            cpu["vcpuCount"] = int(spec.vcpu_count)
+        body["cpu"] = cpu
+    else:
+        body["gpu"] = {"id": candidate, "count": int(spec.gpu_count or 1)}
+        if spec.allowed_cuda_versions:
+            body["gpu"]["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
+        if spec.min_cuda_version:
+            body["gpu"]["minCudaVersion"] = spec.min_cuda_version
+    mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
+    if mounts:
+        body["mounts"] = mounts
+    if data_center_id:
+        body["dataCenterIds"] = [data_center_id]
+    elif spec.data_center_ids:
+        body["dataCenterIds"] = list(spec.data_center_ids)
+    body["startSsh"] = bool(spec.start_ssh)
+    return body
+
+
+def pod_update_body(changes):
+    only(changes, POD_UPDATE_FIELDS + POD_MOUNT_KEYS, "REST v2 cannot update pod field(s)")
+    body = body_keys({key: value for key, value in changes.items() if key in POD_UPDATE_FIELDS}, POD_KEYS)
+    if any(key in changes for key in POD_MOUNT_KEYS):
+        mounts = mounts_body(
+            changes.get("volume_gb"), changes.get("volume_mount_path"), changes.get("network_volume_id")
+        )
+        if mounts:
+            body["mounts"] = mounts
+    return body
+
+
+class Pods:
+    """Pods over ``client``; ``gpus`` (``backend.gpus``) reads the catalog a GPU create orders its candidates by."""
+
+    def __init__(self, client, gpus):
+        self.client = client
+        self.gpus = gpus
+
+    def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
+        """Every pod (``GET /pods``: one ``{"pods": [...]}``, the document has no pagination); null entries skipped.
+        ``select(id, name) -> bool`` keeps only matching pods. Cluster members are only listed with
+        ``include_cluster_pods`` (``?includeClusterPods=true``)."""
+        params = {"includeClusterPods": "true"} if include_cluster_pods else None
+        payload = self.client.request("GET", "pods", params=params, attempts=attempts)
+        if not isinstance(payload, dict) or not isinstance(payload.get("pods"), list):
+            raise RunPodError("bad_response", None, 'expected {"pods": [...]} from GET /pods')
+        return [
+            POD.read(entry)
+            for entry in payload["pods"]
+            if entry is not None and (select is None or select(entry.get("id"), entry.get("name")))
+        ]
+
+    def get(self, pod_id, attempts=None):
+        return POD.read(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
+
+    def find(self, name, attempts=None):
+        """Live pods (not terminated) named exactly ``name``."""
+        return [pod for pod in self.list(attempts=attempts)
+                if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES]
+
+    def find_named(self, names, attempts=None):
+        """``{name: [live pods named so]}`` for every name in ``names``, from one list read (a fleet's lookup)."""
+        found: dict = {name: [] for name in names}
+        for pod in self.list(attempts=attempts, select=lambda _pod_id, name: name in found):
+            if pod.name in found and pod.status.upper() not in GONE_POD_STATUSES:
+                found[pod.name].append(pod)
+        return found
+
+    def create(self, spec, shared_read=None):
+        """Create on the first candidate that can be placed (``placement``): the spec's GPU types crossed with its
+        data centers (CPU pods: its flavors as given), ordered by one catalog read (GPU pods; ``shared_read(read)``
+        answers it for a fleet's members), then one POST per candidate by createPod's table.
+
+        Returns ``(pod, placement)``: the created pod and what was tried; a ``RunPodError`` raised once placement
+        began carries the same dict as ``placement``. A 5xx or a lost connection may have created a pod that bills:
+        it is raised ``maybe_created`` and never re-sent (the caller looks the pod up by name)."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+
+        if problem := cpu_pod_problem(spec.model_dump()):
+            raise ValueError(problem)
+        choice = _offers.pod_choice(spec)
+        centers = spec.data_center_ids if choice.gpu else None  # a GPU pod pins each candidate to one center
+        candidates = _placement.cross(spec.candidates(), centers)
+        catalog = _placement.NOT_READ
+        if _placement.wants_catalog(candidates, choice):
+            def read():
+                return self.gpus.catalog(spec)
+
+            catalog = _placement.read_catalog(read if shared_read is None else lambda: shared_read(read), choice)
+        ordered = _placement.order(candidates, catalog, choice, centers)
+
+        def post(candidate):
+            return post_create(self.client, "pods", pod_create_body(spec, candidate.type_id, candidate.data_center_id))
+
+        return _placement.place(ordered, post, POD.read)
+
+    def update(self, pod_id, changes):
+        return POD.read(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=pod_update_body(changes)))
+
+    def action(self, pod_id, action):
+        """``POST pods/{id}/action``: the pod, or None when the answer has none."""
+        payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
+        return POD.read(payload) if isinstance(payload, dict) and payload.get("id") else None
+
+    def start(self, pod_id):
+        return self.action(pod_id, "start")
+
+    def stop(self, pod_id):
+        return self.action(pod_id, "stop")
+
+    def restart(self, pod_id):
+        return self.action(pod_id, "restart")
+
+    def delete(self, pod_id):
+        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")
