@@ -14,6 +14,8 @@ happen. Otherwise the module runs and waits by itself. See docs/dev/architecture
 from __future__ import annotations
 
 import os
+import subprocess
+from collections.abc import Sequence
 
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
@@ -56,6 +58,13 @@ def unsafe_logs(value):
     if isinstance(value, list):
         return [unsafe_logs(item) for item in value]
     return value
+
+
+def run_local(argv: Sequence[str]) -> tuple[int, str, str]:
+    """The controller's ``run_command`` for a resumed wait (ssh-keyscan, ssh): no stdin, text out. OpenSSH's own
+    options bound its time (``_engine.host_key_scan``)."""
+    done = subprocess.run(list(argv), capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
+    return done.returncode, done.stdout, done.stderr
 
 
 class ProgressLines:
@@ -138,5 +147,6 @@ class WaitingAction(ActionBase):
             progress=lines.line if lines else None,
             on_transition=lines.transition if lines else None,
             secrets=task_secrets(self._task.args),
+            run_command=run_local,
         )
         return unsafe_logs(result)

@@ -113,7 +113,7 @@ async def eda_initial_events(sim):
     env = sim.env()
     await source.main(queue, {"api_key": env["RUNPOD_API_KEY"], "api_url": env["RUNPOD_API_URL"],
                               "interval": "1s", "emit_initial": True, "run_time": "10ms"})
-    return [queue.get_nowait() for _ in range(queue.qsize())]
+    return [queue.get_nowait() for _event in range(queue.qsize())]
 
 
 def test_template_and_endpoint_lookups_span_pages(sim, run_playbook, tmp_path):

@@ -10,6 +10,11 @@ key check trusted (``StrictHostKeyChecking=yes``), runs ``true``, and says what 
 ``login_refused`` (with the likely reason), ``host_key`` (the pod presented another key than the one checked),
 ``transient`` (the network or sshd is not there yet: keep waiting) or ``unavailable`` (no OpenSSH client here).
 Every controller that uses Ansible's ssh connection has both tools; a missing one is reported, never guessed around.
+
+The engine starts no process itself: ``run(argv) -> (rc, stdout, stderr)`` is handed in (a module's
+``run_command``, or the action plugin's runner on the controller), and raises ``OSError`` when it cannot start the
+tool. Time is bounded by OpenSSH's own options (``ssh-keyscan -T``, ``ssh``'s ``ConnectTimeout`` and
+``ServerAlive*``), so no runner needs a kill timer.
 """
 
 from __future__ import annotations
@@ -17,10 +22,9 @@ from __future__ import annotations
 import math
 import os
 import shutil
-import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as _host_keys
@@ -31,8 +35,8 @@ HOST_KEY = "host_key"
 TRANSIENT = "transient"
 UNAVAILABLE = "unavailable"
 DEFAULT_TIMEOUT = 10.0
-# ssh's own timeouts take whole seconds; the process gets this much more before it is killed.
-_GRACE = 2.0
+# Runs argv with no stdin; answers (returncode, stdout, stderr); raises OSError when the tool cannot start.
+Run = Callable[[Sequence[str]], tuple[int, str, str]]
 _MIN_TIMEOUT = 0.001
 _REFUSED = ("permission denied", "too many authentication failures", "no more authentication methods")
 _HOST_KEY = ("host key verification failed", "remote host identification has changed", "host key for ")
@@ -82,9 +86,8 @@ def _last_lines(text: str, count: int = 3) -> str:
     return "; ".join(lines[-count:])
 
 
-def scan(host: str, port: int, timeout: float = DEFAULT_TIMEOUT, deadline: float | None = None,
-         clock: Callable[[], float] = time.monotonic, which: Callable[[str], str | None] = shutil.which,
-         run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> ScanResult:
+def scan(host: str, port: int, *, run: Run, timeout: float = DEFAULT_TIMEOUT, deadline: float | None = None,
+         clock: Callable[[], float] = time.monotonic, which: Callable[[str], str | None] = shutil.which) -> ScanResult:
     """``ssh-keyscan -p PORT -T SECONDS HOST`` within ``timeout`` (capped by ``deadline`` in ``clock()`` time)."""
     address = _address(host, port)
     tool = which("ssh-keyscan")
@@ -93,22 +96,18 @@ def scan(host: str, port: int, timeout: float = DEFAULT_TIMEOUT, deadline: float
     budget = _budget(timeout, deadline, clock)
     argv = [tool, "-p", str(int(port)), "-T", str(max(1, math.ceil(budget))), host]
     try:
-        done = run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=budget + _GRACE,
-                   check=False)
-    except subprocess.TimeoutExpired:
-        return ScanResult(False, (), f"ssh-keyscan of {address} did not finish within {budget:.1f}s")
+        _code, stdout, stderr = run(argv)
     except OSError as err:
         return ScanResult(False, (), f"cannot run {tool}: {err}", unavailable=True)
-    keys = tuple(_host_keys.parse_keys(done.stdout))
+    keys = tuple(_host_keys.parse_keys(stdout))
     if keys:
         return ScanResult(True, keys, f"{address} presented {len(keys)} host key(s)")
-    why = _last_lines(done.stderr) or "no host key answered"
+    why = _last_lines(stderr) or "no host key answered"
     return ScanResult(False, (), f"ssh-keyscan of {address} saw no host key: {why}")
 
 
-def public_key_of(private_key_file: str, which: Callable[[str], str | None] = shutil.which,
-                  run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
-                  ) -> _host_keys.PresentedKey | None:
+def public_key_of(private_key_file: str, run: Run,
+                  which: Callable[[str], str | None] = shutil.which) -> _host_keys.PresentedKey | None:
     """The public half of a private key file: its ``.pub`` beside it, else ``ssh-keygen -y`` (an unencrypted key
     only: nothing here may prompt). None when neither tells."""
     try:
@@ -122,11 +121,10 @@ def public_key_of(private_key_file: str, which: Callable[[str], str | None] = sh
     if tool is None:
         return None
     try:
-        done = run([tool, "-y", "-P", "", "-f", private_key_file], capture_output=True, text=True,
-                   stdin=subprocess.DEVNULL, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        code, stdout, _stderr = run([tool, "-y", "-P", "", "-f", private_key_file])
+    except OSError:
         return None
-    return _host_keys.parse_key(done.stdout) if done.returncode == 0 else None
+    return _host_keys.parse_key(stdout) if code == 0 else None
 
 
 def refusal_reason(user: str, offered: _host_keys.PresentedKey | None,
@@ -172,11 +170,10 @@ def _classify(code: int, stderr: str, stdout: str, user: str, address: str, offe
 
 
 def ssh_login(host: str, port: int, user: str, private_key_file: str,
-              trusted: Iterable[_host_keys.PresentedKey], timeout: float = DEFAULT_TIMEOUT,
+              trusted: Iterable[_host_keys.PresentedKey], *, run: Run, timeout: float = DEFAULT_TIMEOUT,
               deadline: float | None = None, clock: Callable[[], float] = time.monotonic,
               pod_keys: Iterable[_host_keys.PresentedKey] | None = None,
-              which: Callable[[str], str | None] = shutil.which,
-              run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> LoginResult:
+              which: Callable[[str], str | None] = shutil.which) -> LoginResult:
     """Log in to ``host:port`` as ``user`` with ``private_key_file`` in batch mode, trusting only ``trusted``
     (``StrictHostKeyChecking=yes`` against a temporary known_hosts), and run ``true``. ``pod_keys`` (the keys
     the pod was created with) make a refusal's reason precise."""
@@ -189,23 +186,23 @@ def ssh_login(host: str, port: int, user: str, private_key_file: str,
         known_hosts = os.path.join(work, "known_hosts")
         with open(known_hosts, "w", encoding="utf-8") as handle:
             handle.writelines(line + "\n" for line in _host_keys.known_hosts_lines(host, port, trusted))
+        seconds = max(1, math.ceil(budget))
         argv = [
-            tool, "-F", os.devnull, "-T", "-p", str(int(port)), "-l", user, "-i", private_key_file,
+            tool, "-F", os.devnull, "-n", "-T", "-p", str(int(port)), "-l", user, "-i", private_key_file,
             "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=yes",
             "-o", f"UserKnownHostsFile={known_hosts}", "-o", f"GlobalKnownHostsFile={os.devnull}",
             "-o", "UpdateHostKeys=no", "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no",
-            "-o", f"ConnectTimeout={max(1, math.ceil(budget))}", "-o", "ControlMaster=no", "-o", "ControlPath=none",
+            # Connect, key exchange and a stalled session each end within the budget, without a kill timer.
+            "-o", f"ConnectTimeout={seconds}", "-o", "ServerAliveInterval=1", "-o", f"ServerAliveCountMax={seconds}",
+            "-o", "ControlMaster=no", "-o", "ControlPath=none",
             host, "true",
         ]
         try:
-            done = run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=budget + _GRACE,
-                       check=False)
-        except subprocess.TimeoutExpired:
-            return LoginResult(TRANSIENT, f"ssh to {address} did not finish within {budget:.1f}s")
+            code, stdout, stderr = run(argv)
         except OSError as err:
             return LoginResult(UNAVAILABLE, f"cannot run {tool}: {err}")
     pod_keys = None if pod_keys is None else list(pod_keys)
-    refused = any(text in done.stderr.lower() for text in _REFUSED)
+    refused = any(text in stderr.lower() for text in _REFUSED)
     # The public half is read only to explain a refusal against the keys the pod was given.
-    offered = public_key_of(private_key_file, which, run) if refused and pod_keys else None
-    return _classify(done.returncode, done.stderr, done.stdout, user, address, offered, pod_keys)
+    offered = public_key_of(private_key_file, run, which) if refused and pod_keys else None
+    return _classify(code, stderr, stdout, user, address, offered, pod_keys)

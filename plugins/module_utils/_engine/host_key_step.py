@@ -12,6 +12,7 @@ engine reads no logs itself. Each step answers ``(ready, detail)`` or raises a f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -30,15 +31,16 @@ class TrustStep:
     ``strict`` wait that saw no fingerprints (its failure if the wait ends so)."""
 
     def __init__(self, mode: str, read_log: Callable[[str], Any], private_key_file: str | None = None, *,
-                 scan: Callable[..., _scan.ScanResult] = _scan.scan,
+                 run: _scan.Run, scan: Callable[..., _scan.ScanResult] = _scan.scan,
                  login: Callable[..., _scan.LoginResult] = _scan.ssh_login):
         if mode not in _host_keys.MODES:
             raise ValueError(f"host_key_checking must be one of {', '.join(_host_keys.MODES)}, got {mode!r}")
         self.mode = mode
         self.read_log = read_log
         self.private_key_file = private_key_file
-        self.scan = scan
-        self.login = login
+        # ``run`` starts ssh-keyscan and ssh (host_key_scan.Run): the module's run_command, or the controller's.
+        self.scan = functools.partial(scan, run=run)
+        self.login = functools.partial(login, run=run)
         self.fields: dict[str, Any] | None = None
         self.warning: str | None = None
         self.unverified: tuple[str, _host_keys.HostKeyCheck] | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ansible.module_utils.basic import missing_required_lib
@@ -86,7 +86,7 @@ class RunPodModule:
     waiter: Any = None
 
     def __init__(self, module: Any, *, params: dict | None = None, report: Report | None = None,
-                 backend: Any = None, result_key: str | None = None) -> None:
+                 backend: Any = None, result_key: str | None = None, run_command: Any = None) -> None:
         if result_key:
             self.result_key = result_key
         if not self.result_key:
@@ -101,6 +101,8 @@ class RunPodModule:
         self._check_connection_options()
         self.wait_settings = self._parse_wait_options()
         self._backend: Any = backend
+        # Starts a local tool (ssh-keyscan, ssh): the module's run_command, or the controller's runner.
+        self._run_command = run_command
 
     # --- construction --------------------------------------------------------------------------
     @property
@@ -126,6 +128,13 @@ class RunPodModule:
 
     def warn(self, warning: str) -> None:
         self.report.warn(warning)
+
+    def run_command(self, argv: Sequence[str]) -> tuple[int, str, str]:
+        """Run a local tool with no stdin: ``(rc, stdout, stderr)``; ``OSError`` when it cannot start (the caller
+        says so in its own words, instead of run_command ending the module)."""
+        if self._run_command is not None:
+            return self._run_command(argv)
+        return self.module.run_command(list(argv), handle_exceptions=False)
 
     @property
     def no_log_values(self) -> Any:

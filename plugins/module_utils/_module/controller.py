@@ -59,20 +59,21 @@ class ControllerReport(Report):
 
 
 def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, on_transition=None,
-                secrets=()) -> dict:
+                secrets=(), run_command=None) -> dict:
     """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here; return the task's result.
 
     The module did everything but the wait; this builds the module's waiter (``waiter_class``) on the module's
     options and result and runs its ``resume``, so the result is what the module would have returned had it
     waited itself. ``secrets`` are the task's values that log lines must not show (the handoff never carries
-    them; ``_module.log_report.task_secrets``).
+    them; ``_module.log_report.task_secrets``). ``run_command(argv) -> (rc, stdout, stderr)`` starts the local
+    tools a pod wait's host key step needs (``_engine.host_key_scan.Run``): no AnsibleModule runs here.
     """
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)
     report = ControllerReport()
     try:
         host = RunPodModule(None, params=dict(handoff["params"], api_key=api_key), report=report,
-                            result_key=waiter_class.result_key)
+                            result_key=waiter_class.result_key, run_command=run_command)
         report.warnings = []
         host.result = result
         waiter = host.waiter = waiter_class(host, progress=progress, on_transition=on_transition)

@@ -96,7 +96,7 @@ class PodWaiter(Waiter):
         if wait_for == "running" or (mode == "off" and not login):
             return None
         return TrustStep(mode, lambda pod_id: container_lines(self, pod_id),
-                         params.get("ssh_private_key_file") if login else None)
+                         params.get("ssh_private_key_file") if login else None, run=self.host.run_command)
 
     def explain_unverified(self, error, trust, pod_id):
         """A strict wait that ended while the log showed no fingerprints fails ``host_key_unverified``."""

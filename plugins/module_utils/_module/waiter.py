@@ -13,7 +13,7 @@ failure path, so a wait's result is the same on both sides. The waits of pods, e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any, NoReturn, Protocol
@@ -43,6 +43,8 @@ class WaitHost(Protocol):
     def no_log_values(self) -> Any: ...
 
     def warn(self, warning: str) -> None: ...
+
+    def run_command(self, argv: Sequence[str]) -> tuple[int, str, str]: ...
 
     def fail(self, msg: str, *, code: str, status: int | None = None, resource_id: str | None = None,
              exception: str | None = None, **extra: Any) -> NoReturn: ...
