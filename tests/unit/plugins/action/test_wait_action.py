@@ -180,7 +180,9 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
         executed.append(environment)
         return {"changed": True, _handoff.HANDOFF_KEY: handoff}
 
-    def resume(wait_class, module_result, api_key, progress=None, on_transition=None, secrets=()):
+    def resume(wait_class, module_result, api_key, progress=None, on_transition=None, secrets=(), run_command=None):
+        # The controller starts ssh-keyscan and ssh itself: no AnsibleModule runs there.
+        assert run_command is _wait_action.run_local
         resumed.append((wait_class, api_key, progress is not None, on_transition is not None))
         return {"changed": True, "wait": {"polls": 1}}
 
@@ -197,6 +199,11 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
     resumed.clear()
     action({"api_key": KEY}, no_log=True).run(task_vars={})
     assert resumed == [(_waits.PodWaiter, KEY, False, False)]
+
+
+def test_the_controller_runs_a_local_tool_with_no_stdin():
+    script = "read line; echo \"rc=$?\"; echo oops >&2; exit 3"  # read fails at once: stdin is empty
+    assert _wait_action.run_local(["sh", "-c", script]) == (3, "rc=1\n", "oops\n")
 
 
 @pytest.mark.parametrize("answer", [
