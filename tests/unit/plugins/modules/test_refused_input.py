@@ -107,6 +107,8 @@ REFUSED = {
     "cluster ram floor": ("cluster", {"name": "train", "type": "TRAINING", "pod_count": 2, "image": "x",
                                       "gpu_requirements": {"min_ram_per_gpu_gb": 64}},
                           ["min_ram_per_gpu_gb applies to pods only"]),
+    "endpoint_info builds above a page": ("endpoint_info", {"builds": 101}, ["builds must be between 0 and 100"]),
+    "endpoint_info negative builds": ("endpoint_info", {"name": "ep", "builds": -1}, ["got -1"]),
     # Three mistakes at once: all three named in one refusal.
     "endpoint three mistakes": (
         "endpoint",
