@@ -33,8 +33,23 @@ options:
     type: int
   docker_args:
     description:
-      - Command (arguments) the container is started with, replacing the image's default.
+      - Command (arguments) the container is started with, replacing the image's default, as one shell string.
+      - Not together with O(cmd) or O(entrypoint) (two forms of one command; refused before any call).
     type: str
+  cmd:
+    description:
+      - The container's command in exec form (the image's C(CMD), or the arguments of its entrypoint), one list
+        entry per argument, no shell involved. V([]) clears it on an existing resource.
+    type: list
+    elements: str
+    version_added: 0.3.0
+  entrypoint:
+    description:
+      - The container's entrypoint in exec form, replacing the image's C(ENTRYPOINT). V([]) clears it on an
+        existing resource.
+    type: list
+    elements: str
+    version_added: 0.3.0
 """
 
     # Pod, endpoint and template. Paired with REGISTRY_ARGUMENT_SPEC.

@@ -37,6 +37,20 @@ options:
         description: GPU type ids never to use, checked against the known GPU types.
         type: list
         elements: str
+      min_ram_per_gpu_gb:
+        description:
+          - Least host RAM in GB per GPU, 1 or more, sent in the create (C(gpu.minRamPerGpu)), so RunPod places the pod
+            only on a machine that gives that much, and a candidate it cannot place so is skipped like a stock-out.
+          - Pods only; a cluster refuses it before any call (RunPod's cluster create takes no such floor).
+        type: int
+        version_added: 0.3.0
+      min_vcpus_per_gpu:
+        description:
+          - Least host vCPUs per GPU, 1 or more, sent as C(gpu.minVcpuCountPerGpu), as
+            O(gpu_requirements.min_ram_per_gpu_gb).
+          - Pods only, as O(gpu_requirements.min_ram_per_gpu_gb).
+        type: int
+        version_added: 0.3.0
   max_price_per_hr:
     description:
       - Most the create may cost per hour at list price, in USD. A candidate whose catalog list price (per GPU,

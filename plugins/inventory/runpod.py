@@ -140,9 +140,10 @@ options:
 notes:
   - "Host variables: C(runpod_id), C(runpod_name), C(runpod_status) (the API's lifecycle value),
     C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
-    C(runpod_gpu) (C({type, count})), C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports),
-    C(runpod_image), C(runpod_ssh) (C({host, port, user, command}) or null) and
-    C(runpod_ssh_not_ready). Their names are public interface."
+    C(runpod_gpu) (C({type, count, vcpu_count, memory_gb}); the host vCPUs and RAM in GB that come with the GPUs),
+    C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports), C(runpod_image),
+    C(runpod_ssh) (C({host, port, user, command}) or null) and C(runpod_ssh_not_ready). Their names are public
+    interface."
   - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
     C(runpod_cluster_role) (null for TRAINING and APPLICATION clusters), C(runpod_cluster_rank),
     C(runpod_cluster_ip) (the member's address on the cluster's private network, null until assigned) and

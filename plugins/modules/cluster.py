@@ -77,6 +77,12 @@ options:
     description:
       - Id of a pod template whose container settings (image, environment, ports, disk, command) the nodes
         start from. Options given in the task win over the template. Used at create only.
+      - When the task sets no container setting of its own (no O(env), O(container_disk_gb), O(docker_args),
+        O(cmd), O(entrypoint), O(volume_gb) or O(network_volume_id), and O(ports) the template declares, V(22/tcp)
+        among them with O(ssh=true)), the create names the template (C(templateId)), so the cluster keeps the link
+        (RV(cluster.template_id)) and the template's O(runpod.cloud.template#module:registry_id) pulls a
+        private image, RunPod's only way to one for a cluster. Otherwise the template's settings are copied into
+        the create, and a private image cannot be pulled.
     type: str
   env:
     description:
@@ -202,6 +208,13 @@ cluster:
       description: Number of nodes.
       type: int
       returned: always
+    template_id:
+      description:
+        - The template the cluster keeps a link to, when it was created by C(templateId) (see O(template_id));
+          null when the create copied the template's settings or had none.
+      type: str
+      returned: always
+      version_added: 0.3.0
     data_center_id:
       description: The one data center of every node; null until a node is placed.
       type: str
@@ -379,7 +392,8 @@ ARGUMENT_SPEC = argument_spec(
 
 # The options a create passes on as given (the rest are defaulted or derived in ``build_spec``).
 SPEC_OPTIONS = ("name", "gpu_type_id", "gpu_requirements", "max_price_per_hr", "pod_count", "image", "template_id",
-                "container_disk_gb", "volume_gb", "volume_mount_path", "network_volume_id", "docker_args")
+                "container_disk_gb", "volume_gb", "volume_mount_path", "network_volume_id", "docker_args", "cmd",
+                "entrypoint")
 
 
 class ClusterModule(ResourceModule):
@@ -463,6 +477,9 @@ class ClusterModule(ResourceModule):
             return found
         if p["image"] and node.image and p["image"] != node.image:
             found.append(f"image is {node.image!r}, not {p['image']!r}")
+        for option in ("cmd", "entrypoint"):
+            if p[option] is not None and getattr(node, option) not in (None, p[option]):
+                found.append(f"{option} is {getattr(node, option)!r}, not {p[option]!r}")
         if p["container_disk_gb"] is not None and node.container_disk_gb not in (None, p["container_disk_gb"]):
             found.append(f"container_disk_gb is {node.container_disk_gb}, not {p['container_disk_gb']}")
         wanted_ports = port_set(with_ssh_port(p["ports"], p["ssh"]))

@@ -194,8 +194,13 @@ options:
         made a new release (a new image, for example) the old workers keep serving until they are replaced, and
         they do not count.
       - V(rollout) - that, and no worker left on an older release (the rollout is over).
+      - V(build) (a GitHub-connected endpoint) - the newest build of the endpoint ends and, when it is
+        V(COMPLETED), a worker on the release it produced (or a later one) is ready, as V(ready) says. A V(FAILED),
+        V(TEST_FAILED) or V(CANCELLED) build ends the wait at once with C(code=build_failed), its error, commit and
+        branch in the message and in RV(build); nothing is deleted. No build yet is not ready (a push may just
+        have started one); a newer build that starts during the wait is the one waited for. Added in 0.3.0.
     type: str
-    choices: [ready, rollout]
+    choices: [ready, rollout, build]
     default: ready
     version_added: 0.2.0
 """
@@ -300,6 +305,8 @@ endpoint:
     type: QUEUE
     image: my-org/sdxl-worker:1.5.0
     docker_args: null
+    cmd: []
+    entrypoint: []
     container_disk_gb: 20
     env: {MODEL: sdxl-turbo}
     ports: []
@@ -390,7 +397,9 @@ endpoint:
       returned: always
       sample: [EU-RO-1]
     execution_timeout_ms:
-      description: Per-request execution timeout in milliseconds.
+      description:
+        - Per-request execution timeout in milliseconds; null when the endpoint sets none (RunPod reads back V(0)
+          for an endpoint created without one, which means the same).
       type: int
       returned: always
       sample: 300000
@@ -418,6 +427,20 @@ endpoint:
       returned: always
       sample: null
       version_added: 0.2.0
+    cmd:
+      description: The command in exec form (null when the answer has none).
+      type: list
+      elements: str
+      returned: always
+      sample: [python, -u, handler.py]
+      version_added: 0.3.0
+    entrypoint:
+      description: The entrypoint in exec form (null when the answer has none).
+      type: list
+      elements: str
+      returned: always
+      sample: []
+      version_added: 0.3.0
     container_disk_gb:
       description: Container disk in GB .
       type: int
@@ -510,6 +533,27 @@ ready_signal:
   returned: when O(wait=true) succeeded
   type: str
   sample: worker_idle
+build:
+  description:
+    - With O(wait_for=build), the newest build as the wait last read it (also on failure) - C(id), C(status)
+      (V(PENDING), V(BUILDING), V(UPLOADING), V(TESTING), V(COMPLETED), V(FAILED), V(CANCELLED), V(TEST_FAILED)),
+      C(error) (why a V(FAILED) or V(TEST_FAILED) build failed), C(commit) (short hash), C(commit_message),
+      C(branch), C(commit_date), C(image) (what the build produced), C(started_at) and C(completed_at) (null
+      while pending or live). Null when the endpoint had no build.
+  returned: when O(wait_for=build) waited
+  type: dict
+  sample:
+    id: build_abc123
+    status: FAILED
+    error: "build failed: docker build exited with code 1"
+    commit: abc1234
+    commit_message: bump model
+    branch: main
+    commit_date: "2026-06-01T12:00:00Z"
+    image: registry.runpod.net/repo:abc1234
+    started_at: "2026-06-01T12:00:05Z"
+    completed_at: "2026-06-01T12:04:31Z"
+  version_added: 0.3.0
 ready_worker_id:
   description: Id of the worker that was seen ready, when the signal came from the worker list.
   returned: when O(wait=true) succeeded
@@ -554,7 +598,8 @@ diff:
 code:
   description:
     - Machine-readable failure code, for example V(wait_timeout), V(wait_interrupted), V(not_found),
-      V(unauthorized), V(forbidden), V(bad_request) or V(ambiguous) (several endpoints share O(name)).
+      V(unauthorized), V(forbidden), V(bad_request), V(ambiguous) (several endpoints share O(name)) or
+      V(build_failed) (with O(wait_for=build), the newest build failed, failed its tests or was cancelled).
   returned: failure
   type: str
   sample: wait_timeout
@@ -574,7 +619,7 @@ ids:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import ENDPOINT_WAIT_FOR
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import ENDPOINT_WAITS
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import EndpointWaiter
@@ -612,7 +657,7 @@ ARGUMENT_SPEC = argument_spec(
     network_volume_id=dict(type="str"),
     data_center_ids=dict(type="list", elements="str"),
     execution_timeout_ms=dict(type="int"),
-    wait_for=dict(type="str", choices=list(ENDPOINT_WAIT_FOR), default="ready"),
+    wait_for=dict(type="str", choices=list(ENDPOINT_WAITS), default="ready"),
 )
 
 

@@ -30,6 +30,15 @@ options:
     type: int
     default: 0
     version_added: 0.2.0
+  builds:
+    description:
+      - Return the newest O(builds) GitHub builds of each selected endpoint (0 to 100), newest first, in
+        RV(endpoints[].builds). V(0) reads none. One more read per endpoint (two when a page of RunPod's build
+        history holds fewer), made with the health reads.
+      - To wait for a build, see O(runpod.cloud.endpoint#module:wait_for=build).
+    type: int
+    default: 0
+    version_added: 0.3.0
 """
 
 EXAMPLES = r"""
@@ -41,6 +50,12 @@ EXAMPLES = r"""
   runpod.cloud.endpoint_info:
     name: hello
   register: hello_info
+
+- name: Read the three newest builds of a GitHub-connected endpoint
+  runpod.cloud.endpoint_info:
+    name: hello
+    builds: 3
+  register: hello_builds
 
 - name: Fail when the endpoint has no ready worker
   ansible.builtin.assert:
@@ -103,6 +118,27 @@ endpoints:
       returned: always
       sample: {in_progress: true, workers_on_latest: 1, workers_total: 2, percent_on_latest: 50}
       version_added: 0.2.0
+    builds:
+      description:
+        - With O(builds) above 0, the newest builds, newest first, each with C(id), C(status) (V(PENDING),
+          V(BUILDING), V(UPLOADING), V(TESTING), V(COMPLETED), V(FAILED), V(CANCELLED), V(TEST_FAILED)), C(error)
+          (why a build failed), C(commit) (short hash), C(commit_message), C(branch), C(commit_date), C(image),
+          C(started_at) and C(completed_at) (null while pending or live). V([]) when the endpoint has no build
+          (not GitHub-connected); null when the read failed (see RV(endpoints[].builds_error)).
+      type: list
+      elements: dict
+      returned: when O(builds) is above 0
+      sample:
+        - {id: build_abc123, status: FAILED, error: "tests failed", commit: abc1234, commit_message: bump model,
+           branch: main, commit_date: "2026-06-01T12:00:00Z", image: "registry.runpod.net/repo:abc1234",
+           started_at: "2026-06-01T12:00:05Z", completed_at: "2026-06-01T12:04:31Z"}
+      version_added: 0.3.0
+    builds_error:
+      description: Why the build read failed (C(<message> (<code>))), else null.
+      type: str
+      returned: when O(builds) is above 0
+      sample: null
+      version_added: 0.3.0
     logs:
       description:
         - With O(logs) above 0, one entry per active worker - C(worker_id), C(status), C(container) and C(system)
@@ -134,36 +170,55 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_endpoint, describe_release
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+    describe_build,
+    describe_endpoint,
+    describe_release,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     INFO_SELECTION_SPEC,
     logs=dict(type="int", default=0),
+    builds=dict(type="int", default=0),
 )
 
 MAX_CONCURRENT_HEALTH_READS = 8
 
 
-def read_health(backend, endpoint_id):
-    """``(health, release, error)`` for one endpoint (``backend.endpoints.release``: None where a backend has no
-    releases); never raises an API error."""
+MAX_BUILDS = 100  # one page of RunPod's build history at most
+
+
+def read_builds(backend, endpoint_id, latest):
+    """``(builds described, error)``: the newest ``latest`` builds; never raises an API error."""
+    if not latest:
+        return None, None
+    try:
+        return [describe_build(build) for build in backend.endpoints.builds(endpoint_id, latest=latest)], None
+    except RunPodError as error:
+        return None, f"{error.message} ({error.code})"
+
+
+def read_health(backend, endpoint_id, builds=0):
+    """``(health, release, error, (builds, builds error))`` for one endpoint (``backend.endpoints.release``: None
+    where a backend has no releases); never raises an API error."""
     try:
         release = backend.endpoints.release(endpoint_id)
     except RunPodError:
         release = None  # the release is extra information; health_error reports the health read only
+    built = read_builds(backend, endpoint_id, builds)
     try:
-        return backend.endpoints.health(endpoint_id), release, None
+        return backend.endpoints.health(endpoint_id), release, None, built
     except RunPodError as error:
-        return None, release, f"{error.message} ({error.code})"
+        return None, release, f"{error.message} ({error.code})", built
 
 
-def read_all_health(backend, endpoint_ids, max_workers=MAX_CONCURRENT_HEALTH_READS):
-    """``{id: (health, error)}`` with the reads made concurrently, at most ``max_workers`` at once."""
+def read_all_health(backend, endpoint_ids, max_workers=MAX_CONCURRENT_HEALTH_READS, builds=0):
+    """``{id: read_health(...)}`` with the reads made concurrently, at most ``max_workers`` at once."""
     if not endpoint_ids:
         return {}
     with ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(endpoint_ids)))) as pool:
-        futures = {endpoint_id: pool.submit(read_health, backend, endpoint_id) for endpoint_id in endpoint_ids}
+        futures = {endpoint_id: pool.submit(read_health, backend, endpoint_id, builds) for endpoint_id in endpoint_ids}
         return {endpoint_id: future.result() for endpoint_id, future in futures.items()}
 
 
@@ -173,9 +228,13 @@ class EndpointInfoModule(RunPodModule):
 
     def run(self):
         lines = info_lines(self)
+        builds = self.params["builds"]
+        if not 0 <= builds <= MAX_BUILDS:
+            self.fail(f"builds must be between 0 and {MAX_BUILDS} (the newest builds per endpoint), got {builds}",
+                      code="bad_request")
         backend = self.backend
         endpoints = self.select(backend.endpoints.get, backend.endpoints.find, backend.endpoints.list)
-        health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints])
+        health = read_all_health(self.backend, [endpoint.id for endpoint in endpoints], builds=builds)
         ids = [endpoint.id for endpoint in endpoints]
         logs = {}
         if lines:  # the log readers load only when logs are asked for (import cost)
@@ -187,11 +246,13 @@ class EndpointInfoModule(RunPodModule):
             logs = endpoint_logs(self, ids, read_workers(backend, ids))
         described = []
         for endpoint in endpoints:
-            counts, release, error = health[endpoint.id]
+            counts, release, error, (built, built_error) = health[endpoint.id]
             entry = describe_endpoint(endpoint, self.backend.serverless_url, counts)
             entry["release"], entry["rollout"] = describe_release(release)
             entry["jobs"] = dict(counts.jobs or {}) if counts is not None else None
             entry["health_error"] = error
+            if builds:
+                entry["builds"], entry["builds_error"] = built, built_error
             if lines:
                 entry["logs"] = logs[endpoint.id]
             described.append(entry)

@@ -14,11 +14,14 @@ description:
     fails and lists their ids. A pod is never created twice for one name, also not after a create that
     answered with a server error (the module lists pods by name and adopts the one it finds) or after a
     timed-out wait (the rerun finds the pod and resumes waiting on it).
-  - Mutable fields that differ on an existing pod (O(image), O(docker_args), O(container_disk_gb), O(volume_gb),
-    O(volume_mount_path), O(ports), O(env), O(name) when O(id) is given) are changed with one update call.
+  - Mutable fields that differ on an existing pod (O(image), O(docker_args), O(cmd), O(entrypoint),
+    O(container_disk_gb), O(volume_gb), O(volume_mount_path), O(ports), O(env), O(name) when O(id) is given) are
+    changed with one update call.
     B(RunPod restarts the pod's container when a pod is updated.) Other create options (GPU type and count,
     cloud type, data center, network volume, CPU flavor) cannot be changed on an existing pod; a difference
     is reported as a warning and left alone.
+  - RunPod refuses a create body over 102,400 bytes (HTTP 413); such a create is refused before any call with
+    C(code=bad_request), naming the option that makes most of it (usually O(env), O(docker_args) or O(cmd)).
   - With O(wait=true) the module blocks until the pod is ready (see O(wait_for)). A failed wait never deletes
     anything; the task fails with the pod's id, its last known state and how to inspect or delete it.
   - With O(count), one task manages a fleet of pods named C({name}-1) to C({name}-N); see O(count).
@@ -143,6 +146,14 @@ options:
     description:
       - Command (arguments) the container is started with, replacing the image's default.
       - An image started with its own command may never start sshd, so a wait for SSH may not succeed.
+  cmd:
+    description:
+      - The container's command in exec form, one entry per argument (see O(docker_args) for the shell form,
+        which it replaces; not both). V([]) clears it on an existing pod.
+      - As with O(docker_args), a command of the task's own may never start sshd.
+  entrypoint:
+    description:
+      - The container's entrypoint in exec form, replacing the image's C(ENTRYPOINT). V([]) clears it.
   data_center_ids:
     description:
       - Data centers the pod may be placed in (for example V(US-TX-3)), at create. Each must look like a RunPod
@@ -358,7 +369,7 @@ pod:
     runtime_status_reason: null
     uptime_seconds: 42
     image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
-    gpu: {type: NVIDIA GeForce RTX 4090, count: 1}
+    gpu: {type: NVIDIA GeForce RTX 4090, count: 1, vcpu_count: 16, memory_gb: 62}
     cost_per_hr: 0.69
     data_center_id: US-TX-3
     ports: [8888/http, 22/tcp]
@@ -395,7 +406,10 @@ pod:
       type: str
       returned: always
     gpu:
-      description: GPU type and count (C(type) null and C(count) 0 on CPU pods).
+      description:
+        - GPU type and count (C(type) null and C(count) 0 on CPU pods).
+        - C(vcpu_count) and C(memory_gb), the host vCPUs and RAM (GB) allocated with the pod's GPUs, all GPUs
+          together (added in 0.3.0; null when RunPod does not say, and on CPU pods).
       type: dict
       returned: always
     cost_per_hr:

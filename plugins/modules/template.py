@@ -97,6 +97,8 @@ template:
     env: {MODEL: tiny}
     ports: []
     docker_args: null
+    cmd: []
+    entrypoint: []
     registry_id: null
   contains:
     id:
@@ -140,6 +142,20 @@ template:
       type: str
       returned: always
       sample: python handler.py
+    cmd:
+      description: The start command in exec form (null in check mode or when the answer has none).
+      type: list
+      elements: str
+      returned: always
+      sample: [python, handler.py]
+      version_added: 0.3.0
+    entrypoint:
+      description: The entrypoint in exec form (null in check mode or when the answer has none).
+      type: list
+      elements: str
+      returned: always
+      sample: []
+      version_added: 0.3.0
     registry_id:
       description: Id of the registry credential for a private image, or null.
       type: str
@@ -183,6 +199,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize impo
     env_strings,
     port_list,
     same_args,
+    same_command,
     same_ports,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
@@ -197,7 +214,8 @@ ARGUMENT_SPEC = argument_spec(
     serverless=dict(type="bool"),
 )
 
-MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
+MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "cmd", "entrypoint",
+                  "registry_id")
 
 
 def same_value(field, current, wanted):
@@ -208,6 +226,8 @@ def same_value(field, current, wanted):
         return dict(current or {}) == dict(wanted or {})
     if field == "docker_args":
         return same_args(current, wanted)
+    if field in ("cmd", "entrypoint"):
+        return same_command(current, wanted)
     return current == wanted
 
 

@@ -126,7 +126,7 @@ def test_list_gives_hosts_groups_and_keyed_groups(sim, tmp_path, fleet):
         "runpod_status": "RUNNING",
         "runpod_runtime_status": "running",
         "runpod_reason": None,
-        "runpod_gpu": {"type": H100, "count": 1},
+        "runpod_gpu": {"type": H100, "count": 1, "vcpu_count": 20, "memory_gb": 125},  # the host share of one H100
         "runpod_data_center_id": "US-TX-3",
         "runpod_cost_per_hr": 2.99,
         "runpod_ports": ["22/tcp"],

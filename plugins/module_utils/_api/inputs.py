@@ -92,6 +92,18 @@ class _Input(BaseModel):
         listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
         return f"creating one needs {listed}{cls.create_hint}"
 
+    @model_validator(mode="after")
+    def _one_command_form(self):
+        # docker_args is the shell form of the command that cmd/entrypoint give in exec form: RunPod stores one
+        # command, so both would fight (a 400, or a diff on every run).
+        given = [option for option in ("cmd", "entrypoint") if getattr(self, option, None) is not None]
+        if getattr(self, "docker_args", None) is not None and given:
+            raise ValueError(
+                f"docker_args and {' and '.join(given)} are two forms of the container's one command: give "
+                "docker_args (a shell string) or cmd/entrypoint (exec-form lists), not both."
+            )
+        return self
+
     @field_validator("name", check_fields=False)
     @classmethod
     def _name(cls, value):
@@ -146,6 +158,9 @@ class _ContainerInput(_Input):
     ports: list[str] | None = None
     env: dict[str, str] | None = None
     container_disk_gb: int | None = None
+    docker_args: str | None = None
+    cmd: list[str] | None = None
+    entrypoint: list[str] | None = None
 
 
 def fleet_problem(values):
@@ -351,6 +366,9 @@ class EndpointInput(_Input):
     execution_timeout_ms: int | None = None
     scaler_type: str | None = None
     scaler_value: float | None = None
+    docker_args: str | None = None
+    cmd: list[str] | None = None
+    entrypoint: list[str] | None = None
 
     @model_validator(mode="after")
     def _together(self):

@@ -27,12 +27,14 @@ class Walk(NamedTuple):
     pages: int  # answers read, the first included
 
 
-def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None = None) -> Walk:
+def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None = None,
+         enough: int | None = None) -> Walk:
     """Every item of the list under ``key``, following ``nextCursor`` while ``hasNextPage`` is true.
 
     ``fetch(None)`` reads the first page, ``fetch(cursor)`` the page after it. Raises ``PagingError`` on an
     answer that is not ``{key: [...], ...}``, on ``hasNextPage`` true without a cursor, on a cursor seen before
     (a server loop would otherwise be followed forever) and, when ``max_pages`` is given, on a longer walk.
+    ``enough`` stops once that many items were read (the newest builds: a page may be shorter than asked).
     """
     items: list[Any] = []
     seen: set[str] = set()
@@ -45,7 +47,7 @@ def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None 
             raise PagingError(f"page {pages} of the list has no {key!r} list")
         items.extend(answer[key])
         cursor = next_cursor(answer, pages)
-        if cursor is None:
+        if cursor is None or (enough is not None and len(items) >= enough):
             return Walk(items, pages)
         if cursor in seen:
             raise PagingError(f"page {pages} of the list repeats an earlier cursor (the pages loop)")

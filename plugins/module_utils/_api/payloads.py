@@ -34,6 +34,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
+    Build,
     ClusterView,
     EndpointRelease,
     EndpointView,
@@ -60,6 +61,17 @@ def docker_args(payload):
     return " ".join(parts) or None
 
 
+def command_list(value):
+    """An exec-form ``cmd``/``entrypoint``: a list of strings; None when the answer has none (an older answer)."""
+    return None if value is None else [str(item) for item in as_list(value)]
+
+
+def set_timeout(value):
+    """An endpoint's ``timeout``: 0 is what RunPod reads back for an endpoint created without one (a quirk its
+    clients report), so it means "not set", not "no time at all" (docs/dev/api-notes.md)."""
+    return as_int(value) or None
+
+
 def compute_type(payload):
     return "CPU" if as_dict(payload.get("cpu")) and not as_dict(payload.get("gpu")) else "GPU"
 
@@ -81,6 +93,8 @@ CONTAINER = (
     ("env", env_dict, "env"),
     ("ports", port_list, "ports"),
     ("docker_args", None, docker_args),
+    ("cmd", command_list, "cmd"),
+    ("entrypoint", command_list, "entrypoint"),
     ("registry_id", as_str, "registry"),
 )
 
@@ -118,6 +132,8 @@ POD = Table(
         ("compute_type", None, compute_type),
         ("gpu_type", as_str, "gpu.id"),
         ("gpu_count", count, "gpu.count"),
+        ("gpu_vcpu_count", as_int, "gpu.vcpuCount"),
+        ("gpu_memory_gb", as_int, "gpu.memory"),
         ("cpu_flavor", as_str, "cpu.id"),
         ("vcpu_count", as_int, "cpu.vcpuCount"),
         ("cloud_type", as_str, "cloud"),
@@ -155,7 +171,7 @@ ENDPOINT = Table(
         ("flashboot", flashboot_mode, "flashboot"),
         ("network_volume_id", as_str, "networkVolumes.0"),
         ("data_center_ids", str_list, "dataCenterIds"),
-        ("execution_timeout_ms", as_int, "timeout"),
+        ("execution_timeout_ms", set_timeout, "timeout"),
         CREATED_AT,
         ("type", as_str, "type"),
         ("image", as_str, "image"),
@@ -215,6 +231,22 @@ NETWORK_VOLUME = Table(
 
 REGISTRY = Table(RegistryView, "container registry credential", (NAME,))
 
+BUILD = Table(
+    Build,
+    "build",
+    (
+        ("status", upper, "status"),
+        ("error", as_str, "error"),
+        ("commit", as_str, "commitHash"),
+        ("commit_message", as_str, "commitMessage"),
+        ("branch", as_str, "branch"),
+        ("commit_date", as_str, "commitDate"),
+        ("image", as_str, "imageName"),
+        ("started_at", as_str, "startedAt"),
+        ("completed_at", as_str, "completedAt"),
+    ),
+)
+
 
 def health_from_payload(payload):
     """``Health`` from a serverless ``/health`` body; missing counters are 0."""
@@ -272,6 +304,7 @@ def release_from_v2(payload):
         source=as_str(current.get("source")),
         id=as_str(current.get("id")),
         created_at=as_str(current.get("createdAt")),
+        build_id=as_str(current.get("buildId")),
         rollout=Rollout(
             in_progress=bool(rollout.get("inProgress")),
             workers_on_latest=count(rollout.get("workersOnLatest")),

@@ -244,6 +244,12 @@ def gpu_choice_problem(params, ids_option):
         return f"max_price_per_hr must be a number of USD per hour above 0, got {cap!r}."
     if wanted is None:
         return None
+    for option in ("min_ram_per_gpu_gb", "min_vcpus_per_gpu"):  # host floors, sent in a pod create's ``gpu``
+        floor = wanted.get(option)
+        if floor is not None and ids_option == "gpu_type_id":
+            return f"gpu_requirements.{option} applies to pods only: RunPod's cluster create takes no such floor."
+        if floor is not None and floor < 1:
+            return f"gpu_requirements.{option} must be 1 or more, got {floor}."
     low, high = wanted.get("min_memory_gb"), wanted.get("max_memory_gb")
     for option, value in (("min_memory_gb", low), ("max_memory_gb", high)):
         if value is not None and value < 0:

@@ -14,13 +14,23 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import p
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
 
+# What a create by ``templateId`` may not send beside it (the document's CreateClusterRequest: a 400).
+TEMPLATE_EXCLUSIVE = ("image", "env", "container_disk_gb", "docker_args", "cmd", "entrypoint", "volume_gb",
+                      "network_volume_id")
+
+
+def by_template_id(spec, template):
+    """Whether the create names its template (``templateId``: the cluster keeps the link, and the template's registry
+    credential pulls a private image) rather than spreading it: when the task sets no container setting of its own
+    and the template already declares the ports (SSH's ``22/tcp`` among them) the task wants."""
+    if template is None or any(getattr(spec, field) for field in TEMPLATE_EXCLUSIVE):
+        return False
+    return set(with_ssh_port(list(spec.ports), spec.start_ssh)) <= set(template.ports)
+
 
 def cluster_create_body(spec, template=None):
-    """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is spread into the body, since the
-    cluster create has no template id; what the task sets wins over the template."""
-    image = spec.image or (template.image if template is not None else None)
-    if not image:
-        raise ValueError("a cluster needs an image (or a template_id whose template names one)")
+    """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is named by ``templateId`` when the
+    task adds nothing to it (``by_template_id``), else spread into the body, what the task sets winning."""
     body = {
         "name": spec.name,
         "type": spec.type.upper(),
@@ -29,17 +39,29 @@ def cluster_create_body(spec, template=None):
             "gpuCountPerPod": int(spec.gpu_count_per_pod),
             "podCount": int(spec.pod_count),
         },
-        "image": image,
     }
+    if by_template_id(spec, template):
+        body["templateId"] = template.id
+        if spec.data_center_ids:
+            body["dataCenterIds"] = list(spec.data_center_ids)
+        body["startSsh"] = bool(spec.start_ssh)
+        return body
+    image = spec.image or (template.image if template is not None else None)
+    if not image:
+        raise ValueError("a cluster needs an image (or a template_id whose template names one)")
+    body["image"] = image
     env = dict(template.env) if template is not None else {}
     env.update(spec.env or {})
     ports = list(spec.ports or (template.ports if template is not None else []))
     disk = spec.container_disk_gb or (template.container_disk_gb if template is not None else None)
-    args = spec.docker_args or (template.docker_args if template is not None else None)
+    exec_form = {field: list(getattr(spec, field)) for field in ("entrypoint", "cmd") if getattr(spec, field)}
+    # The template's stored ``args`` encodes both forms; beside the task's own exec form it would be a second command.
+    args = spec.docker_args or (template.docker_args if template is not None and not exec_form else None)
     if disk:
         body["disk"] = int(disk)
     if args:
         body["args"] = args
+    body.update(exec_form)
     if env:
         body["env"] = env_strings(env)
     ports = with_ssh_port(ports, spec.start_ssh)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
+    BUILD,
     ENDPOINT,
     health_from_payload,
     release_from_v2,
@@ -37,7 +38,11 @@ def scaling_body(scaler_type, scaler_value):
 
 
 # An endpoint's own container settings (sent like a pod's).
-ENDPOINT_CONTAINER_FIELDS = ("image", "docker_args", "container_disk_gb", "ports", "env", "registry_id")
+ENDPOINT_CONTAINER_FIELDS = (
+    "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "ports", "env", "registry_id"
+)
+# The most builds one page of ``/builds`` holds (the document's ``limit`` 1-100).
+MAX_BUILDS_PAGE = 100
 
 
 def endpoint_gpu_body(fields, creating):
@@ -102,7 +107,7 @@ def endpoint_body(fields, creating):
     container = {
         key: fields[key]
         for key in ENDPOINT_CONTAINER_FIELDS
-        if fields.get(key) is not None and (fields[key] != "" or not creating)
+        if fields.get(key) is not None and (fields[key] not in ("", []) or not creating)
     }
     body.update(body_keys(container))
     return body
@@ -146,3 +151,25 @@ class Endpoints:
         path = f"{self.collection.at(endpoint_id)}/releases"
         releases = walk_pages(self.client, path, "releases", "release", attempts=attempts, pages=pages)
         return release_from_v2({**pages[0], "releases": releases})
+
+    def builds(self, endpoint_id, latest=1, attempts=None):
+        """The newest ``latest`` GitHub builds (``Build`` views, newest first): pages are walked until that many were
+        read or the history ends, since a page may hold fewer than asked."""
+        path = f"{self.collection.at(endpoint_id)}/builds"
+        params = {"limit": max(1, min(int(latest), MAX_BUILDS_PAGE))}
+        entries = walk_pages(self.client, path, "builds", "build", params=params, attempts=attempts, enough=latest)
+        return [BUILD.read(entry) for entry in entries[:latest]]
+
+    def build(self, endpoint_id, build_id, attempts=None):
+        """One build by id (404 raises ``not_found``)."""
+        path = f"{self.collection.at(endpoint_id)}/builds/{quote_id(build_id)}"
+        return BUILD.read(self.client.request("GET", path, attempts=attempts))
+
+    def build_release(self, endpoint_id, build_id, attempts=None):
+        """The version of the release ``build_id`` produced (``buildId`` of a release), or None while there is none:
+        every page of the release history."""
+        path = f"{self.collection.at(endpoint_id)}/releases"
+        for entry in walk_pages(self.client, path, "releases", "release", attempts=attempts):
+            if isinstance(entry, dict) and entry.get("buildId") == build_id and entry.get("version") is not None:
+                return int(entry["version"])
+        return None

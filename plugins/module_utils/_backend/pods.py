@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
@@ -28,11 +30,20 @@ POD_KEYS = {
 }
 # The spec fields a pod create sends as they are (when set) and those a pod update may change.
 POD_CREATE_FIELDS = (
-    "image", "template_id", "cloud_type", "container_disk_gb", "ports", "env", "docker_args", "registry_id"
+    "image", "template_id", "cloud_type", "container_disk_gb", "ports", "env", "docker_args", "cmd", "entrypoint",
+    "registry_id",
 )
 POD_UPDATE_FIELDS = (
-    "name", "image", "docker_args", "container_disk_gb", "ports", "env", "locked", "template_id", "registry_id"
+    "name", "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "ports", "env", "locked", "template_id",
+    "registry_id",
 )
+# gpu_requirements' host floors, sent in the create's ``gpu`` (RunPod places only where they hold).
+GPU_FLOORS = (("min_ram_per_gpu_gb", "minRamPerGpu"), ("min_vcpus_per_gpu", "minVcpuCountPerGpu"))
+# POST /v2/pods answers 413 above this many bytes of body (autumn 2026 document).
+CREATE_BODY_LIMIT = 102_400
+# Body key -> the option that fills it, for the refusal of a body over the limit.
+BODY_OPTIONS = {"env": "env", "args": "docker_args", "cmd": "cmd", "entrypoint": "entrypoint", "ports": "ports",
+                "image": "image", "name": "name"}
 POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
 
@@ -51,6 +62,9 @@ def pod_create_body(spec, candidate, data_center_id=None):
             body["gpu"]["allowedCudaVersions"] = list(spec.allowed_cuda_versions)
         if spec.min_cuda_version:
             body["gpu"]["minCudaVersion"] = spec.min_cuda_version
+        for option, key in GPU_FLOORS:
+            if (spec.gpu_requirements or {}).get(option):
+                body["gpu"][key] = int(spec.gpu_requirements[option])
     mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
     if mounts:
         body["mounts"] = mounts
@@ -60,6 +74,24 @@ def pod_create_body(spec, candidate, data_center_id=None):
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
+
+
+def body_size_problem(body, limit=CREATE_BODY_LIMIT):
+    """Why RunPod would answer 413 to ``body`` (its JSON over ``limit`` bytes), naming the option that fills most of
+    it; None when it fits."""
+    def measured(value):  # as the client sends it (httpx: compact, UTF-8)
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+    size = measured(body)
+    if size <= limit:
+        return None
+    sizes = {key: measured(value) for key, value in body.items()}
+    largest = max(sizes, key=sizes.__getitem__)
+    return (
+        f"the create body would be {size:,} bytes, above the {limit:,} RunPod accepts (POST /v2/pods answers 413); "
+        f"{BODY_OPTIONS.get(largest, largest)} makes {sizes[largest]:,} of them. Make it smaller (a large env or "
+        "command belongs in the image, a template or a network volume); nothing was created"
+    )
 
 
 def pod_update_body(changes):
@@ -123,7 +155,7 @@ class Pods:
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 
-        if problem := cpu_pod_problem(spec.model_dump()):
+        if problem := cpu_pod_problem(spec.model_dump()) or body_size_problem(pod_create_body(spec, "")):
             raise ValueError(problem)
         choice = _offers.pod_choice(spec)
         centers = spec.data_center_ids if choice.gpu else None  # a GPU pod pins each candidate to one center

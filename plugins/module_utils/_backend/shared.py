@@ -28,13 +28,15 @@ MAX_PAGES = 10_000
 
 
 def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | None = None,
-               attempts: int | None = None, bare: bool = False, pages: list | None = None) -> list:
+               attempts: int | None = None, bare: bool = False, pages: list | None = None,
+               enough: int | None = None) -> list:
     """Every entry of the paged list at ``path`` (under ``key``; nulls skipped), reading page after page through
     ``client.request`` (its pacing, retries (``attempts`` per page) and error mapping) until ``hasNextPage`` is false:
     a short or empty page does not end it (docs/dev/api-notes.md, section 7.1). Each page after the first sends the
     same ``params`` plus the cursor the page before it gave, so a cursor never leaves its query. A failed page raises
     (never a partial list: a wait would count the missing entries as gone). ``bare`` accepts a bare array as the
-    whole list; ``pages``, when given, receives every answer (a caller that needs more than the entries)."""
+    whole list; ``pages``, when given, receives every answer (a caller that needs more than the entries); ``enough``
+    ends the walk once that many entries were read (``pages.walk``)."""
 
     def fetch(cursor: str | None) -> Any:
         query = dict(params or {})
@@ -50,7 +52,7 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
         return answer
 
     try:
-        items = walk(fetch, key, max_pages=MAX_PAGES).items
+        items = walk(fetch, key, max_pages=MAX_PAGES, enough=enough).items
     except PagingError as error:
         raise RunPodError("bad_response", None, f"GET /{path}: {error} (expected a list of {noun}s)") from None
     return [entry for entry in items if entry is not None]
@@ -107,8 +109,10 @@ BODY_KEYS: dict[str, tuple] = {
     "container_disk_gb": (int, "disk"),
     "ports": (listed, "ports"),
     "env": (env_strings, "env"),
-    # The start command is one string; "" clears it.
+    # The start command is one string; "" clears it. Or its exec form (autumn 2026): lists, [] clears.
     "docker_args": (None, ("args", lambda args: args or "")),
+    "cmd": (list, "cmd"),
+    "entrypoint": (list, "entrypoint"),
     "registry_id": (None, "registry"),
 }
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, body_keys, only, sendable
 
-TEMPLATE_FIELDS = ("name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "registry_id")
+TEMPLATE_FIELDS = (
+    "name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "cmd", "entrypoint",
+    "registry_id",
+)
 TEMPLATE_KEYS = {"serverless": (None, "serverless")}  # beside ``shared.BODY_KEYS``
 
 

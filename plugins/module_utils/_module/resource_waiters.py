@@ -13,6 +13,7 @@ waits are in ``batch``.
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import BUILD_FAILED_CODE, BuildPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
@@ -31,6 +32,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report im
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+    describe_build,
     describe_cluster,
     describe_endpoint,
     describe_members,
@@ -106,6 +108,14 @@ class PodWaiter(Waiter):
         return f"{message} {error}; {self.remedy(pod_id)}", {"code": UNVERIFIED_CODE}
 
 
+# What an endpoint wait waits for, by ``wait_for`` (its label).
+WAITED_FOR = {
+    "ready": "a ready worker",
+    "rollout": "a finished rollout (no stale worker left)",
+    "build": "the newest build and a ready worker on its release",
+}
+
+
 class EndpointWaiter(Waiter):
     """``runpod.cloud.endpoint``'s wait: a ready worker, or a finished rollout; and its description.
 
@@ -135,20 +145,35 @@ class EndpointWaiter(Waiter):
                 f"guarantee a worker)"
             )
         wait_for = self.host.params["wait_for"]
-        poller = EndpointPoller(self.host.backend, endpoint_id, wait_for=wait_for)
-        what = "a ready worker" if wait_for == "ready" else "a finished rollout (no stale worker left)"
+        build = BuildPoller(self.host.backend, endpoint_id) if wait_for == "build" else None
+        # A build wait holds the endpoint poller (its worker rule, its reads): the result is described from it.
+        workers = build.endpoint if build is not None else EndpointPoller(self.host.backend, endpoint_id, wait_for)
+        poller = build or workers
+        logs = endpoint_failure_logs(self, endpoint_id, lambda: workers.last_workers)
         outcome = self.until(
             poller,
-            label=f"{what} on endpoint {endpoint_id}",
+            label=f"{WAITED_FOR[wait_for]} on endpoint {endpoint_id}",
             resource_id=endpoint_id,
-            describe_last=lambda: self.describe_waited(before, poller, None),
-            failure_logs=endpoint_failure_logs(self, endpoint_id, lambda: poller.last_workers),
+            describe_last=lambda: self.describe_waited(before, workers, None),
+            explain_failure=self.build_failure(build, endpoint_id) if build is not None else None,
+            # A failed build has no worker of its own whose logs would say why: the build's error does.
+            failure_logs=lambda error, extra: "" if error.code == BUILD_FAILED_CODE else logs(error, extra),
         )
         value = outcome.value or {}
-        self.describe_waited(before, poller, value.get("health"))
+        if build is not None:
+            result["build"] = describe_build(build.last_build)
+        self.describe_waited(before, workers, value.get("health"))
         result["ready_signal"] = value.get("ready_signal")
         result["ready_worker_id"] = value.get("worker_id")
         result["wait"] = outcome.as_dict()
+
+    def build_failure(self, poller, endpoint_id):
+        """A build wait's failure carries the newest build as last read (``build``: its error, commit, branch)."""
+
+        def explain(error):
+            return f"{error}; {self.remedy(endpoint_id)}", {"build": describe_build(poller.last_build)}
+
+        return explain
 
     def describe_waited(self, before, poller, health):
         """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""

@@ -58,6 +58,8 @@ GPU_CHOICE_ARGUMENT_SPEC = dict(
             max_memory_gb=dict(type="int"),
             manufacturer=dict(type="str"),
             exclude=dict(type="list", elements="str"),
+            min_ram_per_gpu_gb=dict(type="int"),
+            min_vcpus_per_gpu=dict(type="int"),
         ),
     ),
     max_price_per_hr=dict(type="float"),
@@ -87,6 +89,8 @@ CONTAINER_ARGUMENT_SPEC = dict(
     ports=dict(type="list", elements="str"),
     container_disk_gb=dict(type="int"),
     docker_args=dict(type="str"),
+    cmd=dict(type="list", elements="str"),
+    entrypoint=dict(type="list", elements="str"),
 )
 
 # Paired with plugins/doc_fragments/container.py (REGISTRY): the credential a private image is pulled with (pod,

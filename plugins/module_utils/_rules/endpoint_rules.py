@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, same_args, same_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
+    env_strings,
+    same_args,
+    same_command,
+    same_ports,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
 
 # Compared without regard to order.
@@ -114,6 +119,10 @@ def endpoint_changes(current, wanted, params):
             # Compared as the shell splits them ("" and none are no args); a change to "" clears them on v2.
             if not same_args(have, value):
                 changes[field] = value
+            continue
+        if field in ("cmd", "entrypoint"):
+            if not same_command(have, value):
+                changes[field] = list(value)
             continue
         if field == "min_cuda_version":
             # "" and none are the same setting; a change to "" is sent as "" (it clears the value on v2).

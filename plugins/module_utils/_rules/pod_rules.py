@@ -21,6 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duratio
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
     same_args,
+    same_command,
     same_ports,
     with_ssh_port,
 )
@@ -31,11 +32,13 @@ SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "c
                 "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
                 "min_cuda_version", "gpu_requirements", "max_price_per_hr")
 SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
+COMMAND_OPTIONS = ("cmd", "entrypoint")  # exec-form lists: None (not given) stays None
 UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 # What a diff shows of an existing pod, and of a pod planned in check mode.
-DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "container_disk_gb", "volume_gb", "volume_mount_path",
-               "ports", "env", "registry_id"}
-PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "container_disk_gb", "volume_gb"}
+DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "volume_gb",
+               "volume_mount_path", "ports", "env", "registry_id"}
+PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "cmd", "entrypoint",
+                  "container_disk_gb", "volume_gb"}
 # Lifecycle values of a stopped pod that ``start`` brings back.
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
@@ -106,6 +109,7 @@ def pod_spec(params: dict) -> PodSpec:
     p = params
     values: dict[str, Any] = {option: p[option] for option in SPEC_OPTIONS}
     values.update({option: list(p[option] or []) for option in SPEC_LIST_OPTIONS})
+    values.update({option: p.get(option) for option in COMMAND_OPTIONS})
     if values["gpu_requirements"] is not None:
         values["gpu_requirements"] = {key: value for key, value in values["gpu_requirements"].items() if value}
     return PodSpec(**values, gpu_count=p["gpu_count"] or 1, env=wanted_env(p) or {}, start_ssh=p["ssh"])
@@ -120,6 +124,9 @@ def pod_changes(params: dict, pod) -> dict:
         changes["image"] = p["image"]
     if p["docker_args"] is not None and not same_args(pod.docker_args, p["docker_args"]):
         changes["docker_args"] = p["docker_args"]
+    for field in COMMAND_OPTIONS:
+        if p.get(field) is not None and not same_command(getattr(pod, field), p[field]):
+            changes[field] = list(p[field])
     for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
         if p[field] is not None and p[field] != getattr(pod, field):
             changes[field] = p[field]

@@ -62,3 +62,9 @@ def split_args(value: str | None) -> list[str]:
 
 def same_args(have: str | None, wanted: str | None) -> bool:
     return split_args(have) == split_args(wanted)
+
+
+def same_command(current: list | None, wanted: list | None) -> bool:
+    """Whether an exec-form ``cmd``/``entrypoint`` read back (None: the answer has none) is the one wanted; an empty
+    list and none are the same (no command of that form)."""
+    return [str(item) for item in current or []] == [str(item) for item in wanted or []]

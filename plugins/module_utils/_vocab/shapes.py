@@ -37,6 +37,8 @@ ENDPOINT_FIELDS = (
     "type",
     "image",
     "docker_args",
+    "cmd",
+    "entrypoint",
     "container_disk_gb",
     "env",
     "ports",
@@ -93,6 +95,18 @@ def describe_release(release: Any) -> tuple[dict | None, dict | None]:
     return described, (dict(rollout) if rollout is not None else None)
 
 
+BUILD_KEYS = ("id", "status", "error", "commit", "commit_message", "branch", "commit_date", "image", "started_at",
+              "completed_at")
+
+
+def describe_build(build: Any) -> dict | None:
+    """The ``build`` result (``builds[]`` of endpoint_info) from a ``Build`` view; None stays None."""
+    if build is None:
+        return None
+    fields = build if isinstance(build, dict) else build.model_dump()
+    return {key: fields.get(key) for key in BUILD_KEYS}
+
+
 def describe_template(template: Any) -> dict | None:
     """The ``template`` result from a ``TemplateView`` or a ``TemplateSpec`` (planned: null id)."""
     if template is None:
@@ -106,6 +120,8 @@ def describe_template(template: Any) -> dict | None:
         "env": dict(template.env or {}),
         "ports": list(template.ports or []),
         "docker_args": template.docker_args or None,
+        "cmd": getattr(template, "cmd", None),
+        "entrypoint": getattr(template, "entrypoint", None),
         "registry_id": getattr(template, "registry_id", None),
     }
 
@@ -131,6 +147,7 @@ def describe_cluster(cluster: Any) -> dict | None:
         "gpu_type_id": cluster.gpu_type_id,
         "gpu_count_per_pod": cluster.gpu_count_per_pod,
         "pod_count": cluster.pod_count,
+        "template_id": getattr(cluster, "template_id", None),
         "data_center_id": getattr(cluster, "data_center_id", None),
         "network": network,
         "primary": primary,

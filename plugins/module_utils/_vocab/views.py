@@ -38,6 +38,9 @@ class _ContainerSettings(_View):
     ports: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     docker_args: str | None = None
+    # The exec form of the start command (autumn 2026; None: not given, or not in the answer).
+    cmd: list[str] | None = None
+    entrypoint: list[str] | None = None
     # Container registry credential the image is pulled with (REST v2 ``registry``).
     registry_id: str | None = None
 
@@ -64,6 +67,9 @@ class PodView(_PodContainer):
     compute_type: str = "GPU"
     gpu_type: str | None = None
     gpu_count: int = 0
+    # The allocated totals across the pod's GPUs (``gpu.vcpuCount``, ``gpu.memory`` in GB; autumn 2026).
+    gpu_vcpu_count: int | None = None
+    gpu_memory_gb: int | None = None
     cpu_flavor: str | None = None
     vcpu_count: int | None = None
     cloud_type: str | None = None
@@ -226,6 +232,27 @@ class EndpointRelease(_View):
     id: str | None = None
     created_at: str | None = None
     rollout: Rollout = Field(default_factory=Rollout)
+    build_id: str | None = None  # the GitHub build that produced it (``source`` GIT_BUILD)
+
+
+class Build(_View):
+    """A GitHub build of an endpoint (``GET /v2/serverless/{id}/builds``): ``status`` one of ``BUILD_STATES``."""
+
+    id: str
+    status: str = ""
+    error: str | None = None
+    commit: str | None = None
+    commit_message: str | None = None
+    branch: str | None = None
+    commit_date: str | None = None
+    image: str | None = None
+    started_at: str | None = None
+    completed_at: str | None = None
+
+
+BUILD_LIVE = ("PENDING", "BUILDING", "UPLOADING", "TESTING")
+BUILD_FAILED = ("FAILED", "TEST_FAILED", "CANCELLED")  # terminal, and no release comes of them
+BUILD_STATES = (*BUILD_LIVE, "COMPLETED", *BUILD_FAILED)
 
 
 class _TemplateSettings(_ContainerSettings):

@@ -114,7 +114,7 @@ def test_hostvars_are_prefixed_json_safe_and_complete():
         "runpod_status": "RUNNING",
         "runpod_runtime_status": "running",
         "runpod_reason": None,
-        "runpod_gpu": {"type": "NVIDIA A40", "count": 2},
+        "runpod_gpu": {"type": "NVIDIA A40", "count": 2, "vcpu_count": None, "memory_gb": None},
         "runpod_data_center_id": "EU-RO-1",
         "runpod_cost_per_hr": 0.8,
         "runpod_ports": ["22/tcp"],

@@ -544,6 +544,8 @@ def test_endpoint_normalization():
         "type": "QUEUE",
         "image": "runpod/serverless-hello-world:latest",
         "docker_args": None,
+        "cmd": None,
+        "entrypoint": None,
         "container_disk_gb": 20,
         "env": {},
         "ports": [],
@@ -718,6 +720,8 @@ def test_template_crud():
         "env": {"A": "1"},
         "ports": ["22/tcp"],
         "docker_args": "sleep infinity",
+        "cmd": None,
+        "entrypoint": None,
         "registry_id": None,
     }
     created = backend.templates.create(

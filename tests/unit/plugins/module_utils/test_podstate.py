@@ -206,7 +206,8 @@ def test_describe_running_v2_shape():
     assert described == {
         "id": "pod-2", "name": "trainer", "status": "RUNNING", "runtime_status": "running",
         "runtime_status_reason": None, "uptime_seconds": 111, "image": "runpod/pytorch",
-        "gpu": {"type": "NVIDIA RTX A4000", "count": 1}, "cost_per_hr": 0.17, "data_center_id": "EU-RO-1",
+        "gpu": {"type": "NVIDIA RTX A4000", "count": 1, "vcpu_count": None, "memory_gb": None}, "cost_per_hr": 0.17,
+        "data_center_id": "EU-RO-1",
         "ports": ["8888/http", "22/tcp"],
         "ssh": {"host": "8.8.4.4", "port": 40123, "user": "root", "command": "ssh root@8.8.4.4 -p 40123"},
         "ssh_not_ready": None, "created_at": "2026-01-01T00:00:00Z",

@@ -89,6 +89,26 @@ REFUSED = {
                                    ["apply to a new job"]),
     "job wait_timeout": ("endpoint_job", {"endpoint_id": "ep1", "input": {}, "wait_timeout": "soon"},
                          ["invalid wait_timeout"]),
+    # Two forms of one command (issue 43): docker_args beside cmd or entrypoint, on every container module.
+    "pod docker_args and cmd": ("pod", {"name": "t", "docker_args": "python x.py", "cmd": ["python", "x.py"], **POD},
+                                ["docker_args and cmd", "not both"]),
+    "template docker_args and entrypoint": ("template", {"name": "tpl", "image": "x", "docker_args": "x",
+                                                         "entrypoint": ["/bin/sh"]}, ["docker_args and entrypoint"]),
+    "endpoint docker_args and cmd": ("endpoint", {"name": "ep", "image": "x", "gpu_type_ids": [GPU], "docker_args": "",
+                                                  "cmd": [], "entrypoint": ["sh"]},
+                                     ["docker_args and cmd and entrypoint"]),
+    "cluster docker_args and cmd": ("cluster", {"name": "train", "docker_args": "x", "cmd": ["x"], **CLUSTER},
+                                    ["docker_args and cmd"]),
+    # gpu_requirements' host floors: at least 1, and pods only (RunPod's cluster create takes none).
+    "pod ram floor 0": ("pod", {"name": "t", "image": "x", "gpu_requirements": {"min_ram_per_gpu_gb": 0}},
+                        ["gpu_requirements.min_ram_per_gpu_gb must be 1 or more"]),
+    "pod vcpu floor negative": ("pod", {"name": "t", "image": "x", "gpu_requirements": {"min_vcpus_per_gpu": -2}},
+                                ["gpu_requirements.min_vcpus_per_gpu must be 1 or more"]),
+    "cluster ram floor": ("cluster", {"name": "train", "type": "TRAINING", "pod_count": 2, "image": "x",
+                                      "gpu_requirements": {"min_ram_per_gpu_gb": 64}},
+                          ["min_ram_per_gpu_gb applies to pods only"]),
+    "endpoint_info builds above a page": ("endpoint_info", {"builds": 101}, ["builds must be between 0 and 100"]),
+    "endpoint_info negative builds": ("endpoint_info", {"name": "ep", "builds": -1}, ["got -1"]),
     # Three mistakes at once: all three named in one refusal.
     "endpoint three mistakes": (
         "endpoint",
@@ -107,6 +127,8 @@ SPEC_REFUSED = {
     "pod removed v1 option": ("pod", {"name": "web", "interruptible": True, **POD},
                               ["Unsupported parameters", "interruptible"]),
     "pod image and template": ("pod", {"name": "web", "template_id": "tpl", **POD}, ["mutually exclusive"]),
+    "endpoint unknown wait_for": ("endpoint", {"name": "ep", "wait_for": "built"}, ["ready, rollout, build"]),
+    "cmd not a list of strings": ("pod", {"name": "web", "cmd": {"a": 1}, **POD}, ["cmd"]),
 }
 BAD_TIMEOUTS = ["-1", "nan", "inf", "0", "1e300"]
 

@@ -319,7 +319,7 @@ def test_info_reads_health_concurrently_and_keeps_failed_reads():
     backend = GatedHealthBackend(endpoints, parties=2)
     health = info_module.read_all_health(backend, [e.id for e in endpoints], max_workers=2)
     assert backend.peak == 2  # two at once (a serial loop would break the barrier), never more than the bound
-    assert health["e2"] == (None, None, "endpoint not found (not_found)")
+    assert health["e2"] == (None, None, "endpoint not found (not_found)", (None, None))  # builds: none asked
     assert health["e0"][0].ready == 1
 
 
