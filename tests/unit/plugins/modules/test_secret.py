@@ -286,3 +286,22 @@ def test_absent_needs_no_secret_read(capsys, monkeypatch):
     result = run_module(pod_module, fake, capsys, monkeypatch, name="web", state="absent",
                         secret_env={"A": "missing"})
     assert result.get("failed") is not True and result["changed"] is False
+
+
+@pytest.mark.parametrize(("name", "args", "kind"), [
+    ("template", {"name": "tpl", "image": "runpod/base:1.0"}, "template"),
+    ("endpoint", {"name": "ep", "image": "runpod/base:1.0", "gpu_type_ids": ["NVIDIA GeForce RTX 4090"]},
+     "endpoint"),
+])
+def test_templates_and_endpoints_store_the_placeholders_and_rerun_unchanged(capsys, monkeypatch, name, args, kind):
+    from importlib import import_module
+
+    module = import_module(f"ansible_collections.runpod.cloud.plugins.modules.{name}")
+    fake = pod_backend(SecretsApi("hf_token"))
+    args = dict(args, env={"MODEL": "m"}, secret_env={"HF_TOKEN": "hf_token"})
+    created = run_module(module, fake, capsys, monkeypatch, **args)
+    assert created["changed"] is True
+    assert created[kind]["env"] == {"MODEL": "m", "HF_TOKEN": "{{ RUNPOD_SECRET_hf_token }}"}
+    again = run_module(module, fake, capsys, monkeypatch, diff=True, **args)
+    assert again["changed"] is False and "diff" not in again
+    assert fake.count(f"create_{kind}") == 1 and fake.count(f"update_{kind}") == 0
