@@ -37,6 +37,8 @@ def create_through_the_api(sim, name, value):
 def assert_no_value(result):
     for value in VALUES.values():
         assert value not in result.stdout and value not in result.stderr, value
+    # Ansible masks a no_log value wherever it would show: a mask is a leak it covered up.
+    assert "********" not in result.stdout + result.stderr
 
 
 LIFECYCLE = """
