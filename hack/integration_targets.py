@@ -57,6 +57,7 @@ PLAN = {
     "pod": {"cpu": 1},
     "pod_info": {"cpu": 2},
     "role_hosts": {"cpu": 1},
+    "secret": {},
     "ssh_key": {},
     "template": {},
 }

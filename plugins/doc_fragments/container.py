@@ -21,6 +21,20 @@ options:
         with a digit); values are strings, and numbers are sent as text. Booleans, nulls, lists and mappings are
         refused with C(code=bad_request).
     type: dict
+  secret_env:
+    description:
+      - Environment variables whose values come from account secrets (see M(runpod.cloud.secret)), as a mapping
+        of variable names to secret names. Each becomes the env value C({{ RUNPOD_SECRET_<name> }}), which RunPod
+        replaces with the secret's value when the container boots; the module builds it, so a playbook never
+        writes the placeholder (Ansible would try to template it). The value itself never passes through Ansible.
+      - Merged into O(env) and compared as part of it, so a rerun reports no change. A variable given in both
+        O(env) and O(secret_env) is refused.
+      - Every secret named must exist on the account; a missing one fails the task with C(code=bad_request)
+        before anything is created or changed (one extra read of the account's secrets).
+      - A running container keeps the value it booted with; a rotated secret reaches it at its next boot (a
+        restart, or the next worker release of an endpoint). See the collection's C(docs/secrets.md).
+    type: dict
+    version_added: 0.3.0
   ports:
     description:
       - Ports to expose, each like V(22/tcp) or V(8888/http) (a port 1 to 65535, protocol V(http) or V(tcp), no

@@ -859,6 +859,7 @@ class PodModule(ResourceModule):
             return super().run()
         from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet  # count: N only
 
+        self.require_secrets()  # once for the fleet (its members' params are merged already)
         return _fleet.run_fleet(self)
 
 

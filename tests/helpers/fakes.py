@@ -21,6 +21,7 @@ import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     ClusterView,
     EndpointView,
@@ -336,6 +337,8 @@ class FakeBackend:
         self.clusters = FakeClusters(self, clusters, members)
         self.gpus = FakeGpus(catalog)
         self.account = Account(self.client)
+        # The real object over the refusing client, as ``account``: a test of secret_env gives one over a transport.
+        self.secrets = Secrets(self.client)
 
     def record(self, method: str, *args: Any) -> None:
         self.calls.append((method, *args))

@@ -18,7 +18,7 @@ from helpers.paths import COLLECTIONS_ROOT
 
 PACKAGE = "ansible_collections.runpod.cloud.plugins"
 UTILS = PACKAGE + ".module_utils."
-READ_ONLY = ("pod_info", "endpoint_info", "cluster_info", "network_volume_info", "billing_info")
+READ_ONLY = ("pod_info", "endpoint_info", "cluster_info", "network_volume_info", "billing_info", "secret_info")
 # Loaded only by a task that needs them.
 HEAVY = (
     "pydantic",

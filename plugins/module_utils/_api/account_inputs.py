@@ -16,6 +16,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     check_within,
     key_lines,
     public_key_problem,
+    secret_name_problem,
 )
 
 NETWORK_VOLUME_GB = (MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB)
@@ -45,6 +46,31 @@ class RegistryInput(NamedInput):
             if missing:
                 raise ValueError(f"replacing a credential (update_password=always) needs {' and '.join(missing)}")
         return self
+
+
+class SecretInput(_Input):
+    """An account secret's options; the name rule is ``values.secret_name_problem`` (shared with ``secret_env``)."""
+
+    create_needs = ("name", "value")
+    name: str | None = None
+    value: str | None = None
+    description: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _secret_name(cls, value):
+        problem = secret_name_problem(value) if value is not None else None
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, value):
+        # RunPod refuses an empty value; the message never quotes it.
+        if value is not None and not value:
+            raise ValueError("value must not be empty")
+        return value
 
 
 class SshKeyInput(_Input):

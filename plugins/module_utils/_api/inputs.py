@@ -34,6 +34,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     check_env,
     check_ports,
     check_range,
+    check_secret_env,
     check_within,
     gpu_choice_problem,
     gpu_pool_problem,
@@ -121,6 +122,11 @@ class _Input(BaseModel):
     def _env(cls, value):
         return check_env(value)
 
+    @field_validator("secret_env", mode="before", check_fields=False)
+    @classmethod
+    def _secret_env(cls, value):
+        return check_secret_env(value)
+
     @field_validator("container_disk_gb", check_fields=False)
     @classmethod
     def _disk(cls, value):
@@ -157,6 +163,7 @@ class _ContainerInput(_Input):
     name: str | None = None
     ports: list[str] | None = None
     env: dict[str, str] | None = None
+    secret_env: dict[str, str] | None = None
     container_disk_gb: int | None = None
     docker_args: str | None = None
     cmd: list[str] | None = None
@@ -353,6 +360,7 @@ class EndpointInput(_Input):
     name: str | None = None
     data_center_ids: list[str] | None = None
     container_disk_gb: int | None = None
+    secret_env: dict[str, str] | None = None
     type: str | None = None
     gpu_type_ids: list[str] | None = None
     gpu_count: int | None = None

@@ -44,6 +44,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
     PortMapping,
     RegistryView,
     Rollout,
+    SecretView,
     TemplateView,
     Worker,
     WorkerSummary,
@@ -230,6 +231,12 @@ NETWORK_VOLUME = Table(
 )
 
 REGISTRY = Table(RegistryView, "container registry credential", (NAME,))
+# A secret's value is write-only: no row could read it.
+SECRET = Table(
+    SecretView,
+    "secret",
+    (NAME, ("description", as_str, "description"), CREATED_AT, ("value_last_updated_at", as_str, "valueLastUpdatedAt")),
+)
 
 BUILD = Table(
     Build,

@@ -104,6 +104,47 @@ def check_env(env):
     return result
 
 
+# RunPod's secret names (CreateSecretRequest.name): the one home of the rule, for runpod.cloud.secret and secret_env.
+SECRET_NAME = re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.\-/]*\Z")
+SECRET_NAME_MAX_LENGTH = 191
+SECRET_RESERVED_PREFIX = "RUNPOD"  # refused case-insensitively
+
+
+def secret_name_problem(value, option="name"):
+    """Why ``value`` cannot name a RunPod secret, or None (docs/dev/api-notes.md, section 7: secrets)."""
+    if not isinstance(value, str) or not value:
+        return f"{option} must be a secret name, got {value!r}"
+    if len(value) > SECRET_NAME_MAX_LENGTH:
+        return f"{option} must be at most {SECRET_NAME_MAX_LENGTH} characters (it has {len(value)})"
+    if not SECRET_NAME.match(value):
+        return (
+            f"{option} {value!r} is not a valid secret name: it must start with a letter or _ and hold only "
+            "letters, digits and _ . - /"
+        )
+    if value.upper().startswith(SECRET_RESERVED_PREFIX):
+        return f"{option} {value!r} starts with {SECRET_RESERVED_PREFIX}, a prefix RunPod reserves (in any case)"
+    return None
+
+
+def check_secret_env(secret_env):
+    """``secret_env`` (env name -> secret name) when every key is a variable name and every value a secret name."""
+    if secret_env is None:
+        return None
+    if not isinstance(secret_env, dict):
+        raise ValueError(f"secret_env must be a mapping of variable names to secret names, got "
+                         f"{type(secret_env).__name__}")
+    for key, name in secret_env.items():
+        if not isinstance(key, str) or not ENV_KEY.match(key):
+            raise ValueError(
+                f"secret_env key {key!r} is not a valid environment variable name (letters, digits and _, not "
+                "starting with a digit)"
+            )
+        problem = secret_name_problem(name, f"secret_env {key}")
+        if problem:
+            raise ValueError(problem)
+    return dict(secret_env)
+
+
 def check_count(option, value, low, high, unit=""):
     if value is None:
         return None

@@ -4,7 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The connection options and the backend: ``make_backend(options)`` gives one ``Backend``, a plain object holding
 the one client and one object per resource over it (``pods``, ``endpoints``, ``templates``, ``clusters``, ``gpus``,
-``jobs``, ``account``), each in its own file with its paths, request bodies and answer reads.
+``jobs``, ``account``, ``secrets``), each in its own file with its paths, request bodies and answer reads.
 
 RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): a request for it fails in
 ``resolve_options``, before any client exists.
@@ -112,8 +112,9 @@ def transport_warnings(resolved):
 class Backend:
     """The one client and the resource objects over it (docs/dev/interfaces.md lists their calls and API cost).
 
-    It keeps no state between calls but the client's, so a fleet's members share one. ``account`` and ``jobs`` are
-    built on first use: a task that does not reach them does not import them (docs/dev/architecture.md)."""
+    It keeps no state between calls but the client's, so a fleet's members share one. ``account``, ``jobs`` and
+    ``secrets`` are built on first use: a task that does not reach them does not import them
+    (docs/dev/architecture.md)."""
 
     def __init__(self, client, options):
         self.client = client
@@ -135,6 +136,13 @@ class Backend:
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 
         return Account(self.client)
+
+    @cached_property
+    def secrets(self):
+        """Account secrets (``/account/secrets``)."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
+
+        return Secrets(self.client)
 
     @cached_property
     def jobs(self):

@@ -16,6 +16,7 @@ INFO_MODULES = {
     "endpoint": "endpoint_info",
     "cluster": "cluster_info",
     "network_volume": "network_volume_info",
+    "secret": "secret_info",
 }
 
 

@@ -15,6 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module import hints 
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
 
 
@@ -67,6 +68,13 @@ class ResourceModule(RunPodModule):
         self.interrupt = _wait.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
+        # secret_env becomes env placeholders here, once, so every later step sees plain env values; the secrets
+        # it names are checked to exist before anything changes (``require_secrets``).
+        self.secret_names = sorted(set((self.params.get("secret_env") or {}).values()))
+        try:
+            self.params = with_secret_env(self.params)
+        except ValueError as error:
+            self.fail(str(error), code="bad_request")
         self.waiter = self.waiter_class(self) if self.waiter_class is not None else None
 
     # --- hooks -----------------------------------------------------------------------------------
@@ -165,9 +173,28 @@ class ResourceModule(RunPodModule):
         return f"{self.id_option}={resource_id}" if self.id_option else f"name={self.params['name']}"
 
     # --- the run ---------------------------------------------------------------------------------
+    def require_secrets(self) -> None:
+        """Fail before any create or change when ``secret_env`` names a secret the account lacks (one list read;
+        RunPod would leave the placeholder as the value, and the container would boot without its secret)."""
+        if not self.secret_names or self.params.get("state") == "absent":
+            return
+        try:
+            known = self.backend.secrets.names()
+        except RunPodError as error:
+            self.fail_api(error, "reading the account's secrets (to check the ones secret_env names) failed")
+        missing = [name for name in self.secret_names if name.casefold() not in known]
+        if missing:
+            self.fail(
+                f"secret_env names {'a secret' if len(missing) == 1 else 'secrets'} this account does not have: "
+                f"{', '.join(missing)}; create {'it' if len(missing) == 1 else 'them'} first (runpod.cloud.secret) "
+                f"or fix the name. Nothing was created or changed",
+                code="bad_request",
+            )
+
     def run(self) -> None:
         # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
         # can name what it created (a signal during a wait is the wait's own ``wait_interrupted``).
+        self.require_secrets()
         with _wait.cancel_on_signals(self.interrupt):
             current = self.seen(self.find())
             if self.params.get("state") == "absent":

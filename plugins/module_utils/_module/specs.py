@@ -13,7 +13,7 @@ from ansible.module_utils.basic import env_fallback
 
 # The options whose values are secrets wherever a module has them: their specs say ``no_log=True`` (``secret``), the
 # log maskers (``log_report.task_secrets``, the action plugin's) hide their values (test_secret_options.py).
-SECRET_OPTIONS = ("api_key", "password")
+SECRET_OPTIONS = ("api_key", "password", "value")
 
 
 def secret(name: str, **spec: Any) -> dict:
@@ -86,6 +86,9 @@ LOOKUP_ARGUMENT_SPEC = dict(
 CONTAINER_ARGUMENT_SPEC = dict(
     image=dict(type="str"),
     env=dict(type="dict"),
+    # Env name -> secret name; merged into env as RunPod's placeholders (``_rules.common.with_secret_env``). A secret's
+    # name is no secret (the no_log heuristic would flag the word).
+    secret_env=dict(type="dict", no_log=False),
     ports=dict(type="list", elements="str"),
     container_disk_gb=dict(type="int"),
     docker_args=dict(type="str"),

@@ -22,3 +22,28 @@ def rename_change(params: dict, current: Any) -> dict:
     """``{"name": new name}`` when the task renames ``current`` (see ``wanted_name``), else ``{}``."""
     name = wanted_name(params, current)
     return {"name": name} if name else {}
+
+
+def secret_placeholder(name: str) -> str:
+    """The env value RunPod replaces with secret ``name``'s value when a container boots. Built here, in Python, so
+    a playbook never holds it: Ansible would try to template ``{{ ... }}`` itself."""
+    return "{{ RUNPOD_SECRET_" + name + " }}"
+
+
+def with_secret_env(params: dict) -> dict:
+    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders, and
+    ``secret_env`` cleared (so merging again changes nothing: a fleet's members get merged params). Every later
+    step (create bodies, comparisons, diffs) sees the placeholders as plain env values, so a rerun compares them as
+    RunPod stores them. Raises ValueError for an env name given in both (which value wins would be a guess)."""
+    secret_env = params.get("secret_env")
+    if not secret_env:
+        return params
+    env = dict(params.get("env") or {})
+    both = sorted(set(env) & set(secret_env))
+    if both:
+        raise ValueError(
+            f"{', '.join(both)} given in both env and secret_env; give each variable in one of them (secret_env "
+            "for a value that comes from an account secret)"
+        )
+    env.update({key: secret_placeholder(name) for key, name in secret_env.items()})
+    return dict(params, env=env, secret_env=None)

@@ -197,3 +197,15 @@ def describe_registry(registry: Any) -> dict | None:
         return None
     fields = registry if isinstance(registry, dict) else registry.model_dump()
     return {"id": fields.get("id"), "name": fields.get("name")}
+
+
+SECRET_FIELDS = ("id", "name", "description", "created_at", "value_last_updated_at")
+
+
+def describe_secret(secret: Any) -> dict | None:
+    """The ``secret`` result from a ``SecretView`` or a planned field dict: never a value (RunPod returns none, and
+    a spec's is dropped here)."""
+    if secret is None:
+        return None
+    fields = secret if isinstance(secret, dict) else secret.model_dump()
+    return {key: fields.get(key) for key in SECRET_FIELDS}

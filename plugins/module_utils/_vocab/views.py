@@ -342,6 +342,24 @@ class RegistryView(_View):
     name: str = ""
 
 
+class SecretSpec(_View):
+    """An account secret to create; the value never shows in a repr."""
+
+    name: str
+    value: str = Field(default="", repr=False)
+    description: str | None = None
+
+
+class SecretView(_View):
+    """An account secret as RunPod returns it: never its value (write-only), only when it last changed."""
+
+    id: str
+    name: str = ""
+    description: str | None = None
+    created_at: str | None = None
+    value_last_updated_at: str | None = None
+
+
 class BillingReport(_View):
     """Spend of one resource kind over a bucketed window; amounts in USD, keys snake_case without ``Amount``."""
 

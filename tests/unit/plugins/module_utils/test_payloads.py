@@ -27,6 +27,7 @@ SCHEMAS = {
     "CLUSTER": "Cluster",
     "NETWORK_VOLUME": "NetworkVolume",
     "REGISTRY": "Registry",
+    "SECRET": "Secret",
 }
 # Paths read although the document does not declare them, each with its reason.
 UNDOCUMENTED = {

@@ -155,3 +155,28 @@ def test_info_refused_on_v1_before_any_call(capsys, monkeypatch):
     assert result["failed"] is True and result["code"] == "bad_request"
     assert "RunPod retired REST v1 on 2026-11-15" in result["msg"]
     assert backend.calls == []
+
+
+class KnownSecrets:
+    """The account's secrets as ``backend.secrets.names()`` answers them."""
+
+    def names(self, attempts=None):
+        return {"hf_token"}
+
+
+def test_secret_env_is_compared_as_the_nodes_env(capsys, monkeypatch):
+    placeholder = {"HF_TOKEN": "{{ RUNPOD_SECRET_hf_token }}"}
+    backend = FakeClusterBackend([view()], [node(0), node(1)])
+    backend.secrets = KnownSecrets()
+    result = run(backend, capsys, monkeypatch, **CREATE, secret_env={"HF_TOKEN": "hf_token"})
+    # Nodes made without the secret: env is fixed at create, so the task fails and changes nothing.
+    assert result["failed"] is True and result["code"] == "conflict" and "env differs in HF_TOKEN" in result["msg"]
+    backend = FakeClusterBackend([view()], [node(0, env=placeholder), node(1, env=placeholder)])
+    backend.secrets = KnownSecrets()
+    same = run(backend, capsys, monkeypatch, **CREATE, secret_env={"HF_TOKEN": "hf_token"})
+    assert same["changed"] is False and [call[0] for call in backend.calls] == ["find_clusters", "list_cluster_pods"]
+    created = FakeClusterBackend()
+    created.secrets = KnownSecrets()
+    run(created, capsys, monkeypatch, **CREATE, secret_env={"HF_TOKEN": "hf_token"})
+    (spec,) = [call[1] for call in created.calls if call[0] == "create_cluster"]
+    assert spec["env"] == placeholder

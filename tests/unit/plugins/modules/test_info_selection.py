@@ -15,7 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
 MODULES = Path(__file__).resolve().parents[4] / "plugins" / "modules"
 EXISTING = {path.stem for path in MODULES.glob("*.py") if path.stem != "__init__"}
 # Every _info module that selects by id or name; pod_info adds ids/names to the same rule.
-SELECTING = ("cluster_info", "endpoint_info", "network_volume_info", "pod_info")
+SELECTING = ("cluster_info", "endpoint_info", "network_volume_info", "pod_info", "secret_info")
 
 
 def _module(name):
@@ -57,7 +57,7 @@ def test_id_and_name_are_documented_as_mutually_exclusive(name):
     assert any("Mutually exclusive with O(name)" in line for line in options["id"]["description"])
 
 
-@pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info"))
+@pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info", "secret_info"))
 def test_the_selection_is_documented_once_in_the_fragment(name):
     # One home: the module extends the section that carries the fragment paired with INFO_SELECTION_SPEC and
     # documents neither option itself.
@@ -65,7 +65,7 @@ def test_the_selection_is_documented_once_in_the_fragment(name):
     assert "\n  id:\n" not in _module(name).DOCUMENTATION
 
 
-@pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info"))
+@pytest.mark.parametrize("name", ("cluster_info", "endpoint_info", "network_volume_info", "secret_info"))
 def test_the_selection_spec_is_the_shared_one(name):
     spec = _module(name).ARGUMENT_SPEC
     assert {key: spec[key] for key in INFO_SELECTION_SPEC} == INFO_SELECTION_SPEC

@@ -68,6 +68,23 @@ REFUSED = {
                               [WHITESPACE]),
     "registry newline": ("container_registry", {"name": "hub\n", "username": "robot", "password": "pw"},
                          [WHITESPACE]),
+    # Secrets (RunPod's name rule, one home: _api/values.secret_name_problem) and secret_env on the four container
+    # modules; a variable in both env and secret_env.
+    "secret reserved prefix": ("secret", {"name": "RunPod_token", "value": "long-value"}, ["RUNPOD", "reserves"]),
+    "secret digit first": ("secret", {"name": "1token", "value": "long-value"}, ["'1token'", "letter or _"]),
+    "secret space": ("secret", {"name": "hf token", "value": "long-value"}, ["'hf token'"]),
+    "secret too long": ("secret", {"name": "s" * 192, "value": "long-value"}, ["at most 191"]),
+    "secret empty value": ("secret", {"name": "s", "value": ""}, ["value must not be empty"]),
+    "pod secret_env name": ("pod", {"name": "t", "secret_env": {"HF": "runpod_x"}, **POD}, ["secret_env HF"]),
+    "pod secret_env key": ("pod", {"name": "t", "secret_env": {"HF-TOKEN": "hf"}, **POD}, ["HF-TOKEN"]),
+    "pod env and secret_env": ("pod", {"name": "t", "env": {"HF": "x"}, "secret_env": {"HF": "hf"}, **POD},
+                               ["HF given in both env and secret_env"]),
+    "template secret_env name": ("template", {"name": "tpl", "image": "x", "secret_env": {"A": "a b"}},
+                                 ["secret_env A"]),
+    "cluster secret_env clash": ("cluster", {"name": "train", "env": {"A": "1"}, "secret_env": {"A": "a"},
+                                             **CLUSTER}, ["A given in both"]),
+    "endpoint secret_env name": ("endpoint", {"name": "ep", "image": "x", "secret_env": {"A": "/a"}},
+                                 ["secret_env A", "letter or _"]),
     # endpoint_job's input rules (from tests/integration/test_endpoint_job.py, which runs one of them through
     # ansible-playbook and shows in the simulator's request log that it made no request).
     "job endpoint id and name": ("endpoint_job", {"endpoint_id": "ep1", "endpoint_name": "x", "input": {}},

@@ -1,0 +1,66 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``backend.secrets``: account secrets on REST v2 (``/account/secrets``); ``_api/payloads.SECRET`` reads the
+answers. A value is write-only: it goes out in a create or an update body and never comes back (docs/dev/api-notes.md,
+section 7). RunPod matches names case-insensitively (``?name=``, and a clash on create answers 409)."""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
+from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import SECRET
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, walk_pages
+
+PATH = "account/secrets"
+
+
+def secret_create_body(spec):
+    body = {"name": spec.name, "value": spec.value}
+    if spec.description is not None:
+        body["description"] = spec.description
+    return body
+
+
+def secret_update_body(value=None, description=None):
+    """A PATCH body: at least one of ``value`` and ``description`` ("" clears the description)."""
+    body = {}
+    if value is not None:
+        body["value"] = value
+    if description is not None:
+        body["description"] = description
+    if not body:
+        raise ValueError("a secret update needs a value or a description")
+    return body
+
+
+class Secrets:
+    def __init__(self, client):
+        self.client = client
+        self.collection = Collection(client, PATH, "secrets", "secret", SECRET)
+        self.list, self.get = self.collection.list, self.collection.get
+
+    def find(self, name, attempts=None):
+        """The secrets RunPod matches to ``name`` (case-insensitively; one read, ``?name=``)."""
+        entries = walk_pages(
+            self.client, PATH, "secrets", "secret", params={"name": name}, attempts=attempts, bare=True
+        )
+        folded = name.casefold()
+        return [view for view in map(SECRET.read, entries) if view.name.casefold() == folded]
+
+    def names(self, attempts=None):
+        """The casefolded names of every secret on the account (one list read): what ``secret_env`` may name."""
+        return {view.name.casefold() for view in self.list(attempts)}
+
+    def create(self, spec):
+        # A 5xx or a lost connection marks the error maybe_created: the module looks the name up instead of resending.
+        return SECRET.read(post_create(self.client, PATH, secret_create_body(spec)))
+
+    def update(self, secret_id, *, value=None, description=None):
+        """One PATCH. RunPod applies a value and a description in two steps that are not atomic, so a caller that
+        must know which half failed sends them in two calls (``runpod.cloud.secret`` does)."""
+        body = secret_update_body(value, description)
+        return SECRET.read(self.client.request("PATCH", self.collection.at(secret_id), json=body))
+
+    def delete(self, secret_id):
+        self.client.request("DELETE", self.collection.at(secret_id))
