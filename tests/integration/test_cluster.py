@@ -17,8 +17,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYBOOK = REPO_ROOT / "playbooks" / "cluster.yml"
 VENV_BIN = Path(sys.executable).parent
@@ -38,13 +36,7 @@ def free_port() -> int:
 
 
 def live_members(sim) -> list[dict]:
-    body = httpx.get(
-        sim.urls["api_v2"] + "/pods",
-        params={"includeClusterPods": "true"},
-        headers={"Authorization": f"Bearer {sim.api_key}"},
-        timeout=10,
-    ).json()
-    return body["pods"]
+    return sim.listed("/pods", "pods", includeClusterPods="true")
 
 
 def run_example(run_playbook, tmp_path, work_dir, port, *extra):

@@ -70,9 +70,8 @@ def test_make_live_runs_the_targets_and_sweeps_only_its_own_prefix(sim, tmp_path
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-6000:]
     assert "run prefix rpct-sweeptest" in output and "sweeping every resource named rpct-sweeptest" in output
-    with api(sim) as client:
-        pods = sorted(pod["name"] for pod in client.get("/pods").json()["pods"])
-        templates = [template["name"] for template in client.get("/templates").json()["templates"]]
+    pods = sorted(pod["name"] for pod in sim.listed("/pods", "pods"))
+    templates = [template["name"] for template in sim.listed("/templates", "templates")]
     # The prefixed leftovers went; the pod without the prefix and the one that only looks alike stayed.
     assert pods == ["keeper-00000", "rpct-sweeptest0-lookalike-00000"], output[-4000:]
     assert templates == []

@@ -12,8 +12,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import httpx
-
 GPU = "NVIDIA RTX A4000"
 PODS = ("role-gpu-a", "role-gpu-b")
 # An entry with count beside the single pods: one create task for the fleet, its pods in the same batch wait.
@@ -83,8 +81,7 @@ def role_playbook(work_dir: Path, state: str = "present", pods: str | None = Non
 def live(sim, kind: str) -> list[dict]:
     """What the public API lists (v2): pods, endpoints or templates."""
     path, field = {"pods": ("/pods", "pods"), "endpoints": ("/serverless", "endpoints")}.get(kind, (f"/{kind}", kind))
-    body = httpx.get(sim.urls["api_v2"] + path, headers={"Authorization": f"Bearer {sim.api_key}"}, timeout=10).json()
-    return [item for item in body[field] if item]
+    return [item for item in sim.listed(path, field) if item]
 
 
 def changed_total(result) -> int:

@@ -138,7 +138,7 @@ def test_template_lifecycle_in_use_and_duplicate_names(sim, run_playbook, tmp_pa
     assert failed["id"] == template_id
     assert f"deleting template {template_id} ('busy') failed" in failed["msg"]
     assert "in use" in failed["msg"]
-    listed = httpx.get(sim.urls["api_v2"] + "/templates", headers=headers, timeout=10).json()["templates"]
+    listed = sim.listed("/templates", "templates")
     assert template_id in {t["id"] for t in listed}
 
     # A name two templates share: refused with their ids, neither changed nor deleted.

@@ -324,6 +324,23 @@ class SimProcess:
             "RUNPOD_SERVERLESS_URL": self.urls["serverless"],
         }
 
+    def listed(self, path: str, field: str, **params: Any) -> list[dict[str, Any]]:
+        """Everything a v2 list (``/pods``, ``/serverless``, ``/templates``) answers, page by page as a client must:
+        the simulator pages every list (a test's page size may be 2)."""
+        items: list[dict[str, Any]] = []
+        cursor = None
+        with httpx.Client(base_url=self.urls["api_v2"], headers={"Authorization": f"Bearer {self.api_key}"},
+                          timeout=10) as client:
+            while True:
+                answer = client.get(path, params=dict(params, **({"cursor": cursor} if cursor else {})))
+                answer.raise_for_status()
+                body = answer.json()
+                items.extend(body[field])
+                page = body.get("pagination") or {}
+                if not page.get("hasNextPage"):
+                    return items
+                cursor = page["nextCursor"]
+
     def stop(self, timeout: float = 10.0) -> int | None:
         self.admin.close()
         if self.process.poll() is None:
