@@ -30,7 +30,8 @@ options:
       - Average time between API reads while waiting, in the same format as O(wait_timeout).
       - The first read is immediate and a final read happens at the deadline. In between, reads come
         sooner (half an interval apart) while a state change is close, for a pod C(STARTING) or
-        C(RUNNING) without its public SSH port yet, and up to two intervals apart in steady phases
+        C(RUNNING) without its public SSH port yet, and after a read whose status changed (the first
+        read included), and up to two intervals apart in steady phases
         until a bank of 3 reads is full again. A wait that lasts T makes at most
         T / O(wait_interval) + 3 API reads, the final one included.
       - A rate limit's C(Retry-After) always delays the next read. Cheap SSH probes of a known

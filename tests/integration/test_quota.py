@@ -47,10 +47,12 @@ def quota_lines(result: dict) -> list[str]:
     return [w for w in result.get("warnings", []) if isinstance(w, str) and w.startswith("quota:")]
 
 
-def test_a_100_pod_fleet_paces_itself_within_a_minute_of_the_quotas_floor(sim, run_playbook, tmp_path):
+def test_a_100_pod_fleet_paces_itself_within_15_s_of_the_quotas_floor(sim, run_playbook, tmp_path):
     # 50 pods a page: the recheck after the creates reads two pages, and the floor below stays one minute (at the
     # integration default of two a page, its 50 requests alone would take most of a window).
-    sim.admin.configure(rate_limit=EXAMPLE, time_scale=SCALE, page_size=PAGE_SIZE)
+    # Each answer's r counted as it leaves (the issue 45 plane): it counts the creates still in flight, which a keeper
+    # must not subtract twice.
+    sim.admin.configure(rate_limit=EXAMPLE, time_scale=SCALE, page_size=PAGE_SIZE, rate_limit_counted_at="answer")
     result = run_playbook(tmp_path, play(pod_task("create", fleet())))
     assert result.rc == 0, result.stdout + result.stderr
     created = result.task_result("create")
@@ -67,13 +69,15 @@ def test_a_100_pod_fleet_paces_itself_within_a_minute_of_the_quotas_floor(sim, r
     # The floor: the least time the minute window allows for this many requests (60 per window).
     floor = (math.ceil(len(log) / 60) - 1) * 60
     assert floor == 60
-    last_create = max(entry["finished_at"] for entry in log if entry["method"] == "POST")
-    took = simulated(last_create - log[0]["started_at"])
-    assert floor <= took + 1 <= floor + 60, f"all created after {took:.0f} simulated s; the floor is {floor} s"
+    # The whole task, up to its last request (the name check after the creates), within 15 s of the floor (issue 45:
+    # before, 9 of every 60 went unused and the name check waited for a third window, 122 s).
+    last = max(entry["finished_at"] for entry in log)
+    took = simulated(last - log[0]["started_at"])
+    assert floor <= took + 1 <= floor + 15, f"done after {took:.0f} simulated s; the floor is {floor} s"
     # It said when and why it paused, once per pause.
     lines = quota_lines(created)
     assert lines and all("left this minute, resuming in" in line for line in lines), created.get("warnings")
-    assert len(lines) <= 3
+    assert len(lines) <= 2
 
 
 def test_a_quota_that_cannot_reset_in_time_fails_with_rate_limited_naming_the_window(sim, run_playbook, tmp_path):

@@ -11,9 +11,19 @@ seconds until the window resets). An answer without them means the caller is exe
 
 ``QuotaKeeper`` is one per client and thread-safe (a fleet's workers and a batch wait share it). ``acquire`` is
 called before a request: when a window is spent it waits (on the client's clock) until the window resets, so a
-fleet paces itself instead of provoking 429s; a request in flight counts against every window until its answer
-(``settle``) says what is left. A 429's ``Retry-After`` holds every request (``hold``). A wait that would end after
-the caller's deadline is not started: ``acquire`` returns the ``Block`` instead, and the caller fails with it.
+fleet paces itself instead of provoking 429s. A 429's ``Retry-After`` holds every request (``hold``). A wait that
+would end after the caller's deadline is not started: ``acquire`` returns the ``Block`` instead, and the caller
+fails with it.
+
+What is left of a window (docs/dev/api-notes.md, "Rate limits"): the lowest ``r`` an answer of the window's period
+gave, minus the requests in flight, minus the requests of the period that got no answer. The lowest ``r`` is the
+newest count RunPod made (answers may be handled out of order); a request in flight may or may not be in it, so it
+counts as spent until its own answer says; once every answer is in, what is left is exactly what RunPod said, so
+the whole window is spent on requests. (Before, each answer's ``r`` minus the requests then in flight was kept as a
+floor: the requests RunPod had already counted were subtracted twice, and a fleet of 10 workers left 9 of every 60
+unused and needed a third window for 100 pods.) No share of a window is held back for reads: within a task the
+reads that follow the creates (the name check, the wait) start only after the last create, so a reserve would
+only move creates into a later window (docs/pods.md, "Fleets and RunPod's quotas").
 """
 
 from __future__ import annotations
@@ -131,20 +141,25 @@ def seconds_text(seconds):
 
 @dataclass
 class Window:
-    """One quota window as the last answer left it; ``remaining`` counts requests in flight as spent."""
+    """One quota window of the current period: ``reported`` is the lowest ``r`` its answers gave, ``lost`` the
+    requests of the period that got no answer (spent, as far as anyone knows)."""
 
     name: str
     quota: float | None
     length: float | None
-    remaining: float
+    reported: float
     reset_at: float
-    reported_remaining: float = 0.0
+    lost: int = 0
+
+    def left(self, in_flight):
+        """Requests left: what RunPod said, less what was sent since that it may not have counted yet."""
+        return self.reported - in_flight - self.lost
 
     def roll(self, now):
         """The window reset: a fresh quota (the next answer says exactly how much)."""
         if now >= self.reset_at:
-            self.remaining = self.quota if self.quota is not None else math.inf
-            self.reported_remaining = self.remaining
+            self.reported = self.quota if self.quota is not None else math.inf
+            self.lost = 0
             self.reset_at = now + (self.length or 0.0) if self.length else math.inf
 
 
@@ -211,15 +226,23 @@ class QuotaKeeper:
             return not self._windows
 
     def windows(self):
+        """``{name: (requests left, quota, reset time)}`` as the keeper counts them now."""
         with self._cond:
-            return {name: (w.remaining, w.quota, w.reset_at) for name, w in self._windows.items()}
+            now = self.clock.now()
+            for window in self._windows.values():
+                window.roll(now)
+            return {name: (w.left(self._in_flight), w.quota, w.reset_at) for name, w in self._windows.items()}
 
     def settle(self, headers):
-        """A request's answer arrived (``headers``: a mapping with ``get``), or it failed without one (None)."""
+        """A request's answer arrived (``headers``: a mapping with ``get``), or it failed without one (None: it may
+        have been counted, so it stays spent for the rest of the period)."""
         with self._cond:
             self._in_flight = max(0, self._in_flight - 1)
             if headers is not None:
                 self._observe(headers.get("RateLimit-Policy"), headers.get("RateLimit"))
+            else:
+                for window in self._windows.values():
+                    window.lost += 1
             self._cond.notify_all()
 
     def _observe(self, policy_text, state_text):
@@ -236,13 +259,15 @@ class QuotaKeeper:
             limits = policy.get(name, {})
             quota = limits.get("q", known.quota if known else None)
             length = limits.get("w", known.length if known else None)
-            # Requests sent but not answered yet count as spent: their answers will say.
-            remaining = params["r"] - self._in_flight
+            fresh = Window(name, quota, length, params["r"], now + params["t"])
             if known is not None and now < known.reset_at:
-                # Same period: answers can be handled out of order, and an older answer's higher ``r`` must not
-                # give back requests a newer one already counted (the fleet met 429s when it did).
-                remaining = min(remaining, known.remaining)
-            windows[name] = Window(name, quota, length, remaining, now + params["t"], params["r"])
+                # Same period: the lowest r is RunPod's newest count, and an older answer handled later never gives
+                # back requests (a 30-pod fleet under a 20-an-hour quota met two 429s when it did). An answer of the
+                # period before, handled after the keeper's reset, holds requests only until its own reset, which
+                # is then at most the time it took to handle it.
+                fresh.reported = min(fresh.reported, known.reported)
+                fresh.lost = known.lost
+            windows[name] = fresh
         self._windows = windows
 
     def hold(self, seconds, window=None):
@@ -258,12 +283,14 @@ class QuotaKeeper:
     def spent_window(self):
         """The window the last answers said was spent (``r=0``) and resets last, or None."""
         with self._cond:
-            spent = [w for w in self._windows.values() if w.reported_remaining <= 0]
+            spent = [w for w in self._windows.values() if w.reported <= 0]
             return max(spent, key=lambda w: w.reset_at).name if spent else None
 
     def release(self):
         """A request ``acquire`` counted was not sent after all."""
-        self.settle(None)
+        with self._cond:
+            self._in_flight = max(0, self._in_flight - 1)
+            self._cond.notify_all()
 
     # -- before a request ------------------------------------------------------------------------------------
     def _block(self, now):
@@ -271,8 +298,9 @@ class QuotaKeeper:
         worst = self._hold if self._hold is not None and self._hold.resume_at > now else None
         for window in self._windows.values():
             window.roll(now)
-            if window.remaining <= 0 and window.reset_at > now and (worst is None or window.reset_at > worst.resume_at):
-                worst = Block(window.name, window.reported_remaining, window.quota, window.reset_at)
+            if window.left(self._in_flight) <= 0 and window.reset_at > now and (
+                    worst is None or window.reset_at > worst.resume_at):
+                worst = Block(window.name, window.reported, window.quota, window.reset_at)
         return worst
 
     def acquire(self, deadline=math.inf):
@@ -287,9 +315,7 @@ class QuotaKeeper:
                 now = self.clock.now()
                 block = self._block(now)
                 if block is None:
-                    self._in_flight += 1
-                    for window in self._windows.values():
-                        window.remaining -= 1
+                    self._in_flight += 1  # counts against every window until its answer
                     return None
                 if block.resume_at > deadline:
                     return block

@@ -45,12 +45,17 @@ def _running_state(pod):
     return False, f"pod status {lifecycle.lower() or 'unknown'}"
 
 
-def _imminent(pod):
-    """A transition is close: STARTING, or RUNNING without the runtime or the SSH port yet.
+def _imminent(pod, before):
+    """A transition is close: STARTING, RUNNING without the runtime or the SSH port yet, or a status that changed
+    since the read before (``before``: that read's pod, None on the first read, which follows a create or a start).
 
-    Only called for pods that are not ready and not being probed; the engine reads these sooner.
+    Only called for pods that are not ready and not being probed; the engine reads these sooner. A status that just
+    changed is read again soon because the next change follows fast on a fast host (RUNNING within a second, the
+    port with it): the read that shows the port must come before sshd answers, or the pod waits for the read after
+    (docs/dev/wait-and-status.md, section 1.1).
     """
-    return _podstate.lifecycle_status(pod) in ("STARTING", "RUNNING")
+    status = _podstate.lifecycle_status(pod)
+    return status in ("STARTING", "RUNNING") or before is None or status != _podstate.lifecycle_status(before)
 
 
 def _ssh_state(pod):
@@ -99,17 +104,17 @@ class PodPoller(Poller):
         if pod is None:
             return PollResult(False, self.misses.missed())
         self.misses.seen()
-        self.last_pod = pod
+        before, self.last_pod = self.last_pod, pod
         if _podstate.is_terminal(pod):
             raise PollError("conflict", _terminal_verdict(self.pod_id, pod), fatal=True)
         if self.wait_for == "running":
             ready, detail = _running_state(pod)
             if not ready:
-                return PollResult(False, detail, imminent=_imminent(pod))
+                return PollResult(False, detail, imminent=_imminent(pod, before))
             return PollResult(True, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)})
         detail, address = _ssh_state(pod)
         if address is None:
-            return PollResult(False, detail, imminent=_imminent(pod))
+            return PollResult(False, detail, imminent=_imminent(pod, before))
         return self._probe(address, pod)
 
     def _probe(self, address, pod):
@@ -229,31 +234,31 @@ class BatchPodPoller(Poller):
                     self.failed.append(pod_id)
                 continue
             self.misses[pod_id].seen()
-            self.last_pods[pod_id] = pod
+            before, self.last_pods[pod_id] = self.last_pods.get(pod_id), pod
             if self.is_terminal(pod):
                 self.states[pod_id] = f"pod status {_podstate.lifecycle_status(pod).lower() or 'unknown'}"
                 terminal.append(_terminal_verdict(pod_id, pod))
                 self.failed.append(pod_id)
                 continue
-            self._judge(pod_id, pod, targets)
+            self._judge(pod_id, pod, targets, before)
         if terminal or vanished:
             raise PollError("conflict" if terminal else "not_found", "; ".join(terminal + vanished), fatal=True,
                             states=dict(self.states))
         return self._probe_round(targets)
 
-    def _judge(self, pod_id, pod, targets):
+    def _judge(self, pod_id, pod, targets, before):
         if self.wait_for == "running":
             ready, detail = _running_state(pod)
             self.states[pod_id] = detail
             if ready:
                 self.done[pod_id] = {"pod": pod, "ssh": _podstate.public_ssh(pod)}
             else:
-                self.imminent = self.imminent or _imminent(pod)
+                self.imminent = self.imminent or _imminent(pod, before)
             return
         detail, address = _ssh_state(pod)
         if address is None:
             self.states[pod_id] = detail
-            self.imminent = self.imminent or _imminent(pod)
+            self.imminent = self.imminent or _imminent(pod, before)
         else:
             # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
             self.states[pod_id] = f"ssh port {_address_text(address)} allocated"

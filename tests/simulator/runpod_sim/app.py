@@ -323,6 +323,11 @@ class Sim:
             reply.headers.update(exc.headers)
         self.store.advance()
         await self.listeners.reconcile()
+        if extra_headers and self.store.config.rate_limit_counted_at == "answer":
+            # Counted as the answer leaves: r also counts what arrived while this request was handled.
+            config = self.store.config
+            key = request.headers.get("authorization", "")
+            extra_headers.update(self.limiter.peek(key, windows_from_config(config), config.time_scale))
         reply.headers.update(extra_headers)
         for rule in rules:
             reply = self._post_fault(surface, rule, reply)

@@ -108,6 +108,19 @@ class RateLimiter:
             headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
         return exceeded, headers
 
+    def peek(self, key: str, windows: list[tuple[str, int, float]], time_scale: float = 1.0) -> dict[str, str]:
+        """The ``RateLimit`` of ``key`` now, counting nothing (an answer counted as it leaves)."""
+        now = self.clock() + self.offset
+        state = []
+        for name, quota, seconds in windows:
+            length = seconds * time_scale
+            start, used = self.state.get((key, name), (None, 0))
+            if start is None or now - start >= length:
+                start, used = now, 0
+            reset_in = max(0.001, start + length - now)
+            state.append(f'"{name}";r={max(0, quota - used)};t={_reset_text(reset_in, time_scale)}')
+        return {"RateLimit": ", ".join(state)} if state else {}
+
 
 def _reset_text(seconds: float, time_scale: float) -> str:
     if time_scale == 1.0:

@@ -49,7 +49,11 @@ SSH_HOST_KEY_LOGS = ("print", "none", "wrong")
 # Whom the real sshd lets in: the keys PUBLIC_KEY brought (key), nobody because no key reached authorized_keys
 # (no_key: an image that ignores PUBLIC_KEY), or nobody as root (root_refused: PermitRootLogin no).
 SSH_LOGINS = ("key", "no_key", "root_refused")
-_CHOICES = {"ssh_behaviour": SSH_BEHAVIOURS, "ssh_host_key_log": SSH_HOST_KEY_LOGS, "ssh_login": SSH_LOGINS}
+# When an answer's RateLimit is counted: as the request arrives, or as the answer leaves (a gateway that writes the
+# headers after the handler, so r also counts the requests that arrived while this one was handled).
+RATE_LIMIT_COUNTED_AT = ("arrival", "answer")
+_CHOICES = {"ssh_behaviour": SSH_BEHAVIOURS, "ssh_host_key_log": SSH_HOST_KEY_LOGS, "ssh_login": SSH_LOGINS,
+            "rate_limit_counted_at": RATE_LIMIT_COUNTED_AT}
 
 # Per-GPU secure-cloud price (USD/h) for the GPU types tests commonly name; others cost DEFAULT_GPU_PRICE.
 GPU_PRICES = {
@@ -133,6 +137,8 @@ class SimConfig:
     rate_limit: str = ""
     # Authenticated API requests per 60 s window (0: off, the default); see also the hour and day windows.
     rate_limit_per_minute: int = 0
+    # When an answer's RateLimit ``r`` is counted (RATE_LIMIT_COUNTED_AT): "arrival" (default) or "answer".
+    rate_limit_counted_at: str = "arrival"
     out_of_stock_gpu_types: list[str] = field(default_factory=list)
     # Per-pod overrides applied at create time to pods with this exact name: {"name": {"ssh_behaviour": ...}}.
     name_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)

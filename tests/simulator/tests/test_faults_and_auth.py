@@ -122,6 +122,21 @@ def test_rate_limit_answers_429_after_the_quota(sim, v2):
     assert 1 <= int(answers[3].headers["Retry-After"]) <= 60
 
 
+@pytest.mark.parametrize(("counted_at", "left"), [("arrival", [7, 8, 9]), ("answer", [7, 7, 7])])
+def test_rate_limit_counted_as_the_request_arrives_or_as_its_answer_leaves(sim, v2, counted_at, left):
+    """Three creates sent at once, each handled for 2 s: counted as each arrives, their answers say 9, 8 and 7 left;
+    counted as each leaves (a gateway writing the headers after the handler), all three say 7."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    sim.admin.configure(rate_limit_per_minute=10, time_scale=1.0, create_latency=2, rate_limit_counted_at=counted_at)
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(lambda _index: v2.post("/pods", json=pod_body()), range(3)))
+    assert [answer.status_code for answer in answers] == [201] * 3
+    assert sorted(int(a.headers["RateLimit"].split(";r=")[1].split(";")[0]) for a in answers) == left
+    with pytest.raises(SimAdminError):
+        sim.admin.configure(rate_limit_counted_at="sometimes")
+
+
 def test_no_quota_by_default_so_answers_carry_no_headers(sim, v2):
     """Off for the quick tests: RunPod's exempt callers get no quota headers and never a 429."""
     answers = [v2.get("/pods") for _ignored in range(70)]

@@ -202,7 +202,9 @@ def test_a_deleted_cluster_fails_the_wait_with_not_found():
 
 def test_cluster_wait_reads_sooner_while_a_member_is_starting():
     members = Members([view("p0", 0, port=1), view("p1", 1, status="PROVISIONING")],
+                      [view("p0", 0, port=1), view("p1", 1, status="PROVISIONING")],
                       [view("p0", 0, port=1), view("p1", 1, status="STARTING")],
                       [view("p0", 0, port=1), view("p1", 1)])  # RUNNING, port 22 not mapped yet
     poller = cluster_poller(members, "c1", 2, probe_many=ProbeMany(set()))
-    assert [poller.poll().imminent for _ignored in range(3)] == [False, True, True]
+    # first sighting (a change), steady PROVISIONING, STARTING, RUNNING without its port
+    assert [poller.poll().imminent for _ignored in range(4)] == [True, False, True, True]

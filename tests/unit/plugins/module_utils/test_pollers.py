@@ -579,8 +579,17 @@ def test_endpoint_fatal_health_error_is_not_treated_as_a_miss(fake_clock):
     ],
 )
 def test_pod_poller_marks_imminent_transitions(candidate, wait_for, imminent):
-    result = PodPoller(Backend([candidate]), "pod-1", wait_for=wait_for, probe=Probe()).poll()
+    poller = PodPoller(Backend([candidate]), "pod-1", wait_for=wait_for, probe=Probe())
+    first = poller.poll()
+    assert not first.ready and first.imminent is True  # the first read is a change (from nothing known)
+    result = poller.poll()  # the same status again: only a close transition is imminent
     assert not result.ready and result.imminent is imminent
+
+
+def test_a_status_that_changed_since_the_read_before_is_imminent():
+    provisioning, error = pod(status="PROVISIONING", runtime=False), pod(status="ERROR", runtime=False)
+    poller = PodPoller(Backend([provisioning], [provisioning], [error], [error]), "pod-1", probe=Probe())
+    assert [poller.poll().imminent for _ignored in range(4)] == [True, False, True, False]
 
 
 def test_pod_poller_probing_and_missing_pods_are_steady():
@@ -591,10 +600,12 @@ def test_pod_poller_probing_and_missing_pods_are_steady():
 def test_batch_follows_the_pod_nearest_to_a_transition():
     provisioning = pod("a", status="PROVISIONING", runtime=False)
     probing = pod("b", direct={"host": "2.2.2.2", "port": 2})
-    backend = Backend([provisioning, probing], [provisioning, probing, pod("c", status="STARTING", runtime=False)],
+    backend = Backend([provisioning, probing], [provisioning, probing],
+                      [provisioning, probing, pod("c", status="STARTING", runtime=False)],
                       [provisioning, probing, pod("c", direct={"host": "3.3.3.3", "port": 3})])
     poller = BatchPodPoller(backend, ["a", "b", "c"], probe_many=ProbeMany({}))
-    assert poller.poll().imminent is False  # c not listed, a provisioning, b probing
+    assert poller.poll().imminent is True  # a seen for the first time (a change)
+    assert poller.poll().imminent is False  # c not listed, a still provisioning, b probing
     assert poller.poll().imminent is True  # c starting
     assert poller.poll().imminent is False  # c probing too
 
@@ -606,7 +617,8 @@ def test_batch_running_mode_is_imminent_while_a_container_is_not_up():
 
 
 def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
-    backend = Backend([pod(status="PROVISIONING", runtime=False)], [pod(status="STARTING", runtime=False)],
+    provisioning = pod(status="PROVISIONING", runtime=False)
+    backend = Backend([provisioning], [provisioning], [pod(status="STARTING", runtime=False)],
                       [pod(status="STARTING", runtime=False)], [pod(direct=DIRECT)])
     reads = []
     backend_list = backend.pods.list
@@ -618,5 +630,7 @@ def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
     backend.pods.list = timed_list
     outcome = until(PodPoller(backend, "pod-1", probe=Probe(True)), label="x", timeout=600, interval=5,
                     clock=fake_clock)
-    assert reads == [0, 5, 7.5, 10]
-    assert outcome.polls == 4
+    # the first read (right after a create) and STARTING are followed after half an interval; a PROVISIONING seen
+    # again is steady (the bank refills: 7.5 s)
+    assert reads == [0, 2.5, 10, 12.5, 15]
+    assert outcome.polls == 5

@@ -4,13 +4,14 @@ client's one 429 policy (waited out within the task's budget, else ``rate_limite
 from __future__ import annotations
 
 import json
+import math
 import random
 import threading
 
 import httpx
 import pytest
 from helpers.fakes import FakeClock
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client, RunPodError
@@ -206,3 +207,134 @@ def test_the_serverless_runtimes_answers_do_not_touch_the_apis_quota():
     client.request("GET", "https://invoke.example.test/v2/abc/health")
     client.request("GET", "https://invoke.example.test/v2/abc/health")
     assert clock.sleeps == [] and client.quota.exempt and client.quota.windows() == {}
+
+
+# -- what is left: RunPod's newest count less what it may not have counted yet (issue 45) ---------------------------
+
+
+class Server:
+    """RunPod's side of one minute window: a request is counted when it arrives, its answer tells what was left
+    then (``r``); answers may come back in any order."""
+
+    def __init__(self, keeper, quota=60, reset=41):
+        self.keeper, self.quota, self.reset = keeper, quota, reset
+        self.used = 0
+        self.sent, self.arrived = [], []  # requests on their way / counted, with the r their answer carries
+
+    def send(self):
+        """Send one request if the keeper lets it go now (never waits); True when sent."""
+        if self.keeper.acquire(deadline=self.keeper.clock.now()) is not None:
+            return False
+        self.sent.append(None)
+        return True
+
+    def arrive(self, index=0):
+        self.sent.pop(index % len(self.sent))
+        self.used += 1
+        self.arrived.append(max(0, self.quota - self.used))
+
+    def answer(self, index=0):
+        left = self.arrived.pop(index % len(self.arrived))
+        self.keeper.settle(headers(left, reset=self.reset, policy=f'"minute";q={self.quota};w=60'))
+
+
+def test_ten_workers_spend_the_whole_window_not_51_of_60():
+    """A fleet's pipeline: ten requests in flight, each counted by RunPod as it arrives, a new one sent as each
+    answer comes back. Every request of the window is spent, none is sent past it (before: each answer's r less
+    the ten in flight was kept, the nine RunPod had already counted went twice, and 9 of 60 stayed unused)."""
+    clock = FakeClock()
+    server = Server(QuotaKeeper(clock))
+    server.send()
+    server.arrive()
+    server.answer()  # the first answer says what the quota is
+    for _ignored in range(10):
+        assert server.send()
+        server.arrive()
+    while server.arrived:
+        server.answer()
+        if server.send():
+            server.arrive()
+    assert server.used == 60 and clock.sleeps == []
+    assert not server.send()  # the window is spent: the next request waits for its reset
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("sav"), st.integers(0, 20)), max_size=150), st.integers(1, 40))
+def test_no_order_of_answers_sends_past_the_quota_or_leaves_a_request_unused(steps, quota):
+    clock = FakeClock()
+    server = Server(QuotaKeeper(clock), quota=quota)
+    server.send()
+    server.arrive()
+    server.answer()
+    for action, index in steps:
+        if action == "s":
+            server.send()
+        elif action == "a" and server.sent:
+            server.arrive(index)
+        elif action == "v" and server.arrived:
+            server.answer(index)
+        assert server.used <= quota, "a request was sent past the quota (RunPod would answer 429)"
+    while server.sent:
+        server.arrive()
+    while server.arrived:
+        server.answer()
+    # Every answer is in: what is left is exactly what RunPod said, and all of it is used before any pause.
+    while server.send():
+        server.arrive()
+        server.answer()
+    assert server.used == quota and clock.sleeps == []
+
+
+def test_a_new_window_starts_fresh_and_its_answers_say_exactly():
+    clock = FakeClock()
+    keeper = QuotaKeeper(clock)
+    keeper.acquire()
+    keeper.settle(headers(0, reset=10))
+    keeper.acquire()  # waits for the reset, then counts against the fresh minute
+    assert clock.sleeps == [10.0]
+    assert keeper.windows()["minute"][0] == 60 - 1
+    keeper.settle(headers(58, reset=59))  # another task of the play sent one too: the answer says so
+    assert keeper.windows()["minute"][0] == 58
+
+
+def test_a_request_without_an_answer_stays_spent_for_the_rest_of_the_window():
+    clock = FakeClock()
+    keeper = QuotaKeeper(clock)
+    keeper.acquire()
+    keeper.settle(headers(2, reset=30))
+    keeper.acquire()
+    keeper.settle(None)  # a lost connection: RunPod may have counted it
+    assert keeper.windows()["minute"][0] == 1
+    keeper.acquire()
+    keeper.settle(headers(1, reset=29))  # the lost one was not counted after all: the newest count says so
+    assert keeper.windows()["minute"][0] == 0  # still spent as far as the keeper knows (it cannot tell)
+
+
+def test_a_loop_of_tasks_each_with_its_own_keeper_meets_at_most_one_429_a_window():
+    """``pod`` in a ``loop``: each task is its own process with a fresh keeper, so only its first request can meet a
+    window an earlier task spent; that 429 is waited out and teaches the keeper the window, and nothing is lost."""
+    clock, window, statuses = FakeClock(), {"start": None, "used": 0}, []
+
+    def handler(request):  # RunPod's fixed window: 5 requests per 10 s, a 429 counted like any request
+        now = clock.now()
+        if window["start"] is None or now - window["start"] >= 10:
+            window.update(start=now, used=0)
+        window["used"] += 1
+        reset = window["start"] + 10 - now
+        left = max(0, 5 - window["used"])
+        quota = {"RateLimit-Policy": '"minute";q=5;w=10', "RateLimit": f'"minute";r={left};t={reset:g}'}
+        statuses.append(429 if window["used"] > 5 else 200)
+        if window["used"] > 5:
+            return httpx.Response(429, json={"detail": "rate limit exceeded for the minute window"},
+                                  headers={**quota, "Retry-After": str(math.ceil(reset))})
+        return httpx.Response(200, json={}, headers=quota)
+
+    for task in range(8):  # three requests a task (the name lookup, the create, the check after it)
+        client = Client("rpa_KEY12345", BASE, transport=httpx.MockTransport(handler), clock=clock,
+                        rng=random.Random(task))
+        client.set_budget(600, "create_timeout 10m")
+        for _ignored in range(3):
+            assert client.request("GET", "pods") == {}
+    assert statuses.count(200) == 24
+    windows = math.ceil(clock.elapsed / 10) + 1
+    assert 1 <= statuses.count(429) <= windows - 1, (statuses, clock.sleeps)
