@@ -52,8 +52,8 @@ help:
 	@echo "make docs         build the collection docsite into docs/build"
 	@echo "make sim          run the local RunPod simulator in the foreground"
 	@echo "make demo         the demo playbook against the local simulator (docs/demo.md)"
-	@echo "make bench        wall-clock budgets (make bench-timing), then benchmarks vs the naive playbook"
-	@echo "                  -> docs/benchmarks.md (BENCH_QUICK=1: reduced)"
+	@echo "make bench        wall-clock budgets (make bench-timing), then one run of every approach side by side and"
+	@echo "                  the quota sweep -> docs/benchmarks.md (~25 min on an idle 2-core machine; BENCH_QUICK=1: reduced)"
 
 # --- environment ---------------------------------------------------------------------------------------
 $(VENV)/bin/python:
@@ -222,14 +222,17 @@ sim: venv
 demo: venv sysdeps
 	VENV_BIN=$(BIN) hack/demo.sh
 
-# Benchmarks (not part of make test): docs/benchmarks.md, plots and CSVs.
+# Benchmarks (not part of make test): one run, on an idle machine, about 25 minutes on 2 cores; it replaces
+# docs/benchmarks/ (CSVs, meta.json, plots) and docs/benchmarks.md, with the wall-clock budgets' figures.
+BENCH_TIMINGS := tests/output/bench/timings.json
 bench: bench-timing
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
-	$(BIN)/python tests/bench/run_bench.py
+	$(BIN)/python tests/bench/run_bench.py --timings $(BENCH_TIMINGS)
 
 # Wall-clock budgets kept out of make test (they would flake on a loaded runner): tests/bench/timing,
-# figures printed and written to tests/output/bench/timings.json.
+# figures printed and written to $(BENCH_TIMINGS) (removed first: make bench puts only this run's on the page).
 bench-timing: venv sysdeps
+	rm -f $(BENCH_TIMINGS)
 	$(PYTEST) tests/bench/timing -q
 
 clean:

@@ -56,10 +56,13 @@ class Boot:
         return self.provisioning_delay + self.starting_delay + self.ssh_delay
 
     def overrides(self) -> dict[str, float]:
+        # The port is mapped at RUNNING (port_map_delay 0), as in the runs before the simulator learned RunPod's
+        # lag: a naive `until: RUNNING` loop would otherwise find no port and never reach its wait_for.
         return {
             "provisioning_delay": round(self.provisioning_delay, 3),
             "starting_delay": round(self.starting_delay, 3),
             "ssh_delay": round(self.ssh_delay, 3),
+            "port_map_delay": 0.0,
         }
 
 

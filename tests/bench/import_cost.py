@@ -5,10 +5,10 @@
 
 Starts the simulator (one pod), runs ``tests/bench/playbooks/import_cost.yml`` (``ping``, ``uri`` GET /v2/pods and
 ``runpod.cloud.pod_info``, alternating, ``--rounds`` each) with every module process under the interpreter shim
-(``measure_python.py``: wall and CPU time of that one process), and writes ``docs/benchmarks/import_cost.csv``.
+(``measure_python.py``: wall and CPU time of that one process). ``make bench`` runs it as its section
+``import_cost`` (``measure``); alone it writes ``tests/output/bench/import_cost.csv`` and prints the medians.
 The figure is each module's median cost over ``ping`` (the floor every module pays: the interpreter, AnsiballZ,
 ``ansible.module_utils.basic``) and the ratio ``pod_info`` / ``uri`` of those costs; the issue's goal is <= 2.
-``python tests/bench/report.py --no-plots`` puts it on docs/benchmarks.md.
 
     .venv/bin/python tests/bench/import_cost.py --rounds 15
 """
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib
 
 MODULES = ("ping", "uri", "pod_info")
-OUT = benchlib.REPO_ROOT / "docs" / "benchmarks" / "import_cost.csv"
+OUT = benchlib.REPO_ROOT / "tests" / "output" / "bench" / "import_cost.csv"
 
 
 def measure(rounds: int) -> tuple[list[dict], str]:

@@ -1,24 +1,28 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The quota section of ``make bench`` (``BENCH_SECTIONS=quota``; issue 35, docs/pods.md "Fleets and RunPod's
-quotas"): fleets of 10, 60, 100 and 200 pods under the v2 document's example policy, against the quota's floor.
+"""The quota section of ``make bench`` (issue 35 and 45, docs/pods.md "Fleets and RunPod's quotas"): fleets of 10,
+60, 100 and 200 pods under the v2 document's example policy (60 a minute), in real time, against the floor.
 
-Each run gets its own simulator on a scaled clock (``QUOTA_TIME_SCALE``, 0.1: a minute window is 6 s), so every
-time here is in simulated seconds (the request log's wall times divided by the scale): the floor does not depend on
-the machine. Approaches: ``fleet`` (``count``, at most 100 per task: 200 pods are two tasks sharing the quota, one
-batch wait each) and ``loop`` (a loop of single ``pod`` tasks, then one ``pod_info`` batch wait). Per run: the time
-to all-created and to all-ready, the floor (the least time the windows allow for the requests the run made), the
-requests and the 429s. ``BENCH_QUOTA_SIZES=10,60`` and ``BENCH_QUOTA_APPROACHES=fleet`` reduce it.
+Each run gets its own simulator at ``time_scale`` 1 enforcing the policy's fixed windows (a window opens with the
+first request after the last one closed). The *floor* is the least time any client could take: the windows the N
+creates need (``report.quota_floor``) plus one pod's boot (create latency, PROVISIONING, STARTING, sshd), both counted
+from the run's first API request. Approaches: ``fleet`` (``count``, at most 100 per task: 200 pods are two tasks
+sharing the quota, one batch wait each; the default) and ``loop`` (a loop of single ``pod`` tasks, then one
+``pod_info`` batch wait; opt-in, it takes several minutes more at 200 pods). Per run: the time to all-created and to
+all-ready, the floors, the requests, the 429s, and whether every pod was created once.
 
-Usage alone: ``python tests/bench/quota_bench.py [--out docs]`` (writes ``benchmarks/quota.csv``).
+Knobs: ``BENCH_QUOTA_SIZES=10,60`` and ``BENCH_QUOTA_APPROACHES=fleet,loop`` pick the runs;
+``BENCH_QUOTA_POLICY`` replaces the policy (a smoke test: ``'"minute";q=2;w=4'`` with ``BENCH_QUOTA_SIZES=3``).
+
+Usage alone: ``python tests/bench/quota_bench.py [--out DIR]`` (writes ``DIR/quota.csv``, default
+``tests/output/bench``: the page shows only the CSVs of one ``make bench`` run).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import math
 import os
 import sys
 import time
@@ -29,20 +33,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib
 from benchlib import GPU, IMAGE
+from report import quota_floor
 
 from runpod_sim.quota import EXAMPLE_POLICY, parse_policy
 from runpod_sim.testing import start_simulator
 
-QUOTA_TIME_SCALE = float(os.environ.get("QUOTA_TIME_SCALE", "0.1"))
 SIZES = [int(n) for n in (os.environ.get("BENCH_QUOTA_SIZES") or "10,60,100,200").split(",")]
-APPROACHES = (os.environ.get("BENCH_QUOTA_APPROACHES") or "fleet,loop").split(",")
+APPROACHES = (os.environ.get("BENCH_QUOTA_APPROACHES") or "fleet").split(",")
+POLICY = os.environ.get("BENCH_QUOTA_POLICY") or EXAMPLE_POLICY
+# One pod's boot in these simulators, from its create request: the create latency, then each phase.
+BOOT = {"create_latency": 1.0, "provisioning_delay": 5.0, "starting_delay": 5.0, "ssh_delay": 2.0}
+BOOT_S = sum(BOOT.values())
 TIMEOUT = 900
 MAX_COUNT = 100  # runpod.cloud.pod's count limit
-
-
-def floor_seconds(requests: int, policy: str = EXAMPLE_POLICY) -> float:
-    """The least simulated time fixed windows allow for ``requests`` (each window admits q per w seconds)."""
-    return max([(math.ceil(requests / quota) - 1) * seconds for _name, quota, seconds in parse_policy(policy)] or [0])
 
 
 def _fleets(n: int, base: str) -> list[dict[str, Any]]:
@@ -54,74 +57,94 @@ def _fleets(n: int, base: str) -> list[dict[str, Any]]:
     return fleets
 
 
-def run_one(approach: str, n: int) -> dict[str, Any]:
-    with start_simulator(time_scale=QUOTA_TIME_SCALE, rate_limit=EXAMPLE_POLICY, log_level="error") as sim:
+def run_one(approach: str, n: int, policy: str = POLICY) -> dict[str, Any]:
+    windows = parse_policy(policy)
+    with start_simulator(time_scale=1.0, rate_limit=policy, log_level="error",
+                         create_latency=BOOT["create_latency"]) as sim:
         # The image starts its own sshd (no account key in this simulator), so wait_for=ssh can succeed.
-        sim.admin.configure(provisioning_delay=5, starting_delay=5, own_sshd_images=[IMAGE])
+        # The port is mapped at RUNNING (port_map_delay 0), so the boot is the sum of BOOT.
+        sim.admin.configure(provisioning_delay=BOOT["provisioning_delay"], starting_delay=BOOT["starting_delay"],
+                            ssh_delay=BOOT["ssh_delay"], port_map_delay=0.0, own_sshd_images=[IMAGE])
         if approach == "fleet":
             fleets = _fleets(n, "q")
             names = [f"{f['base']}-{k}" for f in fleets for k in range(1, f["count"] + 1)]
-            extra = {"bench_fleets": fleets}
-            playbook = "quota_fleet.yml"
+            extra: dict[str, Any] = {"bench_fleets": fleets}
+            playbook, task = "quota_fleet.yml", "Create and wait"
         else:
             names = [f"q-{k}" for k in range(1, n + 1)]
             extra = {"bench_names": names}
-            playbook = "quota_loop.yml"
+            playbook, task = "quota_loop.yml", "Batch wait"
         extra.update(bench_image=IMAGE, bench_gpus=[GPU], bench_timeout=TIMEOUT)
         run = benchlib.run_playbook(sim, playbook, extra, timeout=TIMEOUT * 2)
-        log = [entry for entry in sim.admin.requests() if entry.get("surface") == "v2"]
-        created = [e for e in log if e["method"] == "POST" and e["status"] == 201]
-        start = log[0]["started_at"] if log else run.started
-        scale = QUOTA_TIME_SCALE
-        last_create = max((e["finished_at"] for e in created), default=None)
-        before_last_create = sum(1 for e in log if last_create is not None and e["started_at"] <= last_create)
-        return {
-            "approach": approach,
-            "n": n,
-            "rc": run.rc,
-            "created": len(created),
-            "all_created_s": round((last_create - start) / scale, 1) if created else "",
-            "all_ready_s": round((log[-1]["finished_at"] - start) / scale, 1) if log and run.rc == 0 else "",
-            # The least time the windows allow for the requests made until the last create, and for all of them.
-            "floor_created_s": floor_seconds(before_last_create),
-            "floor_all_s": floor_seconds(len(log)),
-            "requests": len(log),
-            "rate_limited_429": sum(1 for e in log if e["status"] == 429),
-            "time_scale": scale,
-            "policy": EXAMPLE_POLICY,
-            "command": run.command,
-        }
+        log = sorted((e for e in sim.admin.requests() if e.get("surface") == "v2"), key=lambda e: e["started_at"])
+        live = [p["name"] for p in sim.admin.pods() if not p.get("terminated")]
+    created = [e for e in log if e["method"] == "POST" and e["status"] == 201]
+    start = log[0]["started_at"] if log else run.started
+    last_create = max((e["finished_at"] for e in created), default=None)
+    window = run.task_window(task)
+    ready = window[1] if window and run.rc == 0 else None
+    floor_created = quota_floor(n, windows)
+    floor_ready = quota_floor(n, windows, BOOT_S)
+    return {
+        "approach": approach,
+        "n": n,
+        "rc": run.rc,
+        "created": len(created),
+        # Every name exactly once among the live pods, and one 201 per pod: nothing created twice or missing.
+        "created_once": len(created) == n and sorted(live) == sorted(names),
+        "all_created_s": round(last_create - start, 1) if last_create is not None else "",
+        "floor_created_s": floor_created,
+        "all_ready_s": round(ready - start, 1) if ready is not None else "",
+        "floor_s": floor_ready,
+        "over_floor_s": round(ready - start - floor_ready, 1) if ready is not None else "",
+        "requests": len(log),
+        "rate_limited_429": sum(1 for e in log if e["status"] == 429),
+        "boot_s": BOOT_S,
+        "policy": policy,
+        "command": run.command,
+    }
 
 
-def sweep() -> list[dict[str, Any]]:
+def expected_seconds(sizes: list[int] = SIZES, approaches: list[str] = APPROACHES, policy: str = POLICY) -> float:
+    """A rough duration for the banner: the floor of each run's requests (the creates and about ten reads; a loop
+    makes three requests a pod) plus Ansible's start and its own time a pod (0.1 s in a fleet, where it overlaps
+    the windows; 1.5 s in a loop of tasks), on 2 cores."""
+    windows = parse_policy(policy)
+    cost = {"fleet": (1, 0.1), "loop": (3, 1.5)}
+    total = 0.0
+    for n in sizes:
+        for approach in approaches:
+            requests, per_pod = cost.get(approach, cost["loop"])
+            total += quota_floor(requests * n + 10, windows, BOOT_S) + 10 + per_pod * n
+    return total
+
+
+def sweep(log=print) -> list[dict[str, Any]]:
     rows = []
     for n in SIZES:
         for approach in APPROACHES:
             began = time.time()
             row = run_one(approach, n)
             rows.append(row)
-            print("[quota] %s n=%d rc=%s created=%s in %s s (floor %s s), ready %s s, %d requests, %d 429s (%.0f s)" % (
-                approach, n, row["rc"], row["created"], row["all_created_s"], row["floor_created_s"],
-                row["all_ready_s"], row["requests"], row["rate_limited_429"], time.time() - began), flush=True)
+            log("quota %s n=%d rc=%s created=%s once=%s: all created %s s (floor %s s), all ready %s s (floor %s s, "
+                "%s over), %d requests, %d 429s (%.0f s)" % (
+                    approach, n, row["rc"], row["created"], row["created_once"], row["all_created_s"],
+                    row["floor_created_s"], row["all_ready_s"], row["floor_s"], row["over_floor_s"],
+                    row["requests"], row["rate_limited_429"], time.time() - began))
     return rows
-
-
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    if not rows:
-        return
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "docs"))
+    parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "tests" / "output" / "bench"))
     args = parser.parse_args()
-    out = Path(args.out) / "benchmarks"
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(out / "quota.csv", sweep())
+    rows = sweep()
+    with open(out / "quota.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
     return 0
 
 

@@ -1,1085 +1,397 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Turn the CSVs of one bench run into docs/benchmarks.md and the PNG plots (matplotlib, Agg).
+"""Turn the CSVs of **one** ``make bench`` run into docs/benchmarks.md and its plots (matplotlib, Agg).
 
-Called by run_bench.py at the end of a run; ``python tests/bench/report.py [--out docs] [--no-plots]``
-regenerates the page and plots from the committed CSVs and meta.json alone, so every figure on the page traces
-back to a CSV row.
-
-Archived runs: every directory ``docs/benchmarks/<name>/`` holding a ``meta.json`` is an earlier run kept on the
-page after a later run replaced the top-level CSVs. Each gets its own section, rendered by the same section
-functions from that directory's CSVs, with its provenance (from its meta.json, compared with the top-level one)
-and its plots linked from the directory (drawn from its CSVs only when missing: archived plots stay as they
-were). ``python tests/bench/report.py --archive <name> --title "..."`` copies the top-level run there before a
-rerun: the CSVs and plots of the sections it ran, and its meta.json (tests/bench/README.md).
+Called by run_bench.py at the end of a run; ``python tests/bench/report.py [--out docs] [--no-plots]`` rebuilds the
+page from the CSVs and meta.json in docs/benchmarks/ alone, so every figure traces back to a CSV row. Every row
+carries the run's ``run_id`` (meta.json's): a file from another run (or without the column) is refused, so the page
+never mixes runs. Without a meta.json the page says that no run was made yet; ``--clear`` removes the run's files
+and writes that page. The header, the one-screen summary, the side-by-side tables and the quota sweep are built
+here; the detailed sections come from sections.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import math
-import shutil
 import statistics
-from collections import defaultdict
-from dataclasses import dataclass
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-LABELS = {
-    "naive": "naive playbook (uri create, until GET delay 5, wait_for OpenSSH sleep 1)",
-    "reference": "reference discipline (our engine, fixed cadence: 1 list read / 5 s, SSH probe only on a read)",
-    "pod_wait_fixed": "runpod.cloud.pod wait: true, fixed cadence (one read per 5 s; forks <= 50)",
-    "pod_wait": "runpod.cloud.pod wait: true, adaptive cadence (5 s on average; forks <= 50)",
-    "pod_batch_fixed": "runpod.cloud.pod wait: false in a loop + one pod_info batch wait, fixed cadence",
-    "pod_batch": "runpod.cloud.pod wait: false in a loop + one pod_info batch wait, adaptive cadence",
-    "pod_async": "runpod.cloud.pod wait: true under async (poll 0) + async_status (delay 1)",
-    "pod_count": "runpod.cloud.pod count: N, wait: true (one task: concurrent creates, one batch wait)",
-}
-SHORT = {
-    "naive": "naive",
-    "reference": "reference",
-    "pod_wait_fixed": "pod wait:true fixed",
-    "pod_wait": "pod wait:true adaptive",
-    "pod_batch_fixed": "pod + pod_info batch fixed",
-    "pod_batch": "pod + pod_info batch adaptive",
-    "pod_async": "pod wait:true async",
-    "pod_count": "pod count:N wait:true",
-    "endpoint_naive": "naive /health loop",
-    "endpoint_wait": "endpoint wait:true",
-}
-COLORS = {"naive": "#d62728", "reference": "#7f7f7f", "pod_wait_fixed": "#aec7e8", "pod_wait": "#1f77b4",
-          "pod_batch_fixed": "#98df8a", "pod_batch": "#2ca02c", "pod_async": "#9467bd",
-          "pod_count": "#ff7f0e"}
-SINGLE_WAITS = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_async"]
-BATCH_WAITS = ["pod_batch_fixed", "pod_batch", "pod_count"]
-# Waits whose read count the module reports (wait.polls), checked against T / 5 s + READ_SLACK.
-COUNTED_WAITS = ["pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async", "pod_count"]
-CADENCE = {"pod_wait_fixed": "fixed", "pod_batch_fixed": "fixed", "reference": "fixed"}
-GOAL_P50, GOAL_P95, GOAL_BATCH_GAP, GOAL_LIST_RATIO = 0.3, 1.1, 1.5, 2.0
-# Fleets (pod with count, issue 15): every create answered within 15 s of the task start (at N = 100), list
-# reads during the wait within T / 5 s + 2.
-GOAL_FLEET_CREATES, FLEET_READ_SLACK = 15.0, 2
-READ_SLACK = 3
-PLAYBOOK = {
-    "naive": "tests/bench/playbooks/naive.yml",
-    "reference": "tests/bench/approaches.py::reference (Python, no Ansible)",
-    "pod_wait_fixed": "tests/bench/playbooks/pod_wait.yml with RUNPOD_CLOUD_WAIT_CADENCE=fixed",
-    "pod_wait": "tests/bench/playbooks/pod_wait.yml",
-    "pod_batch_fixed": "tests/bench/playbooks/pod_batch.yml with RUNPOD_CLOUD_WAIT_CADENCE=fixed",
-    "pod_batch": "tests/bench/playbooks/pod_batch.yml",
-    "pod_async": "tests/bench/playbooks/pod_async.yml",
-    "pod_count": "tests/bench/playbooks/pod_count.yml",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # sections.py beside it, however this file is loaded
 
+import sections
+from sections import LABELS, SHORT, num, read_csv, spread
 
-# The CSVs a run writes (run_bench.py), in the order the page presents them, and the plots drawn from them.
-CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "correctness.csv", "price.csv", "quota.csv")
+# The approaches side by side (issue 45), in this order; a run may add others (BENCH_APPROACHES).
+MAIN = ("naive", "reference", "pod_wait", "pod_batch", "pod_count")
+BASES = ("naive", "reference")  # what the collection's approaches are compared with
+SUMMARY_N = (1, 10, 100)
+# Issue 45: a 100-pod fleet under 60 a minute within 15 s of the floor, "at most a handful" (5) of 429s.
+GOAL_QUOTA_N, GOAL_QUOTA_OVER, GOAL_QUOTA_429 = 100, 15.0, 5
+IDLE_LOAD = 0.5  # a 1-minute load average above this at the start: the machine was not idle
+# The v2 document's example policy (tests/simulator/runpod_sim/quota.py, runpod-api.md 1.7).
+EXAMPLE_POLICY = '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400'
+CSVS = ("sweep.csv", "latency.csv", "list1000.csv", "overhead.csv", "import_cost.csv", "correctness.csv",
+        "price.csv", "quota.csv")
 PLOTS = ("latency.png", "requests.png", "walltime.png")
-# Which files each bench section (BENCH_SECTIONS) writes: an archive takes only the sections its run ran.
-SECTION_FILES = {"sweep": ("sweep.csv", "latency.csv", *PLOTS), "list": ("list1000.csv",),
-                 "overhead": ("overhead.csv",), "correctness": ("correctness.csv",), "price": ("price.csv",),
-                 "quota": ("quota.csv",)}
+# Everything a run writes into docs/benchmarks/; a new run removes all of it first.
+RUN_FILES = (*CSVS, *PLOTS, "meta.json", "timings.json", "last_failure.log")
+NO_RUN = ("**No run yet: run `make bench`** on an idle machine (about %s; tests/bench/README.md). The page is "
+          "generated from the CSVs and `meta.json` that one run writes into `docs/benchmarks/`.")
+EXPECTED_FULL = "25 minutes on 2 cores"
 
 
-@dataclass(frozen=True)
-class Where:
-    """Where a run's files live as the page links them (relative to docs/), its heading level, who produced it."""
-
-    base: str = "benchmarks"
-    level: str = "##"
-    by: str = "`make bench`"
-
-    def heading(self, text: str) -> str:
-        return "%s %s" % (self.level, text)
-
-    def link(self, name: str) -> str:
-        return "%s/%s" % (self.base, name)
-
-
-TOP = Where()
-
-
-def _pyplot():
-    """matplotlib (requirements-bench.txt) only when a plot is drawn: the page renders without it (--no-plots)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+# -- pure figures ------------------------------------------------------------------------------------------------
+def quota_floor(n: int, windows: Iterable[tuple[str, int, float]], boot: float = 0.0) -> float:
+    """The least seconds from a run's first request until ``n`` creates are through the quota's fixed windows, plus
+    ``boot`` (one pod's boot after its last create). A window ``(name, quota, seconds)`` opens with the first
+    request after the previous one closed and admits ``quota`` requests; sending each request as soon as every
+    window admits it is the fastest schedule. With one window that is ``(ceil(n / quota) - 1) * seconds``; with
+    several, a full long window can move the short ones' openings, so the schedule is played out."""
+    limits = list(windows)
+    opened: list[tuple[float, int] | None] = [None] * len(limits)  # per window: (opened at, requests in it)
+    now = 0.0
+    for _request in range(max(n, 0)):
+        blocked = True
+        while blocked:  # the earliest moment every window admits one more request
+            blocked = False
+            for (_name, quota, seconds), state in zip(limits, opened, strict=True):
+                if state is not None and now < state[0] + seconds and state[1] >= quota:
+                    now, blocked = state[0] + seconds, True
+        opened = [(now, 1) if state is None or now >= state[0] + seconds else (state[0], state[1] + 1)
+                  for (_name, _quota, seconds), state in zip(limits, opened, strict=True)]
+    return round(now + boot, 1)
 
 
-def read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.exists():
-        return []
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def num(value: Any) -> float | None:
-    try:
-        return None if value in ("", None) else float(value)
-    except ValueError:
+def ratio(value: float | None, base: float | None) -> float | None:
+    """``value / base``, or None when either is missing or the base is not positive."""
+    if value is None or base is None or base <= 0:
         return None
+    return value / base
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return math.nan
-    k = (len(ordered) - 1) * q
-    lo, hi = math.floor(k), math.ceil(k)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+def fmt_ratio(value: float | None) -> str:
+    return "n/a" if value is None else "%.2fx" % value
 
 
-def spread(values: list[float], fmt: str = "%.2f") -> str:
-    """``median [min-max] (k runs)``, or the single value."""
-    values = [v for v in values if v is not None]
-    if not values:
-        return "n/a"
-    if len(values) == 1:
-        return (fmt % values[0]) + " (1 run)"
-    median, low, high = fmt % statistics.median(values), fmt % min(values), fmt % max(values)
-    return "%s [%s-%s] (%d runs)" % (median, low, high, len(values))
-
-
-def verdict(value: float | None, goal: float, unit: str = " s") -> str:
-    if value is None or math.isnan(value):
-        return "not measured"
-    if value <= goal:
-        return "**met**"
-    return "**missed** by %.2f%s (%.0f%% over)" % (value - goal, unit, 100 * (value - goal) / goal)
-
-
-# -- plots -------------------------------------------------------------------------------------------------------
-def plot_latency(pods: list[dict], path: Path) -> None:
-    plt = _pyplot()
-    data, labels, colors = [], [], []
-    for approach in [*SINGLE_WAITS, *BATCH_WAITS]:
-        values = [num(r["latency"]) for r in pods if r["approach"] == approach and num(r["latency"]) is not None]
-        if values:
-            data.append(values)
-            labels.append("%s\n(n=%d)" % (SHORT[approach], len(values)))
-            colors.append(COLORS[approach])
-    if not data:
-        return
-    fig, ax = plt.subplots(figsize=(9, 4.8))
-    parts = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=True, patch_artist=True)
-    for patch, color in zip(parts["boxes"], colors, strict=True):
-        patch.set_facecolor(color)
-        patch.set_alpha(0.45)
-    ax.set_yticks(range(1, len(labels) + 1), labels)
-    ax.axvline(GOAL_P50, color="green", linestyle="--", label="goal p50 <= %.1f s" % GOAL_P50)
-    ax.axvline(GOAL_P95, color="orange", linestyle="--", label="goal p95 <= %.1f s" % GOAL_P95)
-    ax.set_xlabel("readiness detection latency: task return minus sshd's first banner (s); whiskers p5-p95")
-    ax.set_title("Detection latency per pod (all sweep runs pooled)")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def _by(runs: list[dict], approach: str, key: str) -> dict[int, list[float]]:
-    out: dict[int, list[float]] = defaultdict(list)
+def medians(runs: list[dict[str, str]], metric: str) -> dict[tuple[str, int], float]:
+    """``{(approach, N): median of metric over its repeats}`` (rows without a value left out)."""
+    values: dict[tuple[str, int], list[float]] = {}
     for row in runs:
-        if row["approach"] == approach and num(row[key]) is not None:
-            out[int(row["n"])].append(num(row[key]))
+        value = num(row.get(metric))
+        if value is not None:
+            values.setdefault((row["approach"], int(row["n"])), []).append(value)
+    return {key: statistics.median(v) for key, v in values.items()}
+
+
+def ratios(runs: list[dict[str, str]], metric: str, subjects: Iterable[str], bases: Iterable[str] = BASES
+           ) -> dict[tuple[str, str, int], float | None]:
+    """``{(subject, base, N): median(subject) / median(base)}`` for every N both ran, all from ``runs`` (one run)."""
+    med = medians(runs, metric)
+    out: dict[tuple[str, str, int], float | None] = {}
+    for subject in subjects:
+        for base in bases:
+            for (approach, n), value in sorted(med.items()):
+                if approach == subject and (base, n) in med and subject != base:
+                    out[(subject, base, n)] = ratio(value, med[(base, n)])
     return out
 
 
-def plot_requests(runs: list[dict], path: Path) -> None:
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-    for approach in LABELS:
-        series = _by(runs, approach, "requests_total")
-        if not series:
+def foreign_files(bench: Path, meta: dict[str, Any] | None) -> list[str]:
+    """The files in ``bench`` the run of ``meta`` did not write: a CSV with a row of another ``run_id`` (or without
+    the column), a timings.json of another run; without a meta.json, every CSV."""
+    wanted = (meta or {}).get("run_id")
+    found = []
+    for name in CSVS:
+        path = bench / name
+        if not path.exists():
             continue
-        ns = sorted(series)
-        axes[0].plot(ns, [statistics.median(series[n]) for n in ns], "o-", color=COLORS[approach],
-                     label=SHORT[approach])
-        reads = _by(runs, approach, "reads_per_pod")
-        axes[1].plot(ns, [statistics.median(reads[n]) for n in ns], "o-", color=COLORS[approach],
-                     label=SHORT[approach])
-    for approach in BATCH_WAITS:
-        wait = _by(runs, approach, "wait_reads")
-        budget = _by(runs, approach, "wait_read_budget")
-        if wait:
-            ns = sorted(wait)
-            axes[0].plot(ns, [statistics.median(wait[n]) for n in ns], "s--", color=COLORS[approach],
-                         label="%s: batch wait only" % SHORT[approach])
-            axes[0].plot(ns, [statistics.median(budget[n]) for n in ns], ":", color="black",
-                         label="bound: T/interval + %d" % READ_SLACK)
-    for ax, title in zip(axes, ("API requests per run (creates + reads), median", "API reads per pod, median"),
-                         strict=True):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("N pods")
-        ax.set_title(title, fontsize=10)
-        ax.grid(alpha=0.3, which="both")
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+        ids = {row.get("run_id") or "no run_id" for row in read_csv(path)} or {"no rows"}
+        if not wanted or ids != {wanted}:
+            found.append("%s (run %s)" % (name, ", ".join(sorted(ids))))
+    timings = bench / "timings.json"
+    if timings.exists():
+        other = json.loads(timings.read_text()).get("run_id") or "no run_id"
+        if other != wanted:
+            found.append("timings.json (run %s)" % other)
+    return found
 
 
-def plot_walltime(runs: list[dict], path: Path) -> None:
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-    for approach in LABELS:
-        wall = _by(runs, approach, "wall_all_reported")
-        gap = _by(runs, approach, "gap_to_slowest_sshd")
-        if not wall:
-            continue
-        ns = sorted(wall)
-        axes[0].plot(ns, [statistics.median(wall[n]) for n in ns], "o-", color=COLORS[approach], label=SHORT[approach])
-        slow = _by(runs, approach, "slowest_sshd_rel")
-        axes[0].plot(ns, [statistics.median(slow[n]) for n in ns], "x:", color=COLORS[approach], alpha=0.6)
-        gns = sorted(gap)
-        axes[1].plot(gns, [statistics.median(gap[n]) for n in gns], "o-", color=COLORS[approach],
-                     label=SHORT[approach])
-    axes[1].axhline(GOAL_BATCH_GAP, color="green", linestyle="--", label="batch goal <= 1.5 s")
-    axes[0].set_title("Wall time until all N reported ready (o) / slowest sshd answered (x)", fontsize=9)
-    axes[0].set_ylabel("seconds since the run started")
-    axes[1].set_title("Last 'ready' report minus slowest pod's first banner", fontsize=9)
-    axes[1].set_ylabel("seconds")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_xlabel("N pods")
-        ax.grid(alpha=0.3, which="both")
-    axes[0].legend(fontsize=7)
-    axes[1].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+def load_warning(meta: dict[str, Any]) -> str | None:
+    """A warning when the 1-minute load at the start shows the machine was busy (or was not recorded)."""
+    load = (meta.get("machine_before") or {}).get("loadavg") or []
+    if not load:
+        return "**Warning: the load at the start was not recorded**: whether the machine was idle is unknown."
+    if load[0] > IDLE_LOAD:
+        return ("**Warning: the machine was not idle**: its 1-minute load average was %.2f at the start (above %.1f), "
+                "so the timings below include other work; rerun `make bench` on an idle machine."
+                % (load[0], IDLE_LOAD))
+    return None
+
+
+def _present(runs: list[dict[str, str]]) -> list[str]:
+    measured = {row["approach"] for row in runs}
+    return [a for a in MAIN if a in measured] + [a for a in LABELS if a in measured and a not in MAIN]
+
+
+def _sizes(runs: list[dict[str, str]]) -> list[int]:
+    return sorted({int(row["n"]) for row in runs})
+
+
+def _cell(value: float | None, fmt: str = "%.1f") -> str:
+    return "n/a" if value is None else fmt % value
+
+
+def summary(runs: list[dict[str, str]], quota: list[dict[str, str]], timings: dict[str, Any]) -> list[str]:
+    """The one-screen table at the top: time to all SSH-ready per approach at N = 1, 10, 100 (or the sizes the run
+    had), the gap past the slowest sshd, the requests and the ratios at the largest N; the quota sweep against the
+    floor; the wall-clock budgets of the same ``make bench``."""
+    lines = ["## Summary", ""]
+    approaches, sizes = _present(runs), _sizes(runs)
+    if approaches:
+        top = sizes[-1]
+        shown = sorted({n for n in SUMMARY_N if n in sizes} | {top})
+        wall, gap, requests = medians(runs, "wall_all_reported"), medians(runs, "gap_to_slowest_sshd"), medians(
+            runs, "requests_total")
+        lines.append("Time until all N pods answer SSH, from the start of each run (s; the same boot schedule per pod "
+                     "for every approach), and at N = %d: the time past the slowest pod's sshd, the API requests and "
+                     "the time against the naive playbook and the reference loop." % top)
+        lines.append("")
+        lines.append("| approach | %s | past slowest sshd, N = %d (s) | API requests, N = %d | N = %d time vs naive / "
+                     "reference |" % (" | ".join("N = %d" % n for n in shown), top, top, top))
+        lines.append("|---|" + "---|" * (len(shown) + 3))
+        for approach in approaches:
+            versus = " / ".join(fmt_ratio(ratio(wall.get((approach, top)), wall.get((base, top))))
+                                if approach != base else "-" for base in BASES)
+            lines.append("| %s | %s | %s | %s | %s |" % (
+                SHORT.get(approach, approach), " | ".join(_cell(wall.get((approach, n))) for n in shown),
+                _cell(gap.get((approach, top)), "%.2f"), _cell(requests.get((approach, top)), "%.0f"), versus))
+        lines.append("")
+    if quota:
+        policy = quota[0].get("policy", "")
+        lines.append("Fleets under the quota policy `%s`, real time, from the first API request (s); the floor is "
+                     "the windows the creates need plus one pod's boot:" % policy)
+        lines.append("")
+        lines.append("| approach | pods | all ready | floor | over the floor | 429s | every pod created once |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for row in quota:
+            lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                row["approach"], row["n"], row.get("all_ready_s") or "not ready (rc %s)" % row.get("rc"),
+                row["floor_s"], row.get("over_floor_s") or "n/a", row["rate_limited_429"],
+                _yes(row.get("created_once", ""))))
+        lines.append("")
+    figures = timings.get("figures") or {}
+    if figures:
+        lines.append("Wall-clock budgets of the same `make bench` (`tests/bench/timing`): %s." % "; ".join(
+            "%s: %s" % (name, ", ".join("%s %s" % (k, v) for k, v in sorted(values.items())))
+            for name, values in sorted(figures.items())))
+        lines.append("")
+    if len(lines) == 2:
+        lines += ["Nothing measured in this run.", ""]
+    return lines
+
+
+def _yes(value: str) -> str:
+    return {"True": "yes", "False": "**no**"}.get(value, value or "n/a")
+
+
+def side_by_side(runs: list[dict[str, str]]) -> list[str]:
+    """Every approach at every N: the time to all SSH-ready and past the slowest sshd, then the ratios of the
+    collection's approaches against the naive playbook and the reference loop (time and API requests)."""
+    approaches, sizes = _present(runs), _sizes(runs)
+    if not approaches:
+        return []
+    lines = ["## Side by side: time until all N pods answer SSH", ""]
+    lines.append("From the start of the run (ansible-playbook launched, or the Python threads started) to the moment "
+                 "the approach reported the last pod ready, and that moment minus the slowest pod's first banner. "
+                 "Median over repeats [min-max]. Produced by `make bench` (section `sweep`); rows in "
+                 "[`sweep.csv`](benchmarks/sweep.csv).")
+    lines.append("")
+    lines.append("![wall time](benchmarks/walltime.png)")
+    lines.append("")
+    lines.append("| approach | " + " | ".join("N = %d: all ready / past slowest sshd (s)" % n for n in sizes) + " |")
+    lines.append("|---|" + "---|" * len(sizes))
+    for approach in approaches:
+        cells = []
+        for n in sizes:
+            sel = [r for r in runs if r["approach"] == approach and int(r["n"]) == n]
+            cells.append("%s / %s" % (spread([num(r["wall_all_reported"]) for r in sel], "%.1f").split(" (")[0],
+                                      spread([num(r["gap_to_slowest_sshd"]) for r in sel], "%.2f").split(" (")[0])
+                         if sel else "not run")
+        lines.append("| %s | %s |" % (SHORT.get(approach, approach), " | ".join(cells)))
+    lines.append("")
+    subjects = [a for a in approaches if a not in BASES]
+    time_ratios = ratios(runs, "wall_all_reported", subjects)
+    request_ratios = ratios(runs, "requests_total", subjects)
+    if time_ratios:
+        lines.append("Ratios within this run (medians): time to all SSH-ready, and API requests, of each of the "
+                     "collection's approaches over the naive playbook's and the reference loop's at the same N. Below "
+                     "1 is faster, or fewer requests.")
+        lines.append("")
+        lines.append("| approach | vs | " + " | ".join("N = %d: time / requests" % n for n in sizes) + " |")
+        lines.append("|---|---|" + "---|" * len(sizes))
+        for subject in subjects:
+            for base in BASES:
+                if not any((subject, base, n) in time_ratios for n in sizes):
+                    continue
+                lines.append("| %s | %s | %s |" % (SHORT.get(subject, subject), SHORT.get(base, base), " | ".join(
+                    "%s / %s" % (fmt_ratio(time_ratios.get((subject, base, n))),
+                                 fmt_ratio(request_ratios.get((subject, base, n)))) for n in sizes)))
+        lines.append("")
+    return lines
+
+
+def quota_section(rows: list[dict[str, str]]) -> list[str]:
+    if not rows:
+        return []
+    first = rows[0]
+    lines = ["## Fleets under RunPod's quota", ""]
+    lines.append(
+        "Each run has its own simulator enforcing the quota policy `%s` (%s) with fixed windows, in **real time** "
+        "(`time_scale` 1). Times count from the run's first API request. *Floor*: the windows the N creates need (a "
+        "window opens with the first request after the last one closed: under 60 a minute the last of "
+        "`ceil(N / 60)` windows opens `ceil(N / 60) - 1` minutes after the first request) plus one pod's boot in this "
+        "simulator (%s s: create latency, PROVISIONING, STARTING, sshd); *floor for the creates*: the windows alone. "
+        "`fleet` is `runpod.cloud.pod` with `count` (200 pods: two tasks of 100 sharing the quota), `loop` a loop "
+        "of single `pod` tasks then one `pod_info` batch wait (docs/pods.md, \"Fleets and RunPod's quotas\"). "
+        "*Created once*: one 201 per pod and every name exactly once among the live pods. Produced by `make bench` "
+        "(section `quota`, `tests/bench/quota_bench.py`); rows in [`quota.csv`](benchmarks/quota.csv)." % (
+            first["policy"], "the v2 document's example: 60 a minute" if first["policy"] == EXAMPLE_POLICY else
+            "**not** the v2 document's example", first.get("boot_s", "?")))
+    lines.append("")
+    lines.append("| approach | pods | all created (s) | floor for the creates (s) | all ready (s) | floor (s) | "
+                 "over the floor (s) | requests | 429s | created once | rc |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            row["approach"], row["n"], row["all_created_s"], row["floor_created_s"], row["all_ready_s"],
+            row["floor_s"], row["over_floor_s"], row["requests"], row["rate_limited_429"],
+            _yes(row.get("created_once", "")), row["rc"]))
+    lines.append("")
+    goal = quota_goal(rows)
+    if goal:
+        lines += [goal, ""]
+    return lines
+
+
+def quota_goal(rows: list[dict[str, str]], n: int = GOAL_QUOTA_N) -> str | None:
+    """Issue 45's goal for a fleet of ``n`` under the policy: within GOAL_QUOTA_OVER s of the floor, at most
+    GOAL_QUOTA_429 429s, every pod created once; the verdict of each ``fleet`` run of that size."""
+    runs = [r for r in rows if r["approach"] == "fleet" and int(r["n"]) == n]
+    if not runs:
+        return None
+    verdicts = []
+    for row in runs:
+        over, rejected = num(row.get("over_floor_s")), num(row.get("rate_limited_429")) or 0
+        met = over is not None and over <= GOAL_QUOTA_OVER and rejected <= GOAL_QUOTA_429 and row.get(
+            "created_once") == "True"
+        verdicts.append("%s s over the floor, %d 429s, created once: %s: **%s**" % (
+            "n/a" if over is None else "%.1f" % over, rejected, _yes(row.get("created_once", "")),
+            "met" if met else "missed"))
+    return "Goal (issue 45): a fleet of %d finishes within %.0f s of the floor, with at most %d 429s and every pod " \
+        "created once. Measured: %s." % (n, GOAL_QUOTA_OVER, GOAL_QUOTA_429, "; ".join(verdicts))
 
 
 # -- the page ------------------------------------------------------------------------------------------------------
-def write(out: Path, meta: dict[str, Any], plots: bool = True) -> None:
-    """Write out/benchmarks.md (and, with ``plots``, the top-level PNGs) from out/benchmarks/ and its archives."""
-    bench = out / "benchmarks"
-    pods = read_csv(bench / "latency.csv")
-    runs = read_csv(bench / "sweep.csv")
-    lists = read_csv(bench / "list1000.csv")
-    overhead = read_csv(bench / "overhead.csv")
-    import_cost = read_csv(bench / "import_cost.csv")
-    correct = read_csv(bench / "correctness.csv")
-    prices = read_csv(bench / "price.csv")
-    quota = read_csv(bench / "quota.csv")
-    if plots:
-        plot_latency(pods, bench / "latency.png")
-        plot_requests(runs, bench / "requests.png")
-        plot_walltime(runs, bench / "walltime.png")
-    archived = archives(bench)
-    lines: list[str] = []
-    add = lines.append
-    m0, m1 = meta["machine_before"], meta["machine_after"]
-    add("# Benchmarks: waiting for pods, side by side")
-    add("")
-    add("<!-- Generated by `%s` (tests/bench/run_bench.py, page by tests/bench/report.py). Do not edit by hand: "
-        "rerun the bench, or `python tests/bench/report.py` to rebuild this page from the CSVs. -->" % meta["command"])
-    add("")
-    add("Every figure below was produced by **`%s`** on %s (%.0f s in total)%s%s. Raw data: "
-        "[`docs/benchmarks/*.csv`](benchmarks/); each CSV row names the command (playbook) that produced it." % (
-            meta["command"], meta["started"], meta["duration_s"],
-            ", from commit `%s`" % meta["commit"] if meta.get("commit") else "",
-            " — **quick mode: reduced sizes, not the published figures**" if meta.get("quick") else ""))
-    add("")
-    if meta.get("note"):
-        add("**Note on this run**: %s" % meta["note"])
-        add("")
-    add("**Machine**: %s cores (%s), %s GB RAM, Python %s, ansible-core %s. Load average (1/5/15 min) %s at the "
-        "start and %s at the end; each run's 1-minute load at its start is in `sweep.csv` (`load1_at_start`). "
-        "All traffic is loopback to the local simulator (`tests/simulator`, `time_scale=1`), never RunPod." % (
+def _header(meta: dict[str, Any]) -> list[str]:
+    m0, m1 = meta.get("machine_before") or {}, meta.get("machine_after") or {}
+    lines = [
+        "**One run.** Every figure below comes from **`%s`** at commit `%s`, started %s, %.0f s in total (run id "
+        "`%s`). Raw data beside this page: [`docs/benchmarks/`](benchmarks/) (`meta.json` and one CSV per "
+        "section; every row carries the run id and names the command that produced it)." % (
+            meta.get("command"), meta.get("commit"), meta.get("started"), meta.get("duration_s") or 0,
+            meta.get("run_id")),
+        "",
+        "**Machine**: %s cores (%s), %s GB RAM, Python %s, ansible-core %s. **Load average** (1/5/15 min): %s at the "
+        "start, %s at the end. All traffic is loopback to the local simulator (`tests/simulator`), never RunPod." % (
             m0.get("cores"), m0.get("cpu_model", "?"), m0.get("memory_gb", "?"), m0.get("python"),
-            m0.get("ansible_core"), "/".join(map(str, m0.get("loadavg", []))),
-            "/".join(map(str, m1.get("loadavg", [])))))
-    add("")
-    add("**Archived runs.** An earlier run whose CSVs a rerun replaced keeps its figures on this page when it was "
-        "archived before the rerun: `python tests/bench/report.py --archive <name> --title \"<what it shows>\"` "
-        "copies the CSVs and plots of the sections the top-level run ran, and its `meta.json`, into "
-        "`docs/benchmarks/<name>/` (tests/bench/README.md). Each such directory is rendered as its own section "
-        "from its own CSVs, after this run's sweep sections, with its provenance and how it differs from this run: "
-        "%s." % (
-            "; ".join("[%s](benchmarks/%s/) (run of %s)" % (_title(d, m), d.name, m.get("started"))
-                      for d, m in archived) or "none at present"))
-    add("")
-    _method(add, meta, {r["approach"] for r in runs} | {r["approach"] for r in correct})
-    _provenance(add, meta, "sweep")
-    _goals(add, pods, runs, lists)
-    _latency(add, pods)
-    _cadence(add, pods, runs)
-    _requests(add, runs)
-    _walltime(add, runs)
-    _fleet(add, runs, pods)
-    for directory, archive_meta in archived:
-        _archived(add, directory, archive_meta, meta, runs, plots)
-    _provenance(add, meta, "list")
-    _list(add, lists)
-    _provenance(add, meta, "overhead")
-    _overhead(add, overhead)
-    _import_cost(add, import_cost)
-    _provenance(add, meta, "correctness")
-    _correctness(add, correct)
-    _provenance(add, meta, "price")
-    _price(add, prices)
-    _provenance(add, meta, "quota")
-    _quota(add, quota)
-    _limits(add)
-    (out / "benchmarks.md").write_text("\n".join(lines) + "\n")
-
-
-# -- archived runs ---------------------------------------------------------------------------------------------------
-def archives(bench: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """The archived runs under docs/benchmarks/: each directory holding a meta.json, oldest run first."""
-    if not bench.is_dir():
-        return []
-    found = [(d, json.loads((d / "meta.json").read_text())) for d in bench.iterdir() if (d / "meta.json").is_file()]
-    return sorted(found, key=lambda item: (str(item[1].get("started", "")), item[0].name))
-
-
-def _title(directory: Path, meta: dict[str, Any]) -> str:
-    return (meta.get("archive") or {}).get("title") or "Archived run `%s`" % directory.name
-
-
-def _sizes(sizes: dict[str, Any]) -> str:
-    """``N = 1 (6 repeats) and N = 10 (3 repeats)``, or ``N = 1, 10, 50 (1 repeat each)``."""
-    items = sorted((int(n), int(k)) for n, k in (sizes or {}).items())
-    if not items:
-        return "sizes not recorded"
-    if len(items) > 1 and len({k for _n, k in items}) == 1:
-        k = items[0][1]
-        return "N = %s (%d repeat%s each)" % (", ".join(str(n) for n, _k in items), k, "" if k == 1 else "s")
-    parts = ["N = %d (%d repeat%s)" % (n, k, "" if k == 1 else "s") for n, k in items]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _approaches(runs) -> list[str]:
-    measured = {r["approach"] for r in runs}
-    return [a for a in LABELS if a in measured] + sorted(measured - set(LABELS))
-
-
-def _machine(m: dict[str, Any]) -> str:
-    return "%s cores %s, %s GB RAM, Python %s, ansible-core %s" % (
-        m.get("cores"), m.get("cpu_model", "?"), m.get("memory_gb", "?"), m.get("python"), m.get("ansible_core"))
-
-
-def _load1(m: dict[str, Any]) -> str:
-    load = m.get("loadavg") or []
-    return "%s" % load[0] if load else "?"
-
-
-def _archived(add, directory: Path, meta: dict[str, Any], top: dict[str, Any], top_runs, plots: bool) -> None:
-    """One archived run: its provenance against the top-level run, then its sections from its own CSVs."""
-    name = directory.name
-    info = meta.get("archive") or {}
-    where = Where(base="benchmarks/%s" % name, level="###", by="that run's `make bench`")
-    pods = read_csv(directory / "latency.csv")
-    runs = read_csv(directory / "sweep.csv")
-    lists = read_csv(directory / "list1000.csv")
-    overhead = read_csv(directory / "overhead.csv")
-    correct = read_csv(directory / "correctness.csv")
-    if plots:  # an archived plot stays as archived; one missing is drawn from the archived CSVs
-        for png, draw, rows in (("latency.png", plot_latency, pods), ("requests.png", plot_requests, runs),
-                                ("walltime.png", plot_walltime, runs)):
-            if rows and not (directory / png).exists():
-                draw(rows, directory / png)
-    files = ["`%s`" % f for f in (*CSVS, "meta.json") if (directory / f).exists()]
-    if any((directory / png).exists() for png in PLOTS):
-        files.append("plots")
-    add("<!-- section below: the archived run in docs/benchmarks/%s/, rendered by tests/bench/report.py from that "
-        "directory's CSVs and meta.json -->" % name)
-    add("## %s (run of %s, commit %s)" % (_title(directory, meta), meta.get("started"),
-                                          info.get("results_commit") or meta.get("commit")))
-    add("")
-    results = ""
-    if info.get("results_commit"):
-        results = ", results committed in `%s`%s" % (
-            info["results_commit"], ' ("%s")' % info["results_subject"] if info.get("results_subject") else "")
-    top_started = str(top.get("started", ""))
-    later = "later" if top_started > str(meta.get("started", "")) else "earlier"
-    shared = ["`%s`" % f for f in CSVS if (directory / f).exists() and (directory.parent / f).exists()]
-    add("> **Provenance.** Every figure in this section comes from the bench run of **%s** (%.0f s), code at commit "
-        "`%s`%s: **`%s`**. Its CSVs and plots are kept unchanged in [`docs/benchmarks/%s/`](%s/) (%s)%s. The "
-        "run at the top of this page (%s, commit `%s`) is a %s one%s. Do not compare figures across the two runs: "
-        "they differ in" % (
-            meta.get("started"), meta.get("duration_s") or 0, meta.get("commit"), results, meta.get("command"), name,
-            where.base, ", ".join(files), "; its `meta.json` is that run's plus an `archive` entry (this section's "
-            "title, results commit and notes)" if info else "", top_started, top.get("commit"), later,
-            ", whose %s replaced this run's on the top level" % " / ".join(shared) if shared else ""))
-    add(">")
-    mine, theirs = _approaches(runs), _approaches(top_runs)
-    top_sizes = ((top.get("section_runs") or {}).get("sweep") or top).get("sizes") or {}
-    common = [a for a in mine if a in theirs]
-    bullets = [
-        "**approaches and sizes**: this run: %s, %s; the top-level run: %s, %s%s;" % (
-            ", ".join("`%s`" % a for a in mine) or "no sweep", _sizes(meta.get("sizes")),
-            ", ".join("`%s`" % a for a in theirs) or "no sweep", _sizes(top_sizes),
-            ". The %s rows here are this run's, not the top-level run's" % ", ".join("`%s`" % a for a in common)
-            if common else ""),
-        "**load**: 1-minute load average %s at the start and %s at the end here against %s / %s in the top-level "
-        "run;" % (_load1(meta.get("machine_before") or {}), _load1(meta.get("machine_after") or {}),
-                  _load1(top.get("machine_before") or {}), _load1(top.get("machine_after") or {})),
-        "**machine**: %s;" % (
-            "the same (%s)" % _machine(meta.get("machine_before") or {})
-            if _machine(meta.get("machine_before") or {}) == _machine(top.get("machine_before") or {})
-            else "%s here, %s in the top-level run" % (_machine(meta.get("machine_before") or {}),
-                                                       _machine(top.get("machine_before") or {}))),
-        "**code**: commit `%s` here, `%s` in the top-level run;" % (meta.get("commit"), top.get("commit")),
-        *info.get("differences", []),
+            m0.get("ansible_core"), "/".join(map(str, m0.get("loadavg", []))) or "not recorded",
+            "/".join(map(str, m1.get("loadavg", []))) or "not recorded"),
+        "",
     ]
-    for bullet in bullets:
-        add("> * %s" % bullet)
-    add(">")
+    warning = load_warning(meta)
+    if warning:
+        lines += ["> " + warning, ""]
+    if meta.get("knobs"):
+        lines += ["> **Reduced run** (%s): not the published figures; the published page comes from a plain "
+                  "`make bench`." % " ".join(meta["knobs"]), ""]
+    skipped = [s for s in meta.get("all_sections", []) if s not in meta.get("sections", [])]
+    lines.append("Sections run: %s.%s" % (", ".join("`%s`" % s for s in meta.get("sections", [])), (
+        " Not run: %s (`BENCH_SECTIONS=all` runs them)." % ", ".join("`%s`" % s for s in skipped)) if skipped else ""))
+    lines.append("")
     if meta.get("note"):
-        add("> **Note on that run** (its meta.json): %s" % meta["note"])
-        add(">")
-    add("> The goal verdicts below are this run's; the sections above this one (Goals to %s) are the top-level "
-        "run's." % ("Fleets" if any(r["approach"] == "pod_count" for r in top_runs) else "Wall time"))
-    add("")
-    if pods or runs or lists:
-        _goals(add, pods, runs, lists, where)
-    if pods:
-        _latency(add, pods, where)
-        _cadence(add, pods, runs, where)
+        lines += ["**Note on this run**: %s" % meta["note"], ""]
+    return lines
+
+
+def render(bench: Path, meta: dict[str, Any] | None, plots: bool = True) -> str:
+    """The page's text from ``bench`` (docs/benchmarks/); SystemExit when a file there is not from the run of
+    ``meta``."""
+    lines = ["# Benchmarks: waiting for pods, side by side", "",
+             "<!-- Generated by tests/bench/report.py from docs/benchmarks/ (one `make bench` run). Do not edit by "
+             "hand: rerun `make bench`, or `python tests/bench/report.py` to rebuild this page from the CSVs. -->", ""]
+    foreign = foreign_files(bench, meta)
+    if foreign:
+        raise SystemExit("docs/benchmarks/ mixes runs: %s %s not from the run in meta.json (%s). Rerun `make bench` "
+                         "(it replaces every file), or `python tests/bench/report.py --clear`." % (
+                             ", ".join(foreign), "is" if len(foreign) == 1 else "are",
+                             (meta or {}).get("run_id", "no meta.json")))
+    if meta is None:
+        return "\n".join([*lines, NO_RUN % EXPECTED_FULL, ""])
+    data = {name: read_csv(bench / name) for name in CSVS}
+    pods, runs = data["latency.csv"], data["sweep.csv"]
+    timings = json.loads((bench / "timings.json").read_text()) if (bench / "timings.json").exists() else {}
+    if plots and runs:
+        sections.plot_latency(pods, bench / "latency.png")
+        sections.plot_requests(runs, bench / "requests.png")
+        sections.plot_walltime(runs, bench / "walltime.png")
+    lines += _header(meta)
+    lines += summary(runs, data["quota.csv"], timings)
+    add = lines.append
     if runs:
-        _requests(add, runs, where)
-        _walltime(add, runs, where)
-        _fleet(add, runs, pods, where)
-    if lists:
-        _list(add, lists, where)
-    if overhead:
-        _overhead(add, overhead, where)
-    if correct:
-        _correctness(add, correct, where)
+        sections.method(add, meta, {r["approach"] for r in runs} | {r["approach"] for r in data["correctness.csv"]})
+        lines += side_by_side(runs)
+        sections.goals(add, pods, runs, data["list1000.csv"])
+        sections.latency_section(add, pods)
+        sections.cadence_section(add, pods, runs)
+        sections.requests_section(add, runs)
+        sections.fleet(add, runs, pods)
+    lines += quota_section(data["quota.csv"])
+    if data["list1000.csv"]:
+        sections.list_section(add, data["list1000.csv"])
+    if data["overhead.csv"]:
+        sections.overhead_section(add, data["overhead.csv"])
+    sections.import_cost(add, data["import_cost.csv"])
+    if data["correctness.csv"]:
+        sections.correctness(add, data["correctness.csv"])
+    if data["price.csv"]:
+        sections.price(add, data["price.csv"])
+    sections.caveats(add)
+    return "\n".join(lines) + "\n"
 
 
-def _provenance(add, meta, section) -> None:
-    """A section whose CSVs an earlier run wrote (this run did not run it) says so, before its heading."""
-    run = (meta.get("section_runs") or {}).get(section)
-    if not run or run.get("started") == meta.get("started"):
-        return
-    add("<!-- section `%s` below: from an earlier run -->" % section)
-    add("> The next section was not rerun: its figures come from **`%s`** on %s%s." % (
-        run.get("command"), run.get("started"), ", commit `%s`" % run["commit"] if run.get("commit") else ""))
-    add("")
+def write(out: Path, meta: dict[str, Any] | None = None, plots: bool = True) -> None:
+    """Write out/benchmarks.md (and, with ``plots``, the PNGs) from out/benchmarks/; ``meta`` defaults to its
+    meta.json (none: the page says no run was made yet)."""
+    bench = out / "benchmarks"
+    if meta is None and (bench / "meta.json").exists():
+        meta = json.loads((bench / "meta.json").read_text())
+    text = render(bench, meta, plots)
+    (out / "benchmarks.md").write_text(text)
 
 
-def _method(add, meta, measured) -> None:
-    add("## What runs")
-    add("")
-    add("| approach | what it is | driven by |")
-    add("|---|---|---|")
-    for key, label in LABELS.items():
-        if key in measured or not measured:
-            add("| `%s` | %s | `%s` |" % (key, label, PLAYBOOK[key]))
-    add("")
-    add("* One simulator process serves every run. Before each run it is reset and given, per pod name, a boot "
-        "schedule drawn from a seeded RNG that looks like RunPod: PROVISIONING 4-20 s, STARTING 2-8 s, then sshd "
-        "answers 1-12 s after RUNNING (uniform; the port is mapped at RUNNING). Within one comparison (same N, "
-        "same repeat) every approach gets the **same schedule per pod index**; delays count from each pod's own "
-        "create request.")
-    add("* **Cadence.** `fixed` reads the API once per `wait_interval` (the reference, forced with "
-        "`RUNPOD_CLOUD_WAIT_CADENCE=fixed`); `adaptive` (the default) treats `wait_interval` as the average: a "
-        "read that shows the pod STARTING, or RUNNING without its public port 22, is followed by another after "
-        "half an interval while a bank of 3 reads lasts; steady phases read once per interval, or up to two "
-        "intervals apart while the bank refills; one read stays reserved for the final read at the deadline. "
-        "Either way a wait of length T makes at most T / `wait_interval` + %d API reads (fixed: + 2). Once a "
-        "read has shown the public port, the SSH probe runs every 0.25 s between reads (probes are not API "
-        "reads); a pod whose sshd answers before such a read is detected at that read." % READ_SLACK)
-    add("* Port 22 answers with the simulator's `banner` listener (`SSH-2.0-OpenSSH_9.6p1 ...`) in the timing runs: "
-        "the simulator's real sshd announces itself as AsyncSSH, which the naive `search_regex: OpenSSH` never "
-        "matches (see the correctness table), so the naive approach could not be timed against it.")
-    add("* **Ground truth**: a watcher thread in the harness connects to every mapped port every 20 ms and records "
-        "the first moment `SSH-` arrives (it learns ports from the simulator's admin API every 100 ms; sshd always "
-        "starts >= 1 s after the port is mapped). It is independent of every approach measured.")
-    add("* **Reported ready** = the moment Ansible's callback saw the task (or loop item) return ok, on the "
-        "controller's clock; for the Python reference, when `until()` plus its post-wait re-read returned. For "
-        "`pod_async` it is the `async_status` item that saw the job finished (the job's own end is in "
-        "`latency.csv` as `async_job_done_latency`).")
-    add("* API requests come from the simulator's request log (admin calls excluded), counted between each run's "
-        "start and end. `wait_interval` is 5 s everywhere.")
-    sizes = ((meta.get("section_runs") or {}).get("sweep") or meta).get("sizes") or {}  # the sweep's own run
-    add("* Sizes and repeats: %s (N: repeats). Forks = min(N, 50) for per-host plays." % (
-        ", ".join("%s: %s" % kv for kv in sizes.items())))
-    add("")
-
-
-def _latencies(pods, approach, n=None):
-    return [num(r["latency"]) for r in pods if r["approach"] == approach and num(r["latency"]) is not None
-            and (n is None or int(r["n"]) == n)]
-
-
-def _goals(add, pods, runs, lists, where: Where = TOP) -> None:
-    add(where.heading("Goals"))
-    add("")
-    add("| goal | measured | verdict |")
-    add("|---|---|---|")
-    fixed = _latencies(pods, "pod_wait_fixed")
-    lat = _latencies(pods, "pod_wait")
-    ref = (" (fixed cadence: %.2f s)" % pct(fixed, 0.5)) if fixed else ""
-    ref95 = (" (fixed cadence: %.2f s, max %.2f s)" % (pct(fixed, 0.95), max(fixed))) if fixed else ""
-    if lat:
-        p50, p95 = pct(lat, 0.5), pct(lat, 0.95)
-        add("| `pod` wait: true (adaptive) detection latency p50 <= %.1f s (%d pods) | %.2f s%s | %s |" % (
-            GOAL_P50, len(lat), p50, ref, verdict(p50, GOAL_P50)))
-        add("| `pod` wait: true (adaptive) detection latency p95 <= %.1f s | %.2f s (max %.2f s)%s | %s |" % (
-            GOAL_P95, p95, max(lat), ref95, verdict(p95, GOAL_P95)))
-    engine, engine_fixed = _engine_latencies(pods, "pod_wait"), _engine_latencies(pods, "pod_wait_fixed")
-    if engine:
-        ref = (" (fixed cadence: %.2f s / %.2f s)" % (pct(engine_fixed, 0.5), pct(engine_fixed, 0.95))
-               if engine_fixed else "")
-        add("| ... the same, engine side (before Ansible returns the task), p50 <= %.1f s / p95 <= %.1f s | "
-            "%.2f s / %.2f s (max %.2f s)%s | %s / %s |" % (
-                GOAL_P50, GOAL_P95, pct(engine, 0.5), pct(engine, 0.95), max(engine), ref,
-                verdict(pct(engine, 0.5), GOAL_P50), verdict(pct(engine, 0.95), GOAL_P95)))
-    for approach in ("pod_wait", "pod_wait_fixed", "pod_async"):
-        over = _read_margins(pods, approach)
-        if over:
-            worst = max(over)
-            add("| %s: API reads <= T/5 s + %d in every single wait (%d waits) | worst wait: %+.2f reads vs its "
-                "bound | %s |" % (SHORT[approach], READ_SLACK, len(over), worst, "**met**" if worst <= 0 else
-                                  "**missed** by %.2f reads" % worst))
-    for approach in BATCH_WAITS:
-        waits = [(int(r["n"]), num(r["wait_reads"]), num(r["wait_read_budget"])) for r in runs
-                 if r["approach"] == approach and num(r["wait_reads"]) is not None]
-        if not waits:
-            continue
-        over = [w - b for _ignored, w, b in waits]
-        by_n = defaultdict(list)
-        for n, w, _ignored in waits:
-            by_n[n].append(w)
-        add("| %s: batch wait reads independent of N, <= T/5 s + %d | %s | %s |" % (
-            SHORT[approach], READ_SLACK,
-            ", ".join("N=%d: %s" % (n, "/".join("%g" % v for v in vs)) for n, vs in sorted(by_n.items())),
-            "**met** (every run within its bound)" if max(over) <= 0 else "**missed**: worst run %.2f reads over"
-            % max(over)))
-    for approach in BATCH_WAITS:
-        gaps = [(int(r["n"]), num(r["gap_to_slowest_sshd"])) for r in runs
-                if r["approach"] == approach and num(r["gap_to_slowest_sshd"]) is not None]
-        if gaps:
-            worst = max(g for _ignored, g in gaps)
-            sizes = ", ".join(sorted({str(n) for n, _ignored in gaps}, key=int))
-            median = statistics.median(g for _ignored, g in gaps)
-            add("| %s returns within %.1f s of the slowest pod's sshd (N = %s) | worst %.2f s, median %.2f s |"
-                " %s |" % (SHORT[approach], GOAL_BATCH_GAP, sizes, worst, median, verdict(worst, GOAL_BATCH_GAP)))
-    ratios = [num(r["ratio"]) for r in lists if num(r["ratio"]) is not None]
-    if ratios:
-        med = statistics.median(ratios)
-        add("| `pod_info` over %s pods <= 2x a bare `uri` GET (ratio within each run) | %s | %s |" % (
-            lists[0]["pods"], spread(ratios, "%.2fx"), verdict(med, GOAL_LIST_RATIO, "x")))
-    add("")
-    tasks = [num(r["latency"]) - _engine(r) for r in pods if r["approach"] in ("pod_wait", "pod_wait_fixed")
-             and num(r["latency"]) is not None and _engine(r) is not None]
-    if lat and engine and tasks and pct(lat, 0.95) > GOAL_P95 >= pct(engine, 0.95):
-        add("**Shortfall and its cause.** The task-level latency goals are missed while the engine meets them: "
-            "between the engine seeing the banner and Ansible reporting the task, this run spent p50 %.2f s / "
-            "p95 %.2f s (module exit, result transfer and the controller's result processing, with the load "
-            "averages above on 2 cores). Compare the cadences on the engine-side figures; the task-level ones "
-            "mostly measure the machine." % (pct(tasks, 0.5), pct(tasks, 0.95)))
-        add("")
-
-
-def _read_margins(pods, approach) -> list[float]:
-    """Per single wait: its API reads (as the module reported them) minus its bound T/5 s + READ_SLACK."""
-    return [num(r["wait_polls"]) - num(r["wait_read_budget"]) for r in pods
-            if r["approach"] == approach and num(r.get("wait_polls")) is not None
-            and num(r.get("wait_read_budget")) is not None]
-
-
-def _cadence(add, pods, runs, where: Where = TOP) -> None:
-    counted = {r["approach"] for r in pods if num(r.get("wait_polls")) is not None}
-    rows = [a for a in COUNTED_WAITS if a in counted]
-    if not rows:
-        return
-    add(where.heading("Read cadence: API reads per wait"))
-    add("")
-    add("Each wait's API reads as the module reported them (`wait.polls`) against its own length T (the wait's "
-        "last transition, i.e. when it returned) and the bound T / 5 s + %d. For one-pod runs the simulator's "
-        "request log gives an independent count (GETs of pods between the create and the report). Produced by "
-        "%s (section `sweep`); rows in [`latency.csv`](%s) (one row per pod; a batch wait's row repeats per "
-        "pod)." % (READ_SLACK, where.by, where.link("latency.csv")))
-    add("")
-    add("| approach | cadence | waits | T (s) median [min-max] | reads per wait median [min-max] | "
-        "reads minus bound, worst | one-pod runs: logged reads = reported |")
-    add("|---|---|---|---|---|---|---|")
-    for approach in rows:
-        sel = [r for r in pods if r["approach"] == approach and num(r.get("wait_polls")) is not None]
-        if approach in BATCH_WAITS:  # one wait per run
-            seen, unique = set(), []
-            for r in sel:
-                key = (r["n"], r["rep"])
-                if key not in seen:
-                    seen.add(key)
-                    unique.append(r)
-            sel = unique
-        margins = [num(r["wait_polls"]) - num(r["wait_read_budget"]) for r in sel]
-        checked = [r for r in sel if num(r.get("wait_reads_logged")) is not None]
-        agree = sum(1 for r in checked if num(r["wait_reads_logged"]) == num(r["wait_polls"]))
-        add("| %s | %s | %d | %s | %s | %+.2f | %s |" % (
-            SHORT[approach], CADENCE.get(approach, "adaptive"), len(sel),
-            spread([num(r["wait_T"]) for r in sel], "%.1f").split(" (")[0],
-            spread([num(r["wait_polls"]) for r in sel], "%.0f").split(" (")[0], max(margins),
-            "%d of %d" % (agree, len(checked)) if checked else "n/a"))
-    add("")
-
-
-def _engine(row) -> float | None:
-    """A single wait's own detection latency: its length T minus the scheduled sshd delay, both counted from the
-    pod's create (so before the module exits and Ansible returns the task)."""
-    t, sched = num(row.get("wait_T")), num(row.get("sshd_after_create_schedule"))
-    return None if t is None or sched is None else t - sched
-
-
-def _engine_latencies(pods, approach) -> list[float]:
-    return [_engine(r) for r in pods if r["approach"] == approach and _engine(r) is not None]
-
-
-def _engine_side(add, pods) -> None:
-    cells = []
-    for approach in ("pod_wait_fixed", "pod_wait"):
-        values = _engine_latencies(pods, approach)
-        if values:
-            cells.append("%s p50 %.2f s, p95 %.2f s, max %.2f s (%d pods)" % (
-                SHORT[approach], pct(values, 0.5), pct(values, 0.95), max(values), len(values)))
-    if not cells:
-        return
-    exact = [(num(r["engine_latency"]), _engine(r)) for r in pods
-             if num(r.get("engine_latency")) is not None and _engine(r) is not None]
-    add("")
-    add("**Engine side** (the wait's own length T minus the scheduled sshd delay, both counted from the pod's "
-        "create: the detection latency before the module exits and Ansible returns the task): %s.%s" % (
-            "; ".join(cells),
-            " In one-pod runs, where the simulator's log dates the create, the exact figure differs from this by "
-            "at most %.2f s (%d pods)." % (max(abs(a - b) for a, b in exact), len(exact)) if exact else ""))
-    pairs = defaultdict(dict)
-    for r in pods:
-        if r["approach"] in ("pod_wait_fixed", "pod_wait") and (num(r["running_to_sshd_schedule"]) or 99) < 5.0:
-            pairs[(r["n"], r["rep"], r["pod"].rsplit("-", 1)[-1])][r["approach"]] = r
-    pairs = {k: v for k, v in pairs.items() if len(v) == 2}
-    if not pairs:
-        return
-    add("")
-    add("Where the cadence matters: the pods whose sshd answered less than 5 s (one fixed interval) after RUNNING, "
-        "same schedule under both cadences (s):")
-    add("")
-    add("| N / repeat / pod | sshd after RUNNING | engine side fixed | engine side adaptive | task latency fixed | "
-        "task latency adaptive |")
-    add("|---|---|---|---|---|---|")
-    for key, pair in sorted(pairs.items(), key=lambda kv: num(kv[1]["pod_wait"]["running_to_sshd_schedule"])):
-        fixed, adaptive = pair["pod_wait_fixed"], pair["pod_wait"]
-        add("| %s / %s / %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-            *key, num(fixed["running_to_sshd_schedule"]), _engine(fixed), _engine(adaptive), num(fixed["latency"]),
-            num(adaptive["latency"])))
-
-
-def _latency(add, pods, where: Where = TOP) -> None:
-    add(where.heading("Readiness detection latency"))
-    add("")
-    add("Task return minus the moment sshd first answered, per pod, all sweep runs pooled. Produced by %s "
-        "(section `sweep`); rows in [`latency.csv`](%s)." % (where.by, where.link("latency.csv")))
-    add("")
-    add("![detection latency](%s)" % where.link("latency.png"))
-    add("")
-    add("| approach | pods | p50 (s) | p95 (s) | max (s) | p50 by N |")
-    add("|---|---|---|---|---|---|")
-    for approach in [*SINGLE_WAITS, *BATCH_WAITS]:
-        values = _latencies(pods, approach)
-        if not values:
-            continue
-        ns = sorted({int(r["n"]) for r in pods if r["approach"] == approach})
-        by_n = ", ".join("N=%d: %.2f" % (n, pct(_latencies(pods, approach, n), 0.5)) for n in ns
-                         if _latencies(pods, approach, n))
-        row = (SHORT[approach], len(values), pct(values, 0.5), pct(values, 0.95), max(values), by_n)
-        add("| %s | %d | %.2f | %.2f | %.2f | %s |" % row)
-    _engine_side(add, pods)
-    failed = [r for r in pods if r["failed"]]
-    add("")
-    if failed:
-        add("Pods an approach never reported ready (excluded above): %d — %s." % (len(failed), "; ".join(
-            "%s/%s: %s" % (r["approach"], r["n"], r["failed"][:80]) for r in failed[:6])))
-    else:
-        add("Every pod of every sweep run was reported ready.")
-    asyncs = [num(r["async_job_done_latency"]) for r in pods if num(r.get("async_job_done_latency")) is not None]
-    if asyncs:
-        add("")
-        add("For `pod_async`, the background job itself ended p50 %.2f s / p95 %.2f s after sshd answered; the rest "
-            "of its latency is the `async_status` loop (sequential over the jobs, `delay: 1`)." % (
-                pct(asyncs, 0.5), pct(asyncs, 0.95)))
-    add("")
-    add("For the batch (`pod_info`), every pod's latency is measured against the one task return, so it includes "
-        "waiting for the slowest pod; its own goal is the gap to the slowest sshd below.")
-    add("")
-
-
-def _requests(add, runs, where: Where = TOP) -> None:
-    add(where.heading("API requests"))
-    add("")
-    add("All API requests the run made (creates and reads), and reads per pod. Median over repeats [min-max]. "
-        "Produced by %s (section `sweep`); rows in [`sweep.csv`](%s)." % (where.by, where.link("sweep.csv")))
-    add("")
-    add("![requests](%s)" % where.link("requests.png"))
-    add("")
-    ns = sorted({int(r["n"]) for r in runs})
-    add("| approach | " + " | ".join("N=%d requests / reads per pod" % n for n in ns) + " |")
-    add("|---|" + "---|" * len(ns))
-    for approach in LABELS:
-        if not any(r["approach"] == approach for r in runs):
-            continue
-        cells = []
-        for n in ns:
-            sel = [r for r in runs if r["approach"] == approach and int(r["n"]) == n]
-            if not sel:
-                cells.append("")
-                continue
-            cells.append("%s / %s" % (spread([num(r["requests_total"]) for r in sel], "%.0f"),
-                                      spread([num(r["reads_per_pod"]) for r in sel], "%.1f").split(" (")[0]))
-        add("| %s | %s |" % (SHORT[approach], " | ".join(cells)))
-    add("")
-    batch = [r for r in runs if r["approach"] in BATCH_WAITS and num(r["wait_reads"]) is not None]
-    if batch:
-        add("The batch wait alone (`pod_info` task window, reads from the simulator's log): ")
-        add("")
-        add("| approach | N | wait T (s) | list reads during the wait | bound T/5 s + %d |" % READ_SLACK)
-        add("|---|---|---|---|---|")
-        for row in batch:
-            cells = (SHORT[row["approach"]], row["n"], row["wait_T"], row["wait_reads"], row["wait_read_budget"])
-            add("| %s | %s | %s | %s | %s |" % cells)
-        add("")
-        add("`pod` with `wait: false` makes one create and its list reads per pod (the name lookup that keeps it "
-            "idempotent; since issue 21 also one after the create, which catches the same name created at the same "
-            "moment by another fork), so the *create loop* scales with N; the wait does not.")
-        add("")
-
-
-def _walltime(add, runs, where: Where = TOP) -> None:
-    add(where.heading("Wall time until N pods are SSH-ready"))
-    add("")
-    add("From the start of the run (ansible-playbook launched, or the Python threads started) to the moment the "
-        "approach reported the last pod ready; and that moment minus the slowest pod's first banner. Median over "
-        "repeats [min-max]. Produced by %s (section `sweep`); rows in [`sweep.csv`](%s)." % (
-            where.by, where.link("sweep.csv")))
-    add("")
-    add("![wall time](%s)" % where.link("walltime.png"))
-    add("")
-    ns = sorted({int(r["n"]) for r in runs})
-    add("| approach | " + " | ".join("N=%d wall (s) / after slowest sshd (s)" % n for n in ns) + " |")
-    add("|---|" + "---|" * len(ns))
-    for approach in LABELS:
-        if not any(r["approach"] == approach for r in runs):
-            continue
-        cells = []
-        for n in ns:
-            sel = [r for r in runs if r["approach"] == approach and int(r["n"]) == n]
-            cells.append("%s / %s" % (spread([num(r["wall_all_reported"]) for r in sel], "%.1f").split(" (")[0],
-                                      spread([num(r["gap_to_slowest_sshd"]) for r in sel], "%.2f"))
-                         if sel else "")
-        add("| %s | %s |" % (SHORT[approach], " | ".join(cells)))
-    add("")
-
-
-def _fleet(add, runs, pods, where: Where = TOP) -> None:
-    rows = sorted((r for r in runs if r["approach"] == "pod_count"), key=lambda r: (int(r["n"]), int(r["rep"])))
-    if not rows:
-        return
-    # The wait's own reads and length T as the module reported them (wait.polls, the wait's end).
-    reported = {(r["n"], r["rep"]): (num(r["wait_polls"]), num(r["wait_T"])) for r in pods
-                if r["approach"] == "pod_count" and num(r.get("wait_polls")) is not None}
-    add(where.heading("Fleets: one `pod` task with `count`"))
-    add("")
-    add("`runpod.cloud.pod` with `count: N` and `wait: true` (playbook `%s`): one module process creates the N pods "
-        "concurrently (`create_concurrency` 10) and waits once for all of them. The simulator answers every create "
-        "after its create latency (1 s at `time_scale=1`), for every approach of this run. *Creates answered* is the "
-        "last create's answer minus the task's start. The wait's reads are the module's own count (`wait.polls`) "
-        "against its own length T and the bound T / 5 s + %d; the simulator's log gives the list reads from the last "
-        "create's answer to the task's end (that window also holds the one list read after the creates that checks "
-        "that no other task created the same names). Peak RSS and CPU are the module process's "
-        "(`wait4` rusage, `tests/bench/measure_python.py`). Goals: every create answered within %.0f s of the task "
-        "start at N = 100, the task returns within %.1f s of the slowest sshd." % (
-            PLAYBOOK["pod_count"], FLEET_READ_SLACK, GOAL_FLEET_CREATES, GOAL_BATCH_GAP))
-    add("")
-    add("| N | rep | ok | creates answered (s) | slowest sshd (s) | wall to all SSH-ready (s) | after slowest sshd (s) "
-        "| API requests | wait: reads / T (s) / bound | list reads logged after the creates | module peak RSS (MB) "
-        "| module CPU (s) |")
-    add("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        polls, length = reported.get((r["n"], r["rep"]), (None, None))
-        wait = "" if polls is None else "%d / %.1f / %.1f" % (polls, length, length / 5.0 + FLEET_READ_SLACK)
-        add("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["n"], r["rep"], r["ok"], r.get("creates_answered_s", ""), r["slowest_sshd_rel"], r["wall_all_reported"],
-            r["gap_to_slowest_sshd"], r["requests_total"], wait, r["wait_reads"], r.get("module_peak_rss_mb", ""),
-            r.get("module_cpu_s", "")))
-    add("")
-    creates = [num(r.get("creates_answered_s")) for r in rows if num(r.get("creates_answered_s")) is not None]
-    gaps = [num(r["gap_to_slowest_sshd"]) for r in rows if num(r["gap_to_slowest_sshd"]) is not None]
-    over = [polls - (length / 5.0 + FLEET_READ_SLACK) for polls, length in reported.values()]
-    largest = max(int(r["n"]) for r in rows)
-    add("| goal | measured | verdict |")
-    add("|---|---|---|")
-    if creates:
-        add("| every create answered within %.0f s of the task start (goal set at N = 100; largest N run: %d) | "
-            "worst %.2f s | %s |" % (GOAL_FLEET_CREATES, largest, max(creates),
-                                     verdict(max(creates), GOAL_FLEET_CREATES)))
-    if gaps:
-        add("| task returns within %.1f s of the slowest sshd | worst %.2f s | %s |" % (
-            GOAL_BATCH_GAP, max(gaps), verdict(max(gaps), GOAL_BATCH_GAP)))
-    if over:
-        met = "**met**" if max(over) <= 0 else "**missed** by %.2f reads" % max(over)
-        add("| list reads during the wait <= T / 5 s + %d (the module's count) | worst %+.2f reads vs its bound "
-            "| %s |" % (FLEET_READ_SLACK, max(over), met))
-    add("")
-
-
-def _list(add, lists, where: Where = TOP) -> None:
-    add(where.heading("`pod_info` over 1,000 pods vs a bare `uri` GET"))
-    add("")
-    if not lists:
-        add("Not run.")
-        add("")
-        return
-    add("The simulator is seeded with %s RUNNING pods; one playbook run does a bare `ansible.builtin.uri` GET of "
-        "`/v2/pods` and then one `runpod.cloud.pod_info` (no filter, no wait); task wall times from the callback. "
-        "The ratio is computed within each run. Produced by `ansible-playbook tests/bench/playbooks/list_pods.yml` "
-        "(run %d times by %s); rows in [`list1000.csv`](%s)." % (
-            lists[0]["pods"], len(lists), where.by, where.link("list1000.csv")))
-    add("")
-    add("| | uri GET (s) | pod_info (s) | ratio |")
-    add("|---|---|---|---|")
-    add("| median [min-max] | %s | %s | %s |" % (
-        spread([num(r["uri_task_s"]) for r in lists]), spread([num(r["pod_info_task_s"]) for r in lists]),
-        spread([num(r["ratio"]) for r in lists], "%.2fx")))
-    add("")
-
-
-def _overhead(add, overhead, where: Where = TOP) -> None:
-    add(where.heading("Per-task overhead"))
-    add("")
-    if not overhead:
-        add("Not run.")
-        add("")
-        return
-    add("One `ansible.builtin.uri` GET and one `runpod.cloud.pod_info` on a one-pod account, alternating in one "
-        "playbook run. The module process runs under an interpreter shim (`tests/bench/measure_python.py`) that "
-        "records its wall time and peak RSS (`wait4`); the imports of httpx and pydantic are included. Produced by "
-        "`ansible-playbook tests/bench/playbooks/overhead.yml`; rows in [`overhead.csv`](%s)." % where.link(
-            "overhead.csv"))
-    add("")
-    add("| module | task wall (s) | module process wall (s) | module CPU (s) | peak RSS (MB) |")
-    add("|---|---|---|---|---|")
-    for module in ("uri", "pod_info"):
-        sel = [r for r in overhead if r["module"] == module]
-        add("| `%s` | %s | %s | %s | %s |" % (
-            module,
-            spread([num(r["task_wall_s"]) for r in sel]),
-            spread([num(r["module_process_wall_s"]) for r in sel]),
-            spread([num(r["module_cpu_s"]) for r in sel]),
-            spread([num(r["peak_rss_mb"]) for r in sel], "%.1f"),
-        ))
-    uri = [r for r in overhead if r["module"] == "uri"]
-    info = [r for r in overhead if r["module"] == "pod_info"]
-    if uri and info:
-        add("")
-        wall = statistics.median(num(r["task_wall_s"]) for r in info if num(r["task_wall_s"])) / statistics.median(
-            num(r["task_wall_s"]) for r in uri if num(r["task_wall_s"])
-        )
-        rss = statistics.median(num(r["peak_rss_mb"]) for r in info) / statistics.median(
-            num(r["peak_rss_mb"]) for r in uri
-        )
-        add("Within this run: `pod_info` took %.2fx the task wall time and %.2fx the peak memory of `uri` "
-            "(medians)." % (wall, rss))
-    add("")
-
-
-def _import_cost(add, rows, where: Where = TOP) -> None:
-    """Module process cost of an ``_info`` task beside ``uri`` for the same GET, over ``ping`` (import_cost.csv)."""
-    if not rows:
-        return
-    add(where.heading("Module process cost: `pod_info` beside `uri`"))
-    add("")
-    add("`ansible.builtin.ping`, `ansible.builtin.uri` GET `/v2/pods` and `runpod.cloud.pod_info` (the same GET "
-        "through the collection) on a one-pod account, alternating in one playbook run, each module process under the "
-        "interpreter shim (`tests/bench/measure_python.py`: its wall and CPU time). `ping` is the floor every module "
-        "pays (the interpreter, AnsiballZ, `ansible.module_utils.basic`); each module's cost is its median minus "
-        "`ping`'s. Goal (issue 29): `pod_info` costs at most 2x `uri`. Produced by `%s`; rows in "
-        "[`import_cost.csv`](%s)." % (rows[0].get("command", "python tests/bench/import_cost.py"),
-                                      where.link("import_cost.csv")))
-    add("")
-    add("| module | runs | process wall (s) | over ping | process CPU (s) | over ping |")
-    add("|---|---|---|---|---|---|")
-    med = {}
-    for module in ("ping", "uri", "pod_info"):
-        sel = [r for r in rows if r["module"] == module]
-        if not sel:
-            return
-        med[module] = {key: statistics.median(num(r[key]) for r in sel)
-                       for key in ("module_process_wall_s", "module_cpu_s")}
-    for module, values in med.items():
-        wall, cpu = values["module_process_wall_s"], values["module_cpu_s"]
-        add("| `%s` | %d | %.3f | %s | %.3f | %s |" % (
-            module, sum(1 for r in rows if r["module"] == module), wall,
-            "-" if module == "ping" else "%.3f" % (wall - med["ping"]["module_process_wall_s"]), cpu,
-            "-" if module == "ping" else "%.3f" % (cpu - med["ping"]["module_cpu_s"])))
-    add("")
-    ratios = []
-    for key, label in (("module_cpu_s", "CPU"), ("module_process_wall_s", "wall")):
-        uri = med["uri"][key] - med["ping"][key]
-        info = med["pod_info"][key] - med["ping"][key]
-        if uri > 0:
-            ratios.append("%.2fx (%s)" % (info / uri, label))
-    add("`pod_info` over `uri`, both over `ping`: %s; goal <= 2x: **%s**. Load average at the end of the run: %s." % (
-        ", ".join(ratios), "met" if ratios and float(ratios[0].split("x")[0]) <= 2 else "not met",
-        rows[-1].get("load1", "?")))
-
-
-def _quota(add, rows, where: Where = TOP) -> None:
-    add(where.heading("Fleets under RunPod's quota"))
-    add("")
-    if not rows:
-        add("Not run.")
-        add("")
-        return
-    add("Each run has its own simulator enforcing the v2 document's example policy (`%s`) on a scaled clock "
-        "(time_scale %s), so every time is in simulated seconds from the run's first API request. *Floor*: the "
-        "least time the windows allow for the requests made until the last create. `fleet` is "
-        "`runpod.cloud.pod` with `count` (200 pods: two tasks of 100), `loop` a loop of single `pod` tasks "
-        "then one `pod_info` batch wait (docs/pods.md, \"Fleets and RunPod's quotas\"). Produced by "
-        "`tests/bench/quota_bench.py` (%s); rows in [`quota.csv`](%s)." % (
-            rows[0]["policy"], rows[0]["time_scale"], where.by, where.link("quota.csv")))
-    add("")
-    add("| approach | pods | created | all created (s) | floor (s) | all ready (s) | requests | 429s | rc |")
-    add("|---|---|---|---|---|---|---|---|---|")
-    for row in rows:
-        add("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            row["approach"], row["n"], row["created"], row["all_created_s"], row["floor_created_s"],
-            row["all_ready_s"], row["requests"], row["rate_limited_429"], row["rc"]))
-    add("")
-
-
-def _yn(value: str) -> str:
-    return {"True": "yes", "False": "no"}.get(value, value or "n/a")
-
-
-def _landed(row) -> str:
-    if not row.get("first_two_out_posts"):
-        return "n/a"
-    return "%s (%s POST: %s)" % (_yn(row.get("lands_first_two_out", "")), row["first_two_out_posts"],
-                                 row.get("first_two_out_post_statuses") or "-")
-
-
-def _correctness(add, rows, where: Where = TOP) -> None:
-    add(where.heading("Correctness side by side"))
-    add("")
-    if not rows:
-        add("Not run.")
-        add("")
-        return
-    add("Not timings: what each approach concludes. Produced by %s (section `correctness`, one run per "
-        "cell group); rows in [`correctness.csv`](%s). Listener cases ran with a 16 s timeout, fault cases with "
-        "60 s, the rerun case (pod boot 60 s) run twice with a 6 s timeout (the modules refuse a `wait_timeout` "
-        "below the 5 s `wait_interval`)." % (where.by, where.link("correctness.csv")))
-    add("")
-    add("| question | " + " | ".join(SHORT.get(r["approach"], r["approach"]) for r in rows) + " |")
-    add("|---|" + "---|" * len(rows))
-    questions = [
-        ("reports ready on accept-then-close (wrong if yes)", "ready_on_acceptclose", _yn),
-        ("reports ready on a non-SSH answer (wrong if yes)", "ready_on_notssh", _yn),
-        ("reports ready on RUNNING before sshd answers (wrong if yes)", "late_reported_before_sshd", _yn),
-        ("... its ready report minus sshd's first banner (s)", "late_ready_minus_sshd", lambda v: v or "n/a"),
-        ("reports ready on a real sshd whose banner is not OpenSSH (AsyncSSH)", "ready_on_asyncssh", _yn),
-        ("survives a burst of three 503s on its reads", "survives_503_burst", _yn),
-        ("honours Retry-After: 8 on a 429 (next read >= 8 s later)", "honours_retry_after", _yn),
-        ("... gap from the 429 to its next read (s)", "retry_after_gap_s", lambda v: v or "n/a"),
-        ("creates a duplicate pod on a rerun after a timed-out wait", "duplicate_on_rerun", _yn),
-        ("after an image change, reports ready while only old workers serve (wrong if yes)",
-         "ready_on_old_workers_after_image_change", _yn),
-        ("... workers still on the old image at that moment", "stale_workers_when_ready", lambda v: v or "n/a"),
-    ]
-    for text, key, fmt in questions:
-        add("| %s | %s |" % (text, " | ".join(fmt(r.get(key, "")) for r in rows)))
-    add("| lands a pod when the first two GPU types are out of stock (POSTs made, their statuses) | %s |"
-        % " | ".join(_landed(r) for r in rows))
-    add("")
-    add("The stock-out row: the first two GPU types of the preference list are sold out. `naive` (a `uri` "
-        "create) and `reference` (runpodctl's `--gpuType`) name one GPU type, the first preference; the "
-        "collection's modules take the list, read the catalog once, skip the sold-out types and send one POST.")
-    add("")
-    add("`pod_batch` under a timeout counts as having treated a pod ready when its failure result "
-        "(`wait.last_states`) no longer lists that pod. The serverless approaches (`naive /health loop`, "
-        "`endpoint wait:true`) answer only the image-change question (playbook `endpoint_ship.yml`: two workers, "
-        "a new worker boots in 6 s, one old worker replaced every 10 s); the pod questions read n/a for them and "
-        "the image-change question n/a for the pod approaches.")
-    add("")
-
-
-def _price(add, rows, where: Where = TOP) -> None:
-    """The price row (section ``price``, tests/bench/price.py): what the pod costs when the first choice is out."""
-    add(where.heading("Price of the pod landed when the first choice is out of stock"))
-    add("")
-    if not rows:
-        add("Not run.")
-        add("")
-        return
-    add("Not timings: the hourly price of the pod each approach lands on. The user wants any NVIDIA GPU with 48 GB "
-        "or more and lists RTX A6000, L40S, A100 80GB PCIe, A40 (not the price order); the A6000 is sold out. "
-        "Produced by %s (section `price`, `tests/bench/price.py`); rows in [`price.csv`](%s). Prices are the "
-        "simulator's list prices (USD/h, secure cloud, one GPU), the pod's billed `cost`." % (
-            where.by, where.link("price.csv")))
-    add("")
-    add("| approach | lands a pod | GPU type | price per hour (USD) | POSTs (statuses) |")
-    add("|---|---|---|---|---|")
-    labels = {"naive_loop": "naive loop (`uri` per type in the user's order until a 201)",
-              "gpu_type_ids": "`runpod.cloud.pod` `gpu_type_ids` in the user's order",
-              "gpu_requirements": "`runpod.cloud.pod` `gpu_requirements` (min_memory_gb 48, NVIDIA)"}
-    for row in rows:
-        cells = (labels.get(row["approach"], row["approach"]), _yn(row.get("ok", "")), row.get("gpu_type") or "-",
-                 row.get("price_per_hr") or "-", row.get("posts") or "0", row.get("post_statuses") or "-")
-        add("| %s | %s | %s | %s | %s (%s) |" % cells)
-    add("")
-    add("Both list-walking approaches land on the second name of the list; `gpu_requirements` reads the catalog's "
-        "prices and stock once and lands on the cheapest type in stock that meets the requirements.")
-    add("")
-
-
-def _limits(add) -> None:
-    add("## Caveats and gaps")
-    add("")
-    add("* Detection latency of single waits depends on the gap between RUNNING and sshd: the SSH probe can run "
-        "between API reads (every 0.25 s) only once a read has shown the pod RUNNING with a public port; a pod "
-        "whose sshd answers before such a read is detected at that read. With the fixed cadence that read comes "
-        "up to 5 s after RUNNING, so pods whose sshd answers 1-4 s after RUNNING make the tail. The adaptive "
-        "cadence reads every 2.5 s while a pod is STARTING, so RUNNING is seen at most ~2.5 s late when STARTING "
-        "was seen at all; a STARTING phase shorter than the 5 s steady gap can fall between two reads, and then "
-        "RUNNING is seen up to ~3 s late (the residual tail).")
-    add("* Per-host approaches run min(N, 50) forks: at N=100 that is 50 module processes (each with its own list "
-        "reads and probes) at once on 2 cores, and the `p50 by N` column shows the CPU contention stretching task "
-        "returns. The batch wait is one process whatever N is.")
-    add("* The simulator does not record when a pod's sshd started answering, nor randomize boot delays per pod "
-        "itself; the harness measures the former with its watcher and sets the latter per name through the "
-        "`name_overrides` config at create time.")
-    add("* Absolute times include Ansible's own per-task cost on a 2-core machine; compare approaches within one "
-        "run (same machine state) rather than across pages.")
-    add("")
-
-
-def archive(bench: Path, name: str, title: str) -> Path:
-    """Copy the top-level run into bench/<name>/: the CSVs and plots of the sections it ran (the top level keeps
-    other sections' CSVs from earlier runs) and its meta.json with an ``archive`` entry."""
-    if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
-        raise SystemExit("archive name %r: use letters, digits, '-', '_' and '.' only" % name)
-    target = bench / name
-    if target.exists():
-        raise SystemExit("%s exists already: choose another name" % target)
-    meta = json.loads((bench / "meta.json").read_text())
-    meta["archive"] = {"title": title}
-    target.mkdir()
-    for file in (f for section in meta.get("sections", []) for f in SECTION_FILES.get(section, ())):
-        if (bench / file).exists():
-            shutil.copy2(bench / file, target / file)
-    (target / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return target
+def clear(bench: Path) -> list[str]:
+    """Remove what a run wrote into ``bench`` (before a new run, or to publish "no run yet"); the removed names."""
+    removed = []
+    for name in RUN_FILES:
+        if (bench / name).exists():
+            (bench / name).unlink()
+            removed.append(name)
+    return removed
 
 
 def main() -> int:
@@ -1087,17 +399,13 @@ def main() -> int:
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "docs"))
     parser.add_argument("--no-plots", action="store_true",
                         help="rebuild the page only, keep the PNGs as they are (no matplotlib needed)")
-    parser.add_argument("--archive", metavar="NAME",
-                        help="first copy the top-level run into docs/benchmarks/NAME/ (before a rerun replaces it)")
-    parser.add_argument("--title", help="with --archive: the archived section's title (what the run shows)")
+    parser.add_argument("--clear", action="store_true",
+                        help="remove the run's files from docs/benchmarks/ and write the 'no run yet' page")
     args = parser.parse_args()
     out = Path(args.out)
-    if args.archive:
-        if not args.title:
-            parser.error("--archive needs --title")
-        print("archived in %s" % archive(out / "benchmarks", args.archive, args.title))
-    meta = json.loads((out / "benchmarks" / "meta.json").read_text())
-    write(out, meta, plots=not args.no_plots)
+    if args.clear:
+        print("removed: %s" % (", ".join(clear(out / "benchmarks")) or "nothing"))
+    write(out, plots=not args.no_plots)
     return 0
 
 

@@ -1,20 +1,22 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""``make bench``: run every benchmark on one simulator and write docs/benchmarks.md, PNGs and CSVs.
+"""``make bench``: one run of every benchmark, written into docs/benchmarks/ (CSVs, meta.json, PNGs) and rendered
+as docs/benchmarks.md.
 
-Usage: ``python tests/bench/run_bench.py [--out docs]``; ``BENCH_QUICK=1`` runs reduced sizes (development),
-``BENCH_SIZES=1:3,10:2`` (N:repeats) and ``BENCH_APPROACHES=pod_wait_fixed,pod_wait`` reduce the sweep,
-``BENCH_SECTIONS=sweep,list,overhead,correctness,price,quota`` picks sections (a section not run keeps its CSVs and is
-marked on the page as coming from the earlier run), ``BENCH_CASES=stockout`` runs only those correctness cases
-(their columns are merged into correctness.csv), ``BENCH_NOTE`` adds a note (e.g. the machine's load).
+Usage: ``python tests/bench/run_bench.py [--out docs] [--timings FILE]``. A run first removes every file the last run
+wrote (report.RUN_FILES), so the page never mixes runs; every CSV row carries this run's ``run_id``. Knobs (each
+one makes the page say "reduced run"): ``BENCH_QUICK=1`` (N = 1 and 10, fewer rounds), ``BENCH_SIZES=1:3,10:2``
+(N:repeats), ``BENCH_APPROACHES=pod_wait_fixed,pod_wait``, ``BENCH_SECTIONS=sweep,quota`` (or ``all``: the default
+sections plus ``correctness`` and ``price``), ``BENCH_CASES=stockout`` (correctness cases), ``BENCH_QUOTA_SIZES``,
+``BENCH_QUOTA_APPROACHES`` and ``BENCH_QUOTA_POLICY`` (quota_bench.py); ``BENCH_NOTE`` adds a note.
+``--timings`` takes the figures of tests/bench/timing from the same ``make bench`` (the Makefile passes them).
 Nothing here is edited by hand afterwards: the page is generated from the CSVs this run wrote.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import json
 import os
@@ -30,27 +32,32 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib
+import import_cost
 import price
+import quota_bench
+import report
 from approaches import APPROACHES, RunRecord
 from benchlib import REPO_ROOT, WAIT_INTERVAL, BannerWatcher, boot_schedule, prepare
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-SWEEP_APPROACHES = ["naive", "reference", "pod_wait_fixed", "pod_wait", "pod_batch_fixed", "pod_batch", "pod_async",
-                    "pod_count"]
+# The approaches side by side (report.MAIN); pod_wait_fixed, pod_batch_fixed and pod_async on request.
+SWEEP_APPROACHES = ["naive", "reference", "pod_wait", "pod_batch", "pod_count"]
 if os.environ.get("BENCH_APPROACHES"):  # e.g. "pod_wait_fixed,pod_wait" (a reduced run)
     SWEEP_APPROACHES = os.environ["BENCH_APPROACHES"].split(",")
 # A wait of length T may make at most T / wait_interval + READ_SLACK API reads (the first and the final one included).
 READ_SLACK = 3
+# One repeat per N keeps the whole make bench near 25 minutes on 2 cores (run_bench.expected_seconds).
 if QUICK:
     SIZES = {1: 1, 10: 1}  # N -> repeats
-    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS = 1000, 1, 2
+    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS, IMPORT_ROUNDS = 1000, 1, 2, 3
 else:
-    SIZES = {1: 2, 10: 2, 50: 1, 100: 1}
-    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS = 1000, 5, 7
+    SIZES = {1: 1, 10: 1, 50: 1, 100: 1}
+    LIST_PODS, LIST_RUNS, OVERHEAD_ROUNDS, IMPORT_ROUNDS = 1000, 3, 5, 9
 if os.environ.get("BENCH_SIZES"):  # e.g. "1:3,10:2,50:1" (N:repeats)
     SIZES = {int(k): int(v) for k, v in (item.split(":") for item in os.environ["BENCH_SIZES"].split(","))}
 SWEEP_TIMEOUT = 300.0
-_KNOB_NAMES = ("BENCH_QUICK", "BENCH_SIZES", "BENCH_APPROACHES", "BENCH_SECTIONS", "BENCH_CORRECTNESS", "BENCH_CASES")
+_KNOB_NAMES = ("BENCH_QUICK", "BENCH_SIZES", "BENCH_APPROACHES", "BENCH_SECTIONS", "BENCH_CORRECTNESS", "BENCH_CASES",
+               "BENCH_QUOTA_SIZES", "BENCH_QUOTA_APPROACHES", "BENCH_QUOTA_POLICY")
 _KNOBS = [f"{key}={os.environ[key]}" for key in _KNOB_NAMES if os.environ.get(key)]
 COMMAND = "make bench" + (" (%s)" % " ".join(_KNOBS) if _KNOBS else "")
 HARNESS = "tests/bench/run_bench.py"
@@ -501,18 +508,6 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         writer.writerows(rows)
 
 
-def _merged(path: Path, rows: list[dict]) -> list[dict]:
-    """With a subset of the correctness cases, keep the earlier run's other columns (per approach)."""
-    if set(CORRECTNESS_CASES) <= CASES or not path.exists():
-        return rows
-    with path.open(newline="") as handle:
-        earlier = {row["approach"]: row for row in csv.DictReader(handle)}
-    merged = []
-    for row in rows:
-        merged.append({**earlier.pop(row["approach"], {}), **row})
-    return merged + list(earlier.values())
-
-
 def _source_commit() -> str:
     """The commit the measured code came from, marked when the work tree had changes."""
     def git(*args):
@@ -523,84 +518,127 @@ def _source_commit() -> str:
     return commit + ("+local changes" if dirty else "")
 
 
-ALL_SECTIONS = ("sweep", "list", "overhead", "correctness", "quota")
+# The default sections (the sweep runs first, on the quietest machine); ``all`` adds the rest.
+DEFAULT_SECTIONS = ("sweep", "quota", "list", "overhead", "import_cost")
+ALL_SECTIONS = (*DEFAULT_SECTIONS, "correctness", "price")
 
 
-def _section_runs(out: Path, meta: dict[str, Any], sections: set[str]) -> dict[str, dict[str, Any]]:
-    """Which run produced each section's CSVs: this one, or (a section not run now) the earlier one."""
-    previous: dict[str, Any] = {}
-    with contextlib.suppress(OSError, ValueError):
-        previous = json.loads((out / "benchmarks" / "meta.json").read_text())
-    this_run = {key: meta[key] for key in ("command", "started", "commit", "quick", "sizes")}
-    runs = {}
-    for section in ALL_SECTIONS:
-        if section in sections:
-            runs[section] = this_run
-        elif section in previous.get("section_runs", {}):
-            runs[section] = previous["section_runs"][section]
-        elif previous and section in previous.get("sections", []):
-            runs[section] = {key: previous.get(key) for key in this_run}
-    return runs
+def selected_sections() -> list[str]:
+    wanted = os.environ.get("BENCH_SECTIONS") or ",".join(DEFAULT_SECTIONS)
+    if wanted == "all":
+        return list(ALL_SECTIONS)
+    unknown = set(wanted.split(",")) - set(ALL_SECTIONS)
+    if unknown:
+        raise SystemExit("BENCH_SECTIONS: unknown %s (known: %s, or all)"
+                         % (", ".join(sorted(unknown)), ", ".join(ALL_SECTIONS)))
+    return [section for section in ALL_SECTIONS if section in wanted.split(",")]
+
+
+def expected_seconds(sections: list[str]) -> float:
+    """A rough duration of this run (bench-timing not included), from earlier runs on 2 idle cores: a sweep run
+    takes about 25 s plus 0.6 s a pod (the boot schedule's slowest pod, then Ansible's per-pod cost)."""
+    cost = {
+        "sweep": sum(k * len(SWEEP_APPROACHES) * (25 + 0.6 * n) for n, k in SIZES.items()),
+        "quota": quota_bench.expected_seconds(),
+        "list": 10 + 8 * LIST_RUNS,
+        "overhead": 10 + 4 * OVERHEAD_ROUNDS,
+        "import_cost": 10 + 3 * IMPORT_ROUNDS,
+        "correctness": 300,
+        "price": 60,
+    }
+    return sum(cost[section] for section in sections)
+
+
+def _timings(path: str | None, run_id: str, began: float) -> dict[str, Any] | None:
+    """The figures tests/bench/timing wrote in the same ``make bench`` (the Makefile removes the file first; one
+    older than an hour before this run is not this make's and is ignored), stamped with this run's id."""
+    if not path or not Path(path).exists():
+        return None
+    if Path(path).stat().st_mtime < began - 3600:
+        log("timings: %s is older than an hour, not from this make bench: left out" % path)
+        return None
+    return {"run_id": run_id, "source": "tests/bench/timing (make bench-timing, same make bench)",
+            "figures": json.loads(Path(path).read_text())}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=str(benchlib.REPO_ROOT / "docs"))
+    parser.add_argument("--timings", help="tests/bench/timing's figures from the same make bench (timings.json)")
     args = parser.parse_args()
     out = Path(args.out)
-    (out / "benchmarks").mkdir(parents=True, exist_ok=True)
-    sections = set((os.environ.get("BENCH_SECTIONS") or "sweep,list,overhead,correctness,price,quota").split(","))
+    bench = out / "benchmarks"
+    bench.mkdir(parents=True, exist_ok=True)
+    sections = selected_sections()
     began = time.time()
+    commit = _source_commit()
+    run_id = "%s-%s" % (time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(began)), commit.replace("+local changes", "+dirty"))
     machine_before = benchlib.machine_info()
+    expected = expected_seconds(sections)
+    log("run %s: %s, sections %s; expected about %.0f min on 2 idle cores" % (
+        run_id, COMMAND, ",".join(sections), expected / 60))
     log("machine: %s" % machine_before)
-    sim = benchlib.start_sim()
-    watcher = BannerWatcher(sim.urls["admin"])
-    watcher.start()
-    data: dict[str, Any] = {}
-    try:
-        if "sweep" in sections:
-            data["pods"], data["runs"] = sweep(sim, watcher, out)
-            write_csv(out / "benchmarks" / "latency.csv", data["pods"])
-            write_csv(out / "benchmarks" / "sweep.csv", data["runs"])
-        if "list" in sections:
-            data["list"] = list_bench(sim)
-            write_csv(out / "benchmarks" / "list1000.csv", data["list"])
-        if "overhead" in sections:
-            data["overhead"] = overhead_bench(sim)
-            write_csv(out / "benchmarks" / "overhead.csv", data["overhead"])
-        if "correctness" in sections:
-            data["correctness"] = _merged(out / "benchmarks" / "correctness.csv", correctness(sim, watcher))
-            write_csv(out / "benchmarks" / "correctness.csv", data["correctness"])
-        if "price" in sections:
-            data["price"] = price.price_bench(sim, log)
-            write_csv(out / "benchmarks" / "price.csv", data["price"])
-    finally:
-        watcher.stop()
-        sim.stop()
-    if "quota" in sections:  # its own simulators, on a scaled clock (quota_bench.py)
-        import quota_bench
+    if machine_before["loadavg"][0] > report.IDLE_LOAD:
+        log("WARNING: 1-minute load %.2f at the start: the machine is not idle, the page will say so"
+            % machine_before["loadavg"][0])
+    removed = report.clear(bench)
+    if removed:
+        log("removed the last run's files: %s" % ", ".join(removed))
+    report.write(out, None, plots=False)  # until this run ends (or if it fails), the page says there is no run
 
-        data["quota"] = quota_bench.sweep()
-        write_csv(out / "benchmarks" / "quota.csv", data["quota"])
-    machine_after = benchlib.machine_info()
+    def save(name: str, rows: list[dict]) -> list[dict]:
+        write_csv(bench / name, [{"run_id": run_id, **row} for row in rows])
+        return rows
+
+    if {"sweep", "list", "overhead", "correctness", "price"} & set(sections):
+        sim = benchlib.start_sim()
+        watcher = BannerWatcher(sim.urls["admin"])
+        watcher.start()
+        try:
+            if "sweep" in sections:
+                pods, runs = sweep(sim, watcher, out)
+                save("latency.csv", pods)
+                save("sweep.csv", runs)
+            if "list" in sections:
+                save("list1000.csv", list_bench(sim))
+            if "overhead" in sections:
+                save("overhead.csv", overhead_bench(sim))
+            if "correctness" in sections:
+                save("correctness.csv", correctness(sim, watcher))
+            if "price" in sections:
+                save("price.csv", price.price_bench(sim, log))
+        finally:
+            watcher.stop()
+            sim.stop()
+    if "quota" in sections:  # its own simulators, in real time (quota_bench.py)
+        save("quota.csv", quota_bench.sweep(log))
+    if "import_cost" in sections:  # its own simulator (import_cost.py)
+        log("import cost: %d rounds of ping, uri and pod_info" % IMPORT_ROUNDS)
+        save("import_cost.csv", import_cost.measure(IMPORT_ROUNDS)[0])
+    timings = _timings(args.timings, run_id, began)
+    if timings:
+        (bench / "timings.json").write_text(json.dumps(timings, indent=2, sort_keys=True) + "\n")
     meta = {
+        "run_id": run_id,
         "command": COMMAND,
+        "knobs": _KNOBS,
         "quick": QUICK,
-        "sizes": SIZES,
-        "started": time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(began)),
+        "sizes": {str(n): k for n, k in SIZES.items()},
+        "approaches": SWEEP_APPROACHES,
+        "quota": {"sizes": quota_bench.SIZES, "approaches": quota_bench.APPROACHES, "policy": quota_bench.POLICY},
+        "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(began)),
         "duration_s": round(time.time() - began, 1),
+        "expected_s": round(expected),
         "machine_before": machine_before,
-        "machine_after": machine_after,
-        "sections": sorted(sections),
+        "machine_after": benchlib.machine_info(),
+        "sections": sections,
+        "all_sections": list(ALL_SECTIONS),
         "note": os.environ.get("BENCH_NOTE", ""),
-        "commit": _source_commit(),
+        "commit": commit,
     }
-    meta["section_runs"] = _section_runs(out, meta, sections)
-    (out / "benchmarks" / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
-    import report
-
+    (bench / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     report.write(out, meta)
-    log("done in %.0f s" % (time.time() - began))
+    log("done in %.0f s (expected %.0f s): %s" % (time.time() - began, expected, out / "benchmarks.md"))
     return 0
 
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""tests/bench/report.py renders archived runs (docs/benchmarks/<name>/ with a meta.json) from their own CSVs.
+"""tests/bench/report.py: the quota floor, the ratios, the one-screen summary, and a page from one run only.
 
 A tiny docs tree in tmp_path, the page rendered without plots (no matplotlib needed): milliseconds.
 """
@@ -11,187 +11,228 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import math
 import sys
 
 import pytest
 from helpers.paths import REPO_ROOT
+from hypothesis import given
+from hypothesis import strategies as st
 
 SPEC = importlib.util.spec_from_file_location("bench_report", REPO_ROOT / "tests" / "bench" / "report.py")
 report = importlib.util.module_from_spec(SPEC)
-sys.modules[SPEC.name] = report  # dataclasses look their module up there
+sys.modules[SPEC.name] = report
 SPEC.loader.exec_module(report)
 
-LATENCY = [
-    "approach", "n", "rep", "pod", "pod_id", "sshd_after_create_schedule", "running_to_sshd_schedule",
-    "sshd_answered_rel", "reported_ready_rel", "latency", "async_job_done_latency", "failed", "wait_polls", "wait_T",
-    "wait_read_budget", "wait_reads_logged", "engine_latency",
-]
-SWEEP = [
-    "approach", "n", "rep", "ok", "wall_all_reported", "slowest_sshd_rel", "gap_to_slowest_sshd", "run_wall",
-    "requests_total", "creates", "list_reads", "pod_reads", "reads_per_pod", "wait_T", "wait_reads",
-    "wait_read_budget", "load1_at_start", "command",
+EXAMPLE = [("minute", 60, 60.0), ("hour", 3000, 3600.0), ("day", 50000, 86400.0)]
+RUN = "20261204T103000Z-abc1234"
+
+
+# -- the quota floor ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("n", "floor"), [(0, 13.0), (1, 13.0), (10, 13.0), (60, 13.0), (61, 73.0), (100, 73.0),
+                                          (120, 73.0), (121, 133.0), (200, 193.0)])
+def test_the_floor_is_the_windows_the_creates_need_plus_one_boot(n, floor):
+    assert report.quota_floor(n, EXAMPLE, boot=13.0) == floor
+
+
+def test_a_full_long_window_moves_the_short_windows_that_follow():
+    # 3000 creates fill the hour in 50 minute windows (the last opens at 2940 s); the 3001st waits for the hour
+    # (3600 s), which opens a fresh minute window there: 60 more at 3600 s, the 3061st one minute later.
+    assert report.quota_floor(3001, EXAMPLE) == 3600.0
+    assert report.quota_floor(3060, EXAMPLE) == 3600.0
+    assert report.quota_floor(3061, EXAMPLE) == 3660.0
+    assert report.quota_floor(5, []) == 0.0  # no quota: no wait
+
+
+@given(n=st.integers(0, 400), quota=st.integers(1, 70), seconds=st.integers(1, 120))
+def test_one_window_gives_the_closed_form(n, quota, seconds):
+    expected = max(0, math.ceil(n / quota) - 1) * seconds
+    assert report.quota_floor(n, [("w", quota, float(seconds))]) == expected
+
+
+# -- ratios ------------------------------------------------------------------------------------------------------
+def _run(approach, n, wall, requests, rep=0, gap=0.5):
+    return {"run_id": RUN, "approach": approach, "n": str(n), "rep": str(rep), "ok": "True",
+            "wall_all_reported": str(wall), "slowest_sshd_rel": str(wall - gap), "gap_to_slowest_sshd": str(gap),
+            "run_wall": str(wall + 1), "requests_total": str(requests), "creates": str(n), "list_reads": "1",
+            "pod_reads": "0", "reads_per_pod": "1.0", "wait_T": "", "wait_reads": "", "wait_read_budget": "",
+            "load1_at_start": "0.1", "command": "x"}
+
+
+RUNS = [
+    _run("naive", 1, 20.0, 5), _run("naive", 1, 30.0, 7, rep=1), _run("naive", 100, 90.0, 200, gap=20.0),
+    _run("reference", 1, 20.0, 7), _run("reference", 100, 40.0, 800, gap=4.5),
+    _run("pod_wait", 1, 24.0, 6), _run("pod_wait", 100, 45.0, 700, gap=0.3),
+    _run("pod_count", 1, 30.0, 10), _run("pod_count", 100, 36.0, 64, gap=0.6),
 ]
 
 
-def _csv(path, columns, rows):
+def test_ratios_compare_medians_of_the_same_run_at_the_same_n():
+    got = report.ratios(RUNS, "wall_all_reported", ["pod_wait", "pod_count"])
+
+    assert got[("pod_wait", "naive", 1)] == pytest.approx(24.0 / 25.0)  # naive's median over its two repeats
+    assert got[("pod_wait", "reference", 100)] == pytest.approx(45.0 / 40.0)
+    assert got[("pod_count", "naive", 100)] == pytest.approx(36.0 / 90.0)
+    assert ("pod_wait", "pod_wait", 1) not in got
+    requests = report.ratios(RUNS, "requests_total", ["pod_count"], ["reference"])
+    assert requests == {("pod_count", "reference", 1): pytest.approx(10 / 7), ("pod_count", "reference", 100):
+                        pytest.approx(64 / 800)}
+
+
+def test_a_ratio_needs_both_figures_and_a_positive_base():
+    assert report.ratio(3.0, 2.0) == 1.5
+    assert report.ratio(None, 2.0) is None
+    assert report.ratio(3.0, None) is None
+    assert report.ratio(3.0, 0.0) is None
+    assert report.fmt_ratio(None) == "n/a"
+    assert report.ratios([_run("pod_wait", 10, 5.0, 9)], "wall_all_reported", ["pod_wait"]) == {}  # no base ran
+
+
+# -- the summary -------------------------------------------------------------------------------------------------
+QUOTA = [
+    {"run_id": RUN, "approach": "fleet", "n": "100", "rc": "0", "created": "100", "created_once": "True",
+     "all_created_s": "61.2", "floor_created_s": "60.0", "all_ready_s": "80.4", "floor_s": "73.0",
+     "over_floor_s": "7.4", "requests": "118", "rate_limited_429": "2", "boot_s": "13.0",
+     "policy": '"minute";q=60;w=60', "command": "x"},
+    {"run_id": RUN, "approach": "fleet", "n": "200", "rc": "2", "created": "201", "created_once": "False",
+     "all_created_s": "190.0", "floor_created_s": "180.0", "all_ready_s": "", "floor_s": "193.0",
+     "over_floor_s": "", "requests": "250", "rate_limited_429": "9", "boot_s": "13.0",
+     "policy": '"minute";q=60;w=60', "command": "x"},
+]
+TIMINGS = {"run_id": RUN, "figures": {"pod wait ended by a 401, v2": {"seconds_from_fault_to_exit": 0.41}}}
+
+
+def test_the_summary_fits_one_screen_with_every_approach_the_quota_sweep_and_the_budgets():
+    lines = report.summary(RUNS, QUOTA, TIMINGS)
+    text = "\n".join(lines)
+
+    assert len(lines) <= 30
+    assert ("| approach | N = 1 | N = 100 | past slowest sshd, N = 100 (s) | API requests, N = 100 | N = 100 time vs "
+            "naive / reference |") in text
+    assert "| naive | 25.0 | 90.0 | 20.00 | 200 | - / 2.25x |" in text
+    assert "| reference | 20.0 | 40.0 | 4.50 | 800 | 0.44x / - |" in text
+    assert "| pod | 24.0 | 45.0 | 0.30 | 700 | 0.50x / 1.12x |" in text
+    assert "| pod with count | 30.0 | 36.0 | 0.60 | 64 | 0.40x / 0.90x |" in text
+    assert "| fleet | 100 | 80.4 | 73.0 | 7.4 | 2 | yes |" in text
+    assert "| fleet | 200 | not ready (rc 2) | 193.0 | n/a | 9 | **no** |" in text
+    assert "pod wait ended by a 401, v2: seconds_from_fault_to_exit 0.41" in text
+
+
+def test_an_empty_run_says_so():
+    assert report.summary([], [], {}) == ["## Summary", "", "Nothing measured in this run.", ""]
+
+
+def test_the_quota_goal_is_judged_on_the_fleet_of_100():
+    assert "7.4 s over the floor, 2 429s, created once: yes: **met**" in report.quota_goal(QUOTA)
+    late = [dict(QUOTA[0], over_floor_s="15.1")]
+    assert "**missed**" in report.quota_goal(late)
+    assert "**missed**" in report.quota_goal([dict(QUOTA[0], created_once="False")])
+    assert "**missed**" in report.quota_goal([dict(QUOTA[0], rate_limited_429="6")])
+    assert report.quota_goal(QUOTA[1:]) is None
+
+
+@pytest.mark.parametrize(("load", "warned"), [(0.3, False), (0.5, False), (0.51, True)])
+def test_a_busy_machine_is_flagged(load, warned):
+    warning = report.load_warning({"machine_before": {"loadavg": [load, 1.0, 1.0]}})
+    assert (warning is not None) == warned
+    if warned:
+        assert "not idle" in warning and "%.2f" % load in warning
+
+
+def test_an_unrecorded_load_is_flagged():
+    assert "not recorded" in report.load_warning({"machine_before": {}})
+
+
+# -- one run per page --------------------------------------------------------------------------------------------
+def _csv(path, rows):
     with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
-        for row in rows:
-            writer.writerow(row)
+        writer.writerows(rows)
 
 
-def _machine(load):
-    return {"cores": 2, "loadavg": [load, load, load], "python": "3.11.7", "memory_gb": 23.5,
-            "cpu_model": "AMD EPYC", "ansible_core": "2.19.14"}
-
-
-def _meta(started, commit, sizes, load_start, load_end, **extra):
-    return {"command": "make bench (test %s)" % commit, "quick": False, "sizes": sizes, "started": started,
-            "duration_s": 1639.0, "machine_before": _machine(load_start), "machine_after": _machine(load_end),
-            "sections": ["sweep"], "note": "", "commit": commit, **extra}
-
-
-def _pod(approach, rep, latency, polls=6):
-    return {"approach": approach, "n": 1, "rep": rep, "pod": "%s-n1-r%d-000" % (approach, rep), "pod_id": "x",
-            "sshd_after_create_schedule": 24.5, "running_to_sshd_schedule": 2.1, "sshd_answered_rel": 30.0,
-            "reported_ready_rel": 30.0 + latency, "latency": latency, "wait_polls": polls, "wait_T": 24.6,
-            "wait_read_budget": 7.92, "wait_reads_logged": polls, "engine_latency": 0.1}
-
-
-def _run(approach, rep, requests, wait_reads=""):
-    return {"approach": approach, "n": 1, "rep": rep, "ok": True, "wall_all_reported": 31.0,
-            "slowest_sshd_rel": 30.0, "gap_to_slowest_sshd": 0.5, "run_wall": 32.0, "requests_total": requests,
-            "creates": 1, "list_reads": requests - 1, "pod_reads": 0, "reads_per_pod": requests - 1.0,
-            "wait_T": 24.8 if wait_reads else "", "wait_reads": wait_reads, "wait_read_budget": 7.96 if wait_reads
-            else "", "load1_at_start": 1.0, "command": "ansible-playbook tests/bench/playbooks/x.yml (forks=1)"}
+def _meta(load=0.2, **extra):
+    machine = {"cores": 2, "loadavg": [load, 0.3, 0.4], "python": "3.11.7", "memory_gb": 23.5,
+               "cpu_model": "AMD EPYC", "ansible_core": "2.19.14"}
+    return {"run_id": RUN, "command": "make bench", "knobs": [], "quick": False, "sizes": {"1": 2, "100": 1},
+            "started": "2026-12-04 10:30:00 UTC", "duration_s": 1490.0, "machine_before": machine,
+            "machine_after": dict(machine, loadavg=[1.9, 1.2, 0.8]), "sections": ["sweep", "quota"],
+            "all_sections": ["sweep", "quota", "list", "correctness"], "note": "", "commit": "abc1234", **extra}
 
 
 @pytest.fixture
 def docs(tmp_path):
-    """docs/ with a top-level run (pod_batch, N = 1 once) and nothing archived yet."""
     bench = tmp_path / "benchmarks"
     bench.mkdir()
-    meta = _meta("2026-12-01 06:40:14 UTC", "c575c50", {"1": 1}, 1.0, 2.0)
-    (bench / "meta.json").write_text(json.dumps(meta))
-    _csv(bench / "latency.csv", LATENCY, [_pod("pod_batch", 0, 0.71)])
-    _csv(bench / "sweep.csv", SWEEP, [_run("pod_batch", 0, 10, wait_reads=6)])
+    (bench / "meta.json").write_text(json.dumps(_meta()))
+    _csv(bench / "sweep.csv", RUNS)
+    _csv(bench / "quota.csv", QUOTA)
+    (bench / "timings.json").write_text(json.dumps(TIMINGS))
     return tmp_path
 
 
-def _archive(docs, name="cadence_x"):
-    archived = docs / "benchmarks" / name
-    archived.mkdir()
-    info = {"title": "Read cadence: fixed vs adaptive", "results_commit": "a47aa5a",
-            "results_subject": "Bench results: fixed vs adaptive cadence",
-            "differences": ["**create latency**: the simulator of this run answered creates at once;"]}
-    meta = _meta("2026-12-01 05:18:44 UTC", "2c81e11", {"1": 2}, 9.22, 14.12, archive=info,
-                 note="reduced run for issue 20")
-    (archived / "meta.json").write_text(json.dumps(meta))
-    _csv(archived / "latency.csv", LATENCY, [
-        _pod("pod_wait_fixed", 0, 1.10), _pod("pod_wait_fixed", 1, 0.90),
-        _pod("pod_wait", 0, 0.50), _pod("pod_wait", 1, 0.70),
-    ])
-    _csv(archived / "sweep.csv", SWEEP, [
-        _run("pod_wait_fixed", 0, 8), _run("pod_wait_fixed", 1, 7), _run("pod_wait", 0, 8), _run("pod_wait", 1, 8),
-    ])
-    return archived
-
-
 def _page(docs):
-    report.write(docs, json.loads((docs / "benchmarks" / "meta.json").read_text()), plots=False)
+    report.write(docs, plots=False)
     return (docs / "benchmarks.md").read_text()
 
 
-def _section(page, heading, level="## "):
-    """The text from ``heading`` up to the next heading of the same level."""
-    start = page.index(heading)
-    end = page.find("\n" + level, start + len(heading))
-    return page[start:] if end < 0 else page[start:end]
-
-
-def test_an_archived_run_gets_its_own_section_with_its_provenance_and_its_own_figures(docs):
-    _archive(docs)
+def test_a_page_comes_from_one_run_with_its_load_and_the_summary_on_top(docs):
     page = _page(docs)
 
-    heading = "## Read cadence: fixed vs adaptive (run of 2026-12-01 05:18:44 UTC, commit a47aa5a)"
-    assert heading in page
-    section = _section(page, heading)
-    provenance = section.split("### Goals")[0]
-    # Provenance: run time, duration, command, code and results commits, and how it differs from the top level.
-    assert "bench run of **2026-12-01 05:18:44 UTC** (1639 s), code at commit `2c81e11`" in provenance
-    assert 'results committed in `a47aa5a` ("Bench results: fixed vs adaptive cadence")' in provenance
-    assert "**`make bench (test 2c81e11)`**" in provenance
-    assert "[`docs/benchmarks/cadence_x/`](benchmarks/cadence_x/) (`sweep.csv`, `latency.csv`, `meta.json`)" in (
-        provenance)
-    assert "The run at the top of this page (2026-12-01 06:40:14 UTC, commit `c575c50`) is a later one" in provenance
-    assert ("**approaches and sizes**: this run: `pod_wait_fixed`, `pod_wait`, N = 1 (2 repeats); the top-level "
-            "run: `pod_batch`, N = 1 (1 repeat);") in provenance
-    assert ("**load**: 1-minute load average 9.22 at the start and 14.12 at the end here against 1.0 / 2.0 in the "
-            "top-level run;") in provenance
-    assert "**code**: commit `2c81e11` here, `c575c50` in the top-level run;" in provenance
-    assert "> * **create latency**: the simulator of this run answered creates at once;" in provenance
-    assert "**Note on that run** (its meta.json): reduced run for issue 20" in provenance
-    # Its sections, one level down, from its own CSVs, linking into its directory.
-    for sub in ("### Goals", "### Readiness detection latency", "### Read cadence: API reads per wait",
-                "### API requests", "### Wall time until N pods are SSH-ready"):
-        assert sub in section
-    latency = _section(section, "### Readiness detection latency", "### ")
-    assert "| pod wait:true adaptive | 2 | 0.60 | 0.69 | 0.70 | N=1: 0.60 |" in latency
-    assert "| pod wait:true fixed | 2 | 1.00 | 1.09 | 1.10 | N=1: 1.00 |" in latency
-    assert "pod + pod_info batch" not in latency  # the top-level run's approach stays out of the archive
-    assert "rows in [`latency.csv`](benchmarks/cadence_x/latency.csv)" in latency
-    assert "![detection latency](benchmarks/cadence_x/latency.png)" in latency
-    assert "![requests](benchmarks/cadence_x/requests.png)" in section
-    assert "![wall time](benchmarks/cadence_x/walltime.png)" in section
-    assert "Produced by that run's `make bench`" in latency
-    # The top level keeps its own figures, without the archived approaches; the archive follows its sections.
-    top_latency = _section(page, "## Readiness detection latency")
-    assert "| pod + pod_info batch adaptive | 1 | 0.71 |" in top_latency
-    assert "pod wait:true" not in top_latency
-    assert "](benchmarks/latency.png)" in top_latency
-    assert page.index("## Wall time until N pods are SSH-ready") < page.index(heading) < page.index(
-        "## Caveats and gaps")
-    assert "[Read cadence: fixed vs adaptive](benchmarks/cadence_x/) (run of 2026-12-01 05:18:44 UTC)" in page
+    assert "**`make bench`** at commit `abc1234`, started 2026-12-04 10:30:00 UTC, 1490 s in total (run id " \
+        "`20261204T103000Z-abc1234`)" in page
+    assert "**Load average** (1/5/15 min): 0.2/0.3/0.4 at the start, 1.9/1.2/0.8 at the end." in page
+    assert "not idle" not in page
+    assert "Not run: `list`, `correctness` (`BENCH_SECTIONS=all` runs them)." in page
+    assert page.index("## Summary") < page.index("## What runs") < page.index("## Side by side")
+    assert "Archived" not in page and "earlier run" not in page
+    side = page[page.index("## Side by side"):page.index("## Goals")]
+    assert "| pod | 24.0 / 0.50 | 45.0 / 0.30 |" in side
+    assert "| naive | 25.0 [20.0-30.0] / 0.50 [0.50-0.50] | 90.0 / 20.00 |" in side
+    assert "| pod with count | naive | 1.20x / 1.67x | 0.40x / 0.32x |" in side
+    assert "| pod with count | reference | 1.50x / 1.43x | 0.90x / 0.08x |" in side
+    assert "| fleet | 100 | 61.2 | 60.0 | 80.4 | 73.0 | 7.4 | 118 | 2 | yes | 0 |" in page
 
 
-def test_a_run_without_archives_renders_no_archived_section(docs):
-    page = _page(docs)
+def test_a_busy_machine_and_a_reduced_run_are_flagged_at_the_top(docs):
+    meta = _meta(load=2.4, knobs=["BENCH_SIZES=1:1"])
+    (docs / "benchmarks" / "meta.json").write_text(json.dumps(meta))
 
-    assert "Provenance" not in page
-    assert "\n### " not in page
-    assert "benchmarks/cadence" not in page
-    assert "with its provenance and how it differs from this run: none at present." in page
-    assert "## Readiness detection latency" in page
+    top = _page(docs).split("## Summary")[0]
+
+    assert "> **Warning: the machine was not idle**: its 1-minute load average was 2.40 at the start" in top
+    assert "> **Reduced run** (BENCH_SIZES=1:1): not the published figures" in top
 
 
-def test_an_archive_without_an_archive_entry_is_still_rendered_under_its_directory_name(docs):
-    archived = _archive(docs, "older_run")
-    meta = json.loads((archived / "meta.json").read_text())
-    del meta["archive"]
-    (archived / "meta.json").write_text(json.dumps(meta))
+@pytest.mark.parametrize("stray", ["other run", "no column"])
+def test_a_file_from_another_run_is_refused(docs, stray):
+    rows = [dict(r, run_id="20261201T050000Z-0ld0000") for r in RUNS]
+    if stray == "no column":
+        rows = [{k: v for k, v in r.items() if k != "run_id"} for r in RUNS]
+    _csv(docs / "benchmarks" / "latency.csv", rows)
+
+    with pytest.raises(SystemExit, match=r"mixes runs: latency\.csv \(run (20261201T050000Z-0ld0000|no run_id)\) is "
+                                         r"not from the run in meta\.json \(20261204T103000Z-abc1234\)"):
+        _page(docs)
+
+
+def test_timings_of_another_run_are_refused(docs):
+    (docs / "benchmarks" / "timings.json").write_text(json.dumps(dict(TIMINGS, run_id="older")))
+    with pytest.raises(SystemExit, match=r"timings\.json \(run older\)"):
+        _page(docs)
+
+
+def test_without_a_run_the_page_says_run_make_bench(docs):
+    removed = report.clear(docs / "benchmarks")
+    (docs / "benchmarks" / "README.txt").write_text("not the run's")
 
     page = _page(docs)
 
-    assert "## Archived run `older_run` (run of 2026-12-01 05:18:44 UTC, commit 2c81e11)" in page
-    assert "[`docs/benchmarks/older_run/`](benchmarks/older_run/) (`sweep.csv`, `latency.csv`, `meta.json`). " in page
-    assert "results committed in" not in page
-    assert "`archive` entry" not in page.split("## Archived run")[1]
-
-
-def test_archive_copies_the_top_level_run_and_refuses_to_overwrite(docs):
-    bench = docs / "benchmarks"
-    (bench / "latency.png").write_bytes(b"png")
-    _csv(bench / "overhead.csv", ["module"], [{"module": "uri"}])  # from an earlier run: not this run's section
-
-    target = report.archive(bench, "batch_c575c50", "Batch waits")
-
-    assert sorted(p.name for p in target.iterdir()) == ["latency.csv", "latency.png", "meta.json", "sweep.csv"]
-    assert (target / "sweep.csv").read_text() == (bench / "sweep.csv").read_text()
-    meta = json.loads((target / "meta.json").read_text())
-    assert meta["archive"] == {"title": "Batch waits"}
-    assert meta["commit"] == "c575c50"
-    with pytest.raises(SystemExit, match="exists already"):
-        report.archive(bench, "batch_c575c50", "again")
-    with pytest.raises(SystemExit, match="archive name"):
-        report.archive(bench, "../elsewhere", "outside")
+    assert sorted(removed) == ["meta.json", "quota.csv", "sweep.csv", "timings.json"]
+    assert (docs / "benchmarks" / "README.txt").exists()
+    assert "**No run yet: run `make bench`**" in page
+    assert "## Summary" not in page
+    # CSVs without the meta.json that names their run are refused, too.
+    _csv(docs / "benchmarks" / "sweep.csv", RUNS)
+    with pytest.raises(SystemExit, match=r"no meta\.json"):
+        _page(docs)
