@@ -35,8 +35,11 @@ def scan(host, port, **_options):
     return scan_mod.ScanResult(True, (KEYS[port],), "1 key")
 
 
-LOGS = {"ok": logged(KEYS[40001].fingerprint), "liar": logged(OTHER_FP), "quiet": {"container": [],
-                                                                                  "unavailable": None}}
+LOGS = {
+    "ok": logged(KEYS[40001].fingerprint),
+    "liar": logged(OTHER_FP),
+    "quiet": {"container": [], "unavailable": None},
+}
 RECORDS = [record("ok", 40001), record("liar", 40002), record("quiet", 40003), record("down", 40004)]
 
 
