@@ -11,6 +11,7 @@ sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
@@ -22,6 +23,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstat
 WAIT_FOR = ("ssh", "running")
 # One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_step.TrustStep``).
 POD_WAIT_FOR = (*WAIT_FOR, "login")
+# How many host key steps of a batch wait run at once (each runs ssh-keyscan and one bounded log read).
+TRUST_CONCURRENCY = 8
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
 
@@ -280,8 +283,18 @@ class BatchPodPoller(Poller):
         if ready:
             self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
 
+    def _trust_round(self, addresses):
+        """The host key steps of the pods whose banner answered, at most ``TRUST_CONCURRENCY`` at once (each scans
+        and reads a log); the first mismatch fails the wait once every started step has ended."""
+        if not addresses:
+            return
+        with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(addresses))) as pool:
+            futures = [pool.submit(self._trusted, pod_id, address) for pod_id, address in addresses.items()]
+        for future in futures:
+            future.result()
+
     def _probe_round(self, targets):
-        checked = set()
+        checked = {}
         if targets:
             results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
                                        targets.items()}, **probe_options(self.deadline))
@@ -289,13 +302,13 @@ class BatchPodPoller(Poller):
                 result = results[pod_id]
                 text = _address_text(address)
                 if result.ok and self.trust is not None:
-                    checked.add(pod_id)
-                    self._trusted(pod_id, address)
+                    checked[pod_id] = address
                 elif result.ok:
                     self.states[pod_id] = f"ssh reachable at {text}"
                     self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
                 else:
                     self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
+        self._trust_round(checked)
         # A pod whose host key step ran is not rechecked between reads: the step reads its container log (an API
         # call); the next read probes it again.
         pending = {pod_id: address for pod_id, address in targets.items()
