@@ -82,9 +82,13 @@ export PATH="$BIN:$PATH"
 playbook_started=$(date +%s)
 rc=0
 # shellcheck disable=SC2086 # ANSIBLE_PLAYBOOK_ARGS is a list of words on purpose
+# A copy of the output tells the summary how the pods' host keys were checked (pipefail keeps the playbook's rc).
 "$BIN/ansible-playbook" playbooks/demo.yml \
-  -e "demo_wait_interval=$WAIT_INTERVAL" -e "demo_work_dir=$workdir/keys" ${ANSIBLE_PLAYBOOK_ARGS:-} || rc=$?
+  -e "demo_wait_interval=$WAIT_INTERVAL" -e "demo_work_dir=$workdir/keys" ${ANSIBLE_PLAYBOOK_ARGS:-} 2>&1 \
+  | tee "$workdir/playbook.log" || rc=$?
 playbook_seconds=$(( $(date +%s) - playbook_started ))
+verified=$(grep -o "host_key_check verified" "$workdir/playbook.log" | wc -l | tr -d ' ') || verified=0
+strict=$(grep -c "StrictHostKeyChecking=yes -o UserKnownHostsFile=" "$workdir/playbook.log") || strict=0
 
 if [ "$rc" -ne 0 ]; then
   echo "demo: the playbook failed (rc $rc); removing what it created ..." >&2
@@ -121,6 +125,9 @@ else
 fi
 echo "playbook:    ${playbook_seconds}s (whole run $(( $(date +%s) - started ))s, simulator time scale $TIME_SCALE)"
 echo "left behind: $leftovers in the simulator"
+if [ "$strict" -gt 0 ]; then handoff="hand-off with StrictHostKeyChecking=yes against those keys"
+else handoff="NO hand-off with StrictHostKeyChecking=yes seen"; fi
+echo "host keys:   $verified pod(s) verified against RunPod's container log; $handoff"
 echo "key pair:    $keys_left (generated for the demo pods)"
 echo "simulator:   stopped, its temporary state removed"
 echo "real RunPod: export RUNPOD_API_KEY=... && ansible-playbook playbooks/demo.yml  (docs/demo.md)"

@@ -54,3 +54,29 @@ options:
     choices: [ssh, running]
     default: ssh
 """
+
+    # The batch waits of runpod.cloud.pod_info and runpod.cloud.cluster. Paired with HOST_KEY_ARGUMENT_SPEC.
+    HOST_KEYS = r"""
+options:
+  host_key_checking:
+    description:
+      - How a wait for SSH trusts each pod's SSH host key. Once a pod's banner answers, the wait reads the host
+        keys that pod presents (OpenSSH's C(ssh-keyscan) on the controller) and the C(ssh-keygen -lf) fingerprint
+        lines RunPod's start script prints into its container log (read over the authenticated API), and
+        compares them. Each pod's result has C(ssh.host_key_check), C(ssh.host_keys) (known_hosts lines) and
+        C(ssh.host_key_fingerprints).
+      - V(log) (default) is ready with a verified key when a pod's log shows fingerprints, else pins the keys
+        seen at readiness with a warning naming the pod.
+      - V(strict) is ready only with verified keys; when the wait ends with pods whose logs never showed
+        fingerprints, it fails with C(code=host_key_unverified), naming each of them and the keys it presented.
+      - V(off) checks nothing (no scan, no log read).
+      - With V(log) and V(strict), a pod presenting a key that is not among its logged fingerprints fails the
+        whole wait at once with C(code=host_key_mismatch), naming the pod and both fingerprints. Nothing is
+        deleted.
+      - Not read by a wait for V(running), which proves no banner.
+      - See the collection's C(docs/pods.md) (section Trusting the pod's host key).
+    type: str
+    choices: [strict, log, 'off']
+    default: log
+    version_added: 0.3.0
+"""

@@ -137,6 +137,39 @@ options:
         C(runpod_ssh_not_ready) then says why there is no address.
     type: bool
     default: false
+  host_key_checking:
+    description:
+      - Whether the parse checks each added pod's SSH host key against RunPod's own record of it, and sets the
+        pod's connection to trust only that key.
+      - With V(log) or V(strict), each pod with a public SSH address is scanned (OpenSSH's C(ssh-keyscan) on the
+        controller) and its container log read over the authenticated API (one bounded read per pod, 8 at a time)
+        for the C(ssh-keygen -lf) fingerprint lines RunPod's start script prints. The checked keys are written to
+        C(<known_hosts_dir>/known_hosts_<pod id>) and the host gets C(ansible_ssh_common_args)
+        C(-o StrictHostKeyChecking=yes -o UserKnownHostsFile=<that file>), and C(runpod_host_key_check)
+        (C(verified) or C(pinned)) and C(runpod_known_hosts_file).
+      - V(log) trusts verified keys, or pins the keys it sees when the log shows no fingerprints (with a warning);
+        V(strict) adds only pods whose key is verified.
+      - A pod whose presented key is not among its logged fingerprints (C(host_key_mismatch)), whose key cannot be
+        read, or (under V(strict)) whose log shows no fingerprints is left out with a warning naming it; the
+        inventory waits for nothing, and trusts nothing it could not check.
+      - V(off) (default) checks nothing and sets no host key settings, so a parse costs one list read and no SSH
+        connection (C(ansible-inventory --graph) stays cheap); use the C(runpod.cloud.hosts) role or the
+        C(ssh.host_keys) of a pod wait, or turn this on, for a hand-off that trusts only checked keys.
+      - With O(cache=true) the check is cached with the pods (within O(cache_timeout) a parse scans nothing and
+        reads no log); the known_hosts files are written again from it.
+      - Keep Ansible's C(host_key_checking) on (its default), or Ansible puts C(StrictHostKeyChecking=no) ahead of
+        these settings.
+    type: str
+    choices: [strict, log, 'off']
+    default: 'off'
+    version_added: 0.3.0
+  known_hosts_dir:
+    description:
+      - Where O(host_key_checking) writes one known_hosts file per pod (the directory is made with mode 0700, each
+        file 0600).
+    type: path
+    default: ~/.cache/runpod.cloud/known_hosts
+    version_added: 0.3.0
 notes:
   - "Host variables: C(runpod_id), C(runpod_name), C(runpod_status) (the API's lifecycle value),
     C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
@@ -144,6 +177,7 @@ notes:
     C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports), C(runpod_image),
     C(runpod_ssh) (C({host, port, user, command}) or null) and C(runpod_ssh_not_ready). Their names are public
     interface."
+  - "With O(host_key_checking) on, also C(runpod_host_key_check) and C(runpod_known_hosts_file)."
   - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
     C(runpod_cluster_role) (null for TRAINING and APPLICATION clusters), C(runpod_cluster_rank),
     C(runpod_cluster_ip) (the member's address on the cluster's private network, null until assigned) and
@@ -178,6 +212,14 @@ compose:
   ansible_ssh_private_key_file: "'~/.ssh/runpod_ed25519'"
 
 ---
+# inventory/checked.runpod.yml: connect only to the host key each pod's container log vouches for
+plugin: runpod.cloud.runpod
+host_key_checking: strict
+known_hosts_dir: ~/.cache/runpod.cloud/known_hosts
+compose:
+  ansible_ssh_private_key_file: "'~/.ssh/runpod_ed25519'"
+
+---
 # inventory/all.runpod.yml: every pod, also the ones that are not reachable yet
 plugin: runpod.cloud.runpod
 runtime_status: [running, initializing, stopped, unknown]
@@ -198,6 +240,7 @@ from ansible.utils.display import Display
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 
 display = Display()
 
@@ -435,7 +478,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             return "its data center %s is not one of %s" % (record.get("data_center_id"), ", ".join(data_centers))
         return None
 
-    def _populate(self, records):
+    def _choose(self, records):
+        """The records that pass the filters (and have an SSH address, unless ``include_unreachable``)."""
         include_unreachable = self.get_option("include_unreachable")
         chosen = []
         for record in records:
@@ -451,6 +495,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 )
                 continue
             chosen.append(record)
+        return chosen
+
+    def _populate(self, chosen):
+        chosen = [record for record in chosen if self._trusted(record)]
         taken = set(self.inventory.hosts) | set(self.inventory.groups)
         names, notes = host_names(chosen, taken)
         for note in notes:
@@ -470,6 +518,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             ssh = record.get("ssh")
             if ssh is not None:
                 hostvars.update(ansible_host=ssh["host"], ansible_port=ssh["port"], ansible_user=ssh["user"])
+                hostvars.update(self._host_key_vars(record))
             for key, value in hostvars.items():
                 self.inventory.set_variable(host, key, value)
             self._set_composite_vars(self.get_option("compose"), hostvars, host, strict=strict)
@@ -492,6 +541,67 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 update_cache = True
         if records is None:
             records = self._fetch()
+        chosen = self._choose(records)
+        self._check_host_keys(chosen)
         if update_cache:
             self._cache[cache_key] = records
-        self._populate(records)
+        self._populate(chosen)
+
+    # --- host keys (host_key_checking) ----------------------------------------------------------
+    def _check_host_keys(self, chosen):
+        """Annotate each chosen record with its host key check (``record["host_key"]``), unless it carries one of
+        the same mode already (from the cache)."""
+        mode = self.get_option("host_key_checking")
+        if mode == "off":
+            return
+        todo = [record for record in chosen
+                if record.get("ssh") and (record.get("host_key") or {}).get("mode") != mode]
+        if not todo:
+            return
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
+            make_backend,
+            resolve_options,
+        )
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys
+
+        try:
+            options = resolve_options(self._connection_options())
+        except ValueError as exc:
+            raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
+        backend = make_backend(options)
+        try:
+            checks = inventory_host_keys.check_pods(backend, todo, mode, run=run_local)
+        except inventory_host_keys.ScannerMissingError as error:
+            raise AnsibleError("runpod inventory: host_key_checking is %s, but %s" % (mode, error)) from None
+        finally:
+            backend.close()
+        for record in todo:
+            record["host_key"] = checks[record["id"]]
+
+    def _trusted(self, record):
+        """False (with a warning) for a pod whose host key the check could not trust: it is left out."""
+        check = record.get("host_key") if self.get_option("host_key_checking") != "off" else None
+        if not check or not record.get("ssh"):
+            return True
+        if check.get("problem"):
+            display.warning("runpod inventory: pod %s (%s) left out: %s"
+                            % (record["id"], record.get("name"), check["problem"]))
+            return False
+        if check.get("warning"):
+            display.warning("runpod inventory: %s" % check["warning"])
+        return True
+
+    def _host_key_vars(self, record):
+        """The connection's host key settings from the check: the pod's own known_hosts file, strictly."""
+        check = record.get("host_key") if self.get_option("host_key_checking") != "off" else None
+        if not check or not check.get("host_keys"):
+            return {}
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys
+
+        path = inventory_host_keys.write_known_hosts(self.get_option("known_hosts_dir"), record["id"],
+                                                     check["host_keys"])
+        return {
+            "ansible_ssh_common_args": inventory_host_keys.ssh_common_args(path),
+            HOSTVAR_PREFIX + "host_key_check": check["host_key_check"],
+            HOSTVAR_PREFIX + "known_hosts_file": path,
+        }

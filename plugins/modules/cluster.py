@@ -28,6 +28,7 @@ extends_documentation_fragment:
   - runpod.cloud.lookup
   - runpod.cloud.container
   - runpod.cloud.container.POD
+  - runpod.cloud.wait.HOST_KEYS
 attributes:
   check_mode:
     support: full
@@ -257,7 +258,11 @@ pods:
       primary: true
   contains:
     ssh:
-      description: C({host, port, user, command}) of the node's public SSH port, else null.
+      description:
+        - C({host, port, user, command}) of the node's public SSH port, else null.
+        - After a wait that checked host keys (O(host_key_checking) not V(off)), also C(host_keys) (known_hosts
+          lines of the verified or pinned keys), C(host_key_fingerprints) and C(host_key_check) (C(verified) or
+          C(pinned)), as the pod module returns them.
       type: dict
       returned: always
     rank:
@@ -365,6 +370,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     AUTH_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
+    HOST_KEY_ARGUMENT_SPEC,
     LOOKUP_ARGUMENT_SPEC,
     POD_CONTAINER_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
@@ -379,6 +385,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import C
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
+    HOST_KEY_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     LOOKUP_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,

@@ -31,6 +31,7 @@ extends_documentation_fragment:
   - runpod.cloud.common.INFO
   - runpod.cloud.wait
   - runpod.cloud.wait.POD
+  - runpod.cloud.wait.HOST_KEYS
 options:
   id:
     description:
@@ -200,8 +201,30 @@ pods:
       description:
         - Public SSH address C({host, port, user, command}) when a public port is mapped to the pod's port 22
           and the pod is not stopped or terminated; null otherwise.
+        - After a wait for V(ssh) that checked host keys (O(host_key_checking) not V(off)), also
+          RV(pods[].ssh.host_keys), RV(pods[].ssh.host_key_fingerprints) and RV(pods[].ssh.host_key_check).
       type: dict
       sample: {host: 203.0.113.7, port: 10341, user: root, command: ssh root@203.0.113.7 -p 10341}
+      contains:
+        host_keys:
+          description:
+            - known_hosts lines for C([host]:port) of the verified keys, or of every presented key when pinned.
+              Write them to a known_hosts file and connect with C(StrictHostKeyChecking=yes).
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+        host_key_fingerprints:
+          description: The C(SHA256:) fingerprint of every host key the pod presented.
+          type: list
+          elements: str
+          returned: after a wait that checked the host key
+        host_key_check:
+          description:
+            - C(verified) (a presented key's fingerprint is in the container log), or C(pinned) (the log showed no
+              fingerprints; only under O(host_key_checking=log), with a warning).
+          type: str
+          returned: after a wait that checked the host key
+          sample: verified
     ssh_not_ready:
       description: Why RV(pods[].ssh) is null, as a sentence with the remedy; null when RV(pods[].ssh) is set.
       type: str
@@ -269,6 +292,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
+    HOST_KEY_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
     argument_spec,
@@ -281,6 +305,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
     WAIT_ARGUMENT_SPEC,
+    HOST_KEY_ARGUMENT_SPEC,
     POD_WAIT_ARGUMENT_SPEC,
     id=dict(type="str"),
     name=dict(type="str"),

@@ -14,8 +14,6 @@ happen. Otherwise the module runs and waits by itself. See docs/dev/architecture
 from __future__ import annotations
 
 import os
-import subprocess
-from collections.abc import Sequence
 
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
@@ -32,6 +30,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff impor
     key_fingerprint,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS
+from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 
 display = Display()
 
@@ -58,13 +57,6 @@ def unsafe_logs(value):
     if isinstance(value, list):
         return [unsafe_logs(item) for item in value]
     return value
-
-
-def run_local(argv: Sequence[str]) -> tuple[int, str, str]:
-    """The controller's ``run_command`` for a resumed wait (ssh-keyscan, ssh): no stdin, text out. OpenSSH's own
-    options bound its time (``_engine.host_key_scan``)."""
-    done = subprocess.run(list(argv), capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
-    return done.returncode, done.stdout, done.stderr
 
 
 class ProgressLines:

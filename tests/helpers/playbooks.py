@@ -101,6 +101,15 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
     return playbook, inventory
 
 
+# A run whose SSH connections check host keys as a user's do: Ansible's host_key_checking on and no known_hosts of
+# the harness's own (ssh takes an option's first value, so the default ANSIBLE_SSH_ARGS' /dev/null would win over a
+# host's own UserKnownHostsFile). The role, the inventory and the demo must then bring the pods' keys themselves.
+STRICT_SSH_ENV = {
+    "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",
+    "ANSIBLE_HOST_KEY_CHECKING": "True",
+}
+
+
 def harness_env() -> dict[str, str]:
     """The variables every harness playbook run shares: the harness's ansible.cfg."""
     return {"ANSIBLE_CONFIG": str(HARNESS_ANSIBLE_CFG)}

@@ -17,16 +17,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers.playbooks import STRICT_SSH_ENV
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYBOOK = REPO_ROOT / "playbooks" / "cluster.yml"
 VENV_BIN = Path(sys.executable).parent
 NAME = "it-cluster"
 GPU = "NVIDIA H100 80GB HBM3"
 CREATE = "Create the cluster and wait for SSH on every node"
-STRICT_SSH_ENV = {
-    "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",
-    "ANSIBLE_HOST_KEY_CHECKING": "True",
-}
 
 
 def free_port() -> int:
@@ -91,6 +89,13 @@ def test_example_playbook_checks_the_network_over_ssh_reruns_clean_and_deletes(s
     for pod in pods:
         assert reached[f"{NAME}-{pod['rank']}"] == sorted(p["cluster_ip"] for p in pods if p is not pod)
     assert (work_dir / "hostfile").read_text().splitlines() == [f"{pod['cluster_ip']} slots=1" for pod in pods]
+    # The wait checked every node's host key against its own container log; the play trusted only those keys
+    # (StrictHostKeyChecking=yes against the known_hosts file the playbook wrote from them).
+    assert all(pod["ssh"]["host_key_check"] == "verified" for pod in pods)
+    written = sorted((work_dir / "known_hosts").read_text().splitlines())
+    assert written == sorted(line for pod in pods for line in pod["ssh"]["host_keys"])
+    assert sorted(line.split(" ", 1)[1] for line in written) == sorted(
+        key for pod in pods for key in sim.admin.pod(pod["id"])["host_keys"])
 
     second = run_example(run_playbook, tmp_path, work_dir, port)
     assert second.rc == 0, second.stdout[-6000:] + second.stderr[-3000:]

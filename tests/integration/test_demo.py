@@ -5,7 +5,8 @@
 
 The hand-off play must really run over SSH on the simulated pods: its answers (the pod id in the remote
 environment, the GPU type from the pod's ``nvidia-smi``) only exist on the pod's SSH server, never on localhost.
-Host-key checking stays on, so the role's accept-new/known_hosts settings are what make the login work.
+Host-key checking stays on, so the login works only with the role's StrictHostKeyChecking=yes against the known_hosts
+file of keys the wait checked against each pod's container log.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ def test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_
             # A key and URL from the user's shell must be ignored (the port is loopback "discard": never answers).
             "RUNPOD_API_KEY": "users-real-key-must-not-be-used",
             "RUNPOD_API_URL": "http://127.0.0.1:9/v2",
-            # Host-key checking stays on (Ansible's default, stated here): the role's accept-new/known_hosts
-            # settings are what make the hand-off login work.
+            # Host-key checking stays on (Ansible's default, stated here): the role's StrictHostKeyChecking=yes
+            # against the checked keys is what makes the hand-off login work.
             "ANSIBLE_HOST_KEY_CHECKING": "True",
             "ANSIBLE_CALLBACK_PLUGINS": str(CALLBACK_DIR),
             "ANSIBLE_CALLBACKS_ENABLED": "sim_json_file",
@@ -78,6 +79,9 @@ def test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_
     assert "left behind: 0 pods, 0 endpoints, 0 templates in the simulator" in output
     assert "key pair:    removed (generated for the demo pods)" in output
     assert "result:      OK" in output
+    # The wait verified both pods' host keys against their logs and the hand-off trusted only those keys.
+    assert ("host keys:   2 pod(s) verified against RunPod's container log; hand-off with StrictHostKeyChecking=yes "
+            "against those keys") in output
     # The simulator it started is stopped and its temporary directory removed.
     pid = int(re.search(r"simulator \(pid (\d+)\) stopped", output).group(1))
     assert not Path(f"/proc/{pid}").exists()
@@ -104,6 +108,10 @@ def test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_
     for name, gpu in gpus.items():
         assert gpu["rc"] == 0 and gpu["stdout"] == pods[name]["gpu"]["type"]
     assert "localhost" not in facts and "localhost" not in gpus
+    shown = {r["_host"]: r["msg"][-1] for r in result.task_results("Show what the pod answered")}
+    for name in PODS:
+        assert shown[name].startswith("host key: verified; ssh options: -o StrictHostKeyChecking=yes "), shown
+        assert f"UserKnownHostsFile={tmp_path}" in shown[name] and pods[name]["id"] in shown[name]
 
     # The endpoint waited for a worker and the summary says which signal ended the wait.
     endpoint = result.task_result("Wait for a ready worker on the endpoint")

@@ -5,7 +5,8 @@
 
 Each pod's sshd prints its host key fingerprints into the container log as RunPod's start script does, or none, or
 another key's (``ssh_host_key_log``), and lets in the created key, nobody, or nobody as root (``ssh_login``). One
-playbook covers every case; it runs once on the controller (the action plugin's wait) and once in the module.
+playbook covers every case, for one pod's wait and for the batch waits (a fleet, ``pod_info`` over several pods); it
+runs once on the controller (the action plugin's wait) and once in the module.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from helpers.playbooks import play, pod_task
+from helpers.playbooks import module_task, play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY, fresh_account
 
 GPU = "NVIDIA GeForce RTX 4090"
-TASKS = ("verified", "mismatch", "strict", "pinned", "refused")
+TASKS = ("verified", "mismatch", "strict", "pinned", "refused", "fleet", "batch mismatch", "batch strict", "batch log")
+BATCH = {"wait": True, "wait_interval": "200ms", "wait_timeout": "60s"}
 
 
 def _args(name, public_key, **extra):
@@ -37,6 +39,14 @@ def _playbook(key, public_key):
                  ignore_errors=True),
         pod_task("pinned", _args("quiet", public_key)),
         pod_task("refused", _args("locked", public_key, **login), ignore_errors=True),
+        pod_task("fleet", _args("crew", public_key, count=2, host_key_checking="strict")),
+        # The batch waits of pod_info, per pod: a wrong key on one pod ends the wait naming it; strict names the pod
+        # whose log shows nothing; log verifies one and pins the other.
+        module_task("pod_info", "batch mismatch", dict(BATCH, names=["good", "liar"]), ignore_errors=True),
+        module_task("pod_info", "batch strict",
+                    dict(BATCH, names=["good", "quiet"], wait_timeout="3s", host_key_checking="strict"),
+                    ignore_errors=True),
+        module_task("pod_info", "batch log", dict(BATCH, names=["good", "quiet"])),
     )
 
 
@@ -93,11 +103,42 @@ def _check(sim, result):
     assert refused["wait"]["elapsed"] < 30  # at once, not at the end of the 60 s wait
     assert "logs" in refused and refused["logs"]["container"]  # the container log lines, as every failed wait
 
+    fleet = tasks["fleet"]
+    assert fleet.get("failed") is not True, fleet.get("msg")
+    for member in fleet["pods"]:
+        assert member["ssh"]["host_key_check"] == "verified"
+        presented = sim.admin.pod(member["id"])["host_key_fingerprints"]
+        assert sorted(member["ssh"]["host_key_fingerprints"]) == sorted(presented)
+
+    good = pod_id
+    batch = tasks["batch mismatch"]
+    assert batch["failed"] is True and batch["code"] == "host_key_mismatch", batch["msg"]
+    assert batch["msg"].startswith("Waiting for ssh on 2 pods: ") and f"pod {liar} at 127.0.0.1:" in batch["msg"]
+    assert all(fingerprint in batch["msg"] for fingerprint in sim.admin.pod(liar)["host_key_fingerprints"])
+    assert "Nothing was deleted" in batch["msg"] and liar in [entry["id"] for entry in batch["not_ready"]]
+    assert batch["wait"]["elapsed"] < 30  # at once
+    assert sim.admin.pod(liar)["status"] == "RUNNING"
+
+    quiet = pinned["pod"]["id"]
+    unverified = tasks["batch strict"]
+    assert unverified["failed"] is True and unverified["code"] == "host_key_unverified", unverified["msg"]
+    assert f"pod {quiet} " in unverified["msg"] and "shows no host key fingerprints" in unverified["msg"]
+    assert [entry["id"] for entry in unverified["not_ready"]] == [quiet]
+
+    logged = {pod["id"]: pod["ssh"] for pod in tasks["batch log"]["pods"]}
+    assert logged[good]["host_key_check"] == "verified" and logged[quiet]["host_key_check"] == "pinned"
+    assert all(ssh["host_keys"] for ssh in logged.values())
+    assert [w for w in tasks["batch log"]["warnings"] if "pinned without verification" in w and quiet in w]
+
     # Nothing is ever deleted or stopped by a failed check.
     assert sim.admin.count("DELETE") == 0
     assert sim.admin.count("POST", r"/pods/[^/]+/(action|stop|terminate)") == 0
-    return {name: (task.get("code"), (task["pod"].get("ssh") or {}).get("host_key_check")) for name, task in
-            tasks.items()}
+    return {name: (task.get("code"), _checks(task)) for name, task in tasks.items()}
+
+
+def _checks(task):
+    pods = task["pods"] if "pods" in task else [task["pod"]]
+    return [((pod or {}).get("ssh") or {}).get("host_key_check") for pod in pods]
 
 
 def test_host_keys_and_login_on_both_paths(sim, run_playbook, tmp_path, key):

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.playbooks import STRICT_SSH_ENV
 from helpers.simulated import list_reads
 
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
@@ -227,17 +228,25 @@ api_key: "{{ lookup('ansible.builtin.env', 'MY_RUNPOD_KEY') }}"
     assert "wrong-key-123" not in completed.stderr + completed.stdout
 
 
-def test_play_runs_a_task_over_ssh_on_an_inventory_host(sim, run_playbook, tmp_path):
+def test_play_runs_a_task_over_ssh_on_an_inventory_host_trusting_only_its_checked_key(sim, run_playbook, tmp_path):
+    # host_key_checking: the parse checks each pod's presented key against its container log, writes it to the pod's
+    # own known_hosts file and connects with StrictHostKeyChecking=yes (Ansible's own host key checking on: the
+    # harness's /dev/null known_hosts is not used); a pod whose log shows another key is left out, named.
     key = tmp_path / "id_ed25519"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    (pod_id,) = sim.admin.seed(
-        1, name_prefix="shell", ports=["22/tcp"], env={"PUBLIC_KEY": (tmp_path / "id_ed25519.pub").read_text()}
-    )
-    sim.admin.wait_pod(pod_id, "RUNNING", listening=True)
+    sim.admin.configure(name_overrides={"liar-00000": {"ssh_host_key_log": "wrong"}})
+    env = {"PUBLIC_KEY": (tmp_path / "id_ed25519.pub").read_text()}
+    (pod_id,) = sim.admin.seed(1, name_prefix="shell", ports=["22/tcp"], env=env)
+    (liar,) = sim.admin.seed(1, name_prefix="liar", ports=["22/tcp"], env=env)
+    for seeded in (pod_id, liar):
+        sim.admin.wait_pod(seeded, "RUNNING", listening=True)
+    known = tmp_path / "known"
     config = tmp_path / "pods.runpod.yml"
     config.write_text(
         f"""
 plugin: runpod.cloud.runpod
+host_key_checking: strict
+known_hosts_dir: {known}
 compose:
   ansible_ssh_private_key_file: "'{key}'"
   ansible_python_interpreter: "'{sys.executable}'"
@@ -250,14 +259,31 @@ compose:
   gather_facts: false
   tasks:
     - name: run a command on the pod
-      ansible.builtin.command: echo "hello from {{ runpod_id }}"
+      ansible.builtin.command: echo "hello from {{ runpod_id }} ({{ runpod_host_key_check }})"
       register: said
       changed_when: false
+    - name: show the connection settings
+      ansible.builtin.debug:
+        msg: "{{ ansible_ssh_common_args }}"
 """,
         extra_args=["-i", str(config)],
-        env={"ANSIBLE_INVENTORY_ENABLED": "runpod.cloud.runpod,ini"},
+        env={"ANSIBLE_INVENTORY_ENABLED": "runpod.cloud.runpod,ini", **STRICT_SSH_ENV},
     )
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("run a command on the pod", host="shell-00000")
-    assert out["stdout"] == f"hello from {pod_id}"
+    assert out["stdout"] == f"hello from {pod_id} (verified)"
     assert out["rc"] == 0
+    path = known / f"known_hosts_{pod_id}"
+    assert result.task_result("show the connection settings")["msg"] == (
+        f"-o StrictHostKeyChecking=yes -o UserKnownHostsFile={path}")
+    state = sim.admin.pod(pod_id)
+    lines = path.read_text().splitlines()
+    assert all(line.startswith(f"[127.0.0.1]:{state['port_map']['22']} ") for line in lines)
+    assert sorted(line.split(" ", 1)[1] for line in lines) == sorted(state["host_keys"])
+    assert oct(known.stat().st_mode & 0o777) == "0o700" and oct(path.stat().st_mode & 0o777) == "0o600"
+    # The liar is left out, with both sides' fingerprints; no file trusts its key.
+    said = " ".join((result.stdout + result.stderr).split())
+    assert f"pod {liar} (liar-00000) left out: pod {liar} at 127.0.0.1:" in said, said[-3000:]
+    assert all(fingerprint in said for fingerprint in sim.admin.pod(liar)["host_key_fingerprints"])
+    assert not (known / f"known_hosts_{liar}").exists()
+    assert result.task_results("run a command on the pod") == [out]

@@ -4,13 +4,17 @@
 """The ``runpod.cloud.hosts`` role against the simulator: provision, hand off over real SSH, rerun, absent.
 
 Host-key checking stays ON here (the ``run_playbook`` default turns it off and points known_hosts at
-/dev/null): the connection must work with the role's own ``accept-new`` + per-pod known_hosts settings.
+/dev/null): the connection must work with the role's own ``StrictHostKeyChecking=yes`` against the per-pod
+known_hosts file of the keys its wait checked against each pod's container log, and fails against any other key.
 """
 
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from pathlib import Path
+
+from helpers.playbooks import STRICT_SSH_ENV
 
 GPU = "NVIDIA RTX A4000"
 PODS = ("role-gpu-a", "role-gpu-b")
@@ -23,12 +27,6 @@ FLEET_ENTRY = """
             gpu_type_ids: ["NVIDIA GeForce RTX 4090"]"""
 ALL = (*PODS, *FLEET)
 ROLE = "runpod.cloud.hosts : "  # prefix of the role's task names in the report
-
-# Keep ControlMaster for speed, drop the fixture's UserKnownHostsFile=/dev/null and StrictHostKeyChecking=no.
-STRICT_SSH_ENV = {
-    "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s",
-    "ANSIBLE_HOST_KEY_CHECKING": "True",
-}
 
 
 def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None) -> str:
@@ -51,6 +49,9 @@ def role_playbook(work_dir: Path, state: str = "present", pods: str | None = Non
       ansible.builtin.command: printenv RUNPOD_POD_ID
       register: remote_id
       changed_when: false
+    - name: Show the connection settings
+      ansible.builtin.debug:
+        msg: "{{ ansible_ssh_common_args }}"
 """
         if state == "present"
         else ""
@@ -78,8 +79,16 @@ def role_playbook(work_dir: Path, state: str = "present", pods: str | None = Non
 {handoff}"""
 
 
+def ssh_true(private_key: Path, port: int, known_hosts: Path) -> subprocess.CompletedProcess:
+    """``ssh ... true`` to 127.0.0.1:port as root, trusting only the keys in ``known_hosts``."""
+    argv = ["ssh", "-F", "/dev/null", "-i", str(private_key), "-p", str(port), "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=yes", "-o", f"UserKnownHostsFile={known_hosts}", "-o", "ConnectTimeout=10",
+            "-o", "GlobalKnownHostsFile=/dev/null", "root@127.0.0.1", "true"]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+
+
 def live(sim, kind: str) -> list[dict]:
-    """What the public API lists (v2): pods, endpoints or templates."""
+    """What the public API lists (v2), every page: pods, endpoints or templates."""
     path, field = {"pods": ("/pods", "pods"), "endpoints": ("/serverless", "endpoints")}.get(kind, (f"/{kind}", kind))
     return [item for item in sim.listed(path, field) if item]
 
@@ -115,11 +124,31 @@ def test_rerun_changes_nothing_then_absent_deletes_the_pods_and_the_generated_ke
     # The hand-off play ran on the pods (not localhost) over SSH: the remote env names each pod's own id.
     remote = {r["_host"]: r["stdout"] for r in first.task_results("Read the pod id from the remote environment")}
     assert remote == {name: ready[name]["id"] for name in ALL}
-    # accept-new recorded each pod's host key in its own known_hosts file; the key pair was generated.
+    # The wait verified each pod's host keys against its container log; the role wrote exactly those keys to the
+    # pod's own known_hosts file, and the hand-off connected with StrictHostKeyChecking=yes against it.
     for name in ALL:
-        known = work_dir / f"known_hosts_{ready[name]['id']}"
-        assert known.is_file() and known.read_text().strip(), f"no host key recorded for {name}"
+        pod = ready[name]
+        assert pod["ssh"]["host_key_check"] == "verified", name
+        known = work_dir / f"known_hosts_{pod['id']}"
+        lines = known.read_text().splitlines()
+        assert all(line.startswith(f"[127.0.0.1]:{pod['ssh']['port']} ") for line in lines), lines
+        assert sorted(line.split(" ", 1)[1] for line in lines) == sorted(sim.admin.pod(pod["id"])["host_keys"])
+        assert oct(known.stat().st_mode & 0o777) == "0o600"
+    args = first.task_result("Show the connection settings", host=PODS[0])["msg"]
+    assert args == f"-o StrictHostKeyChecking=yes -o UserKnownHostsFile={work_dir}/known_hosts_{ready[PODS[0]]['id']}"
     private_key = work_dir / "id_ed25519"
+    # ssh with these settings trusts only the checked keys: the same login against a file that names another
+    # pod's keys for this pod's address is refused before any authentication.
+    a, b = ready[PODS[0]], ready[PODS[1]]
+    forged = work_dir / "forged_known_hosts"
+    forged.write_text("".join(line.replace(f"[127.0.0.1]:{b['ssh']['port']} ", f"[127.0.0.1]:{a['ssh']['port']} ")
+                              + "\n" for line in (work_dir / f"known_hosts_{b['id']}").read_text().splitlines()))
+    logins = {file: ssh_true(private_key, a["ssh"]["port"], file)
+              for file in (work_dir / f"known_hosts_{a['id']}", forged)}
+    assert logins[work_dir / f"known_hosts_{a['id']}"].returncode == 0, logins
+    refused = logins[forged]
+    assert refused.returncode == 255 and "Host key verification failed" in refused.stderr, refused.stderr
+    forged.unlink()
     assert oct(private_key.stat().st_mode & 0o777) == "0o600"
     assert oct(work_dir.stat().st_mode & 0o777) == "0o700"
     key_digest = hashlib.sha256(private_key.read_bytes()).hexdigest()

@@ -89,7 +89,7 @@ class TrustStep:
         return _host_keys.unverified_message(pod_id, text, result)
 
     def _login(self, pod, address, text, trusted, deadline):
-        if self.mode == "off":  # nothing checked: trust what the pod presents now (ssh's accept-new, once)
+        if self.mode == "off":  # nothing checked: trust the keys the pod presents now, for this one login
             scanned = self.scan(address["host"], address["port"],
                                 **({} if deadline is None else {"deadline": deadline}))
             if scanned.unavailable:

@@ -11,6 +11,7 @@ sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
@@ -22,6 +23,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstat
 WAIT_FOR = ("ssh", "running")
 # One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_step.TrustStep``).
 POD_WAIT_FOR = (*WAIT_FOR, "login")
+# How many host key steps of a batch wait run at once (each runs ssh-keyscan and one bounded log read).
+TRUST_CONCURRENCY = 8
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
 
@@ -139,10 +142,13 @@ class BatchPodPoller(Poller):
     The success value maps each pod id to ``{"pod", "ssh"}``. ``read`` replaces the pod list read, ``gone`` is
     what a 404 on it means (fatal ``not_found``; None: a failed read like any other), and ``pod_count`` makes
     the listed pods join the wait in rank order until that many are ready (``cluster_poller``).
+    ``trust`` (``() -> host_key_step.TrustStep``, or None) makes one host key step per pod after its banner, as
+    ``PodPoller``'s ``trust`` does for one pod; ``trusts`` holds each pod's step (its result fields, warning or
+    unverified check). A mismatch on any pod ends the wait at once.
     """
 
     def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None, *,
-                 is_terminal=_podstate.is_terminal, gone=None, pod_count=None):
+                 is_terminal=_podstate.is_terminal, gone=None, pod_count=None, trust=None):
         if wait_for not in WAIT_FOR:
             raise ValueError(f"wait_for must be one of {', '.join(WAIT_FOR)}, got {wait_for!r}")
         self.pod_ids = list(dict.fromkeys(pod_ids))
@@ -163,6 +169,8 @@ class BatchPodPoller(Poller):
         self.is_terminal = is_terminal
         self.gone = gone
         self.pod_count = pod_count
+        self.trust = trust
+        self.trusts = {}
 
     def poll(self):
         try:
@@ -264,19 +272,52 @@ class BatchPodPoller(Poller):
             self.states[pod_id] = f"ssh port {_address_text(address)} allocated"
             targets[pod_id] = address
 
+    def _trusted(self, pod_id, address):
+        """The pod's host key step (``host_key_step.TrustStep``) after its banner: done when it is ready."""
+        step = self.trusts.get(pod_id)
+        if step is None:
+            step = self.trusts[pod_id] = self.trust()
+        try:
+            ready, detail = step(self.last_pods[pod_id], address, self.deadline)
+        except PollError as error:  # a mismatch: the whole wait fails, naming this pod
+            self.states[pod_id] = error.code
+            self.failed.append(pod_id)
+            raise PollError(error.code, error.message, status=error.status, fatal=error.fatal,
+                            states=dict(self.states)) from error
+        self.states[pod_id] = detail
+        if ready:
+            self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
+
+    def _trust_round(self, addresses):
+        """The host key steps of the pods whose banner answered, at most ``TRUST_CONCURRENCY`` at once (each scans
+        and reads a log); the first mismatch fails the wait once every started step has ended."""
+        if not addresses:
+            return
+        with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(addresses))) as pool:
+            futures = [pool.submit(self._trusted, pod_id, address) for pod_id, address in addresses.items()]
+        for future in futures:
+            future.result()
+
     def _probe_round(self, targets):
+        checked = {}
         if targets:
             results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
                                        targets.items()}, **probe_options(self.deadline))
             for pod_id, address in targets.items():
                 result = results[pod_id]
                 text = _address_text(address)
-                if result.ok:
+                if result.ok and self.trust is not None:
+                    checked[pod_id] = address
+                elif result.ok:
                     self.states[pod_id] = f"ssh reachable at {text}"
                     self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
                 else:
                     self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
-        pending = {pod_id: address for pod_id, address in targets.items() if pod_id not in self.done}
+        self._trust_round(checked)
+        # A pod whose host key step ran is not rechecked between reads: the step reads its container log (an API
+        # call); the next read probes it again.
+        pending = {pod_id: address for pod_id, address in targets.items()
+                   if pod_id not in self.done and pod_id not in checked}
         states = dict(self.states)
         if self._all_ready():
             self.detail = f"all {len(self.pod_ids)} pods ready"
@@ -318,15 +359,16 @@ class BatchLines:
             self.on_transition(dict(entry, subject=self.subject))
 
 
-def cluster_poller(backend, cluster_id, pod_count, probe_many=None):
+def cluster_poller(backend, cluster_id, pod_count, probe_many=None, trust=None):
     """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
 
     Each poll is one ``backend.clusters.pods(cluster_id)`` read; members join the wait as they are
     listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
     that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
-    started on its own. A cluster that no longer exists fails it with ``not_found``.
+    started on its own. A cluster that no longer exists fails it with ``not_found``. ``trust``: each member's
+    host key step, as in ``BatchPodPoller``.
     """
-    return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many,
+    return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many, trust=trust,
                           read=lambda: backend.clusters.pods(cluster_id, attempts=1),
                           is_terminal=_podstate.is_member_down, pod_count=int(pod_count or 0),
                           gone=f"cluster {cluster_id} no longer exists, so it was deleted while waiting")

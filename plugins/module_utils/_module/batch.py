@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     add_pod_logs,
     batch_failure_logs,
@@ -54,7 +55,8 @@ def wait_fleet(waiter, members):
     pod_ids = list(host.result["ids"])
     names = {member["id"]: member["name"] for member in members if member["id"]}
     before = list(host.result["pods"])
-    poller = BatchPodPoller(host.backend, pod_ids, wait_for=settings.wait_for, names=names)
+    poller = BatchPodPoller(host.backend, pod_ids, wait_for=settings.wait_for, names=names,
+                            trust=_host_key_wait.trust_factory(waiter, settings.wait_for))
     what = "ssh" if settings.wait_for == "ssh" else "running status"
     base = host.params["name"]
 
@@ -64,6 +66,7 @@ def wait_fleet(waiter, members):
             pod, ready = before[index], final.get(member["id"])
             if ready is not None:
                 pod = with_proven_ssh(describe_pod(ready["pod"]), ready.get("ssh"))
+                pod = _host_key_wait.with_host_keys(pod, poller.trusts.get(member["id"]), host.warn)
             elif member["id"] in poller.last_pods:
                 pod = describe_pod(poller.last_pods[member["id"]])
             pods.append(pod)
@@ -85,7 +88,13 @@ def wait_fleet(waiter, members):
 
 
 def explain_batch_failure(error, poller, pod_ids, names):
-    """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait."""
+    """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait;
+    ``host_key_unverified`` first when a ``strict`` wait ran out of time on pods whose logs showed no fingerprints."""
+    return _host_key_wait.explain_unverified(lambda: _not_ready(error, poller, pod_ids, names), error, poller.trusts,
+                                             [pod_id for pod_id in pod_ids if pod_id not in poller.done])
+
+
+def _not_ready(error, poller, pod_ids, names):
     states = dict(error.last_states or poller.states)
     not_ready = []
     for pod_id in pod_ids:
@@ -142,7 +151,8 @@ class PodsWaiter(Waiter):
         before = {pod["id"]: pod for pod in result["pods"]}
         missing = result["missing"]
         poller = BatchPodPoller(self.host.backend, pod_ids, wait_for=settings.wait_for, names=names,
-                                read=first_read_then(self.host.backend.pods, first_read))
+                                read=first_read_then(self.host.backend.pods, first_read),
+                                trust=_host_key_wait.trust_factory(self, settings.wait_for))
         what = "ssh" if settings.wait_for == "ssh" else "running status"
         count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
 
@@ -150,7 +160,8 @@ class PodsWaiter(Waiter):
             pods = []
             for pod_id in pod_ids:
                 if pod_id in final:
-                    pods.append(describe_pod(final[pod_id]["pod"]))
+                    pods.append(_host_key_wait.with_host_keys(describe_pod(final[pod_id]["pod"]),
+                                                              poller.trusts.get(pod_id), self.host.warn))
                 elif pod_id in poller.last_pods:
                     pods.append(describe_pod(poller.last_pods[pod_id]))
                 elif pod_id in before:

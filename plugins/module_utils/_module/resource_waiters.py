@@ -15,22 +15,20 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import BUILD_FAILED_CODE, BuildPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import (
     PodPoller,
     cluster_poller,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
-    container_lines,
     endpoint_failure_logs,
     live_pod_lines,
     pending_pods,
     pod_failure_logs,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
     describe_build,
     describe_cluster,
@@ -65,16 +63,19 @@ class PodWaiter(Waiter):
         pod_id, result = resource.id, self.host.result
         before = result.get("pod")  # the pod as last read before the wait (what the module described)
         wait_for = self.host.wait_options.wait_for
-        trust = self.trust_step(wait_for)
+        login_key = self.host.params.get("ssh_private_key_file") if wait_for == "login" else None
+        trust = _host_key_wait.trust_step(self, wait_for, login_key)
         poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for, trust=trust)
         name = (before or {}).get("name") or self.host.params.get("name")
         subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
+        steps = {pod_id: trust} if trust is not None else {}
         outcome = self.until(
             poller,
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
             describe_last=lambda: describe_pod(poller.last_pod) if poller.last_pod is not None else before,
-            explain_failure=lambda error: self.explain_unverified(error, trust, pod_id),
+            explain_failure=lambda error: _host_key_wait.explain_unverified(
+                lambda: (f"{error}; {self.remedy(pod_id)}", {}), error, steps, [pod_id], otherwise=False),
             failure_logs=pod_failure_logs(self, pod_id),
             live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.host.wait_options.interval),
         )
@@ -83,29 +84,8 @@ class PodWaiter(Waiter):
         if poller.last_pod is not None:
             result["pod"] = describe_pod(poller.last_pod)
         with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
-        if trust is not None and trust.fields and result["pod"].get("ssh"):
-            result["pod"]["ssh"].update(trust.fields)
-        if trust is not None and trust.warning:
-            self.host.warn(trust.warning)
+        _host_key_wait.with_host_keys(result["pod"], trust, self.host.warn)
         result["wait"] = outcome.as_dict()
-
-    def trust_step(self, wait_for):
-        """The host key check and login after the banner (docs/pods.md "Trusting the pod's host key"); None when
-        the wait proves no banner (``running``) or has nothing to check (``off`` without a login)."""
-        params = self.host.params
-        mode = params.get("host_key_checking") or "off"
-        login = wait_for == "login"
-        if wait_for == "running" or (mode == "off" and not login):
-            return None
-        return TrustStep(mode, lambda pod_id: container_lines(self, pod_id),
-                         params.get("ssh_private_key_file") if login else None, run=self.host.run_command)
-
-    def explain_unverified(self, error, trust, pod_id):
-        """A strict wait that ended while the log showed no fingerprints fails ``host_key_unverified``."""
-        message = trust.unverified_failure(pod_id) if trust is not None and error.code == "wait_timeout" else None
-        if message is None:
-            return None
-        return f"{message} {error}; {self.remedy(pod_id)}", {"code": UNVERIFIED_CODE}
 
 
 # What an endpoint wait waits for, by ``wait_for`` (its label).
@@ -202,6 +182,7 @@ class ClusterWaiter(Waiter):
         super().__init__(host, progress, on_transition)
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
         self.proven = {}  # node id -> SSH address the wait proved reachable
+        self.trusts = {}  # node id -> its host key step (what it proved: ``host_key_wait.with_host_keys``)
 
     def last_known_state(self):
         counts = (self.host.result.get("cluster") or {}).get("pods_by_status") or {}
@@ -211,16 +192,21 @@ class ClusterWaiter(Waiter):
         self.members = self.host.backend.clusters.pods(cluster.id)
         return self.members
 
-    def describe_members(self):
-        """``result["pods"]``: the nodes as last read, with the SSH addresses the wait proved."""
-        self.host.result["pods"] = describe_members(self.members or [], self.proven)
+    def describe_members(self, warn=None):
+        """``result["pods"]``: the nodes as last read, with the SSH addresses and host keys the wait proved (the
+        pinned warnings go to ``warn``, once, after the wait)."""
+        pods = describe_members(self.members or [], self.proven)
+        for pod in pods:
+            _host_key_wait.with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
+        self.host.result["pods"] = pods
 
     def wait_for(self, resource):
         cluster_id, result = resource.id, self.host.result
         before = result["cluster"]  # the cluster as last read before the wait (what the module described)
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
-        poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"])
+        poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"],
+                                trust=_host_key_wait.trust_factory(self, "ssh"))
 
         def last_seen():
             if poller.last_pods:
@@ -239,6 +225,7 @@ class ClusterWaiter(Waiter):
             live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.host.wait_options.interval),
         )
         self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
+        self.trusts = poller.trusts
         self.members = list(poller.last_pods.values())
         # The create answer predates placement: one read gives the data center, network and primary.
         try:
@@ -247,10 +234,18 @@ class ClusterWaiter(Waiter):
             self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
                            f"network and primary failed: {error.message} ({error.code}); they may be null")
         result["wait"] = outcome.as_dict()
-        self.describe_members()
+        self.describe_members(self.host.warn)
 
     @staticmethod
     def explain_failure(error, poller, cluster_id):
+        """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait ran out of time on nodes
+        whose logs showed no fingerprints."""
+        waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+        return _host_key_wait.explain_unverified(
+            lambda: ClusterWaiter.not_ready(error, poller, cluster_id), error, poller.trusts, waiting)
+
+    @staticmethod
+    def not_ready(error, poller, cluster_id):
         waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
         not_ready = []
         for pod_id in waiting:

@@ -49,6 +49,12 @@ POD_WAIT_ARGUMENT_SPEC = dict(
     wait_for=dict(type="str", choices=["ssh", "running"], default="ssh"),
 )
 
+# Paired with plugins/doc_fragments/wait.py (HOST_KEYS): the batch waits of pod_info and cluster (the pod module
+# documents its own, which also covers wait_for: login).
+HOST_KEY_ARGUMENT_SPEC = dict(
+    host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
+)
+
 # Paired with plugins/doc_fragments/gpu_choice.py: a GPU type by requirement and a list-price cap (pod, cluster).
 GPU_CHOICE_ARGUMENT_SPEC = dict(
     gpu_requirements=dict(

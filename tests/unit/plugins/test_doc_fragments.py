@@ -20,6 +20,7 @@ PAIRS = {
     ("auth", "DOCUMENTATION"): (specs.AUTH_ARGUMENT_SPEC,),
     ("wait", "DOCUMENTATION"): (specs.WAIT_ARGUMENT_SPEC,),
     ("wait", "POD"): (specs.POD_WAIT_ARGUMENT_SPEC,),
+    ("wait", "HOST_KEYS"): (specs.HOST_KEY_ARGUMENT_SPEC,),
     ("gpu_choice", "DOCUMENTATION"): (specs.GPU_CHOICE_ARGUMENT_SPEC,),
     ("info_selection", "DOCUMENTATION"): (specs.INFO_SELECTION_SPEC,),
     ("lookup", "DOCUMENTATION"): (specs.LOOKUP_ARGUMENT_SPEC,),

@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import SSEParser, read_event
-from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import run_local
+from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 from runpod_sim.testing import start_simulator
 
 OPENSSH = all(shutil.which(tool) for tool in ("ssh", "ssh-keyscan", "ssh-keygen"))

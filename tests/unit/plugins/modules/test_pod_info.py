@@ -161,8 +161,11 @@ def test_batch_wait_for_ssh_probes_every_listed_address(capsys, monkeypatch, clo
 
     monkeypatch.setattr(_ssh_probe, "probe_many", probe_many)
     backend = FakeBackend(pods=[running("a", "web", ssh_direct=DIRECT)])
-    result = run(backend, capsys, monkeypatch, id="a", wait=True, wait_interval="5s", wait_timeout="1m")
+    # host_key_checking off: no ssh-keyscan of the fake address (the batch host key step: test_batch_host_keys.py).
+    result = run(backend, capsys, monkeypatch, id="a", wait=True, wait_interval="5s", wait_timeout="1m",
+                 host_key_checking="off")
     assert "failed" not in result, result
+    assert "host_key_check" not in result["pods"][0]["ssh"]
     assert result["wait"]["probes"] >= 1
     assert backend.count("list_pods") == 1  # the banner came between reads: no second read
 

@@ -26,7 +26,9 @@ from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoin
 
 ENDPOINT_WAIT = {"name": "ep", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "ready"}
 CLUSTER_CREATE = {"name": "train", "gpu_type_id": "NVIDIA H100 80GB HBM3", "pod_count": 2, "image": "img:1",
-                  "wait": True, "wait_timeout": "2m", "wait_interval": "1s"}
+                  "wait": True, "wait_timeout": "2m", "wait_interval": "1s",
+                  # No ssh-keyscan of the fake nodes (each node's host key step: test_batch_host_keys.py).
+                  "host_key_checking": "off"}
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,93 @@
+"""The inventory plugin's host key check (plugins/module_utils/_module/inventory_host_keys.py): the same rule as a
+pod wait, a pod it cannot trust left out with the reason, and one known_hosts file per pod."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
+from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys as ihk
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
+
+
+def ed25519(seed):
+    blob = b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + bytes([seed]) * 32
+    return hk.parse_key("ssh-ed25519 " + base64.b64encode(blob).decode())
+
+
+KEYS = {40001: ed25519(1), 40002: ed25519(2), 40003: ed25519(3), 40004: ed25519(4)}
+OTHER_FP = "SHA256:" + "B" * 43
+
+
+def record(pod_id, port):
+    return {"id": pod_id, "name": pod_id, "ssh": {"host": "127.0.0.1", "port": port, "user": "root"}}
+
+
+def logged(fingerprint):
+    return {"container": [{"ts": "t", "line": f"256 {fingerprint} root@x (ED25519)"}], "unavailable": None}
+
+
+def run(argv):  # never reached: the scripted scan takes its place
+    raise AssertionError(argv)
+
+
+def scan(host, port, **options):
+    assert options["run"] is run  # the plugin's runner reaches ssh-keyscan
+    if port == 40004:
+        return scan_mod.ScanResult(False, (), "ssh-keyscan of 127.0.0.1:40004 saw no host key: refused")
+    return scan_mod.ScanResult(True, (KEYS[port],), "1 key")
+
+
+LOGS = {
+    "ok": logged(KEYS[40001].fingerprint),
+    "liar": logged(OTHER_FP),
+    "quiet": {"container": [], "unavailable": None},
+}
+RECORDS = [record("ok", 40001), record("liar", 40002), record("quiet", 40003), record("down", 40004)]
+
+
+@pytest.mark.parametrize("mode", ["log", "strict"])
+def test_each_pod_is_judged_by_the_pod_wait_rule(mode):
+    asked = []
+
+    def read_logs(pod_ids):
+        asked.extend(pod_ids)
+        return {pod_id: LOGS[pod_id] for pod_id in pod_ids}
+
+    checks = ihk.check_pods(None, RECORDS, mode, run=run, scan=scan, read_logs=read_logs)
+    assert sorted(asked) == ["liar", "ok", "quiet"]  # no log read for a pod that presented no key
+    ok, liar, quiet, down = (checks[name] for name in ("ok", "liar", "quiet", "down"))
+    assert ok["host_key_check"] == "verified" and ok["problem"] is None and ok["mode"] == mode
+    assert ok["host_keys"] == [f"[127.0.0.1]:40001 ssh-ed25519 {KEYS[40001].key}"]
+    assert liar["host_key_check"] == "mismatch" and liar["host_keys"] == []
+    assert KEYS[40002].fingerprint in liar["problem"] and OTHER_FP in liar["problem"] and "pod liar " in liar["problem"]
+    assert "no host key" in down["problem"] and down["host_keys"] == []
+    if mode == "log":
+        assert quiet["problem"] is None and quiet["host_key_check"] == "pinned" and quiet["host_keys"]
+        assert "pinned without verification" in quiet["warning"]
+    else:
+        assert "shows no host key fingerprints" in quiet["problem"] and quiet["host_keys"] == []
+
+
+def test_no_ssh_keyscan_is_an_error_not_a_guess():
+    missing = scan_mod.ScanResult(False, (), "OpenSSH's ssh-keyscan was not found on PATH", unavailable=True)
+    with pytest.raises(ihk.ScannerMissingError, match="ssh-keyscan was not found"):
+        ihk.check_pods(None, RECORDS[:1], "log", run=run, scan=lambda host, port, run: missing,
+                      read_logs=lambda ids: {})
+
+
+def test_known_hosts_files_are_private_sorted_and_rewritten_only_when_they_change(tmp_path):
+    directory = tmp_path / "known"
+    lines = ["[127.0.0.1]:40001 ssh-rsa BBBB", "[127.0.0.1]:40001 ssh-ed25519 AAAA"]
+    path = ihk.write_known_hosts(str(directory), "pod-1", lines)
+    assert path == str(directory / "known_hosts_pod-1")
+    assert (directory / "known_hosts_pod-1").read_text() == "".join(line + "\n" for line in sorted(lines))
+    assert oct(directory.stat().st_mode & 0o777) == "0o700"
+    assert oct((directory / "known_hosts_pod-1").stat().st_mode & 0o777) == "0o600"
+    before = (directory / "known_hosts_pod-1").stat().st_mtime_ns
+    ihk.write_known_hosts(str(directory), "pod-1", list(reversed(lines)))
+    assert (directory / "known_hosts_pod-1").stat().st_mtime_ns == before
+    assert sorted(item.name for item in directory.iterdir()) == ["known_hosts_pod-1"]
+    assert ihk.ssh_common_args("/a b/k") == "-o StrictHostKeyChecking=yes -o UserKnownHostsFile='/a b/k'"
