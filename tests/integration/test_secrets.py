@@ -59,6 +59,15 @@ LIFECYCLE = """
       diff: true
     - name: adopt
       runpod.cloud.secret: {{name: MADE_ELSEWHERE, value: "{ignored}", description: adopted}}
+    - name: hide the secrets from the next lookup (as if made_elsewhere appeared just after it)
+      ansible.builtin.uri:
+        url: "{admin}/faults"
+        method: POST
+        body_format: json
+        body: {{route: /v2/account/secrets, kind: empty_list, method: GET}}
+        status_code: 201
+    - name: raced
+      runpod.cloud.secret: {{name: made_elsewhere, value: "{ignored}", description: raced}}
     - name: break the next description
       ansible.builtin.uri:
         url: "{admin}/secrets/faults"
@@ -97,6 +106,9 @@ def test_the_secret_lifecycle_shows_no_value_at_vvvv(sim, run_playbook, tmp_path
     adopted = result.task_result("adopt")  # found under another case: RunPod's names ignore it
     assert adopted["secret"]["id"] == made["id"] and adopted["updated_fields"] == ["description"]
     assert sim.admin.secret(made["id"])["value"] == VALUES["api"]  # on_create: not ours to rotate
+    raced = result.task_result("raced")  # the create met RunPod's 409 and adopted the secret it named
+    assert raced["actions"] == ["adopt", "update"] and raced["secret"]["id"] == made["id"], raced
+    assert raced["changed"] is True and raced["updated_fields"] == ["description"]
 
     half = result.task_result("half")
     assert half["failed"] is True and half["changed"] is True
@@ -111,7 +123,8 @@ def test_the_secret_lifecycle_shows_no_value_at_vvvv(sim, run_playbook, tmp_path
 
     # What the API holds: each value where the tasks put it (the sim's admin view is the only place it shows).
     writes = [(entry["method"], entry["path"]) for entry in sim.admin.requests() if entry["method"] != "GET"]
-    assert writes.count(("POST", "/v2/account/secrets")) == 1
+    assert writes.count(("POST", "/v2/account/secrets")) == 2  # hf_token's, and the raced one that met the 409
+    assert [entry["status"] for entry in sim.admin.requests() if entry["method"] == "POST"][-1] == 409
     assert writes.count(("PATCH", f"/v2/account/secrets/{secret_id}")) == 3  # rotate, half: value, description
     assert [secret["id"] for secret in sim.admin.secrets()] == [made["id"]]
 
