@@ -96,6 +96,9 @@ def test_template_lifecycle_in_use_and_duplicate_names(sim, run_playbook, tmp_pa
         "env": {"MODEL": "tiny", "THREADS": "4"},
         "ports": ["8000/http"],
         "docker_args": "python handler.py --port 8000",
+        # RunPod answers the exec form of the same command beside it (docs/pods.md, "The container's command").
+        "cmd": ["python", "handler.py", "--port", "8000"],
+        "entrypoint": [],
         "registry_id": None,
     }
     assert created["diff"]["after"]["env"] == {"MODEL": "tiny", "THREADS": "4"}
