@@ -19,6 +19,13 @@ from helpers.simulated import ACCOUNT_SSH_KEY, fresh_account
 
 GPU = "NVIDIA GeForce RTX 4090"
 TASKS = ("verified", "mismatch", "strict", "pinned", "refused", "fleet", "batch mismatch", "batch strict", "batch log")
+# What each task ends with (its code, and each pod's host_key_check), the same on both wait paths.
+OUTCOMES = {
+    "verified": (None, ["verified"]), "mismatch": ("host_key_mismatch", [None]),
+    "strict": ("host_key_unverified", [None]), "pinned": (None, ["pinned"]), "refused": ("login_refused", [None]),
+    "fleet": (None, ["verified", "verified"]), "batch mismatch": ("host_key_mismatch", [None, None]),
+    "batch strict": ("host_key_unverified", [None, None]), "batch log": (None, ["pinned", "verified"]),
+}
 BATCH = {"wait": True, "wait_interval": "200ms", "wait_timeout": "60s"}
 
 
@@ -35,7 +42,7 @@ def _playbook(key, public_key):
         pod_task("verified", _args("good", public_key, host_key_checking="strict", **login)),
         pod_task("mismatch", _args("liar", public_key, **login), ignore_errors=True),
         # strict waits for fingerprints that never come: its wait ends unverified.
-        pod_task("strict", _args("quiet", public_key, host_key_checking="strict", wait_timeout="15s"),
+        pod_task("strict", _args("quiet", public_key, host_key_checking="strict", wait_timeout="5s"),
                  ignore_errors=True),
         pod_task("pinned", _args("quiet", public_key)),
         pod_task("refused", _args("locked", public_key, **login), ignore_errors=True),
@@ -141,21 +148,18 @@ def _checks(task):
     return [((pod or {}).get("ssh") or {}).get("host_key_check") for pod in pods]
 
 
-def test_host_keys_and_login_on_both_paths(sim, run_playbook, tmp_path, key):
+@pytest.mark.parametrize("path", ["controller", "module"])
+def test_host_keys_and_login_on_both_paths(sim, run_playbook, tmp_path, key, path):
+    # The two wait paths run as two tests (on two workers), each against the same table of outcomes.
     public_key = key.with_suffix(".pub").read_text().strip()
-    text = _playbook(key, public_key)
-    _configure(sim)
-    (tmp_path / "controller").mkdir()
-    live = run_playbook(tmp_path / "controller", text)
-    assert "ssh reachable" not in live.stderr
-    live_outcomes = _check(sim, live)
-
     fresh_account(sim)
     sim.admin.clear_requests()
     _configure(sim)
-    (tmp_path / "module").mkdir()
-    plain = run_playbook(tmp_path / "module", text, env={"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"})
-    assert _check(sim, plain) == live_outcomes
+    env = {} if path == "controller" else {"RUNPOD_CLOUD_CONTROLLER_WAIT": "false"}
+    result = run_playbook(tmp_path, _playbook(key, public_key), env=env)
+    if path == "controller":
+        assert "ssh reachable" not in result.stderr
+    assert _check(sim, result) == OUTCOMES
 
 
 def test_login_without_a_private_key_is_refused_before_any_call(sim, run_playbook, tmp_path):
