@@ -758,12 +758,16 @@ class PodModule(ResourceModule):
                 resource_id=self.params["id"],
             )
 
-    def build_spec(self):
-        p = self.params
-        # Refuse, before the create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY.
-        problem = _pods.sshd_key_problem(p, self._template_env, lambda: bool(self.account.get_ssh_keys()))
+    def refuse_sshd_without_key(self):
+        """Refuse, before a create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY. A fleet
+        asks once, before its members (created without a wait of their own) are."""
+        problem = _pods.sshd_key_problem(self.params, self._template_env, lambda: bool(self.account.get_ssh_keys()))
         if problem:
             self.fail(problem, code="bad_request")
+
+    def build_spec(self):
+        p = self.params
+        self.refuse_sshd_without_key()
         spec = _pods.pod_spec(p)
         for warning in _pods.create_warnings(p):
             self.warn(warning)

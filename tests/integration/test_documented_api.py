@@ -83,6 +83,13 @@ def test_the_documented_api_cases_in_one_run(sim, run_playbook, tmp_path):
             {"name": "k", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait},
             ignore_errors=True,
         ),
+        # ... and so is a fleet's (its members create without a wait of their own; the fleet's wait needs the key)
+        task(
+            "keyless fleet",
+            "pod",
+            {"name": "kf", "count": 2, "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait},
+            ignore_errors=True,
+        ),
         task("own sshd", "pod", {"name": "o", "image": "my/sshd:1", "gpu_type_ids": [GPU], "own_sshd": True, **wait}),
     )
     result = run_playbook(tmp_path, text)
@@ -114,8 +121,10 @@ def test_the_documented_api_cases_in_one_run(sim, run_playbook, tmp_path):
     keyless = result.task_result("keyless")
     assert keyless["failed"] is True and keyless["code"] == "bad_request"
     assert "sshd that never starts" in keyless["msg"] and "own_sshd" in keyless["msg"]
+    fleet = result.task_result("keyless fleet")
+    assert fleet["failed"] is True and fleet["code"] == "bad_request" and "sshd that never starts" in fleet["msg"]
     assert result.task_result("own sshd")["wait"]["ready_detail"].startswith("ssh reachable at")
 
-    # One POST per pod that was valid (cpu, vol, acct, o): the keyless pod was never posted.
+    # One POST per pod that was valid (cpu, vol, acct, o): the keyless pod and fleet were never posted.
     assert sim.admin.count("POST", r"^/v2/pods$") == 4
     assert sorted(p["name"] for p in sim.admin.pods()) == ["acct", "cpu", "o", "vol"]

@@ -130,6 +130,8 @@ def run_fleet(owner):
         found = owner.backend.pods.find_named(names)
     except RunPodError as error:
         owner.fail_api(error, f"listing the pods named {names[0]} .. {names[-1]} failed")
+    if params["state"] != "absent" and not all(found[name] for name in names):
+        owner.refuse_sshd_without_key()  # the members create without a wait: the fleet's wait asks for the key
     catalog = SharedCatalog()
     members = [_Member(owner, name, found[name], catalog) for name in names]
     workers = min(params["create_concurrency"], len(members))

@@ -213,7 +213,8 @@ def check(presented: Iterable[PresentedKey], logged: Iterable[LoggedFingerprint]
     """``verified`` when a presented key's fingerprint is in the log, ``pinned`` when the log shows none,
     ``mismatch`` when it shows some and no presented key is among them. ``presented`` must not be empty (a scan
     that saw no key has nothing to check: ValueError)."""
-    keys, shown = tuple(presented), tuple(logged)
+    # In one order whatever order ssh-keyscan answered in: a rerun's result and known_hosts file are the same.
+    keys, shown = tuple(sorted(presented, key=lambda key: (key.key_type, key.key))), tuple(logged)
     if not keys:
         raise ValueError("no presented host key to check")
     if not shown:

@@ -198,6 +198,19 @@ def test_check_verified_pinned_and_mismatch():
         "host_key_check": "verified"}
 
 
+@given(keys=st.lists(st.tuples(st.sampled_from(["ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa"]),
+                               st.text("abcdef", min_size=1, max_size=4)), min_size=1, max_size=4, unique=True),
+       order=st.randoms(use_true_random=False), logged=st.booleans())
+def test_the_result_is_the_same_whatever_order_the_keys_were_presented_in(keys, order, logged):
+    presented = [hk.PresentedKey(key_type, key, f"SHA256:{key_type}{key}") for key_type, key in keys]
+    shuffled = list(presented)
+    order.shuffle(shuffled)
+    vouched = _logged(*[f"{key_type}{key}" for key_type, key in keys]) if logged else []
+    first, second = hk.check(presented, vouched), hk.check(shuffled, vouched)
+    assert first == second  # ssh-keyscan answers its key types in any order: a rerun's known_hosts is the same
+    assert hk.result_fields(first, "127.0.0.1", 40022) == hk.result_fields(second, "127.0.0.1", 40022)
+
+
 @pytest.mark.parametrize(("status", "mode", "expected"), [
     ("verified", "strict", hk.Verdict(ready=True)),
     ("verified", "log", hk.Verdict(ready=True)),

@@ -101,7 +101,7 @@ def test_existing_pods_are_reused_and_pods_beyond_count_never_touched(capsys, mo
 
 def test_check_mode_plans_every_create_and_calls_nothing(capsys, monkeypatch):
     backend = FleetBackend(pods=[pod_view("old-1", name="fleet-1")])
-    result = run(backend, capsys, monkeypatch, check_mode=True, **dict(FLEET, count=3, wait=True))
+    result = run(backend, capsys, monkeypatch, check_mode=True, **dict(FLEET, count=3, wait=True, own_sshd=True))
     assert result["changed"] is True
     assert result["actions"] == ["create fleet-2", "create fleet-3"]
     assert result["ids"] == ["old-1"] and result["pods"][1:] == [None, None]
@@ -111,7 +111,8 @@ def test_check_mode_plans_every_create_and_calls_nothing(capsys, monkeypatch):
 def test_partial_failure_fails_after_all_settle_keeps_and_names_what_exists(capsys, monkeypatch):
     refused = RunPodError("forbidden", 403, "quota exceeded")
     backend = FleetBackend(barrier=threading.Barrier(3), refuse={"fleet-2": refused})
-    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=3, create_concurrency=3, wait=True))
+    result = run(backend, capsys, monkeypatch, **dict(FLEET, count=3, create_concurrency=3, wait=True,
+                                                      own_sshd=True))
     assert result["failed"] is True and result["changed"] is True and result["code"] == "forbidden"
     assert result["failures"] == [
         {"name": "fleet-2", "msg": "creating pod 'fleet-2' failed: quota exceeded (forbidden)", "code": "forbidden"}
