@@ -42,13 +42,13 @@ def round_tasks(round_no):
 
 def test_new_fields_round_trip_without_a_diff_and_a_large_body_is_refused(sim, run_playbook, tmp_path):
     big_env = {f"VAR_{i}": "x" * 1000 for i in range(105)}
+    big_pod = json.dumps({"name": "nf-big", "image": "my-org/app:1", "gpu_type_ids": [GPU], "env": big_env})
     play = f"""- hosts: localhost
   gather_facts: false
   tasks:
 {round_tasks(1)}{round_tasks(2)}\
     - name: too large
-      runpod.cloud.pod: {json.dumps({"name": "nf-big", "image": "my-org/app:1", "gpu_type_ids": [GPU],
-                                      "env": big_env})}
+      runpod.cloud.pod: {big_pod}
       ignore_errors: true
 """
     result = run_playbook(tmp_path, play, timeout=200)

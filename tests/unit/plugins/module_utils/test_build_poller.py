@@ -65,7 +65,7 @@ class Backend:
 def test_live_states_are_not_ready_and_read_only_the_newest_build():
     endpoints = Endpoints([[build("PENDING")], [build("BUILDING")], [build("TESTING")]])
     poller = BuildPoller(Backend(endpoints), "ep-1")
-    details = [poller.poll() for _ in range(3)]
+    details = [poller.poll() for _read in range(3)]
     assert [result.ready for result in details] == [False] * 3
     assert details[1].detail == "build build_1 BUILDING (commit abc1234 on main)"
     assert endpoints.calls == [("builds", 1, 1)] * 3  # one read a poll, one attempt: no health read yet

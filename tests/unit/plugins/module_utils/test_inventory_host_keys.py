@@ -75,7 +75,7 @@ def test_no_ssh_keyscan_is_an_error_not_a_guess():
     missing = scan_mod.ScanResult(False, (), "OpenSSH's ssh-keyscan was not found on PATH", unavailable=True)
     with pytest.raises(ihk.ScannerMissingError, match="ssh-keyscan was not found"):
         ihk.check_pods(None, RECORDS[:1], "log", run=run, scan=lambda host, port, run: missing,
-                      read_logs=lambda ids: {})
+                       read_logs=lambda ids: {})
 
 
 def test_known_hosts_files_are_private_sorted_and_rewritten_only_when_they_change(tmp_path):
