@@ -82,10 +82,10 @@ sysdeps:
 	  fi; \
 	fi
 
-# The JavaScript runpod-sdk, pinned by tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the
+# The JavaScript runpod-sdk and RunPod's MCP server (@runpod/mcp-server, tests/integration/test_mcp_server.py), pinned by tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the
 # locked tree); installed once, when node_modules is missing.
 sdk-js: sysdeps
-	@[ -d tests/sdk-js/node_modules/runpod-sdk ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
+	@[ -d tests/sdk-js/node_modules/runpod-sdk ] && [ -d tests/sdk-js/node_modules/@runpod/mcp-server ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
 
 # Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file.
 define isolated_venv
