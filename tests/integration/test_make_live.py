@@ -16,7 +16,9 @@ import httpx
 import pytest
 from helpers.paths import REPO_ROOT, VENV_BIN
 
-pytestmark = pytest.mark.timeout(600)
+# make compat skips this file: what it proves does not depend on ansible-core
+# (make live's sweep; compat's own targets run the same targets on each core).
+pytestmark = [pytest.mark.timeout(600), pytest.mark.core_neutral]
 
 
 def make_live(sim, tmp_path, env, target="ssh_key"):
