@@ -55,6 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # simulator, the SDKs, the engine's pacing) proves nothing more on another core, and compat's time is CI's.
     config.addinivalue_line("markers", "core_neutral: what the test proves does not depend on ansible-core")
 
+
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
 # Small pages by default, so every list read of every test crosses pages (RunPod's default is 1000 a page: a
 # collection that stopped at the first page would pass every test with it). RUNPOD_SIM_PAGE_SIZE=1000 runs RunPod's.
