@@ -1,8 +1,8 @@
 // RunPod's MCP server (@runpod/mcp-server, pinned in package.json) against the simulator, over stdio: list its
 // tools, call the read tools that use only REST v2 and print one JSON line "RESULT {...}".
 // Usage: RUNPOD_API_KEY=... node run_mcp.mjs <v2 base URL without /v2> <serverless URL> <closed loopback URL>
-// The server would reach api.runpod.io (GraphQL tools) and PostHog (only when POSTHOG_API_KEY is set): every
-// such address is pointed at a closed loopback port and POSTHOG_API_KEY is removed, so nothing leaves the machine.
+// The server would reach RunPod's GraphQL API (its GraphQL tools) and PostHog (only when POSTHOG_API_KEY is set):
+// every such address is pointed at a closed loopback port and POSTHOG_API_KEY is removed, so nothing leaves the machine.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createRequire } from "node:module";
