@@ -44,10 +44,12 @@ def _error_text(client, response):
     return client.redact(f"{message} ({code_for_status(response.status_code)})")
 
 
-def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None):
+def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None, stop=None):
     """The newest ``tail`` lines of each source of one log stream (``source`` None = both), read until the backfill
     is over or ``deadline`` (``clock.now()`` time) passes; a logs block, never an exception. A read that answered
-    ends by the deadline, or ``quiet`` after its last chunk when that came just before the deadline."""
+    ends by the deadline, or ``quiet`` after its last chunk when that came just before the deadline. ``stop``
+    (``{ts, line} -> bool``, fed every kept line) ends the read at once when it answers true: a caller that has
+    what it came for need not wait for the stream to go quiet."""
     remaining = deadline - clock.now()
     if remaining <= 0:
         return logs_block(unavailable="the log read budget was spent before this read")
@@ -74,7 +76,7 @@ def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, q
             if media != EVENT_STREAM:
                 return logs_block(unavailable=f"the API answered with {media or 'no content type'}, not {EVENT_STREAM}")
             _quiet_reads(response, min(max(0.0, deadline - clock.now()), quiet))
-            _read_events(response, parser, decoder, tails, deadline, clock, quiet, source)
+            _read_events(response, parser, decoder, tails, deadline, clock, quiet, source, stop)
     except httpx.TimeoutException as exc:
         if not answered:
             return logs_block(unavailable=client.redact(f"no answer in time ({type(exc).__name__})"))
@@ -100,8 +102,9 @@ def _quiet_reads(response, seconds):
         timeouts["read"] = seconds
 
 
-def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source):
-    """Feed the stream to the parser until it goes quiet, the deadline passes or the byte bound is reached."""
+def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source, stop=None):
+    """Feed the stream to the parser until it goes quiet, the deadline passes, the byte bound is reached or
+    ``stop`` answers true for a kept line."""
     last_event = clock.now()
     received = 0
     for chunk in response.iter_bytes():
@@ -110,7 +113,9 @@ def _read_events(response, parser, decoder, tails, deadline, clock, quiet, sourc
         for _event_id, _name, data in events:
             event = read_event(data)
             if source is None or event["source"] == source:  # a server that ignored ``source`` sends both
-                tails.add(event)
+                entry = tails.add(event)
+                if stop is not None and stop(entry):
+                    return
         now = clock.now()
         if events:
             last_event = now

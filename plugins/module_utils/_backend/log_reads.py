@@ -49,16 +49,18 @@ class LogReader:
         self.quiet = quiet
         self.concurrency = max(1, int(concurrency))
 
-    def read(self, targets, lines, sources=SOURCES):
-        """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``."""
+    def read(self, targets, lines, sources=SOURCES, stops=None):
+        """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``.
+        ``stops`` (``{key: predicate}``) ends a key's reads early (``sse.read_log_stream``'s ``stop``)."""
+        stops = stops or {}
         deadline = self.clock.now() + self.budget
         jobs = [(key, path, source) for key, path in targets.items() for source in sources]
 
         def one(job):
-            _key, path, source = job
+            key, path, source = job
             try:
                 return read_log_stream(self.client, path, tail=lines, deadline=deadline, clock=self.clock,
-                                       mask=self.mask, source=source, quiet=self.quiet)
+                                       mask=self.mask, source=source, quiet=self.quiet, stop=stops.get(key))
             except Exception as exc:  # logs are extra information: a bug here must not fail the task
                 return logs_block(unavailable=self.client.redact(f"reading the logs failed ({type(exc).__name__})"))
 
@@ -72,8 +74,8 @@ class LogReader:
             found[key].append(block)
         return {key: merge_blocks(parts) for key, parts in found.items()}
 
-    def pods(self, pod_ids, lines, sources=SOURCES):
-        return self.read({pod_id: pod_logs_path(pod_id) for pod_id in pod_ids}, lines, sources)
+    def pods(self, pod_ids, lines, sources=SOURCES, stops=None):
+        return self.read({pod_id: pod_logs_path(pod_id) for pod_id in pod_ids}, lines, sources, stops)
 
     def workers(self, endpoint_id, worker_ids, lines, sources=SOURCES):
         return self.read({worker_id: worker_logs_path(endpoint_id, worker_id) for worker_id in worker_ids},

@@ -6,8 +6,9 @@
 scan the host keys the pod presents, check them against the container log's fingerprint lines under
 ``host_key_checking``, and, for ``wait_for: login``, log in with the user's key and run ``true``.
 
-Pure Python around ``host_key_scan``; the log read is handed in (``read_log(pod_id) -> lines or None``), as the
-engine reads no logs itself. Each step answers ``(ready, detail)`` or raises a fatal ``PollError``.
+Pure Python around ``host_key_scan``; the log read is handed in (``read_log(pod_id, enough) -> lines or None``,
+where ``enough(line)`` may end the read early), as the engine reads no logs itself. Each step answers
+``(ready, detail)`` or raises a fatal ``PollError``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class TrustStep:
     result keys), ``warning`` (the pinned warning of ``log``); ``unverified`` holds the last check of a
     ``strict`` wait that saw no fingerprints (its failure if the wait ends so)."""
 
-    def __init__(self, mode: str, read_log: Callable[[str], Any], private_key_file: str | None = None, *,
+    def __init__(self, mode: str, read_log: Callable[[str, Any], Any], private_key_file: str | None = None, *,
                  run: _scan.Run, scan: Callable[..., _scan.ScanResult] = _scan.scan,
                  login: Callable[..., _scan.LoginResult] = _scan.ssh_login):
         if mode not in _host_keys.MODES:
@@ -68,7 +69,9 @@ class TrustStep:
             raise PollError(SSH_CLIENT_MISSING, scanned.detail, fatal=True)
         if not scanned.ok:  # sshd is still starting: the next poll scans again
             return False, f"ssh banner at {text}, but no host key yet: {scanned.detail}", ()
-        lines = self.read_log(pod.id)
+        # The read ends once the log vouched for every presented key (the usual case: RunPod's start script prints
+        # them), not when the never-closing stream goes quiet, which costs every ready pod a second.
+        lines = self.read_log(pod.id, _host_keys.VouchWatch(scanned.keys))
         result = _host_keys.check(scanned.keys, _host_keys.logged_fingerprints(lines or ()))
         verdict = _host_keys.verdict(result.status, self.mode)
         if verdict.failure:

@@ -21,8 +21,11 @@ def trust_step(waiter, wait_for, private_key_file=None):
     mode = waiter.host.params.get("host_key_checking") or "off"
     if wait_for == "running" or (mode == "off" and private_key_file is None):
         return None
-    return TrustStep(mode, lambda pod_id: container_lines(waiter, pod_id), private_key_file,
-                     run=waiter.host.run_command)
+
+    def read_log(pod_id, enough):
+        return container_lines(waiter, pod_id, enough=enough)
+
+    return TrustStep(mode, read_log, private_key_file, run=waiter.host.run_command)
 
 
 def trust_factory(waiter, wait_for):

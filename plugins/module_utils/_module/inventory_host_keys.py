@@ -32,8 +32,8 @@ def check_pods(backend, records, mode, *, run, secrets=(), scan=_scan.scan, read
     ``log``): each check has ``mode``, ``host_key_check``, ``host_keys`` (known_hosts lines of the keys to trust),
     ``host_key_fingerprints`` and ``problem`` (why the pod must be left out, else None) and ``warning``.
     ``run`` starts ``ssh-keyscan`` (``_engine.host_key_scan.Run``: the plugin's ``run_local``). The scans run
-    concurrently, the log reads in one bounded batch (``read_logs(pod_ids) -> {id: logs block}``, by default a
-    ``LogReader`` on ``backend``)."""
+    concurrently, the log reads in one bounded batch (``read_logs(pod_ids, stops) -> {id: logs block}``, by default
+    a ``LogReader`` on ``backend``; ``stops``: ``{id: predicate}`` ending each read early)."""
     targets = [record for record in records if record.get("ssh")]
     if not targets:
         return {}
@@ -45,8 +45,11 @@ def check_pods(backend, records, mode, *, run, secrets=(), scan=_scan.scan, read
     if missing is not None:
         raise ScannerMissingError(missing.detail)
     scanned = [record["id"] for record in targets if scans[record["id"]].ok]
-    reader = read_logs or (lambda pod_ids: LogReader(backend, secrets).pods(pod_ids, HOST_KEY_LINES, ("container",)))
-    logs = reader(scanned) if scanned else {}
+    reader = read_logs or (lambda pod_ids, stops: LogReader(backend, secrets).pods(pod_ids, HOST_KEY_LINES,
+                                                                                   ("container",), stops))
+    # Each read ends once the log vouched for every key its pod presented (see ``_host_keys.VouchWatch``).
+    stops = {pod_id: _host_keys.VouchWatch(scans[pod_id].keys) for pod_id in scanned}
+    logs = reader(scanned, stops) if scanned else {}
     return {record["id"]: _judge(record, mode, scans[record["id"]], logs.get(record["id"])) for record in targets}
 
 

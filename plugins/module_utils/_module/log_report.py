@@ -63,12 +63,13 @@ def reader(owner, **settings):
     return LogReader(owner.backend, task_secrets(owner), **settings)
 
 
-def read_pods(owner, pod_ids, lines, sources=None, **settings):
-    """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception."""
+def read_pods(owner, pod_ids, lines, sources=None, stops=None, **settings):
+    """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception.
+    ``stops``: ``{id: predicate}`` ends a pod's read early (``LogReader.read``)."""
     try:
         if sources is not None:
-            return reader(owner, **settings).pods(pod_ids, lines, sources)
-        return reader(owner, **settings).pods(pod_ids, lines)
+            return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
+        return reader(owner, **settings).pods(pod_ids, lines, stops=stops)
     except Exception as exc:  # logs are extra information: they never change how a task ends
         return {pod_id: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for pod_id in pod_ids}
 
@@ -78,10 +79,12 @@ def read_pods(owner, pod_ids, lines, sources=None, **settings):
 HOST_KEY_LINES = 1000
 
 
-def container_lines(owner, pod_id, lines=HOST_KEY_LINES):
+def container_lines(owner, pod_id, lines=HOST_KEY_LINES, enough=None):
     """The container log's newest ``lines`` of one pod (``{ts, line}`` entries, masked), or None when the read
-    failed: the host key step then sees no fingerprints, and tries again at the next poll."""
-    block = read_pods(owner, [pod_id], lines, sources=("container",))[pod_id]
+    failed: the host key step then sees no fingerprints, and tries again at the next poll. ``enough`` (``{ts, line}
+    -> bool``) ends the read at the first line it answers true for, instead of when the stream goes quiet."""
+    block = read_pods(owner, [pod_id], lines, sources=("container",),
+                      stops=None if enough is None else {pod_id: enough})[pod_id]
     return None if block["unavailable"] else block["container"]
 
 

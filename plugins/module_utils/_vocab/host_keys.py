@@ -139,6 +139,24 @@ def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
     return list(found.values())
 
 
+class VouchWatch:
+    """Fed a log one line at a time (text or ``{"line": ...}``), answers true once the log has shown the fingerprint
+    of every key in ``presented``. A read may stop there: more lines cannot change what ``check`` makes of them
+    (``verified``, every presented key trusted), so the result is the one a read to the end would give. An empty
+    ``presented`` is never satisfied (``check`` refuses it anyway)."""
+
+    def __init__(self, presented: Iterable[PresentedKey]):
+        self._missing = {key.fingerprint for key in presented}
+        self._any = bool(self._missing)
+
+    def __call__(self, entry: object) -> bool:
+        if self._missing:
+            match = _FINGERPRINT_LINE.search(_text(entry))
+            if match is not None:
+                self._missing.discard(match.group("fingerprint"))
+        return self._any and not self._missing
+
+
 def fingerprint(key: str | bytes) -> str:
     """``SHA256:`` and the unpadded base64 of the SHA-256 of the key blob: what ``ssh-keygen -lf`` prints.
     ``key`` is the blob or its base64 text (the second field of a known_hosts key); ValueError if not base64."""

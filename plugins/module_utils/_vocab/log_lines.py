@@ -146,8 +146,11 @@ class Tails:
         self.count = 0
 
     def add(self, event):
-        self._lines[event["source"]].append({"ts": event["ts"], "line": clean_line(event["line"], self._mask)})
+        """Keep ``event``; returns its ``{ts, line}`` entry (masked and cleaned)."""
+        entry = {"ts": event["ts"], "line": clean_line(event["line"], self._mask)}
+        self._lines[event["source"]].append(entry)
         self.count += 1
+        return entry
 
     def lines(self, source):
         return list(self._lines[source])

@@ -53,7 +53,7 @@ def poller_for(logs, mode="log", **options):
     """Pods a (port 40001) and b (port 40002), both answering their banner; ``logs``: pod id -> log lines."""
     reads = []
 
-    def read(pod_id):
+    def read(pod_id, enough=None):
         reads.append(pod_id)
         return logs.get(pod_id)
 

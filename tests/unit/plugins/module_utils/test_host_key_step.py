@@ -47,8 +47,11 @@ class Calls:
         self.logged_in.append((user, key_file, tuple(trusted), options.get("pod_keys")))
         return self.logins.pop(0)
 
-    def read(self, pod_id):
+    def read(self, pod_id, enough=None):
         self.reads += 1
+        # The step hands the read a watch: the log it gets back must satisfy it line by line exactly when the
+        # check verifies every presented key (what a real read stopping early would have returned).
+        self.enough = enough
         return self.log
 
 
@@ -63,6 +66,15 @@ def test_a_logged_fingerprint_verifies_the_presented_key():
     assert trust.fields == {"host_keys": [f"[127.0.0.1]:40123 ssh-ed25519 {KEY.key}"],
                             "host_key_fingerprints": [KEY.fingerprint], "host_key_check": "verified"}
     assert trust.warning is None
+    # The read was told to end at the fingerprint line (a real stream would not go quiet for another second).
+    assert [calls.enough(entry) for entry in calls.log] == [False, False, True]
+
+
+def test_the_read_is_not_ended_early_by_another_keys_fingerprint():
+    calls = Calls(log=log_of(OTHER_FP))
+    with pytest.raises(PollError):
+        step(calls, "log")(POD, ADDRESS)
+    assert not any(calls.enough(entry) for entry in calls.log)
 
 
 @pytest.mark.parametrize("mode", ["log", "strict"])

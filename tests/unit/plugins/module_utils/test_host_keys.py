@@ -242,3 +242,41 @@ def test_the_messages_name_both_sides_and_the_pod():
     pinned = hk.check([presented], [])
     assert "strict" in hk.unverified_message("pod123", "203.0.113.7:40022", pinned)
     assert "pinned" in hk.pinned_warning("pod123", "203.0.113.7:40022", pinned)
+
+
+# -- a log read that stops once every presented key is vouched for ----------------------------------------------
+
+
+@given(presented=st.lists(_fingerprints, min_size=1, max_size=3, unique=True),
+       others=st.lists(_fingerprints, max_size=3, unique=True),
+       picks=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 5)), max_size=14),
+       other=st.lists(_other, min_size=1, max_size=4))
+def test_a_read_stopped_by_the_watch_gives_the_check_of_the_whole_log(presented, others, picks, other):
+    keys = [hk.PresentedKey("ssh-ed25519", f"key{index}", fingerprint) for index, fingerprint in enumerate(presented)]
+    pools = [presented, [fp for fp in others if fp not in presented] or [None], other]
+    lines = []
+    for pool, index in picks:
+        chosen = pools[pool][index % len(pools[pool])]
+        if chosen is not None:
+            lines.append(f"256 {chosen} root@pod (ED25519)" if pool < 2 else chosen)
+    watch = hk.VouchWatch(keys)
+    stopped = next((index for index, line in enumerate(lines) if watch(line)), None)
+    shown = {entry.fingerprint for entry in hk.logged_fingerprints(lines)}
+    # It stops exactly at the line that completes the set of presented fingerprints, and never without it.
+    assert (stopped is not None) == (set(presented) <= shown)
+    if stopped is None:
+        return
+    before = {entry.fingerprint for entry in hk.logged_fingerprints(lines[:stopped])}
+    assert not set(presented) <= before
+    whole = hk.check(keys, hk.logged_fingerprints(lines))
+    read = hk.check(keys, hk.logged_fingerprints(lines[:stopped + 1]))
+    assert read.status == whole.status == "verified"
+    assert hk.result_fields(read, "127.0.0.1", 40022) == hk.result_fields(whole, "127.0.0.1", 40022)
+
+
+def test_the_watch_reads_the_readers_entries_and_is_never_satisfied_by_no_keys():
+    key = hk.PresentedKey("ssh-ed25519", "k", "SHA256:" + "A" * 43)
+    watch = hk.VouchWatch([key])
+    assert not watch({"ts": "t", "line": "SSH host keys:"})
+    assert watch({"ts": "t", "line": "\\x1b[0m256 SHA256:" + "A" * 43 + " root@pod (ED25519)"})
+    assert not hk.VouchWatch([])("256 SHA256:" + "A" * 43 + " root@pod (ED25519)")

@@ -52,8 +52,9 @@ RECORDS = [record("ok", 40001), record("liar", 40002), record("quiet", 40003), r
 def test_each_pod_is_judged_by_the_pod_wait_rule(mode):
     asked = []
 
-    def read_logs(pod_ids):
+    def read_logs(pod_ids, stops):
         asked.extend(pod_ids)
+        assert set(stops) == set(pod_ids)
         return {pod_id: LOGS[pod_id] for pod_id in pod_ids}
 
     checks = ihk.check_pods(None, RECORDS, mode, run=run, scan=scan, read_logs=read_logs)
@@ -75,7 +76,7 @@ def test_no_ssh_keyscan_is_an_error_not_a_guess():
     missing = scan_mod.ScanResult(False, (), "OpenSSH's ssh-keyscan was not found on PATH", unavailable=True)
     with pytest.raises(ihk.ScannerMissingError, match="ssh-keyscan was not found"):
         ihk.check_pods(None, RECORDS[:1], "log", run=run, scan=lambda host, port, run: missing,
-                       read_logs=lambda ids: {})
+                       read_logs=lambda ids, stops: {})
 
 
 def test_known_hosts_files_are_private_sorted_and_rewritten_only_when_they_change(tmp_path):

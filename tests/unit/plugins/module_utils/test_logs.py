@@ -210,6 +210,36 @@ def test_a_stream_that_only_keeps_alive_ends_once_quiet():
     assert handler.served <= 12  # a second of comments after the last event, not the whole 5 s budget
 
 
+def test_a_read_ends_at_the_line_its_caller_waited_for_not_when_the_stream_goes_quiet():
+    clock = FakeClock()
+
+    def chunks():
+        yield _event(1, line="booting")
+        yield _event(2, line="the line")
+        while True:
+            yield b": keep-alive\n\n"
+
+    handler = Stream(clock, chunks, step=0.1)
+    seen = []
+    block = _read(handler, clock, quiet=1.0, stop=lambda entry: seen.append(entry) or entry["line"] == "the line")
+    assert [entry["line"] for entry in block["container"]] == ["booting", "the line"]
+    assert seen == block["container"]  # every kept line, masked and cleaned, in order
+    assert handler.served == 2  # not a chunk more: no second of quiet waited for
+
+
+def test_a_stop_that_never_answers_true_leaves_the_quiet_rule_in_charge():
+    clock = FakeClock()
+
+    def chunks():
+        yield _event(1, line="booting")
+        while True:
+            yield b": keep-alive\n\n"
+
+    handler = Stream(clock, chunks, step=0.1)
+    _read(handler, clock, quiet=1.0, stop=lambda entry: False)
+    assert 10 <= handler.served <= 12
+
+
 def test_a_stream_that_sends_too_much_is_cut_at_the_byte_bound():
     clock = FakeClock()
     handler = Stream(clock, lambda: (_event(index, line="x" * 4000) for index in itertools.count()), step=0.0)
@@ -279,6 +309,27 @@ def test_the_reader_reads_each_source_of_each_pod_and_shares_one_deadline():
     assert blocks["b"]["unavailable"] is None
     # Both sources failed the same way: the reason once.
     assert blocks["gone"]["unavailable"] == "pod not found (not_found)"
+
+
+def test_the_reader_ends_each_pods_read_by_its_own_stop():
+    clock = FakeClock()
+    served = {}
+
+    def handler(request):
+        pod = request.url.path.split("/")[3]
+
+        def body():
+            for index in itertools.count():
+                served[pod] = index + 1
+                clock.current += 0.01
+                yield _event(index, line=f"{pod} {index}")
+
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+
+    reader = LogReader(_backend(handler, clock), clock=clock, concurrency=1)
+    blocks = reader.pods(["a", "b"], 50, ("container",), {"a": lambda entry: entry["line"] == "a 3"})
+    assert served["a"] == 4 and blocks["a"]["container"][-1]["line"] == "a 3"
+    assert served["b"] > 100  # no stop: read until the budget's deadline
 
 
 def test_a_reader_bug_is_a_reason_not_a_failure(monkeypatch):
