@@ -187,12 +187,14 @@ def _cadence_env(cadence: str) -> dict[str, str]:
 
 
 def _wait_reads(res: dict[str, Any]) -> tuple[int, float] | None:
-    """(API reads, wait length T) from a module result's ``wait`` block; T is the last transition's time, which
-    on success is the moment the wait ended."""
+    """(API reads, wait length T) from a module result's ``wait`` block; T is the last transition's time (to the
+    millisecond), which on success is the moment the wait ended. ``elapsed`` is whole seconds: up to half a second
+    off, which made detection latencies come out below zero."""
     wait = res.get("wait") or {}
     if wait.get("polls") is None:
         return None
-    end = wait.get("end")
+    history = wait.get("history") or []
+    end = history[-1].get("elapsed") if history else None
     return int(wait["polls"]), float(end if end is not None else wait.get("elapsed") or 0)
 
 

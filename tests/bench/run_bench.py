@@ -166,8 +166,9 @@ def _one_pod_wait(entries: list[dict[str, Any]], record: RunRecord) -> dict[str,
     if not creates:
         return {}
     begin, end = max(e["finished_at"] for e in creates), record.ready_at[name]
+    # The live log line's reads (``/logs``, a thread of its own) are not the wait's reads.
     reads = [e for e in entries if e["method"] == "GET" and e["path"].startswith("/v2/pods")
-             and begin <= e["started_at"] <= end]
+             and not e["path"].endswith("/logs") and begin <= e["started_at"] <= end]
     return {name: (len(reads), begin)}
 
 
