@@ -187,15 +187,13 @@ def _cadence_env(cadence: str) -> dict[str, str]:
 
 
 def _wait_reads(res: dict[str, Any]) -> tuple[int, float] | None:
-    """(API reads, wait length T) from a module result's ``wait`` block; T is the last transition's time (to the
-    millisecond), which on success is the moment the wait ended. ``elapsed`` is whole seconds: up to half a second
-    off, which made detection latencies come out below zero."""
+    """(API reads, wait length T) from a module result's ``wait`` block as the bench callback keeps it; T is the
+    last transition's time to the millisecond (``end``, which the callback takes from ``history``), which on success
+    is the moment the wait ended. Never ``elapsed``: it is whole seconds."""
     wait = res.get("wait") or {}
-    if wait.get("polls") is None:
+    if wait.get("polls") is None or wait.get("end") is None:
         return None
-    history = wait.get("history") or []
-    end = history[-1].get("elapsed") if history else None
-    return int(wait["polls"]), float(end if end is not None else wait.get("elapsed") or 0)
+    return int(wait["polls"]), float(wait["end"])
 
 
 def pod_wait(

@@ -6,7 +6,8 @@
 
 Each run gets its own simulator at ``time_scale`` 1 enforcing the policy's fixed windows (a window opens with the
 first request after the last one closed). The *floor* is the least time any client could take: the windows the N
-creates need (``report.quota_floor``) plus one pod's boot (create latency, PROVISIONING, STARTING, sshd), both counted
+creates and the name lookups before them need (one list read per task: a fleet task of up to 100 pods, or each
+task of a loop; ``report.quota_floor``) plus one pod's boot (create latency, PROVISIONING, STARTING, sshd), both counted
 from the run's first API request. Approaches: ``fleet`` (``count``, at most 100 per task: 200 pods are two tasks
 sharing the quota, one batch wait each; the default) and ``loop`` (a loop of single ``pod`` tasks, then one
 ``pod_info`` batch wait; opt-in, it takes several minutes more at 200 pods). Per run: the time to all-created and to
@@ -70,10 +71,12 @@ def run_one(approach: str, n: int, policy: str = POLICY) -> dict[str, Any]:
             names = [f"{f['base']}-{k}" for f in fleets for k in range(1, f["count"] + 1)]
             extra: dict[str, Any] = {"bench_fleets": fleets}
             playbook, task = "quota_fleet.yml", "Create and wait"
+            lookups = len(fleets)  # each fleet task lists the account once before it creates (names are adopted)
         else:
             names = [f"q-{k}" for k in range(1, n + 1)]
             extra = {"bench_names": names}
             playbook, task = "quota_loop.yml", "Batch wait"
+            lookups = n  # each pod task looks its name up before it creates
         extra.update(bench_image=IMAGE, bench_gpus=[GPU], bench_timeout=TIMEOUT)
         run = benchlib.run_playbook(sim, playbook, extra, timeout=TIMEOUT * 2)
         log = sorted((e for e in sim.admin.requests() if e.get("surface") == "v2"), key=lambda e: e["started_at"])
@@ -83,8 +86,11 @@ def run_one(approach: str, n: int, policy: str = POLICY) -> dict[str, Any]:
     last_create = max((e["finished_at"] for e in created), default=None)
     window = run.task_window(task)
     ready = window[1] if window and run.rc == 0 else None
-    floor_created = quota_floor(n, windows)
-    floor_ready = quota_floor(n, windows, BOOT_S)
+    # The least requests before the last create: the creates and the name lookups idempotency needs (at 60 pods the
+    # lookup makes 61 requests, which one window of 60 cannot hold).
+    floor_requests = n + lookups
+    floor_created = quota_floor(floor_requests, windows)
+    floor_ready = quota_floor(floor_requests, windows, BOOT_S)
     return {
         "approach": approach,
         "n": n,
@@ -93,6 +99,7 @@ def run_one(approach: str, n: int, policy: str = POLICY) -> dict[str, Any]:
         # Every name exactly once among the live pods, and one 201 per pod: nothing created twice or missing.
         "created_once": len(created) == n and sorted(live) == sorted(names),
         "all_created_s": round(last_create - start, 1) if last_create is not None else "",
+        "floor_requests": floor_requests,
         "floor_created_s": floor_created,
         "all_ready_s": round(ready - start, 1) if ready is not None else "",
         "floor_s": floor_ready,

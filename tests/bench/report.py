@@ -174,7 +174,7 @@ def summary(runs: list[dict[str, str]], quota: list[dict[str, str]], timings: di
     if quota:
         policy = quota[0].get("policy", "")
         lines.append("Fleets under the quota policy `%s`, real time, from the first API request (s); the floor is "
-                     "the windows the creates need plus one pod's boot:" % policy)
+                     "the windows the creates and their name lookups need plus one pod's boot:" % policy)
         lines.append("")
         lines.append("| approach | pods | all ready | floor | over the floor | 429s | every pod created once |")
         lines.append("|---|---|---|---|---|---|---|")
@@ -252,10 +252,12 @@ def quota_section(rows: list[dict[str, str]]) -> list[str]:
     lines = ["## Fleets under RunPod's quota", ""]
     lines.append(
         "Each run has its own simulator enforcing the quota policy `%s` (%s) with fixed windows, in **real time** "
-        "(`time_scale` 1). Times count from the run's first API request. *Floor*: the windows the N creates need (a "
-        "window opens with the first request after the last one closed: under 60 a minute the last of "
-        "`ceil(N / 60)` windows opens `ceil(N / 60) - 1` minutes after the first request) plus one pod's boot in this "
-        "simulator (%s s: create latency, PROVISIONING, STARTING, sshd); *floor for the creates*: the windows alone. "
+        "(`time_scale` 1). Times count from the run's first API request. *Floor*: the windows the N creates and the "
+        "name lookups before them need (one list read per task, which idempotency requires: R = N + 1 requests for "
+        "a fleet task; a window opens with the first request after the last one closed: under 60 a minute the last "
+        "of `ceil(R / 60)` windows opens `ceil(R / 60) - 1` minutes after the first request) plus one pod's boot "
+        "in this simulator (%s s: create latency, PROVISIONING, STARTING, sshd); *floor for the creates*: the "
+        "windows alone. "
         "`fleet` is `runpod.cloud.pod` with `count` (200 pods: two tasks of 100 sharing the quota), `loop` a loop "
         "of single `pod` tasks then one `pod_info` batch wait (docs/pods.md, \"Fleets and RunPod's quotas\"). "
         "*Created once*: one 201 per pod and every name exactly once among the live pods. Produced by `make bench` "
@@ -264,12 +266,13 @@ def quota_section(rows: list[dict[str, str]]) -> list[str]:
             "**not** the v2 document's example", first.get("boot_s", "?")))
     lines.append("")
     lines.append("| approach | pods | all created (s) | floor for the creates (s) | all ready (s) | floor (s) | "
-                 "over the floor (s) | requests | 429s | created once | rc |")
+                 "over the floor (s) | requests (floor's) | 429s | created once | rc |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |" % (
             row["approach"], row["n"], row["all_created_s"], row["floor_created_s"], row["all_ready_s"],
-            row["floor_s"], row["over_floor_s"], row["requests"], row["rate_limited_429"],
+            row["floor_s"], row["over_floor_s"], row["requests"], row.get("floor_requests") or "?",
+            row["rate_limited_429"],
             _yes(row.get("created_once", "")), row["rc"]))
     lines.append("")
     goal = quota_goal(rows)

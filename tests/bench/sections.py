@@ -282,10 +282,10 @@ def goals(add, pods, runs, lists) -> None:
     if engine:
         ref = (" (fixed cadence: %.2f s / %.2f s)" % (pct(engine_fixed, 0.5), pct(engine_fixed, 0.95))
                if engine_fixed else "")
-        add("| ... the same, engine side (before Ansible returns the task), p50 <= %.1f s / p95 <= %.1f s | "
-            "%.2f s / %.2f s (max %.2f s)%s | %s / %s |" % (
-                GOAL_P50, GOAL_P95, pct(engine, 0.5), pct(engine, 0.95), max(engine), ref,
-                verdict(pct(engine, 0.5), GOAL_P50), verdict(pct(engine, 0.95), GOAL_P95)))
+        # A lower bound (see _engine_side): shown beside the goal, never judged by it; the row above is the goal.
+        add("| ... the same, engine side (before Ansible returns the task), p50 / p95, a lower bound | "
+            "%.2f s / %.2f s (max %.2f s)%s | not judged (the task-side row is the goal) |" % (
+                pct(engine, 0.5), pct(engine, 0.95), max(engine), ref))
     for approach in ("pod_wait", "pod_wait_fixed", "pod_async"):
         over = _read_margins(pods, approach)
         if over:
@@ -349,7 +349,9 @@ def cadence_section(add, pods, runs) -> None:
     add("")
     add("Each wait's API reads as the module reported them (`wait.polls`) against its own length T (the wait's "
         "last transition, i.e. when it returned) and the bound T / 5 s + %d. For one-pod runs the simulator's "
-        "request log gives an independent count (GETs of pods between the create and the report). Produced by "
+        "request log gives an independent count for the approaches whose one task creates and waits (GETs of pods "
+        "between the create's answer and the report, without the live line's log reads and the one list read "
+        "right after the create that catches a same-name create by another task). Produced by "
         "%s (section `sweep`); rows in [`latency.csv`](%s) (one row per pod; a batch wait's row repeats per "
         "pod)." % (READ_SLACK, "`make bench`", "benchmarks/latency.csv"))
     add("")
@@ -401,7 +403,10 @@ def _engine_side(add, pods) -> None:
              if num(r.get("engine_latency")) is not None and _engine(r) is not None]
     add("")
     add("**Engine side** (the wait's own length T minus the scheduled sshd delay, both counted from the pod's "
-        "create: the detection latency before the module exits and Ansible returns the task): %s.%s" % (
+        "create: the detection latency before the module exits and Ansible returns the task). It is a lower bound: "
+        "T starts when the module begins its wait, after the create's answer and the list read that follows it, "
+        "the schedule when the simulator created the pod, so it comes out short by that gap (hundredths of a "
+        "second, up to about 0.15 s with many forks on 2 cores) and can be just below zero: %s.%s" % (
             "; ".join(cells),
             " In one-pod runs, where the simulator's log dates the create, the exact figure differs from this by "
             "at most %.2f s (%d pods)." % (max(abs(a - b) for a, b in exact), len(exact)) if exact else ""))
@@ -468,7 +473,9 @@ def latency_section(add, pods) -> None:
 def requests_section(add, runs) -> None:
     add("## API requests")
     add("")
-    add("All API requests the run made (creates and reads), and reads per pod. Median over repeats [min-max]. "
+    add("All API requests the run made (creates and reads, with the live log line's reads of the `pod` tasks: "
+        "at most 3 pods' system logs every 5 s, in a thread of their own), and reads per pod (list and pod reads, "
+        "without the log reads). Median over repeats [min-max]. "
         "Produced by %s (section `sweep`); rows in [`sweep.csv`](%s)." % ("`make bench`", "benchmarks/sweep.csv"))
     add("")
     add("![requests](%s)" % "benchmarks/requests.png")
@@ -493,11 +500,13 @@ def requests_section(add, runs) -> None:
     if batch:
         add("The batch wait alone (`pod_info` task window, reads from the simulator's log): ")
         add("")
-        add("| approach | N | wait T (s) | list reads during the wait | bound T/5 s + %d |" % READ_SLACK)
-        add("|---|---|---|---|---|")
+        add("| approach | N | wait T (s) | list reads during the wait | bound T/5 s + %d | live line's log reads |"
+            % READ_SLACK)
+        add("|---|---|---|---|---|---|")
         for row in batch:
-            cells = (SHORT[row["approach"]], row["n"], row["wait_T"], row["wait_reads"], row["wait_read_budget"])
-            add("| %s | %s | %s | %s | %s |" % cells)
+            cells = (SHORT[row["approach"]], row["n"], row["wait_T"], row["wait_reads"], row["wait_read_budget"],
+                     row.get("wait_log_reads", ""))
+            add("| %s | %s | %s | %s | %s | %s |" % cells)
         add("")
         add("`pod` with `wait: false` makes one create and its list reads per pod (the name lookup that keeps it "
             "idempotent; since issue 21 also one after the create, which catches the same name created at the same "

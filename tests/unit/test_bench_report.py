@@ -91,7 +91,7 @@ def test_a_ratio_needs_both_figures_and_a_positive_base():
 # -- the summary -------------------------------------------------------------------------------------------------
 QUOTA = [
     {"run_id": RUN, "approach": "fleet", "n": "100", "rc": "0", "created": "100", "created_once": "True",
-     "all_created_s": "61.2", "floor_created_s": "60.0", "all_ready_s": "80.4", "floor_s": "73.0",
+     "floor_requests": "101", "all_created_s": "61.2", "floor_created_s": "60.0", "all_ready_s": "80.4", "floor_s": "73.0",
      "over_floor_s": "7.4", "requests": "118", "rate_limited_429": "2", "boot_s": "13.0",
      "policy": '"minute";q=60;w=60', "command": "x"},
     {"run_id": RUN, "approach": "fleet", "n": "200", "rc": "2", "created": "201", "created_once": "False",
@@ -191,7 +191,7 @@ def test_a_page_comes_from_one_run_with_its_load_and_the_summary_on_top(docs):
     assert "| naive | 25.0 [20.0-30.0] / 0.50 [0.50-0.50] | 90.0 / 20.00 |" in side
     assert "| pod with count | naive | 1.20x / 1.67x | 0.40x / 0.32x |" in side
     assert "| pod with count | reference | 1.50x / 1.43x | 0.90x / 0.08x |" in side
-    assert "| fleet | 100 | 61.2 | 60.0 | 80.4 | 73.0 | 7.4 | 118 | 2 | yes | 0 |" in page
+    assert "| fleet | 100 | 61.2 | 60.0 | 80.4 | 73.0 | 7.4 | 118 (101) | 2 | yes | 0 |" in page
 
 
 def test_a_busy_machine_and_a_reduced_run_are_flagged_at_the_top(docs):
