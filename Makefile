@@ -199,9 +199,10 @@ unit: venv
 	$(call banner,unit)
 	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
+# --durations: the log names the slowest tests, where the time budget of make test goes.
 integration: venv sysdeps sdk-js sdk-python
 	$(call banner,integration)
-	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal $(INTEGRATION_SELECT)
+	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal --durations=15 $(INTEGRATION_SELECT)
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
