@@ -37,6 +37,9 @@ def test_mcp_server_read_tools_answer_and_see_every_pod(sim):
         subprocess.run(["make", "--no-print-directory", "-C", str(REPO), "sdk-js"], check=True, timeout=600)
     assert shutil.which("node"), "Node.js is needed (make sysdeps installs it)"
     seeded = set(sim.admin.seed(5, name_prefix="mcp-"))
+    for pod_id in seeded:  # a container line naming its pod: the log tool must read the right stream, parsed
+        sim.admin._call("POST", f"/pods/{pod_id}/logs", {"lines": [
+            {"at": 0, "source": "container", "line": f"mcp check: this is {pod_id}"}]})
     env = {k: v for k, v in os.environ.items() if not k.startswith("POSTHOG")}
     env["RUNPOD_API_KEY"] = sim.api_key
     base = sim.urls["api_v2"].removesuffix("/v2")
@@ -63,3 +66,10 @@ def test_mcp_server_read_tools_answer_and_see_every_pod(sim):
     # simulator; when a release pages, this becomes `seeded <= listed`.
     assert listed and listed <= seeded, (listed, pods)
     assert {"get-pod", "list-endpoints", "list-templates", "list-network-volumes"} <= set(summary["calls"])
+    # stream-pod-logs read the first listed pod's live stream (which never closes) to its deadline and parsed the
+    # simulator's events: the pod's own line, and no other pod's.
+    shown = summary["calls"]["get-pod"]["payload"]["id"]
+    items = summary["calls"]["stream-pod-logs"]["payload"]["items"]
+    lines = [item.get("line") if isinstance(item, dict) else item for item in items]
+    assert f"mcp check: this is {shown}" in lines, items
+    assert not [line for line in lines if "mcp check" in str(line) and shown not in str(line)], items
