@@ -91,8 +91,8 @@ def test_a_ratio_needs_both_figures_and_a_positive_base():
 # -- the summary -------------------------------------------------------------------------------------------------
 QUOTA = [
     {"run_id": RUN, "approach": "fleet", "n": "100", "rc": "0", "created": "100", "created_once": "True",
-     "floor_requests": "101", "all_created_s": "61.2", "floor_created_s": "60.0", "all_ready_s": "80.4", "floor_s": "73.0",
-     "over_floor_s": "7.4", "requests": "118", "rate_limited_429": "2", "boot_s": "13.0",
+     "floor_requests": "101", "all_created_s": "61.2", "floor_created_s": "60.0", "all_ready_s": "80.4",
+     "floor_s": "73.0", "over_floor_s": "7.4", "requests": "118", "rate_limited_429": "2", "boot_s": "13.0",
      "policy": '"minute";q=60;w=60', "command": "x"},
     {"run_id": RUN, "approach": "fleet", "n": "200", "rc": "2", "created": "201", "created_once": "False",
      "all_created_s": "190.0", "floor_created_s": "180.0", "all_ready_s": "", "floor_s": "193.0",
