@@ -386,16 +386,15 @@ def _engine(row) -> float | None:
     return None if t is None or sched is None else t - sched
 
 
-def _engine_latencies(pods, approach) -> list[float]:
-    return [_engine(r) for r in pods if r["approach"] == approach and _engine(r) is not None]
+def _engine_latencies(pods, approach, n=None) -> list[float]:
+    return [_engine(r) for r in pods if r["approach"] == approach and _engine(r) is not None
+            and (n is None or int(r["n"]) == n)]
 
 
 def _engine_by_n(pods, approach) -> str:
-    by_n = defaultdict(list)
-    for r in pods:
-        if r["approach"] == approach and _engine(r) is not None:
-            by_n[int(r["n"])].append(_engine(r))
-    return ", ".join("N=%d: %.2f s" % (n, pct(values, 0.5)) for n, values in sorted(by_n.items())) or "n/a"
+    ns = sorted({int(r["n"]) for r in pods if r["approach"] == approach})
+    return ", ".join("N=%d: %.2f s" % (n, pct(_engine_latencies(pods, approach, n), 0.5)) for n in ns
+                     if _engine_latencies(pods, approach, n)) or "n/a"
 
 
 def _engine_side(add, pods) -> None:

@@ -35,19 +35,15 @@ def _ended(result):
     return float(result.task_result("ended")["ansible_facts"]["ended_at"])
 
 
-def _script(sim, pod_id, **body):
-    sim.admin._call("POST", f"/pods/{pod_id}/logs", body)
-
-
 def test_a_batch_wait_fails_within_an_interval_and_a_second_of_a_stop_with_the_stopped_pods_logs(sim, tmp_path):
     fresh_account(sim, provisioning_delay=FOREVER)
     ids = sim.admin.seed(5, status="PROVISIONING", name_prefix="fleet", ports=["22/tcp"])
     victim, healthy = ids[2], [pod_id for pod_id in ids if pod_id != ids[2]]
-    _script(sim, victim, preset="traceback", every=0)
+    sim.admin.script_pod_logs(victim, preset="traceback", every=0)
     for pod_id in healthy:
         # Still pulling: a line every 10 simulated seconds (0.2 s here) for hours, so their streams never go quiet
         # (the old failure read all five, each held for the whole 5 s budget).
-        _script(sim, pod_id, preset="image_pull", every=10, repeat=1000)
+        sim.admin.script_pod_logs(pod_id, preset="image_pull", every=10, repeat=1000)
     task = info_task("wait", ("ignore_errors: true",), ids=json.dumps(ids), wait="true", wait_interval="1s",
                      wait_timeout="60s")
     run = Background(sim, tmp_path, play(task + ENDED))

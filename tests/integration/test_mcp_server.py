@@ -38,8 +38,8 @@ def test_mcp_server_read_tools_answer_and_see_every_pod(sim):
     assert shutil.which("node"), "Node.js is needed (make sysdeps installs it)"
     seeded = set(sim.admin.seed(5, name_prefix="mcp-"))
     for pod_id in seeded:  # a container line naming its pod: the log tool must read the right stream, parsed
-        sim.admin._call("POST", f"/pods/{pod_id}/logs", {"lines": [
-            {"at": 0, "source": "container", "line": f"mcp check: this is {pod_id}"}]})
+        sim.admin.script_pod_logs(pod_id, lines=[{"at": 0, "source": "container",
+                                                  "line": f"mcp check: this is {pod_id}"}])
     env = {k: v for k, v in os.environ.items() if not k.startswith("POSTHOG")}
     env["RUNPOD_API_KEY"] = sim.api_key
     base = sim.urls["api_v2"].removesuffix("/v2")

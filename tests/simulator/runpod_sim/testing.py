@@ -179,6 +179,11 @@ class SimAdmin:
         banner_delay, ssh_host_key_log (print, none, wrong), ssh_login (key, no_key, root_refused)."""
         return self._call("POST", f"/pods/{pod_id}/behaviour", overrides)
 
+    def script_pod_logs(self, pod_id: str, **script: Any) -> dict[str, Any]:
+        """The pod's log lines, offsets from now: ``lines=[{"at", "source", "line"}]`` or ``preset=...`` (with
+        ``every``, ``repeat``, ``start``), as ``POST /_sim/pods/{pod_id}/logs`` takes them (logs.py)."""
+        return self._call("POST", f"/pods/{pod_id}/logs", script)
+
     def stop_pod(self, pod_id: str, reason: str | None = None) -> dict[str, Any]:
         """Stop out of band ("Exited by Runpod: <date>" unless another reason is given)."""
         return self._call("POST", f"/pods/{pod_id}/stop", {"reason": reason} if reason else {})

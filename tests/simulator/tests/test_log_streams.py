@@ -50,7 +50,7 @@ def pod_id(sim) -> str:
 
 
 def test_a_pod_stream_is_the_documented_event_stream_and_honours_tail_and_source(sim, v2, pod_id):
-    sim.admin._call("POST", f"/pods/{pod_id}/logs", {"preset": "crash_loop", "every": 0, "repeat": 3})
+    sim.admin.script_pod_logs(pod_id, preset="crash_loop", every=0, repeat=3)
     response, events = read_stream(v2, f"/pods/{pod_id}/logs", params={"tail": 4})
     assert response.headers["content-type"].startswith("text/event-stream")
     assert response.headers["cache-control"] == "no-cache" and response.headers["x-accel-buffering"] == "no"
@@ -72,7 +72,7 @@ def test_a_pod_stream_is_the_documented_event_stream_and_honours_tail_and_source
 
 
 def test_last_event_id_and_since_resume_where_they_say(sim, v2, pod_id):
-    sim.admin._call("POST", f"/pods/{pod_id}/logs", {"preset": "traceback", "every": 0})
+    sim.admin.script_pod_logs(pod_id, preset="traceback", every=0)
     _response, everything = read_stream(v2, f"/pods/{pod_id}/logs")
     third = everything[2][0]
     _response, after = read_stream(v2, f"/pods/{pod_id}/logs", params={"tail": 1}, headers={"Last-Event-ID": third})
@@ -83,8 +83,8 @@ def test_last_event_id_and_since_resume_where_they_say(sim, v2, pod_id):
 
 def test_the_stream_stays_open_and_sends_new_lines_as_they_come(sim, v2, pod_id):
     # At time_scale 0.01, a line 30 simulated seconds from now comes 0.3 s into the stream.
-    sim.admin._call("POST", f"/pods/{pod_id}/logs", {"lines": [
-        {"at": 0, "source": "system", "line": "pulling"}, {"at": 30, "source": "system", "line": "pulled"}]})
+    sim.admin.script_pod_logs(pod_id, lines=[
+        {"at": 0, "source": "system", "line": "pulling"}, {"at": 30, "source": "system", "line": "pulled"}])
     started = time.monotonic()
     _response, events = read_stream(v2, f"/pods/{pod_id}/logs", seconds=5, until=2)
     assert [data["line"] for _id, data in events] == ["pulling", "pulled"]
