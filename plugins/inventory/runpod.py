@@ -239,7 +239,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 
 display = Display()
@@ -266,7 +266,7 @@ UNSAFE_HOST_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 def pod_record(pod, clusters=None):
     """What the plugin keeps (and caches) per pod: the shared JSON-safe shape of design section 4, plus
     ``cluster`` for a cluster member (``clusters``: cluster id -> ``ClusterView``)."""
-    record = _podstate.describe(pod)
+    record = describe_pod(pod)
     cluster_id = getattr(pod, "cluster_id", None)
     if cluster_id:
         cluster = (clusters or {}).get(cluster_id)

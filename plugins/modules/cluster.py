@@ -378,9 +378,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.pod_rules import wanted_env
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
+    CLUSTER,
+    ClusterSpec,
+    describe_cluster,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_set, with_ssh_port
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -396,12 +399,6 @@ ARGUMENT_SPEC = argument_spec(
     pod_count=dict(type="int"),
     template_id=dict(type="str"),
 )
-
-# The options a create passes on as given (the rest are defaulted or derived in ``build_spec``).
-SPEC_OPTIONS = ("name", "gpu_type_id", "gpu_requirements", "max_price_per_hr", "pod_count", "image", "template_id",
-                "container_disk_gb", "volume_gb", "volume_mount_path", "network_volume_id", "docker_args", "cmd",
-                "entrypoint")
-
 
 class ClusterModule(ResourceModule):
     """The wait and the members it describes (``pods``) are ``ClusterWaiter``'s (``self.waiter``), which the action
@@ -439,15 +436,9 @@ class ClusterModule(ResourceModule):
     # --- present --------------------------------------------------------------------------------------
     def build_spec(self):
         p = self.params
-        return ClusterSpec(
-            **{option: p[option] for option in SPEC_OPTIONS},
-            type=p["type"] or "TRAINING",
-            gpu_count_per_pod=p["gpu_count_per_pod"] or 1,
-            ports=with_ssh_port(p["ports"], p["ssh"]),
-            env=wanted_env(p) or {},
-            data_center_ids=list(p["data_center_ids"] or []),
-            start_ssh=p["ssh"],
-        )
+        given = {row.name: p.get(row.option) for row in CLUSTER.rows if row.option}
+        given.update(ports=with_ssh_port(p["ports"], p["ssh"]), env=wanted_env(p) or {})
+        return ClusterSpec(**{name: value for name, value in given.items() if value is not None})
 
     def create(self, spec):
         if spec.gpu_requirements is None and spec.max_price_per_hr is None:

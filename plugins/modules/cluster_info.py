@@ -81,7 +81,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_cluster, describe_members
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
+    describe_cluster,
+    describe_members,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -152,8 +152,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     secret,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_registry
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import RegistrySpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import RegistrySpec, describe_registry
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -632,7 +632,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

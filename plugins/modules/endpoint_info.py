@@ -170,7 +170,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
     describe_build,
     describe_endpoint,
     describe_release,

@@ -157,8 +157,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import (
+    NetworkVolumeSpec,
+    describe_network_volume,
+)
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -55,7 +55,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_network_volume
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import describe_network_volume
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

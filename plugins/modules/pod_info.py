@@ -300,7 +300,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

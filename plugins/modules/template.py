@@ -195,15 +195,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     REGISTRY_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
-    env_strings,
-    port_list,
-    same_args,
-    same_command,
-    same_ports,
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import (
+    TEMPLATE,
+    TemplateSpec,
+    describe_template,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_template
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import TemplateSpec
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,
@@ -213,44 +209,6 @@ ARGUMENT_SPEC = argument_spec(
     state=dict(type="str", choices=["present", "absent"], default="present"),
     serverless=dict(type="bool"),
 )
-
-MANAGED_FIELDS = ("image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "cmd", "entrypoint",
-                  "registry_id")
-
-
-def same_value(field, current, wanted):
-    """Whether ``current`` (from the API) already satisfies ``wanted`` (from the task); the pods' comparisons."""
-    if field == "ports":
-        return same_ports(current, wanted)
-    if field == "env":
-        return dict(current or {}) == dict(wanted or {})
-    if field == "docker_args":
-        return same_args(current, wanted)
-    if field in ("cmd", "entrypoint"):
-        return same_command(current, wanted)
-    return current == wanted
-
-
-def wanted_fields(params):
-    """The options the task sets, normalized to the ``TemplateSpec`` vocabulary (unset options are omitted)."""
-    wanted = {}
-    for field in MANAGED_FIELDS:
-        value = params.get(field)
-        if value is None:
-            continue
-        if field == "env":
-            value = env_strings(value)
-        elif field == "ports":
-            value = port_list(value)
-        wanted[field] = value
-    return wanted
-
-
-def template_changes(current, wanted):
-    """``{field: wanted value}`` for every wanted field that differs from the ``current`` template."""
-    described = describe_template(current)
-    return {field: value for field, value in wanted.items() if not same_value(field, described[field], value)}
-
 
 class TemplateModule(ResourceModule):
     resource_kind = "template"
@@ -265,15 +223,13 @@ class TemplateModule(ResourceModule):
         return describe_template(resource)
 
     def build_spec(self):
-        fields = wanted_fields(self.params)
-        fields.setdefault("serverless", False)
-        return TemplateSpec(name=self.params["name"], **fields)
+        return TemplateSpec(**{"serverless": False, **TEMPLATE.wanted(self.params)})
 
     def create(self, spec):
         return self.backend.templates.create(spec)
 
     def changes(self, current):
-        return template_changes(current, wanted_fields(self.params))
+        return TEMPLATE.changes(TEMPLATE.wanted(self.params), current)
 
     def update(self, current, changes):
         return self.backend.templates.update(current.id, changes)

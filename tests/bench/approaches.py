@@ -23,13 +23,12 @@ from typing import Any
 
 from benchlib import GPU, IMAGE, PYTHON, WAIT_INTERVAL, PlaybookRun, run_playbook
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CADENCE_ENV, until
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
 
 MAX_FORKS = 50
 

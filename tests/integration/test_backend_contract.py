@@ -12,7 +12,7 @@ import pytest
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
 from runpod_sim.testing import start_simulator
 
 # make compat skips this file: what it proves does not depend on ansible-core

@@ -25,6 +25,7 @@ import traceback
 from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
 from ansible_collections.runpod.cloud.plugins.module_utils._api.quota import QuotaKeeper, parse_retry_after
 from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 
 
 def _import_httpx():
@@ -64,41 +65,6 @@ DEFAULT_QUOTA_BUDGET = 600.0
 MAX_RATE_LIMITED_ATTEMPTS = 30
 
 REDACTED = "<redacted>"
-
-
-class RunPodError(Exception):
-    """A failed API call. ``code`` is a machine-readable code (docs/dev/api-notes.md, section 2); ``status``
-    the HTTP status or None."""
-
-    def __init__(
-        self,
-        code,
-        status=None,
-        message="",
-        retry_after=None,
-        maybe_created=False,
-        errors=None,
-        quota=None,
-        fatal=False,
-    ):
-        self.code = code
-        self.status = status
-        self.message = message or code
-        self.retry_after = retry_after
-        # True when a create may have taken effect although it failed (5xx / connection lost mid-call).
-        self.maybe_created = maybe_created
-        self.errors = list(errors or [])
-        # A quota that cannot reset within the task's budget: ``{window, remaining, quota, resets_in, resets_at}``;
-        # ``fatal`` tells the poll engine not to wait for it (docs/pods.md, "Fleets and RunPod's quotas").
-        self.quota = quota
-        self.fatal = fatal
-        super().__init__(self.message)
-
-    def __str__(self):
-        return self.message
-
-    def __repr__(self):
-        return f"RunPodError(code={self.code!r}, status={self.status!r}, message={self.message!r})"
 
 
 def post_create(client, path, body):

@@ -11,15 +11,13 @@ import re
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import BillingInput, utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import NETWORK_VOLUME, REGISTRY
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import (
-    as_dict,
-    as_float,
-    as_list,
-    as_str,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import BillingReport
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import (
+    NETWORK_VOLUME,
+    REGISTRY,
+    BillingReport,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_float, as_list, as_str
 
 # kind -> (path, filter parameter or None); the kinds and bucket sizes are billing_info's choices.
 BILLING_PATHS = {
@@ -71,10 +69,7 @@ class Account:
 
     @staticmethod
     def volume_create_body(spec):
-        body = {"name": spec.name, "size": int(spec.size_gb), "dataCenter": spec.data_center_id}
-        if spec.type:
-            body["type"] = spec.type
-        return body
+        return NETWORK_VOLUME.body(NETWORK_VOLUME.create_fields(spec), creating=True)
 
     # -- network volumes -------------------------------------------------------------------------------------------
 
@@ -84,14 +79,7 @@ class Account:
 
     def update_network_volume(self, volume_id, changes):
         """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
-        unknown = sorted(set(changes) - {"name", "size_gb"})
-        if unknown:
-            raise ValueError(f"a network volume cannot change {', '.join(unknown)} in place")
-        body = {}
-        if "name" in changes:
-            body["name"] = changes["name"]
-        if "size_gb" in changes:
-            body["size"] = int(changes["size_gb"])
+        body = NETWORK_VOLUME.body(changes, creating=False)
         return self.view_volume(self.client.request("PATCH", self._volumes.at(volume_id), json=body))
 
     def delete_network_volume(self, volume_id):
@@ -100,7 +88,7 @@ class Account:
     # -- container registry credentials ------------------------------------------------------------------------------
 
     def create_registry(self, name, username, password):
-        body = {"name": name, "username": username, "password": password}
+        body = REGISTRY.body({"name": name, "username": username, "password": password}, creating=True)
         return self.view_registry(post_create(self.client, self._registries.path, body))
 
     def delete_registry(self, registry_id):

@@ -3,17 +3,21 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``backend.clusters``: Instant Clusters on REST v2 (``/clusters``), the create body and the calls
-(``_api/payloads.CLUSTER`` reads them). A cluster's ``pods`` field is only a count summary, the members themselves
+(``_vocab/cluster_fields.CLUSTER`` reads them). A
+cluster's ``pods`` field is only a count summary, the members themselves
 are read with ``pods(cluster_id)`` (one read for all)."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER, POD
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import pick_list
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
+# The fields the cluster's table sends as they are; the container part below merges a template's.
+HEAD = ("name", "type", "gpu_type_id", "gpu_count_per_pod", "pod_count")
 # What a create by ``templateId`` may not send beside it (the document's CreateClusterRequest: a 400).
 TEMPLATE_EXCLUSIVE = ("image", "env", "container_disk_gb", "docker_args", "cmd", "entrypoint", "volume_gb",
                       "network_volume_id")
@@ -31,15 +35,7 @@ def by_template_id(spec, template):
 def cluster_create_body(spec, template=None):
     """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is named by ``templateId`` when the
     task adds nothing to it (``by_template_id``), else spread into the body, what the task sets winning."""
-    body = {
-        "name": spec.name,
-        "type": spec.type.upper(),
-        "compute": {
-            "gpuTypeId": spec.gpu_type_id,
-            "gpuCountPerPod": int(spec.gpu_count_per_pod),
-            "podCount": int(spec.pod_count),
-        },
-    }
+    body = CLUSTER.body({key: getattr(spec, key) for key in HEAD}, creating=True)
     if by_template_id(spec, template):
         body["templateId"] = template.id
         if spec.data_center_ids:

@@ -7,25 +7,15 @@ the serverless runtime (``serverless_url``); ``_api/payloads`` reads the answers
 
 from __future__ import annotations
 
-from typing import Any
-
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, quote_id, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
     BUILD,
     ENDPOINT,
     health_from_payload,
     release_from_v2,
     workers_from_v2,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
-    Collection,
-    body_keys,
-    quote_id,
-    walk_pages,
-)
-
-FLASHBOOT_ON = "FLASHBOOT"
-FLASHBOOT_OFF = "OFF"
 
 
 def scaling_body(scaler_type, scaler_value):
@@ -37,38 +27,21 @@ def scaling_body(scaler_type, scaler_value):
     raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
 
 
-# An endpoint's own container settings (sent like a pod's).
-ENDPOINT_CONTAINER_FIELDS = (
-    "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "ports", "env", "registry_id"
-)
 # The most builds one page of ``/builds`` holds (the document's ``limit`` 1-100).
 MAX_BUILDS_PAGE = 100
-
-
-def endpoint_gpu_body(fields, creating):
-    gpu: dict[str, Any] = {}
-    pools = list(fields.get("gpu_pools") or [])
-    if pools:
-        gpu["pools"] = pools
-    if fields.get("gpu_count") is not None:
-        gpu["count"] = int(fields["gpu_count"])
-    if fields.get("allowed_cuda_versions") is not None:
-        gpu["allowedCudaVersions"] = list(fields["allowed_cuda_versions"])
-    # An explicit "" clears the floor on update; on create an empty floor is simply not sent.
-    if fields.get("min_cuda_version") is not None and (fields["min_cuda_version"] or not creating):
-        gpu["minCudaVersion"] = fields["min_cuda_version"]
-    return gpu
+# Fields whose part of the body ties several together (below), or that no body carries.
+COMPOSED = ("cpu_flavor_ids", "vcpu_count", "scaler_type", "scaler_value", "gpu_type_ids", "created_at")
 
 
 def endpoint_body(fields, creating):
-    """CreateEndpointRequest/UpdateEndpointRequest from EndpointSpec-vocabulary ``fields``."""
-    body: dict[str, Any] = {}
-    if "name" in fields:
-        body["name"] = fields["name"]
+    """CreateEndpointRequest/UpdateEndpointRequest from ``EndpointSpec``-vocabulary ``fields``: the table's rows
+    (``ENDPOINT.body``), then the blocks that tie fields together: the CPU selection, the scaler, a create's type."""
+    sent = {key: value for key, value in fields.items() if key not in COMPOSED}
+    if not sent.get("network_volume_id"):
+        sent.pop("network_volume_id", None)  # no volume is no networkVolumes entry (not [""])
+    body = ENDPOINT.body(sent, creating)
     if creating:
         body["type"] = fields.get("type") or "QUEUE"
-    if fields.get("template_id"):
-        body["templateId"] = fields["template_id"]
     if fields.get("cpu_flavor_ids"):
         vcpus = int(fields.get("vcpu_count") or 2)
         body["cpu"] = [{"id": flavor, "vcpuCount": vcpus} for flavor in fields["cpu_flavor_ids"]]
@@ -77,9 +50,6 @@ def endpoint_body(fields, creating):
             "REST v2 endpoints select GPUs by pool: set gpu_pools (e.g. ADA_24, AMPERE_16), or cpu_flavor_ids "
             "for a CPU endpoint"
         )
-    gpu = endpoint_gpu_body(fields, creating)
-    if gpu:
-        body["gpu"] = gpu
     scaler_type = fields.get("scaler_type")
     if fields.get("scaler_value") is not None and not scaler_type and not creating:
         raise ValueError("changing scaler_value on REST v2 needs scaler_type too (QUEUE_DELAY or REQUEST_COUNT)")
@@ -87,29 +57,11 @@ def endpoint_body(fields, creating):
         scaler_type = "REQUEST_COUNT"  # the only scaler a load balancer takes
     if creating or scaler_type:
         body["scaling"] = scaling_body(scaler_type, fields.get("scaler_value"))
-    workers = {}
-    for key, api_key in (("workers_min", "min"), ("workers_max", "max"), ("idle_timeout", "idleTimeout")):
-        if fields.get(key) is not None:
-            workers[api_key] = int(fields[key])
     # RunPod rejects idleTimeout beside a REQUEST_COUNT scaler (the endpoint module refuses it before this).
     if body.get("scaling", {}).get("type") == "REQUEST_COUNT":
-        workers.pop("idleTimeout", None)
-    if workers:
-        body["workers"] = workers
-    if fields.get("flashboot") is not None:
-        body["flashboot"] = FLASHBOOT_ON if fields["flashboot"] else FLASHBOOT_OFF
-    if fields.get("execution_timeout_ms") is not None:
-        body["timeout"] = int(fields["execution_timeout_ms"])
-    if fields.get("network_volume_id"):
-        body["networkVolumes"] = [fields["network_volume_id"]]
-    if fields.get("data_center_ids"):
-        body["dataCenterIds"] = list(fields["data_center_ids"])
-    container = {
-        key: fields[key]
-        for key in ENDPOINT_CONTAINER_FIELDS
-        if fields.get(key) is not None and (fields[key] not in ("", []) or not creating)
-    }
-    body.update(body_keys(container))
+        body.get("workers", {}).pop("idleTimeout", None)
+    if body.get("workers") == {}:
+        del body["workers"]
     return body
 
 

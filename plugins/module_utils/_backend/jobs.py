@@ -11,8 +11,8 @@ request log); answers are read into one dict, the ``job`` result of ``runpod.clo
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import as_dict, as_int, as_str
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_int, as_str
 
 # docs/dev/api-notes.md, section 6: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to
 # this range).

@@ -2,55 +2,30 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.pods``: the pod calls on REST v2 (``/pods``), their request bodies, and the create's placement
-(``placement``, loaded by a create only). Answers are read by ``_api/payloads.POD``."""
+"""``backend.pods``: the pod calls on REST v2 (``/pods``), the create body's blocks that tie fields together, and the
+create's placement (``placement``, loaded by a create only). Bodies and answers follow ``_vocab/pod_fields.POD``."""
 
 from __future__ import annotations
 
 import json
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import (
-    body_keys,
-    given,
-    mounts_body,
-    only,
-    quote_id,
-    walk_pages,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import mounts_body, quote_id, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
 GONE_POD_STATUSES = frozenset(("TERMINATED",))
-# The keys only pods send (beside ``shared.BODY_KEYS``); a pod field sent as it is goes here and into the lists below.
-POD_KEYS = {
-    "template_id": (None, "templateId"),
-    "cloud_type": (str.upper, "cloud"),
-    "locked": (None, "locked"),
-}
-# The spec fields a pod create sends as they are (when set) and those a pod update may change.
-POD_CREATE_FIELDS = (
-    "image", "template_id", "cloud_type", "container_disk_gb", "ports", "env", "docker_args", "cmd", "entrypoint",
-    "registry_id",
-)
-POD_UPDATE_FIELDS = (
-    "name", "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "ports", "env", "locked", "template_id",
-    "registry_id",
-)
 # gpu_requirements' host floors, sent in the create's ``gpu`` (RunPod places only where they hold).
 GPU_FLOORS = (("min_ram_per_gpu_gb", "minRamPerGpu"), ("min_vcpus_per_gpu", "minVcpuCountPerGpu"))
 # POST /v2/pods answers 413 above this many bytes of body (autumn 2026 document).
 CREATE_BODY_LIMIT = 102_400
-# Body key -> the option that fills it, for the refusal of a body over the limit.
-BODY_OPTIONS = {"env": "env", "args": "docker_args", "cmd": "cmd", "entrypoint": "entrypoint", "ports": "ports",
-                "image": "image", "name": "name"}
-POD_MOUNT_KEYS = ("volume_gb", "volume_mount_path", "network_volume_id")
+MOUNT_FIELDS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
 
 def pod_create_body(spec, candidate, data_center_id=None):
     """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
     ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
-    body = {"name": spec.name, **body_keys(given(spec, POD_CREATE_FIELDS), POD_KEYS)}
+    body = POD.body(POD.create_fields(spec), creating=True)
     if spec.compute_type.upper() == "CPU":
         cpu = {"id": candidate}
         if spec.vcpu_count:
@@ -89,20 +64,17 @@ def body_size_problem(body, limit=CREATE_BODY_LIMIT):
     largest = max(sizes, key=sizes.__getitem__)
     return (
         f"the create body would be {size:,} bytes, above the {limit:,} RunPod accepts (POST /v2/pods answers 413); "
-        f"{BODY_OPTIONS.get(largest, largest)} makes {sizes[largest]:,} of them. Make it smaller (a large env or "
+        f"{POD.option_at(largest)} makes {sizes[largest]:,} of them. Make it smaller (a large env or "
         "command belongs in the image, a template or a network volume); nothing was created"
     )
 
 
 def pod_update_body(changes):
-    only(changes, POD_UPDATE_FIELDS + POD_MOUNT_KEYS, "REST v2 cannot update pod field(s)")
-    body = body_keys({key: value for key, value in changes.items() if key in POD_UPDATE_FIELDS}, POD_KEYS)
-    if any(key in changes for key in POD_MOUNT_KEYS):
-        mounts = mounts_body(
-            changes.get("volume_gb"), changes.get("volume_mount_path"), changes.get("network_volume_id")
-        )
-        if mounts:
-            body["mounts"] = mounts
+    """An UpdatePodRequest; the mount fields are sent as one ``mounts`` block (``pod_rules.whole_mount`` completes
+    it)."""
+    body = POD.body({key: value for key, value in changes.items() if key not in MOUNT_FIELDS}, creating=False)
+    if mounts := mounts_body(*(changes.get(key) for key in MOUNT_FIELDS)):
+        body["mounts"] = mounts
     return body
 
 

@@ -9,29 +9,17 @@ section 7). RunPod matches names case-insensitively (``?name=``, and a clash on 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import SECRET
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SECRET
 
 PATH = "account/secrets"
 
 
-def secret_create_body(spec):
-    body = {"name": spec.name, "value": spec.value}
-    if spec.description is not None:
-        body["description"] = spec.description
-    return body
-
-
 def secret_update_body(value=None, description=None):
     """A PATCH body: at least one of ``value`` and ``description`` ("" clears the description)."""
-    body = {}
-    if value is not None:
-        body["value"] = value
-    if description is not None:
-        body["description"] = description
-    if not body:
+    if value is None and description is None:
         raise ValueError("a secret update needs a value or a description")
-    return body
+    return SECRET.body({"value": value, "description": description}, creating=False)
 
 
 class Secrets:
@@ -54,7 +42,7 @@ class Secrets:
 
     def create(self, spec):
         # A 5xx or a lost connection marks the error maybe_created: the module looks the name up instead of resending.
-        return SECRET.read(post_create(self.client, PATH, secret_create_body(spec)))
+        return SECRET.read(post_create(self.client, PATH, SECRET.body(SECRET.create_fields(spec), creating=True)))
 
     def update(self, secret_id, *, value=None, description=None):
         """One PATCH. RunPod applies a value and a description in two steps that are not atomic, so a caller that

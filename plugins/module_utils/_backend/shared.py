@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` (list, get by
-id, find by name) and the body helpers (``BODY_KEYS``, ``body_keys``, ``given``, ``only``, ``sendable``,
-``mounts_body``)."""
+id, find by name) and ``mounts_body`` (the mounts block of a pod and a cluster create). Request bodies follow the
+resources' field tables (``_vocab/*_fields``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from urllib.parse import quote
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.pages import PagingError, walk
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import pick_list
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import pick_list
 
 
 def quote_id(resource_id: object) -> str:
@@ -61,7 +60,7 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
 class Collection:
     """The reads every REST v2 collection has: ``list``, ``get`` by id, ``find`` by name. A resource object holds
     one (``path`` the collection's path, ``key`` the list answer's key, ``noun`` the word its errors use, ``table``
-    the ``_api/payloads`` table reading one entry into a view) and hands its methods out as its own."""
+    the ``_vocab/*_fields`` table reading one entry into a view) and hands its methods out as its own."""
 
     def __init__(self, client: Any, path: str, key: str, noun: str, table: Any) -> None:
         self.client, self.path, self.key, self.noun, self.table = client, path, key, noun, table
@@ -93,56 +92,3 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     if volume_gb:
         return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
     return None
-
-
-def listed(value: Any) -> list | None:
-    return None if value is None else list(value)
-
-
-# The container settings pods, templates and endpoints all send as one key each: field -> (convert, key); the key may
-# come with its own convert. A resource's own keys are its file's (``pods.POD_KEYS``, ``templates.TEMPLATE_KEYS``);
-# each body builder chooses the fields it sends and when (RunPod rejects keys it does not know:
-# docs/dev/api-notes.md, section 3.2).
-BODY_KEYS: dict[str, tuple] = {
-    "name": (None, "name"),
-    "image": (None, "image"),
-    "container_disk_gb": (int, "disk"),
-    "ports": (listed, "ports"),
-    "env": (env_strings, "env"),
-    # The start command is one string; "" clears it. Or its exec form (autumn 2026): lists, [] clears.
-    "docker_args": (None, ("args", lambda args: args or "")),
-    "cmd": (list, "cmd"),
-    "entrypoint": (list, "entrypoint"),
-    "registry_id": (None, "registry"),
-}
-
-
-def body_keys(values: dict, own: dict | None = None) -> dict:
-    """``values`` (spec field -> value: the fields the caller sends) under REST v2's keys, converted; ``own`` holds
-    the resource's keys beside ``BODY_KEYS``."""
-    body = {}
-    for field, value in values.items():
-        convert, key = (own or {}).get(field) or BODY_KEYS[field]
-        if isinstance(key, tuple):
-            key, convert = key
-        body[key] = value if convert is None else convert(value)
-    return body
-
-
-def given(spec: Any, fields: tuple, keep: Any = bool) -> dict:
-    """The ``fields`` of ``spec`` a create sends: those whose value passes ``keep`` (set and not empty by default)."""
-    return {field: getattr(spec, field) for field in fields if keep(getattr(spec, field))}
-
-
-def only(fields: dict, allowed: tuple, message: str) -> dict:
-    """``fields`` when every key is ``allowed``; else ValueError ``<message>: <the others>``."""
-    unknown = sorted(set(fields) - set(allowed))
-    if unknown:
-        raise ValueError(f"{message}: {', '.join(unknown)}")
-    return fields
-
-
-def sendable(value: Any, creating: bool) -> bool:
-    """Whether a field of a create or an update body is sent: set, and on create not an empty default (on update an
-    explicit empty value clears)."""
-    return value is not None and not (creating and value in ({}, [], ""))

@@ -2,25 +2,13 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.templates``: pod and serverless templates on REST v2 (``/templates``); ``_api/payloads.TEMPLATE`` reads
-the answers."""
+"""``backend.templates``: pod and serverless templates on REST v2 (``/templates``); bodies and answers follow
+``_vocab/template_fields.TEMPLATE``."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import TEMPLATE
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, body_keys, only, sendable
-
-TEMPLATE_FIELDS = (
-    "name", "image", "serverless", "container_disk_gb", "env", "ports", "docker_args", "cmd", "entrypoint",
-    "registry_id",
-)
-TEMPLATE_KEYS = {"serverless": (None, "serverless")}  # beside ``shared.BODY_KEYS``
-
-
-def template_body(fields, creating):
-    """A template create/update body from ``TemplateSpec``-vocabulary ``fields``."""
-    only(fields, TEMPLATE_FIELDS, "unknown template field(s)")
-    return body_keys({key: value for key, value in fields.items() if sendable(value, creating)}, TEMPLATE_KEYS)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 
 
 class Templates:
@@ -30,10 +18,11 @@ class Templates:
         self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
 
     def create(self, spec):
-        return TEMPLATE.read(self.client.request("POST", "templates", json=template_body(spec.model_dump(), True)))
+        body = TEMPLATE.body(spec.model_dump(), creating=True)
+        return TEMPLATE.read(self.client.request("POST", "templates", json=body))
 
     def update(self, template_id, changes):
-        body = template_body(dict(changes), creating=False)
+        body = TEMPLATE.body(dict(changes), creating=False)
         return TEMPLATE.read(self.client.request("PATCH", self.collection.at(template_id), json=body))
 
     def delete(self, template_id):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import classify
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read, tracked
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import HEALTH_KEYS, health_counts
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")

@@ -18,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report im
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import describe_pod
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 
 def with_proven_ssh(described, proven):
@@ -136,7 +136,7 @@ class PodsWaiter(Waiter):
     result_key = "pods"
 
     def resume(self, handoff):
-        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
+        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
 
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
 # Options whose value is a public key: refused when it is anything else (the input models), and masked in the
 # failure (a private key pasted there must show nowhere).

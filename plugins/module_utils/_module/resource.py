@@ -16,7 +16,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption impo
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import spec_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
 
 class ResourceModule(RunPodModule):
@@ -100,7 +100,7 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def build_spec(self) -> Any:
-        """The create request (a ``_vocab.views`` spec) of options that have what a create needs (``input_model``'s
+        """The create request (a ``_vocab/*_fields`` spec) of options that have what a create needs (``input_model``'s
         ``create_problem``)."""
         raise NotImplementedError
 

@@ -29,14 +29,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report im
     pod_failure_logs,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
-    describe_build,
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
     describe_cluster,
-    describe_endpoint,
     describe_members,
-    describe_pod,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
+    describe_build,
+    describe_endpoint,
     describe_release,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 
 class PodWaiter(Waiter):

@@ -88,7 +88,7 @@ LOOKUP_ARGUMENT_SPEC = dict(
 )
 
 # Paired with plugins/doc_fragments/container.py (DOCUMENTATION): the container settings of a pod, a cluster's
-# nodes, an endpoint's workers and a template (``_vocab.views._ContainerSettings``).
+# nodes, an endpoint's workers and a template (``_vocab/container_fields``).
 CONTAINER_ARGUMENT_SPEC = dict(
     image=dict(type="str"),
     env=dict(type="dict"),

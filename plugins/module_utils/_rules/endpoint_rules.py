@@ -5,25 +5,15 @@
 """The endpoint module's rules (pure Python): what the options ask for, what the API would refuse, what differs.
 
 Kept out of ``plugins/modules/endpoint.py`` so the module reads as docs, argument spec and hooks.
-Field names are the ``_models.EndpointSpec`` vocabulary.
+What one field does is the endpoint's field table's (``_vocab/endpoint_fields.ENDPOINT``); here are the rules of
+several.
 """
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
-    env_strings,
-    same_args,
-    same_command,
-    same_ports,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import ENDPOINT_FIELDS
-
-# Compared without regard to order.
-SET_FIELDS = ("gpu_pools", "gpu_type_ids", "data_center_ids", "cpu_flavor_ids", "allowed_cuda_versions", "ports")
-# Options compared one to one with the EndpointView field of the same name.
-SIMPLE_FIELDS = tuple(field for field in ENDPOINT_FIELDS if field not in ("id", "name", "created_at", *SET_FIELDS))
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT
 
 
 def gpu_selection(gpu_type_ids):
@@ -42,18 +32,14 @@ def scaler_number(value, scaler_type):
 
 
 def wanted_fields(params, gpu):
-    """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted)."""
-    wanted = {field: params[field] for field in SIMPLE_FIELDS if params.get(field) is not None}
-    if wanted.get("network_volume_id") == "":
-        wanted.pop("network_volume_id")
-    for field in ("data_center_ids", "cpu_flavor_ids"):
-        if params.get(field):
-            wanted[field] = list(params[field])
-    for field in ("allowed_cuda_versions", "ports"):
-        if params.get(field) is not None:
-            wanted[field] = list(params[field])
-    if "env" in wanted:
-        wanted["env"] = env_strings(wanted["env"])
+    """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted; ``gpu``: the pools of its GPU
+    types, ``gpu_selection``)."""
+    wanted = ENDPOINT.wanted(params)
+    wanted.pop("name", None)  # a rename is ``rename_change``'s
+    wanted.pop("gpu_type_ids", None)  # asked for as their pools (``gpu``)
+    for field in ("network_volume_id", "data_center_ids", "cpu_flavor_ids"):
+        if not wanted.get(field):
+            wanted.pop(field, None)  # empty asks for nothing
     if gpu is not None:
         field, values = gpu
         wanted[field] = values
@@ -98,39 +84,11 @@ def endpoint_changes(current, wanted, params):
     """``{field: wanted value}`` for every wanted field that differs from ``current``; raises ``RefusedError``."""
     changes = rename_change(params, current)
     scaler_type = wanted.get("scaler_type") or current.scaler_type
-    for field, value in wanted.items():
-        have = getattr(current, field)
-        if field == "template_id":
-            continue  # an endpoint keeps no template (applied once at create), so there is nothing to compare
-        if field == "ports":
-            if not same_ports(have, value):
-                changes[field] = list(value)
-            continue
-        if field in SET_FIELDS:
-            if sorted(have or []) != sorted(value):
-                changes[field] = list(value)
-            continue
-        if field == "scaler_value":
-            value = scaler_number(value, scaler_type)
-            have = scaler_number(have, scaler_type)
-        if field == "env":
-            have = dict(have or {})
-        if field == "docker_args":
-            # Compared as the shell splits them ("" and none are no args); a change to "" clears them on v2.
-            if not same_args(have, value):
-                changes[field] = value
-            continue
-        if field in ("cmd", "entrypoint"):
-            if not same_command(have, value):
-                changes[field] = list(value)
-            continue
-        if field == "min_cuda_version":
-            # "" and none are the same setting; a change to "" is sent as "" (it clears the value on v2).
-            if (have or None) != (value or None):
-                changes[field] = value
-            continue
-        if have != value:
-            changes[field] = value
+    changes.update(ENDPOINT.changes(wanted, current))
+    if wanted.get("scaler_value") is not None:  # compared as the scaler type stores it
+        value = scaler_number(wanted["scaler_value"], scaler_type)
+        if value != scaler_number(current.scaler_value, scaler_type):
+            changes["scaler_value"] = value
     if "type" in changes:
         raise RefusedError(
             f"endpoint {current.id} is a {current.type} endpoint and RunPod cannot change the type of an "

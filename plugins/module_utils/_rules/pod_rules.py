@@ -4,8 +4,8 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The pod module's rules: what the options ask for, what RunPod would refuse, what differs on an existing pod.
 
-Kept out of ``plugins/modules/pod.py`` so the module reads as docs, argument spec and hooks (``_endpoints`` is
-the same for endpoints). Field names are the ``_models.PodSpec`` vocabulary; ``params`` are the module's
+Kept out of ``plugins/modules/pod.py`` so the module reads as docs, argument spec and hooks. What one field does is
+the pod's field table's (``_vocab/pod_fields.POD``); here are the rules of several. ``params`` are the module's
 validated options. No API call is made here: what needs one is handed in as a function.
 """
 
@@ -16,29 +16,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change
+from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
-    env_strings,
-    same_args,
-    same_command,
-    same_ports,
-    with_ssh_port,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
 
-# Options passed to PodSpec as they are, and list options passed as lists.
-SPEC_OPTIONS = ("name", "image", "template_id", "compute_type", "vcpu_count", "cloud_type", "container_disk_gb",
-                "volume_gb", "volume_mount_path", "network_volume_id", "registry_id", "docker_args",
-                "min_cuda_version", "gpu_requirements", "max_price_per_hr")
-SPEC_LIST_OPTIONS = ("gpu_type_ids", "cpu_flavor_ids", "ports", "data_center_ids", "allowed_cuda_versions")
-COMMAND_OPTIONS = ("cmd", "entrypoint")  # exec-form lists: None (not given) stays None
 UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
-# What a diff shows of an existing pod, and of a pod planned in check mode.
-DIFF_FIELDS = {"id", "name", "status", "image", "docker_args", "cmd", "entrypoint", "container_disk_gb", "volume_gb",
-               "volume_mount_path", "ports", "env", "registry_id"}
-PLANNED_FIELDS = {"name", "image", "template_id", "ports", "env", "docker_args", "cmd", "entrypoint",
-                  "container_disk_gb", "volume_gb"}
+# What a diff shows of an existing pod (what a task changes, its id and status), and of a pod planned in check mode.
+DIFF_FIELDS = {"id", "status", *POD.diffed}
+PLANNED_FIELDS = set(POD.planned)
 # Lifecycle values of a stopped pod that ``start`` brings back.
 STOPPED_STATUSES = ("EXITED", "ERROR")
 BOOTING_STATUSES = ("PROVISIONING", "STARTING")
@@ -104,44 +90,29 @@ def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
     return env
 
 
-def pod_spec(params: dict) -> PodSpec:
+def pod_spec(params: dict) -> Any:
     """The create's spec; raises ValueError (the spec's own rules) when a create needs more."""
     p = params
-    values: dict[str, Any] = {option: p[option] for option in SPEC_OPTIONS}
-    values.update({option: list(p[option] or []) for option in SPEC_LIST_OPTIONS})
-    values.update({option: p.get(option) for option in COMMAND_OPTIONS})
+    values = {row.name: p.get(row.option) for row in POD.rows if row.option}
     if values["gpu_requirements"] is not None:
         values["gpu_requirements"] = {key: value for key, value in values["gpu_requirements"].items() if value}
-    return PodSpec(**values, gpu_count=p["gpu_count"] or 1, env=wanted_env(p) or {}, start_ssh=p["ssh"])
+    values = {key: value for key, value in values.items() if value is not None}
+    return PodSpec(**dict(values, env=wanted_env(p) or {}))
 
 
 # --- an existing pod -------------------------------------------------------------------------------------
 def pod_changes(params: dict, pod) -> dict:
-    """Mutable fields whose wanted value differs from ``pod``: ``{field: wanted}``."""
+    """Diffed fields whose wanted value differs from ``pod``: ``{field: wanted}`` (``POD.changes``), with the
+    wanted values several options make: the new name, the ports with ``22/tcp``, the env with ``PUBLIC_KEY``."""
     p = params
-    changes = rename_change(p, pod)
-    if p["image"] and p["image"] != pod.image:
-        changes["image"] = p["image"]
-    if p["docker_args"] is not None and not same_args(pod.docker_args, p["docker_args"]):
-        changes["docker_args"] = p["docker_args"]
-    for field in COMMAND_OPTIONS:
-        if p.get(field) is not None and not same_command(getattr(pod, field), p[field]):
-            changes[field] = list(p[field])
-    for field in ("container_disk_gb", "volume_gb", "volume_mount_path"):
-        if p[field] is not None and p[field] != getattr(pod, field):
-            changes[field] = p[field]
-    unmounted = not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes)
-    if unmounted:
-        changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
+    wanted = dict(POD.wanted(p), name=wanted_name(p, pod), env=wanted_env(p, pod.env))
     if p["ports"] is not None:
-        ports = with_ssh_port(p["ports"], p["ssh"])
-        if not same_ports(pod.ports, ports):
-            changes["ports"] = ports
-    env = wanted_env(p, pod.env)
-    if env is not None and env != dict(pod.env):
-        changes["env"] = env
-    if p["registry_id"] and p["registry_id"] != pod.registry_id:
-        changes["registry_id"] = p["registry_id"]
+        wanted["ports"] = with_ssh_port(p["ports"], p["ssh"])
+    for field in ("image", "registry_id"):  # an empty value asks for nothing
+        wanted[field] = wanted.get(field) or None
+    changes = POD.changes(wanted, pod)
+    if not (pod.volume_gb or pod.network_volume_id or "volume_gb" in changes):
+        changes.pop("volume_mount_path", None)  # no mount to move: a path alone would be an empty update
     return changes
 
 

@@ -21,11 +21,11 @@ def env_strings(env: dict | None) -> dict[str, str]:
 
 def port_list(ports: list | str | None) -> list[str]:
     """Declared ports as a list of trimmed entries, from a list or a comma-separated string; blanks dropped."""
-    if not ports:
-        return []
     if isinstance(ports, str):
         ports = ports.split(",")
-    return [str(port).strip() for port in ports if str(port).strip()]
+    if not isinstance(ports, list | tuple):
+        return []
+    return [str(port).strip() for port in ports if port is not None and str(port).strip()]
 
 
 def declares_port(ports: list | str | None, number: int) -> bool:

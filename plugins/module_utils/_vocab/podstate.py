@@ -4,7 +4,8 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
 
-Operates on ``PodView`` objects (``_models``; read by attribute, never dicts).
+Operates on ``PodView`` objects (``pod_fields``; read by attribute, never dicts); ``pod_fields.describe_pod``
+builds the result from them.
 The rules: docs/dev/wait-and-status.md section 6 (derived status: REST v2's status mapped onto the five-value
 vocabulary) and section 6.1 (why no SSH).
 """
@@ -12,13 +13,12 @@ vocabulary) and section 6.1 (why no SSH).
 from __future__ import annotations
 
 import ipaddress
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import declares_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list as split_ports
 
-if TYPE_CHECKING:  # the engine never imports pydantic at run time
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
+PodView = Any  # a ``pod_fields.PodView`` (not imported: the table's file imports this one)
 
 RUNNING = "running"
 INITIALIZING = "initializing"
@@ -189,26 +189,3 @@ def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str |
     else:
         detail = explain(pod, runtime_status, reason)
     return f"pod not ready: {detail}" if detail else "pod not ready"
-
-
-def describe(pod: PodView) -> dict:
-    """The result shape shared by every module (the ``pod`` RETURN of every module), JSON-safe, snake_case."""
-    runtime_status, reason = derive(pod)
-    ssh = public_ssh(pod)
-    return {
-        "id": pod.id,
-        "name": pod.name,
-        "status": pod.status,
-        "runtime_status": runtime_status,
-        "runtime_status_reason": reason,
-        "uptime_seconds": pod.uptime_seconds if runtime_status == RUNNING else None,
-        "image": pod.image,
-        "gpu": {"type": pod.gpu_type, "count": (pod.gpu_count or 0), "vcpu_count": pod.gpu_vcpu_count,
-                "memory_gb": pod.gpu_memory_gb},
-        "cost_per_hr": pod.cost_per_hr,
-        "data_center_id": pod.data_center_id,
-        "ports": split_ports(pod.ports),
-        "ssh": ssh,
-        "ssh_not_ready": None if ssh is not None else ssh_not_ready(pod, runtime_status, reason),
-        "created_at": pod.created_at,
-    }

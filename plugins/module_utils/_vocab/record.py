@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _MISSING: Any = object()
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -88,6 +88,9 @@ class Record:
     def check(self) -> None:
         """The record's own rules; none by default."""
 
+    if TYPE_CHECKING:  # the fields of a table's records are declared by its rows, which a type checker cannot see
+        def __getattr__(self, name: str) -> Any: ...
+
     @classmethod
     def _nested_types(cls) -> dict[str, type]:
         """Fields whose annotation names another Record, resolved once per class (annotations are strings)."""
@@ -135,6 +138,14 @@ class Record:
             f"{name}={getattr(self, name)!r}" for name, info in self.model_fields.items() if info.repr
         )
         return f"{type(self).__name__}({shown})"
+
+
+def spec_problem(error: Exception) -> str:
+    """The message of a spec's validation error, without pydantic's decoration."""
+    errors = getattr(error, "errors", None)
+    if not callable(errors):
+        return str(error)
+    return "; ".join(str(entry.get("msg", "")).removeprefix("Value error, ") for entry in errors())
 
 
 def _own_annotations(klass: type) -> dict[str, Any]:

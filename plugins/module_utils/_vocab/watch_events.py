@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.shapes import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
     describe_cluster,
-    describe_endpoint,
     describe_member,
-    describe_pod,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import describe_endpoint
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 # Absence is believed only after this many successful reads in a row without the resource, as the wait engine
 # counts misses (``outcome.MissCounter``, gone_limit=2); a failed read in between starts the count again.

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.inventory import runpod as plugin
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
 
 def record(pod_id, name, **fields):
@@ -158,7 +158,7 @@ def test_missing_httpx_raises_ansible_error(monkeypatch):
 
 
 def test_cluster_members_get_cluster_hostvars_and_groups_per_cluster_primary_and_role():
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterView
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
 
     clusters = {"c1": ClusterView(id="c1", name="llm-train", type="SLURM", primary_pod_id="p0")}
     primary = plugin.pod_record(

@@ -13,10 +13,11 @@ from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import POD, TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account, amount_key
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 
 V2 = "https://rest.example.test/v2"
 VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1", "type": "HIGH_PERFORMANCE"}
@@ -219,14 +220,14 @@ def test_amount_keys():
 def test_registry_id_reaches_the_bodies_and_views():
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body, pod_update_body
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import template_body
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec, TemplateSpec
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
     assert pod_create_body(spec, "g")["registry"] == "reg1"
     assert pod_update_body({"registry_id": "reg2"}) == {"registry": "reg2"}
     template = TemplateSpec(name="t", image="i", registry_id="reg1").model_dump()
-    assert template_body(template, creating=True)["registry"] == "reg1"
+    assert TEMPLATE.body(template, creating=True)["registry"] == "reg1"
     assert (
         endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "registry_id": "reg1"}, True)["registry"]
         == "reg1"

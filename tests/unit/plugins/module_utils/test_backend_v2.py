@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
     DEFAULT_API_URL,
     DEFAULT_SERVERLESS_URL,
@@ -24,7 +23,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection i
     transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointSpec, PodSpec, TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT, EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateSpec
 
 API = "https://rest.example.test/v2"
 SLS = "https://sls.example.test/sls"

@@ -16,7 +16,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers i
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
 
 def ed25519(seed):

@@ -12,7 +12,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import BuildPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Build, Health, Worker, WorkerSummary
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
+    Build,
+    Health,
+    Worker,
+    WorkerSummary,
+)
 
 
 def build(status, **fields):

@@ -9,19 +9,16 @@ import pytest
 from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import CLUSTER as CLUSTERS
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
-    ClusterSpec,
-    PodView,
-    SshAddress,
-    TemplateView,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER as CLUSTERS
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateView
 
 API = "https://rest.example.test/v2"
 

@@ -16,7 +16,6 @@ import pytest
 from helpers.fakes import GPU, FakeClock, pod_view
 from payloads import Router
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import ENDPOINT, POD, TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
@@ -25,12 +24,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import 
     pod_create_body,
     pod_update_body,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import template_body
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules, pod_rules
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.podstate import describe
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec, TemplateView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod as describe
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC as POD_SPEC
-from ansible_collections.runpod.cloud.plugins.modules.template import template_changes, wanted_fields
 
 API = "https://rest.example.test/v2"
 H100 = "NVIDIA H100 80GB HBM3"
@@ -61,7 +61,7 @@ def test_a_pod_create_sends_the_exec_form_and_the_host_floors():
 
 def test_an_update_clears_with_an_empty_list_and_sends_arrays_as_lists():
     assert pod_update_body({"cmd": [], "entrypoint": ("sh", "-c")}) == {"cmd": [], "entrypoint": ["sh", "-c"]}
-    assert template_body({"cmd": ["a"], "entrypoint": []}, creating=False) == {"cmd": ["a"], "entrypoint": []}
+    assert TEMPLATE.body({"cmd": ["a"], "entrypoint": []}, creating=False) == {"cmd": ["a"], "entrypoint": []}
     assert endpoint_body({"cmd": ["serve"], "entrypoint": []}, creating=False) == {"cmd": ["serve"], "entrypoint": []}
     created = endpoint_body({"name": "e", "gpu_pools": ["ADA_24"], "cmd": ["serve"], "entrypoint": []}, creating=True)
     assert created["cmd"] == ["serve"] and "entrypoint" not in created
@@ -131,11 +131,11 @@ def test_a_template_without_mounts_reads_and_compares_clean():
     raw = payloads.v2_template(cmd=["sleep", "infinity"], entrypoint=[])
     del raw["mounts"]  # the quirk: no mounts key at all
     template = TEMPLATE.read(raw)
-    wanted = wanted_fields({"image": "runpod/pytorch:2.1.0", "serverless": False, "container_disk_gb": 40,
+    wanted = TEMPLATE.wanted({"image": "runpod/pytorch:2.1.0", "serverless": False, "container_disk_gb": 40,
                             "env": {"A": "1"}, "ports": ["22/tcp"], "docker_args": None, "cmd": ["sleep", "infinity"],
                             "entrypoint": [], "registry_id": None})
-    assert template_changes(template, wanted) == {}
-    assert template_changes(template, {**wanted, "cmd": ["sleep", "1"]}) == {"cmd": ["sleep", "1"]}
+    assert TEMPLATE.changes(wanted, template) == {}
+    assert TEMPLATE.changes({**wanted, "cmd": ["sleep", "1"]}, template) == {"cmd": ["sleep", "1"]}
 
 
 def test_pod_changes_compare_the_exec_form_as_lists():

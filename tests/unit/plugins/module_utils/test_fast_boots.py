@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
 INTERVAL = 5.0  # the default wait_interval
 TIMEOUT = 60.0

@@ -13,7 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome impor
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
 PUBLIC_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ"
 KEY = hk.parse_key(PUBLIC_KEY)

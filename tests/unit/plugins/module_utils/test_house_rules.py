@@ -33,10 +33,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoin
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import normalize as _norm
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import EndpointView, TemplateView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import ssh_key as ssh_key_module
-from ansible_collections.runpod.cloud.plugins.modules import template as template_module
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC as POD_SPEC
 
 PUBLIC = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFk3q1ABxKj0f9vS4bX2d7yPq2mYk3E1c9oWn8rT5uVw me@laptop"
@@ -214,7 +214,7 @@ PORT = st.builds(lambda n, p, pad: f"{' ' * pad}{n}/{p}", st.integers(1, 65535),
 
 def template_differs(have, wanted):
     current = TemplateView(id="t1", name="t", image="img:1", ports=have)
-    return "ports" in template_module.template_changes(current, template_module.wanted_fields({"ports": wanted}))
+    return "ports" in TEMPLATE.changes(TEMPLATE.wanted({"ports": wanted}), current)
 
 
 def endpoint_differs(have, wanted):
@@ -256,7 +256,7 @@ def test_env_normaliser_gives_strings_and_pods_templates_endpoints_send_the_same
     expected = {key: "" if value is None else str(value) for key, value in env.items()}
     assert _norm.env_strings(env) == expected
     assert _pods.wanted_env(pod_params(env=env)) == expected
-    assert template_module.wanted_fields({"env": env})["env"] == expected
+    assert TEMPLATE.wanted({"env": env})["env"] == expected
     assert _endpoints.wanted_fields({"env": env}, None)["env"] == expected
 
 
@@ -272,7 +272,7 @@ def test_pods_templates_and_endpoints_compare_args_alike():
     have, wanted = "serve  --port 8000", "serve --port  8000"
     assert "docker_args" not in _pods.pod_changes(pod_params(docker_args=wanted), pod_view(docker_args=have))
     current = TemplateView(id="t1", name="t", image="img:1", docker_args=have)
-    assert not template_module.template_changes(current, template_module.wanted_fields({"docker_args": wanted}))
+    assert not TEMPLATE.changes(TEMPLATE.wanted({"docker_args": wanted}), current)
     params = {"docker_args": wanted, "name": "ep"}
     view = EndpointView(id="ep1", name="ep", docker_args=have)
     assert "docker_args" not in _endpoints.endpoint_changes(view, _endpoints.wanted_fields(params, None), params)

@@ -115,24 +115,23 @@ def test_an_option_several_input_models_take_is_refused_with_one_message(option,
 
 def test_the_container_fields_are_declared_once_for_every_spec_and_view():
     from ansible_collections.runpod.cloud.plugins.module_utils._api import inputs as _inputs
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab import views as _models
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT, EndpointSpec
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec, PodView
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 
-    for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec):
-        assert issubclass(model, _models._PodContainer), model
-    for model in (_models.TemplateSpec, _models.TemplateView, _models.EndpointSpec, _models.EndpointView):
-        assert issubclass(model, _models._ContainerSettings), model
+    container = {row.name for row in container_rows()}
+    # Every spec and view of a containerized resource has the container fields, from the one declaration.
+    for model in (PodSpec, PodView, TemplateView, EndpointSpec, ENDPOINT.View):
+        assert container <= set(model.model_fields), model
+    assert container - {"registry_id"} <= set(ClusterSpec.model_fields)
+    for table in (POD, TEMPLATE, ENDPOINT):
+        assert [row.body for row in table.rows if row.name in container] == [row.body for row in container_rows()]
     for model in (PodInput, TemplateInput, ClusterInput):
         assert issubclass(model, _inputs._ContainerInput), model
-    # No spec or view declares a container field again (only the endpoint's None defaults of env and ports).
-    for model in (_models.PodSpec, _models.PodView, _models.ClusterSpec, _models.TemplateSpec, _models.TemplateView,
-                  _models._EndpointSettings, _models.EndpointSpec, _models.EndpointView):
-        own = set(vars(model).get("__annotations__", {}))
-        allowed = {"env", "ports"} if model is _models._EndpointSettings else set()
-        assert own & set(_models._ContainerSettings.model_fields) <= allowed, model
-        if issubclass(model, _models._PodContainer):
-            assert not own & set(_models._PodContainer.model_fields), model
-    assert _models.EndpointSpec(name="e").env is None
-    assert _models.PodSpec(name="p", image="i", gpu_type_ids=["g"]).env == {}
+    assert EndpointSpec(name="e").env is None
+    assert PodSpec(name="p", image="i", gpu_type_ids=["g"]).env == {}
 
 
 def _resource_modules():

@@ -18,7 +18,7 @@ from helpers.fakes import FakeClock
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Worker, WorkerSummary
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Worker, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import task_secrets, unsafe_logs
 
 KEY = "rk-unit-api-key-777"

@@ -17,8 +17,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import read_
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Worker, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import Masker
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Worker, WorkerSummary
 
 KEY = "rk-unit-api-key-4545"
 

@@ -20,7 +20,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import offer
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
 
 PODS, CLUSTERS, CATALOG = "/v2/pods", "/v2/clusters", "/v2/catalog/gpus"
 A4090, A40, L40S, A6000, H100, MI300 = (

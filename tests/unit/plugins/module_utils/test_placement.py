@@ -18,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend import offer
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import Candidate
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
 
 PODS = "/v2/pods"
 CATALOG = "/v2/catalog/gpus"

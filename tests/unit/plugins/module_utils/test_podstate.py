@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 from payloads import partial
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as ps
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView, PortMapping, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import (
+    PodView,
+    PortMapping,
+    SshAddress,
+    describe_pod,
+)
 
 
 def v2_pod(status="RUNNING", reported=True, ports=("8888/http", "22/tcp"), runtime_ports=(), direct=None, **extra):
@@ -67,7 +72,7 @@ def test_the_reasons_are_the_rest_v2_ones_only():
 def test_stopped_with_stale_runtime_is_stopped():
     pod = v2_pod("EXITED", reported=True, runtime_ports=[PUBLIC_22], uptime_seconds=111)
     assert ps.derive(pod) == ("stopped", None)
-    described = ps.describe(pod)
+    described = describe_pod(pod)
     assert described["uptime_seconds"] is None
     assert described["ssh"] is None
     assert described["ssh_not_ready"] == (
@@ -111,7 +116,7 @@ def test_22_only_on_a_private_ip_is_not_publicly_routable():
 
 
 def test_running_without_runtime_is_initializing_with_reason_and_explanation():
-    described = ps.describe(v2_pod(reported=False))
+    described = describe_pod(v2_pod(reported=False))
     assert (described["runtime_status"], described["runtime_status_reason"]) == ("initializing", "awaiting_container")
     assert described["ssh_not_ready"] == ("pod not ready: no container reported yet (image pull, container create or"
                                           " boot)")
@@ -137,7 +142,7 @@ def test_v2_runtime_fallback_applies_the_public_ip_rule():
 def test_known_down_pod_never_gets_an_address_even_with_stale_direct():
     pod = v2_pod("EXITED", reported=False, direct={"host": "8.8.4.4", "port": 1, "user": "root"})
     assert ps.public_ssh(pod) is None
-    assert ps.describe(pod)["ssh"] is None
+    assert describe_pod(pod)["ssh"] is None
     assert ps.ssh_not_ready(pod).startswith("pod not ready: pod is stopped; start it with runpod.cloud.pod id=pod-2")
 
 
@@ -202,7 +207,7 @@ def test_describe_running_v2_shape():
     pod = v2_pod(direct={"host": "8.8.4.4", "port": 40123}, uptime_seconds=111, image="runpod/pytorch",
                  gpu_type="NVIDIA RTX A4000", gpu_count=1, cost_per_hr=0.17, data_center_id="EU-RO-1",
                  created_at="2026-01-01T00:00:00Z")
-    described = ps.describe(pod)
+    described = describe_pod(pod)
     assert described == {
         "id": "pod-2", "name": "trainer", "status": "RUNNING", "runtime_status": "running",
         "runtime_status_reason": None, "uptime_seconds": 111, "image": "runpod/pytorch",
@@ -265,7 +270,7 @@ def test_known_down_never_yields_ssh(status, reported):
         runtime_ports=[PortMapping(**PUBLIC_22)], ssh_direct=SshAddress(host="8.8.4.4", port=1022),
     )
     runtime_status, _ignored = ps.derive(pod)
-    described = ps.describe(pod)
+    described = describe_pod(pod)
     if ps.known_down(runtime_status):
         assert described["ssh"] is None
         assert described["ssh_not_ready"].startswith("pod not ready: pod is")

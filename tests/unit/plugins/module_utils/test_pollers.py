@@ -14,14 +14,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers i
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
-    Health,
-    PodView,
-    PortMapping,
-    SshAddress,
-    Worker,
-    WorkerSummary,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Health, Worker, WorkerSummary
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, PortMapping, SshAddress
 
 
 class ApiError(Exception):

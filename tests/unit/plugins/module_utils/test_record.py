@@ -7,15 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from payloads import partial
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import RegistrySpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
     EndpointRelease,
+    Rollout,
+    WorkerSummary,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import (
     PodSpec,
     PodView,
     PortMapping,
-    RegistrySpec,
-    Rollout,
     SshAddress,
-    WorkerSummary,
 )
 
 

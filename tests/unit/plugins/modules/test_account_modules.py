@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import NetworkVolumeView, RegistryView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NetworkVolumeView, RegistryView
 from ansible_collections.runpod.cloud.plugins.modules import billing_info, container_registry, network_volume, ssh_key
 
 API_KEY = "unit-test-secret-key"

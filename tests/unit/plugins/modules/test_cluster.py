@@ -13,7 +13,8 @@ import pytest
 from helpers.fakes import FakeBackend, check_fake_matches_interface, real_backend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterView, PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 from ansible_collections.runpod.cloud.plugins.modules import cluster_info as cluster_info_module
 

@@ -18,7 +18,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import SECRET_NAME, secret_name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import secret_placeholder, with_secret_env
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import SecretSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SecretSpec
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import secret as secret_module
 from ansible_collections.runpod.cloud.plugins.modules import secret_info as secret_info_module

@@ -20,7 +20,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_pr
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
 from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import Health, SshAddress
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Health
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import SshAddress
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 

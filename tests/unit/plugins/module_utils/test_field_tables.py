@@ -1,34 +1,37 @@
-"""The table-driven payload readers (``_payloads``): every path a table reads is one RunPod documents, the OpenAPI
-document's own examples read into the views they describe, and the table mechanics (fallbacks, function cells)."""
+"""The field tables (``_vocab/*_fields``): every key path a table sends or reads is one RunPod's pinned document
+declares in that request or answer, every option a row names is documented by its module and every shown field in
+its RETURN, the document's own examples read into the views they describe, and the table mechanics."""
 
 from __future__ import annotations
 
 import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import payloads as _payloads
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.payloads import (
-    CLUSTER,
-    ENDPOINT,
-    NETWORK_VOLUME,
-    POD,
-    REGISTRY,
-    TEMPLATE,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._api.readers import Table, as_int, as_str, via
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NETWORK_VOLUME, REGISTRY
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import BUILD, ENDPOINT
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import Col, Table, _equal, as_int, as_str
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SECRET
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 from runpod_sim.schemas import v2_document
 
-# table -> the REST v2 schema it reads.
-SCHEMAS = {
-    "POD": "Pod",
-    "ENDPOINT": "Endpoint",
-    "TEMPLATE": "Template",
-    "CLUSTER": "Cluster",
-    "NETWORK_VOLUME": "NetworkVolume",
-    "REGISTRY": "Registry",
-    "SECRET": "Secret",
+# table -> (the answer schema it reads, the create request, the update request, the module that fills it).
+TABLES = {
+    "POD": (POD, "Pod", "CreatePodRequest", "UpdatePodRequest", "pod"),
+    "ENDPOINT": (ENDPOINT, "Endpoint", "CreateEndpointRequest", "UpdateEndpointRequest", "endpoint"),
+    "TEMPLATE": (TEMPLATE, "Template", "CreateTemplateRequest", "UpdateTemplateRequest", "template"),
+    "CLUSTER": (CLUSTER, "Cluster", "CreateClusterRequest", "UpdateClusterRequest", "cluster"),
+    "NETWORK_VOLUME": (NETWORK_VOLUME, "NetworkVolume", "CreateNetworkVolumeRequest", "UpdateNetworkVolumeRequest",
+                       "network_volume"),
+    "REGISTRY": (REGISTRY, "Registry", "CreateRegistryRequest", None, "container_registry"),
+    "SECRET": (SECRET, "Secret", "CreateSecretRequest", "UpdateSecretRequest", "secret"),
+    "BUILD": (BUILD, "Build", None, None, None),
 }
+STEPS = {"read": 1, "create": 2, "update": 3}
 # Paths read although the document does not declare them, each with its reason.
 UNDOCUMENTED = {
     ("NETWORK_VOLUME", "dataCenterId"): "a fallback to the retired REST v1 name, kept since the first account reader",
@@ -103,23 +106,54 @@ def schema_example(name):
     return example(document, document["components"]["schemas"][name])
 
 
-def read_paths():
-    """``(table, path)`` for every document path a table reads."""
-    for table_name in SCHEMAS:
-        for _field, cell in getattr(_payloads, table_name).cells:
-            for path in cell.paths if isinstance(cell, via) else ():
-                yield table_name, path
+def key_paths():
+    """``(table, step, path)`` for every key path a table sends at create or update, or reads."""
+    for name, (table, *_schemas) in TABLES.items():
+        for step, paths in table.key_paths().items():
+            for path in paths:
+                yield name, step, path
 
 
-@pytest.mark.parametrize(("table", "path"), sorted(set(read_paths())))
-def test_every_path_a_table_reads_is_in_the_document_or_listed_with_its_reason(table, path):
+@pytest.mark.parametrize(("table", "step", "path"), sorted(set(key_paths())))
+def test_every_key_path_a_table_sends_or_reads_is_in_the_document_or_listed_with_its_reason(table, step, path):
     document = v2_document()
-    schema = document["components"]["schemas"][SCHEMAS[table]]
-    assert documented(document, schema, path) != ((table, path) in UNDOCUMENTED), (table, path)
+    schema_name = TABLES[table][STEPS[step]]
+    assert schema_name, f"{table} {step}s {path} but RunPod has no such request"
+    schema = document["components"]["schemas"][schema_name]
+    assert documented(document, schema, path) != ((table, path) in UNDOCUMENTED), (table, step, path)
 
 
 def test_the_list_of_undocumented_paths_holds_only_paths_a_table_reads():
-    assert set(UNDOCUMENTED) <= set(read_paths())
+    assert set(UNDOCUMENTED) <= {(table, path) for table, step, path in key_paths() if step == "read"}
+
+
+def test_a_row_whose_key_the_document_lacks_fails_the_check():
+    # What a RunPod rename would do to a row: the check above must fail on it.
+    document = v2_document()
+    renamed = Table("pod", "RenamedPod", (Col("image", "imageName", as_str, body="imageName", update=True),), __name__)
+    for step, paths in renamed.key_paths().items():
+        schema = document["components"]["schemas"][TABLES["POD"][STEPS[step]]]
+        assert not any(documented(document, schema, path) for path in paths), step
+
+
+def module_docs(name):
+    from importlib import import_module
+
+    module = import_module(f"ansible_collections.runpod.cloud.plugins.modules.{name}")
+    return yaml.safe_load(module.DOCUMENTATION), yaml.safe_load(module.RETURN), module.ARGUMENT_SPEC
+
+
+@pytest.mark.parametrize("table", [name for name, entry in TABLES.items() if entry[4]])
+def test_every_option_a_row_names_is_an_option_of_its_module_and_every_shown_field_is_in_its_return(table):
+    from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import argument_spec  # noqa: F401
+
+    rows, module = TABLES[table][0].rows, TABLES[table][4]
+    _documentation, returns, spec = module_docs(module)
+    missing = [row.option for row in rows if row.option and row.option not in spec]
+    assert not missing, f"{module} has no option {missing}"
+    result_key = next(iter(key for key in returns if key not in ("changed", "actions", "diff", "wait", "logs")))
+    documented_keys = set(returns[result_key].get("contains", {}))
+    assert {row.name for row in rows if row.shown} <= documented_keys, (module, result_key)
 
 
 def test_the_pod_example_reads_into_the_pod_it_describes():
@@ -179,23 +213,48 @@ def test_the_cluster_volume_and_registry_examples_read_into_their_views():
     assert registry.id and registry.name
 
 
-def test_a_cell_falls_back_in_order_and_a_function_cell_reads_the_whole_payload():
-    table = Table(
-        PodView,
-        "pod",
-        (
-            ("image", as_str, ("image", "imageName")),
-            ("vcpu_count", as_int, "cpu.0.vcpuCount"),
-            ("name", None, lambda payload: f"named {payload.get('label')}"),
-        ),
-    )
+def test_a_row_falls_back_in_order_and_a_function_row_reads_the_whole_payload():
+    table = Table("pod", "Probe", (
+        Col("image", ("image", "imageName"), as_str),
+        Col("vcpu_count", "cpu.0.vcpuCount", as_int),
+        Col("name", lambda payload: f"named {payload.get('label')}"),
+    ), __name__)
     fallback = table.values({"id": "p", "image": " ", "imageName": "img", "label": "x"})
     assert fallback == {"id": "p", "image": "img", "vcpu_count": None, "name": "named x"}
     assert table.values({"id": "p", "image": "first", "imageName": "second"})["image"] == "first"
     assert table.values({"id": "p", "cpu": [None, {"vcpuCount": "4"}]})["vcpu_count"] == 4
     assert table.read({"id": "p", "cpu": [{"vcpuCount": 4}]}).vcpu_count == 4
     # A table without a kind reads no id.
-    assert "id" not in Table(PodView, None, (("name", as_str, "name"),)).values({"id": "p", "name": "n"})
+    assert "id" not in Table(None, "Part", (Col("name", "name", as_str),), __name__).values({"id": "p", "name": "n"})
+
+
+def test_a_body_nests_its_paths_sends_only_what_is_set_and_refuses_what_the_step_cannot_send():
+    table = Table("pod", "Probe2", (
+        Col("name", "name", as_str, body="name", update=True),
+        Col("gpu_count", "gpu.count", as_int, body="gpu.count", send=int),
+        Col("floor", body="gpu.minCudaVersion", update=True),
+        Col("locked", "locked", body="locked", create=False, update=True),
+    ), __name__)
+    assert table.body({"name": "a", "gpu_count": "2", "floor": ""}, creating=True) == {"name": "a", "gpu": {"count": 2}}
+    # An update sends an explicit empty value: it clears.
+    assert table.body({"floor": "", "locked": False}, creating=False) == {"gpu": {"minCudaVersion": ""},
+                                                                          "locked": False}
+    with pytest.raises(ValueError, match=r"cannot update pod field\(s\): gpu_count"):
+        table.body({"gpu_count": 3}, creating=False)
+    with pytest.raises(ValueError, match=r"cannot create pod field\(s\): locked"):
+        table.body({"locked": True}, creating=True)
+
+
+@given(st.dictionaries(st.sampled_from([row.name for row in POD.rows if row.same is _equal]),
+                       st.one_of(st.none(), st.text(max_size=5), st.integers(0, 9)), max_size=6))
+def test_changes_hold_exactly_the_given_diffed_fields_the_resource_lacks(wanted):
+    pod = POD.read({"id": "p1"})
+    changes = POD.changes(wanted, pod)
+    for name, value in wanted.items():
+        row = POD.by_name[name]
+        expected = row.given(value) and not row.same(getattr(pod, name), value)
+        assert (name in changes) == expected, (name, value)
+    assert POD.changes(changes, POD.View(**{**pod.model_dump(), **changes})) == {}
 
 
 @pytest.mark.parametrize(("payload", "message"), [
@@ -211,10 +270,6 @@ def test_a_pod_without_an_id_is_a_bad_response(payload, message):
 
 @pytest.mark.parametrize("junk", [None, "", 0, 1.5, True, [], {}, [None], {"id": 3}, "x"])
 def test_any_mistyped_field_reads_as_not_said_never_an_exception(junk):
-    for table_name in SCHEMAS:
-        table = getattr(_payloads, table_name)
-        payload = {"id": "r1", **dict.fromkeys(
-            path.split(".")[0] for _f, cell in table.cells if isinstance(cell, via) for path in cell.paths
-        )}
-        payload = {key: (junk if key != "id" else "r1") for key in payload}
-        assert table.read(payload).id == "r1"
+    for table, *_rest in TABLES.values():
+        payload = {path.split(".")[0]: junk for path in table.key_paths()["read"]}
+        assert table.read({**payload, "id": "r1"}).id == "r1"

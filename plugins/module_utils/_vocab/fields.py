@@ -1,0 +1,379 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""Field tables: each field of a resource declared once (``Col``), and what follows from the rows (``Table``): the
+view class and its reader, the spec class, the create and update bodies, what a task changes, the diff, the planned
+view and the result. A resource's table is its ``*_fields`` file; docs/dev/architecture.md, "Field tables".
+
+Reads are lenient: a missing, null or mistyped field gives the row's empty value (its converter's answer to None),
+never an exception; only a resource without an ``id`` is a ``bad_response``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
+
+# -- lenient value readers ----------------------------------------------------------------------------------------
+
+
+def as_int(value: Any) -> int | None:
+    """An int from an int, float or digit string; None otherwise (bools are not counts)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(float(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def as_float(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def as_str(value: object) -> str | None:
+    """A non-empty string or None."""
+    text = None if value is None else str(value).strip()
+    return text or None
+
+
+def as_dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list:
+    """A list without its ``null`` entries."""
+    return [item for item in value if item is not None] if isinstance(value, list) else []
+
+
+def env_dict(value: object) -> dict[str, str]:
+    """``env`` as a str->str dict from an object, a ``[{key, value}]`` list or a ``KEY=VALUE`` list."""
+    if isinstance(value, dict):
+        return env_strings(value)
+    result = {}
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, dict) and "key" in item:
+            result[str(item["key"])] = "" if item.get("value") is None else str(item.get("value"))
+        elif isinstance(item, str) and "=" in item:
+            key, text = item.split("=", 1)
+            result[key] = text
+    return result
+
+
+def name_text(value: object) -> str:
+    return as_str(value) or ""
+
+
+def upper(value: object) -> str:
+    return (as_str(value) or "").upper()
+
+
+def upper_or_none(value: object) -> str | None:
+    return upper(value) or None
+
+
+def count(value: object) -> int:
+    """A count that is 0 when missing."""
+    return as_int(value) or 0
+
+
+def flag(value: object) -> bool:
+    return bool(value)
+
+
+def str_list(value: object) -> list[str]:
+    return [str(item) for item in as_list(value)]
+
+
+def ref_id(value: object) -> str | None:
+    """The id of a reference sent either as the id itself or as an object with an ``id``."""
+    return as_str(value if isinstance(value, str) else as_dict(value).get("id"))
+
+
+def filled(value: object) -> bool:
+    """True for a non-empty object (a ``runtime`` block that says something; ``{}`` counts as null)."""
+    return isinstance(value, dict) and bool(value)
+
+
+def id_list(value: object) -> list[str]:
+    """The ids of a list of ``{id, ...}`` objects (REST v2 endpoint ``cpu`` entries)."""
+    return [text for text in (as_str(as_dict(item).get("id")) for item in as_list(value)) if text]
+
+
+def command_list(value: object) -> list[str] | None:
+    """An exec-form ``cmd``/``entrypoint``: a list of strings; None when the answer has none (an older answer)."""
+    return None if value is None else [str(item) for item in as_list(value)]
+
+
+def listed(value: Any) -> list | None:
+    return None if value is None else list(value)
+
+
+def dig(value: Any, keys: list[str]) -> Any:
+    """The value at ``keys`` (a number indexes a list without its nulls); None where the path breaks."""
+    for key in keys:
+        if key.isdigit():
+            items = as_list(value)
+            value = items[int(key)] if int(key) < len(items) else None
+        else:
+            value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def require_id(payload: object, kind: str) -> str:
+    """The ``id`` of a resource payload, or ``bad_response`` naming what was missing."""
+    if not isinstance(payload, dict):
+        raise RunPodError("bad_response", None, f"expected a {kind} object, got {type(payload).__name__}")
+    resource_id = payload.get("id")
+    if not isinstance(resource_id, str) or not resource_id:
+        raise RunPodError("bad_response", None, f"the API returned a {kind} without an id")
+    return resource_id
+
+
+def pick_list(payload: object, key: str, kind: str) -> list:
+    """Entries of a list response: a wrapped ``{key: [...]}`` or a bare array; nulls skipped."""
+    if isinstance(payload, list):
+        return as_list(payload)
+    if isinstance(payload, dict) and isinstance(payload.get(key), list):
+        return as_list(payload[key])
+    if isinstance(payload, dict) and payload.get(key) is None and key in payload:
+        return []
+    raise RunPodError("bad_response", None, f"expected a list of {kind}s in the response")
+
+
+def sendable(value: Any, creating: bool) -> bool:
+    """Whether a field is sent: set, and on create not an empty value (on update an explicit empty value clears)."""
+    return value is not None and not (creating and value in ({}, [], ""))
+
+
+def _put(body: dict, path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    for key in parents:
+        body = body.setdefault(key, {})
+    body[last] = value
+
+
+def _equal(current: Any, wanted: Any) -> bool:
+    return current == wanted
+
+
+# -- the rows -----------------------------------------------------------------------------------------------------
+
+Reader = Callable[[Any], Any]
+
+
+class Col:
+    """One field of a resource, declared once.
+
+    ``name`` is the field of the view, the spec and the result. ``read`` says where an answer holds it: a dotted path
+    (``mounts.network.0.path``) or a tuple of paths (the first whose converted value is truthy, as ``a or b``), read
+    with ``convert``; or a function ``payload -> value`` for what a path cannot say; None when RunPod does not return
+    it. ``body`` is its key path in the request bodies (nested paths included), sent at create (``create``) and in
+    an update (``update``) through ``send``. ``option`` is the module option that fills the spec field (True: the
+    same name); ``given(wanted)`` says whether a task asks for a value and ``same(current, wanted)`` whether the
+    resource has it (``diff``: True compares with ``==``): the diffed fields are what a task changes. ``planned``
+    fields show in check mode's planned view, ``shown`` ones in the result. ``default`` is the spec's value when
+    the option is not given (``list``/``dict``: a fresh one; a view's is its reader's answer to a missing value);
+    ``secret`` keeps it out of a record's repr; ``spec`` puts a field no option fills in the spec; ``clear`` is what
+    an update sends for None (the start command's ""). ``norm`` turns the
+    option's value into the field's (``env_strings``, ``port_list``).
+    """
+
+    __slots__ = (
+        "body",
+        "clear",
+        "convert",
+        "create",
+        "default",
+        "given",
+        "in_spec",
+        "name",
+        "norm",
+        "option",
+        "planned",
+        "read",
+        "same",
+        "secret",
+        "send",
+        "shown",
+        "update",
+    )
+
+    def __init__(self, name: str, read: Any = None, convert: Reader | None = None, *, body: str | None = None,
+                 create: bool = True, update: bool = False, send: Reader | None = None, option: Any = None,
+                 diff: Any = None, given: Callable[[Any], bool] | None = None, planned: bool = False,
+                 shown: bool = False, default: Any = None, norm: Reader | None = None, secret: bool = False,
+                 spec: bool | None = None, clear: Any = None) -> None:
+        self.name, self.convert, self.body, self.send, self.norm = name, convert, body, send, norm
+        self.create, self.update = bool(body) and create, bool(body) and update
+        self.option = name if option is True else option
+        self.same = _equal if diff is True else diff
+        self.given = given or (lambda value: value is not None)
+        self.planned, self.shown = planned, shown
+        self.read: Reader | None = None
+        if callable(read) and not isinstance(read, str):
+            self.read = read
+        elif read is not None:
+            paths = [path.split(".") for path in ((read,) if isinstance(read, str) else read)]
+            self.read = _path_reader(paths, convert or (lambda value: value))
+        self.default, self.secret = default, secret
+        self.in_spec = bool(self.option) if spec is None else spec
+        self.clear = clear
+
+    def paths(self) -> list[str]:
+        """The answer paths the row reads (none for a function)."""
+        return [] if self.read is None else list(getattr(self.read, "paths", []))
+
+    def fill(self, spec: bool = False) -> Any:
+        """The field's value when none is given: a spec's is ``default``, a view's the reader's answer to a missing
+        value (a fresh list or dict where that is one)."""
+        empty = self.default if spec or self.read is None else self.read({})
+        if self.secret:
+            return Field(default=empty, repr=False)
+        if empty in (list, dict) or isinstance(empty, list | dict):
+            return Field(default_factory=empty if empty in (list, dict) else type(empty))
+        return empty
+
+
+def _path_reader(paths: list[list[str]], convert: Reader) -> Reader:
+    def read(payload: Any) -> Any:
+        value = None
+        for keys in paths:
+            value = convert(dig(payload, keys))
+            if value:
+                return value
+        return value
+
+    read.paths = [".".join(keys) for keys in paths]  # type: ignore[attr-defined]
+    return read
+
+
+# -- the table ------------------------------------------------------------------------------------------------------
+
+
+class Table:
+    """A resource's rows and what follows from them. ``kind`` names the resource in messages (None: an answer part
+    without an id); ``view`` is the name of the view class the rows with a ``read`` make (``self.View``), whose
+    annotations ``types`` may name for a nested record (``{"runtime_ports": "list[PortMapping]"}``, resolved in
+    ``module``)."""
+
+    def __init__(self, kind: str | None, view: str, rows: tuple, module: str, types: dict | None = None) -> None:
+        self.kind, self.rows = kind, rows
+        self.by_name = {row.name: row for row in rows}
+        # A view has what RunPod returns and what its result shows (an endpoint's ``template_id``, applied once and
+        # not returned, keeps its spec default); never a write-only field.
+        shown = [row for row in rows if row.read is not None or row.shown]
+        self.View: Any = _record_class(view, Record, shown, module, types, with_id=kind is not None)
+        self.diffed = tuple(row.name for row in rows if row.same is not None)
+        self.planned = tuple(row.name for row in rows if row.planned)
+        self.shown = tuple(row.name for row in rows if row.shown)
+        self.options = tuple(row.option for row in rows if row.option)
+
+    def spec(self, name: str, base: type = Record, module: str | None = None, required: tuple = ("name",)) -> Any:
+        """The spec class: a field per row with an option or ``spec`` (``required`` ones without a default), on
+        ``base``."""
+        rows = [row for row in self.rows if row.in_spec]
+        return _record_class(name, base, rows, module or base.__module__, None, with_id=False, required=required,
+                             spec=True)
+
+    # -- reads -------------------------------------------------------------------------------------------------
+    def values(self, payload: Any) -> dict[str, Any]:
+        values = {} if self.kind is None else {"id": require_id(payload, self.kind)}
+        for row in self.rows:
+            if row.read is not None:
+                values[row.name] = row.read(payload)
+        return values
+
+    def read(self, payload: Any) -> Any:
+        return self.View(**self.values(payload))
+
+    # -- writes ------------------------------------------------------------------------------------------------
+    def body(self, fields: dict, creating: bool) -> dict:
+        """The request body of ``fields`` (``{field: value}``): every row sent at that step whose value is
+        ``sendable``, under its key path, through its ``send``. A field the step cannot send is a ValueError."""
+        step = "create" if creating else "update"
+        refused = sorted(field for field in fields if not getattr(self.by_name.get(field), step, False))
+        if refused:
+            raise ValueError(f"REST v2 cannot {step} {self.kind} field(s): {', '.join(refused)}")
+        body: dict = {}
+        for field, value in fields.items():
+            row = self.by_name[field]
+            value = row.clear if value is None and not creating else value
+            if sendable(value, creating):
+                _put(body, row.body or field, value if row.send is None else row.send(value))
+        return body
+
+    def create_fields(self, spec: Any) -> dict:
+        """``{field: value}`` of the spec's fields a create sends."""
+        return {row.name: getattr(spec, row.name) for row in self.rows if row.create}
+
+    def wanted(self, params: dict) -> dict:
+        """``{field: value}`` of the options the task sets (None: not set), each through its row's ``norm``."""
+        wanted = {}
+        for row in self.rows:
+            if row.option and params.get(row.option) is not None:
+                wanted[row.name] = params[row.option] if row.norm is None else row.norm(params[row.option])
+        return wanted
+
+    def changes(self, wanted: dict, current: Any) -> dict:
+        """``{field: wanted}`` for every diffed field the task asks for (``given``) that ``current`` does not have."""
+        changes = {}
+        for name in self.diffed:
+            row = self.by_name[name]
+            if name in wanted and row.given(wanted[name]) and not row.same(getattr(current, name), wanted[name]):
+                changes[name] = wanted[name]
+        return changes
+
+    def result(self, item: Any, names: tuple | None = None) -> dict:
+        """The ``shown`` fields (or ``names``) of a view, a spec or a field dict; a spec's id is None."""
+        fields = item if isinstance(item, dict) else {name: getattr(item, name, None) for name in
+                                                        ("id", *(names or self.shown))}
+        shown = {"id": fields.get("id")} if self.kind is not None else {}
+        shown.update({name: _plain(fields.get(name)) for name in names or self.shown})
+        return shown
+
+    def option_at(self, key: str) -> str:
+        """The option that fills body key ``key`` (the key itself when no row sends it)."""
+        return next((row.option for row in self.rows if row.body == key and row.option), key)
+
+    def describe(self, item: Any) -> dict | None:
+        """``result``, with None for None (a resource not found, a task that planned nothing)."""
+        return None if item is None else self.result(item)
+
+    def key_paths(self) -> dict[str, set[str]]:
+        """The key paths the rows send at create and update and read from answers (the document test's input)."""
+        return {
+            "create": {row.body for row in self.rows if row.create and row.body},
+            "update": {row.body for row in self.rows if row.update and row.body},
+            "read": {path for row in self.rows for path in row.paths()},
+        }
+
+
+def _plain(value: Any) -> Any:
+    """A result value: lists and dicts copied (a result never shares a view's containers)."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    return dict(value) if isinstance(value, dict) else value
+
+
+def _record_class(name: str, base: type, rows: list, module: str, types: dict | None, with_id: bool,
+                  required: tuple = (), spec: bool = False) -> Any:
+    annotations: dict[str, str] = {"id": "str"} if with_id else {}
+    namespace: dict[str, Any] = {"__module__": module, "__annotations__": annotations}
+    for row in rows:
+        annotations[row.name] = (types or {}).get(row.name, "Any")
+        if row.name not in required:
+            namespace[row.name] = row.fill(spec)
+    return type(name, (base,), namespace)

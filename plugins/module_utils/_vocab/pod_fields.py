@@ -1,0 +1,183 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""The pod's field table (``POD``): every pod field once, with its option, its body and answer paths, and whether it
+is updated, compared, planned and shown. ``PodView`` and ``PodSpec`` are made from it; the GPU/CPU block, the mounts
+and the placement keys of a create, which tie several fields together, are ``_backend/pods.pod_create_body``'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import (
+    Col,
+    Table,
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    count,
+    filled,
+    flag,
+    name_text,
+    ref_id,
+    str_list,
+    upper,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Record
+
+
+class PortMapping(Record):
+    """One runtime port: container port ``private`` published as ``ip:public``."""
+
+    private: int
+    public: int | None = None
+    ip: str | None = None
+    type: str | None = None
+
+
+class SshAddress(Record):
+    host: str
+    port: int
+    user: str = "root"
+    command: str = ""
+
+
+def runtime_ports(value: Any) -> list[PortMapping]:
+    """``runtime.ports`` as ``PortMapping``s; entries without a private port are skipped."""
+    ports = []
+    for entry in (as_dict(item) for item in as_list(value)):
+        private = as_int(entry.get("private", entry.get("privatePort")))
+        if private is not None:
+            public = as_int(entry.get("public", entry.get("publicPort")))
+            ports.append(PortMapping(private=private, public=public, ip=as_str(entry.get("ip")),
+                                     type=as_str(entry.get("type"))))
+    return ports
+
+
+def ssh_address(value: Any) -> SshAddress | None:
+    """``SshAddress`` from a v2 ``ssh.direct``/``ssh.proxy`` block; None when it is null or incomplete."""
+    block = as_dict(value)
+    host = as_str(block.get("host")) or as_str(block.get("ip"))
+    port = as_int(block.get("port"))
+    if not host or not port:
+        return None
+    user = as_str(block.get("username")) or as_str(block.get("user")) or "root"
+    return SshAddress(host=host, port=port, user=user, command=as_str(block.get("command")) or
+                      f"ssh {user}@{host} -p {port}")
+
+
+def compute_type(payload: Any) -> str:
+    return "CPU" if as_dict(as_dict(payload).get("cpu")) and not as_dict(as_dict(payload).get("gpu")) else "GPU"
+
+
+def view(name: str, read: Any, convert: Any = None, **flags: Any) -> Col:
+    return Col(name, read, convert, **flags)
+
+
+def option(name: str, default: Any = None, **flags: Any) -> Col:
+    """A spec field RunPod does not return as such (its create block is ``pod_create_body``'s)."""
+    return Col(name, option=flags.pop("option", True), default=default, **flags)
+
+
+POD = Table("pod", "PodView", (
+    view("name", "name", name_text, body="name", update=True, option=True, diff=True, planned=True, shown=True),
+    view("status", "status", upper, shown=True),
+    view("actions", "actions", str_list),
+    view("runtime_reported", "runtime", filled),  # ``runtime`` was non-null and non-empty
+    view("uptime_seconds", "runtime.uptime", as_int),
+    view("runtime_ports", "runtime.ports", runtime_ports),
+    *container_rows(planned=True, shown=("image",)),
+    view("template_id", "template", ref_id, body="templateId", update=True, option=True, planned=True),
+    view("compute_type", compute_type, option=True, default="GPU"),
+    view("gpu_type", "gpu.id", as_str),
+    view("gpu_count", "gpu.count", count, option=True, default=1),
+    # The allocated totals across the pod's GPUs (GB; autumn 2026).
+    view("gpu_vcpu_count", "gpu.vcpuCount", as_int),
+    view("gpu_memory_gb", "gpu.memory", as_int),
+    view("cpu_flavor", "cpu.id", as_str),
+    view("vcpu_count", "cpu.vcpuCount", as_int, option=True),
+    view("cloud_type", "cloud", as_str, body="cloud", send=str.upper, option=True, default="SECURE"),
+    view("cost_per_hr", "cost", as_float, shown=True),
+    view("data_center_id", "dataCenterId", as_str, shown=True),
+    # The mounts: one block of several fields (``_backend/pods.mounts_body``), set whole by an update.
+    view("volume_gb", "mounts.persistent.size", as_int, option=True, diff=True, planned=True),
+    view("volume_mount_path", ("mounts.persistent.path", "mounts.network.0.path"), as_str, option=True, diff=True),
+    view("network_volume_id", "mounts.network.0.volumeId", as_str, option=True),
+    view("ssh_direct", "ssh.direct", ssh_address),  # as RunPod computed it; authoritative when present
+    view("ssh_proxy", "ssh.proxy", ssh_address),
+    view("created_at", "createdAt", as_str, shown=True),
+    view("started_at", "startedAt", as_str),
+    view("locked", "locked", flag, body="locked", create=False, update=True),
+    # A cluster member's place in its cluster (None on a standalone pod): rank and overlay address come late.
+    view("cluster_id", "cluster.id", as_str),
+    view("cluster_rank", "cluster.rank", as_int),
+    view("cluster_role", "cluster.role", as_str),
+    view("cluster_ip", "cluster.ip", as_str),
+    # What a create is placed on and how (``pod_create_body`` builds its blocks).
+    option("gpu_type_ids", list),
+    option("cpu_flavor_ids", list),
+    option("data_center_ids", list),
+    option("start_ssh", True, option="ssh"),
+    option("allowed_cuda_versions", list),
+    option("min_cuda_version"),
+    option("gpu_requirements"),  # instead of gpu_type_ids: what a GPU type must be (docs/gpu-capacity.md)
+    option("max_price_per_hr"),
+), __name__, types={"runtime_ports": "list[PortMapping]", "ssh_direct": "SshAddress | None",
+                    "ssh_proxy": "SshAddress | None"})
+PodView = POD.View
+
+# vcpuCount of a CPU pod when the task gives none (REST v2 requires one).
+DEFAULT_VCPUS = 2
+
+
+class _PodSpecRules(Record):
+    """What any pod spec holds, whoever built it: what it is placed on (GPU types or requirements; a CPU pod's
+    flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). That a create needs an
+    image or a template is ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have
+    ``_api.capabilities``'."""
+
+    def check(self) -> None:
+        filled = {"ports": with_ssh_port(self.ports, self.start_ssh)}
+        if self.compute_type.upper() == "CPU":
+            if not self.cpu_flavor_ids:
+                raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
+            if self.vcpu_count is None:
+                filled["vcpu_count"] = DEFAULT_VCPUS
+        elif not self.gpu_type_ids and self.gpu_requirements is None:
+            raise ValueError(
+                "creating a GPU pod needs gpu_type_ids (e.g. ['NVIDIA GeForce RTX 4090']) or gpu_requirements."
+            )
+        vars(self).update(filled)
+
+    def candidates(self) -> list[str]:
+        """The types to try, in order: GPU type ids, or CPU flavor ids for a CPU pod."""
+        return list(self.cpu_flavor_ids if self.compute_type.upper() == "CPU" else self.gpu_type_ids)
+
+
+PodSpec = POD.spec("PodSpec", _PodSpecRules, __name__)
+
+
+def describe_pod(pod: Any) -> dict | None:
+    """The ``pod`` result of every module: the shown fields, and the derived status, GPU block, ports and SSH
+    address (``podstate``); None stays None."""
+    if pod is None:
+        return None
+    runtime_status, reason = podstate.derive(pod)
+    ssh = podstate.public_ssh(pod)
+    return {
+        **POD.result(pod),
+        "runtime_status": runtime_status,
+        "runtime_status_reason": reason,
+        "uptime_seconds": pod.uptime_seconds if runtime_status == podstate.RUNNING else None,
+        "gpu": {"type": pod.gpu_type, "count": pod.gpu_count or 0, "vcpu_count": pod.gpu_vcpu_count,
+                "memory_gb": pod.gpu_memory_gb},
+        "ports": port_list(pod.ports),
+        "ssh": ssh,
+        "ssh_not_ready": None if ssh is not None else podstate.ssh_not_ready(pod, runtime_status, reason),
+    }
