@@ -143,7 +143,7 @@ class _PodSpecRules(Record):
     ``_api.capabilities``'."""
 
     def check(self) -> None:
-        filled = {"ports": with_ssh_port(self.ports, self.start_ssh)}
+        filled: dict[str, Any] = {"ports": with_ssh_port(self.ports, self.start_ssh)}
         if self.compute_type.upper() == "CPU":
             if not self.cpu_flavor_ids:
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
