@@ -303,7 +303,7 @@ class FakeGpus:
         self.answers = [*answers]
         self.reads = 0
 
-    def catalog(self, spec=None, *, cloud=None, count=None, attempts=1, product="POD"):
+    def catalog(self, **query):
         self.reads += 1
         return _next(self.answers, self.reads - 1)
 

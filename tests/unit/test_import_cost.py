@@ -2,7 +2,7 @@
 
 A read-only task pays for what its module imports in every process Ansible starts, so the read-only ``_info``
 modules import neither pydantic (the input rules' library) nor the code of what they do not do unless asked:
-creates (placement, offers), waits (the poll engine) and log reads. Each module is imported in a fresh interpreter,
+creates (placement), waits (the poll engine) and log reads. Each module is imported in a fresh interpreter,
 as Ansible's module process is, and its ``sys.modules`` checked; ``test_the_check_sees_a_heavy_import`` shows the
 check fails when a module does import one of them.
 """
@@ -30,7 +30,6 @@ HEAVY = (
     UTILS + "_engine.poll",
     UTILS + "_engine.pod_pollers",
     UTILS + "_backend.placement",
-    UTILS + "_backend.offers",
     UTILS + "_backend.account",
     UTILS + "_module.fleet",
 )

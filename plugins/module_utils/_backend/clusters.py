@@ -94,24 +94,17 @@ class Clusters:
         return CLUSTER.read(post_create(self.client, "clusters", cluster_create_body(spec, template)))
 
     def create_placed(self, spec):
-        """A create with ``gpu_requirements`` or ``max_price_per_hr``: one catalog read (``product=CLUSTER``, the
-        node's GPU count), then one POST per candidate by ``placement``'s table, as a pod create. Returns
+        """A create with ``gpu_requirements`` or ``max_price_per_hr``: placed as a pod create is (``placement.place``:
+        one catalog read, ``product=CLUSTER`` with the node's GPU count, then one POST per candidate). Returns
         ``(cluster, placement)``; a ``RunPodError`` carries ``placement`` as the pod create's does."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
         template = self.templates.get(spec.template_id) if spec.template_id else None
-        choice = _offers.cluster_choice(spec)
-        candidates = _placement.cross([spec.gpu_type_id] if spec.gpu_type_id else [])
-        catalog = _placement.read_catalog(
-            lambda: self.gpus.catalog(cloud="SECURE", count=spec.gpu_count_per_pod, product="CLUSTER"), choice)
-        ordered = _placement.order(candidates, catalog, choice)
 
-        def post(candidate):
-            body = cluster_create_body(spec.model_copy(update={"gpu_type_id": candidate.type_id}), template)
-            return post_create(self.client, "clusters", body)
+        def body(spec, type_id, _data_center_id):  # a cluster's body lists its data centers itself
+            return cluster_create_body(spec.model_copy(update={"gpu_type_id": type_id}), template)
 
-        return _placement.place(ordered, post, CLUSTER.read)
+        return placement.place(self.client, self.gpus, "clusters", spec, body, CLUSTER.read)
 
     def rename(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases) and their health on
-the serverless runtime (``serverless_url``); ``_api/payloads`` reads the answers."""
+the serverless runtime (``serverless_url``); ``_vocab/endpoint_fields`` reads the answers."""
 
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Where a pod (or cluster) create goes: the candidates, their order from the catalog, and what each answer means.
+"""Where a pod (or cluster) create goes: the one place that decides placement (docs/dev/api-notes.md, sections 3.3
+and 3.3.1; docs/gpu-capacity.md), from the spec to the created resource.
 
-This is the one place that decides placement (docs/dev/api-notes.md, section 3.3; docs/gpu-capacity.md).
-RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read
-the catalog, then create once per candidate in order until one answers 201, with this table:
+RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read the catalog,
+then create once per candidate in order until one answers 201, with this table:
 
 | status | do |
 | --- | --- |
@@ -17,24 +17,25 @@ the catalog, then create once per candidate in order until one answers 201, with
 | 429 | the client already backed off per Retry-After; still limited: raise |
 | 5xx | the create may have billed: raise ``maybe_created`` (the module looks the pod up by name) |
 
-One path for every create, priced or not, each step a pure function of what the one before gave:
-
-    candidates (``cross``) -> one catalog read (``read_catalog``) -> ``order(candidates, catalog, choice)``
-    -> ``place(ordered, post, read)``
-
-The functions make no HTTP call of their own: the resource object calls its catalog read in ``read_catalog`` and
-hands ``place`` its ``post(candidate)`` (one ``_client.post_create``, which marks a 5xx or a lost connection
-``maybe_created``) and the table that reads the answer.
+``place(client, gpus, path, spec, body, read)`` is the one path: ``choose(spec, path)`` reads the spec once into a
+``Choice`` (the candidates, requirements, cap, units, catalog query), ``order(choice, catalog)`` makes the one catalog
+read and orders the candidates, then one ``_api/client.post_create`` of ``body(spec, type_id, data_center_id)`` per
+candidate (a 5xx or a lost connection comes back ``maybe_created``). Prices: the catalog quotes ``price.secure`` /
+``price.community`` per GPU and hour; a unit costs that times its GPUs, a cluster ``pod_count`` such units.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
+
+# The ``placement`` result's chosen fields while nothing is created.
+UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
 
 
 @dataclass(frozen=True)
@@ -50,54 +51,111 @@ class Candidate:
     def as_dict(self) -> dict[str, Any]:
         return {"gpu_type_id": self.type_id, "data_center_id": self.data_center_id, "price_per_hr": self.price_per_hr}
 
-    def dropped_dict(self) -> dict[str, Any]:
-        return {**self.as_dict(), "reason": self.reason}
 
-
-def cross(type_ids: list[str], data_center_ids: list[str] | None = None) -> list[Candidate]:
+def cross(type_ids: list[str], data_center_ids: Any = None) -> list[Candidate]:
     """The user's types in order, each crossed with the user's data centers (in order) when given."""
-    types = list(dict.fromkeys(type_ids))
-    centers = list(dict.fromkeys(data_center_ids or []))
-    if not centers:
-        return [Candidate(type_id) for type_id in types]
-    return [Candidate(type_id, center) for type_id in types for center in centers]
+    centers = list(dict.fromkeys(data_center_ids or [None]))
+    return [Candidate(type_id, center) for type_id in dict.fromkeys(type_ids) for center in centers]
 
 
 @dataclass(frozen=True)
-class Catalog:
-    """What the one catalog read gave: the offers (``read``), the read's error, or nothing (``not read``)."""
+class Offer:
+    """One catalog GPU type as placement needs it: list price per GPU for the tier, and stock per center."""
 
-    offers: dict[str, _offers.Offer] | None = None
-    failure: Exception | None = None
+    type_id: str
+    memory_gb: int | None = None
+    manufacturer: str | None = None
+    price_per_gpu: float | None = None
+    stock: dict[str | None, int] = field(default_factory=dict)
 
+    def price_per_hr(self, units: int) -> float | None:
+        return None if self.price_per_gpu is None else round(self.price_per_gpu * units, 4)
 
-NOT_READ = Catalog()
-
-
-def wants_catalog(candidates: list[Candidate], choice: _offers.Choice) -> bool:
-    """Whether a create reads the catalog: GPU creates with candidates to order, or requirements or a cap to apply."""
-    return choice.gpu and (bool(candidates) or choice.needs_catalog)
-
-
-def read_catalog(read: Callable[[], Any], choice: _offers.Choice) -> Catalog:
-    """The one catalog read (``read()``, the caller's GET) as offers for ``choice``'s price tier; a failed read or an
-    answer of another shape is kept as the failure, which ``order`` weighs."""
-    try:
-        return Catalog(_offers.offers_from_catalog(read(), choice.cloud))
-    except (RunPodError, ValueError) as error:
-        return Catalog(failure=error)
+    def stock_in(self, centers: tuple[str, ...]) -> int:
+        """The best stock rank in ``centers`` (overall when none are given)."""
+        return max((self.stock.get(center, 0) for center in centers or (None,)), default=0)
 
 
-def by_stock(
-    candidates: list[Candidate], stock: dict[str, dict[str | None, int]]
-) -> tuple[list[Candidate], list[Candidate]]:
+def offers_from_catalog(payload: Any, cloud: str = "SECURE") -> dict[str, Offer]:
+    """``{type id: Offer}`` from a ``ListGpuTypesResponse``; raises ValueError when the payload is not that shape."""
+    gpus = payload.get("gpus") if isinstance(payload, dict) else None
+    if not isinstance(gpus, list):
+        raise ValueError("the catalog answer has no gpus list")
+    tier = "community" if str(cloud).upper() == "COMMUNITY" else "secure"
+    offers = {}
+    for gpu in (_catalog.describe_gpu_type(raw) for raw in gpus if isinstance(raw, dict) and raw.get("id")):
+        stock: dict[str | None, int] = {None: _catalog.stock_rank(gpu["stock"])}
+        stock.update((dc, _catalog.stock_rank(level)) for dc, level in gpu["stock_by_data_center"].items())
+        memory = gpu["memory_gb"] if isinstance(gpu["memory_gb"], int) else None
+        offers[str(gpu["id"])] = Offer(str(gpu["id"]), memory, gpu["manufacturer"],
+                                       gpu["prices"][tier]["on_demand"], stock)
+    return offers
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a create may be placed on, read once from its spec (``choose``): the candidates in the user's order,
+    ``gpu_requirements`` (``wanted``), the cap, ``units`` (the GPUs one create rents: a list price times it),
+    the price tier, the data centers stock counts in (``pin``: each candidate is pinned to one, as a pod's are),
+    and the catalog query (None: a CPU pod reads no GPU catalog)."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    requirements: dict | None = None
+    max_price_per_hr: float | None = None
+    units: int = 1
+    cloud: str = "SECURE"
+    centers: tuple[str, ...] = ()
+    pin: bool = True
+    query: dict | None = field(default_factory=dict)
+
+    @property
+    def needs_catalog(self) -> bool:
+        """Without the catalog neither the requirements nor the cap can be applied (``catalog_unavailable``)."""
+        return self.requirements is not None or self.max_price_per_hr is not None
+
+
+def wanted(options: dict | None) -> dict | None:
+    """``gpu_requirements`` as compared (and quoted in ``no_match``): the four keys that choose a type."""
+    if options is None:
+        return None
+    maker = options.get("manufacturer")
+    return {"min_memory_gb": options.get("min_memory_gb"), "max_memory_gb": options.get("max_memory_gb"),
+            "manufacturer": str(maker).upper() if maker else None, "exclude": tuple(options.get("exclude") or ())}
+
+
+def meets(offer: Offer, requirements: dict) -> bool:
+    """Whether ``offer`` is what ``requirements`` (``wanted``) asks: every given key holds."""
+    memory, low, high = offer.memory_gb or 0, requirements["min_memory_gb"], requirements["max_memory_gb"]
+    maker = requirements["manufacturer"]
+    return ((low is None or memory >= low) and (high is None or memory <= high)
+            and (not maker or (offer.manufacturer or "").upper() == maker)
+            and offer.type_id not in requirements["exclude"])
+
+
+def choose(spec: Any, path: str = "pods") -> Choice:
+    """The ``Choice`` of a pod create (``PodSpec``) or, for ``path`` ``clusters``, a cluster create (``ClusterSpec``:
+    secure cloud, ``pod_count`` nodes of ``gpu_count_per_pod`` GPUs, its data centers all sent in the body)."""
+    centers = tuple(spec.data_center_ids or ())
+    if path == "clusters":
+        return Choice(cross([spec.gpu_type_id] if spec.gpu_type_id else []), wanted(spec.gpu_requirements),
+                      spec.max_price_per_hr, int(spec.gpu_count_per_pod or 1) * int(spec.pod_count or 1),
+                      "SECURE", centers, pin=False,
+                      query={"cloud": "SECURE", "count": spec.gpu_count_per_pod, "product": "CLUSTER"})
+    if str(spec.compute_type).upper() == "CPU":  # no GPU catalog, no GPU price
+        return Choice(cross(spec.candidates()), query=None)
+    query = {"cloud": spec.cloud_type, "count": spec.gpu_count, "cuda_versions": spec.allowed_cuda_versions,
+             "min_cuda_version": spec.min_cuda_version}
+    return Choice(cross(spec.candidates(), centers), wanted(spec.gpu_requirements), spec.max_price_per_hr,
+                  int(spec.gpu_count or 1), str(spec.cloud_type or "SECURE").upper(), centers, query=query)
+
+
+def by_stock(candidates: list[Candidate], stock: dict[str, dict[str | None, int]]) -> tuple[list, list]:
     """``(kept, dropped)``: candidates without stock are dropped; the rest keep the user's type order, and
     within one type the data centers with more stock come first (the user's order breaks equal stock).
 
     A type missing from the catalog, or a data center missing from a type's list, has no stock (the
     catalog lists only the data centers that offer the type now)."""
-    ranked = []
-    dropped = []
+    ranked, dropped = [], []
     type_order = {type_id: index for index, type_id in enumerate(dict.fromkeys(c.type_id for c in candidates))}
     for index, candidate in enumerate(candidates):
         level = stock.get(candidate.type_id, {}).get(candidate.data_center_id, 0)
@@ -106,18 +164,6 @@ def by_stock(
         else:
             ranked.append(((type_order[candidate.type_id], -level, index), candidate))
     return [candidate for _key, candidate in sorted(ranked, key=lambda item: item[0])], dropped
-
-
-def action_for(error: RunPodError) -> str:
-    """What the table says to do after a failed create: ``next``, ``skip``, ``stop`` or ``raise``."""
-    status = error.status
-    if status == 402:
-        return "stop"
-    if status == 403:
-        return "skip"
-    if status == 400:
-        return "next"
-    return "raise"
 
 
 @dataclass
@@ -129,163 +175,133 @@ class Placement:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     chosen: Candidate | None = None
 
-    def record(self, candidate: Candidate, status: Any, detail: str) -> None:
-        self.attempts.append({**candidate.as_dict(), "status": status, "detail": detail})
-
     def as_dict(self) -> dict[str, Any]:
-        chosen = (self.chosen.as_dict() if self.chosen
-                  else {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None})
-        return {
-            **chosen,
-            "attempts": list(self.attempts),
-            "catalog": self.catalog,
-            "dropped": [candidate.dropped_dict() for candidate in self.dropped],
-        }
+        return {**(self.chosen.as_dict() if self.chosen else UNPLACED), "attempts": list(self.attempts),
+                "catalog": self.catalog, "dropped": [{**c.as_dict(), "reason": c.reason} for c in self.dropped]}
+
+    def fail(self, error: RunPodError) -> RunPodError:
+        """``error`` carrying this placement (its dict), so a failed task reports what the create tried."""
+        error.placement = self.as_dict()  # type: ignore[attr-defined]
+        return error
 
 
-@dataclass
-class Ordered:
-    """The candidates a create POSTs, in order, and the placement record so far (catalog, dropped)."""
+def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[list[Candidate], Placement]:
+    """The candidates to try, in order (docs/gpu-capacity.md), and the placement so far, from the one catalog read
+    (``catalog()``; None: not read).
 
-    candidates: list[Candidate]
-    placement: Placement
-
-
-def order(
-    candidates: list[Candidate],
-    catalog: Catalog,
-    choice: _offers.Choice,
-    centers: list[str] | None = None,
-) -> Ordered:
-    """The candidates to try, in order (docs/gpu-capacity.md), from the given ones and the one catalog read.
-
-    Not read: the given order. A failed read never blocks a plain create (the given order stays); with
-    ``gpu_requirements`` or ``max_price_per_hr`` there is no order to fall back on: ``catalog_unavailable``. Read:
-    with requirements the candidates are the matching types, cheapest first for the tier and unit (each crossed
-    with ``centers``); every candidate carries its list price for ``choice.units``; the cap drops those listed
-    above it (``reason: price``), then those without stock go (``reason: stock``). ``no_match`` when no type meets
-    the requirements, ``price_cap_exceeded`` when the cap left nothing; each raised before any create, carrying
-    the placement."""
-    placement = Placement()
-    if catalog.failure is not None:
-        placement.catalog = f"failed: {catalog.failure}"
+    Not read: the given order. A failed read (or an answer of another shape) never blocks a plain create (the given
+    order stays); with ``gpu_requirements`` or ``max_price_per_hr`` there is no order to fall back on:
+    ``catalog_unavailable``. Read: with requirements the candidates are the matching types, cheapest first for the
+    tier and unit (ties: more stock, then the id; each crossed with the centers when pinned); every candidate carries
+    its list price for ``choice.units``; the cap drops those listed above it or unlisted (``reason: price``), then
+    those without stock go (``reason: stock``). ``no_match`` when no type meets the requirements,
+    ``price_cap_exceeded`` when the cap left nothing; each raised before any create, carrying the placement."""
+    placement, candidates, cap = Placement(), choice.candidates, choice.max_price_per_hr
+    try:
+        offers = offers_from_catalog(catalog(), choice.cloud) if catalog is not None else None
+    except (RunPodError, ValueError) as failure:
+        placement.catalog = f"failed: {failure}"
         if choice.needs_catalog:
-            raise attach(placement, RunPodError(
-                "catalog_unavailable",
-                getattr(catalog.failure, "status", None),
-                f"the GPU catalog could not be read ({catalog.failure}), and gpu_requirements / max_price_per_hr "
+            raise placement.fail(RunPodError(
+                "catalog_unavailable", getattr(failure, "status", None),
+                f"the GPU catalog could not be read ({failure}), and gpu_requirements / max_price_per_hr "
                 "need it: there is no order to fall back on, so nothing was created. Run the task again later",
-            ))
+            )) from None
         placement.catalog += "; candidates kept in the given order"
-    if catalog.offers is None:
-        return Ordered(list(candidates), placement)
-    offers = catalog.offers
+        offers = None
+    if offers is None:
+        return list(candidates), placement
     placement.catalog = "read"
     if choice.requirements is not None:
-        matched = _offers.by_requirements(offers, choice.requirements, choice)
+        def rank(offer: Offer) -> tuple:  # a type without a price sorts last
+            price = offer.price_per_hr(choice.units)
+            return (price is None, price or 0.0, -offer.stock_in(choice.centers), offer.type_id)
+
+        matched = sorted((offer for offer in offers.values() if meets(offer, choice.requirements)), key=rank)
         if not matched:
-            raise attach(placement, RunPodError(
-                "no_match", None,
-                f"no GPU type in the catalog ({len(offers)} types) meets gpu_requirements {_describe(choice)}; "
-                "nothing was created. Widen the requirements (see runpod.cloud.gpu_type_info)",
-            ))
-        candidates = cross([offer.type_id for offer in matched], centers)
-    listed = priced(candidates, offers, choice.units)
-    affordable = [c for c in listed if not _offers.over_cap(c.price_per_hr, choice.max_price_per_hr)]
+            asked = ", ".join(f"{key}={value}" for key, value in choice.requirements.items() if value) or "(none)"
+            raise placement.fail(RunPodError(
+                "no_match", None, f"no GPU type in the catalog ({len(offers)} types) meets gpu_requirements {asked}; "
+                "nothing was created. Widen the requirements (see runpod.cloud.gpu_type_info)"))
+        candidates = cross([offer.type_id for offer in matched], choice.centers if choice.pin else None)
+    listed = [replace(c, price_per_hr=offers[c.type_id].price_per_hr(choice.units) if c.type_id in offers else None)
+              for c in candidates]
+    # A candidate without a list price is never sent blind under a cap.
+    affordable = [c for c in listed if cap is None or (c.price_per_hr is not None and c.price_per_hr <= cap + 1e-9)]
     too_dear = [replace(c, reason="price") for c in listed if c not in affordable]
     kept, no_stock = by_stock(affordable, {type_id: offer.stock for type_id, offer in offers.items()})
     placement.dropped = too_dear + [replace(c, reason="stock") for c in no_stock]
-    if not kept and too_dear and choice.max_price_per_hr is not None:
+    if not kept and too_dear and cap is not None:
         cheapest = min(too_dear, key=lambda c: (c.price_per_hr is None, c.price_per_hr or 0.0))
-        unique = len({c.type_id for c in too_dear})
-        raise attach(placement, RunPodError("price_cap_exceeded", None, _offers.cap_message(
-            choice.max_price_per_hr, (cheapest.type_id, cheapest.price_per_hr), unique, choice.units)))
-    return Ordered(kept, placement)
+        price = cheapest.price_per_hr
+        listed_at = "has no list price" if price is None else f"lists at {price:g} USD/h for {choice.units} GPU(s)"
+        raise placement.fail(RunPodError("price_cap_exceeded", None, (
+            f"no candidate is within max_price_per_hr {cap:g} USD/h: the cheapest, {cheapest.type_id}, {listed_at} "
+            f"({len({c.type_id for c in too_dear})} candidate(s) dropped for price). Nothing was created. Raise "
+            "max_price_per_hr, widen gpu_requirements (or gpu_type_ids), or try again when cheaper stock appears")))
+    return kept, placement
 
 
-def priced(candidates: list[Candidate], offers: dict[str, _offers.Offer], units: int) -> list[Candidate]:
-    """``candidates`` with the catalog's list price for ``units`` GPUs (None for a type the catalog lacks)."""
-    return [
-        replace(c, price_per_hr=offers[c.type_id].price_per_hr(units) if c.type_id in offers else None)
-        for c in candidates
-    ]
+def action_for(error: RunPodError) -> str:
+    """What the table says to do after a failed create: ``next``, ``skip``, ``stop`` or ``raise``."""
+    return {400: "next", 402: "stop", 403: "skip"}.get(error.status, "raise")
 
 
-def _describe(choice: _offers.Choice) -> str:
-    wanted = choice.requirements
-    given = {key: getattr(wanted, key) for key in _offers.REQUIREMENT_KEYS if wanted and getattr(wanted, key)}
-    return ", ".join(f"{key}={value}" for key, value in given.items()) or "(none)"
-
-
-def place(ordered: Ordered, post: Callable[[Candidate], Any], read: Callable[[Any], Any]) -> tuple[Any, dict]:
-    """POST per candidate in order until one is created; apply the table to each failure. Returns ``(view,
-    placement dict)``, the answer read by ``read`` (a ``_api/payloads`` table's).
-
-    Every raised RunPodError carries ``placement`` (the dict) so a failed task can report what it tried.
-    """
-    placement = ordered.placement
+def place(client: Any, gpus: Any, path: str, spec: Any, body: Callable[..., dict], read: Callable[[Any], Any],
+          shared_read: Callable[[Callable[[], Any]], Any] | None = None) -> tuple[Any, dict]:
+    """Create ``spec`` at ``path`` (``pods``, ``clusters``) on the first candidate that can be placed: one catalog
+    read (``gpus.catalog``; ``shared_read(read)`` answers it for a fleet's members) when the create is a GPU one
+    with candidates to order or requirements or a cap to apply, then one POST of ``body(spec, type_id,
+    data_center_id)`` per candidate by the table. Returns ``(view, placement dict)``, the answer read by ``read``
+    (a ``_vocab/*_fields`` table's); every ``RunPodError`` raised carries ``placement`` (the dict)."""
+    choice = choose(spec, path)
+    catalog = None
+    if choice.query is not None and (choice.candidates or choice.needs_catalog):
+        catalog = partial(gpus.catalog, **choice.query)
+        if shared_read is not None:
+            catalog = partial(shared_read, catalog)
+    candidates, placement = order(choice, catalog)
     last_error: RunPodError | None = None
-    for candidate in ordered.candidates:
+    for candidate in candidates:
         try:
-            created = post(candidate)
+            created = post_create(client, path, body(spec, candidate.type_id, candidate.data_center_id))
         except RunPodError as error:
-            placement.record(candidate, error.status if error.status is not None else error.code, error.message)
+            status = error.status if error.status is not None else error.code
+            placement.attempts.append({**candidate.as_dict(), "status": status, "detail": error.message})
             action = action_for(error)
-            if action in ("next", "skip"):
-                last_error = error
-                continue
             if action == "stop":
-                stop = RunPodError(
-                    "insufficient_balance",
-                    402,
-                    f"insufficient balance: {error.message}. No GPU type can be created until the account is "
-                    "funded; no further candidate was tried",
-                    errors=error.errors,
-                )
-                raise attach(placement, stop) from error
-            # A 5xx or a lost connection came back ``maybe_created`` from ``post`` (``_client.post_create``): the
-            # create may have billed, so it is never re-sent here; the caller looks the resource up by name.
-            raise attach(placement, error) from None
+                raise placement.fail(RunPodError(
+                    "insufficient_balance", 402, f"insufficient balance: {error.message}. No GPU type can be created "
+                    "until the account is funded; no further candidate was tried", errors=error.errors)) from error
+            if action == "raise":  # a 5xx or a lost connection is ``maybe_created``: never re-sent
+                raise placement.fail(error) from None
+            last_error = error
+            continue
         placement.chosen = candidate
-        placement.record(candidate, 201, "created")
+        placement.attempts.append({**candidate.as_dict(), "status": 201, "detail": "created"})
         try:
             return read(created), placement.as_dict()
         except RunPodError as error:  # an answer without the resource: it exists all the same
-            raise attach(placement, error) from None
-    raise attach(placement, exhausted(placement, last_error))
+            raise placement.fail(error) from None
+    raise placement.fail(exhausted(placement, last_error))
 
 
 def exhausted(placement: Placement, last_error: RunPodError | None) -> RunPodError:
     """The error when no candidate was created: ``no_capacity`` when every attempt answered 400."""
+    def label(item: dict) -> str:
+        center = item.get("data_center_id")
+        return f"{item['gpu_type_id']}@{center}" if center else str(item["gpu_type_id"])
+
     if last_error is None:
-        dropped = ", ".join(_label(c) for c in placement.dropped) or "none"
-        return RunPodError(
-            "no_capacity",
-            None,
-            f"the catalog shows no stock for any candidate ({dropped}); nothing was created. Stock changes "
-            "quickly: run the task again later or add GPU types or data centers",
-        )
-    tried = "; ".join(f"{_label(a)}: {a['detail']} ({a['status']})" for a in placement.attempts)
+        dropped = ", ".join(label(c.as_dict()) for c in placement.dropped) or "none"
+        return RunPodError("no_capacity", None, f"the catalog shows no stock for any candidate ({dropped}); nothing "
+                           "was created. Stock changes quickly: run the task again later or add GPU types or data "
+                           "centers")
+    tried = "; ".join(f"{label(a)}: {a['detail']} ({a['status']})" for a in placement.attempts)
     if all(attempt["status"] == 400 for attempt in placement.attempts):
         return RunPodError(
-            "no_capacity",
-            400,
-            f"no candidate could be placed ({tried}). Every candidate answered 400; if stock is not the "
-            f"reason, the last answer may describe a problem with the request itself: {last_error.message}",
-            errors=last_error.errors,
-        )
+            "no_capacity", 400, f"no candidate could be placed ({tried}). Every candidate answered 400; if stock is "
+            f"not the reason, the last answer may describe a problem with the request itself: {last_error.message}",
+            errors=last_error.errors)
     return RunPodError(last_error.code, last_error.status, f"no candidate could be created ({tried})",
                        errors=last_error.errors)
-
-
-def _label(item: Any) -> str:
-    if isinstance(item, Candidate):
-        item = item.as_dict()
-    center = item.get("data_center_id")
-    return f"{item['gpu_type_id']}@{center}" if center else str(item["gpu_type_id"])
-
-
-def attach(placement: Placement, error: RunPodError) -> RunPodError:
-    """``error`` carrying ``placement`` (its dict), so a failed task reports what the create tried."""
-    error.placement = placement.as_dict()  # type: ignore[attr-defined]
-    return error

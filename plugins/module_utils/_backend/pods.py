@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import mounts_body, quote_id, walk_pages
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
@@ -116,34 +115,16 @@ class Pods:
         return found
 
     def create(self, spec, shared_read=None):
-        """Create on the first candidate that can be placed (``placement``): the spec's GPU types crossed with its
-        data centers (CPU pods: its flavors as given), ordered by one catalog read (GPU pods; ``shared_read(read)``
-        answers it for a fleet's members), then one POST per candidate by createPod's table.
-
-        Returns ``(pod, placement)``: the created pod and what was tried; a ``RunPodError`` raised once placement
-        began carries the same dict as ``placement``. A 5xx or a lost connection may have created a pod that bills:
-        it is raised ``maybe_created`` and never re-sent (the caller looks the pod up by name)."""
+        """Create on the first candidate that can be placed (``placement.place``: GPU pods order their candidates by
+        one catalog read, which ``shared_read(read)`` answers for a fleet's members). Returns ``(pod, placement)``;
+        a ``RunPodError`` raised once placement began carries ``placement``. A 5xx or a lost connection may have
+        created a pod that bills: raised ``maybe_created``, never re-sent (the caller looks the pod up by name)."""
         from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers  # creates only
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
         if problem := cpu_pod_problem(spec.model_dump()) or body_size_problem(pod_create_body(spec, "")):
             raise ValueError(problem)
-        choice = _offers.pod_choice(spec)
-        centers = spec.data_center_ids if choice.gpu else None  # a GPU pod pins each candidate to one center
-        candidates = _placement.cross(spec.candidates(), centers)
-        catalog = _placement.NOT_READ
-        if _placement.wants_catalog(candidates, choice):
-            def read():
-                return self.gpus.catalog(spec)
-
-            catalog = _placement.read_catalog(read if shared_read is None else lambda: shared_read(read), choice)
-        ordered = _placement.order(candidates, catalog, choice, centers)
-
-        def post(candidate):
-            return post_create(self.client, "pods", pod_create_body(spec, candidate.type_id, candidate.data_center_id))
-
-        return _placement.place(ordered, post, POD.read)
+        return placement.place(self.client, self.gpus, "pods", spec, pod_create_body, POD.read, shared_read)
 
     def update(self, pod_id, changes):
         return POD.read(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=pod_update_body(changes)))

@@ -6,9 +6,12 @@ checks them in, the reads the sshd check makes only when it needs them, and what
 
 from __future__ import annotations
 
+import calendar
+
 import pytest
 from helpers.fakes import GPU, pod_view
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
@@ -189,3 +192,53 @@ def test_fields_runpod_cannot_change_are_one_warning():
 def test_stopped_and_booting(fields, stopped, booting):
     pod = pod_view(**fields)
     assert _pods.is_stopped(pod) is stopped and _pods.is_booting(pod) is booting
+
+
+# -- the GPU choice rules (gpu_requirements, max_price_per_hr), reaping, the billed cost --------------------------
+
+
+def choice_params(**given):
+    return {"gpu_type_ids": None, "compute_type": "GPU", "gpu_requirements": None, "max_price_per_hr": None, **given}
+
+
+@pytest.mark.parametrize(("given", "needle"), [
+    ({"gpu_type_ids": [GPU], "gpu_requirements": {}}, "mutually exclusive"),
+    ({"gpu_requirements": {"manufacturer": "Intel"}}, "manufacturer must be one of"),
+    ({"gpu_requirements": {"min_memory_gb": 80, "max_memory_gb": 24}}, "is above max_memory_gb"),
+    ({"gpu_requirements": {"min_memory_gb": -1}}, "0 or more"),
+    ({"gpu_requirements": {"exclude": ["NVIDIA A4O"]}}, "unknown GPU type"),
+    ({"max_price_per_hr": -1.0}, "above 0"),
+    ({"max_price_per_hr": 0.0}, "above 0"),
+    ({"compute_type": "CPU", "max_price_per_hr": 1.0}, "GPU pods only"),
+])
+def test_bad_choices_are_refused(given, needle):
+    assert needle in (_values.gpu_choice_problem(choice_params(**given), "gpu_type_ids") or "")
+
+
+def test_good_choices_pass():
+    wanted = {"manufacturer": "nvidia", "min_memory_gb": 24, "max_memory_gb": 24}
+    assert _values.gpu_choice_problem(choice_params(gpu_requirements=wanted, max_price_per_hr=1), "x") is None
+
+
+class _Pod:
+    def __init__(self, name, created_at):
+        self.name, self.created_at = name, created_at
+
+
+def test_reap_select_keeps_old_pods_with_the_prefix_and_never_an_unreadable_age():
+    now = calendar.timegm((2026, 3, 2, 12, 0, 0))
+    pods = [_Pod("ci-old", "2026-03-01T00:00:00Z"), _Pod("ci-new", "2026-03-02T11:00:00Z"),
+            _Pod("prod-old", "2026-03-01T00:00:00Z"), _Pod("ci-odd", "yesterday"),
+            _Pod("ci-go", "2026-03-01 00:00:00.000 +0000 UTC")]
+    limit = _pods.older_than_seconds("12h", "ci-")
+    assert [p.name for p in _pods.reap_select(pods, limit, "ci-", now)] == ["ci-old", "ci-go"]
+    assert [p.name for p in _pods.reap_select(pods, None, "prod", now)] == ["prod-old"]
+    with pytest.raises(ValueError, match="older_than"):
+        _pods.older_than_seconds("soon", None)
+    with pytest.raises(ValueError, match="name_prefix"):
+        _pods.older_than_seconds(None, "")
+
+
+def test_a_billed_cost_above_the_cap_warns():
+    assert "billed 1.2 USD/h" in _pods.cost_warning(1.0, 1.2, "pod x")
+    assert _pods.cost_warning(1.0, 0.9, "pod x") is None and _pods.cost_warning(None, 9, "pod x") is None

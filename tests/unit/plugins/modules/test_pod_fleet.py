@@ -248,7 +248,7 @@ def test_the_members_share_one_catalog_read_and_the_backend_is_left_alone(answer
     seen = []
     for _member in range(3):
         try:
-            seen.append(shared(lambda: gpus.catalog(None, attempts=1)))
+            seen.append(shared(lambda: gpus.catalog(attempts=1)))
         except RunPodError as error:
             seen.append(error)
     assert gpus.reads == 1 and seen == [answer] * 3
