@@ -562,7 +562,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             make_backend,
             resolve_options,
         )
-        from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
+        from ansible_collections.runpod.cloud.plugins.plugin_utils._inventory_host_keys import check_pods
 
         try:
             options = resolve_options(self._connection_options())
@@ -570,8 +571,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
         backend = make_backend(options)
         try:
-            checks = inventory_host_keys.check_pods(backend, todo, mode, run=run_local)
-        except inventory_host_keys.ScannerMissingError as error:
+            checks = check_pods(backend, todo, mode, run=run_local)
+        except PollError as error:  # ssh_client_missing: no ssh-keyscan on the controller
             raise AnsibleError("runpod inventory: host_key_checking is %s, but %s" % (mode, error)) from None
         finally:
             backend.close()
@@ -596,12 +597,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         check = record.get("host_key") if self.get_option("host_key_checking") != "off" else None
         if not check or not check.get("host_keys"):
             return {}
-        from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys
+        from ansible_collections.runpod.cloud.plugins.plugin_utils import _inventory_host_keys
 
-        path = inventory_host_keys.write_known_hosts(self.get_option("known_hosts_dir"), record["id"],
-                                                     check["host_keys"])
+        path = _inventory_host_keys.write_known_hosts(self.get_option("known_hosts_dir"), record["id"],
+                                                      check["host_keys"])
         return {
-            "ansible_ssh_common_args": inventory_host_keys.ssh_common_args(path),
+            "ansible_ssh_common_args": _inventory_host_keys.ssh_common_args(path),
             HOSTVAR_PREFIX + "host_key_check": check["host_key_check"],
             HOSTVAR_PREFIX + "known_hosts_file": path,
         }

@@ -21,7 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")
-# One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_step.TrustStep``).
+# One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_check.TrustStep``).
 POD_WAIT_FOR = (*WAIT_FOR, "login")
 # How many host key steps of a batch wait run at once (each runs ssh-keyscan and one bounded log read).
 TRUST_CONCURRENCY = 8
@@ -142,7 +142,7 @@ class BatchPodPoller(Poller):
     The success value maps each pod id to ``{"pod", "ssh"}``. ``read`` replaces the pod list read, ``gone`` is
     what a 404 on it means (fatal ``not_found``; None: a failed read like any other), and ``pod_count`` makes
     the listed pods join the wait in rank order until that many are ready (``cluster_poller``).
-    ``trust`` (``() -> host_key_step.TrustStep``, or None) makes one host key step per pod after its banner, as
+    ``trust`` (``() -> host_key_check.TrustStep``, or None) makes one host key step per pod after its banner, as
     ``PodPoller``'s ``trust`` does for one pod; ``trusts`` holds each pod's step (its result fields, warning or
     unverified check). A mismatch on any pod ends the wait at once.
     """
@@ -273,7 +273,7 @@ class BatchPodPoller(Poller):
             targets[pod_id] = address
 
     def _trusted(self, pod_id, address):
-        """The pod's host key step (``host_key_step.TrustStep``) after its banner: done when it is ready."""
+        """The pod's host key step (``host_key_check.TrustStep``) after its banner: done when it is ready."""
         step = self.trusts.get(pod_id)
         if step is None:
             step = self.trusts[pod_id] = self.trust()

@@ -66,7 +66,7 @@ def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, 
     options and result and runs its ``resume``, so the result is what the module would have returned had it
     waited itself. ``secrets`` are the task's values that log lines must not show (the handoff never carries
     them; ``_module.log_report.task_secrets``). ``run_command(argv) -> (rc, stdout, stderr)`` starts the local
-    tools a pod wait's host key step needs (``_engine.host_key_scan.Run``): no AnsibleModule runs here.
+    tools a pod wait's host key step needs (``_engine.host_key_check.Run``): no AnsibleModule runs here.
     """
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)

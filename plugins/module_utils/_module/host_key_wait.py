@@ -5,13 +5,15 @@
 """What the waits make of ``host_key_checking`` (docs/pods.md "Trusting the pod's host key"): the host key step of
 one pod's wait or of each pod of a batch wait (a fleet, ``pod_info``, a cluster), the ``ssh`` result fields it
 proved, its pinned warning, and the ``host_key_unverified`` failure of a ``strict`` wait that ran out of time.
-The rule itself is ``_engine.host_key_step.TrustStep``'s; this only builds it from a task's options."""
+The check itself is in ``_engine.host_key_check``; this builds its step from a task's options and reads its logs."""
 
 from __future__ import annotations
 
+import functools
+
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import container_lines
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import read_pods
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 
 
@@ -21,11 +23,9 @@ def trust_step(waiter, wait_for, private_key_file=None):
     mode = waiter.host.params.get("host_key_checking") or "off"
     if wait_for == "running" or (mode == "off" and private_key_file is None):
         return None
-
-    def read_log(pod_id, enough):
-        return container_lines(waiter, pod_id, enough=enough)
-
-    return TrustStep(mode, read_log, private_key_file, run=waiter.host.run_command)
+    # A failed read is a block with no lines: no fingerprints this poll, read again at the next one.
+    read_logs = functools.partial(read_pods, waiter, sources=("container",))
+    return TrustStep(mode, read_logs, private_key_file, run=waiter.host.run_command)
 
 
 def trust_factory(waiter, wait_for):
@@ -47,21 +47,15 @@ def with_host_keys(described, step, warn):
     return described
 
 
-def unverified(error, steps, pod_ids):
-    """The ``host_key_unverified`` message of a ``strict`` batch wait that timed out while some pods' logs showed
-    no fingerprints (one sentence per pod, naming it and the keys it presented); None otherwise."""
-    if error.code != _outcome.WAIT_TIMEOUT:
-        return None
-    said = [steps[pod_id].unverified_failure(pod_id) for pod_id in pod_ids if pod_id in steps]
-    said = [message for message in said if message]
-    return " ".join(said) or None
-
-
 def explain_unverified(explain, error, steps, pod_ids, otherwise=True):
-    """A wait's ``explain_failure`` answer: ``explain()`` (its own ``(msg, extra)``) as ``host_key_unverified`` when
-    ``unverified`` says so; else ``explain()``, or None (the default message) when ``otherwise`` is false."""
-    message = unverified(error, steps, pod_ids)
-    if message is None:
+    """A wait's ``explain_failure`` answer. A ``strict`` wait that timed out while some pods' logs showed no
+    fingerprints is ``host_key_unverified``: one sentence per pod (naming it and the keys it presented), then
+    ``explain()``'s message (``explain()`` is the wait's own ``(msg, extra)``). Otherwise ``explain()``, or None (the
+    default message) when ``otherwise`` is false."""
+    timed_out = error.code == _outcome.WAIT_TIMEOUT
+    said = [steps[pod_id].unverified.message() for pod_id in pod_ids
+            if timed_out and pod_id in steps and steps[pod_id].unverified]
+    if not said:
         return explain() if otherwise else None
     msg, extra = explain()
-    return f"{message} {msg}", dict(extra, code=UNVERIFIED_CODE)
+    return f"{' '.join(said)} {msg}", dict(extra, code=UNVERIFIED_CODE)

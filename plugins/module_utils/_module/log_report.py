@@ -22,6 +22,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll a
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     FAILURE_LINES,
+    SOURCES,
     logs_block,
     newest,
     quote,
@@ -63,29 +64,13 @@ def reader(owner, **settings):
     return LogReader(owner.backend, task_secrets(owner), **settings)
 
 
-def read_pods(owner, pod_ids, lines, sources=None, stops=None, **settings):
+def read_pods(owner, pod_ids, lines, sources=SOURCES, stops=None, **settings):
     """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception.
     ``stops``: ``{id: predicate}`` ends a pod's read early (``LogReader.read``)."""
     try:
-        if sources is not None:
-            return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
-        return reader(owner, **settings).pods(pod_ids, lines, stops=stops)
+        return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
     except Exception as exc:  # logs are extra information: they never change how a task ends
         return {pod_id: logs_block(unavailable=f"reading the logs failed ({type(exc).__name__})") for pod_id in pod_ids}
-
-
-# The host key step reads this many of the container log's newest lines for the fingerprint block, which the
-# start script prints early: enough for a chatty start, bounded like every read.
-HOST_KEY_LINES = 1000
-
-
-def container_lines(owner, pod_id, lines=HOST_KEY_LINES, enough=None):
-    """The container log's newest ``lines`` of one pod (``{ts, line}`` entries, masked), or None when the read
-    failed: the host key step then sees no fingerprints, and tries again at the next poll. ``enough`` (``{ts, line}
-    -> bool``) ends the read at the first line it answers true for, instead of when the stream goes quiet."""
-    block = read_pods(owner, [pod_id], lines, sources=("container",),
-                      stops=None if enough is None else {pod_id: enough})[pod_id]
-    return None if block["unavailable"] else block["container"]
 
 
 def _not_read(error):

@@ -93,11 +93,10 @@ class HostKeyCheck:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What ``host_key_checking`` makes of a check: ``ready``; ``failure``: fail at once with this code;
-    ``at_deadline``: the code a wait that ends in this state fails with; ``warning``: say so, go on."""
+    ``warning``: say so, go on. Not ready without a failure: wait, and fail ``host_key_unverified`` at the end."""
 
     ready: bool
     failure: str | None = None
-    at_deadline: str | None = None
     warning: bool = False
 
 
@@ -255,7 +254,7 @@ def verdict(status: str, mode: str) -> Verdict:
     if status == MISMATCH:
         return Verdict(ready=False, failure=MISMATCH_CODE)
     if mode == "strict":
-        return Verdict(ready=False, at_deadline=UNVERIFIED_CODE)
+        return Verdict(ready=False)
     return Verdict(ready=True, warning=True)
 
 

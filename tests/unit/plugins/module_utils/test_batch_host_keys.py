@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as hkc
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
@@ -53,12 +53,12 @@ def poller_for(logs, mode="log", **options):
     """Pods a (port 40001) and b (port 40002), both answering their banner; ``logs``: pod id -> log lines."""
     reads = []
 
-    def read(pod_id, enough=None):
-        reads.append(pod_id)
-        return logs.get(pod_id)
+    def read(pod_ids, lines, stops):
+        reads.extend(pod_ids)
+        return {pod_id: {"container": logs.get(pod_id) or [], "unavailable": None} for pod_id in pod_ids}
 
     def scan(host, port, **_options):
-        return scan_mod.ScanResult(True, (KEYS[port],), "1 key")
+        return hkc.ScanResult(True, (KEYS[port],), "1 key")
 
     def probe_many(targets, **_options):
         return {key: ProbeResult(True, "banner", f"{host}:{port}") for key, (host, port) in targets.items()}
@@ -102,11 +102,11 @@ def test_strict_keeps_waiting_without_rechecks_and_names_the_unverified_pods_at_
     assert "not verified yet" in poller.states["b"]
     assert result.recheck is None  # the step reads a log (an API call): only the next read checks again
     timeout = WaitError("wait_timeout", "ssh on 2 pods", "timed out", elapsed=60)
-    message = host_key_wait.unverified(timeout, poller.trusts, ["b"])
-    assert "pod b " in message and KEYS[40002].fingerprint in message and "host_key_checking: strict" in message
-    msg, extra = host_key_wait.explain_unverified(lambda: ("Timed out.", {"not_ready": ["b"]}), timeout,
-                                                  poller.trusts, ["b"])
-    assert msg == f"{message} Timed out." and extra == {"not_ready": ["b"], "code": "host_key_unverified"}
+    msg, extra = host_key_wait.explain_unverified(lambda: ("Timed out.", {"not_ready": ["a", "b"]}), timeout,
+                                                  poller.trusts, ["a", "b"])
+    assert msg.startswith("pod b ") and msg.endswith(" The pod was kept. Timed out.") and "pod a " not in msg
+    assert KEYS[40002].fingerprint in msg and "host_key_checking: strict" in msg
+    assert extra == {"not_ready": ["a", "b"], "code": "host_key_unverified"}
     # Another failure, or nothing unverified: the wait's own explanation.
     other = WaitError("conflict", "ssh on 2 pods", "pod b is exited", elapsed=3)
     assert host_key_wait.explain_unverified(lambda: ("x", {}), other, poller.trusts, ["b"]) == ("x", {})

@@ -1,6 +1,6 @@
-"""plugins/module_utils/_engine/host_key_scan.py against the simulator's real sshd (a pod per test, its host keys
-printed into its container log as RunPod's start script does), with OpenSSH's own ``ssh-keyscan`` and ``ssh``; and
-the classification of ``ssh``'s answers with a stand-in process runner."""
+"""``scan`` and ``ssh_login`` (plugins/module_utils/_engine/host_key_check.py) against the simulator's real sshd (a
+pod per test, its host keys printed into its container log as RunPod's start script does), with OpenSSH's own
+``ssh-keyscan`` and ``ssh``; and the classification of ``ssh``'s answers with a stand-in process runner."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import httpx
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as hkc
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import SSEParser, read_event
 from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
@@ -81,7 +81,7 @@ def container_lines(sim, pod_id, count):
 
 
 def verified_keys(sim, pod_id, port):
-    scanned = scan_mod.scan("127.0.0.1", port, timeout=10, run=run_local)
+    scanned = hkc.scan("127.0.0.1", port, timeout=10, run=run_local)
     assert scanned.ok, scanned.detail
     return hk.check(scanned.keys, hk.logged_fingerprints(container_lines(sim, pod_id, 12)))
 
@@ -91,17 +91,17 @@ def verified_keys(sim, pod_id, port):
 def test_scan_verify_and_log_in(clean_sim, key_pair):
     key_file, public = key_pair
     pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": public})
-    scanned = scan_mod.scan("127.0.0.1", port, timeout=10, run=run_local)
+    scanned = hkc.scan("127.0.0.1", port, timeout=10, run=run_local)
     assert scanned.ok and f"127.0.0.1:{port} presented 2 host key(s)" == scanned.detail
     assert {key.fingerprint for key in scanned.keys} == set(clean_sim.admin.pod(pod_id)["host_key_fingerprints"])
     result = hk.check(scanned.keys, hk.logged_fingerprints(container_lines(clean_sim, pod_id, 12)))
     assert result.status == "verified" and len(result.trusted) == 2
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), result.trusted, timeout=10, run=run_local,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), result.trusted, timeout=10, run=run_local,
                                pod_keys=hk.parse_keys(public))
     assert login.ok and login.outcome == "ok", login.detail
     # One verified key is enough: ssh asks for the algorithm known_hosts holds.
     (ed25519,) = [key for key in result.trusted if key.key_type == "ssh-ed25519"]
-    assert scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), [ed25519], timeout=10, run=run_local).ok
+    assert hkc.ssh_login("127.0.0.1", port, "root", str(key_file), [ed25519], timeout=10, run=run_local).ok
 
 
 @needs_openssh
@@ -111,7 +111,7 @@ def test_a_pod_that_logs_other_keys_is_a_mismatch_and_a_pod_that_logs_none_is_pi
                                               "quiet": {"ssh_host_key_log": "none"}})
     for name, status in (("liar", "mismatch"), ("quiet", "pinned")):
         pod_id, port = make_pod(clean_sim, name=name, env={"PUBLIC_KEY": public})
-        scanned = scan_mod.scan("127.0.0.1", port, timeout=10, run=run_local)
+        scanned = hkc.scan("127.0.0.1", port, timeout=10, run=run_local)
         lines = container_lines(clean_sim, pod_id, 12)
         assert hk.check(scanned.keys, hk.logged_fingerprints(lines)).status == status, lines
 
@@ -121,7 +121,7 @@ def test_a_host_key_other_than_the_trusted_one_stops_the_login(clean_sim, key_pa
     key_file, public = key_pair
     _pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": public})
     _other_file, other_public = _keygen(tmp_path / "not_the_host")
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), hk.parse_keys(other_public), timeout=10,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), hk.parse_keys(other_public), timeout=10,
                                run=run_local)
     assert login.outcome == "host_key" and "host key verification failed" in login.detail.lower()
 
@@ -132,12 +132,12 @@ def test_a_key_the_pod_was_not_given_is_refused_as_the_wrong_key(clean_sim, key_
     _other_file, other_public = _keygen(tmp_path / "someone_else")
     pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": other_public})
     trusted = verified_keys(clean_sim, pod_id, port).trusted
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
                                pod_keys=hk.parse_keys(other_public))
     assert login.outcome == "login_refused" and "wrong key" in login.detail, login.detail
     assert "permission denied" in login.detail.lower()
     # Not knowing what the pod was given, the reason stays general.
-    plain = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local)
+    plain = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local)
     assert plain.outcome == "login_refused" and "refused the key for user root" in plain.detail
 
 
@@ -148,7 +148,7 @@ def test_no_key_reached_the_pod(clean_sim, key_pair):
     clean_sim.admin.configure(own_sshd_images=["my/sshd:1"])
     pod_id, port = make_pod(clean_sim, image="my/sshd:1")
     trusted = verified_keys(clean_sim, pod_id, port).trusted
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
                                pod_keys=[])
     assert login.outcome == "login_refused" and "no key reached the pod" in login.detail
 
@@ -160,7 +160,7 @@ def test_a_pod_given_the_key_that_refuses_it(clean_sim, key_pair, login_knob):
     pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": public})
     trusted = verified_keys(clean_sim, pod_id, port).trusted
     clean_sim.admin.set_pod_behaviour(pod_id, ssh_login=login_knob)
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
                                pod_keys=hk.parse_keys(public))
     assert login.outcome == "login_refused" and "was given this key" in login.detail and "root" in login.detail
 
@@ -173,7 +173,7 @@ def test_a_private_key_file_ssh_will_not_use(clean_sim, key_pair, tmp_path):
     loose = tmp_path / "loose_key"
     shutil.copyfile(key_file, loose)
     loose.chmod(0o644)
-    login = scan_mod.ssh_login("127.0.0.1", port, "root", str(loose), trusted, timeout=10, run=run_local,
+    login = hkc.ssh_login("127.0.0.1", port, "root", str(loose), trusted, timeout=10, run=run_local,
                                pod_keys=hk.parse_keys(public))
     assert login.outcome == "login_refused" and "private key file could not be used" in login.detail
 
@@ -182,23 +182,23 @@ def test_a_private_key_file_ssh_will_not_use(clean_sim, key_pair, tmp_path):
 def test_nothing_listening_yet_is_transient_and_a_banner_without_keys_is_no_scan(clean_sim, key_pair):
     key_file, public = key_pair
     _pod_id, refused_port = make_pod(clean_sim, name="keyless", listening=None)  # no PUBLIC_KEY: sshd never starts
-    login = scan_mod.ssh_login("127.0.0.1", refused_port, "root", str(key_file), [], timeout=5, run=run_local)
+    login = hkc.ssh_login("127.0.0.1", refused_port, "root", str(key_file), [], timeout=5, run=run_local)
     assert login.outcome == "transient" and "refused" in login.detail.lower()
-    assert not scan_mod.scan("127.0.0.1", refused_port, timeout=2, run=run_local).ok
+    assert not hkc.scan("127.0.0.1", refused_port, timeout=2, run=run_local).ok
     clean_sim.admin.configure(ssh_behaviour="banner")
     _pod_id, banner_port = make_pod(clean_sim, name="banner", env={"PUBLIC_KEY": public})
-    scanned = scan_mod.scan("127.0.0.1", banner_port, timeout=1, run=run_local)
+    scanned = hkc.scan("127.0.0.1", banner_port, timeout=1, run=run_local)
     assert not scanned.ok and scanned.keys == () and f"127.0.0.1:{banner_port}" in scanned.detail
-    stalled = scan_mod.ssh_login("127.0.0.1", banner_port, "root", str(key_file), [], timeout=1,
+    stalled = hkc.ssh_login("127.0.0.1", banner_port, "root", str(key_file), [], timeout=1,
                                  run=run_local)
     assert stalled.outcome == "transient"
 
 
 # -- without the tools, and ssh's answers one by one ------------------------------------------------------------
 def test_a_missing_tool_is_named():
-    scanned = scan_mod.scan("127.0.0.1", 22, which=lambda _name: None, run=run_local)
+    scanned = hkc.scan("127.0.0.1", 22, which=lambda _name: None, run=run_local)
     assert scanned.unavailable and not scanned.ok and "ssh-keyscan was not found on PATH" in scanned.detail
-    login = scan_mod.ssh_login("127.0.0.1", 22, "root", "/nonexistent", [], which=lambda _name: None,
+    login = hkc.ssh_login("127.0.0.1", 22, "root", "/nonexistent", [], which=lambda _name: None,
                                run=run_local)
     assert login.outcome == "unavailable" and "ssh was not found on PATH" in login.detail
 
@@ -224,14 +224,14 @@ def _which(name):
 def test_the_scan_runs_ssh_keyscan_within_the_deadline():
     ed25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ"
     run = Recorder((0, f"[10.0.0.5]:40022 {ed25519}\n", "# 10.0.0.5:40022 SSH-2.0-OpenSSH_9.6\n"))
-    scanned = scan_mod.scan("10.0.0.5", 40022, timeout=30, deadline=102.5, clock=lambda: 100.0, which=_which,
+    scanned = hkc.scan("10.0.0.5", 40022, timeout=30, deadline=102.5, clock=lambda: 100.0, which=_which,
                             run=run)
     assert scanned.ok and [key.key_type for key in scanned.keys] == ["ssh-ed25519"]
     # ssh-keyscan's own timeout (whole seconds, rounded up) bounds the scan by the deadline: no kill timer.
     assert run.calls[0] == ["/usr/bin/ssh-keyscan", "-p", "40022", "-T", "3", "10.0.0.5"]
-    cannot = scan_mod.scan("10.0.0.5", 40022, timeout=1, which=_which, run=Recorder(PermissionError(13, "denied")))
+    cannot = hkc.scan("10.0.0.5", 40022, timeout=1, which=_which, run=Recorder(PermissionError(13, "denied")))
     assert cannot.unavailable and "cannot run /usr/bin/ssh-keyscan" in cannot.detail
-    nothing = scan_mod.scan("10.0.0.5", 40022, which=_which, run=Recorder((1, "", "write: Broken pipe\n")))
+    nothing = hkc.scan("10.0.0.5", 40022, which=_which, run=Recorder((1, "", "write: Broken pipe\n")))
     assert nothing.detail == "ssh-keyscan of 10.0.0.5:40022 saw no host key: write: Broken pipe"
 
 
@@ -248,7 +248,7 @@ def test_the_scan_runs_ssh_keyscan_within_the_deadline():
 ])
 def test_what_each_answer_of_ssh_means(answer, outcome, words):
     run = Recorder(answer)
-    login = scan_mod.ssh_login("10.0.0.5", 40022, "root", "/keys/id", [], timeout=10, which=_which, run=run)
+    login = hkc.ssh_login("10.0.0.5", 40022, "root", "/keys/id", [], timeout=10, which=_which, run=run)
     assert login.outcome == outcome and words in login.detail, login.detail
     argv = run.calls[0]
     for option in ("BatchMode=yes", "StrictHostKeyChecking=yes", "IdentitiesOnly=yes", "ConnectTimeout=10",
@@ -267,6 +267,6 @@ def test_the_reason_of_a_refusal(pod_keys, words):
     offered = hk.PresentedKey("ssh-ed25519", "AAAA", "SHA256:offered")
     given = {"unknown": None, "none": [], "other": [hk.PresentedKey("ssh-ed25519", "BBBB", "SHA256:other")],
              "same": [offered]}
-    assert words in scan_mod.refusal_reason("root", offered, given[pod_keys])
+    assert words in hkc.refusal_reason("root", offered, given[pod_keys])
     if pod_keys == "same":  # the public half unread: the reason says so
-        assert "could not be read" in scan_mod.refusal_reason("root", None, given[pod_keys])
+        assert "could not be read" in hkc.refusal_reason("root", None, given[pod_keys])

@@ -1,5 +1,7 @@
-"""The pod wait's steps after the banner (plugins/module_utils/_engine/host_key_step.py): the host key check under
-each ``host_key_checking`` mode and the ``wait_for: login`` login, with scripted scans, log reads and logins."""
+"""The host key check (plugins/module_utils/_engine/host_key_check.py) as a pod wait's step after the banner: the check
+under each ``host_key_checking`` mode and the ``wait_for: login`` login, with scripted scans, log reads and logins.
+The same ``check_hosts`` over many pods at once: the inventory's (tests/unit/plugins/inventory/
+test_runpod_host_keys.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_step import TrustStep
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as hkc
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
@@ -29,7 +31,7 @@ def log_of(fingerprint):
 
 class Calls:
     def __init__(self, scans=None, logins=None, log=None):
-        self.scans = list(scans or [scan_mod.ScanResult(True, (KEY,), "1 key")])
+        self.scans = list(scans or [hkc.ScanResult(True, (KEY,), "1 key")])
         self.logins = list(logins or [])
         self.log = log
         self.logged_in = []
@@ -47,12 +49,14 @@ class Calls:
         self.logged_in.append((user, key_file, tuple(trusted), options.get("pod_keys")))
         return self.logins.pop(0)
 
-    def read(self, pod_id, enough=None):
+    def read(self, pod_ids, lines, stops):
         self.reads += 1
+        assert pod_ids == ["pod-1"] and lines == 1000
         # The step hands the read a watch: the log it gets back must satisfy it line by line exactly when the
         # check verifies every presented key (what a real read stopping early would have returned).
-        self.enough = enough
-        return self.log
+        self.enough = stops["pod-1"]
+        block = {"container": self.log or [], "unavailable": None if self.log is not None else "refused"}
+        return {"pod-1": block}
 
 
 def step(calls, mode="log", key_file=None):
@@ -99,17 +103,17 @@ def test_strict_waits_and_names_what_it_saw_when_the_log_shows_none():
     trust = step(calls, "strict")
     ready, detail = trust(POD, ADDRESS)
     assert not ready and "not verified yet" in detail and trust.fields is None
-    message = trust.unverified_failure("pod-1")
-    assert KEY.fingerprint in message and "host_key_checking: strict" in message
+    message = trust.unverified.message()
+    assert KEY.fingerprint in message and "host_key_checking: strict" in message and "could not be read" not in message
     calls.log = log_of(KEY.fingerprint)
-    assert trust(POD, ADDRESS)[0] is True and trust.unverified_failure("pod-1") is None
+    assert trust(POD, ADDRESS)[0] is True and trust.unverified is None
     assert calls.reads == 2
 
 
 def test_no_key_yet_keeps_waiting_and_a_missing_ssh_keyscan_fails():
-    trust = step(Calls(scans=[scan_mod.ScanResult(False, (), "no host key answered")], log=[]))
+    trust = step(Calls(scans=[hkc.ScanResult(False, (), "no host key answered")], log=[]))
     assert trust(POD, ADDRESS) == (False, "ssh banner at 127.0.0.1:40123, but no host key yet: no host key answered")
-    missing = step(Calls(scans=[scan_mod.ScanResult(False, (), "not found", unavailable=True)]))
+    missing = step(Calls(scans=[hkc.ScanResult(False, (), "not found", unavailable=True)]))
     with pytest.raises(PollError) as raised:
         missing(POD, ADDRESS)
     assert raised.value.code == "ssh_client_missing" and raised.value.fatal
@@ -121,8 +125,15 @@ def test_off_reads_no_log_and_checks_nothing():
     assert trust(POD, ADDRESS)[0] is True and calls.reads == 0 and trust.fields is None
 
 
+def test_off_with_a_login_trusts_the_keys_presented_now_for_that_login_only():
+    calls = Calls(log=log_of(OTHER_FP), logins=[hkc.LoginResult("ok", "ran true")])
+    trust = step(calls, "off", "/keys/id")
+    assert trust(POD, ADDRESS) == (True, "logged in at 127.0.0.1:40123")
+    assert calls.reads == 0 and trust.fields is None and calls.logged_in[0][2] == (KEY,)
+
+
 def test_login_trusts_only_the_checked_key_and_passes_the_pod_keys():
-    calls = Calls(log=log_of(KEY.fingerprint), logins=[scan_mod.LoginResult("ok", "ran true")])
+    calls = Calls(log=log_of(KEY.fingerprint), logins=[hkc.LoginResult("ok", "ran true")])
     trust = step(calls, "log", "/keys/id")
     assert trust(POD, ADDRESS) == (True, "logged in at 127.0.0.1:40123, host key verified")
     user, key_file, trusted, pod_keys = calls.logged_in[0]
@@ -132,7 +143,7 @@ def test_login_trusts_only_the_checked_key_and_passes_the_pod_keys():
 
 def test_a_transient_login_waits_and_a_refused_one_fails_fast():
     calls = Calls(log=log_of(KEY.fingerprint), logins=[
-        scan_mod.LoginResult("transient", "Connection reset"), scan_mod.LoginResult("login_refused", "wrong key")])
+        hkc.LoginResult("transient", "Connection reset"), hkc.LoginResult("login_refused", "wrong key")])
     trust = step(calls, "log", "/keys/id")
     assert trust(POD, ADDRESS) == (False, "login at 127.0.0.1:40123 not possible yet: Connection reset")
     with pytest.raises(PollError) as raised:
@@ -141,7 +152,7 @@ def test_a_transient_login_waits_and_a_refused_one_fails_fast():
 
 
 def test_a_host_key_change_between_check_and_login_is_a_mismatch():
-    calls = Calls(log=log_of(KEY.fingerprint), logins=[scan_mod.LoginResult("host_key", "changed")])
+    calls = Calls(log=log_of(KEY.fingerprint), logins=[hkc.LoginResult("host_key", "changed")])
     with pytest.raises(PollError) as raised:
         step(calls, "log", "/keys/id")(POD, ADDRESS)
     assert raised.value.code == "host_key_mismatch"

@@ -1,5 +1,6 @@
-"""The inventory plugin's host key check (plugins/module_utils/_module/inventory_host_keys.py): the same rule as a
-pod wait, a pod it cannot trust left out with the reason, and one known_hosts file per pod."""
+"""The inventory plugin's host key check (plugins/plugin_utils/_inventory_host_keys.py): the pod wait's check
+(``_engine/host_key_check.check_hosts``, test_host_key_check.py) run on every pod in one batch, a pod it cannot trust
+left out with the reason, and one known_hosts file per pod."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import base64
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_scan as scan_mod
-from ansible_collections.runpod.cloud.plugins.module_utils._module import inventory_host_keys as ihk
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as hkc
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
+from ansible_collections.runpod.cloud.plugins.plugin_utils import _inventory_host_keys as ihk
 
 
 def ed25519(seed):
@@ -17,7 +19,7 @@ def ed25519(seed):
     return hk.parse_key("ssh-ed25519 " + base64.b64encode(blob).decode())
 
 
-KEYS = {40001: ed25519(1), 40002: ed25519(2), 40003: ed25519(3), 40004: ed25519(4)}
+KEYS = {port: ed25519(port - 40000) for port in range(40001, 40006)}
 OTHER_FP = "SHA256:" + "B" * 43
 
 
@@ -36,30 +38,32 @@ def run(argv):  # never reached: the scripted scan takes its place
 def scan(host, port, **options):
     assert options["run"] is run  # the plugin's runner reaches ssh-keyscan
     if port == 40004:
-        return scan_mod.ScanResult(False, (), "ssh-keyscan of 127.0.0.1:40004 saw no host key: refused")
-    return scan_mod.ScanResult(True, (KEYS[port],), "1 key")
+        return hkc.ScanResult(False, (), "ssh-keyscan of 127.0.0.1:40004 saw no host key: refused")
+    return hkc.ScanResult(True, (KEYS[port],), "1 key")
 
 
 LOGS = {
     "ok": logged(KEYS[40001].fingerprint),
     "liar": logged(OTHER_FP),
     "quiet": {"container": [], "unavailable": None},
+    "unread": {"container": [], "unavailable": "no answer in time"},
 }
-RECORDS = [record("ok", 40001), record("liar", 40002), record("quiet", 40003), record("down", 40004)]
+RECORDS = [record("ok", 40001), record("liar", 40002), record("quiet", 40003), record("down", 40004),
+           record("unread", 40005)]
 
 
 @pytest.mark.parametrize("mode", ["log", "strict"])
 def test_each_pod_is_judged_by_the_pod_wait_rule(mode):
     asked = []
 
-    def read_logs(pod_ids, stops):
+    def read_logs(pod_ids, lines, stops):
         asked.extend(pod_ids)
-        assert set(stops) == set(pod_ids)
+        assert set(stops) == set(pod_ids) and lines == 1000
         return {pod_id: LOGS[pod_id] for pod_id in pod_ids}
 
     checks = ihk.check_pods(None, RECORDS, mode, run=run, scan=scan, read_logs=read_logs)
-    assert sorted(asked) == ["liar", "ok", "quiet"]  # no log read for a pod that presented no key
-    ok, liar, quiet, down = (checks[name] for name in ("ok", "liar", "quiet", "down"))
+    assert sorted(asked) == ["liar", "ok", "quiet", "unread"]  # no log read for a pod that presented no key
+    ok, liar, quiet, down, unread = (checks[name] for name in ("ok", "liar", "quiet", "down", "unread"))
     assert ok["host_key_check"] == "verified" and ok["problem"] is None and ok["mode"] == mode
     assert ok["host_keys"] == [f"[127.0.0.1]:40001 ssh-ed25519 {KEYS[40001].key}"]
     assert liar["host_key_check"] == "mismatch" and liar["host_keys"] == []
@@ -67,16 +71,19 @@ def test_each_pod_is_judged_by_the_pod_wait_rule(mode):
     assert "no host key" in down["problem"] and down["host_keys"] == []
     if mode == "log":
         assert quiet["problem"] is None and quiet["host_key_check"] == "pinned" and quiet["host_keys"]
-        assert "pinned without verification" in quiet["warning"]
+        assert "pinned without verification" in quiet["warning"] and unread["host_key_check"] == "pinned"
     else:
         assert "shows no host key fingerprints" in quiet["problem"] and quiet["host_keys"] == []
+        assert quiet["problem"].endswith("The pod was kept.")
+        assert unread["problem"].endswith("The pod was kept. (its log could not be read: no answer in time)")
 
 
 def test_no_ssh_keyscan_is_an_error_not_a_guess():
-    missing = scan_mod.ScanResult(False, (), "OpenSSH's ssh-keyscan was not found on PATH", unavailable=True)
-    with pytest.raises(ihk.ScannerMissingError, match="ssh-keyscan was not found"):
-        ihk.check_pods(None, RECORDS[:1], "log", run=run, scan=lambda host, port, run: missing,
-                       read_logs=lambda ids, stops: {})
+    missing = hkc.ScanResult(False, (), "OpenSSH's ssh-keyscan was not found on PATH", unavailable=True)
+    with pytest.raises(PollError, match="ssh-keyscan was not found") as raised:
+        ihk.check_pods(None, RECORDS, "log", run=run, scan=lambda host, port, run: missing,
+                       read_logs=lambda ids, lines, stops: {})
+    assert raised.value.code == "ssh_client_missing"
 
 
 def test_known_hosts_files_are_private_sorted_and_rewritten_only_when_they_change(tmp_path):

@@ -2,31 +2,36 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""A pod's host keys and a real login, with OpenSSH's own tools (pure Python around ``ssh-keyscan`` and ``ssh``).
+"""The host key check in one place (issue 44, docs/pods.md "Trusting the pod's host key"); its words (fingerprint
+lines, keys, ``check``, ``verdict``, the messages) are ``_vocab/host_keys.py``.
 
-``scan`` runs ``ssh-keyscan`` (a real key exchange per key type) and returns the keys the pod presents.
-``ssh_login`` logs in with the user's private key against a temporary known_hosts that holds only the keys the host
-key check trusted (``StrictHostKeyChecking=yes``), runs ``true``, and says what happened: ``ok``,
-``login_refused`` (with the likely reason), ``host_key`` (the pod presented another key than the one checked),
-``transient`` (the network or sshd is not there yet: keep waiting) or ``unavailable`` (no OpenSSH client here).
-Every controller that uses Ansible's ssh connection has both tools; a missing one is reported, never guessed around.
+``check_hosts`` is the check, orchestrated once: it scans the keys each pod presents (``scan``: ``ssh-keyscan``, a
+real key exchange per key type), reads its container log for the fingerprint lines RunPod's start script prints,
+and decides under ``host_key_checking``. A pod wait runs it for one pod after the banner (``TrustStep``, which for
+``wait_for: login`` then runs ``ssh_login``: ``true`` over ``ssh`` trusting only the checked keys); the inventory
+runs it for every pod of a parse (``plugins/plugin_utils/_inventory_host_keys.py``).
 
-The engine starts no process itself: ``run(argv) -> (rc, stdout, stderr)`` is handed in (a module's
-``run_command``, or the action plugin's runner on the controller), and raises ``OSError`` when it cannot start the
-tool. Time is bounded by OpenSSH's own options (``ssh-keyscan -T``, ``ssh``'s ``ConnectTimeout`` and
-``ServerAlive*``), so no runner needs a kill timer.
+Pure Python: ``run(argv) -> (rc, stdout, stderr)`` starts the tools (a module's ``run_command``, or
+``plugin_utils/_local_command.run_local``; ``OSError`` when a tool cannot start: it is reported, never guessed
+around) and ``read_logs(pod_ids, lines, stops=...) -> {id: logs block}`` (``_backend.log_reads.LogReader.pods``)
+reads the logs; both are handed in. OpenSSH's own options (``ssh-keyscan -T``, ``ssh``'s ``ConnectTimeout`` and
+``ServerAlive*``) bound the time, so no runner needs a kill timer.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as _host_keys
 
 OK = "ok"
@@ -35,6 +40,11 @@ HOST_KEY = "host_key"
 TRANSIENT = "transient"
 UNAVAILABLE = "unavailable"
 DEFAULT_TIMEOUT = 10.0
+SSH_CLIENT_MISSING = "ssh_client_missing"
+# The start script prints the fingerprint block early: the newest 1000 lines hold it even after a chatty start.
+HOST_KEY_LINES = 1000
+# Scans at once (one ssh-keyscan process each), as many as log reads (_backend.log_reads.MAX_CONCURRENT_READS).
+SCAN_CONCURRENCY = 8
 # Runs argv with no stdin; answers (returncode, stdout, stderr); raises OSError when the tool cannot start.
 Run = Callable[[Sequence[str]], tuple[int, str, str]]
 _MIN_TIMEOUT = 0.001
@@ -56,7 +66,9 @@ class ScanResult:
 
 @dataclass(frozen=True, slots=True)
 class LoginResult:
-    """``outcome`` is one of ``ok``, ``login_refused``, ``host_key``, ``transient``, ``unavailable``."""
+    """``outcome``: ``ok``, ``login_refused`` (with the likely reason), ``host_key`` (the pod presented another key
+    than the one checked), ``transient`` (the network or sshd is not there yet: keep waiting) or ``unavailable`` (no
+    OpenSSH client here)."""
 
     outcome: str
     detail: str
@@ -206,3 +218,126 @@ def ssh_login(host: str, port: int, user: str, private_key_file: str,
     # The public half is read only to explain a refusal against the keys the pod was given.
     offered = public_key_of(private_key_file, run, which) if refused and pod_keys else None
     return _classify(code, stderr, stdout, user, address, offered, pod_keys)
+
+
+@dataclass(frozen=True, slots=True)
+class HostCheck:
+    """One pod's check: ``scanned`` (what ssh-keyscan saw), ``verdict`` (not ready while it saw no key), ``result``
+    (the keys against the log; None under ``off``, which reads no log); ``unavailable``: why no log was read."""
+
+    pod_id: str
+    host: str
+    port: int
+    scanned: ScanResult
+    verdict: _host_keys.Verdict
+    result: _host_keys.HostKeyCheck | None = None
+    unavailable: str | None = None
+
+    @property
+    def trusted(self) -> tuple[_host_keys.PresentedKey, ...]:
+        """What a login trusts: the checked keys, or under ``off`` the keys the pod presents now (for that login)."""
+        return self.scanned.keys if self.result is None else self.result.trusted
+
+    def fields(self) -> dict[str, Any] | None:
+        """The ``ssh`` result keys of what was checked (``_host_keys.result_fields``)."""
+        return None if self.result is None else _host_keys.result_fields(self.result, self.host, self.port)
+
+    def message(self) -> str:
+        """The mismatch failure, the unverified failure of ``strict`` or the pinned warning of ``log``, else ""."""
+        if self.result is None:
+            return ""
+        address = f"{self.host}:{self.port}"
+        if self.verdict.failure:
+            return _host_keys.mismatch_message(self.pod_id, address, self.result)
+        if not self.verdict.ready:
+            return _host_keys.unverified_message(self.pod_id, address, self.result)
+        return _host_keys.pinned_warning(self.pod_id, address, self.result) if self.verdict.warning else ""
+
+
+def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callable[..., ScanResult],
+                read_logs: Callable[..., dict], deadline: float | None = None) -> dict[str, HostCheck]:
+    """``{pod id: HostCheck}`` for ``targets`` (``{pod id: (host, port)}``) under ``mode``. The scans run at once (no
+    ssh-keyscan is the fatal ``ssh_client_missing``), then one batch of log reads for the pods that presented keys."""
+    options = {} if deadline is None else {"deadline": deadline}
+    if len(targets) == 1:  # a wait's step scans in the caller's thread (a batch wait runs its steps in a pool)
+        scans = {pod_id: scan(host, port, **options) for pod_id, (host, port) in targets.items()}
+    else:
+        with ThreadPoolExecutor(min(SCAN_CONCURRENCY, len(targets))) as pool:
+            presented = pool.map(lambda pod_id: scan(*targets[pod_id], **options), targets)
+            scans = dict(zip(targets, presented, strict=True))
+    missing = next((found for found in scans.values() if found.unavailable), None)
+    if missing is not None:
+        raise PollError(SSH_CLIENT_MISSING, missing.detail, fatal=True)
+    checked = [pod_id for pod_id, found in scans.items() if found.ok] if mode != "off" else []
+    # Each read ends once the log vouched for every presented key (the usual case: RunPod's start script prints
+    # them), not when the never-closing stream goes quiet, which would cost every ready pod a second.
+    stops = {pod_id: _host_keys.VouchWatch(scans[pod_id].keys) for pod_id in checked}
+    logs = read_logs(checked, HOST_KEY_LINES, stops=stops) if checked else {}
+    checks = {}
+    for pod_id, (host, port) in targets.items():
+        scanned, block = scans[pod_id], logs.get(pod_id) or {}
+        if not scanned.ok or mode == "off":
+            checks[pod_id] = HostCheck(pod_id, host, port, scanned, _host_keys.Verdict(ready=scanned.ok))
+            continue
+        result = _host_keys.check(scanned.keys, _host_keys.logged_fingerprints(block.get("container") or ()))
+        checks[pod_id] = HostCheck(pod_id, host, port, scanned, _host_keys.verdict(result.status, mode), result,
+                                   block.get("unavailable"))
+    return checks
+
+
+class TrustStep:
+    """What a pod wait proves after the banner: ``step(pod, address, deadline) -> (ready, detail)``, or a fatal
+    ``PollError``. ``mode`` is ``host_key_checking``; ``private_key_file`` logs in (``wait_for: login``). After a
+    ready step: ``fields`` (the ``ssh`` result keys), ``warning`` (pinned under ``log``); ``unverified``: the last
+    check of a ``strict`` wait whose log showed no fingerprints (its failure if the wait ends so)."""
+
+    def __init__(self, mode: str, read_logs: Callable[..., dict], private_key_file: str | None = None, *,
+                 run: Run, scan: Callable[..., ScanResult] = scan,
+                 login: Callable[..., LoginResult] = ssh_login):
+        if mode not in _host_keys.MODES:
+            raise ValueError(f"host_key_checking must be one of {', '.join(_host_keys.MODES)}, got {mode!r}")
+        self.mode = mode
+        self.read_logs = read_logs
+        self.private_key_file = private_key_file
+        # ``run`` starts ssh-keyscan and ssh: the module's run_command, or the controller's.
+        self.scan = functools.partial(scan, run=run)
+        self.login = functools.partial(login, run=run)
+        self.fields: dict[str, Any] | None = None
+        self.warning: str | None = None
+        self.unverified: HostCheck | None = None
+
+    def __call__(self, pod: Any, address: dict, deadline: float | None = None) -> tuple[bool, str]:
+        text = f"{address['host']}:{address['port']}"
+        if self.mode == "off" and self.private_key_file is None:
+            return True, f"ssh reachable at {text}"
+        checked = check_hosts({pod.id: (address["host"], address["port"])}, self.mode, scan=self.scan,
+                              read_logs=self.read_logs, deadline=deadline)[pod.id]
+        if not checked.scanned.ok:  # sshd is still starting: the next poll scans again
+            return False, f"ssh banner at {text}, but no host key yet: {checked.scanned.detail}"
+        if checked.verdict.failure:
+            raise PollError(checked.verdict.failure, checked.message(), fatal=True)
+        if not checked.verdict.ready:
+            self.unverified = checked
+            return False, f"host key at {text} not verified yet: the container log shows no fingerprints"
+        self.unverified, self.fields, self.warning = None, checked.fields(), checked.message() or None
+        if self.private_key_file is None:
+            return True, f"ssh reachable at {text}"
+        return self._login(pod, address, text, checked.trusted, deadline)
+
+    def _login(self, pod, address, text, trusted, deadline):
+        env = getattr(pod, "env", None) or {}
+        given = env.get("PUBLIC_KEY") if isinstance(env, dict) else None
+        pod_keys = _host_keys.parse_keys(given) if given is not None else None
+        options = {} if deadline is None else {"deadline": deadline}
+        done = self.login(address["host"], address["port"], address.get("user") or "root", self.private_key_file,
+                          trusted, pod_keys=pod_keys, **options)
+        if done.ok:
+            status = (self.fields or {}).get("host_key_check")
+            return True, f"logged in at {text}" + (f", host key {status}" if status else "")
+        if done.outcome == LOGIN_REFUSED:
+            raise PollError(LOGIN_REFUSED, f"pod {pod.id}: {done.detail}", fatal=True)
+        if done.outcome == HOST_KEY:
+            raise PollError(_host_keys.MISMATCH_CODE, f"pod {pod.id}: {done.detail}. The pod was kept.", fatal=True)
+        if done.outcome == UNAVAILABLE:
+            raise PollError(SSH_CLIENT_MISSING, done.detail, fatal=True)
+        return False, f"login at {text} not possible yet: {done.detail}"
