@@ -4,10 +4,10 @@
 # This module_utils package is private to runpod.cloud and may change without notice.
 """The Ansible module skeleton: argument specs and the secret options (``specs``), ``RunPodModule`` (``base``), how a
 module applies its input model (``checks``), ``ResourceModule`` (``resource``, ``adoption``), the hints of failure
-messages (``hints``), the waiters a module composes and its action plugin builds (``waiter``, ``waits``, ``batch``,
-``controller``, ``handoff``; a wait's host key step: ``host_key_wait``), pod fleets (``fleet``), the quota budget
-(``budget``), RunPod's logs in results (``logs``) and serverless jobs (``jobs``). The controller-only code (the
-inventory's host key check, local commands) is in ``plugins/plugin_utils``, which this never imports.
+messages (``hints``), the waiters a module composes and its action plugin builds (``waiter``, ``resource_waiters``,
+``batch``, ``controller``, ``handoff``; a wait's host key step: ``host_key_wait``), pod fleets (``fleet``), the quota
+budget (``budget``), RunPod's logs in results (``log_report``) and serverless jobs (``job_task``). The controller-only
+code (the inventory's host key check, local commands) is in ``plugins/plugin_utils``, which this never imports.
 
 May import: Ansible, ``_backend``, ``_api``, ``_engine``, ``_rules`` and ``_vocab``. The only layer that knows Ansible.
 """

@@ -87,8 +87,7 @@ ENDPOINT = Table("endpoint", "EndpointView", (
     col("type", "type", as_str, body="type", update=False, option=True, diff=True),
     # The endpoint's own container settings; ``env`` and ``ports`` stay None where it sets none (its template's
     # apply).
-    *(Col(row.name, row.read, body=row.body, update=True, send=row.send, option=True, norm=row.norm, shown=True,
-          diff=row.same) for row in container_rows(empty=False)),
+    *container_rows(shown=True, empty=False),
     col("cpu_flavor_ids", "cpu", id_list, option=True, diff=same_set, default=list),  # the cpu block: endpoint_body
     col("vcpu_count", "cpu.0.vcpuCount", as_int, option=True, diff=True),
     col("allowed_cuda_versions", "gpu.allowedCudaVersions", str_list, body="gpu.allowedCudaVersions", send=list,

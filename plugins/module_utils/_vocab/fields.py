@@ -194,7 +194,6 @@ class Col:
     __slots__ = (
         "body",
         "clear",
-        "convert",
         "create",
         "default",
         "given",
@@ -216,7 +215,7 @@ class Col:
                  diff: Any = None, given: Callable[[Any], bool] | None = None, planned: bool = False,
                  shown: bool = False, default: Any = None, norm: Reader | None = None, secret: bool = False,
                  spec: bool | None = None, clear: Any = None) -> None:
-        self.name, self.convert, self.body, self.send, self.norm = name, convert, body, send, norm
+        self.name, self.body, self.send, self.norm = name, body, send, norm
         self.create, self.update = bool(body) and create, bool(body) and update
         self.option = name if option is True else option
         self.same = _equal if diff is True else diff
@@ -279,7 +278,6 @@ class Table:
         self.diffed = tuple(row.name for row in rows if row.same is not None)
         self.planned = tuple(row.name for row in rows if row.planned)
         self.shown = tuple(row.name for row in rows if row.shown)
-        self.options = tuple(row.option for row in rows if row.option)
 
     def spec(self, name: str, base: type = Record, module: str | None = None, required: tuple = ("name",)) -> Any:
         """The spec class: a field per row with an option or ``spec`` (``required`` ones without a default), on
@@ -336,12 +334,11 @@ class Table:
                 changes[name] = wanted[name]
         return changes
 
-    def result(self, item: Any, names: tuple | None = None) -> dict:
-        """The ``shown`` fields (or ``names``) of a view, a spec or a field dict; a spec's id is None."""
-        fields = item if isinstance(item, dict) else {name: getattr(item, name, None) for name in
-                                                        ("id", *(names or self.shown))}
-        shown = {"id": fields.get("id")} if self.kind is not None else {}
-        shown.update({name: _plain(fields.get(name)) for name in names or self.shown})
+    def result(self, item: Any) -> dict:
+        """The ``shown`` fields of a view, a spec or a field dict (a planned resource: its id is None)."""
+        get = item.get if isinstance(item, dict) else lambda name: getattr(item, name, None)
+        shown = {"id": get("id")} if self.kind is not None else {}
+        shown.update({name: _plain(get(name)) for name in self.shown})
         return shown
 
     def option_at(self, key: str) -> str:

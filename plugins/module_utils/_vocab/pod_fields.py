@@ -76,54 +76,50 @@ def compute_type(payload: Any) -> str:
     return "CPU" if as_dict(as_dict(payload).get("cpu")) and not as_dict(as_dict(payload).get("gpu")) else "GPU"
 
 
-def view(name: str, read: Any, convert: Any = None, **flags: Any) -> Col:
-    return Col(name, read, convert, **flags)
-
-
 def option(name: str, default: Any = None, **flags: Any) -> Col:
     """A spec field RunPod does not return as such (its create block is ``pod_create_body``'s)."""
     return Col(name, option=flags.pop("option", True), default=default, **flags)
 
 
 POD = Table("pod", "PodView", (
-    view("name", "name", name_text, body="name", update=True, option=True, diff=True, planned=True, shown=True),
-    view("status", "status", upper, shown=True),
-    view("actions", "actions", str_list),
-    view("runtime_reported", "runtime", filled),  # ``runtime`` was non-null and non-empty
-    view("uptime_seconds", "runtime.uptime", as_int),
-    view("runtime_ports", "runtime.ports", runtime_ports),
+    Col("name", "name", name_text, body="name", update=True, option=True, diff=True, planned=True, shown=True),
+    Col("status", "status", upper, shown=True),
+    Col("actions", "actions", str_list),
+    Col("runtime_reported", "runtime", filled),  # ``runtime`` was non-null and non-empty
+    Col("uptime_seconds", "runtime.uptime", as_int),
+    Col("runtime_ports", "runtime.ports", runtime_ports),
     *container_rows(planned=True, shown=("image",)),
-    view("template_id", "template", ref_id, body="templateId", update=True, option=True, planned=True),
-    view("compute_type", compute_type, option=True, default="GPU"),
-    view("gpu_type", "gpu.id", as_str),
-    view("gpu_count", "gpu.count", count, option=True, default=1),
+    Col("template_id", "template", ref_id, body="templateId", update=True, option=True, planned=True),
+    Col("compute_type", compute_type, option=True, default="GPU"),
+    Col("gpu_type", "gpu.id", as_str),
+    Col("gpu_count", "gpu.count", count, option=True, default=1),
     # The allocated totals across the pod's GPUs (GB; autumn 2026).
-    view("gpu_vcpu_count", "gpu.vcpuCount", as_int),
-    view("gpu_memory_gb", "gpu.memory", as_int),
-    view("cpu_flavor", "cpu.id", as_str),
-    view("vcpu_count", "cpu.vcpuCount", as_int, option=True),
-    view("cloud_type", "cloud", as_str, body="cloud", send=str.upper, option=True, default="SECURE"),
-    view("cost_per_hr", "cost", as_float, shown=True),
-    view("data_center_id", "dataCenterId", as_str, shown=True),
+    Col("gpu_vcpu_count", "gpu.vcpuCount", as_int),
+    Col("gpu_memory_gb", "gpu.memory", as_int),
+    Col("cpu_flavor", "cpu.id", as_str),
+    Col("vcpu_count", "cpu.vcpuCount", as_int, option=True),
+    Col("cloud_type", "cloud", as_str, body="cloud", send=str.upper, option=True, default="SECURE"),
+    Col("cost_per_hr", "cost", as_float, shown=True),
+    Col("data_center_id", "dataCenterId", as_str, shown=True),
     # The mounts: one block of several fields (``_backend/pods.mounts_body``), set whole by an update.
-    view("volume_gb", "mounts.persistent.size", as_int, option=True, diff=True, planned=True),
-    view("volume_mount_path", ("mounts.persistent.path", "mounts.network.0.path"), as_str, option=True, diff=True),
-    view("network_volume_id", "mounts.network.0.volumeId", as_str, option=True),
-    view("ssh_direct", "ssh.direct", ssh_address),  # as RunPod computed it; authoritative when present
-    view("ssh_proxy", "ssh.proxy", ssh_address),
-    view("created_at", "createdAt", as_str, shown=True),
-    view("started_at", "startedAt", as_str),
-    view("locked", "locked", flag, body="locked", create=False, update=True),
+    Col("volume_gb", "mounts.persistent.size", as_int, option=True, diff=True, planned=True),
+    Col("volume_mount_path", ("mounts.persistent.path", "mounts.network.0.path"), as_str, option=True, diff=True),
+    Col("network_volume_id", "mounts.network.0.volumeId", as_str, option=True),
+    Col("ssh_direct", "ssh.direct", ssh_address),  # as RunPod computed it; authoritative when present
+    Col("ssh_proxy", "ssh.proxy", ssh_address),
+    Col("created_at", "createdAt", as_str, shown=True),
+    Col("started_at", "startedAt", as_str),
+    Col("locked", "locked", flag, body="locked", create=False, update=True),
     # A private address across data centers (applied by RunPod at the next start).
-    view("global_networking", "globalNetworking.enabled", flag, body="globalNetworking", update=True, option=True,
+    Col("global_networking", "globalNetworking.enabled", flag, body="globalNetworking", update=True, option=True,
          diff=True, planned=True, shown=True),
-    view("global_ip", "globalNetworking.ip", as_str, shown=True),
-    view("internal_dns", "globalNetworking.internalDns", as_str, shown=True),
+    Col("global_ip", "globalNetworking.ip", as_str, shown=True),
+    Col("internal_dns", "globalNetworking.internalDns", as_str, shown=True),
     # A cluster member's place in its cluster (None on a standalone pod): rank and overlay address come late.
-    view("cluster_id", "cluster.id", as_str),
-    view("cluster_rank", "cluster.rank", as_int),
-    view("cluster_role", "cluster.role", as_str),
-    view("cluster_ip", "cluster.ip", as_str),
+    Col("cluster_id", "cluster.id", as_str),
+    Col("cluster_rank", "cluster.rank", as_int),
+    Col("cluster_role", "cluster.role", as_str),
+    Col("cluster_ip", "cluster.ip", as_str),
     # What a create is placed on and how (``pod_create_body`` builds its blocks).
     option("gpu_type_ids", list),
     option("cpu_flavor_ids", list),
