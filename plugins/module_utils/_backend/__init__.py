@@ -2,9 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils package is private to runpod.cloud and may change without notice.
-"""Resource operations over REST v2: ``connection.make_backend(options)`` builds the ``Backend``, one client and one
-object per resource over it, each in its own file with its paths, request bodies and answer reads (``pods``,
-``endpoints``, ``templates``, ``clusters``, ``gpus``, ``account``, ``jobs``; ``shared`` holds what they share).
+"""Resource operations over REST v2: ``connection.make_backend(options, uses=...)`` builds the ``Backend``, one client
+and the objects of the resources a task uses, each in its own file with its paths, request bodies and answer reads
+(``pods``, ``endpoints``, ``templates``, ``clusters``, ``gpus``, ``account``, ``secrets``, ``jobs``; ``shared`` holds
+what they share).
 Where a create goes is a pure pipeline (``placement``, ``offers``); ``log_reads`` reads pod and worker logs.
 
 May import: ``_api`` and ``_vocab``; never Ansible, ``_module`` or ``_rules``.

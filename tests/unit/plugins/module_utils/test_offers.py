@@ -9,16 +9,15 @@ import random
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
+from ansible_collections.runpod.cloud.plugins.module_utils._api import pod_inputs as _values
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import ClusterSpec, PodSpec
 
@@ -46,7 +45,7 @@ CATALOG_BODY = {"gpus": [
 
 def backend_with(router):
     opts = {"api_key": "k-test-123456", "api_url": "https://rest.example.test/v2"}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def pod_spec(**fields):

@@ -7,7 +7,7 @@ import random
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
@@ -16,7 +16,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog a
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import offers as _offers
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import Candidate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.views import PodSpec
 
@@ -27,7 +26,7 @@ A, B, C = "NVIDIA GeForce RTX 4090", "NVIDIA L40S", "NVIDIA A40"
 
 def backend_with(router):
     opts = {"api_key": "k-test-123456", "api_url": "https://rest.example.test/v2"}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def spec(**fields):

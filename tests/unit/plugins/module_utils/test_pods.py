@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from helpers.fakes import GPU, pod_view
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
