@@ -111,8 +111,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import SshKeyInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -149,6 +149,7 @@ def plan(current, given, state, exclusive):
 
 
 class SshKeyModule(RunPodModule):
+    uses = (Account,)
     result_key = "ssh_keys"
     resource_kind = "SSH key"
 

@@ -370,11 +370,35 @@ def check_fake_matches_interface(fake: Any, real: Any) -> None:
         assert fake_params == real_params, f"{where}{fake_params} != {type(real).__name__}.{name}{real_params}"
 
 
+def every_resource() -> tuple:
+    """Every ``_backend`` resource class: what a test's backend may reach (a module names only its own)."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+        account,
+        clusters,
+        endpoints,
+        gpus,
+        jobs,
+        pods,
+        secrets,
+        templates,
+    )
+
+    return (account.Account, clusters.Clusters, endpoints.Endpoints, gpus.Gpus, jobs.Jobs, pods.Pods,
+            secrets.Secrets, templates.Templates)
+
+
+def full_backend(options: Any, **kwargs: Any) -> Any:
+    """``make_backend`` over every resource class (``every_resource``)."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+
+    return make_backend(options, uses=every_resource(), **kwargs)
+
+
 def real_backend() -> Any:
     """The real ``Backend`` over the fake's client (no request can be sent): what the fakes are checked against."""
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Backend
 
-    return Backend(_NoClient(), {})
+    return Backend(_NoClient(), {}, every_resource())
 
 
 def install_backend(monkeypatch: Any, backend: Any) -> None:
