@@ -56,11 +56,11 @@ def container_rows(update: bool = True, diff: bool = True, planned: Any = False,
 
     return (
         row("image", "image", as_str, "image", None, True),
-        row("container_disk_gb", "disk", as_int, "disk", int, True),
-        row("env", "env", env_dict, "env", env_strings, same_env, env_strings),
-        row("ports", "ports", port_list, "ports", listed, same_ports, port_list),
         row("docker_args", docker_args, None, "args", lambda args: args or "", same_args),
         row("cmd", "cmd", command_list, "cmd", list, same_command, list),
         row("entrypoint", "entrypoint", command_list, "entrypoint", list, same_command, list),
+        row("container_disk_gb", "disk", as_int, "disk", int, True),
+        row("ports", "ports", port_list, "ports", listed, same_ports, port_list),
+        row("env", "env", env_dict, "env", env_strings, same_env, env_strings),
         row("registry_id", "registry", as_str, "registry", None, True),
     )
