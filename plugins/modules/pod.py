@@ -98,6 +98,15 @@ options:
       - Number of GPUs, 1 to 16. Defaults to 1 at create. Above the GPU type's own maximum the API refuses the
         create.
     type: int
+  global_networking:
+    description:
+      - Give the pod a private address reachable from the account's other globally networked pods across data
+        centers (RunPod's global networking), shown in RV(pod.global_ip) and RV(pod.internal_dns).
+      - RunPod offers it for NVIDIA GPU pods in the data centers that support it (C(globalNetwork) in the data
+        center catalog), and refuses the create elsewhere.
+      - Changed in place on an existing pod; RunPod applies the change at the pod's next start or restart.
+    type: bool
+    version_added: 0.2.0
   cpu_flavor_ids:
     description:
       - CPU flavors (for example V(cpu3c), V(cpu5c)) tried in order, for O(compute_type=CPU).
@@ -463,6 +472,21 @@ pod:
       description: Creation time.
       type: str
       returned: always
+    global_networking:
+      description: Whether the pod has a global networking address (O(global_networking)).
+      type: bool
+      returned: always
+      version_added: 0.2.0
+    global_ip:
+      description: The pod's global networking address, reachable from the account's other globally networked pods.
+      type: str
+      returned: when the pod has one
+      version_added: 0.2.0
+    internal_dns:
+      description: The pod's name on the global network, C(<pod id>.runpod.internal).
+      type: str
+      returned: when the pod has one
+      version_added: 0.2.0
 pods:
   description:
     - With O(count), one item per pod in index order (C({name}-1) first), each in the shape of RV(pod) and as
@@ -688,6 +712,7 @@ ARGUMENT_SPEC = argument_spec(
     compute_type=dict(type="str", choices=["GPU", "CPU"], default="GPU"),
     gpu_type_ids=dict(type="list", elements="str"),
     gpu_count=dict(type="int"),
+    global_networking=dict(type="bool"),
     cpu_flavor_ids=dict(type="list", elements="str"),
     vcpu_count=dict(type="int"),
     cloud_type=dict(type="str", choices=["SECURE", "COMMUNITY"], default="SECURE"),

@@ -114,6 +114,11 @@ POD = Table("pod", "PodView", (
     view("created_at", "createdAt", as_str, shown=True),
     view("started_at", "startedAt", as_str),
     view("locked", "locked", flag, body="locked", create=False, update=True),
+    # A private address across data centers (applied by RunPod at the next start).
+    view("global_networking", "globalNetworking.enabled", flag, body="globalNetworking", update=True, option=True,
+         diff=True, planned=True, shown=True),
+    view("global_ip", "globalNetworking.ip", as_str, shown=True),
+    view("internal_dns", "globalNetworking.internalDns", as_str, shown=True),
     # A cluster member's place in its cluster (None on a standalone pod): rank and overlay address come late.
     view("cluster_id", "cluster.id", as_str),
     view("cluster_rank", "cluster.rank", as_int),

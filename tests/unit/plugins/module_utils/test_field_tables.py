@@ -273,3 +273,23 @@ def test_any_mistyped_field_reads_as_not_said_never_an_exception(junk):
     for table, *_rest in TABLES.values():
         payload = {path.split(".")[0]: junk for path in table.key_paths()["read"]}
         assert table.read({**payload, "id": "r1"}).id == "r1"
+
+
+def test_global_networking_is_sent_read_compared_planned_and_shown_from_its_rows():
+    # The field that closed issue 51: added as rows of the pod table, the module's docs and nothing else.
+    from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec, describe_pod
+
+    spec = PodSpec(name="g", image="i", gpu_type_ids=["A"], global_networking=True)
+    assert POD.body(POD.create_fields(spec), creating=True)["globalNetworking"] is True
+    assert "globalNetworking" not in POD.body(POD.create_fields(PodSpec(name="g", gpu_type_ids=["A"])), True)
+    pod = POD.read({"id": "p1", "globalNetworking": {"enabled": True, "ip": "10.65.1.42",
+                                                     "internalDns": "p1.runpod.internal"}})
+    assert (pod.global_networking, pod.global_ip, pod.internal_dns) == (True, "10.65.1.42", "p1.runpod.internal")
+    shown = describe_pod(pod)
+    assert (shown["global_networking"], shown["global_ip"], shown["internal_dns"]) == (
+        True, "10.65.1.42", "p1.runpod.internal")
+    assert POD.changes({"global_networking": False}, pod) == {"global_networking": False}
+    assert POD.changes({"global_networking": None}, pod) == {}
+    assert POD.body({"global_networking": False}, creating=False) == {"globalNetworking": False}
+    assert "global_networking" in pod_rules.PLANNED_FIELDS and "global_networking" in pod_rules.DIFF_FIELDS
