@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import EndpointWaiter
+from ansible_collections.runpod.cloud.plugins.module_utils._module.endpoint_waiter import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import WaitingAction
 
 

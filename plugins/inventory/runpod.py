@@ -426,11 +426,15 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                     "The runpod.cloud.runpod inventory plugin requires the Python library %s on the controller "
                     "(pip install %s): %s" % (lib, lib, error)
                 )
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
             make_backend,
             resolve_options,
             transport_warnings,
         )
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 
         try:
             options = resolve_options(self._connection_options())
@@ -438,7 +442,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
         for warning in transport_warnings(options):
             display.warning("runpod inventory: %s" % warning)
-        backend = make_backend(options)
+        backend = make_backend(options, uses=(Pods, Gpus, Clusters, Templates))
         with_members = self.get_option("include_cluster_pods")
         clusters = {}
         try:
@@ -562,6 +566,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             make_backend,
             resolve_options,
         )
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+        from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
         from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
         from ansible_collections.runpod.cloud.plugins.plugin_utils._inventory_host_keys import check_pods
 
@@ -569,7 +575,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             options = resolve_options(self._connection_options())
         except ValueError as exc:
             raise AnsibleError("Invalid runpod.cloud.runpod inventory option: %s" % to_native(exc)) from None
-        backend = make_backend(options)
+        backend = make_backend(options, uses=(Pods, Gpus))
         try:
             checks = check_pods(backend, todo, mode, run=run_local)
         except PollError as error:  # ssh_client_missing: no ssh-keyscan on the controller

@@ -158,8 +158,8 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import BillingInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -176,6 +176,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class BillingInfoModule(RunPodModule):
+    uses = (Account,)
     result_key = "billing"
     resource_kind = "billing"
 

@@ -361,11 +361,14 @@ diff:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import ClusterInput
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import ClusterInput
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_KEY, run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.cluster_waiter import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import ClusterWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,
@@ -403,6 +406,8 @@ ARGUMENT_SPEC = argument_spec(
 class ClusterModule(ResourceModule):
     """The wait and the members it describes (``pods``) are ``ClusterWaiter``'s (``self.waiter``), which the action
     plugin that runs the wait on the controller builds too (plugins/action/cluster.py)."""
+
+    uses = (Clusters, Gpus, Secrets, Templates)
 
     resource_kind = "cluster"
     waiter_class = ClusterWaiter

@@ -74,6 +74,9 @@ code:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -94,6 +97,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class ClusterInfoModule(RunPodModule):
+    uses = (Clusters, Gpus, Templates)
     result_key = "clusters"
     resource_kind = "cluster"
 

@@ -143,6 +143,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import RegistryInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
@@ -164,6 +165,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class ContainerRegistryModule(ResourceModule):
+    uses = (Account,)
     result_key = "container_registry"
     resource_kind = "registry credential"
     input_model = RegistryInput

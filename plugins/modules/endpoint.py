@@ -618,11 +618,13 @@ ids:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.endpoint_inputs import EndpointInput
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import ENDPOINT_WAITS
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.endpoint_waiter import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,
@@ -664,6 +666,8 @@ ARGUMENT_SPEC = argument_spec(
 class EndpointModule(ResourceModule):
     """The wait, the remedy and ``describe`` are ``EndpointWaiter``'s (``self.waiter``), which the action plugin
     that runs the wait on the controller builds too (plugins/action/endpoint.py)."""
+
+    uses = (Endpoints, Secrets)
 
     resource_kind = "endpoint"
     waiter_class = EndpointWaiter

@@ -162,6 +162,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -223,6 +224,7 @@ def read_all_health(backend, endpoint_ids, max_workers=MAX_CONCURRENT_HEALTH_REA
 
 
 class EndpointInfoModule(RunPodModule):
+    uses = (Endpoints,)
     result_key = "endpoints"
     resource_kind = "endpoint"
 

@@ -149,6 +149,7 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import NetworkVolumeInput
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
@@ -175,6 +176,7 @@ IMMUTABLE = ("data_center_id", "type")
 
 
 class NetworkVolumeModule(ResourceModule):
+    uses = (Account,)
     result_key = "network_volume"
     resource_kind = "network volume"
     input_model = NetworkVolumeInput

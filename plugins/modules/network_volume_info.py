@@ -48,6 +48,7 @@ network_volumes:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -64,6 +65,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class NetworkVolumeInfoModule(RunPodModule):
+    uses = (Account,)
     result_key = "network_volumes"
     resource_kind = "network volume"
 

@@ -672,11 +672,16 @@ diff:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
+from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
+from ansible_collections.runpod.cloud.plugins.module_utils._module.pod_waiter import PodWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.resource_waiters import PodWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,
@@ -698,7 +703,7 @@ ARGUMENT_SPEC = argument_spec(
     POD_WAIT_ARGUMENT_SPEC,
     GPU_CHOICE_ARGUMENT_SPEC,
     FLEET_ARGUMENT_SPEC,
-    _budget.CREATE_TIMEOUT_SPEC,
+    _specs.CREATE_TIMEOUT_SPEC,
     LOOKUP_ARGUMENT_SPEC,
     CONTAINER_ARGUMENT_SPEC,
     REGISTRY_ARGUMENT_SPEC,
@@ -729,6 +734,8 @@ POD_WAIT_STATES = ("present", "running", "restarted")
 class PodModule(ResourceModule):
     """The pod skeleton; its rules live in ``_rules.pod_rules``, its wait and its kept-pod messages in ``PodWaiter``
     (``self.waiter``, which the action plugin builds too)."""
+
+    uses = (Gpus, Pods, Secrets, SshKeys, Templates)
 
     resource_kind = "pod"
     waiter_class = PodWaiter
@@ -786,7 +793,7 @@ class PodModule(ResourceModule):
     def refuse_sshd_without_key(self):
         """Refuse, before a create, a wait for an sshd that cannot start: RunPod images need a PUBLIC_KEY. A fleet
         asks once, before its members (created without a wait of their own) are."""
-        problem = _pods.sshd_key_problem(self.params, self._template_env, lambda: bool(self.account.get_ssh_keys()))
+        problem = _pods.sshd_key_problem(self.params, self._template_env, lambda: bool(self.backend.sshkeys.list()))
         if problem:
             self.fail(problem, code="bad_request")
 
@@ -883,7 +890,7 @@ class PodModule(ResourceModule):
         self.backend.pods.delete(current.id)
 
     def run(self):  # with count, a fleet (docs/pods.md, "Fleets")
-        _budget.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"
+        _specs.start_create_budget(self)  # docs/pods.md, "Fleets and RunPod's quotas"
         if self.params["count"] is None:
             return super().run()
         from ansible_collections.runpod.cloud.plugins.module_utils._module import fleet as _fleet  # count: N only

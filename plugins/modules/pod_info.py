@@ -289,6 +289,8 @@ import time
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -322,6 +324,8 @@ MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 class PodInfoModule(RunPodModule):
     """The selection and the run; the batch wait is ``batch.PodsWaiter``'s (``self.waiter``, which the action
     plugin builds too). A task that does not wait imports no wait code (the engine, the pollers)."""
+
+    uses = (Gpus, Pods)
 
     result_key = "pods"
     resource_kind = "pod"

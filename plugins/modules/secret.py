@@ -188,6 +188,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import SecretInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
@@ -213,6 +214,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class SecretModule(ResourceModule):
+    uses = (Secrets,)
     result_key = "secret"
     resource_kind = "secret"
     id_option = None

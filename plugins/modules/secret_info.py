@@ -52,6 +52,7 @@ secrets:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
     AUTH_ARGUMENT_SPEC,
@@ -68,6 +69,7 @@ ARGUMENT_SPEC = argument_spec(
 
 
 class SecretInfoModule(RunPodModule):
+    uses = (Secrets,)
     result_key = "secrets"
     resource_kind = "secret"
 

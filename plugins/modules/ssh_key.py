@@ -111,8 +111,8 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import SshKeyInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, run_module
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 
 ARGUMENT_SPEC = argument_spec(
@@ -149,6 +149,7 @@ def plan(current, given, state, exclusive):
 
 
 class SshKeyModule(RunPodModule):
+    uses = (SshKeys,)
     result_key = "ssh_keys"
     resource_kind = "SSH key"
 
@@ -156,9 +157,9 @@ class SshKeyModule(RunPodModule):
         params = self.module.params
         check_input(self, SshKeyInput)  # every input rule (and no private key), before any API call
         given = key_lines(params["key"])
-        account = self.account
+        keys = self.backend.sshkeys
         try:
-            current = account.get_ssh_keys()
+            current = keys.list()
         except RunPodError as error:
             self.fail_api(error, "reading the account's SSH keys failed")
         new, added, removed = plan(current, given, params["state"], params["exclusive"])
@@ -176,7 +177,7 @@ class SshKeyModule(RunPodModule):
         if self.module.check_mode:
             self.exit(ssh_keys=new)
         try:
-            written = account.set_ssh_keys(new)
+            written = keys.replace(new)
         except RunPodError as error:
             self.fail_api(error, "writing the account's SSH keys failed", changed=False)
         self.exit(ssh_keys=written)

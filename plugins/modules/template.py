@@ -187,6 +187,8 @@ code:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import TemplateInput
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.resource import ResourceModule
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import (
@@ -211,6 +213,7 @@ ARGUMENT_SPEC = argument_spec(
 )
 
 class TemplateModule(ResourceModule):
+    uses = (Secrets, Templates)
     resource_kind = "template"
     input_model = TemplateInput
     id_option = None  # template names are unique on RunPod: the name is the identity

@@ -6,9 +6,10 @@
 
 When the task runs on the controller (local connection, no ``async``, the controller's Python has httpx
 and pydantic, and knows the api key), the module is run with the handoff asked for: it does everything
-but the wait and returns, and the wait runs here: the action builds the module's own waiter (``waiter_class``,
-``_module.resource_waiters``/``_module.batch``), with the engine's lines going to Ansible's display as they
-happen. Otherwise the module runs and waits by itself. See docs/dev/architecture.md, "Waiters".
+but the wait and returns, and the wait runs here: the action builds the module's own waiter (``waiter_class``:
+``_module.pod_waiter``, ``endpoint_waiter``, ``cluster_waiter``, ``batch``), with the engine's lines going to
+Ansible's display as they happen. Otherwise the module runs and waits by itself. See docs/dev/architecture.md,
+"Waiters".
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ from ansible.utils.vars import merge_hash
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
 from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC
-from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     HANDOFF_ENV,
     HANDOFF_KEY,
     key_fingerprint,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS
 from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from benchlib import GPU, IMAGE, PYTHON, WAIT_INTERVAL, PlaybookRun, run_playbook
+from helpers.fakes import full_backend
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
@@ -129,7 +129,7 @@ def engine(
     options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"]}
 
     def one(name: str) -> None:
-        backend = make_backend(options)
+        backend = full_backend(options)
         try:
             spec = PodSpec(name=name, image=IMAGE, gpu_type_ids=(gpus or [GPU]), ports=["22/tcp"])
             if one_post:

@@ -22,6 +22,7 @@ import pytest
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
@@ -336,6 +337,7 @@ class FakeBackend:
         self.account = Account(self.client)
         # The real object over the refusing client, as ``account``: a test of secret_env gives one over a transport.
         self.secrets = Secrets(self.client)
+        self.sshkeys = SshKeys(self.client)
 
     def record(self, method: str, *args: Any) -> None:
         self.calls.append((method, *args))
@@ -370,11 +372,36 @@ def check_fake_matches_interface(fake: Any, real: Any) -> None:
         assert fake_params == real_params, f"{where}{fake_params} != {type(real).__name__}.{name}{real_params}"
 
 
+def every_resource() -> tuple:
+    """Every ``_backend`` resource class: what a test's backend may reach (a module names only its own)."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
+        account,
+        clusters,
+        endpoints,
+        gpus,
+        jobs,
+        pods,
+        secrets,
+        ssh_keys,
+        templates,
+    )
+
+    return (account.Account, clusters.Clusters, endpoints.Endpoints, gpus.Gpus, jobs.Jobs, pods.Pods,
+            secrets.Secrets, ssh_keys.SshKeys, templates.Templates)
+
+
+def full_backend(options: Any, **kwargs: Any) -> Any:
+    """``make_backend`` over every resource class (``every_resource``)."""
+    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
+
+    return make_backend(options, uses=every_resource(), **kwargs)
+
+
 def real_backend() -> Any:
     """The real ``Backend`` over the fake's client (no request can be sent): what the fakes are checked against."""
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Backend
 
-    return Backend(_NoClient(), {})
+    return Backend(_NoClient(), {}, every_resource())
 
 
 def install_backend(monkeypatch: Any, backend: Any) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from helpers.fakes import full_backend
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
 from runpod_sim.testing import start_simulator
@@ -58,7 +58,7 @@ def spec(name="contract", **overrides):
 
 
 def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_port(fresh_sim):
-    backend = make_backend(options(fresh_sim))
+    backend = full_backend(options(fresh_sim))
     created, placement = backend.pods.create(spec())
     assert placement["attempts"][-1]["status"] == 201
     assert created.status == "PROVISIONING"
@@ -81,7 +81,7 @@ def test_v2_create_get_and_list_agree_and_ssh_direct_is_a_listening_loopback_por
 
 
 def test_v2_list_pods_walks_every_page_and_skips_null_entries(fresh_sim):
-    backend = make_backend(options(fresh_sim))
+    backend = full_backend(options(fresh_sim))
     ids = fresh_sim.admin.seed(5)
     fresh_sim.admin.inject_fault(r"^/v2/pods$", "null_entry", method="GET")
     fresh_sim.admin.clear_requests()
@@ -95,11 +95,11 @@ def test_v2_list_pods_walks_every_page_and_skips_null_entries(fresh_sim):
 
 
 def test_v2_errors_come_back_typed_from_the_simulator(fresh_sim):
-    backend = make_backend(options(fresh_sim))
+    backend = full_backend(options(fresh_sim))
     with pytest.raises(RunPodError) as caught:
         backend.pods.get("doesnotexist")
     assert caught.value.code == "not_found" and caught.value.status == 404
-    bad_key = make_backend({**options(fresh_sim), "api_key": "wrong-key-000"})
+    bad_key = full_backend({**options(fresh_sim), "api_key": "wrong-key-000"})
     with pytest.raises(RunPodError) as caught:
         bad_key.pods.list()
     assert caught.value.code == "unauthorized"

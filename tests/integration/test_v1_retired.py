@@ -22,9 +22,8 @@ import json
 import re
 
 import pytest
+from helpers.fakes import full_backend
 from helpers.playbooks import flat
-
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
 RETIRED = "RunPod retired REST v1 on 2026-11-15"
 GPU = "NVIDIA GeForce RTX 4090"
@@ -144,8 +143,8 @@ def test_every_v1_request_fails_before_any_api_call(sim, run_playbook, tmp_path)
 def test_the_backend_refuses_anything_but_v2_before_a_client_exists(sim, version):
     options = {"api_key": sim.api_key, "api_url": sim.urls["api_v2"], "api_version": version}
     with pytest.raises(ValueError, match=RETIRED):
-        make_backend(options)
-    backend = make_backend({**options, "api_version": "v2"})
+        full_backend(options)
+    backend = full_backend({**options, "api_version": "v2"})
     try:
         assert backend.pods.list() == []
     finally:

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""billing_info's input model: its options' rules, checked before any API call (``_module.checks.check_input``,
+"""billing_info's input model: its options' rules, checked before any API call (``_module.base.check_input``,
 as every input model). A plain ``Record``, not pydantic: billing_info is a read-only task, which never imports
 pydantic (docs/dev/architecture.md, "Import cost")."""
 

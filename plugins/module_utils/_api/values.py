@@ -14,8 +14,6 @@ import math
 import re
 import unicodedata
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-
 NAME_MAX_LENGTH = 191  # REST v2 documents no limit; kept from the retired REST v1 document (PodCreateInput.name)
 PORT_PROTOCOLS = ("http", "tcp")
 MAX_GPU_COUNT = 16
@@ -25,7 +23,6 @@ MAX_VCPU_COUNT = 512
 ENV_KEY = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
 PORT_ENTRY = re.compile(r"\A(\d+)/([^/]*)\Z")
 DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
-MANUFACTURERS = ("NVIDIA", "AMD")  # the catalog's GpuManufacturer values a GPU can be asked by
 
 
 def name_problem(value, option="name"):
@@ -238,72 +235,3 @@ def secret_suspects(text):
     if not text:
         return []
     return [text, *(line.strip() for line in text.splitlines() if len(line.strip()) >= 16)]
-
-
-# --- GPU types: the catalog's ids (and, for serverless, its pools) -------------------------------------------
-def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids", example="NVIDIA GeForce RTX 4090"):
-    """Why ``gpu_type_ids`` name a GPU type RunPod does not have (with the closest known names); or None."""
-    unknown, hint = _catalog.unknown_gpu_types(list(gpu_type_ids or []))
-    if not unknown:
-        return None
-    names = ", ".join(repr(gpu) for gpu in unknown)
-    return (
-        f"unknown GPU type(s) in {option}: {names}. Use RunPod's GPU type ids such as {example!r}"
-        + (f"; {hint}" if hint else ".")
-    )
-
-
-def gpu_pool_problem(gpu_type_ids):
-    """Why ``gpu_type_ids`` of a serverless endpoint cannot be mapped to GPU pools (pool ids pass); or None."""
-    unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids or [] if gpu not in _catalog.GPU_POOLS])
-    if not unknown:
-        try:
-            _catalog.pools_for(gpu_type_ids or [])
-        except ValueError as error:  # a known type that serverless does not offer
-            return str(error)
-        return None
-    return (
-        f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
-        f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
-        f"directly)"
-    )
-
-
-def gpu_choice_problem(params, ids_option):
-    """``gpu_requirements`` and ``max_price_per_hr`` (pod and cluster; ``ids_option`` names the module's own GPU
-    type option), refused before any API call: they decide what may bill."""
-    p = params
-    wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
-    if wanted is not None and p.get(ids_option):
-        return (
-            f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
-            "must be and let the catalog's prices order the candidates."
-        )
-    if p.get("compute_type") == "CPU" and (wanted is not None or cap is not None):
-        return "gpu_requirements and max_price_per_hr apply to GPU pods only; remove them for compute_type: CPU."
-    if cap is not None and not (isinstance(cap, (int, float)) and 0 < cap < float("inf")):
-        return f"max_price_per_hr must be a number of USD per hour above 0, got {cap!r}."
-    if wanted is None:
-        return None
-    for option in ("min_ram_per_gpu_gb", "min_vcpus_per_gpu"):  # host floors, sent in a pod create's ``gpu``
-        floor = wanted.get(option)
-        if floor is not None and ids_option == "gpu_type_id":
-            return f"gpu_requirements.{option} applies to pods only: RunPod's cluster create takes no such floor."
-        if floor is not None and floor < 1:
-            return f"gpu_requirements.{option} must be 1 or more, got {floor}."
-    low, high = wanted.get("min_memory_gb"), wanted.get("max_memory_gb")
-    for option, value in (("min_memory_gb", low), ("max_memory_gb", high)):
-        if value is not None and value < 0:
-            return f"gpu_requirements.{option} must be 0 or more GB, got {value}."
-    if low is not None and high is not None and low > high:
-        return f"gpu_requirements.min_memory_gb ({low}) is above max_memory_gb ({high}): no GPU can meet both."
-    maker = wanted.get("manufacturer")
-    if maker is not None and str(maker).upper() not in MANUFACTURERS:
-        return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
-    unknown, hint = _catalog.unknown_gpu_types(wanted.get("exclude") or [])
-    if unknown:
-        return (
-            f"unknown GPU type(s) in gpu_requirements.exclude: {', '.join(repr(gpu) for gpu in unknown)}"
-            + (f"; {hint}" if hint else ".")
-        )
-    return None

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``backend.account``: account resources over the backend's client (REST v2): network volumes, registry
-credentials, SSH keys, billing."""
+credentials and billing (the account's SSH keys are ``ssh_keys``)."""
 
 from __future__ import annotations
 
@@ -93,18 +93,6 @@ class Account:
 
     def delete_registry(self, registry_id):
         self.client.request("DELETE", self._registries.at(registry_id))
-
-    # -- account SSH keys (the API replaces the whole list) ---------------------------------------------------------
-
-    def get_ssh_keys(self):
-        payload = as_dict(self.client.request("GET", "account/ssh-keys"))
-        if not isinstance(payload.get("keys"), list):
-            raise RunPodError("bad_response", None, 'expected {"keys": [...]} from GET /account/ssh-keys')
-        return [str(key) for key in as_list(payload["keys"])]
-
-    def set_ssh_keys(self, keys):
-        payload = as_dict(self.client.request("PUT", "account/ssh-keys", json={"keys": list(keys)}))
-        return [str(key) for key in as_list(payload.get("keys"))]
 
     # -- billing ---------------------------------------------------------------------------------------------------
 

@@ -2,9 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The connection options and the backend: ``make_backend(options)`` gives one ``Backend``, a plain object holding
-the one client and one object per resource over it (``pods``, ``endpoints``, ``templates``, ``clusters``, ``gpus``,
-``jobs``, ``account``, ``secrets``), each in its own file with its paths, request bodies and answer reads.
+"""The connection options and the backend: ``make_backend(options, uses=...)`` gives one ``Backend``, a plain object
+holding the one client and one object per resource over it (``pods``, ``secrets``, ...), each in its own file with
+its paths, request bodies and answer reads. This file imports none of them: a task names the resource classes it
+uses, so a ``secret`` task ships no pod code (docs/dev/architecture.md, "Import cost").
 
 RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): a request for it fails in
 ``resolve_options``, before any client exists.
@@ -14,15 +15,10 @@ from __future__ import annotations
 
 import ipaddress
 import math
-from functools import cached_property
+from typing import Any
 from urllib.parse import urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 
 API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"
@@ -109,47 +105,50 @@ def transport_warnings(resolved):
     return warnings
 
 
+# What a resource object is built from besides the client: backend attributes (``gpus``, ``templates``: other
+# resource objects, which the task must use too).
+BUILT_FROM = {
+    "pods": ("gpus",),
+    "clusters": ("templates", "gpus"),
+    "endpoints": ("serverless_url",),
+    "jobs": ("serverless_url", "request_timeout"),
+}
+
+
 class Backend:
     """The one client and the resource objects over it (docs/dev/interfaces.md lists their calls and API cost).
 
-    It keeps no state between calls but the client's, so a fleet's members share one. ``account``, ``jobs`` and
-    ``secrets`` are built on first use: a task that does not reach them does not import them
-    (docs/dev/architecture.md)."""
+    ``uses`` are the resource classes a task reaches (``Pods``, ``Secrets``, ...): ``backend.<class name in lower
+    case>`` builds one on first use. AnsiballZ ships every module_utils file a module imports, lazy imports
+    included, so the task imports the classes it uses and this file none (docs/dev/architecture.md, "Import
+    cost"). It keeps no state between calls but the client's, so a fleet's members share one."""
 
-    def __init__(self, client, options):
+    def __init__(self, client, options, uses=()):
         self.client = client
         self.options = options
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
-        self.gpus = Gpus(client)
-        self.templates = Templates(client)
-        self.pods = Pods(client, self.gpus)
-        self.endpoints = Endpoints(client, self.serverless_url)
-        self.clusters = Clusters(client, self.templates, self.gpus)
+        self.classes: dict[str, Any] = {}
+        self.use(*uses)
+
+    def use(self, *classes):
+        """Let this backend build these resource classes too (a wait resumed on the controller adds its own)."""
+        for cls in classes:
+            self.classes.setdefault(cls.__name__.lower(), cls)
+        return self
+
+    def __getattr__(self, name):
+        # Only called for what is not set yet: a resource object, built once and kept as an attribute.
+        cls = self.__dict__.get("classes", {}).get(name)
+        if cls is None:
+            raise AttributeError(f"this task's backend has no {name!r}: add its class to the uses of the module "
+                                 f"(or the waiter) that reads it")
+        value = cls(self.client, *(getattr(self, attribute) for attribute in BUILT_FROM.get(name, ())))
+        setattr(self, name, value)
+        return value
 
     def __repr__(self):
         return f"Backend(api_url={self.client.base_url!r})"
-
-    @cached_property
-    def account(self):
-        """Network volumes, registry credentials, SSH keys and billing."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
-
-        return Account(self.client)
-
-    @cached_property
-    def secrets(self):
-        """Account secrets (``/account/secrets``)."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
-
-        return Secrets(self.client)
-
-    @cached_property
-    def jobs(self):
-        """Serverless jobs on ``serverless_url``."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import Jobs
-
-        return Jobs(self.client, self.serverless_url, self.request_timeout)
 
     @property
     def requests_made(self):
@@ -165,10 +164,11 @@ class Backend:
         self.client.close()
 
 
-def make_backend(options, *, transport=None, clock=None, rng=None) -> Backend:
-    """Build the backend; ``resolve_options`` refuses what it cannot serve (REST v1) before any client exists."""
+def make_backend(options, *, uses=(), transport=None, clock=None, rng=None) -> Backend:
+    """Build the backend for the resource classes ``uses``; ``resolve_options`` refuses what it cannot serve (REST
+    v1) before any client exists."""
     resolved = resolve_options(options)
     client = Client(resolved["api_key"], resolved["api_url"], timeout=resolved["request_timeout"],
                     validate_certs=resolved["validate_certs"], transport=transport, clock=clock, rng=rng,
                     other_urls=(resolved["serverless_url"],))
-    return Backend(client, resolved)
+    return Backend(client, resolved, uses)

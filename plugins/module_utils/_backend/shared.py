@@ -8,11 +8,11 @@ resources' field tables (``_vocab/*_fields``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.pages import PagingError, walk
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import pick_list
 
 
@@ -92,3 +92,56 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     if volume_gb:
         return {"persistent": {"size": int(volume_gb), "path": volume_mount_path or "/workspace"}}
     return None
+
+
+class PagingError(ValueError):
+    """An answer a walk cannot follow: not an object, items not a list, or a cursor that loops or is missing."""
+
+
+class Walk(NamedTuple):
+    items: list[Any]
+    pages: int  # answers read, the first included
+
+
+def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None = None,
+         enough: int | None = None) -> Walk:
+    """Every item of the list under ``key``, following ``nextCursor`` while ``hasNextPage`` is true.
+
+    ``fetch(None)`` reads the first page, ``fetch(cursor)`` the page after it. Raises ``PagingError`` on an
+    answer that is not ``{key: [...], ...}``, on ``hasNextPage`` true without a cursor, on a cursor seen before
+    (a server loop would otherwise be followed forever) and, when ``max_pages`` is given, on a longer walk.
+    ``enough`` stops once that many items were read (the newest builds: a page may be shorter than asked).
+    """
+    items: list[Any] = []
+    seen: set[str] = set()
+    cursor: str | None = None
+    pages = 0
+    while True:
+        answer = fetch(cursor)
+        pages += 1
+        if not isinstance(answer, dict) or not isinstance(answer.get(key), list):
+            raise PagingError(f"page {pages} of the list has no {key!r} list")
+        items.extend(answer[key])
+        cursor = next_cursor(answer, pages)
+        if cursor is None or (enough is not None and len(items) >= enough):
+            return Walk(items, pages)
+        if cursor in seen:
+            raise PagingError(f"page {pages} of the list repeats an earlier cursor (the pages loop)")
+        seen.add(cursor)
+        if max_pages is not None and pages >= max_pages:
+            raise PagingError(f"the list has more than {max_pages} pages")
+
+
+def next_cursor(answer: dict[str, Any], page: int = 1) -> str | None:
+    """The cursor of the page after ``answer``, or None when it is the last one (or the list is not paged)."""
+    pagination = answer.get("pagination")
+    if pagination is None:
+        return None
+    if not isinstance(pagination, dict):
+        raise PagingError(f"page {page} of the list has a pagination that is not an object")
+    if pagination.get("hasNextPage") is not True:
+        return None
+    cursor = pagination.get("nextCursor")
+    if not isinstance(cursor, str) or not cursor:
+        raise PagingError(f"page {page} of the list says a next page exists but gives no cursor")
+    return cursor

@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""How a wait ends: fatal versus transient errors, miss counting, and the outcome of a wait (pure Python).
+"""How a wait ends: fatal versus transient errors, miss counting, a cancel by signal (``CancelToken``, which a task
+that never waits uses too) and the outcome of a wait (pure Python).
 
 ``classify`` is the one fatal-or-transient rule (docs/dev/wait-and-status.md, section 2); ``MissCounter`` the miss
 rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` result shape (``as_dict``).
@@ -10,6 +11,10 @@ rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` resu
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,3 +241,79 @@ class MissCounter:
 def is_not_found(err: BaseException) -> bool:
     """A transient 404 (``not_found``): the miss counting decides what it means."""
     return not classify(err) and (getattr(err, "status", None) == 404 or getattr(err, "code", None) == "not_found")
+
+
+# How often a wait looks for a cancel made by a signal handler (``CancelToken.signal``).
+SIGNAL_CHECK_EVERY = 0.1
+
+
+class CancelToken:
+    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``.
+
+    A signal handler must not call ``cancel``: the handler runs on the main thread between two bytecodes, possibly
+    while that thread holds the lock inside ``threading.Event`` (``Event.wait`` taking it back after a timeout), and
+    ``Event.set`` would wait for that lock forever. It calls ``signal``, which only sets attributes; ``wait`` looks
+    for it every ``SIGNAL_CHECK_EVERY`` seconds.
+    """
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._signalled = False
+        self.reason = None
+
+    @property
+    def cancelled(self):
+        return self._signalled or self._event.is_set()
+
+    def cancel(self, reason="cancelled"):
+        if not self.cancelled:
+            self.reason = reason
+        self._event.set()
+
+    def signal(self, reason):
+        """``cancel`` for a signal handler: takes no lock."""
+        if not self.cancelled:
+            self.reason = reason
+        self._signalled = True
+
+    def wait(self, timeout):
+        deadline = time.monotonic() + max(0.0, timeout)
+        while not self._signalled:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return self.cancelled
+            if self._event.wait(min(left, SIGNAL_CHECK_EVERY)):
+                return True
+        return True
+
+
+@contextlib.contextmanager
+def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
+    """Make the first SIGINT/SIGTERM cancel ``token``.
+
+    The handler restores the previous handlers before returning, so a second signal gets the
+    default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
+    main thread signals cannot be handled; the block then runs without them.
+    """
+    previous: dict[int, Any] = {}
+
+    def restore():
+        while previous:
+            signum, handler = previous.popitem()
+            signal.signal(signum, handler)
+
+    def on_signal(signum, frame):
+        restore()
+        token.signal(f"signal {signal.Signals(signum).name}")  # never cancel(): see CancelToken
+
+    try:
+        for signum in signals:
+            previous[signum] = signal.signal(signum, on_signal)
+    except ValueError:  # not the main thread
+        restore()
+        yield token
+        return
+    try:
+        yield token
+    finally:
+        restore()

@@ -14,12 +14,8 @@ imminent, and no wait of length T ever makes more than T / interval + 3 reads.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import threading
 import time
-from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
     WAIT_INTERRUPTED,
@@ -75,82 +71,6 @@ class SystemClock:
                 return
             if cancel.wait(min(remaining, _MAX_SLEEP_SLICE)):
                 return
-
-
-# How often a wait looks for a cancel made by a signal handler (``CancelToken.signal``).
-SIGNAL_CHECK_EVERY = 0.1
-
-
-class CancelToken:
-    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``.
-
-    A signal handler must not call ``cancel``: the handler runs on the main thread between two bytecodes, possibly
-    while that thread holds the lock inside ``threading.Event`` (``Event.wait`` taking it back after a timeout), and
-    ``Event.set`` would wait for that lock forever. It calls ``signal``, which only sets attributes; ``wait`` looks
-    for it every ``SIGNAL_CHECK_EVERY`` seconds.
-    """
-
-    def __init__(self):
-        self._event = threading.Event()
-        self._signalled = False
-        self.reason = None
-
-    @property
-    def cancelled(self):
-        return self._signalled or self._event.is_set()
-
-    def cancel(self, reason="cancelled"):
-        if not self.cancelled:
-            self.reason = reason
-        self._event.set()
-
-    def signal(self, reason):
-        """``cancel`` for a signal handler: takes no lock."""
-        if not self.cancelled:
-            self.reason = reason
-        self._signalled = True
-
-    def wait(self, timeout):
-        deadline = time.monotonic() + max(0.0, timeout)
-        while not self._signalled:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return self.cancelled
-            if self._event.wait(min(left, SIGNAL_CHECK_EVERY)):
-                return True
-        return True
-
-
-@contextlib.contextmanager
-def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
-    """Make the first SIGINT/SIGTERM cancel ``token``.
-
-    The handler restores the previous handlers before returning, so a second signal gets the
-    default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
-    main thread signals cannot be handled; the block then runs without them.
-    """
-    previous: dict[int, Any] = {}
-
-    def restore():
-        while previous:
-            signum, handler = previous.popitem()
-            signal.signal(signum, handler)
-
-    def on_signal(signum, frame):
-        restore()
-        token.signal(f"signal {signal.Signals(signum).name}")  # never cancel(): see CancelToken
-
-    try:
-        for signum in signals:
-            previous[signum] = signal.signal(signum, on_signal)
-    except ValueError:  # not the main thread
-        restore()
-        yield token
-        return
-    try:
-        yield token
-    finally:
-        restore()
 
 
 class PollResult:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 
 
 @dataclass
@@ -38,7 +38,7 @@ class NameGuard:
         id_option = self.id_option
         placeholder = f"{id_option or 'name'}=<{id_option or 'name'}>"
         remedy = f"set {id_option} to the one you mean, or delete" if id_option else "rename or delete"
-        delete = _hints.delete_hint(self.result_key, placeholder)
+        delete = _base.delete_hint(self.result_key, placeholder)
         self.fail(
             f"{context}found {len(ids)} {self.kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names "
             f"to be unique, so it will not guess: {remedy} the others ({delete})",
@@ -113,9 +113,9 @@ class NameGuard:
 
     def _info_hint_by_name(self, name: str) -> str:
         """The task that lists this module's resources (its ``_info`` module), else this module by name."""
-        if self.result_key in _hints.INFO_MODULES:
-            return f"runpod.cloud.{_hints.INFO_MODULES[self.result_key]}"
-        return _hints.info_hint(self.result_key, f"name={name}")
+        if self.result_key in _base.INFO_MODULES:
+            return f"runpod.cloud.{_base.INFO_MODULES[self.result_key]}"
+        return _base.info_hint(self.result_key, f"name={name}")
 
     def refuse_concurrent_duplicates(self, created: Any, find_by_name: Any = None) -> None:
         """One list read after a create: other tasks may have created the same name at the same moment.

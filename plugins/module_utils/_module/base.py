@@ -2,11 +2,14 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path, the
-handoff of its wait (the wait itself is its ``waiter``, ``_module.waiter``)."""
+"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks (``check_input``), the one
+failure path and the hints its messages give (``info_hint``, ``kept_remedy``, ...), the handoff of its wait to the
+controller (``HANDOFF_*``, ``key_fingerprint``; the wait itself is its ``waiter``, ``_module.waiter``). One file, as
+every module imports all of it (docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import traceback
@@ -25,20 +28,115 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection i
     resolve_options,
     transport_warnings,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
-from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import (
-    HANDOFF_ENV,
-    HANDOFF_KEY,
-    HANDOFF_OPTIONS,
-    key_fingerprint,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import CONNECTION_KEYS, WaitSettings
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
 # pydantic is imported (through ``_api.compat``) only by the modules whose input rules use it (``_api.inputs``): a
 # read-only task never pays for it (docs/dev/architecture.md, "Import cost").
 _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.compat"
+
+
+# --- the handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller") ----------
+# Set by the action plugin (plugins/action/) for a task it runs on the controller: the module does everything
+# but the wait and returns HANDOFF_KEY, and the action plugin runs the same wait (``wait_for``) in its own
+# process, printing the engine's lines as they happen. The value is the fingerprint of the api key the
+# controller will wait with: a module that resolved another key waits by itself.
+HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
+HANDOFF_KEY = "_runpod_wait_handoff"
+# What a handoff carries of the module's validated options: never the api key. Every option a waiter reads is
+# here (the cluster wait's ``pod_count``); what it needs of the module's run travels in the result.
+HANDOFF_OPTIONS = (
+    *(key for key in CONNECTION_KEYS if key != "api_key"),
+    "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
+    "pod_count", "logs", "host_key_checking", "ssh_private_key_file",
+)
+
+
+def key_fingerprint(api_key: str | None) -> str:
+    """A one-way fingerprint of the api key: tells the module the controller waits with the same key."""
+    return hashlib.sha256(str(api_key or "").encode("utf-8")).hexdigest()
+
+
+# --- the tasks a failure message names (tests/unit checks each module INFO_MODULES names exists) ------------
+INFO_MODULES = {
+    "pod": "pod_info",
+    "endpoint": "endpoint_info",
+    "cluster": "cluster_info",
+    "network_volume": "network_volume_info",
+    "secret": "secret_info",
+}
+
+
+def info_hint(module: str, selector: str) -> str:
+    """The task that shows the resource ``selector`` (``id=<id>`` or ``name=<name>``) of ``module``."""
+    info = INFO_MODULES.get(module)
+    if info is not None:
+        return f"runpod.cloud.{info} {selector}"
+    return f"runpod.cloud.{module} {selector} in check mode"
+
+
+def delete_hint(module: str, selector: str) -> str:
+    return f"runpod.cloud.{module} {selector} state=absent"
+
+
+def kept_remedy(kind: str, resource_id: str, module: str, selector: str) -> str:
+    """What a failure says of a resource this task created and kept."""
+    return (
+        f"{kind} {resource_id} was kept: inspect it with {info_hint(module, selector)}, "
+        f"or delete it with {delete_hint(module, selector)}"
+    )
+
+
+def gone_remedy(kind: str, resource_id: str) -> str:
+    """What a failed wait says of a resource it saw and then lost (deleted or terminated by someone else)."""
+    return f"{kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
+
+
+def touched_message(action: str, error, kind: str, resource_id: str, state: str, remedy: str) -> str:
+    """An API error after this task created or started a resource: what failed, its last state, the remedy."""
+    return (
+        f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is {state}; "
+        f"{remedy}"
+    )
+
+
+# --- how a module applies its input model before any API call ------------------------------------------------
+# Options whose value is a public key: refused when it is anything else (the input models), and masked in the
+# failure (a private key pasted there must show nowhere).
+KEY_OPTIONS = ("ssh_public_key", "key")
+
+
+def input_problem(model: Any, params: dict) -> tuple[Any, str | None]:
+    """``(validated input, None)`` or ``(None, message)`` for a module's params checked against ``model``."""
+    try:
+        return model.model_validate({key: params.get(key) for key in model.model_fields}), None
+    except ValueError as error:
+        return None, spec_problem(error)
+
+
+def check_input(runner: Any, model: Any) -> Any:
+    """The validated input of ``runner``'s options, or ``bad_request`` with the broken rules' message.
+
+    On a refusal every key option's value (and each of its lines) joins the module's no_log values, so the
+    failure result (``invocation`` at -vvv, the message) shows none of it: a private key pasted as a public key
+    is refused without being echoed anywhere.
+    """
+    module = runner.module
+    validated, problem = input_problem(model, module.params)
+    if problem is None:
+        return validated
+    hidden = getattr(module, "no_log_values", None)
+    if hidden is not None:
+        # Here, not at the top: a read-only task (billing_info) checks its input without the value checks.
+        from ansible_collections.runpod.cloud.plugins.module_utils._api.values import secret_suspects
+
+        for option in KEY_OPTIONS:
+            value = module.params.get(option)
+            if isinstance(value, str):
+                hidden.update(secret_suspects(value))
+    runner.fail(problem, code="bad_request")
 
 
 def missing_libraries() -> list[tuple[str, str | None]]:
@@ -84,6 +182,9 @@ class RunPodModule:
     wait_settings: WaitSettings | None
     # The module's wait (``_module.waiter.Waiter``), which the action plugin may take to the controller.
     waiter: Any = None
+    # The ``_backend`` resource classes the task reaches (``Secrets``, ...): its backend builds those only, and the
+    # module imports them, so its AnsiballZ zip holds no other resource's code (docs/dev/architecture.md).
+    uses: tuple = ()
 
     def __init__(self, module: Any, *, params: dict | None = None, report: Report | None = None,
                  backend: Any = None, result_key: str | None = None, run_command: Any = None) -> None:
@@ -117,8 +218,8 @@ class RunPodModule:
         # Built lazily so option checks that fail run before any client exists.
         if self._backend is None:
             options = {key: self.params.get(key) for key in CONNECTION_KEYS}
-            self._backend = make_backend(options)
-            _budget.report_pauses(self, self._backend)  # "quota: 0 of 60 left this minute, resuming in 41 s"
+            self._backend = make_backend(options, uses=(*self.uses, *getattr(self.waiter, "uses", ())))
+            _specs.report_pauses(self, self._backend)  # "quota: 0 of 60 left this minute, resuming in 41 s"
         return self._backend
 
     @property
@@ -224,10 +325,10 @@ class RunPodModule:
     def resource_remedy(self, resource_id: str) -> str:
         if self.waiter is not None:
             return self.waiter.remedy(resource_id)
-        return _hints.kept_remedy(self.resource_kind, resource_id, self.result_key, self.selector(resource_id))
+        return kept_remedy(self.resource_kind, resource_id, self.result_key, self.selector(resource_id))
 
     def info_hint(self, resource_id: str) -> str:
-        return _hints.info_hint(self.result_key, self.selector(resource_id))
+        return info_hint(self.result_key, self.selector(resource_id))
 
     # --- waiting -------------------------------------------------------------------------------
     def hand_off(self, **handoff: Any) -> None:

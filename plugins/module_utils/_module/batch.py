@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
@@ -134,6 +136,7 @@ class PodsWaiter(Waiter):
 
     kind = module = "pod"
     result_key = "pods"
+    uses = (Pods, Gpus)
 
     def resume(self, handoff):
         from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView

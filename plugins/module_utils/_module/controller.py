@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import Report, RunPodModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.handoff import HANDOFF_KEY
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import HANDOFF_KEY, Report, RunPodModule
 
 
 class _WaitEndedError(Exception):

@@ -16,8 +16,9 @@ from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.job_inputs import job_request
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import sync_wait_ms
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import Jobs, sync_wait_ms
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import (
     FAILURE_CODES,
     JobPoller,
@@ -43,6 +44,8 @@ def failure_message(job: dict) -> str:
 class JobModule(RunPodModule):
     """Dispatch on the options: ``input`` submits, ``id`` reads or waits, ``state: cancelled`` cancels."""
 
+    uses = (Endpoints, Jobs)
+
     result_key = "job"
     resource_kind = "job"
 
@@ -55,7 +58,7 @@ class JobModule(RunPodModule):
             self.fail(str(exc), code="bad_request")
         self.endpoint_id: str = self.request["endpoint_id"] or ""
         # Cancelled by the first SIGINT/SIGTERM around the calls that are not waits (the submit).
-        self.interrupt = _wait.CancelToken()
+        self.interrupt = _outcome.CancelToken()
 
     # --- dispatch ------------------------------------------------------------------------------------
     def run(self) -> NoReturn:
@@ -94,7 +97,7 @@ class JobModule(RunPodModule):
         settings = self.wait_options
         started = time.monotonic()
         wait_ms = sync_wait_ms(min(settings.interval, settings.timeout)) if settings.wait else None
-        with _wait.cancel_on_signals(self.interrupt):
+        with _outcome.cancel_on_signals(self.interrupt):
             if self.interrupt.cancelled:
                 self.fail("interrupted before the job was submitted; nothing was submitted", code="interrupted")
             try:

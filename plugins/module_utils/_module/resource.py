@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
@@ -65,7 +64,7 @@ class ResourceModule(RunPodModule):
         self.touched_id: str | None = None
         self.last_seen: Any = None
         # Cancelled by the first SIGINT/SIGTERM while the task runs (see run()).
-        self.interrupt = _wait.CancelToken()
+        self.interrupt = _outcome.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
         # secret_env becomes env placeholders here, once, so every later step sees plain env values; the secrets
@@ -195,7 +194,7 @@ class ResourceModule(RunPodModule):
         # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
         # can name what it created (a signal during a wait is the wait's own ``wait_interrupted``).
         self.require_secrets()
-        with _wait.cancel_on_signals(self.interrupt):
+        with _outcome.cancel_on_signals(self.interrupt):
             current = self.seen(self.find())
             if self.params.get("state") == "absent":
                 self.absent(current)
@@ -362,7 +361,7 @@ class ResourceModule(RunPodModule):
         resource_id = str(self.touched_id)
         self.mark_changed()
         self.fail(
-            _hints.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
+            _base.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
                                    self.resource_remedy(resource_id)),
             code=error.code,
             status=error.status,

@@ -8,7 +8,7 @@
 A waiter runs on a host (``WaitHost``): the module (``RunPodModule``), or the task resumed on the controller
 (``controller.resume_wait``). It reads the host's options, backend and result, and ends through the host's one
 failure path, so a wait's result is the same on both sides. The waits of pods, endpoints and clusters are in
-``waits``, the batch waits (a fleet, ``pod_info``) in ``batch``.
+``pod_waiter``, ``endpoint_waiter`` and ``cluster_waiter``, the batch waits (a fleet, ``pod_info``) in ``batch``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import budget as _budget
-from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
+from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import WaitSettings
 
 
@@ -72,13 +72,13 @@ class Waiter:
     # --- messages --------------------------------------------------------------------------------
     def remedy(self, resource_id: str) -> str:
         """What a failure says of a resource the task kept: how to inspect or delete it."""
-        return _hints.kept_remedy(self.kind, resource_id, self.module, f"id={resource_id}")
+        return _base.kept_remedy(self.kind, resource_id, self.module, f"id={resource_id}")
 
     def info_hint(self, resource_id: str) -> str:
-        return _hints.info_hint(self.module, f"id={resource_id}")
+        return _base.info_hint(self.module, f"id={resource_id}")
 
     def delete_hint(self, resource_id: str) -> str:
-        return _hints.delete_hint(self.module, f"id={resource_id}")
+        return _base.delete_hint(self.module, f"id={resource_id}")
 
     def last_known_state(self) -> str:
         return "unknown"
@@ -100,7 +100,7 @@ class Waiter:
             self.host.fail_unexpected(error)
         self.host.result["changed"] = True
         self.host.fail(
-            _hints.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
+            _base.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
                                    self.remedy(self.touched_id)),
             code=error.code,
             status=error.status,
@@ -133,13 +133,13 @@ class Waiter:
         """
         settings = self.host.wait_options
         timeout = settings.timeout if timeout is None else timeout
-        token = _wait.CancelToken()
+        token = _outcome.CancelToken()
         # Pollers cap their probe reads at the wait's deadline (monotonic, like the engine's clock).
         poller.deadline = _wait.SystemClock().now() + timeout
         # The wait's reads wait for RunPod's quota only as long as the wait may last (docs/pods.md, quotas).
-        _budget.set_budget(self.host.backend, timeout, f"wait_timeout {self.host.params.get('wait_timeout')}")
+        _specs.set_budget(self.host.backend, timeout, f"wait_timeout {self.host.params.get('wait_timeout')}")
         try:
-            with _wait.cancel_on_signals(token):
+            with _outcome.cancel_on_signals(token):
                 return _wait.until(
                     poller if live_logs is None else _with_live_logs(poller, live_logs),
                     label=label,
@@ -154,7 +154,7 @@ class Waiter:
         except _outcome.WaitError as error:
             self.host.result[self.result_key] = describe_last()
             gone = error.code == "not_found" and poller.lost()
-            remedy = _hints.gone_remedy(self.kind, resource_id) if gone else self.remedy(resource_id)
+            remedy = _base.gone_remedy(self.kind, resource_id) if gone else self.remedy(resource_id)
             msg, extra = f"{error}; {remedy}", {}
             explained = explain_failure(error) if explain_failure is not None else None
             if explained is not None:  # None: the default message

@@ -182,11 +182,16 @@ _collections_on_path()
 
 # pylint: disable=wrong-import-position
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (  # noqa: E402
     make_backend,
     resolve_options,
     transport_warnings,
 )
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as _watch  # noqa: E402
@@ -283,7 +288,8 @@ class WatchSource:
         try:
             for warning in transport_warnings(resolve_options(options)):
                 print(f"runpod.cloud.watch: {warning}", file=sys.stderr, flush=True)
-            backend = make_backend(options, transport=kwargs.pop("transport", None), clock=kwargs.pop("clock", None))
+            backend = make_backend(options, uses=(Pods, Gpus, Clusters, Templates, Endpoints),
+                                   transport=kwargs.pop("transport", None), clock=kwargs.pop("clock", None))
         except (ValueError, RuntimeError) as error:
             raise WatchError(f"runpod.cloud.watch: {error}") from None
         return cls(config, backend, **kwargs)

@@ -21,9 +21,9 @@ from ansible.template import Templar
 from helpers.fakes import UNIT_API_KEY, FakeBackend, install_backend, install_clock, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
-from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._module import pod_waiter as _waits
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _wait_action
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import ProgressLines, WaitingAction
@@ -60,7 +60,7 @@ def action(args=None, *, transport="local", check_mode=False, play_check_mode=Fa
 @pytest.fixture(autouse=True)
 def controller(monkeypatch):
     """A controller with httpx and pydantic, no RUNPOD_* in its environment."""
-    for name in ("RUNPOD_API_KEY", _wait_action.CONTROLLER_WAIT_ENV, _handoff.HANDOFF_ENV):
+    for name in ("RUNPOD_API_KEY", _wait_action.CONTROLLER_WAIT_ENV, _base.HANDOFF_ENV):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(_wait_action, "HAS_HTTPX", True)
     monkeypatch.setattr(_wait_action, "HAS_PYDANTIC", True)
@@ -178,7 +178,7 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
         environment = {}
         self._compute_environment_string(raw_environment_out=environment)
         executed.append(environment)
-        return {"changed": True, _handoff.HANDOFF_KEY: handoff}
+        return {"changed": True, _base.HANDOFF_KEY: handoff}
 
     def resume(wait_class, module_result, api_key, progress=None, on_transition=None, secrets=(), run_command=None):
         # The controller starts ssh-keyscan and ssh itself: no AnsibleModule runs there.
@@ -191,7 +191,7 @@ def test_a_local_wait_runs_the_module_with_the_fingerprint_then_resumes_here(exe
     made = action({"api_key": KEY}, environment={"LANG": "C"})
     assert made.run(task_vars={}) == {"changed": True, "wait": {"polls": 1}}
     # The fingerprint, never the key, travels to the module; the task's own environment is given back after.
-    assert executed == [{"LANG": "C", _handoff.HANDOFF_ENV: _handoff.key_fingerprint(KEY)}]
+    assert executed == [{"LANG": "C", _base.HANDOFF_ENV: _base.key_fingerprint(KEY)}]
     assert KEY not in str(executed)
     assert made._task.environment == {"LANG": "C"}
     assert resumed == [(_waits.PodWaiter, KEY, True, True)]
@@ -208,15 +208,15 @@ def test_the_controller_runs_a_local_tool_with_no_stdin():
 
 @pytest.mark.parametrize("answer", [
     {"changed": True, "wait": {"polls": 3}},  # the module waited by itself (another key resolved there)
-    {"failed": True, "msg": "creating pod 'web' failed", _handoff.HANDOFF_KEY: {"id": "x"}},
+    {"failed": True, "msg": "creating pod 'web' failed", _base.HANDOFF_KEY: {"id": "x"}},
 ])
 def test_a_module_that_did_not_hand_off_is_the_result(monkeypatch, answer):
     monkeypatch.setattr(_Action, "_execute_module", lambda self, task_vars=None, wrap_async=False: dict(answer))
     monkeypatch.setattr(_Action, "_remove_tmp_path", lambda self, path: None)
     monkeypatch.setattr(_wait_action, "resume_wait", lambda *a, **k: pytest.fail("nothing to resume"))
     result = action({"api_key": KEY}).run(task_vars={})
-    assert _handoff.HANDOFF_KEY not in result
-    assert {key: value for key, value in answer.items() if key != _handoff.HANDOFF_KEY}.items() <= result.items()
+    assert _base.HANDOFF_KEY not in result
+    assert {key: value for key, value in answer.items() if key != _base.HANDOFF_KEY}.items() <= result.items()
 
 
 # --- what the display shows -----------------------------------------------------------------------------
@@ -305,9 +305,9 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
 
     backend = FakeBackend(pods=[booting])
     install_clock(monkeypatch, make_clock(on_sleep=boot_after_40s))
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     handed = run(backend, capsys, monkeypatch, **args)
-    assert "wait" not in handed and handed[_handoff.HANDOFF_KEY]["id"] == "pod-1"
+    assert "wait" not in handed and handed[_base.HANDOFF_KEY]["id"] == "pod-1"
     install_backend(monkeypatch, backend)
     lines = shown(0)
     progress = ProgressLines("pod", "web", "pod-1")

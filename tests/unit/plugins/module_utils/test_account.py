@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
+from helpers.fakes import full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 from payloads import FakeClock, Router, problem
@@ -14,7 +15,6 @@ from payloads import FakeClock, Router, problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input import utc_time
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account, amount_key
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NetworkVolumeSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
@@ -23,15 +23,18 @@ V2 = "https://rest.example.test/v2"
 VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1", "type": "HIGH_PERFORMANCE"}
 
 
-def account(router):
+def backend(router):
     options = {"api_key": "k-test-123456", "api_url": V2}
-    backend = make_backend(options, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
-    return backend.account
+    return full_backend(options, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+
+
+def account(router):
+    return backend(router).account
 
 
 def test_the_account_is_the_rest_v2_account_over_the_backends_client():
     router = Router()
-    backend = make_backend(
+    backend = full_backend(
         {"api_key": "k-test-123456", "api_url": V2}, transport=httpx.MockTransport(router), clock=FakeClock()
     )
     api = backend.account
@@ -121,16 +124,16 @@ def test_ssh_keys_read_and_replace_the_whole_list():
     router = (
         Router().add("GET", "/v2/account/ssh-keys", {"keys": keys}).add("PUT", "/v2/account/ssh-keys", {"keys": []})
     )
-    api = account(router)
-    assert api.get_ssh_keys() == keys
-    assert api.set_ssh_keys([]) == []
+    api = backend(router).sshkeys
+    assert api.list() == keys
+    assert api.replace([]) == []
     assert router.bodies("PUT", "/v2/account/ssh-keys") == [{"keys": []}]
 
 
 def test_ssh_keys_bad_response_is_named():
-    api = account(Router().add("GET", "/v2/account/ssh-keys", {"nope": 1}))
+    api = backend(Router().add("GET", "/v2/account/ssh-keys", {"nope": 1})).sshkeys
     with pytest.raises(RunPodError, match="keys") as caught:
-        api.get_ssh_keys()
+        api.list()
     assert caught.value.code == "bad_response"
 
 

@@ -7,7 +7,7 @@ import random
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
@@ -18,7 +18,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection i
     DEFAULT_SERVERLESS_URL,
     V1_RETIRED,
     Backend,
-    make_backend,
     resolve_options,
     transport_warnings,
 )
@@ -42,7 +41,7 @@ def endpoint_from_v2(payload):
 
 def backend_with(router, **options):
     opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": SLS, **options}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 # -- options ---------------------------------------------------------------------------------------

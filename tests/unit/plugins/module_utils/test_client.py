@@ -9,7 +9,7 @@ import traceback
 
 import httpx
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -388,11 +388,10 @@ def test_any_https_url_keeps_the_users_validate_certs(urls, validate_certs):
 
 
 def test_the_backend_client_counts_the_serverless_url_among_its_hosts(monkeypatch):
-    from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
     seen = []
     real = _client.tls_verification
     monkeypatch.setattr(_client, "tls_verification", lambda validate, urls: seen.append(urls) or real(validate, urls))
-    make_backend({"api_key": SECRET, "api_url": "http://127.0.0.1:9/v2",
+    full_backend({"api_key": SECRET, "api_url": "http://127.0.0.1:9/v2",
                   "serverless_url": "https://runtime.example.test/v2"})
     assert seen == [("http://127.0.0.1:9/v2", "https://runtime.example.test/v2")]

@@ -6,11 +6,11 @@ import random
 
 import httpx
 import pytest
+from helpers.fakes import full_backend
 from payloads import FakeClock, Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
@@ -43,7 +43,7 @@ CLUSTER = {
 
 def backend_with(router, **options):
     opts = {"api_key": "k-test-123456", "api_url": API, **options}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def member(pod_id, rank=None, ip=None, role=None, status="RUNNING", port=None):

@@ -13,11 +13,10 @@ from urllib.parse import parse_qs
 import httpx
 import payloads
 import pytest
-from helpers.fakes import GPU, FakeClock, pod_view
+from helpers.fakes import GPU, FakeClock, full_backend, pod_view
 from payloads import Router
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import cluster_create_body
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import (
     body_size_problem,
@@ -38,7 +37,7 @@ H100 = "NVIDIA H100 80GB HBM3"
 
 def backend_with(router):
     opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": "https://sls.example.test/sls"}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def pod_params(**given):

@@ -21,14 +21,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs i
     RegistryInput,
     SshKeyInput,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
-    ClusterInput,
-    EndpointInput,
-    PodInput,
-    public_key_problem,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.endpoint_inputs import EndpointInput
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import public_key_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import ClusterInput, PodInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import PUBLIC_KEY_LINE, key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name

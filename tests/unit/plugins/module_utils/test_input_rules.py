@@ -9,16 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ansible_collections.runpod.cloud.plugins.module_utils._api.endpoint_inputs import EndpointInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
-    ClusterInput,
-    EndpointInput,
     NamedInput,
-    PodInput,
     TemplateInput,
     check_ports,
     name_problem,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import ClusterInput, PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 
 
 @pytest.mark.parametrize("name", ["trainer-1", "web", "My PyTorch Template", "a" * 191, "ünïcode ok"])

@@ -9,17 +9,16 @@ import random
 
 import httpx
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.job_inputs import job_request
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.jobs import read_job, sync_wait_ms
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.job_poller import JobPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import CancelToken, until
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import CancelToken, WaitError
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import until
 
 SLS = "https://sls.example.test/v2"
 
@@ -181,7 +180,7 @@ def test_broken_rules_are_refused_with_one_message(params, needle):
 
 
 def calls_with(router, **options):
-    backend = make_backend({"api_key": "k-test-123456", "serverless_url": SLS, **options},
+    backend = full_backend({"api_key": "k-test-123456", "serverless_url": SLS, **options},
                            transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
     return backend.jobs, backend
 

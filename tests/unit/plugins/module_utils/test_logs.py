@@ -9,12 +9,11 @@ import random
 
 import httpx
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import MAX_STREAM_BYTES, read_log_stream
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import LogReader
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MASK,
@@ -174,7 +173,7 @@ class Stream:
 
 
 def _backend(handler, clock):
-    return make_backend({"api_key": KEY, "api_url": API}, transport=httpx.MockTransport(handler), clock=clock,
+    return full_backend({"api_key": KEY, "api_url": API}, transport=httpx.MockTransport(handler), clock=clock,
                         rng=random.Random(1))
 
 

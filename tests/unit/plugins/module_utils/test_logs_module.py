@@ -13,9 +13,8 @@ import pytest
 from ansible.parsing.dataloader import DataLoader
 from ansible.template import Templar
 from ansible.utils.unsafe_proxy import wrap_var
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Worker, WorkerSummary
@@ -32,7 +31,7 @@ def _sse(*events):
 
 
 def _owner(handler, clock=None, **params):
-    backend = make_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
+    backend = full_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
                            transport=httpx.MockTransport(handler), clock=clock or FakeClock(), rng=random.Random(1))
     module = SimpleNamespace(params={"api_key": KEY, "env": {"HF_TOKEN": SECRET}, **params}, no_log_values=set())
     # As after the wait's first poll: an answer has said what the quota is (the live line waits for one).

@@ -11,10 +11,9 @@ from types import SimpleNamespace
 
 import httpx
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.sse import read_log_stream
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Worker, WorkerSummary
@@ -55,7 +54,7 @@ class Chatty:
 
 
 def _owner(handler, clock):
-    backend = make_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
+    backend = full_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
                            transport=httpx.MockTransport(handler), clock=clock, rng=random.Random(1))
     params = {"api_key": KEY}
     return SimpleNamespace(params=params, no_log_values=set(), backend=backend)
@@ -91,7 +90,7 @@ def test_the_answer_may_take_the_whole_budget_and_the_quiet_rule_starts_after_it
         seen["request"] = request
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=iter([_event(1)]))
 
-    backend = make_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
+    backend = full_backend({"api_key": KEY, "api_url": "https://rest.example.test/v2"},
                            transport=httpx.MockTransport(handler), clock=clock, rng=random.Random(1))
     block = read_log_stream(backend.client, "pods/p1/logs", tail=5, deadline=clock.now() + 0.7, clock=clock,
                             mask=Masker([KEY]), source="container", quiet=0.3)

@@ -9,11 +9,10 @@ from urllib.parse import parse_qs
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from payloads import Router, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 
 API = "https://rest.example.test/v2"
 PODS = "/v2/pods"
@@ -21,7 +20,7 @@ PODS = "/v2/pods"
 
 def backend_with(router):
     opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": "https://sls.example.test/sls"}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def query(request):

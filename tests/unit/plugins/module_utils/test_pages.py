@@ -1,4 +1,4 @@
-"""The pager (``_api/pages.py``): any split of a list into pages, short and empty ones included, gives it back;
+"""The pager (``_backend/shared.py``): any split of a list into pages, short and empty ones included, gives it back;
 a loop, a missing cursor and a malformed answer are refused."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.pages import PagingError, Walk, next_cursor, walk
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import PagingError, Walk, next_cursor, walk
 
 
 class Server:

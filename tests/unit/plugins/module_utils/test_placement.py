@@ -9,7 +9,7 @@ import random
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock
+from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
 from payloads import Router, problem
@@ -17,7 +17,6 @@ from payloads import Router, problem
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement as _placement
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import Candidate, Choice
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
@@ -53,7 +52,7 @@ PRICED = catalog(
 
 def backend_with(router):
     opts = {"api_key": "k-test-123456", "api_url": "https://rest.example.test/v2"}
-    return make_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
 
 
 def spec(**fields):

@@ -11,9 +11,9 @@ import calendar
 import pytest
 from helpers.fakes import GPU, pod_view
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import values as _values
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api import pod_inputs as _pod_inputs
+from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import PodInput
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
@@ -212,12 +212,12 @@ def choice_params(**given):
     ({"compute_type": "CPU", "max_price_per_hr": 1.0}, "GPU pods only"),
 ])
 def test_bad_choices_are_refused(given, needle):
-    assert needle in (_values.gpu_choice_problem(choice_params(**given), "gpu_type_ids") or "")
+    assert needle in (_pod_inputs.gpu_choice_problem(choice_params(**given), "gpu_type_ids") or "")
 
 
 def test_good_choices_pass():
     wanted = {"manufacturer": "nvidia", "min_memory_gb": 24, "max_memory_gb": 24}
-    assert _values.gpu_choice_problem(choice_params(gpu_requirements=wanted, max_price_per_hr=1), "x") is None
+    assert _pod_inputs.gpu_choice_problem(choice_params(gpu_requirements=wanted, max_price_per_hr=1), "x") is None
 
 
 class _Pod:

@@ -10,18 +10,18 @@ import time
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
+    CancelToken,
     MissCounter,
     PollError,
     WaitError,
+    cancel_on_signals,
     classify,
     error_text,
     rate_limit_sleep,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
-    CancelToken,
     PollResult,
     SystemClock,
-    cancel_on_signals,
     until,
 )
 

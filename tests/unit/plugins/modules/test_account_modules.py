@@ -7,6 +7,7 @@ happen before any API call, with a recording fake account."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from ansible.module_utils.testing import patch_module_args
@@ -125,18 +126,29 @@ class FakeAccount:
         self.calls.append(("billing", kind))
         return self.real.billing(kind, **query)
 
-    def get_ssh_keys(self):
-        self.calls.append(("get_ssh_keys",))
-        return list(self.keys)
 
-    def set_ssh_keys(self, keys):
-        self.calls.append(("set_ssh_keys", list(keys)))
-        self.keys = list(keys)
+
+class FakeSshKeys:
+    """A fake ``backend.sshkeys`` over a ``FakeAccount``'s keys, its calls recorded with the account's."""
+
+    def __init__(self, account):
+        self.account = account
+
+    def list(self):
+        self.account.calls.append(("get_ssh_keys",))
+        return list(self.account.keys)
+
+    def replace(self, keys):
+        self.account.calls.append(("set_ssh_keys", list(keys)))
+        self.account.keys = list(keys)
         return list(keys)
 
 
 def run(module, monkeypatch, capsys, fake, args, check_mode=False):
     monkeypatch.setattr(_base.RunPodModule, "account", property(lambda self: fake))
+    # The account's SSH keys are a resource object of their own (``backend.sshkeys``).
+    keys = FakeSshKeys(fake)
+    monkeypatch.setattr(_base.RunPodModule, "backend", property(lambda self: SimpleNamespace(sshkeys=keys)))
     args = {"api_key": API_KEY, **args}
     if check_mode:
         args["_ansible_check_mode"] = True
@@ -279,3 +291,4 @@ def test_a_create_that_may_have_happened_is_not_retried(monkeypatch, capsys, mod
 
 def test_fake_account_matches_the_real_interface():
     check_fake_matches_interface(FakeAccount(), FakeBackend().account)
+    check_fake_matches_interface(FakeSshKeys(FakeAccount()), FakeBackend().sshkeys)

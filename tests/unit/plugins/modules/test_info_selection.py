@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.fakes import run_module
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module import hints as _hints
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import INFO_SELECTION_SPEC
 
 MODULES = Path(__file__).resolve().parents[4] / "plugins" / "modules"
@@ -72,22 +72,22 @@ def test_the_selection_spec_is_the_shared_one(name):
 
 
 def test_every_module_a_hint_names_exists():
-    for module, info in _hints.INFO_MODULES.items():
+    for module, info in _base.INFO_MODULES.items():
         assert module in EXISTING and info in EXISTING
     # and every _info module of a resource module is in the map, so no hint falls back needlessly
     for name in EXISTING:
         if name.endswith("_info") and name[:-5] in EXISTING:
-            assert _hints.INFO_MODULES[name[:-5]] == name
+            assert _base.INFO_MODULES[name[:-5]] == name
 
 
 @pytest.mark.parametrize("module", ["pod", "endpoint", "cluster", "network_volume", "template", "container_registry"])
 def test_hints_name_only_modules_that_exist(module):
-    for hint in (_hints.info_hint(module, "id=x-1"), _hints.delete_hint(module, "id=x-1")):
+    for hint in (_base.info_hint(module, "id=x-1"), _base.delete_hint(module, "id=x-1")):
         named = hint.split()[0]
         assert named.startswith("runpod.cloud.") and named[len("runpod.cloud."):] in EXISTING, hint
 
 
 def test_a_module_without_an_info_module_is_named_itself_in_check_mode():
-    assert _hints.info_hint("container_registry", "id=r-1") == "runpod.cloud.container_registry id=r-1 in check mode"
-    assert _hints.info_hint("template", "name=t") == "runpod.cloud.template name=t in check mode"
-    assert _hints.info_hint("pod", "id=p-1") == "runpod.cloud.pod_info id=p-1"
+    assert _base.info_hint("container_registry", "id=r-1") == "runpod.cloud.container_registry id=r-1 in check mode"
+    assert _base.info_hint("template", "name=t") == "runpod.cloud.template name=t in check mode"
+    assert _base.info_hint("pod", "id=p-1") == "runpod.cloud.pod_info id=p-1"

@@ -13,7 +13,7 @@ from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import V1_RETIRED
-from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 run = functools.partial(run_module, pod_module)
@@ -216,30 +216,30 @@ def test_the_module_hands_off_its_wait_only_for_the_key_the_controller_holds(cap
 
     backend = FakeBackend(pods=[pod_view()])
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     handed = run(backend, capsys, monkeypatch, **args)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert "wait" not in handed and handed["pod"]["id"] == "pod-1"
     assert handoff["id"] == "pod-1" and handoff["name"] == "web" and handoff["touched_id"] is None
     assert handoff["params"]["wait_timeout"] == "2m" and handoff["params"]["wait_for"] == "running"
     assert "api_key" not in handoff["params"]
     # Another key on the controller: the module waits by itself (its own result has the wait block).
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint("another-key"))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint("another-key"))
     waited = run(FakeBackend(pods=[pod_view()]), capsys, monkeypatch, **args)
-    assert _handoff.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"]
+    assert _base.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"]
 
 
 def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(capsys, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import pod_waiter as _waits
 
     # Both results carry ``elapsed``: on a real clock a loaded machine makes them differ.
     install_clock(monkeypatch, FakeClock())
     args = {"name": "web", "wait": True, "wait_timeout": "2m", "wait_interval": "1s", "wait_for": "running"}
     own = run(FakeBackend(pods=[pod_view()]), capsys, monkeypatch, **args)
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     backend = FakeBackend(pods=[pod_view()])
     handed = run(backend, capsys, monkeypatch, **args)
     install_backend(monkeypatch, backend)

@@ -13,7 +13,7 @@ import pytest
 from helpers.fakes import GPU, FakeBackend, FakePods, pod_view, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 run = functools.partial(run_module, pod_module)
@@ -177,16 +177,16 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import pod_waiter as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="2m")
     own = run(FleetBackend(reads=_fleet_reads()), capsys, monkeypatch, **args)
     assert "failed" not in own, own
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     backend = FleetBackend(reads=_fleet_reads())
     handed = run(backend, capsys, monkeypatch, **args)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert "wait" not in handed and backend.count("list_pods") == 1  # the lookup only: no poll yet
     assert handoff["members"] == [{"name": f"fleet-{i}", "id": f"old-{i}"} for i in (1, 2, 3)]
     assert "api_key" not in handoff["params"] and handoff["params"]["name"] == "fleet"
@@ -218,14 +218,14 @@ def test_a_fleet_that_times_out_on_the_controller_fails_as_the_module_would(caps
     from helpers.fakes import UNIT_API_KEY, FakeClock, install_backend, install_clock
 
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import pod_waiter as _waits
 
     install_clock(monkeypatch, FakeClock())
     args = dict(FLEET, count=3, wait=True, wait_for="running", wait_interval="5s", wait_timeout="40s")
     stuck = _fleet_reads()[:3]
     own = run(FleetBackend(reads=stuck), capsys, monkeypatch, **args)
     assert own["failed"] is True and own["code"] == "wait_timeout"
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     backend = FleetBackend(reads=stuck)
     handed = run(backend, capsys, monkeypatch, **args)
     install_backend(monkeypatch, backend)

@@ -14,7 +14,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import V1_RETIRED
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.modules import pod_info
 
 DIRECT = {"host": "203.0.113.7", "port": 10341}
@@ -250,10 +250,10 @@ def test_the_batch_wait_is_handed_to_the_controller_and_ends_with_the_same_resul
     own = run(own_backend, capsys, monkeypatch, **args)
     assert "failed" not in own, own
     assert own["missing"] == [] and [pod["id"] for pod in own["pods"]] == ["a", "b", "c"]
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     backend = FakeBackend(reads=[select, select, *later[:1], [*later[1], c]])
     handed = run(backend, capsys, monkeypatch, **args)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert "wait" not in handed and handed["missing"] == ["c"]
     assert handoff["pod_ids"] == ["a", "b", "c"] and handoff["names"] == {"a": "web", "b": "train"}
     assert 0 < handoff["timeout"] <= 600 and "api_key" not in handoff["params"]
@@ -284,7 +284,7 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
     args = dict(ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s", wait_timeout="10m")
     own = run(FakeBackend(reads=[select, select, [booting("a", "web"), stopped]]), capsys, monkeypatch, **args)
     assert own["failed"] is True and own["code"] == "conflict"
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     backend = FakeBackend(reads=[select, select, [booting("a", "web"), stopped]])
     handed = run(backend, capsys, monkeypatch, **args)
     resumed, _lines, _changes = _resume(backend, handed, monkeypatch)
@@ -294,9 +294,9 @@ def test_a_batch_wait_that_fails_on_the_controller_fails_as_the_module_would(cap
 def test_a_wait_with_nothing_to_wait_for_is_never_handed_off(capsys, monkeypatch, clock):
     from helpers.fakes import UNIT_API_KEY
 
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(UNIT_API_KEY))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(UNIT_API_KEY))
     result = run(FakeBackend(pods=[running("a", "web")]), capsys, monkeypatch, runtime_status=["stopped"], wait=True)
-    assert _handoff.HANDOFF_KEY not in result and result["wait"]["ready_detail"] == "nothing to wait for"
+    assert _base.HANDOFF_KEY not in result and result["wait"]["ready_detail"] == "nothing to wait for"
 
 
 def test_fake_backend_matches_the_real_interface():

@@ -118,7 +118,7 @@ class PickyThingModule(ThingModule):
 
 
 def run(backend, capsys, monkeypatch, check_mode=False, diff=False, module_class=ThingModule, **args):
-    monkeypatch.setattr(_base, "make_backend", lambda options: backend)
+    monkeypatch.setattr(_base, "make_backend", lambda options, **kwargs: backend)
     args = dict(args, api_key=API_KEY)
     if check_mode:
         args["_ansible_check_mode"] = True
@@ -238,7 +238,7 @@ class ThingInfoModule(_base.RunPodModule):
 
 
 def run_info(backend, capsys, monkeypatch, **args):
-    monkeypatch.setattr(_base, "make_backend", lambda options: backend)
+    monkeypatch.setattr(_base, "make_backend", lambda options, **kwargs: backend)
     spec = argument_spec(AUTH_ARGUMENT_SPEC, id=dict(type="str"), name=dict(type="str"))
     with patch_module_args(dict(args, api_key=API_KEY)), pytest.raises(SystemExit):
         run_module(ThingInfoModule, AnsibleModule(argument_spec=spec, supports_check_mode=True))

@@ -10,13 +10,12 @@ import re
 
 import httpx
 import pytest
-from helpers.fakes import FakeBackend, FakeClock, run_module
+from helpers.fakes import FakeBackend, FakeClock, full_backend, run_module
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import SECRET_NAME, secret_name_problem
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import make_backend
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import secret_placeholder, with_secret_env
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SecretSpec
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
@@ -101,7 +100,7 @@ class SecretsApi:
 
 def backend_over(api):
     options = {"api_key": "k-test-123456", "api_url": API}
-    return make_backend(options, transport=httpx.MockTransport(api), clock=FakeClock(), rng=random.Random(1))
+    return full_backend(options, transport=httpx.MockTransport(api), clock=FakeClock(), rng=random.Random(1))
 
 
 def run(capsys, monkeypatch, api, check_mode=False, **args):

@@ -13,9 +13,9 @@ import pytest
 from helpers.fakes import FakeBackend, run_module
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import EndpointInput, endpoint_problems
+from ansible_collections.runpod.cloud.plugins.module_utils._api.endpoint_inputs import EndpointInput, endpoint_problems
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
-from ansible_collections.runpod.cloud.plugins.module_utils._module.checks import input_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, Health
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateView

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The endpoint and cluster waits handed to the controller (plugins/action/endpoint.py, cluster.py) and finished
-there by ``_waits.resume_wait``: handed off only for the controller's key, never carrying the key, and finished
+there by ``controller.resume_wait``: handed off only for the controller's key, never carrying the key, and finished
 with the result the module's own wait gives (docs/dev/architecture.md, "Waits on the controller")."""
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from test_serverless_modules import endpoint_view
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import handoff as _handoff
-from ansible_collections.runpod.cloud.plugins.module_utils._module import resource_waiters as _waits
+from ansible_collections.runpod.cloud.plugins.module_utils._module.cluster_waiter import ClusterWaiter
+from ansible_collections.runpod.cloud.plugins.module_utils._module.endpoint_waiter import EndpointWaiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import Health
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import SshAddress
 from ansible_collections.runpod.cloud.plugins.modules import cluster as cluster_module
@@ -40,7 +41,7 @@ def fake_clock(monkeypatch):
 
 
 def hand_off(monkeypatch, key=UNIT_API_KEY):
-    monkeypatch.setenv(_handoff.HANDOFF_ENV, _handoff.key_fingerprint(key))
+    monkeypatch.setenv(_base.HANDOFF_ENV, _base.key_fingerprint(key))
     # Each module run is its own process on a target: no warning of the run before leaks into this one.
     monkeypatch.setattr(module_warnings, "_global_warnings", {})
 
@@ -70,7 +71,7 @@ def test_the_endpoint_hands_off_its_wait_only_for_the_key_the_controller_holds(c
     hand_off(monkeypatch)
     backend = FakeBackend(endpoints=[endpoint_view()], health=[Health(ready=1)])
     handed = run_module(endpoint_module, backend, capsys, monkeypatch, **args)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert handoff["id"] == "ep-1" and handoff["name"] == "ep" and handoff["touched_id"] is None
     assert handoff["params"]["wait_for"] == "rollout" and handoff["params"]["wait_interval"] == "1s"
     assert "api_key" not in handoff["params"] and UNIT_API_KEY not in json.dumps(handed)
@@ -80,14 +81,14 @@ def test_the_endpoint_hands_off_its_wait_only_for_the_key_the_controller_holds(c
     hand_off(monkeypatch, "another-key")
     waited = run_module(endpoint_module, FakeBackend(endpoints=[endpoint_view()], health=[Health(ready=1)]),
                         capsys, monkeypatch, **args)
-    assert _handoff.HANDOFF_KEY not in waited and waited["ready_signal"] == "health_ready"
+    assert _base.HANDOFF_KEY not in waited and waited["ready_signal"] == "health_ready"
 
 
 def test_a_created_endpoint_hands_off_with_the_touched_id(capsys, monkeypatch):
     hand_off(monkeypatch)
     args = dict(ENDPOINT_WAIT, template_id="tpl-1", gpu_type_ids=["ADA_24"])
     handed = run_module(endpoint_module, FakeBackend(), capsys, monkeypatch, **args)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert handed["changed"] is True and handoff["touched_id"] == handoff["id"] == handed["endpoint"]["id"]
 
 
@@ -107,12 +108,12 @@ def test_the_controller_finishes_an_endpoint_wait_with_the_modules_own_result(ca
     hand_off(monkeypatch)
     backend = FakeBackend(endpoints=[endpoint_view(workers_min=workers_min)], health=health)
     handed = run_module(endpoint_module, backend, capsys, monkeypatch, **ENDPOINT_WAIT)
-    assert _handoff.HANDOFF_KEY in handed
+    assert _base.HANDOFF_KEY in handed
     start = clock.now()
-    resumed, lines, changes = resume(monkeypatch, _waits.EndpointWaiter, handed, backend)
+    resumed, lines, changes = resume(monkeypatch, EndpointWaiter, handed, backend)
     assert clock.now() > start  # the resumed wait polled on its cadence (the fake clock), not at once
     assert comparable(resumed) == comparable(own)
-    assert _handoff.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
+    assert _base.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
     assert lines[0] == "waiting for a ready worker on endpoint ep-1 (timeout 2m0s)"
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]
     if workers_min == 0:  # the wait's warning reaches the controller's result too
@@ -145,7 +146,7 @@ def test_the_cluster_hands_off_its_wait_only_for_the_key_the_controller_holds(ca
     hand_off(monkeypatch)
     backend = FakeClusterBackend(members=[reachable_node(0), reachable_node(1)])
     handed = run_module(cluster_module, backend, capsys, monkeypatch, **CLUSTER_CREATE)
-    handoff = handed[_handoff.HANDOFF_KEY]
+    handoff = handed[_base.HANDOFF_KEY]
     assert handoff["id"] == handoff["touched_id"] == "c-new" and handoff["name"] == "train"
     assert handoff["params"]["pod_count"] == 2 and handoff["params"]["wait_timeout"] == "2m"
     assert "api_key" not in handoff["params"] and UNIT_API_KEY not in json.dumps(handed)
@@ -155,7 +156,7 @@ def test_the_cluster_hands_off_its_wait_only_for_the_key_the_controller_holds(ca
     hand_off(monkeypatch, "another-key")
     waited = run_module(cluster_module, FakeClusterBackend(members=[reachable_node(0), reachable_node(1)]),
                         capsys, monkeypatch, **CLUSTER_CREATE)
-    assert _handoff.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"] == "all 2 pods ready"
+    assert _base.HANDOFF_KEY not in waited and waited["wait"]["ready_detail"] == "all 2 pods ready"
 
 
 def test_the_controller_finishes_a_cluster_wait_with_the_modules_own_result(capsys, monkeypatch, banners):
@@ -166,7 +167,7 @@ def test_the_controller_finishes_a_cluster_wait_with_the_modules_own_result(caps
     hand_off(monkeypatch)
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **CLUSTER_CREATE)
-    resumed, lines, changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
+    resumed, lines, changes = resume(monkeypatch, ClusterWaiter, handed, controller)
     assert resumed == own
     assert [pod["ssh"]["port"] for pod in resumed["pods"]] == [40000, 40001]
     assert lines[0] == "waiting for ssh on every node of cluster c-new (timeout 2m0s)" and "ready after" in lines[-1]
@@ -187,7 +188,7 @@ def test_a_cluster_wait_failing_on_its_first_read_keeps_the_members_the_module_r
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **args)
     assert handed["pods"] == own["pods"]
-    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
+    resumed, _lines, _changes = resume(monkeypatch, ClusterWaiter, handed, controller)
     assert resumed == own
     assert resumed["code"] == "unauthorized" and resumed["failed"] is True and resumed["id"] == "c1"
     assert [pod["id"] for pod in resumed["pods"]] == ["p0", "p1"]
@@ -204,6 +205,6 @@ def test_a_failed_re_read_after_the_cluster_wait_warns_on_both_paths(capsys, mon
     controller = backend()
     handed = run_module(cluster_module, controller, capsys, monkeypatch, **CLUSTER_CREATE)
     assert "warnings" not in handed
-    resumed, _lines, _changes = resume(monkeypatch, _waits.ClusterWaiter, handed, controller)
+    resumed, _lines, _changes = resume(monkeypatch, ClusterWaiter, handed, controller)
     assert comparable(resumed) == comparable(own)
     assert any("re-reading the cluster" in warning for warning in comparable(resumed)["warnings"])

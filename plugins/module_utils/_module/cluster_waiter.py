@@ -1,0 +1,124 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# This module_utils file is private to runpod.cloud and may change without notice.
+"""``ClusterWaiter``: ``runpod.cloud.cluster``'s wait, which its action plugin builds too
+(docs/dev/architecture.md, "Waiters")."""
+
+from __future__ import annotations
+
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
+from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
+    batch_failure_logs,
+    live_pod_lines,
+    pending_pods,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
+    describe_cluster,
+    describe_members,
+)
+
+
+class ClusterWaiter(Waiter):
+    """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``).
+
+    The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
+    ``result["pods"]``, which the handoff carries); the member views the module read itself (``members``) are
+    described at the start, so a wait that never lists a member ends with the same ``pods`` on both paths.
+    """
+
+    kind = module = result_key = "cluster"
+    uses = (Clusters, Templates, Gpus)
+
+    def __init__(self, host, progress=None, on_transition=None):
+        super().__init__(host, progress, on_transition)
+        self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
+        self.proven = {}  # node id -> SSH address the wait proved reachable
+        self.trusts = {}  # node id -> its host key step (what it proved: ``host_key_wait.with_host_keys``)
+
+    def last_known_state(self):
+        counts = (self.host.result.get("cluster") or {}).get("pods_by_status") or {}
+        return ", ".join(f"{count} {status.lower()}" for status, count in counts.items()) or "unknown"
+
+    def read_members(self, cluster):
+        self.members = self.host.backend.clusters.pods(cluster.id)
+        return self.members
+
+    def describe_members(self, warn=None):
+        """``result["pods"]``: the nodes as last read, with the SSH addresses and host keys the wait proved (the
+        pinned warnings go to ``warn``, once, after the wait)."""
+        pods = describe_members(self.members or [], self.proven)
+        for pod in pods:
+            _host_key_wait.with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
+        self.host.result["pods"] = pods
+
+    def wait_for(self, resource):
+        cluster_id, result = resource.id, self.host.result
+        before = result["cluster"]  # the cluster as last read before the wait (what the module described)
+        if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
+            self.describe_members()
+        poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"],
+                                trust=_host_key_wait.trust_factory(self, "ssh"))
+
+        def last_seen():
+            if poller.last_pods:
+                self.members = list(poller.last_pods.values())
+                proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
+                result["pods"] = describe_members(self.members, proven)
+            return before
+
+        outcome = self.until(
+            poller,
+            label=f"ssh on every node of cluster {cluster_id}",
+            resource_id=cluster_id,
+            describe_last=last_seen,
+            explain_failure=lambda error: self.explain_failure(error, poller, cluster_id),
+            failure_logs=batch_failure_logs(self, poller),
+            live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.host.wait_options.interval),
+        )
+        self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
+        self.trusts = poller.trusts
+        self.members = list(poller.last_pods.values())
+        # The create answer predates placement: one read gives the data center, network and primary.
+        try:
+            result["cluster"] = describe_cluster(self.host.backend.clusters.get(cluster_id))
+        except RunPodError as error:
+            self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
+                           f"network and primary failed: {error.message} ({error.code}); they may be null")
+        result["wait"] = outcome.as_dict()
+        self.describe_members(self.host.warn)
+
+    @staticmethod
+    def explain_failure(error, poller, cluster_id):
+        """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait ran out of time on nodes
+        whose logs showed no fingerprints."""
+        waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+        return _host_key_wait.explain_unverified(
+            lambda: ClusterWaiter.not_ready(error, poller, cluster_id), error, poller.trusts, waiting)
+
+    @staticmethod
+    def not_ready(error, poller, cluster_id):
+        waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+        not_ready = []
+        for pod_id in waiting:
+            pod = poller.last_pods.get(pod_id)
+            not_ready.append({
+                "id": pod_id,
+                "name": pod.name if pod is not None else None,
+                "rank": pod.cluster_rank if pod is not None else None,
+                "role": pod.cluster_role if pod is not None else None,
+                "last_state": poller.states.get(pod_id),
+            })
+        listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
+        return (
+            f"{error}; nodes not ready: {listing}; cluster {cluster_id} was kept (nothing is deleted) and bills "
+            f"while its nodes run: inspect it with runpod.cloud.cluster_info id={cluster_id}, or delete it with "
+            f"runpod.cloud.cluster id={cluster_id} state=absent",
+            {"not_ready": not_ready},
+        )
