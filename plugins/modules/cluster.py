@@ -403,6 +403,7 @@ ARGUMENT_SPEC = argument_spec(
     template_id=dict(type="str"),
 )
 
+
 class ClusterModule(ResourceModule):
     """The wait and the members it describes (``pods``) are ``ClusterWaiter``'s (``self.waiter``), which the action
     plugin that runs the wait on the controller builds too (plugins/action/cluster.py)."""

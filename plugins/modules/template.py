@@ -212,6 +212,7 @@ ARGUMENT_SPEC = argument_spec(
     serverless=dict(type="bool"),
 )
 
+
 class TemplateModule(ResourceModule):
     uses = (Secrets, Templates)
     resource_kind = "template"

@@ -22,7 +22,6 @@ ENDPOINT_RANGES = (
 )
 
 
-
 def gpu_pool_problem(gpu_type_ids):
     """Why ``gpu_type_ids`` of a serverless endpoint cannot be mapped to GPU pools (pool ids pass); or None."""
     unknown, hint = _catalog.unknown_gpu_types([gpu for gpu in gpu_type_ids or [] if gpu not in _catalog.GPU_POOLS])

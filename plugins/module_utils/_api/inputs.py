@@ -147,5 +147,3 @@ class _ContainerInput(_Input):
 
 class TemplateInput(_ContainerInput):
     """A template's options: the container rules only."""
-
-

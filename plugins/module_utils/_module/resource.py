@@ -362,7 +362,7 @@ class ResourceModule(RunPodModule):
         self.mark_changed()
         self.fail(
             _base.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
-                                   self.resource_remedy(resource_id)),
+                                  self.resource_remedy(resource_id)),
             code=error.code,
             status=error.status,
             resource_id=resource_id,

@@ -101,7 +101,7 @@ class Waiter:
         self.host.result["changed"] = True
         self.host.fail(
             _base.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
-                                   self.remedy(self.touched_id)),
+                                  self.remedy(self.touched_id)),
             code=error.code,
             status=error.status,
             resource_id=self.touched_id,

@@ -112,7 +112,7 @@ POD = Table("pod", "PodView", (
     Col("locked", "locked", flag, body="locked", create=False, update=True),
     # A private address across data centers (applied by RunPod at the next start).
     Col("global_networking", "globalNetworking.enabled", flag, body="globalNetworking", update=True, option=True,
-         diff=True, planned=True, shown=True),
+        diff=True, planned=True, shown=True),
     Col("global_ip", "globalNetworking.ip", as_str, shown=True),
     Col("internal_dns", "globalNetworking.internalDns", as_str, shown=True),
     # A cluster member's place in its cluster (None on a standalone pod): rank and overlay address come late.

@@ -131,8 +131,8 @@ def test_a_template_without_mounts_reads_and_compares_clean():
     del raw["mounts"]  # the quirk: no mounts key at all
     template = TEMPLATE.read(raw)
     wanted = TEMPLATE.wanted({"image": "runpod/pytorch:2.1.0", "serverless": False, "container_disk_gb": 40,
-                            "env": {"A": "1"}, "ports": ["22/tcp"], "docker_args": None, "cmd": ["sleep", "infinity"],
-                            "entrypoint": [], "registry_id": None})
+                              "env": {"A": "1"}, "ports": ["22/tcp"], "docker_args": None, "cmd": ["sleep", "infinity"],
+                              "entrypoint": [], "registry_id": None})
     assert TEMPLATE.changes(wanted, template) == {}
     assert TEMPLATE.changes({**wanted, "cmd": ["sleep", "1"]}, template) == {"cmd": ["sleep", "1"]}
 

@@ -97,7 +97,7 @@ def test_scan_verify_and_log_in(clean_sim, key_pair):
     result = hk.check(scanned.keys, hk.logged_fingerprints(container_lines(clean_sim, pod_id, 12)))
     assert result.status == "verified" and len(result.trusted) == 2
     login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), result.trusted, timeout=10, run=run_local,
-                               pod_keys=hk.parse_keys(public))
+                          pod_keys=hk.parse_keys(public))
     assert login.ok and login.outcome == "ok", login.detail
     # One verified key is enough: ssh asks for the algorithm known_hosts holds.
     (ed25519,) = [key for key in result.trusted if key.key_type == "ssh-ed25519"]
@@ -122,7 +122,7 @@ def test_a_host_key_other_than_the_trusted_one_stops_the_login(clean_sim, key_pa
     _pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": public})
     _other_file, other_public = _keygen(tmp_path / "not_the_host")
     login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), hk.parse_keys(other_public), timeout=10,
-                               run=run_local)
+                          run=run_local)
     assert login.outcome == "host_key" and "host key verification failed" in login.detail.lower()
 
 
@@ -133,7 +133,7 @@ def test_a_key_the_pod_was_not_given_is_refused_as_the_wrong_key(clean_sim, key_
     pod_id, port = make_pod(clean_sim, env={"PUBLIC_KEY": other_public})
     trusted = verified_keys(clean_sim, pod_id, port).trusted
     login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
-                               pod_keys=hk.parse_keys(other_public))
+                          pod_keys=hk.parse_keys(other_public))
     assert login.outcome == "login_refused" and "wrong key" in login.detail, login.detail
     assert "permission denied" in login.detail.lower()
     # Not knowing what the pod was given, the reason stays general.
@@ -149,7 +149,7 @@ def test_no_key_reached_the_pod(clean_sim, key_pair):
     pod_id, port = make_pod(clean_sim, image="my/sshd:1")
     trusted = verified_keys(clean_sim, pod_id, port).trusted
     login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
-                               pod_keys=[])
+                          pod_keys=[])
     assert login.outcome == "login_refused" and "no key reached the pod" in login.detail
 
 
@@ -161,7 +161,7 @@ def test_a_pod_given_the_key_that_refuses_it(clean_sim, key_pair, login_knob):
     trusted = verified_keys(clean_sim, pod_id, port).trusted
     clean_sim.admin.set_pod_behaviour(pod_id, ssh_login=login_knob)
     login = hkc.ssh_login("127.0.0.1", port, "root", str(key_file), trusted, timeout=10, run=run_local,
-                               pod_keys=hk.parse_keys(public))
+                          pod_keys=hk.parse_keys(public))
     assert login.outcome == "login_refused" and "was given this key" in login.detail and "root" in login.detail
 
 
@@ -174,7 +174,7 @@ def test_a_private_key_file_ssh_will_not_use(clean_sim, key_pair, tmp_path):
     shutil.copyfile(key_file, loose)
     loose.chmod(0o644)
     login = hkc.ssh_login("127.0.0.1", port, "root", str(loose), trusted, timeout=10, run=run_local,
-                               pod_keys=hk.parse_keys(public))
+                          pod_keys=hk.parse_keys(public))
     assert login.outcome == "login_refused" and "private key file could not be used" in login.detail
 
 
@@ -190,7 +190,7 @@ def test_nothing_listening_yet_is_transient_and_a_banner_without_keys_is_no_scan
     scanned = hkc.scan("127.0.0.1", banner_port, timeout=1, run=run_local)
     assert not scanned.ok and scanned.keys == () and f"127.0.0.1:{banner_port}" in scanned.detail
     stalled = hkc.ssh_login("127.0.0.1", banner_port, "root", str(key_file), [], timeout=1,
-                                 run=run_local)
+                            run=run_local)
     assert stalled.outcome == "transient"
 
 
@@ -199,7 +199,7 @@ def test_a_missing_tool_is_named():
     scanned = hkc.scan("127.0.0.1", 22, which=lambda _name: None, run=run_local)
     assert scanned.unavailable and not scanned.ok and "ssh-keyscan was not found on PATH" in scanned.detail
     login = hkc.ssh_login("127.0.0.1", 22, "root", "/nonexistent", [], which=lambda _name: None,
-                               run=run_local)
+                          run=run_local)
     assert login.outcome == "unavailable" and "ssh was not found on PATH" in login.detail
 
 
@@ -225,7 +225,7 @@ def test_the_scan_runs_ssh_keyscan_within_the_deadline():
     ed25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ"
     run = Recorder((0, f"[10.0.0.5]:40022 {ed25519}\n", "# 10.0.0.5:40022 SSH-2.0-OpenSSH_9.6\n"))
     scanned = hkc.scan("10.0.0.5", 40022, timeout=30, deadline=102.5, clock=lambda: 100.0, which=_which,
-                            run=run)
+                       run=run)
     assert scanned.ok and [key.key_type for key in scanned.keys] == ["ssh-ed25519"]
     # ssh-keyscan's own timeout (whole seconds, rounded up) bounds the scan by the deadline: no kill timer.
     assert run.calls[0] == ["/usr/bin/ssh-keyscan", "-p", "40022", "-T", "3", "10.0.0.5"]

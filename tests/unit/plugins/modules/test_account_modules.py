@@ -127,7 +127,6 @@ class FakeAccount:
         return self.real.billing(kind, **query)
 
 
-
 class FakeSshKeys:
     """A fake ``backend.sshkeys`` over a ``FakeAccount``'s keys, its calls recorded with the account's."""
 
