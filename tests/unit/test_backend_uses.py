@@ -20,7 +20,7 @@ USES = re.compile(r"^\s+uses = \(([^)]*)\)", re.M)
 # (file, backend attribute) -> the modules that can reach that read (the rest cannot, and why).
 ONLY_FOR = {
     ("log_report.py", "endpoints"): ({"endpoint"}, "worker logs are read for an endpoint's wait only"),
-    ("resource.py", "secrets"): ({name for name in ("pod", "cluster", "endpoint", "template")},
+    ("resource.py", "secrets"): ({"pod", "cluster", "endpoint", "template"},
                                  "secret_env, the one reader of the account's secrets, is an option of these only"),
 }
 
