@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import copy
+import random
 
+import httpx
 from helpers import fakes as _fakes
+from helpers.fakes import full_backend
+
+API = "https://rest.example.test/v2"
+SLS = "https://sls.example.test/sls"
+PODS = "/v2/pods"
 
 
 def v2_pod(**overrides):
@@ -207,3 +214,9 @@ def partial(cls, **values):
         if name in values or not info.required:
             setattr(record, name, values[name] if name in values else info.make_default())
     return record
+
+
+def backend_with(router, **options):
+    """A full REST v2 backend over ``router`` (a ``Router``), with a fake clock and a seeded jitter."""
+    opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": SLS, **options}
+    return full_backend(opts, transport=httpx.MockTransport(router), clock=_fakes.FakeClock(), rng=random.Random(1))

@@ -1,134 +1,25 @@
-"""REST v2 backend: normalization of realistic payloads, create bodies, GPU fallback, serverless, templates."""
+"""The pod backend (``_backend/pods.py``, ``_backend/placement.py``): reading realistic REST v2 pods, listing,
+create bodies and GPU fallback, updates, actions and deletes."""
 
 from __future__ import annotations
-
-import random
 
 import httpx
 import payloads
 import pytest
-from helpers.fakes import FakeClock, full_backend
 from hypothesis import given
 from hypothesis import strategies as st
-from payloads import Router, problem
+from payloads import PODS, Router, backend_with, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
-    DEFAULT_API_URL,
-    DEFAULT_SERVERLESS_URL,
-    V1_RETIRED,
-    Backend,
-    resolve_options,
-    transport_warnings,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.placement import action_for
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT, EndpointSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateSpec
-
-API = "https://rest.example.test/v2"
-SLS = "https://sls.example.test/sls"
-PODS = "/v2/pods"
-
-
-def pod_from_v2(payload):
-    return POD.read(payload)
-
-
-def endpoint_from_v2(payload):
-    return ENDPOINT.read(payload)
-
-
-def backend_with(router, **options):
-    opts = {"api_key": "k-test-123456", "api_url": API, "serverless_url": SLS, **options}
-    return full_backend(opts, transport=httpx.MockTransport(router), clock=FakeClock(), rng=random.Random(1))
-
-
-# -- options ---------------------------------------------------------------------------------------
-
-
-def test_resolve_options_defaults_are_rest_v2():
-    defaults = resolve_options({"api_key": "k"})
-    assert defaults == {
-        "api_key": "k",
-        "api_url": DEFAULT_API_URL,
-        "serverless_url": DEFAULT_SERVERLESS_URL,
-        "validate_certs": True,
-        "request_timeout": 30.0,
-    }
-    assert DEFAULT_API_URL == "https://api.runpod.io/v2"
-    custom = resolve_options({"api_url": "http://127.0.0.1:9/v2/", "request_timeout": "7", "validate_certs": False})
-    assert custom["api_url"] == "http://127.0.0.1:9/v2"
-    assert custom["request_timeout"] == 7.0 and custom["validate_certs"] is False
-    # A leftover graphql_url is neither kept nor used.
-    assert "graphql_url" not in resolve_options({"graphql_url": "https://graphql.example.test/graphql"})
-
-
-@pytest.mark.parametrize("version", ["v1", "V1 ", "v3", "rest"])
-def test_resolve_options_refuses_any_api_version_but_v2_with_the_retirement_message(version):
-    with pytest.raises(ValueError) as caught:
-        resolve_options({"api_key": "k", "api_version": version})
-    message = str(caught.value)
-    assert "RunPod retired REST v1 on 2026-11-15" in message and message.endswith(V1_RETIRED)
-    assert repr(version) in message
-
-
-# An empty value (``RUNPOD_API_VERSION=``) is as good as unset.
-@pytest.mark.parametrize("version", [None, "", "v2", "V2", " v2 "])
-def test_resolve_options_accepts_no_api_version_or_v2(version):
-    resolved = resolve_options({"api_key": "k", "api_version": version})
-    assert resolved["api_url"] == DEFAULT_API_URL and "api_version" not in resolved
-
-
-def test_make_backend_refuses_v1_before_any_request():
-    router = Router()
-    with pytest.raises(ValueError, match="RunPod retired REST v1 on 2026-11-15"):
-        backend_with(router, api_version="v1")
-    assert router.calls == []
-
-
-@pytest.mark.parametrize("value", [-1, 0, "0", float("nan"), "nan", float("inf"), "-inf", 1e300, 3600.5, "soon", True])
-def test_request_timeout_must_be_a_positive_finite_number(value):
-    with pytest.raises(ValueError, match=r"request_timeout must be a number of seconds above 0 and at most 3600"):
-        resolve_options({"request_timeout": value})
-
-
-@pytest.mark.parametrize("value", [0.001, "2.5", 3600])
-def test_request_timeout_accepts_positive_numbers(value):
-    assert resolve_options({"request_timeout": value})["request_timeout"] == float(value)
-
-
-def test_transport_warnings_for_plain_http_off_loopback_and_unverified_tls():
-    def warned(**options):
-        return transport_warnings(resolve_options(options))
-
-    assert warned() == []
-    for loopback in ("http://127.0.0.1:9/v2", "http://127.9.0.1/v2", "http://localhost:8080/v2", "http://[::1]:9/v2"):
-        assert warned(api_url=loopback) == [], loopback
-    (only,) = warned(api_url="http://api.example.test/v2")
-    assert only.startswith("api_url http://api.example.test/v2 uses plain http") and "API key" in only
-    # A leftover GraphQL URL is never called, so it carries no key to warn about.
-    assert warned(graphql_url="http://10.0.0.1/graphql") == []
-    assert len(warned(serverless_url="HTTP://sls.example.test")) == 1
-    (tls,) = warned(validate_certs=False)
-    assert tls.startswith("validate_certs is false")
-
-
-def test_make_backend_picks_v2_by_default_and_counts_requests():
-    router = Router().add("GET", PODS, {"pods": []})
-    backend = backend_with(router)
-    assert isinstance(backend, Backend)
-    assert backend.pods.list() == []
-    assert backend.requests_made == 1
-    assert backend.request_log == [("GET", "pods", 200)]
-    assert "k-test-123456" not in repr(backend)
-
 
 # -- pod normalization -------------------------------------------------------------------------------
 
 
 def test_running_pod_normalization():
-    pod = pod_from_v2(payloads.v2_pod())
+    pod = POD.read(payloads.v2_pod())
     assert pod.id == "pod_abc123" and pod.name == "trainer"
     assert pod.status == "RUNNING"
     assert pod.runtime_reported is True
@@ -157,7 +48,7 @@ def test_running_pod_normalization():
 
 
 def test_provisioning_pod_has_no_runtime():
-    pod = pod_from_v2(payloads.v2_provisioning_pod())
+    pod = POD.read(payloads.v2_provisioning_pod())
     assert pod.status == "PROVISIONING"
     assert pod.runtime_reported is False
     assert pod.uptime_seconds is None
@@ -166,19 +57,19 @@ def test_provisioning_pod_has_no_runtime():
 
 
 def test_empty_runtime_object_counts_as_no_runtime():
-    pod = pod_from_v2(payloads.v2_pod(runtime={}))
+    pod = POD.read(payloads.v2_pod(runtime={}))
     assert pod.runtime_reported is False
     assert pod.uptime_seconds is None
 
 
 @given(st.one_of(st.none(), st.text(max_size=20)))
 def test_the_pod_status_is_read_stripped_and_upper_cased(status):
-    read = pod_from_v2(payloads.v2_pod(status=status)).status
+    read = POD.read(payloads.v2_pod(status=status)).status
     assert read == (status or "").strip().upper()
 
 
 def test_cpu_pod_with_network_volume():
-    pod = pod_from_v2(payloads.v2_cpu_pod())
+    pod = POD.read(payloads.v2_cpu_pod())
     assert (pod.compute_type, pod.cpu_flavor, pod.vcpu_count, pod.gpu_type, pod.gpu_count) == (
         "CPU",
         "cpu5c",
@@ -190,7 +81,7 @@ def test_cpu_pod_with_network_volume():
 
 
 def test_lenient_decoding_of_field_drift_and_partial_ssh_blocks():
-    pod = pod_from_v2(
+    pod = POD.read(
         payloads.v2_pod(
             args=None,
             cmd=["python", "serve.py"],
@@ -204,14 +95,14 @@ def test_lenient_decoding_of_field_drift_and_partial_ssh_blocks():
     assert pod.ssh_direct.host == "1.2.3.4" and pod.ssh_direct.port == 51227 and pod.ssh_direct.user == "root"
     assert pod.ssh_direct.command == "ssh root@1.2.3.4 -p 51227"
     assert [(p.private, p.public) for p in pod.runtime_ports] == [(22, 51227)]
-    assert pod_from_v2(payloads.v2_pod(ssh={"direct": {"host": "1.2.3.4"}})).ssh_direct is None
-    assert pod_from_v2(payloads.v2_pod(ssh=None)).ssh_direct is None
+    assert POD.read(payloads.v2_pod(ssh={"direct": {"host": "1.2.3.4"}})).ssh_direct is None
+    assert POD.read(payloads.v2_pod(ssh=None)).ssh_direct is None
 
 
 @pytest.mark.parametrize("bad", [{"name": "no id"}, {"id": ""}, {"id": None}, ["not", "a", "dict"], None])
 def test_missing_id_is_bad_response(bad):
     with pytest.raises(RunPodError) as caught:
-        pod_from_v2(bad)
+        POD.read(bad)
     assert caught.value.code == "bad_response"
 
 
@@ -230,7 +121,7 @@ def test_missing_id_is_bad_response(bad):
     )
 )
 def test_pod_normalization_never_crashes_on_partial_payloads(raw):
-    pod = pod_from_v2(raw)
+    pod = POD.read(raw)
     assert pod.id == raw["id"]
     assert pod.runtime_reported == (isinstance(raw.get("runtime"), dict) and bool(raw.get("runtime")))
 
@@ -255,7 +146,7 @@ def test_list_pods_select_keeps_only_matching_pods_from_one_read():
 
 def test_v2_endpoint_template_is_unknown_even_if_a_template_id_is_served():
     # The v2 Endpoint has no templateId (a template is applied once, at create): comparing one never converges.
-    assert endpoint_from_v2(payloads.v2_endpoint(templateId="t1", template={"id": "t1"})).template_id is None
+    assert ENDPOINT.read(payloads.v2_endpoint(templateId="t1", template={"id": "t1"})).template_id is None
 
 
 def test_list_pods_without_pods_key_is_bad_response():
@@ -496,251 +387,3 @@ def test_delete_pod_and_404():
     with pytest.raises(RunPodError) as caught:
         backend.pods.delete("p1")
     assert caught.value.code == "not_found"
-
-
-# -- serverless endpoints ------------------------------------------------------------------------------
-
-
-def endpoint_spec(**overrides):
-    fields = {
-        "name": "inference",
-        "template_id": "tpl_sls",
-        "gpu_pools": ["ADA_24", "AMPERE_16"],
-        "gpu_count": 1,
-        "workers_min": 1,
-        "workers_max": 3,
-        "idle_timeout": 5,
-        "scaler_type": "QUEUE_DELAY",
-        "scaler_value": 4,
-        "flashboot": True,
-        "network_volume_id": "vol_abc",
-        "data_center_ids": ["US-TX-3"],
-        "execution_timeout_ms": 300000,
-    }
-    fields.update(overrides)
-    return EndpointSpec(**fields)
-
-
-def test_endpoint_normalization():
-    router = Router().add("GET", "/v2/serverless/ep_abc123", payloads.v2_endpoint())
-    endpoint = backend_with(router).endpoints.get("ep_abc123")
-    assert endpoint.model_dump() == {
-        "id": "ep_abc123",
-        "name": "inference",
-        "template_id": None,
-        "gpu_type_ids": [],
-        "gpu_pools": ["ADA_24", "AMPERE_16"],
-        "gpu_count": 1,
-        "workers_min": 1,
-        "workers_max": 3,
-        "idle_timeout": 5,
-        "scaler_type": "QUEUE_DELAY",
-        "scaler_value": 4.0,
-        "flashboot": True,
-        "network_volume_id": "vol_abc",
-        "data_center_ids": ["US-TX-3"],
-        "execution_timeout_ms": 300000,
-        "registry_id": None,
-        "type": "QUEUE",
-        "image": "runpod/serverless-hello-world:latest",
-        "docker_args": None,
-        "cmd": None,
-        "entrypoint": None,
-        "container_disk_gb": 20,
-        "env": {},
-        "ports": [],
-        "cpu_flavor_ids": [],
-        "vcpu_count": None,
-        "allowed_cuda_versions": [],
-        "min_cuda_version": None,
-        "created_at": "2026-03-13T20:00:00Z",
-    }
-
-
-def test_endpoint_request_count_scaler_and_flashboot_off():
-    raw = payloads.v2_endpoint(scaling={"type": "REQUEST_COUNT", "requestCount": 2}, flashboot="OFF")
-    router = Router().add("GET", "/v2/serverless", {"endpoints": [None, raw]})
-    (endpoint,) = backend_with(router).endpoints.list()
-    assert (endpoint.scaler_type, endpoint.scaler_value, endpoint.flashboot) == ("REQUEST_COUNT", 2.0, False)
-
-
-def test_create_endpoint_body():
-    router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
-    assert backend_with(router).endpoints.create(endpoint_spec()).id == "ep_abc123"
-    assert router.bodies("POST", "/v2/serverless") == [
-        {
-            "name": "inference",
-            "type": "QUEUE",
-            "templateId": "tpl_sls",
-            "gpu": {"pools": ["ADA_24", "AMPERE_16"], "count": 1},
-            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4.0},
-            "workers": {"min": 1, "max": 3, "idleTimeout": 5},
-            "flashboot": "FLASHBOOT",
-            "timeout": 300000,
-            "networkVolumes": ["vol_abc"],
-            "dataCenterIds": ["US-TX-3"],
-        }
-    ]
-
-
-def test_create_endpoint_request_count_drops_idle_timeout_and_flashboot_false_is_off():
-    router = Router().add("POST", "/v2/serverless", httpx.Response(201, json=payloads.v2_endpoint()))
-    backend_with(router).endpoints.create(endpoint_spec(scaler_type="REQUEST_COUNT", scaler_value=3, flashboot=False))
-    (body,) = router.bodies("POST", "/v2/serverless")
-    assert body["scaling"] == {"type": "REQUEST_COUNT", "requestCount": 3}
-    assert body["workers"] == {"min": 1, "max": 3}
-    assert body["flashboot"] == "OFF"
-
-
-def test_create_endpoint_needs_pools_on_v2():
-    router = Router()
-    with pytest.raises(ValueError, match="gpu_pools"):
-        backend_with(router).endpoints.create(endpoint_spec(gpu_pools=[], gpu_type_ids=["NVIDIA A40"]))
-    assert router.calls == []
-
-
-def test_create_endpoint_5xx_is_maybe_created():
-    router = Router().add("POST", "/v2/serverless", problem(500, "oops"))
-    with pytest.raises(RunPodError) as caught:
-        backend_with(router).endpoints.create(endpoint_spec())
-    assert caught.value.maybe_created is True
-    assert router.count("POST", "/v2/serverless") == 1
-
-
-def test_update_endpoint_sends_only_given_fields():
-    router = Router().add("PATCH", "/v2/serverless/ep_abc123", payloads.v2_endpoint(workers={"min": 0, "max": 5}))
-    backend = backend_with(router)
-    endpoint = backend.endpoints.update("ep_abc123", {"workers_max": 5, "workers_min": 0})
-    assert endpoint.workers_max == 5
-    assert router.bodies("PATCH", "/v2/serverless/ep_abc123") == [{"workers": {"min": 0, "max": 5}}]
-    with pytest.raises(ValueError, match="scaler_type"):
-        backend.endpoints.update("ep_abc123", {"scaler_value": 2})
-
-
-def test_find_and_delete_endpoint():
-    router = Router().add(
-        "GET", "/v2/serverless", {"endpoints": [payloads.v2_endpoint(), payloads.v2_endpoint(id="ep2", name="x")]}
-    )
-    router.add("DELETE", "/v2/serverless/ep2", httpx.Response(204))
-    backend = backend_with(router)
-    assert [e.id for e in backend.endpoints.find("x")] == ["ep2"]
-    assert backend.endpoints.delete("ep2") is None
-
-
-def test_endpoint_health_reads_the_data_plane_once_with_missing_counters_zero():
-    router = Router().add(
-        "GET",
-        "/sls/ep_abc123/health",
-        {"jobs": {"completed": 3, "inQueue": 1}, "workers": {"idle": 1, "ready": 1}},
-    )
-    backend = backend_with(router)
-    health = backend.endpoints.health("ep_abc123")
-    assert (health.idle, health.ready, health.running, health.initializing, health.throttled, health.unhealthy) == (
-        1,
-        1,
-        0,
-        0,
-        0,
-        0,
-    )
-    assert health.jobs == {"completed": 3, "inQueue": 1}
-    (_m, _p, _b, request) = router.calls[0]
-    assert str(request.url) == "https://sls.example.test/sls/ep_abc123/health"
-    assert request.headers["Authorization"] == "Bearer k-test-123456"
-
-
-def test_endpoint_health_404_is_not_found_after_one_request():
-    router = Router().add("GET", "/sls/ep_new/health", httpx.Response(404, json={"error": "endpoint not found"}))
-    with pytest.raises(RunPodError) as caught:
-        backend_with(router).endpoints.health("ep_new")
-    assert (caught.value.code, caught.value.message) == ("not_found", "endpoint not found")
-    assert router.count("GET", "/sls/ep_new/health") == 1
-
-
-def test_endpoint_health_default_is_one_attempt_even_on_5xx():
-    router = Router().add("GET", "/sls/ep/health", problem(502, "bad gateway"), {"workers": {}})
-    with pytest.raises(RunPodError):
-        backend_with(router).endpoints.health("ep")
-    assert router.count("GET", "/sls/ep/health") == 1
-    with pytest.raises(ValueError):
-        backend_with(router).endpoints.health("")
-
-
-def test_endpoint_workers_summary():
-    router = Router().add(
-        "GET",
-        "/v2/serverless/ep/workers",
-        {
-            "workers": [
-                {"id": "w1", "status": "RUNNING", "isStale": False, "gpuCount": 1},
-                None,
-                {"id": "w2", "status": "IDLE", "isStale": True, "gpuCount": 1},
-                {"id": "w3", "status": "THROTTLED", "isStale": False, "gpuCount": 1},
-            ],
-            "summary": {"running": 1, "idle": 1, "initializing": 0, "throttled": 1, "unhealthy": 0, "total": 3},
-            "endpointVersion": 4,
-        },
-    )
-    summary = backend_with(router).endpoints.workers("ep")
-    assert [(w.id, w.status, w.is_stale) for w in summary.workers] == [
-        ("w1", "RUNNING", False),
-        ("w2", "IDLE", True),
-        ("w3", "THROTTLED", False),
-    ]
-    assert (summary.running, summary.idle, summary.throttled, summary.total) == (1, 1, 1, 3)
-
-
-def test_endpoint_workers_counts_from_the_list_when_summary_is_missing():
-    router = Router().add(
-        "GET",
-        "/v2/serverless/ep/workers",
-        {"workers": [{"id": "w1", "status": "IDLE"}, {"id": "w2", "status": "idle"}]},
-    )
-    summary = backend_with(router).endpoints.workers("ep")
-    assert (summary.idle, summary.total, summary.running) == (2, 2, 0)
-
-
-# -- templates -------------------------------------------------------------------------------------
-
-
-def test_template_crud():
-    router = Router()
-    router.add("GET", "/v2/templates", {"templates": [payloads.v2_template(), None]})
-    router.add("POST", "/v2/templates", httpx.Response(201, json=payloads.v2_template(id="tpl_new")))
-    router.add("PATCH", "/v2/templates/tpl_new", payloads.v2_template(id="tpl_new", disk=60))
-    router.add("DELETE", "/v2/templates/tpl_new", httpx.Response(204))
-    backend = backend_with(router)
-    (template,) = backend.templates.find("torch")
-    assert template.model_dump() == {
-        "id": "tpl_abc",
-        "name": "torch",
-        "image": "runpod/pytorch:2.1.0",
-        "serverless": False,
-        "container_disk_gb": 40,
-        "env": {"A": "1"},
-        "ports": ["22/tcp"],
-        "docker_args": "sleep infinity",
-        "cmd": None,
-        "entrypoint": None,
-        "registry_id": None,
-    }
-    created = backend.templates.create(
-        TemplateSpec(name="torch2", image="img:1", container_disk_gb=30, ports=["22/tcp"])
-    )
-    assert created.id == "tpl_new"
-    assert router.bodies("POST", "/v2/templates") == [
-        {"name": "torch2", "image": "img:1", "serverless": False, "disk": 30, "ports": ["22/tcp"]}
-    ]
-    assert backend.templates.update("tpl_new", {"container_disk_gb": 60, "env": {}}).container_disk_gb == 60
-    assert router.bodies("PATCH", "/v2/templates/tpl_new") == [{"disk": 60, "env": {}}]
-    assert backend.templates.delete("tpl_new") is None
-    with pytest.raises(ValueError, match="bogus"):
-        backend.templates.update("tpl_new", {"bogus": 1})
-
-
-def test_template_in_use_delete_surfaces_the_api_message():
-    message = "Template is in use by a pod or serverless endpoint and cannot be deleted"
-    router = Router().add("DELETE", "/v2/templates/t1", problem(400, message))
-    with pytest.raises(RunPodError) as caught:
-        backend_with(router).templates.delete("t1")
-    assert (caught.value.code, caught.value.message) == ("bad_request", message)
