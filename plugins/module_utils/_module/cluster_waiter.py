@@ -12,7 +12,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters imp
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
+    explain_unverified,
+    trust_factory,
+    with_host_keys,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
     live_pod_lines,
@@ -40,7 +44,7 @@ class ClusterWaiter(Waiter):
         super().__init__(host, progress, on_transition)
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
         self.proven = {}  # node id -> SSH address the wait proved reachable
-        self.trusts = {}  # node id -> its host key step (what it proved: ``host_key_wait.with_host_keys``)
+        self.trusts = {}  # node id -> its host key step (what it proved: ``batch.with_host_keys``)
 
     def last_known_state(self):
         counts = (self.host.result.get("cluster") or {}).get("pods_by_status") or {}
@@ -55,7 +59,7 @@ class ClusterWaiter(Waiter):
         pinned warnings go to ``warn``, once, after the wait)."""
         pods = describe_members(self.members or [], self.proven)
         for pod in pods:
-            _host_key_wait.with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
+            with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
         self.host.result["pods"] = pods
 
     def wait_for(self, resource):
@@ -64,7 +68,7 @@ class ClusterWaiter(Waiter):
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
         poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"],
-                                trust=_host_key_wait.trust_factory(self, "ssh"))
+                                trust=trust_factory(self, "ssh"))
 
         def last_seen():
             if poller.last_pods:
@@ -99,7 +103,7 @@ class ClusterWaiter(Waiter):
         """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait ran out of time on nodes
         whose logs showed no fingerprints."""
         waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
-        return _host_key_wait.explain_unverified(
+        return explain_unverified(
             lambda: ClusterWaiter.not_ready(error, poller, cluster_id), error, poller.trusts, waiting)
 
     @staticmethod
