@@ -35,15 +35,25 @@ def with_proven_ssh(described, proven):
     return described
 
 
-def batch_wait(waiter, poller, subject, **wait_args):
+def batch_poller(waiter, pod_ids, names, read=None):
+    """A ``BatchPodPoller`` for the task's ``wait_for``, with one host key step per pod."""
+    wait_for = waiter.host.wait_options.wait_for
+    return BatchPodPoller(waiter.host.backend, pod_ids, wait_for=wait_for, names=names, read=read,
+                          trust=trust_factory(waiter, wait_for))
+
+
+def batch_wait(waiter, poller, pod_ids, names, subject, of="", **wait_args):
     """``waiter.until`` over a ``BatchPodPoller``; on the controller, each pod's own transitions are shown
     (``BatchLines``) and the engine prints the running count (the poller's ``summary``)."""
     shown = waiter.on_transition
     if shown is not None:
         waiter.on_transition = BatchLines(poller, shown, subject)
+    what = "ssh" if waiter.host.wait_options.wait_for == "ssh" else "running status"
     try:
         return waiter.until(
-            poller, resource_id=None, failure_logs=batch_failure_logs(waiter, poller),
+            poller, label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}{of}", resource_id=None,
+            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
+            failure_logs=batch_failure_logs(waiter, poller),
             live_logs=live_pod_lines(waiter, lambda: pending_pods(poller), waiter.host.wait_options.interval),
             **wait_args
         )
@@ -55,13 +65,10 @@ def wait_fleet(waiter, members):
     """The fleet's one batch wait: ``members`` are ``{"name", "id"}`` in order, ``result["pods"]`` the pods as
     the task left them; sets ``pods`` (each as last read) and ``wait``. ``waiter`` is the pod module's."""
     host = waiter.host
-    settings = host.wait_options
-    pod_ids = list(host.result["ids"])
     names = {member["id"]: member["name"] for member in members if member["id"]}
     before = list(host.result["pods"])
-    poller = BatchPodPoller(host.backend, pod_ids, wait_for=settings.wait_for, names=names,
-                            trust=trust_factory(waiter, settings.wait_for))
-    what = "ssh" if settings.wait_for == "ssh" else "running status"
+    pod_ids = list(host.result["ids"])
+    poller = batch_poller(waiter, pod_ids, names)
     base = host.params["name"]
 
     def last_reads(final):
@@ -79,14 +86,8 @@ def wait_fleet(waiter, members):
     def describe_last():
         host.result["pods"] = last_reads({})
 
-    outcome = batch_wait(
-        waiter,
-        poller,
-        f"fleet {base}",
-        label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'} of fleet {base!r}",
-        describe_last=describe_last,
-        explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-    )
+    outcome = batch_wait(waiter, poller, pod_ids, names, f"fleet {base}", f" of fleet {base!r}",
+                         describe_last=describe_last)
     host.result["pods"] = last_reads(outcome.value or {})
     host.result["wait"] = outcome.as_dict()
 
@@ -95,7 +96,7 @@ def explain_batch_failure(error, poller, pod_ids, names):
     """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait;
     ``host_key_unverified`` first when a ``strict`` wait ran out of time on pods whose logs showed no fingerprints."""
     return explain_unverified(lambda: _not_ready(error, poller, pod_ids, names), error, poller.trusts,
-                                             [pod_id for pod_id in pod_ids if pod_id not in poller.done])
+                              [pod_id for pod_id in pod_ids if pod_id not in poller.done])
 
 
 def _not_ready(error, poller, pod_ids, names):

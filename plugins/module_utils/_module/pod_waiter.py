@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, PodPoller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
+    batch_poller,
     batch_wait,
-    explain_batch_failure,
     explain_unverified,
-    trust_factory,
     trust_step,
     wait_fleet,
     with_host_keys,
@@ -109,36 +108,25 @@ class PodsWaiter(Waiter):
         """Wait until every pod of ``pod_ids`` is ready; the result holds ``pods`` (described, in selection
         order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
         ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
-        result, settings = self.host.result, self.host.wait_options
+        result = self.host.result
         before = {pod["id"]: pod for pod in result["pods"]}
         missing = result["missing"]
-        poller = BatchPodPoller(self.host.backend, pod_ids, wait_for=settings.wait_for, names=names,
-                                read=first_read_then(self.host.backend.pods, first_read),
-                                trust=trust_factory(self, settings.wait_for))
-        what = "ssh" if settings.wait_for == "ssh" else "running status"
-        count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
+        poller = batch_poller(self, pod_ids, names, read=first_read_then(self.host.backend.pods, first_read))
 
         def last_reads(final):
             pods = []
             for pod_id in pod_ids:
                 if pod_id in final:
-                    pods.append(with_host_keys(describe_pod(final[pod_id]["pod"]),
-                                                              poller.trusts.get(pod_id), self.host.warn))
+                    pods.append(with_host_keys(describe_pod(final[pod_id]["pod"]), poller.trusts.get(pod_id),
+                                               self.host.warn))
                 elif pod_id in poller.last_pods:
                     pods.append(describe_pod(poller.last_pods[pod_id]))
                 elif pod_id in before:
                     pods.append(before[pod_id])
             return pods
 
-        outcome = batch_wait(
-            self,
-            poller,
-            count,
-            timeout=timeout,
-            label=f"{what} on {count}",
-            describe_last=lambda: last_reads({}),
-            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-        )
+        outcome = batch_wait(self, poller, pod_ids, names, f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}",
+                             timeout=timeout, describe_last=lambda: last_reads({}))
         final = outcome.value or {}
         result["pods"] = last_reads(final)
         result["missing"] = [entry for entry in missing if entry not in final]
