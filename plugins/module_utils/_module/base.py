@@ -80,12 +80,6 @@ def gone_remedy(kind: str, resource_id: str) -> str:
     return f"{kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
 
 
-def touched_message(action: str, error, kind: str, resource_id: str, state: str, remedy: str) -> str:
-    """An API error after this task created or started a resource: what failed, its last state, the remedy."""
-    return (f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is {state}; "
-            f"{remedy}")
-
-
 # Options whose value is a public key: masked in a refusal (a private key pasted there must show nowhere).
 KEY_OPTIONS = ("ssh_public_key", "key")
 
@@ -257,6 +251,14 @@ class RunPodModule:
             extra.setdefault("quota", error.quota)
         self.fail(f"{action}: {error.message} ({error.code})", code=error.code, status=error.status,
                   resource_id=resource_id, **extra)
+
+    def fail_kept(self, error: RunPodError, action: str, kind: str, resource_id: str, state: str,
+                  remedy: str) -> NoReturn:
+        """An API error after this task created or started a resource: changed, what failed, its last state and
+        the remedy."""
+        self.mark_changed()
+        self.fail(f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is "
+                  f"{state}; {remedy}", code=error.code, status=error.status, resource_id=resource_id)
 
     def selector(self, resource_id: str) -> str:
         return f"id={resource_id}"

@@ -11,7 +11,6 @@ from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
@@ -42,8 +41,8 @@ class ResourceModule(RunPodModule):
     waiter_class: Any = None
 
     def __init__(self, module: Any, *, recheck_after_create: bool | None = None, **seat: Any) -> None:
-        """``seat``: ``RunPodModule``'s (params, report, backend) for a module run inside another task (a fleet's
-        members, which also leave the name recheck to the fleet: ``recheck_after_create=False``)."""
+        """``seat``: ``RunPodModule``'s (params, report, backend) for a fleet's member, which leaves the name recheck
+        to the fleet (``recheck_after_create=False``)."""
         if not self.result_key:
             self.result_key = self.resource_kind
         if recheck_after_create is not None:
@@ -60,8 +59,7 @@ class ResourceModule(RunPodModule):
         self.interrupt = _outcome.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
-        # secret_env becomes env placeholders here, once, so every later step sees plain env values; the secrets
-        # it names are checked to exist before anything changes (``require_secrets``).
+        # secret_env becomes env placeholders here, once, so every later step sees plain env values.
         self.secret_names = sorted(set((self.params.get("secret_env") or {}).values()))
         try:
             self.params = with_secret_env(self.params)
@@ -171,9 +169,7 @@ class ResourceModule(RunPodModule):
             self.fail(
                 f"secret_env names {'a secret' if len(missing) == 1 else 'secrets'} this account does not have: "
                 f"{', '.join(missing)}; create {'it' if len(missing) == 1 else 'them'} first (runpod.cloud.secret) "
-                f"or fix the name. Nothing was created or changed",
-                code="bad_request",
-            )
+                f"or fix the name. Nothing was created or changed", code="bad_request")
 
     def run(self) -> None:
         # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
@@ -202,12 +198,8 @@ class ResourceModule(RunPodModule):
         if not self.result["changed"]:
             self.fail(f"interrupted by {reason}; {self.label(resource)} was not changed", code="interrupted",
                       resource_id=resource.id)
-        self.fail(
-            f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any wait "
-            f"started; {self.resource_remedy(resource.id)}",
-            code="interrupted",
-            resource_id=resource.id,
-        )
+        self.fail(f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any "
+                  f"wait started; {self.resource_remedy(resource.id)}", code="interrupted", resource_id=resource.id)
 
     def seen(self, resource: Any) -> Any:
         if resource is not None:
@@ -337,12 +329,8 @@ class ResourceModule(RunPodModule):
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
         """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
         resource_id = str(self.touched_id)
-        self.mark_changed()
-        self.fail(
-            _base.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
-                                  self.resource_remedy(resource_id)),
-            code=error.code, status=error.status, resource_id=resource_id,
-        )
+        self.fail_kept(error, action, self.resource_kind, resource_id, self.last_known_state(),
+                       self.resource_remedy(resource_id))
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         if self.touched_id:

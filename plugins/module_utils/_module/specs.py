@@ -158,14 +158,6 @@ DEFAULT_CREATE_TIMEOUT = "10m"
 CREATE_TIMEOUT_SPEC = dict(create_timeout=dict(type="raw", default=DEFAULT_CREATE_TIMEOUT))
 
 
-def create_budget(params: dict, wait_settings: Any) -> tuple[float, str]:
-    """``(seconds, label)`` the creates of this task may wait for the quota."""
-    if wait_settings is not None and wait_settings.wait:
-        return wait_settings.timeout, f"wait_timeout {params.get('wait_timeout')}"
-    value = params.get("create_timeout") if params.get("create_timeout") is not None else DEFAULT_CREATE_TIMEOUT
-    return _duration.parse(value), f"create_timeout {value}"
-
-
 def set_budget(backend: Any, seconds: float, label: str) -> None:
     """Start the budget on the backend's client (a test double without a client has nothing to set)."""
     setter = getattr(getattr(backend, "client", None), "set_budget", None)
@@ -175,7 +167,12 @@ def set_budget(backend: Any, seconds: float, label: str) -> None:
 
 def start_create_budget(runner: Any) -> None:
     """Before the first call of a create task: its creates wait for the quota at most the create budget."""
-    seconds, label = create_budget(runner.params, runner.wait_settings)
+    params, settings = runner.params, runner.wait_settings
+    if settings is not None and settings.wait:
+        seconds, label = settings.timeout, f"wait_timeout {params.get('wait_timeout')}"
+    else:
+        value = params.get("create_timeout") if params.get("create_timeout") is not None else DEFAULT_CREATE_TIMEOUT
+        seconds, label = _duration.parse(value), f"create_timeout {value}"
     set_budget(runner.backend, seconds, label)
 
 
@@ -187,9 +184,6 @@ def report_pauses(runner: Any, backend: Any) -> None:
 
     def report(line: str) -> None:
         progress = getattr(getattr(runner, "waiter", None), "progress", None)
-        if progress is not None:
-            progress(line)
-        else:
-            runner.warn(line)
+        (progress or runner.warn)(line)
 
     keeper.report = report

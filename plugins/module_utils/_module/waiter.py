@@ -67,12 +67,8 @@ class Waiter:
         """An API error nobody handled during a resumed wait: as the module fails it (``fail_touched``)."""
         if not self.touched_id:
             self.host.fail_unexpected(error)
-        self.host.result["changed"] = True
-        self.host.fail(
-            _base.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
-                                  self.remedy(self.touched_id)),
-            code=error.code, status=error.status, resource_id=self.touched_id,
-        )
+        self.host.fail_kept(error, "RunPod API error", self.kind, self.touched_id, self.last_known_state(),
+                            self.remedy(self.touched_id))
 
     # What the log readers (``_module.log_report``) use of the task that waits: its options, client and failure path,
     # and the secrets the action plugin passed (the handoff never carries them).
