@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodsWaiter
+from ansible_collections.runpod.cloud.plugins.module_utils._module.pod_waiter import PodsWaiter
 from ansible_collections.runpod.cloud.plugins.plugin_utils._wait_action import WaitingAction
 
 

@@ -333,7 +333,7 @@ class PodInfoModule(RunPodModule):
     def __init__(self, module):
         super().__init__(module)
         if self.waiting:  # imported here, before the clock starts: the wait's budget is the API's, not imports'
-            from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import PodsWaiter
+            from ansible_collections.runpod.cloud.plugins.module_utils._module.pod_waiter import PodsWaiter
 
             self.waiter = PodsWaiter(self)
         self.started = time.monotonic()

@@ -5,10 +5,9 @@
 """The Ansible module skeleton: argument specs, the secret options and the quota budget (``specs``),
 ``RunPodModule`` with its input checks, failure hints and wait handoff (``base``), ``ResourceModule`` (``resource``,
 ``adoption``), the waiters a module composes and its action plugin builds (``waiter``; one file per resource:
-``pod_waiter``, ``endpoint_waiter``, ``cluster_waiter``; ``batch``, a wait's host key step ``host_key_wait``,
-``controller``), pod fleets (``fleet``), RunPod's logs in results (``log_report``) and serverless jobs
-(``job_task``). The controller-only code (the inventory's host key check, local commands) is in
-``plugins/plugin_utils``, which this never imports.
+``pod_waiter``, ``endpoint_waiter``, ``cluster_waiter``; ``batch``, with a wait's host key step; ``controller``), pod
+fleets (``fleet``), RunPod's logs in results (``log_report``) and serverless jobs (``job_task``). The controller-only
+code (the inventory's host key check, local commands) is in ``plugins/plugin_utils``, which this never imports.
 
 May import: Ansible, ``_backend``, ``_api``, ``_engine``, ``_rules`` and ``_vocab``. The only layer that knows Ansible.
 """

@@ -17,9 +17,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module import base a
 
 @dataclass
 class NameGuard:
-    """The name rules of one ``ResourceModule`` (docs/dev/architecture.md, "never a second resource"), which the
-    module builds with what they use: its kind, its result key and id option (for the hints), its lookup by name
-    and its failure path (``fail``, ``fail_api``, ``warn``: a fleet member's raise instead of ending the task)."""
+    """The name rules of one ``ResourceModule`` (docs/dev/architecture.md, "never a second resource"), over its
+    lookup by name and its failure path (a fleet member's raises instead of ending the task)."""
 
     kind: str
     result_key: str
@@ -33,7 +32,6 @@ class NameGuard:
         return f"{self.kind} {resource.id} ({resource.name!r})"
 
     def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
-        """Several live resources carry ``name``: fail with code ``ambiguous``, listing their ids."""
         ids = sorted(resource.id for resource in matches)
         id_option = self.id_option
         placeholder = f"{id_option or 'name'}=<{id_option or 'name'}>"
@@ -42,27 +40,22 @@ class NameGuard:
         self.fail(
             f"{context}found {len(ids)} {self.kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names "
             f"to be unique, so it will not guess: {remedy} the others ({delete})",
-            code="ambiguous",
-            ids=ids,
-            **extra,
+            code="ambiguous", ids=ids, **extra,
         )
 
     def create_failed(self, name: str, error: RunPodError, advice: str | None) -> NoReturn:
-        """A create raised and nothing is adopted: ``advice`` (a create that may have gone through), else the API
-        failure."""
+        """A create raised and nothing is adopted: ``advice`` (it may have gone through), else the API failure."""
         if advice:
             self.fail(
                 f"creating {self.kind} {name!r} failed ({error.message}, {error.code}), and RunPod may have created "
                 f"it anyway; it was not retried: {advice}",
-                code=error.code,
-                status=error.status,
+                code=error.code, status=error.status,
             )
         self.fail_api(error, f"creating {self.kind} {name!r} failed", changed=False)
 
     def adopt(self, name: str, error: RunPodError) -> Any:
         """The create answered 5xx, an unreadable success, or the connection dropped, so the resource may exist
-        and bill: look it up by name and return the one found (the module's ``actions: [adopt]``); never send the
-        create again."""
+        and bill: look it up by name and return the one found; never send the create again."""
         kind = self.kind
         try:
             found = self.find_by_name(name)
@@ -72,9 +65,7 @@ class NameGuard:
                 f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
                 f"A {kind} may exist and bill: check with {self._info_hint_by_name(name)} before running the "
                 "task again.",
-                code=error.code,
-                status=error.status,
-                changed=True,
+                code=error.code, status=error.status, changed=True,
             )
         if len(found) == 1:
             self.warn(
@@ -89,9 +80,7 @@ class NameGuard:
             f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
             "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
             f"looks the name up first, so it cannot create a second {kind}.",
-            code=error.code,
-            status=error.status,
-            changed=False,
+            code=error.code, status=error.status, changed=False,
         )
 
     def refuse_taken_name(self, current: Any, name: str) -> None:
@@ -105,21 +94,17 @@ class NameGuard:
                 f"{self.label(current)} cannot be renamed to {name!r}: {self.kind} {', '.join(others)} "
                 f"{'is' if len(others) == 1 else 'are'} already named {name!r}, and this module needs names to be "
                 "unique. Nothing was changed; choose another name.",
-                code="conflict",
-                resource_id=current.id,
-                ids=others,
-                changed=False,
+                code="conflict", resource_id=current.id, ids=others, changed=False,
             )
 
     def _info_hint_by_name(self, name: str) -> str:
-        """The task that lists this module's resources (its ``_info`` module), else this module by name."""
         if self.result_key in _base.INFO_MODULES:
             return f"runpod.cloud.{_base.INFO_MODULES[self.result_key]}"
         return _base.info_hint(self.result_key, f"name={name}")
 
     def refuse_concurrent_duplicates(self, created: Any, find_by_name: Any = None) -> None:
         """One list read after a create: other tasks may have created the same name at the same moment.
-        ``find_by_name`` replaces the module's own lookup (a fleet answers every member from one list read)."""
+        ``find_by_name``: a fleet's one list read."""
         try:
             matches = (find_by_name or self.find_by_name)(created.name)
         except RunPodError as error:
@@ -137,6 +122,5 @@ class NameGuard:
                 f"{self.label(created)} was created, but other tasks created {self.kind}s with the same "
                 "name at the same moment (for example the forks of a play over several hosts: use run_once: true "
                 "for one shared resource, or a name per host). Nothing was deleted; ",
-                resource_id=created.id,
-                changed=True,
+                resource_id=created.id, changed=True,
             )

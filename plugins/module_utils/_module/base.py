@@ -2,10 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks (``check_input``), the one
-failure path and the hints its messages give (``info_hint``, ``kept_remedy``, ...), the handoff of its wait to the
-controller (``HANDOFF_*``, ``key_fingerprint``; the wait itself is its ``waiter``, ``_module.waiter``). One file, as
-every module imports all of it (docs/dev/architecture.md, "Import cost")."""
+"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path and the
+hints its messages give, the handoff of its wait to the controller. One file, as every module imports all of it
+(docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
@@ -38,15 +37,12 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import 
 _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.compat"
 
 
-# --- the handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller") ----------
-# Set by the action plugin (plugins/action/) for a task it runs on the controller: the module does everything
-# but the wait and returns HANDOFF_KEY, and the action plugin runs the same wait (``wait_for``) in its own
-# process, printing the engine's lines as they happen. The value is the fingerprint of the api key the
-# controller will wait with: a module that resolved another key waits by itself.
+# The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"): set by the action
+# plugin, the module does everything but the wait and returns HANDOFF_KEY. The value is the fingerprint of the api
+# key the controller will wait with: a module that resolved another key waits by itself.
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
-# What a handoff carries of the module's validated options: never the api key. Every option a waiter reads is
-# here (the cluster wait's ``pod_count``); what it needs of the module's run travels in the result.
+# What a handoff carries of the module's options: every option a waiter reads, never the api key.
 HANDOFF_OPTIONS = (
     *(key for key in CONNECTION_KEYS if key != "api_key"),
     "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
@@ -59,22 +55,14 @@ def key_fingerprint(api_key: str | None) -> str:
     return hashlib.sha256(str(api_key or "").encode("utf-8")).hexdigest()
 
 
-# --- the tasks a failure message names (tests/unit checks each module INFO_MODULES names exists) ------------
-INFO_MODULES = {
-    "pod": "pod_info",
-    "endpoint": "endpoint_info",
-    "cluster": "cluster_info",
-    "network_volume": "network_volume_info",
-    "secret": "secret_info",
-}
+# The tasks a failure message names (tests/unit checks each exists).
+INFO_MODULES = {name: f"{name}_info" for name in ("pod", "endpoint", "cluster", "network_volume", "secret")}
 
 
 def info_hint(module: str, selector: str) -> str:
     """The task that shows the resource ``selector`` (``id=<id>`` or ``name=<name>``) of ``module``."""
     info = INFO_MODULES.get(module)
-    if info is not None:
-        return f"runpod.cloud.{info} {selector}"
-    return f"runpod.cloud.{module} {selector} in check mode"
+    return f"runpod.cloud.{info} {selector}" if info else f"runpod.cloud.{module} {selector} in check mode"
 
 
 def delete_hint(module: str, selector: str) -> str:
@@ -83,10 +71,8 @@ def delete_hint(module: str, selector: str) -> str:
 
 def kept_remedy(kind: str, resource_id: str, module: str, selector: str) -> str:
     """What a failure says of a resource this task created and kept."""
-    return (
-        f"{kind} {resource_id} was kept: inspect it with {info_hint(module, selector)}, "
-        f"or delete it with {delete_hint(module, selector)}"
-    )
+    return (f"{kind} {resource_id} was kept: inspect it with {info_hint(module, selector)}, "
+            f"or delete it with {delete_hint(module, selector)}")
 
 
 def gone_remedy(kind: str, resource_id: str) -> str:
@@ -94,17 +80,7 @@ def gone_remedy(kind: str, resource_id: str) -> str:
     return f"{kind} {resource_id} no longer exists, so there is nothing left to keep or delete"
 
 
-def touched_message(action: str, error, kind: str, resource_id: str, state: str, remedy: str) -> str:
-    """An API error after this task created or started a resource: what failed, its last state, the remedy."""
-    return (
-        f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is {state}; "
-        f"{remedy}"
-    )
-
-
-# --- how a module applies its input model before any API call ------------------------------------------------
-# Options whose value is a public key: refused when it is anything else (the input models), and masked in the
-# failure (a private key pasted there must show nowhere).
+# Options whose value is a public key: masked in a refusal (a private key pasted there must show nowhere).
 KEY_OPTIONS = ("ssh_public_key", "key")
 
 
@@ -117,12 +93,8 @@ def input_problem(model: Any, params: dict) -> tuple[Any, str | None]:
 
 
 def check_input(runner: Any, model: Any) -> Any:
-    """The validated input of ``runner``'s options, or ``bad_request`` with the broken rules' message.
-
-    On a refusal every key option's value (and each of its lines) joins the module's no_log values, so the
-    failure result (``invocation`` at -vvv, the message) shows none of it: a private key pasted as a public key
-    is refused without being echoed anywhere.
-    """
+    """The validated input of ``runner``'s options, or ``bad_request`` with the broken rules' message. On a refusal
+    every key option's value (and each of its lines) joins the no_log values, so the failure shows none of it."""
     module = runner.module
     validated, problem = input_problem(model, module.params)
     if problem is None:
@@ -149,8 +121,7 @@ def missing_libraries() -> list[tuple[str, str | None]]:
 
 
 class Report:
-    """Where a module's warnings and its end go: the AnsibleModule. A fleet member (``fleet``) and a wait resumed
-    on the controller (``controller``) give their own, which collect instead of ending the process."""
+    """Where a module's warnings and its end go: the AnsibleModule (a fleet member and a resumed wait collect)."""
 
     def __init__(self, module: Any) -> None:
         self.module = module
@@ -166,16 +137,11 @@ class Report:
 
 
 class RunPodModule:
-    """Base for runpod.cloud modules: builds the backend and owns the single failure path.
-
-    Subclasses set ``result_key`` (the resource key in the result, e.g. ``pod``) and implement ``run()``.
-    ``params`` are the module's options unless given (a fleet member's own); ``report`` where warnings and the end
-    go (default: the AnsibleModule ``module``, which may be None on the controller, where no module runs);
-    ``backend`` one already built (a fleet's members share the task's).
-    """
+    """Base for runpod.cloud modules: builds the backend and owns the single failure path. Subclasses set
+    ``result_key`` and implement ``run()``. ``params``, ``report`` and ``backend`` are given to a fleet member (its
+    own options, the task's backend) and on the controller, where ``module`` is None."""
 
     result_key: str = ""
-    # What a failure message tells the user to do with a resource this module created (see resource_remedy).
     resource_kind = "resource"
     module: Any  # the AnsibleModule
     result: dict[str, Any]
@@ -205,10 +171,8 @@ class RunPodModule:
         # Starts a local tool (ssh-keyscan, ssh): the module's run_command, or the controller's runner.
         self._run_command = run_command
 
-    # --- construction --------------------------------------------------------------------------
     @property
     def wait_options(self) -> WaitSettings:
-        """The parsed wait options of a module that waits (a module without wait options has none to use)."""
         if self.wait_settings is None:
             raise TypeError(f"{type(self).__name__} has no wait options")
         return self.wait_settings
@@ -224,22 +188,19 @@ class RunPodModule:
 
     @property
     def account(self):
-        """Network volumes, registry credentials, SSH keys and billing (``backend.account``)."""
         return self.backend.account
 
     def warn(self, warning: str) -> None:
         self.report.warn(warning)
 
     def run_command(self, argv: Sequence[str]) -> tuple[int, str, str]:
-        """Run a local tool with no stdin: ``(rc, stdout, stderr)``; ``OSError`` when it cannot start (the caller
-        says so in its own words, instead of run_command ending the module)."""
+        """Run a local tool: ``(rc, stdout, stderr)``; ``OSError`` when it cannot start (the caller says so)."""
         if self._run_command is not None:
             return self._run_command(argv)
         return self.module.run_command(list(argv), handle_exceptions=False)
 
     @property
     def no_log_values(self) -> Any:
-        """The values Ansible masks in this task's output (none where no AnsibleModule runs: the controller)."""
         return getattr(self.module, "no_log_values", None) or ()
 
     def _check_connection_options(self):
@@ -262,19 +223,11 @@ class RunPodModule:
             except ValueError as exc:
                 self.report.fail(f"invalid {option}: {exc}", {"code": "bad_request", "changed": False})
         if values["wait_interval"] > values["wait_timeout"]:
-            self.report.fail(
-                f"wait_interval ({params['wait_interval']}) must not be longer than "
-                f"wait_timeout ({params['wait_timeout']})",
-                {"code": "bad_request", "changed": False},
-            )
-        return WaitSettings(
-            wait=bool(params["wait"]) and not self.check_mode,
-            timeout=values["wait_timeout"],
-            interval=values["wait_interval"],
-            wait_for=params.get("wait_for"),
-        )
+            self.report.fail(f"wait_interval ({params['wait_interval']}) must not be longer than wait_timeout "
+                             f"({params['wait_timeout']})", {"code": "bad_request", "changed": False})
+        return WaitSettings(bool(params["wait"]) and not self.check_mode, values["wait_timeout"],
+                            values["wait_interval"], params.get("wait_for"))
 
-    # --- results -------------------------------------------------------------------------------
     def mark_changed(self) -> None:
         self.result["changed"] = True
 
@@ -283,26 +236,12 @@ class RunPodModule:
         self.report.exit(self.result)
         raise AssertionError("exit_json returned")  # pragma: no cover - exit_json exits
 
-    def fail(
-        self,
-        msg: str,
-        *,
-        code: str,
-        status: int | None = None,
-        resource_id: str | None = None,
-        exception: str | None = None,
-        **extra: Any,
-    ) -> NoReturn:
+    def fail(self, msg: str, *, code: str, status: int | None = None, resource_id: str | None = None,
+             exception: str | None = None, **extra: Any) -> NoReturn:
         """The one failure path: a flat, structured result with a machine-readable ``code``."""
-        result = dict(self.result)
-        result.update(extra)
-        result["code"] = code
-        if status is not None:
-            result["status"] = status
-        if resource_id is not None:
-            result["id"] = resource_id
-        if exception is not None:
-            result["exception"] = exception
+        result = dict(self.result, **extra, code=code)
+        optional = {"status": status, "id": resource_id, "exception": exception}
+        result.update((key, value) for key, value in optional.items() if value is not None)
         self.report.fail(msg, result)
         raise AssertionError("fail_json returned")  # pragma: no cover - fail_json exits
 
@@ -310,16 +249,18 @@ class RunPodModule:
         """Fail from a RunPodError: ``<action>: <what the API said> (<code>)``."""
         if getattr(error, "quota", None):
             extra.setdefault("quota", error.quota)
-        self.fail(
-            f"{action}: {error.message} ({error.code})",
-            code=error.code,
-            status=error.status,
-            resource_id=resource_id,
-            **extra,
-        )
+        self.fail(f"{action}: {error.message} ({error.code})", code=error.code, status=error.status,
+                  resource_id=resource_id, **extra)
+
+    def fail_kept(self, error: RunPodError, action: str, kind: str, resource_id: str, state: str,
+                  remedy: str) -> NoReturn:
+        """An API error after this task created or started a resource: changed, what failed, its last state and
+        the remedy."""
+        self.mark_changed()
+        self.fail(f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is "
+                  f"{state}; {remedy}", code=error.code, status=error.status, resource_id=resource_id)
 
     def selector(self, resource_id: str) -> str:
-        """How a hint names a resource of this module (``id=<id>``)."""
         return f"id={resource_id}"
 
     def resource_remedy(self, resource_id: str) -> str:
@@ -330,25 +271,19 @@ class RunPodModule:
     def info_hint(self, resource_id: str) -> str:
         return info_hint(self.result_key, self.selector(resource_id))
 
-    # --- waiting -------------------------------------------------------------------------------
     def hand_off(self, **handoff: Any) -> None:
-        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV).
-
-        ``handoff`` is what the wait needs besides the options and the result (ids, names); the controller
-        gives it back to the waiter's ``resume``.
-        """
+        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV);
+        ``handoff`` (ids, names) goes back to the waiter's ``resume``."""
         wanted = os.environ.get(HANDOFF_ENV)
         if not (self.waiter is not None and wanted and wanted == key_fingerprint(self.params.get("api_key"))):
             return
         params = {key: self.params.get(key) for key in HANDOFF_OPTIONS if key in self.params}
         self.exit(**{HANDOFF_KEY: dict(handoff, params=params)})
 
-    def select(
-        self, read: Callable[[str], Any], find_by_name: Callable[[str], list], list_all: Callable[[], list]
-    ) -> list:
-        """What an ``_info`` task asks for (``INFO_SELECTION_SPEC``, ``id`` and ``name`` mutually exclusive): the
-        ``id`` option's resource (an unknown id gives ``[]``), else the resources named ``name``, else all of them.
-        An API error fails with ``reading <kind>s failed: ...``."""
+    def select(self, read: Callable[[str], Any], find_by_name: Callable[[str], list],
+               list_all: Callable[[], list]) -> list:
+        """What an ``_info`` task asks for: the ``id`` option's resource (an unknown id gives ``[]``), else the
+        resources named ``name``, else all of them."""
         params = self.params
         try:
             if params.get("id"):
@@ -366,12 +301,8 @@ class RunPodModule:
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         """An API error nobody handled: the structured failure, never a bare traceback."""
-        self.fail(
-            f"RunPod API error: {error.message} ({error.code})",
-            code=error.code,
-            status=error.status,
-            exception=traceback.format_exc(),
-        )
+        self.fail(f"RunPod API error: {error.message} ({error.code})", code=error.code, status=error.status,
+                  exception=traceback.format_exc())
 
 
 def run_module(module_class, module) -> None:

@@ -2,24 +2,26 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Batch waits: one wait for many pods, a fleet's (``runpod.cloud.pod`` with ``count``) and
-``runpod.cloud.pod_info``'s."""
+"""Batch waits: one wait for many pods, a fleet's (``runpod.cloud.pod`` with ``count``), ``runpod.cloud.pod_info``'s
+(``pod_waiter.PodsWaiter``) and a cluster's; and what every pod wait makes of ``host_key_checking`` (docs/pods.md
+"Trusting the pod's host key"): the host key step (the check itself is ``_engine.host_key_check``), the ``ssh`` result
+fields it proved, its pinned warning, and the ``host_key_unverified`` failure of a ``strict`` wait that timed out."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
+import functools
+
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
-    add_pod_logs,
     batch_failure_logs,
     live_pod_lines,
     pending_pods,
+    read_pods,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 
@@ -33,15 +35,25 @@ def with_proven_ssh(described, proven):
     return described
 
 
-def batch_wait(waiter, poller, subject, **wait_args):
+def batch_poller(waiter, pod_ids, names, read=None):
+    """A ``BatchPodPoller`` for the task's ``wait_for``, with one host key step per pod."""
+    wait_for = waiter.host.wait_options.wait_for
+    return BatchPodPoller(waiter.host.backend, pod_ids, wait_for=wait_for, names=names, read=read,
+                          trust=trust_factory(waiter, wait_for))
+
+
+def batch_wait(waiter, poller, pod_ids, names, subject, of="", **wait_args):
     """``waiter.until`` over a ``BatchPodPoller``; on the controller, each pod's own transitions are shown
     (``BatchLines``) and the engine prints the running count (the poller's ``summary``)."""
     shown = waiter.on_transition
     if shown is not None:
         waiter.on_transition = BatchLines(poller, shown, subject)
+    what = "ssh" if waiter.host.wait_options.wait_for == "ssh" else "running status"
     try:
         return waiter.until(
-            poller, resource_id=None, failure_logs=batch_failure_logs(waiter, poller),
+            poller, label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}{of}", resource_id=None,
+            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
+            failure_logs=batch_failure_logs(waiter, poller),
             live_logs=live_pod_lines(waiter, lambda: pending_pods(poller), waiter.host.wait_options.interval),
             **wait_args
         )
@@ -53,13 +65,10 @@ def wait_fleet(waiter, members):
     """The fleet's one batch wait: ``members`` are ``{"name", "id"}`` in order, ``result["pods"]`` the pods as
     the task left them; sets ``pods`` (each as last read) and ``wait``. ``waiter`` is the pod module's."""
     host = waiter.host
-    settings = host.wait_options
-    pod_ids = list(host.result["ids"])
     names = {member["id"]: member["name"] for member in members if member["id"]}
     before = list(host.result["pods"])
-    poller = BatchPodPoller(host.backend, pod_ids, wait_for=settings.wait_for, names=names,
-                            trust=_host_key_wait.trust_factory(waiter, settings.wait_for))
-    what = "ssh" if settings.wait_for == "ssh" else "running status"
+    pod_ids = list(host.result["ids"])
+    poller = batch_poller(waiter, pod_ids, names)
     base = host.params["name"]
 
     def last_reads(final):
@@ -68,7 +77,7 @@ def wait_fleet(waiter, members):
             pod, ready = before[index], final.get(member["id"])
             if ready is not None:
                 pod = with_proven_ssh(describe_pod(ready["pod"]), ready.get("ssh"))
-                pod = _host_key_wait.with_host_keys(pod, poller.trusts.get(member["id"]), host.warn)
+                pod = with_host_keys(pod, poller.trusts.get(member["id"]), host.warn)
             elif member["id"] in poller.last_pods:
                 pod = describe_pod(poller.last_pods[member["id"]])
             pods.append(pod)
@@ -77,14 +86,8 @@ def wait_fleet(waiter, members):
     def describe_last():
         host.result["pods"] = last_reads({})
 
-    outcome = batch_wait(
-        waiter,
-        poller,
-        f"fleet {base}",
-        label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'} of fleet {base!r}",
-        describe_last=describe_last,
-        explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-    )
+    outcome = batch_wait(waiter, poller, pod_ids, names, f"fleet {base}", f" of fleet {base!r}",
+                         describe_last=describe_last)
     host.result["pods"] = last_reads(outcome.value or {})
     host.result["wait"] = outcome.as_dict()
 
@@ -92,8 +95,8 @@ def wait_fleet(waiter, members):
 def explain_batch_failure(error, poller, pod_ids, names):
     """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait;
     ``host_key_unverified`` first when a ``strict`` wait ran out of time on pods whose logs showed no fingerprints."""
-    return _host_key_wait.explain_unverified(lambda: _not_ready(error, poller, pod_ids, names), error, poller.trusts,
-                                             [pod_id for pod_id in pod_ids if pod_id not in poller.done])
+    return explain_unverified(lambda: _not_ready(error, poller, pod_ids, names), error, poller.trusts,
+                              [pod_id for pod_id in pod_ids if pod_id not in poller.done])
 
 
 def _not_ready(error, poller, pod_ids, names):
@@ -120,67 +123,45 @@ def _not_ready(error, poller, pod_ids, names):
     return msg, {"not_ready": not_ready}
 
 
-def first_read_then(pods, first_read):
-    """The list read of a wait: the read already made first (so a wait starts without a second read), then
-    ``pods.list(attempts=1)``."""
-    pending = [first_read] if first_read is not None else []
+def trust_step(waiter, wait_for, private_key_file=None):
+    """The host key check (and, with ``private_key_file``, the login) after the banner; None when the wait proves
+    no banner (``running``) or has nothing to check (``off`` without a login)."""
+    mode = waiter.host.params.get("host_key_checking") or "off"
+    if wait_for == "running" or (mode == "off" and private_key_file is None):
+        return None
+    # A failed read is a block with no lines: no fingerprints this poll, read again at the next one.
+    read_logs = functools.partial(read_pods, waiter, sources=("container",))
+    return TrustStep(mode, read_logs, private_key_file, run=waiter.host.run_command)
 
-    def read():
-        return pending.pop() if pending else pods.list(attempts=1)
 
-    return read
+def trust_factory(waiter, wait_for):
+    """One host key step per pod of a batch wait (``BatchPodPoller``'s ``trust``), or None."""
+    if trust_step(waiter, wait_for) is None:
+        return None
+    return lambda: trust_step(waiter, wait_for)
 
 
-class PodsWaiter(Waiter):
-    """``runpod.cloud.pod_info``'s wait for its pods (``wait_pods``), on either side of the handoff."""
+def with_host_keys(described, step, warn):
+    """A pod's description with what its host key step proved (``ssh.host_keys``, ``host_key_fingerprints``,
+    ``host_key_check``); the pinned warning of ``log`` goes to ``warn``."""
+    if step is None:
+        return described
+    if step.fields and described is not None and described.get("ssh"):
+        described["ssh"] = dict(described["ssh"], **step.fields)
+    if step.warning:
+        warn(step.warning)
+    return described
 
-    kind = module = "pod"
-    result_key = "pods"
-    uses = (Pods, Gpus)
 
-    def resume(self, handoff):
-        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
-
-        first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
-        self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
-        # ``logs: N``: the pods as the task returns them, after the wait (the module reads them on its side).
-        add_pod_logs(self, self.host.result["pods"] or [])
-
-    def wait_pods(self, pod_ids, names, timeout, first_read):
-        """Wait until every pod of ``pod_ids`` is ready; the result holds ``pods`` (described, in selection
-        order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
-        ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
-        result, settings = self.host.result, self.host.wait_options
-        before = {pod["id"]: pod for pod in result["pods"]}
-        missing = result["missing"]
-        poller = BatchPodPoller(self.host.backend, pod_ids, wait_for=settings.wait_for, names=names,
-                                read=first_read_then(self.host.backend.pods, first_read),
-                                trust=_host_key_wait.trust_factory(self, settings.wait_for))
-        what = "ssh" if settings.wait_for == "ssh" else "running status"
-        count = f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}"
-
-        def last_reads(final):
-            pods = []
-            for pod_id in pod_ids:
-                if pod_id in final:
-                    pods.append(_host_key_wait.with_host_keys(describe_pod(final[pod_id]["pod"]),
-                                                              poller.trusts.get(pod_id), self.host.warn))
-                elif pod_id in poller.last_pods:
-                    pods.append(describe_pod(poller.last_pods[pod_id]))
-                elif pod_id in before:
-                    pods.append(before[pod_id])
-            return pods
-
-        outcome = batch_wait(
-            self,
-            poller,
-            count,
-            timeout=timeout,
-            label=f"{what} on {count}",
-            describe_last=lambda: last_reads({}),
-            explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-        )
-        final = outcome.value or {}
-        result["pods"] = last_reads(final)
-        result["missing"] = [entry for entry in missing if entry not in final]
-        result["wait"] = outcome.as_dict()
+def explain_unverified(explain, error, steps, pod_ids, otherwise=True):
+    """A wait's ``explain_failure`` answer. A ``strict`` wait that timed out while some pods' logs showed no
+    fingerprints is ``host_key_unverified``: one sentence per pod (naming it and the keys it presented), then
+    ``explain()``'s message (``explain()`` is the wait's own ``(msg, extra)``). Otherwise ``explain()``, or None (the
+    default message) when ``otherwise`` is false."""
+    timed_out = error.code == _outcome.WAIT_TIMEOUT
+    said = [steps[pod_id].unverified.message() for pod_id in pod_ids
+            if timed_out and pod_id in steps and steps[pod_id].unverified]
+    if not said:
+        return explain() if otherwise else None
+    msg, extra = explain()
+    return f"{' '.join(said)} {msg}", dict(extra, code=UNVERIFIED_CODE)

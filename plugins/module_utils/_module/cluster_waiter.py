@@ -12,7 +12,11 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters imp
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
+    explain_unverified,
+    trust_factory,
+    with_host_keys,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
     batch_failure_logs,
     live_pod_lines,
@@ -26,12 +30,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields
 
 
 class ClusterWaiter(Waiter):
-    """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``).
-
-    The wait starts from the cluster and its members as the task last described them (``result["cluster"]`` and
-    ``result["pods"]``, which the handoff carries); the member views the module read itself (``members``) are
-    described at the start, so a wait that never lists a member ends with the same ``pods`` on both paths.
-    """
+    """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``). It starts from the
+    cluster and members as the task last described them (the handoff carries them); the members the module read
+    itself are described at the start, so a wait that never lists one ends with the same ``pods`` on both paths."""
 
     kind = module = result_key = "cluster"
     uses = (Clusters, Templates, Gpus)
@@ -40,7 +41,7 @@ class ClusterWaiter(Waiter):
         super().__init__(host, progress, on_transition)
         self.members = None  # the nodes as last read (PodViews), for the ``pods`` result
         self.proven = {}  # node id -> SSH address the wait proved reachable
-        self.trusts = {}  # node id -> its host key step (what it proved: ``host_key_wait.with_host_keys``)
+        self.trusts = {}  # node id -> its host key step (what it proved: ``batch.with_host_keys``)
 
     def last_known_state(self):
         counts = (self.host.result.get("cluster") or {}).get("pods_by_status") or {}
@@ -51,11 +52,10 @@ class ClusterWaiter(Waiter):
         return self.members
 
     def describe_members(self, warn=None):
-        """``result["pods"]``: the nodes as last read, with the SSH addresses and host keys the wait proved (the
-        pinned warnings go to ``warn``, once, after the wait)."""
+        """``result["pods"]``: the nodes as last read, with what the wait proved (pinned warnings to ``warn``)."""
         pods = describe_members(self.members or [], self.proven)
         for pod in pods:
-            _host_key_wait.with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
+            with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
         self.host.result["pods"] = pods
 
     def wait_for(self, resource):
@@ -64,7 +64,7 @@ class ClusterWaiter(Waiter):
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
         poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"],
-                                trust=_host_key_wait.trust_factory(self, "ssh"))
+                                trust=trust_factory(self, "ssh"))
 
         def last_seen():
             if poller.last_pods:
@@ -96,25 +96,19 @@ class ClusterWaiter(Waiter):
 
     @staticmethod
     def explain_failure(error, poller, cluster_id):
-        """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait ran out of time on nodes
-        whose logs showed no fingerprints."""
+        """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait timed out."""
         waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
-        return _host_key_wait.explain_unverified(
-            lambda: ClusterWaiter.not_ready(error, poller, cluster_id), error, poller.trusts, waiting)
+        return explain_unverified(
+            lambda: ClusterWaiter.not_ready(error, poller, cluster_id, waiting), error, poller.trusts, waiting)
 
     @staticmethod
-    def not_ready(error, poller, cluster_id):
-        waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
+    def not_ready(error, poller, cluster_id, waiting):
         not_ready = []
         for pod_id in waiting:
             pod = poller.last_pods.get(pod_id)
-            not_ready.append({
-                "id": pod_id,
-                "name": pod.name if pod is not None else None,
-                "rank": pod.cluster_rank if pod is not None else None,
-                "role": pod.cluster_role if pod is not None else None,
-                "last_state": poller.states.get(pod_id),
-            })
+            name, rank, role = (pod.name, pod.cluster_rank, pod.cluster_role) if pod is not None else (None,) * 3
+            not_ready.append({"id": pod_id, "name": name, "rank": rank, "role": role,
+                              "last_state": poller.states.get(pod_id)})
         listing = ", ".join(f"{entry['id']} ({entry['last_state']})" for entry in not_ready) or "none listed yet"
         return (
             f"{error}; nodes not ready: {listing}; cluster {cluster_id} was kept (nothing is deleted) and bills "

@@ -33,8 +33,7 @@ class ControllerReport(Report):
 
     def __init__(self) -> None:
         super().__init__(None)
-        # None while the host is built: the module already gave those warnings (the connection options are the
-        # same). Then a list: the wait's own warnings, added to the result as the module would add them.
+        # None while the host is built: the module already gave those warnings. Then the wait's own.
         self.warnings: list[str] | None = None
 
     def warn(self, warning: str) -> None:
@@ -59,14 +58,10 @@ class ControllerReport(Report):
 
 def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, on_transition=None,
                 secrets=(), run_command=None) -> dict:
-    """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here; return the task's result.
-
-    The module did everything but the wait; this builds the module's waiter (``waiter_class``) on the module's
-    options and result and runs its ``resume``, so the result is what the module would have returned had it
-    waited itself. ``secrets`` are the task's values that log lines must not show (the handoff never carries
-    them; ``_module.log_report.task_secrets``). ``run_command(argv) -> (rc, stdout, stderr)`` starts the local
-    tools a pod wait's host key step needs (``_engine.host_key_check.Run``): no AnsibleModule runs here.
-    """
+    """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here, with the module's waiter on its
+    options and result, so the result is what the module would have returned had it waited itself. ``secrets``: the
+    values log lines must not show (the handoff never carries them); ``run_command(argv) -> (rc, stdout, stderr)``
+    starts the host key step's local tools (no AnsibleModule runs here)."""
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)
     report = ControllerReport()

@@ -28,11 +28,8 @@ WAITED_FOR = {
 
 
 class EndpointWaiter(Waiter):
-    """``runpod.cloud.endpoint``'s wait: a ready worker, or a finished rollout; and its description.
-
-    The wait starts from the endpoint as the task last described it (``result["endpoint"]``, which the handoff
-    carries), never from a fresh read: both paths describe the same endpoint, with the wait's health counters.
-    """
+    """``runpod.cloud.endpoint``'s wait. It starts from the endpoint as the task last described it (which the handoff
+    carries), never from a fresh read: both paths describe the same endpoint, with the wait's health counters."""
 
     kind = module = result_key = "endpoint"
     uses = (Endpoints,)
@@ -81,11 +78,7 @@ class EndpointWaiter(Waiter):
 
     def build_failure(self, poller, endpoint_id):
         """A build wait's failure carries the newest build as last read (``build``: its error, commit, branch)."""
-
-        def explain(error):
-            return f"{error}; {self.remedy(endpoint_id)}", {"build": describe_build(poller.last_build)}
-
-        return explain
+        return lambda error: (f"{error}; {self.remedy(endpoint_id)}", {"build": describe_build(poller.last_build)})
 
     def describe_waited(self, before, poller, health):
         """The endpoint as last seen by the wait, with its release and rollout (also on a failed wait)."""

@@ -2,15 +2,11 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` managed in one task.
+"""Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` managed in one task (docs/pods.md, "Fleets").
 
-Each member runs the single-pod module's own code (create with its placement rules, adoption, update,
-start/stop/restart, delete) as a member runner: the pod module built with the member's own options, the task's
-one backend and a ``MemberReport`` that collects its warnings and failure instead of ending the task. Members run
-``create_concurrency`` at a time on that backend: one HTTP client, so one quota keeper (``_api.quota``) paces every
-worker by RunPod's windows and one 429 pauses them all. The catalog read (``SharedCatalog``) and the name lookups
-are the fleet's, given to each member: one list read finds every member by name; ``wait`` is one batch wait
-(``BatchPodPoller``, the engine ``pod_info`` uses). See docs/pods.md ("Fleets", "Fleets and RunPod's quotas").
+Each member runs the single-pod module's own code, built with its own options, the task's one backend (one quota
+keeper paces every worker, one 429 pauses them all) and a ``MemberReport`` that collects its warnings and failure
+instead of ending the task. The catalog read and the name lookup are the fleet's; ``wait`` is one batch wait.
 """
 
 from __future__ import annotations
@@ -24,21 +20,16 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import R
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet
 
 
-def member_names(base, count):
-    return [f"{base}-{index}" for index in range(1, count + 1)]
-
-
 class SharedCatalog:
-    """The fleet's one catalog read: the first member's create reads (with its own reader, ``read``), the others
-    wait for its answer and get the same (or its failure). Every member's spec differs only by name; each create
-    still returns its own placement. Given to ``backend.pods.create`` as ``shared_read``."""
+    """The fleet's one catalog read (``backend.pods.create``'s ``shared_read``): the first member's create reads, the
+    others get the same answer (or its failure); each create still returns its own placement."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._answer: tuple[Any, Exception | None] | None = None
 
     def __call__(self, read):
-        with self._lock:  # the first member reads, the others wait for its answer
+        with self._lock:
             if self._answer is None:
                 try:
                     self._answer = (read(), None)
@@ -125,7 +116,7 @@ class _Member:
 def run_fleet(owner):
     """The whole task with ``count``: every member converged concurrently, then one batch wait; exits."""
     params = owner.params
-    names = member_names(params["name"], params["count"])
+    names = [f"{params['name']}-{index}" for index in range(1, params["count"] + 1)]
     try:
         found = owner.backend.pods.find_named(names)
     except RunPodError as error:
@@ -136,8 +127,7 @@ def run_fleet(owner):
     members = [_Member(owner, name, found[name], catalog) for name in names]
     workers = min(params["create_concurrency"], len(members))
     with ThreadPoolExecutor(workers, thread_name_prefix="runpod-fleet") as pool:
-        for _done in pool.map(_Member.run, members):
-            pass
+        list(pool.map(_Member.run, members))
     _recheck_names(owner, members, names)
     _collect(owner, members)
     failures = [dict(name=m.name, msg=m.failure.get("msg", ""), code=m.failure.get("code", "")) for m in members

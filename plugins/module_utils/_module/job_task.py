@@ -3,11 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``JobModule``: a serverless job (``runpod.cloud.endpoint_job``): submit one and wait for it, read or wait on an
-existing one, or cancel it (docs/endpoints.md, "Smoke-testing a deploy"; docs/dev/wait-and-status.md, section 8).
-
-A job has no name, so it is not a resource a rerun can find: each task with ``input`` submits a new job. A wait
-never cancels the job it waits on (timeout, interrupt, fatal read): the failure names the job and how to cancel it.
-"""
+existing one, or cancel it (docs/dev/wait-and-status.md, section 8). A job has no name, so each task with ``input``
+submits a new job; a wait never cancels the job it waits on: the failure names the job and how to cancel it."""
 
 from __future__ import annotations
 
@@ -45,13 +42,10 @@ class JobModule(RunPodModule):
     """Dispatch on the options: ``input`` submits, ``id`` reads or waits, ``state: cancelled`` cancels."""
 
     uses = (Endpoints, Jobs)
-
-    result_key = "job"
-    resource_kind = "job"
+    result_key = resource_kind = "job"
 
     def __init__(self, module: Any) -> None:
         super().__init__(module)
-        self.params = module.params
         try:
             self.request = job_request(self.params)
         except ValueError as exc:
@@ -60,7 +54,6 @@ class JobModule(RunPodModule):
         # Cancelled by the first SIGINT/SIGTERM around the calls that are not waits (the submit).
         self.interrupt = _outcome.CancelToken()
 
-    # --- dispatch ------------------------------------------------------------------------------------
     def run(self) -> NoReturn:
         if not self.endpoint_id:
             self.endpoint_id = self.find_endpoint(self.request["endpoint_name"])
@@ -72,7 +65,6 @@ class JobModule(RunPodModule):
         self.follow(job_id)
 
     def find_endpoint(self, name: str) -> str:
-        """The id of the one endpoint named ``name`` (``GET /v2/serverless``); none or several fail."""
         try:
             found = self.backend.endpoints.find(name)
         except RunPodError as error:
@@ -87,10 +79,9 @@ class JobModule(RunPodModule):
             )
         return found[0].id
 
-    # --- submit ------------------------------------------------------------------------------------------
     def submit(self) -> NoReturn:
-        """One new job. With ``wait``, ``/runsync`` holds the request up to one ``wait_interval`` (a job that ends
-        within it costs one request), then the engine polls ``/status`` for what is left of ``wait_timeout``."""
+        """With ``wait``, ``/runsync`` holds the request up to one ``wait_interval`` (a job that ends within it costs
+        one request), then the engine polls ``/status`` for what is left of ``wait_timeout``."""
         if self.module.check_mode:
             self.mark_changed()
             self.exit(job=None)
@@ -131,7 +122,6 @@ class JobModule(RunPodModule):
             )
         self.fail_api(error, f"submitting a job to {where} failed")
 
-    # --- an existing job ---------------------------------------------------------------------------------
     def read(self, job_id: str) -> dict:
         try:
             return self.backend.jobs.status(self.endpoint_id, job_id)
@@ -167,7 +157,6 @@ class JobModule(RunPodModule):
         self.result["changed"] = answer["status"] == "CANCELLED"
         self.exit(job=dict(job, status=answer["status"]))
 
-    # --- waiting and the end ------------------------------------------------------------------------------
     def wait_for_job(self, poller: JobPoller, timeout: float) -> NoReturn:
         outcome = JobWaiter(self).until(
             poller,
@@ -181,8 +170,7 @@ class JobModule(RunPodModule):
         self.finish(outcome.value)
 
     def finish(self, job: dict) -> NoReturn:
-        """COMPLETED (or still active, without a wait) succeeds; FAILED, CANCELLED and TIMED_OUT fail with their
-        code."""
+        """COMPLETED (or still active, without a wait) succeeds; FAILED, CANCELLED and TIMED_OUT fail."""
         self.result["job"] = job
         code = FAILURE_CODES.get(job["status"])
         if code is not None:
@@ -197,9 +185,6 @@ class JobModule(RunPodModule):
             f"{where} state=cancelled"
         )
 
-    def gone_remedy(self, resource_id: str) -> str:
-        return f"job {resource_id} is no longer known to endpoint {self.endpoint_id}, so there is nothing to cancel"
-
 
 class JobWaiter(Waiter):
     """The wait for a job: its failures name the job and how to read, wait on or cancel it (never cancelled)."""
@@ -208,9 +193,5 @@ class JobWaiter(Waiter):
     module = "endpoint_job"
     result_key = "job"
 
-    def __init__(self, job_module: JobModule) -> None:
-        super().__init__(job_module)
-        self.job_module = job_module
-
     def remedy(self, resource_id: str) -> str:
-        return self.job_module.resource_remedy(resource_id)
+        return self.host.resource_remedy(resource_id)

@@ -30,14 +30,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
-# A failed wait's reads (docs/dev/logs.md, "Which logs a failure reads"): they share FAILURE_BUDGET, and a read that
-# answered may go on for FAILURE_QUIET after its last chunk, so a failure is reported at most a second after the
-# event (or the deadline) that ended the wait. RunPod sends a backfill at once, so a short quiet is enough.
+# A failed wait's reads share FAILURE_BUDGET, and one that answered may go on for FAILURE_QUIET after its last chunk,
+# so a failure is reported at most a second after the event that ended the wait (docs/dev/logs.md).
 FAILURE_QUIET = 0.3
 FAILURE_BUDGET = 1.0 - FAILURE_QUIET
 FAILURE_READ = {"budget": FAILURE_BUDGET, "quiet": FAILURE_QUIET}
 # A batch wait that ran out of time reads the logs of this many pods not ready (one round of concurrent reads, both
-# sources each, fits the failure's budget); the rest say why they were not read.
+# sources each, fits the failure's budget).
 FAILURE_PODS = MAX_CONCURRENT_READS // 2
 # How many not-ready resources a batch failure message quotes before "and N more".
 QUOTED = 3
@@ -50,8 +49,8 @@ LIVE_QUIET = 0.5
 
 
 def task_secrets(owner):
-    """The values a log line must never show: the task's ``env`` values, its secret options (the api key, any
-    password), every no_log value Ansible knows, and what the action plugin passed (``owner.log_secrets``)."""
+    """The values a log line must never show: ``env`` values, secret options, no_log values and what the action
+    plugin passed (``owner.log_secrets``)."""
     params = owner.params
     found = [value for value in (params.get("env") or {}).values() if value is not None]
     found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
@@ -65,8 +64,8 @@ def reader(owner, **settings):
 
 
 def read_pods(owner, pod_ids, lines, sources=SOURCES, stops=None, **settings):
-    """``{id: logs block}``; whatever goes wrong (even a backend without logs) is a reason, never an exception.
-    ``stops``: ``{id: predicate}`` ends a pod's read early (``LogReader.read``)."""
+    """``{id: logs block}``; whatever goes wrong is a reason, never an exception. ``stops``: ``{id: predicate}``
+    ends a pod's read early."""
     try:
         return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
     except Exception as exc:  # logs are extra information: they never change how a task ends
@@ -90,9 +89,9 @@ def pod_failure_logs(owner, pod_id):
 
 
 def explaining_pods(error, poller, waiting):
-    """The pods of ``waiting`` (not ready, in order) whose logs explain a batch wait's failure: the pods whose state
-    failed it (stopped, terminated, vanished: ``poller.failed``), not the healthy ones still coming up; on a timeout
-    or an interrupt every pod not ready is why, the first ``FAILURE_PODS`` of them are read."""
+    """The pods of ``waiting`` whose logs explain a batch wait's failure: those whose state failed it
+    (``poller.failed``), not the healthy ones still coming up; on a timeout or an interrupt the first
+    ``FAILURE_PODS``."""
     if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED):
         return waiting[:FAILURE_PODS]
     failed = set(getattr(poller, "failed", ()) or ())
@@ -100,8 +99,8 @@ def explaining_pods(error, poller, waiting):
 
 
 def batch_failure_logs(owner, poller):
-    """``failure_logs`` of a batch wait (fleet, pod_info, cluster): each ``not_ready`` entry gets its ``logs``, read
-    (concurrently, in one second) for the pods ``explaining_pods`` picks; the others say why they were not read."""
+    """``failure_logs`` of a batch wait: each ``not_ready`` entry gets its ``logs``, read (concurrently) for the pods
+    ``explaining_pods`` picks; the others say why they were not read."""
 
     def add(error, extra):
         entries = extra.get("not_ready") or []
@@ -129,8 +128,8 @@ def batch_failure_logs(owner, poller):
 
 
 def failing_worker(workers):
-    """The newest worker on the current release that is unhealthy or initializing (the one whose logs say why
-    the endpoint is not ready), else None."""
+    """The newest worker on the current release that is unhealthy or initializing (whose logs say why the endpoint
+    is not ready), else None."""
     candidates = [worker for worker in workers.workers
                   if not worker.is_stale and worker.status in ("UNHEALTHY", "INITIALIZING", "THROTTLED")]
     if not candidates:
@@ -141,8 +140,7 @@ def failing_worker(workers):
 
 def endpoint_failure_logs(owner, endpoint_id, workers):
     """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker`` picks
-    from ``workers()`` (the worker list as the wait last read it: no read after the wait), and its newest container
-    line in ``msg``."""
+    from ``workers()`` (the list as the wait last read it), and its newest container line in ``msg``."""
 
     def add(error, extra):
         if error.code in NOT_READ_CODES:
@@ -169,10 +167,8 @@ def endpoint_failure_logs(owner, endpoint_id, workers):
 class LiveSystemLines:
     """On the controller: after a poll that was not ready, at most every ``every`` seconds, the newest system line
     of each pod still waited for (``pending()`` -> ``{id: subject}``), shown through ``owner.progress`` when it
-    changed. A line is shown as RunPod wrote it (masked, control characters escaped), never interpreted.
-
-    The read runs in a thread (``background``), so the wait's polls and probes never wait for it; its lines are
-    shown by the wait's own thread, after a later poll (Ansible's display is not written from two threads)."""
+    changed. The read runs in a thread, so the polls never wait for it; its lines are shown by the wait's own thread
+    (Ansible's display is not written from two threads)."""
 
     def __init__(self, owner, pending, interval, clock=None, background=True):
         self.owner = owner
@@ -204,10 +200,8 @@ class LiveSystemLines:
         self._thread.start()
 
     def _quota_in_force(self):
-        """True until an answer said what RunPod's quota for this key is, and while one of its windows runs low (under
-        a fifth of it, or under 10 requests):
-        the live line is a courtesy, and the quota belongs to the wait's own reads (docs/pods.md, "Fleets and
-        RunPod's quotas"), so no log is read for it then."""
+        """True until an answer said what the quota is, and while one of its windows runs low (under a fifth, or
+        10 requests): the live line is a courtesy, the quota belongs to the wait's own reads."""
         client = getattr(self.owner.backend, "client", None)
         keeper = getattr(client, "quota", None)
         if keeper is None:
@@ -242,12 +236,8 @@ class LiveSystemLines:
 
 def pending_pods(poller):
     """``{id: subject}`` of the pods a batch poller still waits for (for ``LiveSystemLines``)."""
-    subjects = {}
-    for pod_id in poller.pod_ids:
-        if pod_id not in poller.done:
-            name = poller.name_of(pod_id)
-            subjects[pod_id] = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
-    return subjects
+    names = {pod_id: poller.name_of(pod_id) for pod_id in poller.pod_ids if pod_id not in poller.done}
+    return {pod_id: f"pod {name} ({pod_id})" if name else f"pod {pod_id}" for pod_id, name in names.items()}
 
 
 def live_pod_lines(owner, pending, interval):
@@ -266,7 +256,7 @@ def add_pod_logs(owner, pods):
 
 def endpoint_logs(owner, endpoint_ids, workers):
     """``{endpoint id: [logs block with worker_id and status, ...]}`` for the workers of each endpoint
-    (``workers``: ``{endpoint id: WorkerSummary or RunPodError}``), read concurrently in one budget."""
+    (``workers``: ``{endpoint id: WorkerSummary or RunPodError}``)."""
     lines = info_lines(owner)
     found: dict = {endpoint_id: [] for endpoint_id in endpoint_ids}
     targets, about = {}, {}

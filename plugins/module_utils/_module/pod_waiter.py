@@ -2,17 +2,28 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``PodWaiter``: ``runpod.cloud.pod``'s wait, which its action plugin builds too (docs/dev/architecture.md,
-"Waiters")."""
+"""``PodWaiter`` and ``PodsWaiter``: the waits of ``runpod.cloud.pod`` and ``runpod.cloud.pod_info``, which their action
+plugins build too (docs/dev/architecture.md, "Waiters")."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait as _host_key_wait
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import wait_fleet, with_proven_ssh
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import live_pod_lines, pod_failure_logs
+from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
+    batch_poller,
+    batch_wait,
+    explain_unverified,
+    trust_step,
+    wait_fleet,
+    with_host_keys,
+    with_proven_ssh,
+)
+from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
+    add_pod_logs,
+    live_pod_lines,
+    pod_failure_logs,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
@@ -43,7 +54,7 @@ class PodWaiter(Waiter):
         before = result.get("pod")  # the pod as last read before the wait (what the module described)
         wait_for = self.host.wait_options.wait_for
         login_key = self.host.params.get("ssh_private_key_file") if wait_for == "login" else None
-        trust = _host_key_wait.trust_step(self, wait_for, login_key)
+        trust = trust_step(self, wait_for, login_key)
         poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for, trust=trust)
         name = (before or {}).get("name") or self.host.params.get("name")
         subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
@@ -53,7 +64,7 @@ class PodWaiter(Waiter):
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
             describe_last=lambda: describe_pod(poller.last_pod) if poller.last_pod is not None else before,
-            explain_failure=lambda error: _host_key_wait.explain_unverified(
+            explain_failure=lambda error: explain_unverified(
                 lambda: (f"{error}; {self.remedy(pod_id)}", {}), error, steps, [pod_id], otherwise=False),
             failure_logs=pod_failure_logs(self, pod_id),
             live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.host.wait_options.interval),
@@ -63,5 +74,60 @@ class PodWaiter(Waiter):
         if poller.last_pod is not None:
             result["pod"] = describe_pod(poller.last_pod)
         with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
-        _host_key_wait.with_host_keys(result["pod"], trust, self.host.warn)
+        with_host_keys(result["pod"], trust, self.host.warn)
+        result["wait"] = outcome.as_dict()
+
+
+def first_read_then(pods, first_read):
+    """The list read of a wait: the read already made first (so a wait starts without a second read), then
+    ``pods.list(attempts=1)``."""
+    pending = [first_read] if first_read is not None else []
+
+    def read():
+        return pending.pop() if pending else pods.list(attempts=1)
+
+    return read
+
+
+class PodsWaiter(Waiter):
+    """``runpod.cloud.pod_info``'s wait for its pods (``wait_pods``), on either side of the handoff."""
+
+    kind = module = "pod"
+    result_key = "pods"
+    uses = (Pods, Gpus)
+
+    def resume(self, handoff):
+        from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
+
+        first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
+        self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
+        # ``logs: N``: the pods as the task returns them, after the wait (the module reads them on its side).
+        add_pod_logs(self, self.host.result["pods"] or [])
+
+    def wait_pods(self, pod_ids, names, timeout, first_read):
+        """Wait until every pod of ``pod_ids`` is ready; the result holds ``pods`` (described, in selection
+        order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
+        ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
+        result = self.host.result
+        before = {pod["id"]: pod for pod in result["pods"]}
+        missing = result["missing"]
+        poller = batch_poller(self, pod_ids, names, read=first_read_then(self.host.backend.pods, first_read))
+
+        def last_reads(final):
+            pods = []
+            for pod_id in pod_ids:
+                if pod_id in final:
+                    pods.append(with_host_keys(describe_pod(final[pod_id]["pod"]), poller.trusts.get(pod_id),
+                                               self.host.warn))
+                elif pod_id in poller.last_pods:
+                    pods.append(describe_pod(poller.last_pods[pod_id]))
+                elif pod_id in before:
+                    pods.append(before[pod_id])
+            return pods
+
+        outcome = batch_wait(self, poller, pod_ids, names, f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}",
+                             timeout=timeout, describe_last=lambda: last_reads({}))
+        final = outcome.value or {}
+        result["pods"] = last_reads(final)
+        result["missing"] = [entry for entry in missing if entry not in final]
         result["wait"] = outcome.as_dict()

@@ -11,7 +11,6 @@ from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
@@ -19,12 +18,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import 
 
 
 class ResourceModule(RunPodModule):
-    """The skeleton of a module that manages one resource; see docs/dev/architecture.md ("Resource modules").
-
-    The base owns the lookup (by id, else by name, with the ``ambiguous`` failure), ``state: absent``,
-    check mode, diff, the ``changed``/``actions`` bookkeeping and the failure messages of API calls.
-    A subclass sets ``resource_kind`` (also the result key) and supplies the hooks below.
-    """
+    """The skeleton of a module that manages one resource. A subclass sets ``resource_kind`` (also the result key)
+    and supplies the hooks below."""
 
     # The option that names a resource by id; None for modules that find by name only (templates).
     id_option: str | None = "id"
@@ -34,28 +29,25 @@ class ResourceModule(RunPodModule):
     delete_blocker = ""
     # Whether the result still shows a deleted resource (False: null after the delete).
     keep_deleted = True
-    # The ``_api.inputs`` model (PodInput, ...) whose rules the options must pass before any API call, and which
-    # says what a create needs (``create_problem``): every rule on the options alone is there. The rules that need
-    # what the lookup found are the ``check_found`` hook's.
+    # The ``_api.inputs`` model whose rules the options pass before any API call (what the lookup found is
+    # ``check_found``'s); its ``create_problem`` says what a create needs.
     input_model: Any = None
     # Whether a create is followed by one list read by name, to catch the same name created at the same
-    # moment by another task (forks of a play over many hosts); for resources whose names RunPod lets repeat.
+    # moment by another task (forks of a play over many hosts).
     recheck_name_after_create = False
     # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
     adopt_after_failed_create = False
-    # The module's waiter (``waits.PodWaiter``, ...): built once the options passed, composed as ``self.waiter``.
+    # The module's waiter (``pod_waiter.PodWaiter``, ...): built once the options passed.
     waiter_class: Any = None
 
     def __init__(self, module: Any, *, recheck_after_create: bool | None = None, **seat: Any) -> None:
-        """``seat``: ``RunPodModule``'s (params, report, backend) for a module run inside another task (a fleet's
-        members, which also leave the name recheck to the fleet: ``recheck_after_create=False``)."""
+        """``seat``: ``RunPodModule``'s (params, report, backend) for a fleet's member, which leaves the name recheck
+        to the fleet (``recheck_after_create=False``)."""
         if not self.result_key:
             self.result_key = self.resource_kind
         if recheck_after_create is not None:
             self.recheck_name_after_create = recheck_after_create
         super().__init__(module, **seat)
-        # The name rules (ambiguous names, adoption, renames, concurrent creates), over this module's lookup and
-        # failure path.
         self.name_guard = NameGuard(self.resource_kind, self.result_key, self.id_option, self.find_by_name,
                                     fail=self.fail, fail_api=self.fail_api, warn=self.warn)
         if self.track_actions:
@@ -67,8 +59,7 @@ class ResourceModule(RunPodModule):
         self.interrupt = _outcome.CancelToken()
         if self.input_model is not None:
             check_input(self, self.input_model)
-        # secret_env becomes env placeholders here, once, so every later step sees plain env values; the secrets
-        # it names are checked to exist before anything changes (``require_secrets``).
+        # secret_env becomes env placeholders here, once, so every later step sees plain env values.
         self.secret_names = sorted(set((self.params.get("secret_env") or {}).values()))
         try:
             self.params = with_secret_env(self.params)
@@ -78,20 +69,17 @@ class ResourceModule(RunPodModule):
 
     # --- hooks -----------------------------------------------------------------------------------
     def check_found(self, current: Any) -> None:
-        """The module's rules that need what the lookup found (``current``, None when nothing was), checked once
-        before any change or create with ``state`` other than absent: fail (``self.fail``) when the task asks for
-        what RunPod cannot do to it (a setting fixed at create, a state that never creates)."""
+        """The rules that need what the lookup found (``current``, or None), before any change or create: fail when
+        the task asks for what RunPod cannot do (a setting fixed at create, a state that never creates)."""
 
     def read(self, resource_id: str) -> Any:
         """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
         raise NotImplementedError
 
     def find_by_name(self, name: str) -> list:
-        """Every live resource named ``name``."""
         raise NotImplementedError
 
     def describe(self, resource: Any) -> dict | None:
-        """The result shape (from ``_describe``) of a view."""
         raise NotImplementedError
 
     def changes(self, current: Any) -> dict:
@@ -99,8 +87,7 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def build_spec(self) -> Any:
-        """The create request (a ``_vocab/*_fields`` spec) of options that have what a create needs (``input_model``'s
-        ``create_problem``)."""
+        """The create request (a ``_vocab/*_fields`` spec) of options that have what a create needs."""
         raise NotImplementedError
 
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
@@ -126,8 +113,7 @@ class ResourceModule(RunPodModule):
 
     def create_placed(self, create: Any) -> Any:
         """``create() -> (resource, placement)``, a create that places (pod, cluster): what it tried is the
-        result's ``placement``, on success and on failure (a ``RunPodError`` raised once placement began carries it;
-        the failure path copies the result)."""
+        result's ``placement``, on success and on failure (a ``RunPodError`` carries it)."""
         placement = None
         try:
             resource, placement = create()
@@ -146,7 +132,6 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def diff_view(self, resource: Any) -> dict:
-        """What the diff shows of a resource (default: its description)."""
         return self.describe(resource) or {}
 
     def planned_update(self, current: Any, changes: dict) -> Any:
@@ -154,14 +139,12 @@ class ResourceModule(RunPodModule):
         return current.model_copy(update=changes)
 
     def converge(self, current: Any) -> Any:
-        """Bring an existing resource to the task's state (default: the update); returns it."""
         return self.update_resource(current)
 
     def should_wait(self) -> bool:
         return self.waiter is not None and self.wait_settings is not None and self.wait_settings.wait
 
     def hand_off_wait(self, resource: Any) -> None:
-        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV)."""
         self.hand_off(id=resource.id, name=resource.name, touched_id=self.touched_id)
 
     def last_known_state(self) -> str:
@@ -173,8 +156,8 @@ class ResourceModule(RunPodModule):
 
     # --- the run ---------------------------------------------------------------------------------
     def require_secrets(self) -> None:
-        """Fail before any create or change when ``secret_env`` names a secret the account lacks (one list read;
-        RunPod would leave the placeholder as the value, and the container would boot without its secret)."""
+        """Fail before any change when ``secret_env`` names a secret the account lacks (RunPod would leave the
+        placeholder as the value, and the container would boot without its secret)."""
         if not self.secret_names or self.params.get("state") == "absent":
             return
         try:
@@ -186,9 +169,7 @@ class ResourceModule(RunPodModule):
             self.fail(
                 f"secret_env names {'a secret' if len(missing) == 1 else 'secrets'} this account does not have: "
                 f"{', '.join(missing)}; create {'it' if len(missing) == 1 else 'them'} first (runpod.cloud.secret) "
-                f"or fix the name. Nothing was created or changed",
-                code="bad_request",
-            )
+                f"or fix the name. Nothing was created or changed", code="bad_request")
 
     def run(self) -> None:
         # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
@@ -217,15 +198,10 @@ class ResourceModule(RunPodModule):
         if not self.result["changed"]:
             self.fail(f"interrupted by {reason}; {self.label(resource)} was not changed", code="interrupted",
                       resource_id=resource.id)
-        self.fail(
-            f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any wait "
-            f"started; {self.resource_remedy(resource.id)}",
-            code="interrupted",
-            resource_id=resource.id,
-        )
+        self.fail(f"interrupted by {reason} after this task created or changed {self.label(resource)}, before any "
+                  f"wait started; {self.resource_remedy(resource.id)}", code="interrupted", resource_id=resource.id)
 
     def seen(self, resource: Any) -> Any:
-        """Remember ``resource`` as last read and make it the result."""
         if resource is not None:
             self.last_seen = resource
             self.result[self.result_key] = self.describe(resource)
@@ -243,7 +219,6 @@ class ResourceModule(RunPodModule):
         if self.module._diff:
             self.result["diff"] = {"before": before, "after": after}
 
-    # --- lookup ----------------------------------------------------------------------------------
     def find(self) -> Any:
         """The resource named by the id option, else by name; None when there is none."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
@@ -263,15 +238,12 @@ class ResourceModule(RunPodModule):
             self.name_guard.fail_ambiguous(name, matches)
         return matches[0] if matches else None
 
-    # --- present ---------------------------------------------------------------------------------
     def present(self, current: Any) -> Any:
-        """``current`` (None: nothing found) brought to the task's state: the rules that need it, then the
-        update or the create; returns the resource (None for a create in check mode)."""
+        """``current`` (None: nothing found) brought to the task's state; None for a create in check mode."""
         self.check_found(current)
         return self.converge(current) if current is not None else self.create_missing()
 
     def create_missing(self) -> Any:
-        """No resource matched: create it (an id never creates); None in check mode."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
         kind = self.resource_kind
         if resource_id:
@@ -337,9 +309,8 @@ class ResourceModule(RunPodModule):
                       resource_id=current.id, changed=False)
         return self.seen(updated)
 
-    # --- absent ----------------------------------------------------------------------------------
     def absent(self, current: Any) -> None:
-        """Delete the resource found; a resource that is already gone is no error."""
+        """Delete the resource found; one already gone is no error."""
         if current is None:
             return
         self.action("delete")
@@ -355,18 +326,11 @@ class ResourceModule(RunPodModule):
         if not self.keep_deleted:
             self.result[self.result_key] = None
 
-    # --- failures --------------------------------------------------------------------------------
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
         """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
         resource_id = str(self.touched_id)
-        self.mark_changed()
-        self.fail(
-            _base.touched_message(action, error, self.resource_kind, resource_id, self.last_known_state(),
-                                  self.resource_remedy(resource_id)),
-            code=error.code,
-            status=error.status,
-            resource_id=resource_id,
-        )
+        self.fail_kept(error, action, self.resource_kind, resource_id, self.last_known_state(),
+                       self.resource_remedy(resource_id))
 
     def fail_unexpected(self, error: RunPodError) -> NoReturn:
         if self.touched_id:

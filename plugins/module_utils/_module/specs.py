@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from ansible.module_utils.basic import env_fallback
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
-# The options whose values are secrets wherever a module has them: their specs say ``no_log=True`` (``secret``), the
-# log maskers (``log_report.task_secrets``, the action plugin's) hide their values (test_secret_options.py).
+# The options whose values are secrets wherever a module has them: ``no_log=True`` (``secret``), and the log
+# maskers hide their values (test_secret_options.py).
 SECRET_OPTIONS = ("api_key", "password", "value")
 
 
@@ -51,8 +52,7 @@ POD_WAIT_ARGUMENT_SPEC = dict(
     wait_for=dict(type="str", choices=["ssh", "running"], default="ssh"),
 )
 
-# Paired with plugins/doc_fragments/wait.py (HOST_KEYS): the batch waits of pod_info and cluster (the pod module
-# documents its own, which also covers wait_for: login).
+# Paired with plugins/doc_fragments/wait.py (HOST_KEYS): pod_info and cluster (the pod module documents its own).
 HOST_KEY_ARGUMENT_SPEC = dict(
     host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
 )
@@ -72,9 +72,8 @@ GPU_CHOICE_ARGUMENT_SPEC = dict(
     ),
     max_price_per_hr=dict(type="float"),
 )
-# Paired with plugins/doc_fragments/info_selection.py (pod_info documents its own id and name): the selection of
-# every ``_info`` module (``RunPodModule.select``): one resource by id, or the resources with a name; the two are
-# mutually exclusive.
+# Paired with plugins/doc_fragments/info_selection.py (pod_info documents its own): every ``_info`` module's
+# selection (``RunPodModule.select``).
 INFO_SELECTION_SPEC = dict(
     id=dict(type="str"),
     name=dict(type="str"),
@@ -83,19 +82,16 @@ INFO_MUTUALLY_EXCLUSIVE = [("id", "name")]
 
 CONNECTION_KEYS = tuple(AUTH_ARGUMENT_SPEC)
 
-# Paired with plugins/doc_fragments/lookup.py: how a resource module finds its resource (by id, else by name) and
-# the state it wants (``ResourceModule``); a module with more states gives its own ``state``.
+# Paired with plugins/doc_fragments/lookup.py: a resource module's lookup and state (``ResourceModule``).
 LOOKUP_ARGUMENT_SPEC = dict(
     INFO_SELECTION_SPEC, state=dict(type="str", choices=["present", "absent"], default="present")
 )
 
-# Paired with plugins/doc_fragments/container.py (DOCUMENTATION): the container settings of a pod, a cluster's
-# nodes, an endpoint's workers and a template (``_vocab/container_fields``).
+# Paired with plugins/doc_fragments/container.py (DOCUMENTATION): pod, cluster, endpoint and template.
 CONTAINER_ARGUMENT_SPEC = dict(
     image=dict(type="str"),
     env=dict(type="dict"),
-    # Env name -> secret name; merged into env as RunPod's placeholders (``_rules.common.with_secret_env``). A secret's
-    # name is no secret (the no_log heuristic would flag the word).
+    # Env name -> secret name: a secret's name is no secret (the no_log heuristic would flag the word).
     secret_env=dict(type="dict", no_log=False),
     ports=dict(type="list", elements="str"),
     container_disk_gb=dict(type="int"),
@@ -104,12 +100,10 @@ CONTAINER_ARGUMENT_SPEC = dict(
     entrypoint=dict(type="list", elements="str"),
 )
 
-# Paired with plugins/doc_fragments/container.py (REGISTRY): the credential a private image is pulled with (pod,
-# endpoint, template).
+# Paired with plugins/doc_fragments/container.py (REGISTRY): pod, endpoint, template.
 REGISTRY_ARGUMENT_SPEC = dict(registry_id=dict(type="str"))
 
-# Paired with plugins/doc_fragments/container.py (POD): what a pod's container mounts and how SSH reaches it (pod,
-# and every node of a cluster).
+# Paired with plugins/doc_fragments/container.py (POD): pod, and every node of a cluster.
 POD_CONTAINER_ARGUMENT_SPEC = dict(
     volume_gb=dict(type="int"),
     volume_mount_path=dict(type="str"),
@@ -119,8 +113,7 @@ POD_CONTAINER_ARGUMENT_SPEC = dict(
     ssh_public_key=dict(type="str", no_log=False),
 )
 
-# The pod module's fleet options (``_module/fleet.py`` runs them; their limits are ``_api/inputs.py``'s
-# ``fleet_problem``); paired with its DOCUMENTATION (count, create_concurrency).
+# The pod module's fleet options (``_module/fleet.py``); paired with its DOCUMENTATION.
 FLEET_ARGUMENT_SPEC = dict(
     count=dict(type="int"),
     create_concurrency=dict(type="int", default=10),
@@ -139,38 +132,30 @@ def argument_spec(*parts: dict, **own: dict) -> dict:
     return merged
 
 
+@dataclass
 class WaitSettings:
     """Validated wait options, parsed before any API call so bad input never bills anybody."""
 
-    def __init__(self, wait: bool, timeout: float, interval: float, wait_for: str | None = None):
-        self.wait = wait
-        self.timeout = timeout
-        self.interval = interval
-        self.wait_for = wait_for
+    wait: bool
+    timeout: float
+    interval: float
+    wait_for: str | None = None
 
 
 def info_lines(owner: Any) -> int:
-    """The info modules' ``logs`` option, checked before any call: 0 to ``MAX_INFO_LINES``.
-    Here rather than with the log readers (``_module.log_report``), which a task asking for no logs never imports."""
+    """The info modules' ``logs`` option, checked before any call (here: a task asking for no logs never imports
+    ``log_report``)."""
     lines = owner.params.get("logs") or 0
     if not 0 <= lines <= MAX_INFO_LINES:
         owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
     return lines
 
 
-# --- how long a task lets its calls wait for RunPod's quota (docs/pods.md, "Fleets and RunPod's quotas"): for a
-# wait its wait_timeout; for creates the create budget (wait_timeout with wait: true, else create_timeout)
+# How long a task's calls wait for RunPod's quota (docs/pods.md, "Fleets and RunPod's quotas"): a wait's
+# wait_timeout; for creates wait_timeout with wait: true, else create_timeout.
 DEFAULT_CREATE_TIMEOUT = "10m"
 # The pod module's option (fleets too); paired with its DOCUMENTATION (create_timeout).
 CREATE_TIMEOUT_SPEC = dict(create_timeout=dict(type="raw", default=DEFAULT_CREATE_TIMEOUT))
-
-
-def create_budget(params: dict, wait_settings: Any) -> tuple[float, str]:
-    """``(seconds, label)`` the creates of this task may wait for the quota."""
-    if wait_settings is not None and wait_settings.wait:
-        return wait_settings.timeout, f"wait_timeout {params.get('wait_timeout')}"
-    value = params.get("create_timeout") if params.get("create_timeout") is not None else DEFAULT_CREATE_TIMEOUT
-    return _duration.parse(value), f"create_timeout {value}"
 
 
 def set_budget(backend: Any, seconds: float, label: str) -> None:
@@ -182,23 +167,23 @@ def set_budget(backend: Any, seconds: float, label: str) -> None:
 
 def start_create_budget(runner: Any) -> None:
     """Before the first call of a create task: its creates wait for the quota at most the create budget."""
-    seconds, label = create_budget(runner.params, runner.wait_settings)
+    params, settings = runner.params, runner.wait_settings
+    if settings is not None and settings.wait:
+        seconds, label = settings.timeout, f"wait_timeout {params.get('wait_timeout')}"
+    else:
+        value = params.get("create_timeout") if params.get("create_timeout") is not None else DEFAULT_CREATE_TIMEOUT
+        seconds, label = _duration.parse(value), f"create_timeout {value}"
     set_budget(runner.backend, seconds, label)
 
 
 def report_pauses(runner: Any, backend: Any) -> None:
-    """Each pause for the quota becomes one line: the live progress line on the controller (the waiter's
-    ``progress``), else a warning of the task."""
+    """Each pause for the quota becomes one line: the waiter's ``progress`` on the controller, else a warning."""
     keeper = getattr(getattr(backend, "client", None), "quota", None)
     if keeper is None:
         return
 
     def report(line: str) -> None:
-        # Asked when the pause comes: a wait resumed on the controller prints through its waiter's progress.
         progress = getattr(getattr(runner, "waiter", None), "progress", None)
-        if progress is not None:
-            progress(line)
-        else:
-            runner.warn(line)
+        (progress or runner.warn)(line)
 
     keeper.report = report

@@ -3,20 +3,16 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``Waiter``: one wait of one kind of resource, built by the module and, on the controller, by its action plugin
-(docs/dev/architecture.md, "Waiters").
-
-A waiter runs on a host (``WaitHost``): the module (``RunPodModule``), or the task resumed on the controller
-(``controller.resume_wait``). It reads the host's options, backend and result, and ends through the host's one
-failure path, so a wait's result is the same on both sides. The waits of pods, endpoints and clusters are in
-``pod_waiter``, ``endpoint_waiter`` and ``cluster_waiter``, the batch waits (a fleet, ``pod_info``) in ``batch``.
-"""
+(docs/dev/architecture.md, "Waiters"). Its host is a ``RunPodModule``: the module, or the task resumed on the
+controller (``controller.resume_wait``); it ends through the host's one failure path, so a wait's result is the same
+on both sides."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from operator import attrgetter
 from types import SimpleNamespace
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
@@ -24,32 +20,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll a
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import WaitSettings
-
-
-class WaitHost(Protocol):
-    """What a waiter uses of whoever runs it (``RunPodModule`` on either side of the handoff)."""
-
-    result: dict[str, Any]
-    params: dict[str, Any]
-
-    @property
-    def backend(self) -> Any: ...
-
-    @property
-    def wait_options(self) -> WaitSettings: ...
-
-    @property
-    def no_log_values(self) -> Any: ...
-
-    def warn(self, warning: str) -> None: ...
-
-    def run_command(self, argv: Sequence[str]) -> tuple[int, str, str]: ...
-
-    def fail(self, msg: str, *, code: str, status: int | None = None, resource_id: str | None = None,
-             exception: str | None = None, **extra: Any) -> NoReturn: ...
-
-    def fail_unexpected(self, error: RunPodError) -> NoReturn: ...
 
 
 class Waiter:
@@ -61,7 +31,8 @@ class Waiter:
     module = ""
     result_key = ""
 
-    def __init__(self, host: WaitHost, progress: Callable | None = None, on_transition: Callable | None = None):
+    def __init__(self, host: _base.RunPodModule, progress: Callable | None = None,
+                 on_transition: Callable | None = None):
         self.host = host
         # Where the engine's lines go: ``progress(line)`` and ``on_transition(entry)`` (the controller's display).
         self.progress = progress
@@ -69,7 +40,6 @@ class Waiter:
         # Set once the task created or started the resource (the handoff carries it): a failure names it.
         self.touched_id: str | None = None
 
-    # --- messages --------------------------------------------------------------------------------
     def remedy(self, resource_id: str) -> str:
         """What a failure says of a resource the task kept: how to inspect or delete it."""
         return _base.kept_remedy(self.kind, resource_id, self.module, f"id={resource_id}")
@@ -83,7 +53,6 @@ class Waiter:
     def last_known_state(self) -> str:
         return "unknown"
 
-    # --- the wait --------------------------------------------------------------------------------
     def resume(self, handoff: dict) -> None:
         """On the controller: run the wait ``hand_off`` handed over, on the host's result (default: a wait on one
         resource, whose ``id``, ``name`` and ``touched_id`` the handoff carries)."""
@@ -98,14 +67,8 @@ class Waiter:
         """An API error nobody handled during a resumed wait: as the module fails it (``fail_touched``)."""
         if not self.touched_id:
             self.host.fail_unexpected(error)
-        self.host.result["changed"] = True
-        self.host.fail(
-            _base.touched_message("RunPod API error", error, self.kind, self.touched_id, self.last_known_state(),
-                                  self.remedy(self.touched_id)),
-            code=error.code,
-            status=error.status,
-            resource_id=self.touched_id,
-        )
+        self.host.fail_kept(error, "RunPod API error", self.kind, self.touched_id, self.last_known_state(),
+                            self.remedy(self.touched_id))
 
     # What the log readers (``_module.log_report``) use of the task that waits: its options, client and failure path,
     # and the secrets the action plugin passed (the handoff never carries them).
@@ -122,15 +85,12 @@ class Waiter:
         self, poller: Poller, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None,
         timeout=None, failure_logs=None, live_logs=None,
     ):
-        """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure.
+        """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure; returns the outcome.
 
-        ``describe_last`` returns the resource(s) as last seen (for the failure result).
-        ``explain_failure(error) -> (msg, extra result keys) or None`` replaces the default message (an
-        extra ``code`` replaces the error's), for waits on several resources. ``timeout`` overrides
-        ``wait_timeout`` (what is left of it). Returns the outcome.
-        ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines to a failure (``_module.log_report``);
-        ``live_logs()`` runs after each poll that was not ready (the controller's live system line).
-        """
+        ``describe_last()``: the resource(s) as last seen (for the failure result). ``explain_failure(error) -> (msg,
+        extra result keys) or None`` replaces the default message (an extra ``code`` replaces the error's).
+        ``timeout`` overrides ``wait_timeout``. ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines
+        to a failure; ``live_logs()`` runs after each poll that was not ready (the controller's live system line)."""
         settings = self.host.wait_options
         timeout = settings.timeout if timeout is None else timeout
         token = _outcome.CancelToken()
@@ -163,14 +123,7 @@ class Waiter:
             code = extra.pop("code", error.code)
             if failure_logs is not None:
                 msg += failure_logs(error, extra)
-            self.host.fail(
-                msg,
-                code=code,
-                status=error.status,
-                resource_id=resource_id,
-                wait=error.as_dict(),
-                **extra,
-            )
+            self.host.fail(msg, code=code, status=error.status, resource_id=resource_id, wait=error.as_dict(), **extra)
 
 
 def _with_live_logs(poller, live_logs):

@@ -1,5 +1,5 @@
 """The host key step per pod of a batch wait (``BatchPodPoller``'s ``trust``, plugins/module_utils/_module/
-host_key_wait.py): each pod checked against its own log, a mismatch on any pod ends the wait naming it, ``strict``
+batch.py): each pod checked against its own log, a mismatch on any pod ends the wait naming it, ``strict``
 names the pods whose logs showed no fingerprints, and a pod's result carries what its step proved."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_chec
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError, WaitError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
-from ansible_collections.runpod.cloud.plugins.module_utils._module import host_key_wait
+from ansible_collections.runpod.cloud.plugins.module_utils._module import batch
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
@@ -76,8 +76,8 @@ def test_each_pod_is_checked_against_its_own_log_and_carries_what_it_proved():
     assert result.ready and set(result.value) == {"a", "b"} and sorted(reads) == ["a", "b"]
     assert poller.states == {"a": "ssh reachable at 127.0.0.1:40001", "b": "ssh reachable at 127.0.0.1:40002"}
     warnings = []
-    a = host_key_wait.with_host_keys({"ssh": {"host": "127.0.0.1"}}, poller.trusts["a"], warnings.append)
-    b = host_key_wait.with_host_keys({"ssh": {"host": "127.0.0.1"}}, poller.trusts["b"], warnings.append)
+    a = batch.with_host_keys({"ssh": {"host": "127.0.0.1"}}, poller.trusts["a"], warnings.append)
+    b = batch.with_host_keys({"ssh": {"host": "127.0.0.1"}}, poller.trusts["b"], warnings.append)
     assert a["ssh"]["host_key_check"] == "verified" and b["ssh"]["host_key_check"] == "pinned"
     assert a["ssh"]["host_keys"] == [f"[127.0.0.1]:40001 ssh-ed25519 {KEYS[40001].key}"]
     assert b["ssh"]["host_key_fingerprints"] == [KEYS[40002].fingerprint]
@@ -102,15 +102,15 @@ def test_strict_keeps_waiting_without_rechecks_and_names_the_unverified_pods_at_
     assert "not verified yet" in poller.states["b"]
     assert result.recheck is None  # the step reads a log (an API call): only the next read checks again
     timeout = WaitError("wait_timeout", "ssh on 2 pods", "timed out", elapsed=60)
-    msg, extra = host_key_wait.explain_unverified(lambda: ("Timed out.", {"not_ready": ["a", "b"]}), timeout,
+    msg, extra = batch.explain_unverified(lambda: ("Timed out.", {"not_ready": ["a", "b"]}), timeout,
                                                   poller.trusts, ["a", "b"])
     assert msg.startswith("pod b ") and msg.endswith(" The pod was kept. Timed out.") and "pod a " not in msg
     assert KEYS[40002].fingerprint in msg and "host_key_checking: strict" in msg
     assert extra == {"not_ready": ["a", "b"], "code": "host_key_unverified"}
     # Another failure, or nothing unverified: the wait's own explanation.
     other = WaitError("conflict", "ssh on 2 pods", "pod b is exited", elapsed=3)
-    assert host_key_wait.explain_unverified(lambda: ("x", {}), other, poller.trusts, ["b"]) == ("x", {})
-    assert host_key_wait.explain_unverified(lambda: ("x", {}), other, poller.trusts, ["b"], otherwise=False) is None
+    assert batch.explain_unverified(lambda: ("x", {}), other, poller.trusts, ["b"]) == ("x", {})
+    assert batch.explain_unverified(lambda: ("x", {}), other, poller.trusts, ["b"], otherwise=False) is None
     assert reads.count("b") == 1
 
 

@@ -228,12 +228,12 @@ def test_check_mode_reads_but_never_waits(capsys, monkeypatch, clock):
 def _resume(backend, handed, monkeypatch):
     from helpers.fakes import UNIT_API_KEY, install_backend
 
-    from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
     from ansible_collections.runpod.cloud.plugins.module_utils._module import controller as _controller
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import pod_waiter as _pod_waiter
 
     install_backend(monkeypatch, backend)
     lines, changes = [], []
-    resumed = _controller.resume_wait(_batch.PodsWaiter, handed, UNIT_API_KEY, progress=lines.append,
+    resumed = _controller.resume_wait(_pod_waiter.PodsWaiter, handed, UNIT_API_KEY, progress=lines.append,
                                       on_transition=changes.append)
     return resumed, lines, changes
 
