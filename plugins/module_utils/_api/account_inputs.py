@@ -8,8 +8,12 @@ query: ``_api.inputs`` models like the others (``_Input``), checked before any A
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import field_validator, model_validator
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput, _Input
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
+    NamedInput,
+    _Input,
+    field_validator,
+    model_validator,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_STORAGE_GB,
     MIN_PERSISTENT_VOLUME_GB,

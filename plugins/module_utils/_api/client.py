@@ -24,7 +24,6 @@ import traceback
 # parse_retry_after lives with the other quota headers; imported from here too.
 from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
 from ansible_collections.runpod.cloud.plugins.module_utils._api.quota import QuotaKeeper, parse_retry_after
-from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 
 
@@ -53,6 +52,8 @@ else:
     HAS_HTTPX = True
     HTTPX_IMPORT_ERROR = None
 
+# Named in the User-Agent of every API request; keep in step with galaxy.yml.
+COLLECTION_VERSION = "0.2.0"
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
 READ_METHODS = frozenset(("GET", "HEAD"))
 # Backoff: 0.5 s, 1 s, 2 s ... capped.
@@ -193,10 +194,6 @@ class Client:
         message, details = block.failure(self.clock.now(), budget)
         return RunPodError("rate_limited", status, message, retry_after=details["resets_in"], quota=details,
                            fatal=True)
-
-    def pause(self, seconds):
-        """Hold every request of this client (from any thread) for ``seconds`` from now."""
-        self.quota.hold(seconds)
 
     def _on_api_host(self, url):
         return "://" not in str(url) or str(url).startswith(self.base_url + "/")

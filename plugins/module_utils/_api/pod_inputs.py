@@ -11,8 +11,12 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import field_validator, model_validator
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _ContainerInput, _raise
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
+    _ContainerInput,
+    _raise,
+    field_validator,
+    model_validator,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_VCPU_COUNT,

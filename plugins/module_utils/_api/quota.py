@@ -121,15 +121,6 @@ def parse_retry_after(value, now=None):
     return max(0.0, seconds)
 
 
-def format_policy(windows):
-    """The ``RateLimit-Policy`` text of ``[(name, quota, seconds), ...]``."""
-    return ", ".join(f'"{name}";q={quota};w={_text(seconds)}' for name, quota, seconds in windows)
-
-
-def _text(number):
-    return str(int(number)) if float(number).is_integer() else f"{number:.3f}".rstrip("0")
-
-
 def seconds_text(seconds):
     """``41 s``, ``0.8 s``, ``12 min``: how long a pause lasts, for a progress line."""
     if seconds >= 120:
@@ -215,16 +206,8 @@ class QuotaKeeper:
         self._hold: Block | None = None
         self._in_flight = 0
         self._announced: tuple | None = None
-        self.pauses = 0
-        self.paused_seconds = 0.0
 
     # -- what the answers say ----------------------------------------------------------------------------------
-    @property
-    def exempt(self):
-        """True while the last answer carried no quota headers (or no answer came yet)."""
-        with self._cond:
-            return not self._windows
-
     def windows(self):
         """``{name: (requests left, quota, reset time)}`` as the keeper counts them now."""
         with self._cond:
@@ -286,12 +269,6 @@ class QuotaKeeper:
             spent = [w for w in self._windows.values() if w.reported <= 0]
             return max(spent, key=lambda w: w.reset_at).name if spent else None
 
-    def release(self):
-        """A request ``acquire`` counted was not sent after all."""
-        with self._cond:
-            self._in_flight = max(0, self._in_flight - 1)
-            self._cond.notify_all()
-
     # -- before a request ------------------------------------------------------------------------------------
     def _block(self, now):
         """The pause that holds the next request (the one ending last), or None."""
@@ -326,8 +303,6 @@ class QuotaKeeper:
                 key = (block.window, round(block.resume_at, 3))
                 if key != self._announced:
                     self._announced = key
-                    self.pauses += 1
-                    self.paused_seconds += block.resume_at - now
                     line = block.line(now)
             if line is not None and self.report is not None:
                 self.report(line)
