@@ -77,15 +77,10 @@ class _Input(BaseModel):
 
     @classmethod
     def create_problem(cls, params: dict) -> str | None:
-        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None.
-
-        Every missing need in one message, the same in every module: ``creating one needs a, b or c and d``.
-        """
-        missing = []
-        for need in cls.create_needs:
-            options = (need,) if isinstance(need, str) else need
-            if not any(params.get(option) for option in options):
-                missing.append(" or ".join(options))
+        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None:
+        every missing need in one message, the same in every module (``creating one needs a, b or c and d``)."""
+        needs = [(need,) if isinstance(need, str) else need for need in cls.create_needs]
+        missing = [" or ".join(options) for options in needs if not any(params.get(option) for option in options)]
         if not missing:
             return None
         listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
@@ -97,17 +92,14 @@ class _Input(BaseModel):
         # command, so both would fight (a 400, or a diff on every run).
         given = [option for option in ("cmd", "entrypoint") if getattr(self, option, None) is not None]
         if getattr(self, "docker_args", None) is not None and given:
-            raise ValueError(
-                f"docker_args and {' and '.join(given)} are two forms of the container's one command: give "
-                "docker_args (a shell string) or cmd/entrypoint (exec-form lists), not both."
-            )
+            raise ValueError(f"docker_args and {' and '.join(given)} are two forms of the container's one command: "
+                             "give docker_args (a shell string) or cmd/entrypoint (exec-form lists), not both.")
         return self
 
     @field_validator("name", check_fields=False)
     @classmethod
     def _name(cls, value):
-        if value is not None:
-            _raise(name_problem(value))
+        _raise(value is not None and name_problem(value))
         return value
 
     @field_validator("ports", "env", "secret_env", "data_center_ids", mode="before", check_fields=False)

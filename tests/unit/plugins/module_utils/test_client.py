@@ -19,9 +19,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
     DEFAULT_USER_AGENT,
     Client,
     RunPodError,
+    message_from_body,
     parse_retry_after,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import message_from_body
 
 SECRET = "rpa_SECRETKEY1234567890"
 BASE = "https://api.example.test/v2"
