@@ -238,7 +238,7 @@ from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructa
 from ansible.utils.display import Display
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import HAS_PYDANTIC, PYDANTIC_IMPORT_ERROR
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 

@@ -23,7 +23,7 @@ from ansible.utils.unsafe_proxy import wrap_var
 from ansible.utils.vars import merge_hash
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import HAS_PYDANTIC
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import HAS_PYDANTIC
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     HANDOFF_ENV,
     HANDOFF_KEY,

@@ -32,7 +32,7 @@ def test_requires_ansible_is_a_full_version():
 
 
 def test_collection_version_matches_user_agent_version():
-    version_file = (ROOT / "plugins" / "module_utils" / "_api" / "version.py").read_text()
+    version_file = (ROOT / "plugins" / "module_utils" / "_api" / "client.py").read_text()
     assert f'COLLECTION_VERSION = "{load("galaxy.yml")["version"]}"' in version_file
 
 

@@ -22,7 +22,6 @@ READ_ONLY = ("pod_info", "endpoint_info", "cluster_info", "network_volume_info",
 # Loaded only by a task that needs them.
 HEAVY = (
     "pydantic",
-    UTILS + "_api.compat",
     UTILS + "_api.inputs",
     UTILS + "_api.account_inputs",
     UTILS + "_module.log_report",
@@ -66,13 +65,13 @@ def test_the_pod_module_loads_its_input_rules_but_not_the_fleet_or_the_account_a
 
 
 def test_pydantic_is_required_exactly_when_the_process_imported_its_guard(monkeypatch):
-    # RunPodModule fails with missing_required_lib("pydantic") only where an import needed pydantic (_api.compat,
-    # which the input rules import); a read-only module process never imports it, so it never asks for it.
-    from ansible_collections.runpod.cloud.plugins.module_utils._api import compat
+    # RunPodModule fails with missing_required_lib("pydantic") only where an import needed pydantic (_api.inputs,
+    # the input rules); a read-only module process never imports it, so it never asks for it.
+    from ansible_collections.runpod.cloud.plugins.module_utils._api import inputs
     from ansible_collections.runpod.cloud.plugins.module_utils._module import base
 
-    monkeypatch.setattr(compat, "HAS_PYDANTIC", False)
-    monkeypatch.setattr(compat, "PYDANTIC_IMPORT_ERROR", "Traceback: no pydantic")
+    monkeypatch.setattr(inputs, "HAS_PYDANTIC", False)
+    monkeypatch.setattr(inputs, "PYDANTIC_IMPORT_ERROR", "Traceback: no pydantic")
     assert ("pydantic", "Traceback: no pydantic") in base.missing_libraries()
-    monkeypatch.delitem(sys.modules, compat.__name__)
+    monkeypatch.delitem(sys.modules, inputs.__name__)
     assert all(missing[0] != "pydantic" for missing in base.missing_libraries())

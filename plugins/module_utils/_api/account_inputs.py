@@ -8,8 +8,13 @@ query: ``_api.inputs`` models like the others (``_Input``), checked before any A
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import field_validator, model_validator
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import NamedInput, _Input
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
+    NamedInput,
+    _Input,
+    _raise,
+    field_validator,
+    model_validator,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_STORAGE_GB,
     MIN_PERSISTENT_VOLUME_GB,
@@ -59,9 +64,7 @@ class SecretInput(_Input):
     @field_validator("name")
     @classmethod
     def _secret_name(cls, value):
-        problem = secret_name_problem(value) if value is not None else None
-        if problem:
-            raise ValueError(problem)
+        _raise(value is not None and secret_name_problem(value))
         return value
 
     @field_validator("value")
@@ -84,9 +87,7 @@ class SshKeyInput(_Input):
             raise ValueError("exclusive applies to state=present only (it makes the list exactly the given keys)")
         if not key_lines(self.key) and not self.exclusive:
             raise ValueError("key has no key line (only blank or # lines); give one public key per line")
-        problem = public_key_problem(self.key, "key")
-        if problem:
-            raise ValueError(problem)
+        _raise(public_key_problem(self.key, "key"))
         return self
 
 

@@ -2,12 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What RunPod cannot do, whatever the API version: the capability checks, written once (pure Python).
-
-Each function takes the options (or a spec's values) and returns why RunPod would refuse them, or None. The input
-models (``_api.inputs``) call them before any API call; a backend calls ``cpu_pod_problem`` again before sending
-a spec built elsewhere. The user-facing list is docs/docsite/rst/guide_input_checks.rst.
-"""
+"""What RunPod cannot do: each check takes the options (or a spec's values) and says why RunPod would refuse them.
+The input models call them before any API call; a backend calls ``cpu_pod_problem`` again before sending a spec
+built elsewhere. The user-facing list is docs/docsite/rst/guide_input_checks.rst."""
 
 from __future__ import annotations
 
@@ -17,25 +14,16 @@ CUDA_VERSION = re.compile(r"\A\d+\.\d+\Z")
 
 
 def cpu_pod_problem(values):
-    """Why a CPU pod's ``values`` cannot be created (RunPod has no persistent pod volume on a CPU pod); or None.
-
-    The vCPU count rules (2 or more, a power of two) are ``PodInput``'s.
-    """
-    if str(values.get("compute_type") or "").upper() != "CPU":
-        return None
-    if values.get("volume_gb"):
-        return (
-            "a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
-            "(network_volume_id) or remove volume_gb."
-        )
+    """Why a CPU pod's ``values`` cannot be created (RunPod has no persistent pod volume on a CPU pod); or None."""
+    if str(values.get("compute_type") or "").upper() == "CPU" and values.get("volume_gb"):
+        return ("a CPU pod cannot have a pod volume on REST v2 (volume_gb); attach a network volume "
+                "(network_volume_id) or remove volume_gb.")
     return None
 
 
 def cuda_problems(allowed, floor, cpu, kind, remedy):
-    """The CUDA constraints RunPod refuses (400 / 422), for a ``kind`` (pod, endpoint) that ``cpu`` or not.
-
-    ``remedy`` ends the CPU message (how to drop them for that kind). In the order a task should fix them.
-    """
+    """The CUDA constraints RunPod refuses (400 / 422) for a ``kind`` (pod, endpoint) that ``cpu`` or not, in the
+    order a task should fix them; ``remedy`` ends the CPU message (how to drop them for that kind)."""
     allowed = list(allowed or [])
     problems = []
     if allowed and floor:

@@ -52,9 +52,7 @@ GPU_POOLS = frozenset(pool for pool in GPU_TYPES.values() if pool)
 def unknown_gpu_types(gpu_type_ids):
     """Return ``(unknown ids, hint)``; the hint suggests the closest known names."""
     unknown = [gpu for gpu in gpu_type_ids if gpu not in GPU_TYPES]
-    suggestions = []
-    for gpu in unknown:
-        suggestions.extend(difflib.get_close_matches(gpu, GPU_TYPES, n=2, cutoff=0.6))
+    suggestions = [close for gpu in unknown for close in difflib.get_close_matches(gpu, GPU_TYPES, n=2, cutoff=0.6)]
     hint = f"did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
     return unknown, hint
 
@@ -78,6 +76,10 @@ def pools_for(gpu_type_ids):
 STOCK_LEVELS = ("NONE", "LOW", "MEDIUM", "HIGH")
 
 
+def _level(item):
+    return str(item.get("availability") or "NONE").upper()
+
+
 def stock_rank(level):
     """0 for NONE (or a missing / unknown level) up to 3 for HIGH."""
     level = str(level or "NONE").upper()
@@ -89,17 +91,12 @@ def _price(value):
 
 
 def describe_gpu_type(raw):
-    """One ``GpuType`` of ``GET /v2/catalog/gpus?include=AVAILABILITY&product=POD`` in the module's shape.
-
-    REST v2 quotes on-demand prices per cloud only; spot prices are null (not published there).
-    """
+    """One ``GpuType`` of ``GET /v2/catalog/gpus?include=AVAILABILITY&product=POD`` in the module's shape (REST v2
+    quotes on-demand prices per cloud only: spot prices are null)."""
     price = raw.get("price") if isinstance(raw.get("price"), dict) else {}
     most = raw.get("maxCount") if isinstance(raw.get("maxCount"), dict) else {}
-    centers = {
-        str(center["id"]): str(center.get("availability") or "NONE").upper()
-        for center in raw.get("dataCenters") or []
-        if isinstance(center, dict) and center.get("id")
-    }
+    centers = {str(center["id"]): _level(center) for center in raw.get("dataCenters") or []
+               if isinstance(center, dict) and center.get("id")}
     return {
         "id": raw.get("id"),
         "display_name": raw.get("name"),
@@ -114,7 +111,7 @@ def describe_gpu_type(raw):
             "community": {"on_demand": _price(price.get("community")), "spot": None},
             "serverless": _price(price.get("serverless")),
         },
-        "stock": str(raw.get("availability") or "NONE").upper(),
+        "stock": _level(raw),
         "stock_by_data_center": centers,
         "cuda_versions": [
             {"version": str(item.get("version")), "available": bool(item.get("available"))}
@@ -135,9 +132,8 @@ def select_gpu_types(gpu_types, *, ids=None, data_center_ids=None, min_memory_gb
     for gpu in gpu_types:
         gpu = dict(gpu)
         if centers:
-            gpu["stock_by_data_center"] = {
-                dc: level for dc, level in gpu["stock_by_data_center"].items() if dc in centers
-            }
+            gpu["stock_by_data_center"] = {dc: level for dc, level in gpu["stock_by_data_center"].items()
+                                           if dc in centers}
             gpu["stock"] = max(gpu["stock_by_data_center"].values(), key=stock_rank, default="NONE")
             if stock_rank(gpu["stock"]) == 0:
                 continue
@@ -165,9 +161,6 @@ def describe_data_center(raw):
         "global_network": bool(raw.get("globalNetwork")),
         "network_volume_types": list(raw.get("networkVolumeTypes") or []),
         "compliance": list(raw.get("compliance") or []),
-        "gpu_stock": {
-            str(item["id"]): str(item.get("availability") or "NONE").upper()
-            for item in raw.get("gpuAvailability") or []
-            if isinstance(item, dict) and item.get("id")
-        },
+        "gpu_stock": {str(item["id"]): _level(item) for item in raw.get("gpuAvailability") or []
+                      if isinstance(item, dict) and item.get("id")},
     }

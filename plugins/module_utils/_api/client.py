@@ -4,15 +4,15 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """HTTP client for the RunPod APIs: auth, timeouts, bounded retries, errors mapped to ``RunPodError``.
 
-The API key lives only in the Authorization header of the underlying httpx client. It never
-reaches an error message, a URL, a repr or a chained traceback: transport exceptions are
-re-raised as ``RunPodError`` outside the ``except`` block (no ``__context__``) with their text
-scrubbed of the key.
+The API key lives only in the Authorization header of the underlying httpx client. It never reaches an error
+message, a URL, a repr or a chained traceback: transport exceptions are re-raised as ``RunPodError`` outside the
+``except`` block (no ``__context__``) with their text scrubbed of the key.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json as jsonlib
 import math
 import random
 import ssl
@@ -22,9 +22,7 @@ import time
 import traceback
 
 # parse_retry_after lives with the other quota headers; imported from here too.
-from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
 from ansible_collections.runpod.cloud.plugins.module_utils._api.quota import QuotaKeeper, parse_retry_after
-from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 
 
@@ -53,6 +51,8 @@ else:
     HAS_HTTPX = True
     HTTPX_IMPORT_ERROR = None
 
+# Named in the User-Agent of every API request; keep in step with galaxy.yml.
+COLLECTION_VERSION = "0.2.0"
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
 READ_METHODS = frozenset(("GET", "HEAD"))
 # Backoff: 0.5 s, 1 s, 2 s ... capped.
@@ -65,6 +65,46 @@ DEFAULT_QUOTA_BUDGET = 600.0
 MAX_RATE_LIMITED_ATTEMPTS = 30
 
 REDACTED = "<redacted>"
+# HTTP status -> error code (docs/dev/api-notes.md, section 2; 422 is REST v2's schema violation).
+STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
+                422: "unprocessable", 429: "rate_limited"}
+RAW_BODY_LIMIT = 300
+
+
+def code_for_status(status):
+    return STATUS_CODES.get(status) or ("server_error" if status >= 500 else "api_error")
+
+
+def _text(value):
+    if value is None:
+        return ""
+    return value.strip() if isinstance(value, str) else jsonlib.dumps(value, sort_keys=True)
+
+
+def message_from_body(status, body_text):
+    """``(message, errors)`` of an error body: its ``error``, ``message``, ``detail`` or ``title``, else the raw body,
+    else a generic message; ``errors`` is the problem+json ``errors`` list (validation details)."""
+    errors = []
+    try:
+        parsed = jsonlib.loads(body_text) if body_text else None
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        raw_errors = parsed.get("errors")
+        if isinstance(raw_errors, list):
+            errors = [_text(item.get("message") if isinstance(item, dict) else item) for item in raw_errors]
+            errors = [item for item in errors if item]
+        for key in ("error", "message", "detail", "title"):
+            text = _text(parsed.get(key))
+            if text:
+                if errors and key in ("detail", "title"):
+                    text = f"{text}: {'; '.join(errors)}"
+                return text, errors
+        if errors:
+            return "; ".join(errors), errors
+    if body_text and body_text.strip() and not isinstance(parsed, (dict, list)):
+        return body_text.strip()[:RAW_BODY_LIMIT], errors
+    return f"api request failed with status {status}", errors
 
 
 def post_create(client, path, body):
@@ -88,11 +128,9 @@ class _SystemClock:
 
 
 def tls_verification(validate_certs, urls):
-    """What the client verifies TLS with (httpx's ``verify``) when it talks to ``urls`` (absolute requests go to
-    no other host). A client whose URLs are all plain HTTP (the local simulator, a proxy on loopback) makes no TLS
-    connection, since it follows no redirects, so it does not load the CA bundle, about 40 ms of every module process
-    (docs/dev/architecture.md, "Import cost"). Its context trusts no certificate: a TLS connection it did make would
-    fail, never go unverified."""
+    """httpx's ``verify`` for a client that talks to ``urls`` only. With plain HTTP alone (the simulator, a proxy on
+    loopback) and no redirects followed there is no TLS, so the CA bundle (about 40 ms of every module process) is
+    not loaded: the context trusts no certificate, so a TLS connection would fail, never go unverified."""
     if any(str(url).lower().startswith("https:") for url in urls):
         return validate_certs
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -101,20 +139,8 @@ def tls_verification(validate_certs, urls):
 class Client:
     """One RunPod API base URL plus absolute URLs on other RunPod hosts (the serverless runtime)."""
 
-    def __init__(
-        self,
-        api_key,
-        base_url,
-        *,
-        timeout=30.0,
-        validate_certs=True,
-        user_agent=DEFAULT_USER_AGENT,
-        transport=None,
-        clock=None,
-        max_attempts=3,
-        rng=None,
-        other_urls=(),
-    ):
+    def __init__(self, api_key, base_url, *, timeout=30.0, validate_certs=True, user_agent=DEFAULT_USER_AGENT,
+                 transport=None, clock=None, max_attempts=3, rng=None, other_urls=()):
         if not HAS_HTTPX:
             raise RuntimeError("the httpx Python library is required")
         self._secret = api_key or ""
@@ -137,14 +163,9 @@ class Client:
         headers = {"User-Agent": user_agent or DEFAULT_USER_AGENT, "Accept": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
-        self._http = httpx.Client(
-            base_url=self.base_url + "/",
-            headers=headers,
-            timeout=self.timeout,
-            verify=tls_verification(validate_certs, (self.base_url, *other_urls)),
-            transport=transport,
-            follow_redirects=False,
-        )
+        self._http = httpx.Client(base_url=self.base_url + "/", headers=headers, timeout=self.timeout,
+                                  verify=tls_verification(validate_certs, (self.base_url, *other_urls)),
+                                  transport=transport, follow_redirects=False)
 
     def __repr__(self):
         return f"Client(base_url={self.base_url!r}, timeout={self.timeout!r})"
@@ -155,9 +176,7 @@ class Client:
     def redact(self, text):
         """``text`` with every occurrence of the API key replaced."""
         text = str(text)
-        if self._secret and len(self._secret) >= 4:
-            text = text.replace(self._secret, REDACTED)
-        return text
+        return text.replace(self._secret, REDACTED) if len(self._secret) >= 4 else text
 
     # -- retries -----------------------------------------------------------------------------------
 
@@ -194,31 +213,25 @@ class Client:
         return RunPodError("rate_limited", status, message, retry_after=details["resets_in"], quota=details,
                            fatal=True)
 
-    def pause(self, seconds):
-        """Hold every request of this client (from any thread) for ``seconds`` from now."""
-        self.quota.hold(seconds)
-
-    def _on_api_host(self, url):
-        return "://" not in str(url) or str(url).startswith(self.base_url + "/")
-
-    def _send(self, method, url, json=None, params=None, timeout=None, deadline=math.inf):
-        """One attempt. Returns the httpx response or a ``RunPodError`` for a transport failure (or a quota that
-        cannot reset before ``deadline``: nothing is sent then)."""
-        keeper = self.quota if self._on_api_host(url) else None  # the runtime's other host has its own limits
+    def _admit(self, url, deadline):
+        """Wait for the quota and count the request; returns the keeper its answer settles (None off the API host:
+        the runtime's other host has its own limits). Raises ``rate_limited`` when the quota resets after
+        ``deadline``: nothing is sent then."""
+        keeper = self.quota if "://" not in str(url) or str(url).startswith(self.base_url + "/") else None
         block = keeper.acquire(deadline) if keeper is not None else None
         if block is not None:
-            return self.quota_error(block)
+            raise self.quota_error(block)
         with self._count_lock:
             self.requests_made += 1
+        return keeper
+
+    def _send(self, method, url, json=None, params=None, timeout=None, deadline=math.inf):
+        """One attempt: the httpx response, or a ``RunPodError`` for a transport failure."""
+        keeper = self._admit(url, deadline)
         failure = response = None
         try:
-            response = self._http.request(
-                method,
-                url,
-                json=json,
-                params=params,
-                timeout=self.timeout if timeout is None else float(timeout),
-            )
+            response = self._http.request(method, url, json=json, params=params,
+                                          timeout=self.timeout if timeout is None else float(timeout))
         except httpx.TimeoutException as exc:
             failure = f"request timed out ({type(exc).__name__}): {exc}"
         except httpx.HTTPError as exc:
@@ -245,14 +258,9 @@ class Client:
         except Exception:  # undecodable body: fall back to the generic message
             body_text = ""
         message, errors = message_from_body(status, body_text)
-        retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        return RunPodError(
-            code_for_status(status),
-            status,
-            self.redact(message),
-            retry_after=retry_after,
-            errors=[self.redact(item) for item in errors],
-        )
+        return RunPodError(code_for_status(status), status, self.redact(message),
+                           retry_after=parse_retry_after(response.headers.get("Retry-After")),
+                           errors=[self.redact(item) for item in errors])
 
     def _decode(self, response):
         if response.status_code == 204 or not response.content:
@@ -261,11 +269,8 @@ class Client:
             return response.json()
         except ValueError:
             snippet = self.redact(response.text[:80])
-            return RunPodError(
-                "bad_response",
-                response.status_code,
-                f"the API answered {response.status_code} with a body that is not JSON: {snippet!r}",
-            )
+        return RunPodError("bad_response", response.status_code,
+                           f"the API answered {response.status_code} with a body that is not JSON: {snippet!r}")
 
     @contextlib.contextmanager
     def stream(self, url, *, params=None, headers=None, timeout=None, deadline=None):
@@ -273,14 +278,8 @@ class Client:
         no retries, no decoding; paced by the quota, counted and logged like every request (``_api/sse.py`` reads
         log streams). A quota that cannot reset within the task's budget, or by ``deadline`` (this clock's time:
         a log read waits no longer than its own budget), raises ``rate_limited``."""
-        keeper = self.quota if self._on_api_host(url) else None
         limit = self._deadline(self.clock.now())
-        limit = limit if deadline is None else min(limit, deadline)
-        block = keeper.acquire(limit) if keeper is not None else None
-        if block is not None:
-            raise self.quota_error(block)
-        with self._count_lock:
-            self.requests_made += 1
+        keeper = self._admit(url, limit if deadline is None else min(limit, deadline))
         self._log("GET", url, "stream")
         settled = keeper is None
         try:
@@ -296,11 +295,8 @@ class Client:
                 keeper.settle(None)
 
     def request(self, method, url, *, json=None, params=None, attempts=None, timeout=None):
-        """Send a request; return the decoded JSON body (None when empty) or raise ``RunPodError``.
-
-        ``url`` is a path under ``base_url`` or an absolute URL. GETs retry 429/5xx/network errors,
-        other methods retry only 429; ``attempts=1`` disables retries.
-        """
+        """The decoded JSON body (None when empty) of ``url`` (a path under ``base_url`` or an absolute URL), or
+        ``RunPodError``. GETs retry 429/5xx/network errors, other methods only 429; ``attempts=1`` retries none."""
         method = method.upper()
         limit = self.max_attempts if attempts is None else max(1, int(attempts))
         limit_429 = MAX_RATE_LIMITED_ATTEMPTS if attempts is None else limit

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import model_validator
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _Input, _raise
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _Input, _raise, model_validator
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import range_problems
 
 # Serverless endpoint counts: (option, lowest, highest or None).

@@ -2,29 +2,24 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The input rules: every rule a module's options must pass before any API call, written once: the models all
-share here (``_Input``, ``NamedInput``, ``TemplateInput``), each resource's beside it (``pod_inputs``,
-``endpoint_inputs``, ``account_inputs``, ``job_inputs``), so a task imports only its own.
+"""The input rules every module's options must pass before any API call: the models all share here (``_Input``,
+``NamedInput``, ``TemplateInput``), each resource's beside it (``pod_inputs``, ``endpoint_inputs``,
+``account_inputs``, ``job_inputs``), so a task imports only its own.
 
-Each ``*Input`` model names the options a module takes that a rule applies to: one option's rules are field
-validators (written with the checks of ``_api.values``), rules that tie options together are the model's
-validator, and what RunPod cannot do is ``_api.capabilities``. ``_module.base.input_problem`` validates a
-module's params against its model and returns the broken rules' message; a module calls it (``input_model``)
-before any API call. What a create needs is the model's too (``create_needs``, ``create_problem``), asked by
-``ResourceModule`` once the lookup found nothing, before the create. The user-facing list of every rule is
-docs/docsite/rst/guide_input_checks.rst.
+One option's rules are field validators (the checks of ``_api.values``), rules that tie options together the
+model's validator, what RunPod cannot do ``_api.capabilities``. ``_module.base.check_input`` validates a module's
+params against its model before any API call; ``create_problem`` says what a create lacks once the lookup found
+nothing. The user-facing list of every rule is docs/docsite/rst/guide_input_checks.rst.
+
+pydantic is import-guarded here: without it the models still import (the sanity import test runs without it) and
+``RunPodModule`` fails early with ``missing_required_lib`` in a process that imported this file.
 """
 
 from __future__ import annotations
 
+import traceback
 from typing import ClassVar
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import (
-    BaseModel,
-    ConfigDict,
-    field_validator,
-    model_validator,
-)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_STORAGE_GB,
     MIN_PERSISTENT_VOLUME_GB,
@@ -36,6 +31,34 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     name_problem,
     public_key_problem,
 )
+
+try:
+    from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+except ImportError:  # pragma: no cover - exercised by the sanity import test
+    HAS_PYDANTIC = False
+    PYDANTIC_IMPORT_ERROR: str | None = traceback.format_exc()
+
+    def field_validator(*fields, **kwargs):  # type: ignore[no-redef]
+        return lambda function: function
+
+    def model_validator(**kwargs):  # type: ignore[no-redef]
+        return lambda function: function
+
+    class BaseModel:  # type: ignore[no-redef]
+        """Stand-in so this file imports without pydantic."""
+
+    def ConfigDict(**kwargs):  # type: ignore[no-redef]  # noqa: N802
+        return kwargs
+
+else:
+    HAS_PYDANTIC = True
+    PYDANTIC_IMPORT_ERROR = None
+
+
+# The checks a value gets before pydantic reads it (they normalise it), and the smallest size of each storage option.
+_BEFORE = {"ports": check_ports, "env": check_env, "secret_env": check_secret_env,
+           "data_center_ids": check_data_center_ids}
+_LOWEST_GB = {"container_disk_gb": 1, "volume_gb": MIN_PERSISTENT_VOLUME_GB}
 
 
 def _raise(problem):
@@ -54,15 +77,10 @@ class _Input(BaseModel):
 
     @classmethod
     def create_problem(cls, params: dict) -> str | None:
-        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None.
-
-        Every missing need in one message, the same in every module: ``creating one needs a, b or c and d``.
-        """
-        missing = []
-        for need in cls.create_needs:
-            options = (need,) if isinstance(need, str) else need
-            if not any(params.get(option) for option in options):
-                missing.append(" or ".join(options))
+        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None:
+        every missing need in one message, the same in every module (``creating one needs a, b or c and d``)."""
+        needs = [(need,) if isinstance(need, str) else need for need in cls.create_needs]
+        missing = [" or ".join(options) for options in needs if not any(params.get(option) for option in options)]
         if not missing:
             return None
         listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
@@ -74,50 +92,27 @@ class _Input(BaseModel):
         # command, so both would fight (a 400, or a diff on every run).
         given = [option for option in ("cmd", "entrypoint") if getattr(self, option, None) is not None]
         if getattr(self, "docker_args", None) is not None and given:
-            raise ValueError(
-                f"docker_args and {' and '.join(given)} are two forms of the container's one command: give "
-                "docker_args (a shell string) or cmd/entrypoint (exec-form lists), not both."
-            )
+            raise ValueError(f"docker_args and {' and '.join(given)} are two forms of the container's one command: "
+                             "give docker_args (a shell string) or cmd/entrypoint (exec-form lists), not both.")
         return self
 
     @field_validator("name", check_fields=False)
     @classmethod
     def _name(cls, value):
-        if value is not None:
-            _raise(name_problem(value))
+        _raise(value is not None and name_problem(value))
         return value
 
-    @field_validator("ports", mode="before", check_fields=False)
+    @field_validator("ports", "env", "secret_env", "data_center_ids", mode="before", check_fields=False)
     @classmethod
-    def _ports(cls, value):
-        return check_ports(value)
+    def _checked(cls, value, info):
+        return _BEFORE[info.field_name](value)
 
-    @field_validator("env", mode="before", check_fields=False)
+    @field_validator("container_disk_gb", "volume_gb", check_fields=False)
     @classmethod
-    def _env(cls, value):
-        return check_env(value)
-
-    @field_validator("secret_env", mode="before", check_fields=False)
-    @classmethod
-    def _secret_env(cls, value):
-        return check_secret_env(value)
-
-    @field_validator("container_disk_gb", check_fields=False)
-    @classmethod
-    def _disk(cls, value):
-        return check_count("container_disk_gb", value, 1, MAX_STORAGE_GB, " GB")
-
-    @field_validator("data_center_ids", mode="before", check_fields=False)
-    @classmethod
-    def _data_centers(cls, value):
-        return check_data_center_ids(value)
-
-    @field_validator("volume_gb", check_fields=False)
-    @classmethod
-    def _volume(cls, value):
-        if value == 0:
+    def _gigabytes(cls, value, info):
+        if info.field_name == "volume_gb" and value == 0:
             return value  # no volume
-        return check_count("volume_gb", value, MIN_PERSISTENT_VOLUME_GB, MAX_STORAGE_GB, " GB")
+        return check_count(info.field_name, value, _LOWEST_GB[info.field_name], MAX_STORAGE_GB, " GB")
 
     @field_validator("ssh_public_key", check_fields=False)
     @classmethod

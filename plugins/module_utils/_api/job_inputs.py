@@ -2,12 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The input rules of a serverless job (``runpod.cloud.endpoint_job``), checked before any API call.
-
-``job_request(params)`` returns the checked request (the ``/run`` body and where it goes) or raises ``ValueError``
-with the first broken rule's message. The policy ranges are RunPod's "execution policies" (docs/dev/api-notes.md,
-"Serverless jobs"); the user-facing list is docs/docsite/rst/guide_input_checks.rst.
-"""
+"""The input rules of a serverless job (``runpod.cloud.endpoint_job``), checked before any API call (the policy
+ranges: docs/dev/api-notes.md, "Serverless jobs"; the user-facing list: docs/docsite/rst/guide_input_checks.rst)."""
 
 from __future__ import annotations
 
@@ -92,14 +88,11 @@ def _input_problem(value):
 
 
 def job_request(params):
-    """``{"endpoint_id", "endpoint_name", "job_id", "state", "body"}`` from the module's params.
-
-    Raises ``ValueError`` with the first broken rule: exactly one of ``endpoint_id``/``endpoint_name``; ``input`` to
-    submit or ``id`` to read or cancel, never both; ``state: cancelled`` needs ``id``; the policy ranges; the webhook
-    URL; names and ids without stray whitespace.
-    """
+    """``{"endpoint_id", "endpoint_name", "job_id", "state", "body"}`` (the ``/run`` body and where it goes) from the
+    module's params; raises ``ValueError`` with the first broken rule."""
     endpoint_id, endpoint_name = params.get("endpoint_id"), params.get("endpoint_name")
     job_id, job_input, state = params.get("id"), params.get("input"), params.get("state") or "present"
+    request = {"endpoint_id": endpoint_id, "endpoint_name": endpoint_name, "job_id": job_id, "state": state}
     if (endpoint_id is None) == (endpoint_name is None):
         raise ValueError("give exactly one of endpoint_id and endpoint_name (the endpoint that runs the job)")
     problem = job_id_problem(endpoint_id, "endpoint_id") if endpoint_id is not None else name_problem(
@@ -122,18 +115,11 @@ def job_request(params):
                   if params.get(option) is not None]
         if extras:
             raise ValueError(f"{', '.join(extras)} apply to a new job (with input), not to an existing one (id)")
-        return {"endpoint_id": endpoint_id, "endpoint_name": endpoint_name, "job_id": job_id, "state": state,
-                "body": None}
+        return {**request, "body": None}
     problem = _input_problem(job_input)
     if problem is None and params.get("webhook") is not None:
         problem = webhook_problem(params["webhook"])
     if problem:
         raise ValueError(problem)
-    body = {"input": job_input}
-    checked_policy = policy(params)
-    if checked_policy:
-        body["policy"] = checked_policy
-    if params.get("webhook") is not None:
-        body["webhook"] = params["webhook"]
-    return {"endpoint_id": endpoint_id, "endpoint_name": endpoint_name, "job_id": None, "state": state,
-            "body": body}
+    body = {"input": job_input, "policy": policy(params), "webhook": params.get("webhook")}
+    return {**request, "body": {key: value for key, value in body.items() if value is not None}}

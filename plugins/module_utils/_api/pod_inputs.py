@@ -11,8 +11,12 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
-from ansible_collections.runpod.cloud.plugins.module_utils._api.compat import field_validator, model_validator
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _ContainerInput, _raise
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
+    _ContainerInput,
+    _raise,
+    field_validator,
+    model_validator,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     MAX_GPU_COUNT,
     MAX_VCPU_COUNT,
@@ -39,16 +43,14 @@ def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids", example="NVIDIA GeF
     unknown, hint = _catalog.unknown_gpu_types(list(gpu_type_ids or []))
     if not unknown:
         return None
-    names = ", ".join(repr(gpu) for gpu in unknown)
-    return (
-        f"unknown GPU type(s) in {option}: {names}. Use RunPod's GPU type ids such as {example!r}"
-        + (f"; {hint}" if hint else ".")
-    )
+    use = f". Use RunPod's GPU type ids such as {example!r}" if example else ""
+    return f"unknown GPU type(s) in {option}: {', '.join(repr(gpu) for gpu in unknown)}{use}" + (
+        f"; {hint}" if hint else ".")
 
 
 def gpu_choice_problem(params, ids_option):
-    """``gpu_requirements`` and ``max_price_per_hr`` (pod and cluster; ``ids_option`` names the module's own GPU
-    type option), refused before any API call: they decide what may bill."""
+    """What ``gpu_requirements`` and ``max_price_per_hr`` break (pod and cluster; ``ids_option`` names the module's own
+    GPU type option), or None: they decide what may bill."""
     p = params
     wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
     if wanted is not None and p.get(ids_option):
@@ -77,13 +79,7 @@ def gpu_choice_problem(params, ids_option):
     maker = wanted.get("manufacturer")
     if maker is not None and str(maker).upper() not in MANUFACTURERS:
         return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
-    unknown, hint = _catalog.unknown_gpu_types(wanted.get("exclude") or [])
-    if unknown:
-        return (
-            f"unknown GPU type(s) in gpu_requirements.exclude: {', '.join(repr(gpu) for gpu in unknown)}"
-            + (f"; {hint}" if hint else ".")
-        )
-    return None
+    return unknown_gpu_problem(wanted.get("exclude"), "gpu_requirements.exclude", None)
 
 
 def fleet_problem(values):

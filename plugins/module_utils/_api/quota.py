@@ -2,28 +2,14 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""RunPod's per-user quotas, read from every answer and kept before every request (docs/dev/api-notes.md, "Rate
-limits"; docs/pods.md, "Fleets and RunPod's quotas").
+"""RunPod's per-user quotas, read from every answer and kept before every request. The headers, what is left of a
+window and why it is counted so are in docs/dev/api-notes.md, "Rate limits" (docs/pods.md, "Fleets and RunPod's
+quotas", for the user's side).
 
-Every authenticated REST answer carries ``RateLimit-Policy`` (``"minute";q=60;w=60, "hour";q=3000;w=3600, ...``:
-quota ``q`` per window of ``w`` seconds) and ``RateLimit`` (``"minute";r=0;t=41, ...``: ``r`` requests left, ``t``
-seconds until the window resets). An answer without them means the caller is exempt: no pacing then.
-
-``QuotaKeeper`` is one per client and thread-safe (a fleet's workers and a batch wait share it). ``acquire`` is
-called before a request: when a window is spent it waits (on the client's clock) until the window resets, so a
-fleet paces itself instead of provoking 429s. A 429's ``Retry-After`` holds every request (``hold``). A wait that
-would end after the caller's deadline is not started: ``acquire`` returns the ``Block`` instead, and the caller
-fails with it.
-
-What is left of a window (docs/dev/api-notes.md, "Rate limits"): the lowest ``r`` an answer of the window's period
-gave, minus the requests in flight, minus the requests of the period that got no answer. The lowest ``r`` is the
-newest count RunPod made (answers may be handled out of order); a request in flight may or may not be in it, so it
-counts as spent until its own answer says; once every answer is in, what is left is exactly what RunPod said, so
-the whole window is spent on requests. (Before, each answer's ``r`` minus the requests then in flight was kept as a
-floor: the requests RunPod had already counted were subtracted twice, and a fleet of 10 workers left 9 of every 60
-unused and needed a third window for 100 pods.) No share of a window is held back for reads: within a task the
-reads that follow the creates (the name check, the wait) start only after the last create, so a reserve would
-only move creates into a later window (docs/pods.md, "Fleets and RunPod's quotas").
+``QuotaKeeper`` is one per client and thread-safe (a fleet's workers and a batch wait share it): ``acquire`` waits
+before a request until every window has room, so a fleet paces itself instead of provoking 429s, and a 429's
+``Retry-After`` holds every request (``hold``). A wait that would end after the caller's deadline is not started:
+the caller fails with the ``Block`` instead.
 """
 
 from __future__ import annotations
@@ -46,9 +32,7 @@ def _number(text):
         value = float(text)
     except (TypeError, ValueError):
         return None
-    if math.isnan(value) or math.isinf(value) or value < 0:
-        return None
-    return value
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def _split_outside_quotes(text, separator):
@@ -72,11 +56,8 @@ def _split_outside_quotes(text, separator):
 
 
 def parse_members(text):
-    """``{window name: {parameter: number}}`` from a structured-field list (``"minute";q=60;w=60, ...``).
-
-    Lenient: a member without a usable name is skipped, a parameter that is not a non-negative number is dropped,
-    never an exception. The name may be a quoted string or a token.
-    """
+    """``{window name: {parameter: number}}`` from a structured-field list (``"minute";q=60;w=60, ...``); lenient
+    (never an exception): a member without a usable name is skipped, a parameter that is no number >= 0 dropped."""
     members: dict = {}
     if not isinstance(text, str):
         return members
@@ -99,9 +80,7 @@ def parse_members(text):
 
 def parse_retry_after(value, now=None):
     """Seconds from a ``Retry-After`` header (delta-seconds or HTTP date); None when absent or unreadable."""
-    if value is None:
-        return None
-    value = value.strip()
+    value = (value or "").strip()
     if not value:
         return None
     try:
@@ -111,23 +90,12 @@ def parse_retry_after(value, now=None):
             when = email.utils.parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):
             return None
-        if when is None:
-            return None
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
     if math.isnan(seconds):
         return None
     return max(0.0, seconds)
-
-
-def format_policy(windows):
-    """The ``RateLimit-Policy`` text of ``[(name, quota, seconds), ...]``."""
-    return ", ".join(f'"{name}";q={quota};w={_text(seconds)}' for name, quota, seconds in windows)
-
-
-def _text(number):
-    return str(int(number)) if float(number).is_integer() else f"{number:.3f}".rstrip("0")
 
 
 def seconds_text(seconds):
@@ -160,7 +128,7 @@ class Window:
         if now >= self.reset_at:
             self.reported = self.quota if self.quota is not None else math.inf
             self.lost = 0
-            self.reset_at = now + (self.length or 0.0) if self.length else math.inf
+            self.reset_at = now + self.length if self.length else math.inf
 
 
 @dataclass(frozen=True)
@@ -215,16 +183,8 @@ class QuotaKeeper:
         self._hold: Block | None = None
         self._in_flight = 0
         self._announced: tuple | None = None
-        self.pauses = 0
-        self.paused_seconds = 0.0
 
     # -- what the answers say ----------------------------------------------------------------------------------
-    @property
-    def exempt(self):
-        """True while the last answer carried no quota headers (or no answer came yet)."""
-        with self._cond:
-            return not self._windows
-
     def windows(self):
         """``{name: (requests left, quota, reset time)}`` as the keeper counts them now."""
         with self._cond:
@@ -246,8 +206,7 @@ class QuotaKeeper:
             self._cond.notify_all()
 
     def _observe(self, policy_text, state_text):
-        state = parse_members(state_text)
-        state = {name: params for name, params in state.items() if "r" in params and "t" in params}
+        state = {name: params for name, params in parse_members(state_text).items() if "r" in params and "t" in params}
         if not state:
             self._windows = {}  # no quota headers: the caller is exempt
             return
@@ -286,12 +245,6 @@ class QuotaKeeper:
             spent = [w for w in self._windows.values() if w.reported <= 0]
             return max(spent, key=lambda w: w.reset_at).name if spent else None
 
-    def release(self):
-        """A request ``acquire`` counted was not sent after all."""
-        with self._cond:
-            self._in_flight = max(0, self._in_flight - 1)
-            self._cond.notify_all()
-
     # -- before a request ------------------------------------------------------------------------------------
     def _block(self, now):
         """The pause that holds the next request (the one ending last), or None."""
@@ -304,11 +257,8 @@ class QuotaKeeper:
         return worst
 
     def acquire(self, deadline=math.inf):
-        """Wait until every window has room, then count the request in flight; returns None.
-
-        When the wait would end after ``deadline`` (the clock's time) nothing is counted and the ``Block`` comes
-        back: the caller fails with it instead of waiting for nothing.
-        """
+        """Wait until every window has room, then count the request in flight and return None; or, when the wait
+        would end after ``deadline`` (the clock's time), count nothing and return the ``Block``."""
         while True:
             line = None
             with self._cond:
@@ -326,8 +276,6 @@ class QuotaKeeper:
                 key = (block.window, round(block.resume_at, 3))
                 if key != self._announced:
                     self._announced = key
-                    self.pauses += 1
-                    self.paused_seconds += block.resume_at - now
                     line = block.line(now)
             if line is not None and self.report is not None:
                 self.report(line)

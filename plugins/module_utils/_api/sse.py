@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import codecs
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, RunPodError, httpx
-from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import code_for_status, message_from_body
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
+    HAS_HTTPX,
+    RunPodError,
+    code_for_status,
+    httpx,
+    message_from_body,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines import (
     MalformedLogError,
     SSEParser,
@@ -45,19 +50,15 @@ def _error_text(client, response):
 
 
 def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None, stop=None):
-    """The newest ``tail`` lines of each source of one log stream (``source`` None = both), read until the backfill
-    is over or ``deadline`` (``clock.now()`` time) passes; a logs block, never an exception. A read that answered
-    ends by the deadline, or ``quiet`` after its last chunk when that came just before the deadline. ``stop``
-    (``{ts, line} -> bool``, fed every kept line) ends the read at once when it answers true: a caller that has
-    what it came for need not wait for the stream to go quiet."""
+    """The newest ``tail`` lines of each source of one log stream (``source`` None = both) as a logs block, read
+    until the backfill is over or ``deadline`` (``clock.now()`` time) passes. ``stop`` (``{ts, line} -> bool``, fed
+    every kept line) ends the read at once: a caller that has what it came for need not wait for the quiet."""
     remaining = deadline - clock.now()
     if remaining <= 0:
         return logs_block(unavailable="the log read budget was spent before this read")
     if not HAS_HTTPX:  # pragma: no cover - the modules fail earlier without httpx
         return logs_block(unavailable="the httpx library is missing")
-    params = {"tail": max(0, min(int(tail), 5000))}
-    if source is not None:
-        params["source"] = source
+    params = {"tail": max(0, min(int(tail), 5000)), **({"source": source} if source is not None else {})}
     wanted = {"Accept": EVENT_STREAM, "Cache-Control": "no-cache", **(headers or {})}
     tails = Tails(tail, mask)
     parser = SSEParser()
@@ -91,9 +92,9 @@ def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, q
 
 
 def _quiet_reads(response, seconds):
-    """From now on each read of the body waits at most ``seconds``, so a silent stream ends on a read timeout.
-    httpcore takes the read timeout from the request's ``timeout`` extension when the body is first read (after the
-    headers); a transport that took it earlier still ends the read by the deadline (``_read_events``)."""
+    """From now on each read of the body waits at most ``seconds``, so a silent stream ends on a read timeout
+    (httpcore reads the request's ``timeout`` extension when the body is first read; else ``_read_events``'s
+    deadline ends it)."""
     try:
         timeouts = response.request.extensions.get("timeout")
     except (AttributeError, RuntimeError):  # a response without its request
@@ -105,8 +106,7 @@ def _quiet_reads(response, seconds):
 def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source, stop=None):
     """Feed the stream to the parser until it goes quiet, the deadline passes, the byte bound is reached or
     ``stop`` answers true for a kept line."""
-    last_event = clock.now()
-    received = 0
+    last_event, received = clock.now(), 0
     for chunk in response.iter_bytes():
         received += len(chunk)
         events = parser.feed(decoder.decode(chunk))
@@ -117,9 +117,7 @@ def _read_events(response, parser, decoder, tails, deadline, clock, quiet, sourc
                 if stop is not None and stop(entry):
                     return
         now = clock.now()
-        if events:
-            last_event = now
-        if received >= MAX_STREAM_BYTES:
-            return  # the tail of what came is kept; a container this chatty has more to say than fits
-        if now >= deadline or now - last_event >= quiet:
+        last_event = now if events else last_event
+        # At the byte bound the tail of what came is kept: a container this chatty has more to say than fits.
+        if received >= MAX_STREAM_BYTES or now >= deadline or now - last_event >= quiet:
             return

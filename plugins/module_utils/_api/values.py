@@ -26,11 +26,8 @@ DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
 
 
 def name_problem(value, option="name"):
-    """Why ``value`` cannot name a RunPod resource, or None.
-
-    Names are read back without surrounding whitespace, so such a name would never be found again by a lookup:
-    every run would create another resource, and ``state: absent`` would never delete it.
-    """
+    """Why ``value`` cannot name a RunPod resource, or None. Names are read back without surrounding whitespace, so
+    such a name would never be found again: every run would create another, and ``state: absent`` delete none."""
     if not value:
         return f"{option} must not be empty"
     if value != value.strip():
@@ -43,6 +40,12 @@ def name_problem(value, option="name"):
     if len(value) > NAME_MAX_LENGTH:
         return f"{option} must be at most {NAME_MAX_LENGTH} characters (it has {len(value)})"
     return None
+
+
+def _check_env_key(option, key):
+    if not isinstance(key, str) or not ENV_KEY.match(key):
+        raise ValueError(f"{option} key {key!r} is not a valid environment variable name (letters, digits and _, not "
+                         "starting with a digit)")
 
 
 def port_problem(entry):
@@ -85,11 +88,7 @@ def check_env(env):
         raise ValueError(f"env must be a mapping of variable names to strings, got {type(env).__name__}")
     result = {}
     for key, value in env.items():
-        if not isinstance(key, str) or not ENV_KEY.match(key):
-            raise ValueError(
-                f"env key {key!r} is not a valid environment variable name (letters, digits and _, not starting "
-                "with a digit)"
-            )
+        _check_env_key("env", key)
         if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
             isinstance(value, float) and not math.isfinite(value)
         ):
@@ -131,11 +130,7 @@ def check_secret_env(secret_env):
         raise ValueError(f"secret_env must be a mapping of variable names to secret names, got "
                          f"{type(secret_env).__name__}")
     for key, name in secret_env.items():
-        if not isinstance(key, str) or not ENV_KEY.match(key):
-            raise ValueError(
-                f"secret_env key {key!r} is not a valid environment variable name (letters, digits and _, not "
-                "starting with a digit)"
-            )
+        _check_env_key("secret_env", key)
         problem = secret_name_problem(name, f"secret_env {key}")
         if problem:
             raise ValueError(problem)
@@ -206,11 +201,8 @@ def key_lines(text):
 
 
 def public_key_problem(text, option):
-    """Why ``text`` (one public key line a line) cannot be given as ``option``; None when every line is a key.
-
-    The message names the option and what the value looks like, never the value: a private key pasted here must
-    not reach RunPod (an env any account member reads), a result or a log.
-    """
+    """Why ``text`` (one public key line a line) cannot be given as ``option``, or None. The message never shows
+    the value: a private key pasted here must not reach RunPod (an env any account member reads), a result or a log."""
     if not text:
         return None
     if PRIVATE_KEY.search(text):

@@ -32,9 +32,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
-# pydantic is imported (through ``_api.compat``) only by the modules whose input rules use it (``_api.inputs``): a
+# pydantic is imported (by ``_api.inputs``, its guard) only by the modules whose input rules use it: a
 # read-only task never pays for it (docs/dev/architecture.md, "Import cost").
-_PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.compat"
+_PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.inputs"
 
 
 # The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"): set by the action

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api import client as _client
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
+    COLLECTION_VERSION,
     DEFAULT_USER_AGENT,
     Client,
     RunPodError,
+    message_from_body,
     parse_retry_after,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._api.errors import message_from_body
-from ansible_collections.runpod.cloud.plugins.module_utils._api.version import COLLECTION_VERSION
 
 SECRET = "rpa_SECRETKEY1234567890"
 BASE = "https://api.example.test/v2"
@@ -231,10 +231,10 @@ def test_a_429_pauses_the_next_request_of_the_client_too():
     assert clock.sleeps == [7.0], "the pause is over once waited out"
 
 
-def test_pause_holds_requests_until_it_ends():
+def test_a_hold_holds_requests_until_it_ends():
     client, _script, clock = make_client(httpx.Response(200, json={}))
-    client.pause(4)
-    client.pause(1)  # a shorter pause never shortens a longer one
+    client.quota.hold(4)
+    client.quota.hold(1)  # a shorter hold never shortens a longer one
     client.request("GET", "pods")
     assert clock.sleeps == [4.0]
 
