@@ -15,8 +15,8 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import declares_port
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list as split_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import port_list as split_ports
 
 PodView = Any  # a ``pod_fields.PodView`` (not imported: the table's file imports this one)
 
