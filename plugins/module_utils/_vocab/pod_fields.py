@@ -68,8 +68,8 @@ def ssh_address(value: Any) -> SshAddress | None:
     if not host or not port:
         return None
     user = as_str(block.get("username")) or as_str(block.get("user")) or "root"
-    return SshAddress(host=host, port=port, user=user, command=as_str(block.get("command")) or
-                      f"ssh {user}@{host} -p {port}")
+    return SshAddress(host=host, port=port, user=user,
+                      command=as_str(block.get("command")) or podstate.ssh_command(host, port, user))
 
 
 def compute_type(payload: Any) -> str:
