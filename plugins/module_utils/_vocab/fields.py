@@ -378,9 +378,7 @@ class Table:
 
 def _plain(value: Any) -> Any:
     """A result value: lists and dicts copied (a result never shares a view's containers)."""
-    if isinstance(value, list | tuple):
-        return list(value)
-    return dict(value) if isinstance(value, dict) else value
+    return list(value) if isinstance(value, list | tuple) else dict(value) if isinstance(value, dict) else value
 
 
 def _record_class(name: str, base: type, rows: list, module: str, types: dict | None, with_id: bool,
