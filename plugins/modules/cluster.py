@@ -386,7 +386,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields
     ClusterSpec,
     describe_cluster,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_set, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import port_set, with_ssh_port
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -201,7 +201,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._rules.secret_rules i
     failed_update_message,
     planned_update,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SecretSpec, describe_secret
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import SecretSpec, describe_secret
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

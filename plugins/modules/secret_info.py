@@ -60,7 +60,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     INFO_SELECTION_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import describe_secret
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import describe_secret
 
 ARGUMENT_SPEC = argument_spec(
     AUTH_ARGUMENT_SPEC,

@@ -12,8 +12,7 @@ from __future__ import annotations
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import pick_list
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import env_strings, pick_list, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
 # The fields the cluster's table sends as they are; the container part below merges a template's.

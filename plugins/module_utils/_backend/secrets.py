@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.secrets``: account secrets on REST v2 (``/account/secrets``); ``_vocab/secret_fields.SECRET`` reads the
+"""``backend.secrets``: account secrets on REST v2 (``/account/secrets``); ``_vocab/account_fields.SECRET`` reads the
 answers. A value is write-only: it goes out in a create or an update body and never comes back (docs/dev/api-notes.md,
 section 7). RunPod matches names case-insensitively (``?name=``, and a clash on create answers 409)."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, walk_pages
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SECRET
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import SECRET
 
 PATH = "account/secrets"
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings, with_ssh_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import env_strings, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
 
 UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")

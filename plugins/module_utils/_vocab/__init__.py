@@ -4,11 +4,12 @@
 # This module_utils package is private to runpod.cloud and may change without notice.
 """The ground floor: the words every layer exchanges. Records (``record``); the field tables, one per resource,
 each field declared once with its option, body and answer paths and flags, from which views, specs, bodies, changes
-and results follow (``fields``, the mechanism; ``container_fields``, the rows pods, clusters, templates and
-endpoints share; ``pod_fields``, ``endpoint_fields``, ``template_fields``, ``cluster_fields``, ``account_fields``,
-``secret_fields``); a failed API call (``api_error``), durations (``duration``), the env/ports/args normalisers
-(``normalize``), derived pod status (``podstate``), RunPod's log lines and their masking (``log_lines``), host keys
-and what host key checking makes of them (``host_keys``) and the watch source's diffing (``watch_events``).
+and results follow (``fields``, the mechanism and the env/ports/args normalisers; ``container_fields``, the rows
+pods, clusters, templates and endpoints share; ``pod_fields``, ``endpoint_fields``, ``template_fields``,
+``cluster_fields``, ``account_fields`` for network volumes, registry credentials and secrets); a failed API call
+(``api_error``), durations (``duration``), derived pod status (``podstate``), RunPod's log lines and their masking
+(``log_lines``), host keys and what host key checking makes of them (``host_keys``) and the watch source's diffing
+(``watch_events``).
 
 May import: the standard library and ``_vocab`` itself, nothing else, not even for type hints
 (tests/unit/test_architecture.py): every floor above builds on it.

@@ -2,8 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The field tables of the account's network volumes (``NETWORK_VOLUME``) and registry credentials (``REGISTRY``:
-RunPod never returns the username or password, the spec never shows them in a repr), and the billing report."""
+"""The field tables of the account's network volumes (``NETWORK_VOLUME``), registry credentials (``REGISTRY``) and
+secrets (``SECRET``), and the billing report. RunPod never returns a credential's username or password, nor a
+secret's value (only when it last changed): no row reads them and a spec never shows them in a repr."""
 
 from __future__ import annotations
 
@@ -37,6 +38,16 @@ REGISTRY = Table("container registry credential", "RegistryView", (
 RegistryView = REGISTRY.View
 RegistrySpec = REGISTRY.spec("RegistrySpec", module=__name__)
 describe_network_volume, describe_registry = NETWORK_VOLUME.describe, REGISTRY.describe
+
+SECRET = Table("secret", "SecretView", (
+    Col("name", "name", name_text, body="name", option=True, shown=True),
+    Col("value", body="value", update=True, option=True, default="", secret=True),
+    Col("description", "description", as_str, body="description", update=True, option=True, shown=True),
+    Col("created_at", "createdAt", as_str, shown=True),
+    Col("value_last_updated_at", "valueLastUpdatedAt", as_str, shown=True),
+), __name__)
+SecretSpec = SECRET.spec("SecretSpec", module=__name__)
+describe_secret = SECRET.describe
 
 
 class BillingReport(Record):

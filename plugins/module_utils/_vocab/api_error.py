@@ -12,17 +12,8 @@ class RunPodError(Exception):
     """A failed API call. ``code`` is a machine-readable code (docs/dev/api-notes.md, section 2); ``status``
     the HTTP status or None."""
 
-    def __init__(
-        self,
-        code,
-        status=None,
-        message="",
-        retry_after=None,
-        maybe_created=False,
-        errors=None,
-        quota=None,
-        fatal=False,
-    ):
+    def __init__(self, code, status=None, message="", retry_after=None, maybe_created=False, errors=None, quota=None,
+                 fatal=False):
         self.code = code
         self.status = status
         self.message = message or code

@@ -17,10 +17,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import 
     as_str,
     command_list,
     env_dict,
-    listed,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import (
     env_strings,
+    listed,
     port_list,
     same_args,
     same_command,

@@ -32,7 +32,6 @@ _UNIT_NANOS = {
 }
 _COMPONENT = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
 _DAYS = re.compile(r"([+-]?\d+)d")
-_DIGITS = re.compile(r"\d+")
 
 _FORMAT_HINT = "supported formats are e.g. 30m, 2h, 7d, or a number of seconds such as 600"
 
@@ -46,29 +45,18 @@ class DurationError(ValueError):
         super().__init__(f'invalid duration "{value}": {reason}')
 
 
-def _positive_error(value):
-    return DurationError(value, "must be positive, e.g. 30m")
+def _in_range(value, amount, limit=MAX_SECONDS):
+    """``amount`` (seconds, or nanoseconds with their ``limit``) when > 0 and <= ``limit``; else why not."""
+    if amount <= 0:
+        raise DurationError(value, "must be positive, e.g. 30m")
+    if amount > limit:
+        raise DurationError(value, f"out of range (max {MAX_DAYS}d)")
+    return amount
 
 
-def _range_error(value):
-    return DurationError(value, f"out of range (max {MAX_DAYS}d)")
-
-
-def _check_seconds(value, seconds):
-    if seconds <= 0:
-        raise _positive_error(value)
-    if seconds > MAX_SECONDS:
-        raise _range_error(value)
-    return seconds
-
-
-def _parse_go(value, text):
-    """Go ``time.ParseDuration`` syntax, computed exactly (Fraction) so ``0.1s`` is not 0.1000000001."""
-    body = text
-    negative = False
-    if body[:1] in ("+", "-"):
-        negative = body[0] == "-"
-        body = body[1:]
+def _parse_go(value):
+    """Go ``time.ParseDuration`` syntax in nanoseconds, computed exactly (Fraction) so ``0.1s`` is not 0.1000000001."""
+    body = value[1:] if value[:1] in ("+", "-") else value
     if not body:
         raise DurationError(value, _FORMAT_HINT)
     total = Fraction(0)
@@ -80,42 +68,24 @@ def _parse_go(value, text):
         number, unit = match.groups()
         total += Fraction(number) * _UNIT_NANOS[unit]
         position = match.end()
-    if negative:
-        total = -total
     # Go truncates sub-nanosecond remainders.
-    return math.trunc(total)
+    return math.trunc(-total if value[:1] == "-" else total)
 
 
 def parse(value):
     """Return ``value`` as a positive number of seconds (float), or raise ``DurationError``."""
     # bool is an int subclass; ``wait_timeout: true`` is a mistake, not one second.
-    if isinstance(value, bool) or value is None:
+    nan = isinstance(value, float) and math.isnan(value)
+    if nan or isinstance(value, bool) or not isinstance(value, int | float | str):
         raise DurationError(value, _FORMAT_HINT)
-    if isinstance(value, int):
-        return float(_check_seconds(value, value))
-    if isinstance(value, float):
-        if math.isnan(value):
-            raise DurationError(value, _FORMAT_HINT)
-        return float(_check_seconds(value, value))
     if not isinstance(value, str):
-        raise DurationError(value, _FORMAT_HINT)
-    text = value
-    if _DIGITS.fullmatch(text):
-        return float(_check_seconds(value, int(text)))
-    days = _DAYS.fullmatch(text)
+        return float(_in_range(value, value))
+    if value.isdecimal():
+        return float(_in_range(value, int(value)))
+    days = _DAYS.fullmatch(value)
     if days:
-        count = int(days.group(1))
-        if count <= 0:
-            raise _positive_error(value)
-        if count > MAX_DAYS:
-            raise _range_error(value)
-        return float(count * 86400)
-    nanos = _parse_go(value, text)
-    if nanos <= 0:
-        raise _positive_error(value)
-    if nanos > MAX_SECONDS * NANOS_PER_SECOND:
-        raise _range_error(value)
-    return nanos / NANOS_PER_SECOND
+        return float(_in_range(value, int(days.group(1)) * 86400))
+    return _in_range(value, _parse_go(value), MAX_SECONDS * NANOS_PER_SECOND) / NANOS_PER_SECOND
 
 
 def _format_fraction(whole, fraction, digits):

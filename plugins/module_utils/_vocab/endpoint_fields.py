@@ -58,10 +58,9 @@ def same_floor(current: Any, wanted: Any) -> bool:
     return (current or None) == (wanted or None)
 
 
-def col(name: str, read: Any = None, convert: Any = None, **flags: Any) -> Col:
+def col(name: str, read: Any = None, convert: Any = None, update: bool = True, **flags: Any) -> Col:
     """A row every endpoint result shows, updated in place unless told otherwise."""
-    flags.setdefault("update", True)
-    return Col(name, read, convert, shown=True, **flags)
+    return Col(name, read, convert, shown=True, update=update, **flags)
 
 
 ENDPOINT = Table("endpoint", "EndpointView", (
@@ -99,20 +98,25 @@ EndpointView = ENDPOINT.View
 EndpointSpec = ENDPOINT.spec("EndpointSpec", module=__name__)
 LIST_FIELDS = tuple(row.name for row in ENDPOINT.rows if row.default is list)
 
-# The worker counters of a serverless ``/health`` read, in the order the results list them.
-HEALTH_KEYS = ("ready", "running", "idle", "initializing", "throttled", "unhealthy")
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
+# The worker counters of a serverless ``/health`` read, in the order the results list them.
+HEALTH_KEYS = ("ready", *WORKER_STATES)
 
 
-class Health(Record):
-    """Serverless ``/health`` counters; missing counters are 0."""
+class WorkerCounts(Record):
+    """Workers per state; a missing counter is 0."""
 
+    running: int = 0
     idle: int = 0
     initializing: int = 0
-    ready: int = 0
-    running: int = 0
     throttled: int = 0
     unhealthy: int = 0
+
+
+class Health(WorkerCounts):
+    """Serverless ``/health`` counters."""
+
+    ready: int = 0
     jobs: dict[str, int] = Field(default_factory=dict)
 
 
@@ -124,15 +128,10 @@ class Worker(Record):
     started_at: str | None = None
 
 
-class WorkerSummary(Record):
+class WorkerSummary(WorkerCounts):
     workers: list[Worker] = Field(default_factory=list)
     # The endpoint's current version (REST v2 ``endpointVersion``); a worker on another one is stale.
     endpoint_version: int | None = None
-    running: int = 0
-    idle: int = 0
-    initializing: int = 0
-    throttled: int = 0
-    unhealthy: int = 0
     total: int = 0
 
 
@@ -158,9 +157,8 @@ class EndpointRelease(Record):
 
 BUILD_LIVE = ("PENDING", "BUILDING", "UPLOADING", "TESTING")
 BUILD_FAILED = ("FAILED", "TEST_FAILED", "CANCELLED")  # terminal, and no release comes of them
-BUILD_STATES = (*BUILD_LIVE, "COMPLETED", *BUILD_FAILED)
 
-# A GitHub build of an endpoint (``GET /v2/serverless/{id}/builds``): ``status`` one of ``BUILD_STATES``.
+# A GitHub build of an endpoint (``GET /v2/serverless/{id}/builds``); status: BUILD_LIVE, COMPLETED, BUILD_FAILED.
 BUILD = Table("build", "Build", tuple(Col(name, path, convert, shown=True) for name, convert, path in (
     ("status", upper, "status"),
     ("error", as_str, "error"),

@@ -7,17 +7,77 @@ view class and its reader, the spec class, the create and update bodies, what a 
 view and the result. A resource's table is its ``*_fields`` file; docs/dev/architecture.md, "Field tables".
 
 Reads are lenient: a missing, null or mistyped field gives the row's empty value (its converter's answer to None),
-never an exception; only a resource without an ``id`` is a ``bad_response``.
+never an exception; only a resource without an ``id`` is a ``bad_response``. The container settings' normalisers
+(env, ports, docker args) live here too, so a setting unchanged for one resource is unchanged for all
+(docs/dev/api-notes.md: ``ports`` are ``port/protocol`` strings RunPod keeps as a set).
 """
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import env_strings
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
+
+# -- container settings normalisers -------------------------------------------------------------------------------
+
+
+def env_strings(env: dict | None) -> dict[str, str]:
+    """``env`` as RunPod stores it: string keys and string values (``None`` is the empty string)."""
+    return {str(key): "" if value is None else str(value) for key, value in (env or {}).items()}
+
+
+def port_list(ports: list | str | None) -> list[str]:
+    """Declared ports as a list of trimmed entries, from a list or a comma-separated string; blanks dropped."""
+    if isinstance(ports, str):
+        ports = ports.split(",")
+    if not isinstance(ports, list | tuple):
+        return []
+    return [str(port).strip() for port in ports if port is not None and str(port).strip()]
+
+
+def declares_port(ports: list | str | None, number: int) -> bool:
+    """True when any declared port's part before ``/`` is ``number`` (``22``, ``22/tcp``, even ``22/udp``)."""
+    return any(port.split("/", 1)[0].strip() == str(number) for port in port_list(ports))
+
+
+def with_ssh_port(ports: list | None, start_ssh: bool) -> list[str]:
+    """The declared ports, trimmed, plus ``22/tcp`` when SSH is wanted and port 22 is not declared yet."""
+    ports = port_list(ports)
+    if start_ssh and not declares_port(ports, 22):
+        ports.append("22/tcp")
+    return ports
+
+
+def port_set(ports: list | str | None) -> list[str]:
+    """Ports as RunPod compares them: a set of ``port/protocol`` entries (order, case and repeats do not count)."""
+    return sorted({port.lower() for port in port_list(ports)})
+
+
+def same_ports(have: list | str | None, wanted: list | str | None) -> bool:
+    return port_set(have) == port_set(wanted)
+
+
+def split_args(value: str | None) -> list[str]:
+    """Docker args as the shell splits them (``""`` and ``None`` are no args; a string shlex cannot split is one)."""
+    if not value:
+        return []
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return [value]
+
+
+def same_args(have: str | None, wanted: str | None) -> bool:
+    return split_args(have) == split_args(wanted)
+
+
+def same_command(current: list | None, wanted: list | None) -> bool:
+    """An exec-form ``cmd``/``entrypoint``: an empty list and none (an answer without one) are the same."""
+    return [str(item) for item in current or []] == [str(item) for item in wanted or []]
+
 
 # -- lenient value readers ----------------------------------------------------------------------------------------
 
@@ -87,10 +147,6 @@ def upper_or_none(value: object) -> str | None:
 def count(value: object) -> int:
     """A count that is 0 when missing."""
     return as_int(value) or 0
-
-
-def flag(value: object) -> bool:
-    return bool(value)
 
 
 def str_list(value: object) -> list[str]:
@@ -175,40 +231,12 @@ Reader = Callable[[Any], Any]
 
 
 class Col:
-    """One field of a resource, declared once.
+    """One field of a resource, declared once; each part and what follows from it: docs/dev/architecture.md, "Field
+    tables". A tuple ``read`` is fallbacks (the first truthy converted value, as ``a or b``); ``diff=True`` compares
+    with ``==``; ``option=True`` is the field's own name; a ``default`` of ``list``/``dict`` is a fresh one."""
 
-    ``name`` is the field of the view, the spec and the result. ``read`` says where an answer holds it: a dotted path
-    (``mounts.network.0.path``) or a tuple of paths (the first whose converted value is truthy, as ``a or b``), read
-    with ``convert``; or a function ``payload -> value`` for what a path cannot say; None when RunPod does not return
-    it. ``body`` is its key path in the request bodies (nested paths included), sent at create (``create``) and in
-    an update (``update``) through ``send``. ``option`` is the module option that fills the spec field (True: the
-    same name); ``given(wanted)`` says whether a task asks for a value and ``same(current, wanted)`` whether the
-    resource has it (``diff``: True compares with ``==``): the diffed fields are what a task changes. ``planned``
-    fields show in check mode's planned view, ``shown`` ones in the result. ``default`` is the spec's value when
-    the option is not given (``list``/``dict``: a fresh one; a view's is its reader's answer to a missing value);
-    ``secret`` keeps it out of a record's repr; ``spec`` puts a field no option fills in the spec; ``clear`` is what
-    an update sends for None (the start command's ""). ``norm`` turns the
-    option's value into the field's (``env_strings``, ``port_list``).
-    """
-
-    __slots__ = (
-        "body",
-        "clear",
-        "create",
-        "default",
-        "given",
-        "in_spec",
-        "name",
-        "norm",
-        "option",
-        "planned",
-        "read",
-        "same",
-        "secret",
-        "send",
-        "shown",
-        "update",
-    )
+    __slots__ = ("body", "clear", "create", "default", "given", "in_spec", "name", "norm", "option", "planned", "read",
+                 "same", "secret", "send", "shown", "update")
 
     def __init__(self, name: str, read: Any = None, convert: Reader | None = None, *, body: str | None = None,
                  create: bool = True, update: bool = False, send: Reader | None = None, option: Any = None,
@@ -280,8 +308,7 @@ class Table:
         self.shown = tuple(row.name for row in rows if row.shown)
 
     def spec(self, name: str, base: type = Record, module: str | None = None, required: tuple = ("name",)) -> Any:
-        """The spec class: a field per row with an option or ``spec`` (``required`` ones without a default), on
-        ``base``."""
+        """The spec class on ``base``: a field per row with an option or ``spec`` (``required`` ones: no default)."""
         rows = [row for row in self.rows if row.in_spec]
         return _record_class(name, base, rows, module or base.__module__, None, with_id=False, required=required,
                              spec=True)
@@ -289,10 +316,7 @@ class Table:
     # -- reads -------------------------------------------------------------------------------------------------
     def values(self, payload: Any) -> dict[str, Any]:
         values = {} if self.kind is None else {"id": require_id(payload, self.kind)}
-        for row in self.rows:
-            if row.read is not None:
-                values[row.name] = row.read(payload)
-        return values
+        return values | {row.name: row.read(payload) for row in self.rows if row.read is not None}
 
     def read(self, payload: Any) -> Any:
         return self.View(**self.values(payload))
@@ -319,20 +343,14 @@ class Table:
 
     def wanted(self, params: dict) -> dict:
         """``{field: value}`` of the options the task sets (None: not set), each through its row's ``norm``."""
-        wanted = {}
-        for row in self.rows:
-            if row.option and params.get(row.option) is not None:
-                wanted[row.name] = params[row.option] if row.norm is None else row.norm(params[row.option])
-        return wanted
+        return {row.name: params[row.option] if row.norm is None else row.norm(params[row.option])
+                for row in self.rows if row.option and params.get(row.option) is not None}
 
     def changes(self, wanted: dict, current: Any) -> dict:
         """``{field: wanted}`` for every diffed field the task asks for (``given``) that ``current`` does not have."""
-        changes = {}
-        for name in self.diffed:
-            row = self.by_name[name]
-            if name in wanted and row.given(wanted[name]) and not row.same(getattr(current, name), wanted[name]):
-                changes[name] = wanted[name]
-        return changes
+        rows = [self.by_name[name] for name in self.diffed if name in wanted]
+        return {row.name: wanted[row.name] for row in rows
+                if row.given(wanted[row.name]) and not row.same(getattr(current, row.name), wanted[row.name])}
 
     def result(self, item: Any) -> dict:
         """The ``shown`` fields of a view, a spec or a field dict (a planned resource: its id is None)."""
@@ -360,9 +378,7 @@ class Table:
 
 def _plain(value: Any) -> Any:
     """A result value: lists and dicts copied (a result never shares a view's containers)."""
-    if isinstance(value, list | tuple):
-        return list(value)
-    return dict(value) if isinstance(value, dict) else value
+    return list(value) if isinstance(value, list | tuple) else dict(value) if isinstance(value, dict) else value
 
 
 def _record_class(name: str, base: type, rows: list, module: str, types: dict | None, with_id: bool,

@@ -20,7 +20,7 @@ import hashlib
 import itertools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 VERIFIED = "verified"
 PINNED = "pinned"
@@ -30,7 +30,6 @@ STATUSES = (VERIFIED, PINNED, MISMATCH)
 MODES = ("strict", "log", "off")
 MISMATCH_CODE = "host_key_mismatch"
 UNVERIFIED_CODE = "host_key_unverified"
-DEFAULT_SSH_PORT = 22
 
 # OpenSSH's key type names (known_hosts, authorized_keys, ssh-keyscan) -> the label ``ssh-keygen -l`` prints.
 KEY_LABELS = {
@@ -132,17 +131,14 @@ def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
                 fingerprint, int(match.group("bits")), (match.group("comment") or "").strip(), match.group("label"),
                 path)
         elif earlier.path is None and path is not None:
-            found[fingerprint] = LoggedFingerprint(earlier.fingerprint, earlier.bits, earlier.comment, earlier.label,
-                                                   path)
+            found[fingerprint] = replace(earlier, path=path)
         path = None
     return list(found.values())
 
 
 class VouchWatch:
-    """Fed a log one line at a time (text or ``{"line": ...}``), answers true once the log has shown the fingerprint
-    of every key in ``presented``. A read may stop there: more lines cannot change what ``check`` makes of them
-    (``verified``, every presented key trusted), so the result is the one a read to the end would give. An empty
-    ``presented`` is never satisfied (``check`` refuses it anyway)."""
+    """Fed a log line by line, true once the log has shown every presented key's fingerprint (never for none): a
+    read may stop there, as more lines cannot change what ``check`` makes of them (``verified``, every key trusted)."""
 
     def __init__(self, presented: Iterable[PresentedKey]):
         self._missing = {key.fingerprint for key in presented}
@@ -213,16 +209,10 @@ def parse_keys(text: str | Iterable[str]) -> list[PresentedKey]:
     return list(keys.values())
 
 
-def known_hosts_host(host: str, port: int | str) -> str:
-    """How OpenSSH names ``host:port`` in known_hosts: the bare host on port 22, else ``[host]:port``."""
-    if int(port) == DEFAULT_SSH_PORT:
-        return str(host)
-    return f"[{host}]:{int(port)}"
-
-
 def known_hosts_lines(host: str, port: int | str, keys: Iterable[PresentedKey]) -> list[str]:
-    """One known_hosts line per key for ``host:port``."""
-    name = known_hosts_host(host, port)
+    """One known_hosts line per key for ``host:port`` (OpenSSH's name for it: the bare host on port 22, else
+    ``[host]:port``)."""
+    name = str(host) if int(port) == 22 else f"[{host}]:{int(port)}"
     return [f"{name} {key.key_type} {key.key}" for key in keys]
 
 
@@ -242,9 +232,7 @@ def check(presented: Iterable[PresentedKey], logged: Iterable[LoggedFingerprint]
 
 
 def verdict(status: str, mode: str) -> Verdict:
-    """What ``mode`` (``strict``, ``log``, ``off``) makes of a check's ``status``. ``off`` checks nothing (the
-    caller does not scan), so every status is ready; a mismatch fails at once in the other modes; ``pinned`` is
-    ready with a warning under ``log`` and waits (failing ``host_key_unverified`` at its end) under ``strict``."""
+    """What ``mode`` makes of a check's ``status`` (``off`` checks nothing: its caller does not scan)."""
     if mode not in MODES:
         raise ValueError(f"host_key_checking must be one of {', '.join(MODES)}, not {mode!r}")
     if status not in STATUSES:

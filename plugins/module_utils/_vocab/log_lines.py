@@ -110,20 +110,13 @@ class Masker:
     masked whole), and each line of a multi-line secret on its own (a key file printed line by line)."""
 
     def __init__(self, secrets=()):
-        found = set()
-        for secret in secrets:
-            if not isinstance(secret, str):
-                continue
-            for part in [secret, *secret.splitlines()]:
-                part = part.strip("\r\n")
-                if len(part) >= MIN_SECRET_LENGTH:
-                    found.add(part)
-        self.secrets = sorted(found, key=len, reverse=True)
+        parts = {part.strip("\r\n") for secret in secrets if isinstance(secret, str)
+                 for part in [secret, *secret.splitlines()]}
+        self.secrets = sorted((part for part in parts if len(part) >= MIN_SECRET_LENGTH), key=len, reverse=True)
 
     def __call__(self, text):
         for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, MASK)
+            text = text.replace(secret, MASK)
         return text
 
 

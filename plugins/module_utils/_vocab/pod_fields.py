@@ -22,13 +22,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import 
     as_str,
     count,
     filled,
-    flag,
     name_text,
+    port_list,
     ref_id,
     str_list,
     upper,
+    with_ssh_port,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Record
 
 
@@ -68,8 +68,8 @@ def ssh_address(value: Any) -> SshAddress | None:
     if not host or not port:
         return None
     user = as_str(block.get("username")) or as_str(block.get("user")) or "root"
-    return SshAddress(host=host, port=port, user=user, command=as_str(block.get("command")) or
-                      f"ssh {user}@{host} -p {port}")
+    return SshAddress(host=host, port=port, user=user,
+                      command=as_str(block.get("command")) or podstate.ssh_command(host, port, user))
 
 
 def compute_type(payload: Any) -> str:
@@ -109,9 +109,9 @@ POD = Table("pod", "PodView", (
     Col("ssh_proxy", "ssh.proxy", ssh_address),
     Col("created_at", "createdAt", as_str, shown=True),
     Col("started_at", "startedAt", as_str),
-    Col("locked", "locked", flag, body="locked", create=False, update=True),
+    Col("locked", "locked", bool, body="locked", create=False, update=True),
     # A private address across data centers (applied by RunPod at the next start).
-    Col("global_networking", "globalNetworking.enabled", flag, body="globalNetworking", update=True, option=True,
+    Col("global_networking", "globalNetworking.enabled", bool, body="globalNetworking", update=True, option=True,
         diff=True, planned=True, shown=True),
     Col("global_ip", "globalNetworking.ip", as_str, shown=True),
     Col("internal_dns", "globalNetworking.internalDns", as_str, shown=True),

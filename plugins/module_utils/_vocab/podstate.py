@@ -2,21 +2,18 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Derived runtime status, public SSH address and "why no ssh" texts for a pod (pure Python).
+"""Derived runtime status, public SSH address and "why no ssh" texts of a ``pod_fields.PodView`` (pure Python).
 
-Operates on ``PodView`` objects (``pod_fields``; read by attribute, never dicts); ``pod_fields.describe_pod``
-builds the result from them.
-The rules: docs/dev/wait-and-status.md section 6 (derived status: REST v2's status mapped onto the five-value
-vocabulary) and section 6.1 (why no SSH).
-"""
+The rules: docs/dev/wait-and-status.md section 6 (REST v2's status mapped onto the five-value vocabulary) and
+section 6.1 (why no SSH)."""
 
 from __future__ import annotations
 
 import ipaddress
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import declares_port
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.normalize import port_list as split_ports
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import port_list as split_ports
 
 PodView = Any  # a ``pod_fields.PodView`` (not imported: the table's file imports this one)
 
@@ -29,24 +26,21 @@ STATUSES = (RUNNING, INITIALIZING, STOPPED, TERMINATED, UNKNOWN)
 
 # REST v2 says why a pod is initializing or stopped only through these; it has no ``lastStatusChange`` text, so
 # the stop reasons REST v1 gave (stopped_by_user, ..._by_runpod, ..._outbid) are gone with it (docs/runtime-status.md).
-REASONS = (
-    "awaiting_container",
-    "provisioning",
-    "starting_container",
-    "container_error",
-)
+REASONS = ("awaiting_container", "provisioning", "starting_container", "container_error")
 
 # Pod statuses after which a wait for ssh/running can never succeed without user action.
 # ERROR is deliberately absent: it can be started again, so a wait reports it and keeps going.
 TERMINAL_STATUSES = frozenset(("EXITED", "TERMINATED"))
 
-_INITIALIZING = {"PROVISIONING": "provisioning", "STARTING": "starting_container"}
+# REST v2 ``status`` -> (runtime status, reason), but RUNNING, which depends on the runtime block.
+_DERIVED = {
+    "PROVISIONING": (INITIALIZING, "provisioning"),
+    "STARTING": (INITIALIZING, "starting_container"),
+    "ERROR": (STOPPED, "container_error"),
+    "EXITED": (STOPPED, None),
+    "TERMINATED": (TERMINATED, None),
+}
 _CGNAT = ipaddress.ip_network("100.64.0.0/10")
-
-EXPLAIN_INITIALIZING = "no container reported yet (image pull, container create or boot)"
-EXPLAIN_TERMINATED = "pod is terminated"
-NOT_PUBLIC_22 = "port 22 is mapped but not publicly routable on this machine"
-UNPUBLISHED_22 = "port 22 is declared but the host has not published a mapping for it yet"
 
 
 def _upper(value):
@@ -58,17 +52,9 @@ def derive_status(status: object, reported: bool = False) -> tuple[str, str | No
     (docs/dev/wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime).
     """
     value = _upper(status)
-    if value in _INITIALIZING:
-        return INITIALIZING, _INITIALIZING[value]
-    if value == "ERROR":
-        return STOPPED, "container_error"
     if value == "RUNNING":
         return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
-    if value == "EXITED":
-        return STOPPED, None
-    if value == "TERMINATED":
-        return TERMINATED, None
-    return UNKNOWN, None
+    return _DERIVED.get(value, (UNKNOWN, None))
 
 
 def derive(pod: PodView) -> tuple[str, str | None]:
@@ -122,16 +108,7 @@ def ssh_command(host, port, user="root"):
 
 
 def _address(host, port, user="root", command=""):
-    user = user or "root"
     return {"host": host, "port": int(port), "user": user, "command": command or ssh_command(host, port, user)}
-
-
-def _runtime_ports(pod):
-    return list(pod.runtime_ports)
-
-
-def _public_port(port):
-    return (port.type or "").lower() == "tcp" and is_public_ip(port.ip or "")
 
 
 def public_ssh(pod: PodView) -> dict | None:
@@ -143,33 +120,29 @@ def public_ssh(pod: PodView) -> dict | None:
     # (docs/dev/wait-and-status.md, section 4).
     direct = pod.ssh_direct
     if direct is not None and direct.host and direct.port:
-        return _address(direct.host, direct.port, (direct.user or "root"), (direct.command or ""))
-    for port in _runtime_ports(pod):
-        if port.private == 22 and port.public and _public_port(port):
+        return _address(direct.host, direct.port, direct.user or "root", direct.command)
+    for port in pod.runtime_ports:
+        if port.private == 22 and port.public and (port.type or "").lower() == "tcp" and is_public_ip(port.ip):
             return _address(port.ip, port.public)
     return None
 
 
 def _add_22_remedy(pod):
-    pod_id = pod.id or "<pod-id>"
-    ports = [port for port in split_ports(pod.ports) if port] + ["22/tcp"]
-    return (
-        f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod id={pod_id} "
-        f"ports={','.join(ports)} (the whole list is replaced, and changing it may restart the container)"
-    )
+    ports = ",".join([*split_ports(pod.ports), "22/tcp"])
+    return (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
+            f"id={pod.id or '<pod-id>'} ports={ports} (the whole list is replaced, and changing it may restart the "
+            "container)")
 
 
 def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
     """Why a pod is not up (docs/dev/wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
     if runtime_status == INITIALIZING:
-        return EXPLAIN_INITIALIZING
+        return "no container reported yet (image pull, container create or boot)"
     if runtime_status == STOPPED:
         pod_id = pod.id or "<pod-id>"
         why = " after a container error" if reason == "container_error" else ""
         return f"pod is stopped{why}; start it with runpod.cloud.pod id={pod_id} state=running"
-    if runtime_status == TERMINATED:
-        return EXPLAIN_TERMINATED
-    return None
+    return "pod is terminated" if runtime_status == TERMINATED else None
 
 
 def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str | None = None) -> str | None:
@@ -178,14 +151,12 @@ def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str |
         runtime_status, reason = derive(pod)
     if not known_down(runtime_status) and public_ssh(pod) is not None:
         return None
-    detail = None
-    if runtime_status == RUNNING:
-        if not declares_22(pod.ports):
-            detail = _add_22_remedy(pod)
-        elif any(port.private == 22 for port in _runtime_ports(pod)):
-            detail = NOT_PUBLIC_22
-        else:
-            detail = UNPUBLISHED_22
-    else:
+    if runtime_status != RUNNING:
         detail = explain(pod, runtime_status, reason)
+    elif not declares_22(pod.ports):
+        detail = _add_22_remedy(pod)
+    elif any(port.private == 22 for port in pod.runtime_ports):
+        detail = "port 22 is mapped but not publicly routable on this machine"
+    else:
+        detail = "port 22 is declared but the host has not published a mapping for it yet"
     return f"pod not ready: {detail}" if detail else "pod not ready"

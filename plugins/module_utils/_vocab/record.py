@@ -2,14 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``Record``: the base of the views and create specs in ``models``, in plain Python.
-
-Views are built from payloads the readers have already converted (``readers.Table``) and specs from options the
-input rules have already checked (``inputs``), so neither needs a validating library; what they need is declared
-fields with defaults, nested views rebuilt from their dumps (a wait handed to the controller), ``model_dump`` and
-``model_copy``. Keeping pydantic out of them keeps it out of every read-only task: an ``_info`` module process
-imports no pydantic (docs/dev/architecture.md, "Import cost"). The method names are pydantic's, so the input
-models (``inputs``, pydantic) and these read alike.
+"""``Record``: the base of the views and specs, in plain Python. Their values come converted (``fields.Table``) or
+checked (the input models), so no validating library is needed, and keeping pydantic out keeps it out of every
+read-only task (docs/dev/architecture.md, "Import cost"). The method names are pydantic's, so both read alike.
 """
 
 from __future__ import annotations

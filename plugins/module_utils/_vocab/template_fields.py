@@ -8,17 +8,12 @@ and shown alike; ``TemplateView`` and ``TemplateSpec`` are made from it."""
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import (
-    Col,
-    Table,
-    flag,
-    name_text,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import Col, Table, name_text
 
 TEMPLATE = Table("template", "TemplateView", (
     Col("name", "name", name_text, body="name", update=True, option=True, shown=True),
     *container_rows(shown=True),
-    Col("serverless", "serverless", flag, body="serverless", update=True, option=True, diff=True, shown=True,
+    Col("serverless", "serverless", bool, body="serverless", update=True, option=True, diff=True, shown=True,
         default=False),
 ), __name__)
 TemplateView = TEMPLATE.View

@@ -20,14 +20,15 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields
     describe_cluster,
     describe_member,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import describe_endpoint
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
+    WORKER_STATES,
+    describe_endpoint,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 # Absence is believed only after this many successful reads in a row without the resource, as the wait engine
 # counts misses (``outcome.MissCounter``, gone_limit=2); a failed read in between starts the count again.
 GONE_AFTER = 2
-WORKER_COUNTS = ("running", "idle", "initializing", "throttled", "unhealthy")
-CLUSTER_STATUSES = ("running", "initializing", "degraded", "stopped", "terminated")
 
 
 def event(kind: str, record: dict, name: str, at: str, **extra: Any) -> dict:
@@ -54,13 +55,8 @@ def event(kind: str, record: dict, name: str, at: str, **extra: Any) -> dict:
 def pod_record(pod: Any) -> dict:
     """A pod as the watcher tracks it: ``describe_pod`` (the pod_info shape) and its derived status."""
     described = describe_pod(pod) or {}
-    return {
-        "id": pod.id,
-        "name": pod.name,
-        "runtime_status": described.get("runtime_status"),
-        "reason": described.get("runtime_status_reason"),
-        "resource": described,
-    }
+    return {"id": pod.id, "name": pod.name, "runtime_status": described.get("runtime_status"),
+            "reason": described.get("runtime_status_reason"), "resource": described}
 
 
 def worker_facts(summary: Any) -> dict | None:
@@ -68,13 +64,12 @@ def worker_facts(summary: Any) -> dict | None:
     current release that are idle or running); None when the worker list was not read."""
     if summary is None:
         return None
-    facts = {key: int(getattr(summary, key, 0) or 0) for key in WORKER_COUNTS}
+    facts = {key: int(getattr(summary, key, 0) or 0) for key in WORKER_STATES}
     workers = list(getattr(summary, "workers", None) or [])
     facts["total"] = len(workers) if workers else int(getattr(summary, "total", 0) or 0)
     facts["stale"] = sum(1 for worker in workers if worker.is_stale)
-    facts["serving"] = sum(
-        1 for worker in workers if not worker.is_stale and (worker.status or "").upper() in ("IDLE", "RUNNING")
-    )
+    facts["serving"] = sum(1 for worker in workers
+                           if not worker.is_stale and (worker.status or "").upper() in ("IDLE", "RUNNING"))
     return facts
 
 
@@ -95,19 +90,13 @@ def endpoint_record(endpoint: Any, serverless_url: str, summary: Any = None) -> 
     """An endpoint with its workers (``summary``: the worker list read, None when that read failed)."""
     workers = worker_facts(summary)
     status, reason = endpoint_status(workers) if workers is not None else (None, None)
-    return {
-        "id": endpoint.id,
-        "name": endpoint.name,
-        "runtime_status": status,
-        "reason": reason,
-        "workers": workers,
-        "version": getattr(summary, "endpoint_version", None),
-        "resource": describe_endpoint(endpoint, serverless_url),
-    }
+    return {"id": endpoint.id, "name": endpoint.name, "runtime_status": status, "reason": reason, "workers": workers,
+            "version": getattr(summary, "endpoint_version", None),
+            "resource": describe_endpoint(endpoint, serverless_url)}
 
 
 def cluster_status(members: dict) -> str:
-    """A cluster's status from its members' derived statuses (``CLUSTER_STATUSES``)."""
+    """A cluster's status from its members' derived statuses: running, initializing, degraded, stopped or terminated."""
     statuses = [member["runtime_status"] for member in members.values()]
     if statuses and all(status == _podstate.RUNNING for status in statuses):
         return "running"
@@ -122,26 +111,13 @@ def cluster_status(members: dict) -> str:
 def cluster_record(cluster: Any, members: list) -> dict:
     """A cluster and its members (the pods of one ``GET /pods?includeClusterPods=true`` whose cluster it is)."""
     described = {pod.id: describe_member(pod) for pod in members}
-    tracked = {
-        pod_id: {
-            "id": pod_id,
-            "name": member["name"],
-            "rank": member["rank"],
-            "runtime_status": member["runtime_status"],
-            "reason": member["runtime_status_reason"],
-        }
-        for pod_id, member in described.items()
-    }
+    tracked = {pod_id: {"id": pod_id, "name": member["name"], "rank": member["rank"],
+                        "runtime_status": member["runtime_status"], "reason": member["runtime_status_reason"]}
+               for pod_id, member in described.items()}
     resource = describe_cluster(cluster) or {}
     resource["members"] = sorted(described.values(), key=lambda m: (m["rank"] is None, m["rank"] or 0, m["id"]))
-    return {
-        "id": cluster.id,
-        "name": cluster.name,
-        "runtime_status": cluster_status(tracked),
-        "reason": None,
-        "members": tracked,
-        "resource": resource,
-    }
+    return {"id": cluster.id, "name": cluster.name, "runtime_status": cluster_status(tracked), "reason": None,
+            "members": tracked, "resource": resource}
 
 
 # -- watchers ---------------------------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ def test_known_hosts_lines_name_the_port_as_openssh_does():
     assert key is not None
     assert hk.known_hosts_lines("203.0.113.7", 40022, [key]) == [f"[203.0.113.7]:40022 {' '.join(ED25519.split()[:2])}"]
     assert hk.known_hosts_lines("203.0.113.7", "22", [key]) == [f"203.0.113.7 {' '.join(ED25519.split()[:2])}"]
-    assert hk.known_hosts_host("2001:db8::1", 2222) == "[2001:db8::1]:2222"
+    assert hk.known_hosts_lines("2001:db8::1", 2222, [key]) == [f"[2001:db8::1]:2222 {' '.join(ED25519.split()[:2])}"]
 
 
 def _key(seed: str) -> hk.PresentedKey:

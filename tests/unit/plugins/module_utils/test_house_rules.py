@@ -29,7 +29,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import i
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import normalize as _norm
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import fields as _norm
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module

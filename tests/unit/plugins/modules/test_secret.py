@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import SECRET_NAME, secret_name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import secret_placeholder, with_secret_env
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SecretSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import SecretSpec
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import secret as secret_module
 from ansible_collections.runpod.cloud.plugins.modules import secret_info as secret_info_module
