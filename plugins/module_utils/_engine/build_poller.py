@@ -15,8 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poll
     EndpointPoller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import BUILD_FAILED, BUILD_LIVE
 
 ENDPOINT_WAITS = (*ENDPOINT_WAIT_FOR, "build")  # the endpoint module's wait_for choices

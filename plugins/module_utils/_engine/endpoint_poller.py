@@ -11,8 +11,7 @@ docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import classify
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read, tracked
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import HEALTH_KEYS, health_counts
 
 READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")

@@ -12,8 +12,7 @@ deadline, an interrupt, a fatal read) leaves it running, and the failure names i
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read
 
 # docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")

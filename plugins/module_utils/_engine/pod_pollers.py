@@ -16,8 +16,12 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, probe_options, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (
+    Poller,
+    PollResult,
+    probe_options,
+    tracked,
+)
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")

@@ -2,29 +2,35 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The poll engine shared by every waiting module (pure Python, no Ansible import).
+"""The poll engine shared by every waiting module (pure Python, no Ansible import), and ``Poller``, the interface
+every poller implements (``pod_pollers``, ``endpoint_poller``, ``build_poller``, ``job_poller``).
 
 ``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, never
-sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors
-end the wait, everything else is retried until the deadline. Between two API reads a cheap
-``recheck`` (the SSH probe) may run every ``probe_interval``. ``Cadence`` decides when the next API
-read happens: ``interval`` is the average, reads come sooner while a poller says a transition is
-imminent, and no wait of length T ever makes more than T / interval + 3 reads.
+sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors end the wait,
+everything else is retried until the deadline. Between two API reads a cheap ``recheck`` (the SSH probe) may run
+every ``probe_interval``. ``Cadence`` decides when the next API read happens.
+
+Pollers subclass ``Poller`` directly and nothing else: what they share is held (a ``MissCounter``) or called
+(``counted_read``, ``probe_options``), never inherited (tests/unit/test_composition.py).
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
     WAIT_INTERRUPTED,
     WAIT_TIMEOUT,
+    MissCounter,
     WaitError,
     WaitOutcome,
     classify,
     error_text,
     fatal_link,
+    is_not_found,
     rate_limit_sleep,
     retry_after_of,
 )
@@ -98,6 +104,61 @@ class PollResult:
 
     def __repr__(self):
         return f"PollResult(ready={self.ready!r}, detail={self.detail!r})"
+
+
+class Poller:
+    """One poll per call: ``__call__() -> PollResult`` (``until`` runs it).
+
+    The waiter sets ``deadline`` (monotonic) before the wait: pollers that probe cap their probe reads at it.
+    ``lost()``: the wait saw the resource and then lost it (a ``not_found`` that means deleted, not never there).
+    """
+
+    deadline: float | None = None
+
+    def __call__(self) -> Any:
+        return self.poll()
+
+    def poll(self) -> Any:
+        raise NotImplementedError
+
+    def lost(self) -> bool:
+        return False
+
+
+def tracked(kind: str, resource_id: str, wait_for: str, choices: tuple) -> MissCounter:
+    """The ``MissCounter`` of a poller of one ``kind`` of resource, once ``wait_for`` is one of its ``choices``."""
+    if wait_for not in choices:
+        raise ValueError(f"wait_for must be one of {', '.join(choices)}, got {wait_for!r}")
+    return MissCounter(kind, resource_id)
+
+
+def counted_read(misses: MissCounter, read: Callable[[], Any]) -> tuple[PollResult | None, Any]:
+    """``read()`` under the miss rules (docs/dev/wait-and-status.md, section 3): ``(None, value)`` when it answered;
+    ``(not-ready result, None)`` for a 404, a counted miss; any other failure ends the run of misses and is raised."""
+    try:
+        value = read()
+    except Exception as err:
+        if is_not_found(err):
+            return PollResult(False, misses.missed(err)), None
+        misses.read_failed()
+        raise
+    misses.seen()
+    return None, value
+
+
+def probe_options(deadline: float | None) -> dict:
+    """A probe read's keywords: capped at the wait's ``deadline`` once set, so a probe never outlives the wait."""
+    return {} if deadline is None else {"deadline": deadline}
+
+
+class FunctionPoller(Poller):
+    """A plain function as a poller (e.g. a read retried like a wait's reads)."""
+
+    def __init__(self, function: Callable[[], Any]) -> None:
+        self.function = function
+
+    def __call__(self) -> Any:
+        return self.function()
 
 
 class Cadence:
