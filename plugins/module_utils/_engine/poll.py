@@ -11,7 +11,7 @@ everything else is retried until the deadline. Between two API reads a cheap ``r
 every ``probe_interval``. ``Cadence`` decides when the next API read happens.
 
 Pollers subclass ``Poller`` directly and nothing else: what they share is held (a ``MissCounter``) or called
-(``counted_read``, ``probe_options``), never inherited (tests/unit/test_composition.py).
+(``counted_read``), never inherited (tests/unit/test_composition.py).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ DEFAULT_INTERVAL = 5.0
 DEFAULT_PROGRESS_EVERY = 15.0
 DEFAULT_PROBE_INTERVAL = 0.25
 
-# The read budget (see ``Cadence``): reads in hand at the start and the most the bank holds, how soon an
-# imminent transition is read again (share of the interval), and how far a steady phase stretches a gap.
+# The read budget (``Cadence``): the bank's size, how soon an imminent transition is read again (share of the
+# interval) and how far a steady phase stretches a gap.
 READ_BANK = 3.0
 IMMINENT_SHARE = 0.5
 MAX_STRETCH = 2.0
@@ -80,15 +80,12 @@ class SystemClock:
 
 
 class PollResult:
-    """One observation: ``ready``, a human ``detail``, the success ``value``, an optional cheap ``recheck``.
+    """One observation: ``ready``, a human ``detail``, the success ``value``, an optional cheap ``recheck`` (a
+    callable returning a ``PollResult``, called every ``probe_interval`` until the next API read).
 
-    ``recheck`` is a zero-argument callable returning a ``PollResult``; the engine calls it every
-    ``probe_interval`` until the next API read. ``states`` optionally maps sub-resources (batch waits)
-    to their own last state, kept on the outcome and on ``WaitError.last_states``. ``imminent`` says the
-    state is about to change (a pod STARTING, or RUNNING without its SSH port yet): the next read comes
-    sooner, paid for by later reads in steady phases (see ``Cadence``). ``summary`` is a batch wait's short
-    running count (``2/3 ready; waiting for trainer-3``): a progress line whenever it changes, and the
-    heartbeat's text in place of the (long) ``detail``.
+    ``states`` (batch waits): each sub-resource's last state (``last_states``). ``imminent``: the state is about to
+    change, so the next read comes sooner (``Cadence``). ``summary``: a batch wait's running count (``2/3 ready``),
+    a progress line when it changes and the heartbeat's text in place of the long ``detail``.
     """
 
     __slots__ = ("detail", "imminent", "ready", "recheck", "states", "summary", "value")
@@ -146,13 +143,8 @@ def counted_read(misses: MissCounter, read: Callable[[], Any]) -> tuple[PollResu
     return None, value
 
 
-def probe_options(deadline: float | None) -> dict:
-    """A probe read's keywords: capped at the wait's ``deadline`` once set, so a probe never outlives the wait."""
-    return {} if deadline is None else {"deadline": deadline}
-
-
 class FunctionPoller(Poller):
-    """A plain function as a poller (e.g. a read retried like a wait's reads)."""
+    """A plain function as a poller (a read retried like a wait's reads)."""
 
     def __init__(self, function: Callable[[], Any]) -> None:
         self.function = function
@@ -162,16 +154,12 @@ class FunctionPoller(Poller):
 
 
 class Cadence:
-    """When the next API read of a wait happens: a token bucket with ``interval`` as its average rate.
+    """When the next API read of a wait happens: a token bucket of ``READ_BANK`` reads earning one per ``interval``.
 
-    The bucket starts with ``READ_BANK`` reads and earns one per ``interval``, never holding more than
-    ``READ_BANK``; each read spends one and none overdraws it, so a wait of length T makes at most
-    T / interval + 3 reads, whatever its results. A read the last result calls imminent comes after
-    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits at least one interval,
-    longer (up to ``MAX_STRETCH`` intervals) until the bank is full again. One read stays reserved for
-    the final poll at the deadline. A 429's ``Retry-After`` delays the next read further, but never past
-    the deadline. ``adaptive=False`` is the reference cadence: one read per interval, the deadline read
-    on top (at most T / interval + 2).
+    No read overdraws it, so a wait of length T makes at most T / interval + 3 reads. An imminent read comes after
+    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits one interval, up to
+    ``MAX_STRETCH`` until the bank refills. One read stays reserved for the deadline; a 429's ``Retry-After`` delays
+    the next read, never past the deadline. ``adaptive=False``: one read per interval (the reference).
     """
 
     def __init__(self, interval, start, deadline, adaptive=True):
@@ -182,16 +170,13 @@ class Cadence:
         self._stamp = start
 
     def tokens(self, now):
-        """Reads in hand at ``now`` (earned since the last read, capped at the bank)."""
         return min(READ_BANK, self._tokens + max(0.0, now - self._stamp) / self.interval)
 
     def spend(self, now):
-        """Count a read starting at ``now``."""
         self._tokens = self.tokens(now) - 1.0
         self._stamp = max(self._stamp, now)
 
     def next_read(self, now, imminent=False, retry_after=0.0):
-        """The moment of the next read (the deadline at the latest), after a read that ended at ``now``."""
         if not self.adaptive:
             return min(self.deadline, now + max(self.interval, retry_after))
         tokens = self.tokens(now)
@@ -215,7 +200,7 @@ def _cadence_mode(cadence):
 
 
 class _Waiter:
-    """State of one ``until()`` call; split out so the read and recheck paths share bookkeeping."""
+    """State of one ``until()`` call, which the read and recheck paths share."""
 
     def __init__(self, label, clock, cancel, progress, on_transition, progress_every, resource_id):
         self.label = label
@@ -292,7 +277,7 @@ class _Waiter:
                            self.probes, self.history, self.states)
 
     def run(self, check):
-        """Call ``check``; return a PollResult (transient errors become a not-ready one) and the error."""
+        """``(PollResult, error)``: a transient error becomes a not-ready result."""
         try:
             result = check()
         except Exception as err:
@@ -327,12 +312,10 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
           resource_id=None, on_transition=None, cadence=None):
     """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``.
 
-    ``poll()`` is the API read (one per ``interval`` on average, see ``Cadence``); it returns a
-    ``PollResult`` or raises. A result's ``recheck`` runs every ``probe_interval`` seconds until the
-    next read (``None`` = only on reads). ``progress(line)`` receives the reference progress lines;
-    ``on_transition(entry)`` each ``{"elapsed", "state"}`` change, also collected in ``history``.
-    Durations <= 0 mean defaults. ``cadence`` is ``"adaptive"`` or ``"fixed"`` (default: adaptive,
-    unless the ``RUNPOD_CLOUD_WAIT_CADENCE`` environment variable says ``fixed``).
+    ``poll()`` is the API read, returning a ``PollResult`` or raising; ``probe_interval=None`` runs no recheck.
+    ``progress(line)`` receives the progress lines, ``on_transition(entry)`` each ``{"elapsed", "state"}`` change
+    (also in ``history``). Durations <= 0 mean defaults. ``cadence``: ``"adaptive"`` or ``"fixed"`` (default:
+    adaptive, unless ``CADENCE_ENV`` says ``fixed``).
     """
     clock = clock if clock is not None else SystemClock()
     timeout = _positive_or(timeout, DEFAULT_TIMEOUT)
