@@ -25,11 +25,8 @@ def is_terminal(job):
 def job_detail(job):
     """The one-line state of a job for the wait's history: ``job <id> IN_PROGRESS (queued 1.2 s, running 3 s)``."""
     status = str(job.get("status") or "UNKNOWN")
-    times = []
-    for key, word in (("delay_time", "queued"), ("execution_time", "running")):
-        value = job.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-            times.append(f"{word} {value / 1000:g} s")
+    times = [f"{word} {value / 1000:g} s" for key, word in (("delay_time", "queued"), ("execution_time", "running"))
+             if isinstance(value := job.get(key), (int, float)) and not isinstance(value, bool) and value > 0]
     return f"job {job.get('id')} {status}" + (f" ({', '.join(times)})" if times else "")
 
 

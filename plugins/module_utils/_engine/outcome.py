@@ -67,10 +67,7 @@ def classify(err: BaseException) -> bool:
 
 def fatal_link(err):
     """The link of the chain that made ``err`` fatal (its code and status are reported)."""
-    for link in _error_chain(err):
-        if _is_fatal_link(link):
-            return link
-    return err
+    return next((link for link in _error_chain(err) if _is_fatal_link(link)), err)
 
 
 def error_text(err: BaseException) -> str:

@@ -68,10 +68,7 @@ class SystemClock:
 
     def sleep(self, seconds, cancel=None):
         end = time.monotonic() + seconds
-        while True:
-            remaining = end - time.monotonic()
-            if remaining <= 0:
-                return
+        while (remaining := end - time.monotonic()) > 0:
             if cancel is None:
                 time.sleep(remaining)
                 return
