@@ -5,13 +5,9 @@
 """The poll engine shared by every waiting module (pure Python, no Ansible import), and ``Poller``, the interface
 every poller implements (``pod_pollers``, ``endpoint_poller``, ``build_poller``, ``job_poller``).
 
-``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, never
-sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors end the wait,
-everything else is retried until the deadline. Between two API reads a cheap ``recheck`` (the SSH probe) may run
-every ``probe_interval``. ``Cadence`` decides when the next API read happens.
-
-Pollers subclass ``Poller`` directly and nothing else: what they share is held (a ``MissCounter``) or called
-(``counted_read``), never inherited (tests/unit/test_composition.py).
+``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, one final
+poll at the deadline, fatal errors end the wait, everything else is retried. Pollers subclass ``Poller`` directly:
+what they share is held (a ``MissCounter``) or called (``counted_read``), never inherited (test_composition.py).
 """
 
 from __future__ import annotations
@@ -77,13 +73,10 @@ class SystemClock:
 
 
 class PollResult:
-    """One observation: ``ready``, a human ``detail``, the success ``value``, an optional cheap ``recheck`` (a
-    callable returning a ``PollResult``, called every ``probe_interval`` until the next API read).
-
-    ``states`` (batch waits): each sub-resource's last state (``last_states``). ``imminent``: the state is about to
-    change, so the next read comes sooner (``Cadence``). ``summary``: a batch wait's running count (``2/3 ready``),
-    a progress line when it changes and the heartbeat's text in place of the long ``detail``.
-    """
+    """One observation: ``ready``, ``detail``, the success ``value``, a cheap ``recheck`` (run every
+    ``probe_interval`` until the next API read). ``states`` (batch waits): each sub-resource's last state.
+    ``imminent``: the state is about to change, so the next read comes sooner (``Cadence``). ``summary``: a batch
+    wait's running count (``2/3 ready``), the heartbeat's text in place of the long ``detail``."""
 
     __slots__ = ("detail", "imminent", "ready", "recheck", "states", "summary", "value")
 
@@ -101,11 +94,8 @@ class PollResult:
 
 
 class Poller:
-    """One poll per call: ``__call__() -> PollResult`` (``until`` runs it).
-
-    The waiter sets ``deadline`` (monotonic) before the wait: pollers that probe cap their probe reads at it.
-    ``lost()``: the wait saw the resource and then lost it (a ``not_found`` that means deleted, not never there).
-    """
+    """One poll per call (``until`` runs it). The waiter sets ``deadline`` (monotonic), which probes are capped at;
+    ``lost()``: the wait saw the resource and then lost it (a ``not_found`` that means deleted, not never there)."""
 
     deadline: float | None = None
 
