@@ -372,8 +372,10 @@ class PodInfoModule(RunPodModule):
                 self.fail_api(error, "Could not list pods")
         # A task that waits treats its first read like every later one: 5xx, 429 and network errors are
         # ridden out (within wait_timeout), 401/403/400 still fail at once.
-        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult  # loaded by batch
-        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import FunctionPoller
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import (  # loaded by batch
+            FunctionPoller,
+            PollResult,
+        )
 
         outcome = self.waiter.until(
             FunctionPoller(lambda: PollResult(True, "pods listed", value=self._read(ids, names))),

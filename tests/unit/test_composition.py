@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE_UTILS = ROOT / "plugins" / "module_utils"

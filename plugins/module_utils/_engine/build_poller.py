@@ -3,9 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The build wait (``wait_for: build``, docs/dev/wait-and-status.md section 5.1): the newest GitHub build of an
-endpoint ends, and a worker serves the release it produced.
-
-It holds an ``EndpointPoller`` for the second half (the worker readiness rule is that poller's, not repeated here).
+endpoint ends, and a worker serves the release it produced (a held ``EndpointPoller``'s rule).
 """
 
 from __future__ import annotations
@@ -15,8 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poll
     EndpointPoller,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import BUILD_FAILED, BUILD_LIVE
 
 ENDPOINT_WAITS = (*ENDPOINT_WAIT_FOR, "build")  # the endpoint module's wait_for choices
@@ -30,12 +27,10 @@ def build_line(build):
 
 
 class BuildPoller(Poller):
-    """Each poll reads the newest build (one read, ``attempts=1``). Live (PENDING .. TESTING): not ready, the build's
-    state is the detail. FAILED, TEST_FAILED or CANCELLED: a fatal ``build_failed`` at once, naming the build's
-    error, commit and branch (nothing is deleted). COMPLETED: the release the build produced is looked up (its
-    ``buildId``) until it appears, then each poll is the held ``EndpointPoller``'s (``wait_for: ready``), ready only
-    once the workers' current version is that release's or later. No build at all: not ready (a push may have just
-    started one). A newer build that appears during the wait is the one waited for from then on.
+    """Each poll reads the newest build (a newer one that appears is waited for from then on). Live or none yet: not
+    ready. Failed: a fatal ``build_failed`` naming its error, commit and branch. COMPLETED: its release is looked up
+    until it appears, then each poll is the held ``EndpointPoller``'s, ready once the workers run that release or a
+    later one.
     """
 
     def __init__(self, backend, endpoint_id):

@@ -2,20 +2,14 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The endpoint poller (pure Python, duck-typed backend): a worker on the current release, or the whole rollout.
-
-One ``poll()`` reads ``/health`` and then the worker list, each once (``attempts=1``); the rules are
-docs/dev/wait-and-status.md sections 3 (misses) and 5 (endpoint readiness).
-"""
+"""The endpoint poller (pure Python, duck-typed backend): a worker on the current release, or the whole rollout."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import classify
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read, tracked
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import HEALTH_KEYS, health_counts
 
-READY_SIGNALS = ("worker_idle", "worker_running", "health_ready")
 ENDPOINT_WAIT_FOR = ("ready", "rollout")
 _UNREAD = object()  # a worker list read that failed (transient), unlike None: no worker list on this backend
 
@@ -24,27 +18,19 @@ def rollout_summary(workers):
     """``{in_progress, workers_on_latest, workers_total, percent_on_latest}`` from a v2 ``WorkerSummary``."""
     latest = sum(1 for worker in workers.workers if not worker.is_stale)
     total = len(workers.workers)
-    return {
-        "in_progress": latest < total,
-        "workers_on_latest": latest,
-        "workers_total": total,
-        "percent_on_latest": 100 * latest // total if total else 0,
-    }
+    return {"in_progress": latest < total, "workers_on_latest": latest, "workers_total": total,
+            "percent_on_latest": 100 * latest // total if total else 0}
 
 
 class EndpointPoller(Poller):
-    """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5; docs/endpoints.md):
-    ``wait_for='ready'`` (a worker on the current release serves) or ``'rollout'`` (that, and no stale
-    worker left).
+    """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5): ``wait_for='ready'`` (a worker
+    on the current release serves) or ``'rollout'`` (that, and no stale worker left).
 
-    Each poll reads ``/health`` (the miss counting: 404 is propagation lag, then deletion), then the worker
-    list (read last, the fresher view, so a worker that turned ready between the two reads is reported from the
-    list). Ready iff a worker that is not stale (it runs the endpoint's current release) is ``IDLE``/``RUNNING``.
-    ``/health`` counts every worker, old release or new, so it decides only when the list shows no stale worker;
-    a failed worker read (not fatal) makes that poll not ready. While a rollout is in progress the poll hints
-    ``imminent``. The success value is
-    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``; ``ready_signal`` is one of
-    ``READY_SIGNALS``.
+    Each poll reads ``/health`` (counted misses: a 404 is propagation lag, then deletion), then the worker list.
+    Ready iff a worker that is not stale is ``IDLE``/``RUNNING``; ``/health`` counts every release's workers, so it
+    decides only when no worker is stale. A failed worker read makes that poll not ready. The value is
+    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``, ``ready_signal`` one of ``worker_idle``,
+    ``worker_running`` and ``health_ready``.
     """
 
     # As the last poll read them (None until one did): the wait's result and failure describe them.

@@ -2,20 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The host key check in one place (issue 44, docs/pods.md "Trusting the pod's host key"); its words (fingerprint
-lines, keys, ``check``, ``verdict``, the messages) are ``_vocab/host_keys.py``.
+"""The host key check in one place (docs/pods.md "Trusting the pod's host key"); its words are ``_vocab/host_keys.py``.
 
-``check_hosts`` is the check, orchestrated once: it scans the keys each pod presents (``scan``: ``ssh-keyscan``, a
-real key exchange per key type), reads its container log for the fingerprint lines RunPod's start script prints,
-and decides under ``host_key_checking``. A pod wait runs it for one pod after the banner (``TrustStep``, which for
-``wait_for: login`` then runs ``ssh_login``: ``true`` over ``ssh`` trusting only the checked keys); the inventory
-runs it for every pod of a parse (``plugins/plugin_utils/_inventory_host_keys.py``).
+``check_hosts`` scans the keys each pod presents (``scan``: ``ssh-keyscan``), reads its container log for the
+fingerprint lines RunPod's start script prints, and decides under ``host_key_checking``. A pod wait runs it for one
+pod after the banner (``TrustStep``, then for ``wait_for: login`` ``ssh_login``, trusting only the checked keys);
+the inventory runs it for every pod of a parse (``plugins/plugin_utils/_inventory_host_keys.py``).
 
-Pure Python: ``run(argv) -> (rc, stdout, stderr)`` starts the tools (a module's ``run_command``, or
-``plugin_utils/_local_command.run_local``; ``OSError`` when a tool cannot start: it is reported, never guessed
-around) and ``read_logs(pod_ids, lines, stops=...) -> {id: logs block}`` (``_backend.log_reads.LogReader.pods``)
-reads the logs; both are handed in. OpenSSH's own options (``ssh-keyscan -T``, ``ssh``'s ``ConnectTimeout`` and
-``ServerAlive*``) bound the time, so no runner needs a kill timer.
+``run(argv) -> (rc, stdout, stderr)`` (a module's ``run_command``, or ``plugin_utils/_local_command.run_local``;
+``OSError`` when a tool cannot start) and ``read_logs`` are handed in, so this stays pure Python. OpenSSH's own
+timeouts bound the time, so no runner needs a kill timer.
 """
 
 from __future__ import annotations
@@ -31,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as _host_keys
 
@@ -47,7 +44,6 @@ HOST_KEY_LINES = 1000
 SCAN_CONCURRENCY = 8
 # Runs argv with no stdin; answers (returncode, stdout, stderr); raises OSError when the tool cannot start.
 Run = Callable[[Sequence[str]], tuple[int, str, str]]
-_MIN_TIMEOUT = 0.001
 _REFUSED = ("permission denied", "too many authentication failures", "no more authentication methods")
 _HOST_KEY = ("host key verification failed", "remote host identification has changed", "host key for ")
 _KEY_FILE = ("bad permissions", "unprotected private key file", "no such identity", "invalid format",
@@ -66,9 +62,8 @@ class ScanResult:
 
 @dataclass(frozen=True, slots=True)
 class LoginResult:
-    """``outcome``: ``ok``, ``login_refused`` (with the likely reason), ``host_key`` (the pod presented another key
-    than the one checked), ``transient`` (the network or sshd is not there yet: keep waiting) or ``unavailable`` (no
-    OpenSSH client here)."""
+    """``outcome``: ``ok``, ``login_refused`` (with the likely reason), ``host_key`` (not the checked key),
+    ``transient`` (sshd is not there yet: keep waiting) or ``unavailable`` (no OpenSSH client here)."""
 
     outcome: str
     detail: str
@@ -76,16 +71,6 @@ class LoginResult:
     @property
     def ok(self) -> bool:
         return self.outcome == OK
-
-
-def _address(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def _budget(timeout: float, deadline: float | None, clock: Callable[[], float]) -> float:
-    if deadline is None:
-        return max(timeout, _MIN_TIMEOUT)
-    return max(min(timeout, deadline - clock()), _MIN_TIMEOUT)
 
 
 def _missing(tool: str) -> str:
@@ -101,11 +86,11 @@ def _last_lines(text: str, count: int = 3) -> str:
 def scan(host: str, port: int, *, run: Run, timeout: float = DEFAULT_TIMEOUT, deadline: float | None = None,
          clock: Callable[[], float] = time.monotonic, which: Callable[[str], str | None] = shutil.which) -> ScanResult:
     """``ssh-keyscan -p PORT -T SECONDS HOST`` within ``timeout`` (capped by ``deadline`` in ``clock()`` time)."""
-    address = _address(host, port)
+    address = _ssh_probe.format_address(host, port)
     tool = which("ssh-keyscan")
     if tool is None:
         return ScanResult(False, (), _missing("ssh-keyscan"), unavailable=True)
-    budget = _budget(timeout, deadline, clock)
+    budget = _ssh_probe.timeout_within(timeout, deadline, clock)
     argv = [tool, "-p", str(int(port)), "-T", str(max(1, math.ceil(budget))), host]
     try:
         _code, stdout, stderr = run(argv)
@@ -141,8 +126,8 @@ def public_key_of(private_key_file: str, run: Run,
 
 def refusal_reason(user: str, offered: _host_keys.PresentedKey | None,
                    pod_keys: Iterable[_host_keys.PresentedKey] | None) -> str:
-    """Why a pod refused the key, from what reached it: ``pod_keys`` are the keys it was created with (its env
-    ``PUBLIC_KEY``; None when unknown), ``offered`` the public half of the key the login used."""
+    """Why a pod refused the key: ``pod_keys`` are the keys it was created with (env ``PUBLIC_KEY``; None when
+    unknown), ``offered`` the public half of the key the login used."""
     if pod_keys is None:
         return f"the pod refused the key for user {user}"
     pod_keys = list(pod_keys)
@@ -186,14 +171,13 @@ def ssh_login(host: str, port: int, user: str, private_key_file: str,
               deadline: float | None = None, clock: Callable[[], float] = time.monotonic,
               pod_keys: Iterable[_host_keys.PresentedKey] | None = None,
               which: Callable[[str], str | None] = shutil.which) -> LoginResult:
-    """Log in to ``host:port`` as ``user`` with ``private_key_file`` in batch mode, trusting only ``trusted``
-    (``StrictHostKeyChecking=yes`` against a temporary known_hosts), and run ``true``. ``pod_keys`` (the keys
-    the pod was created with) make a refusal's reason precise."""
-    address = _address(host, port)
+    """Log in to ``host:port`` as ``user`` in batch mode, trusting only ``trusted`` (a temporary known_hosts), and run
+    ``true``. ``pod_keys`` (the keys the pod was created with) make a refusal's reason precise."""
+    address = _ssh_probe.format_address(host, port)
     tool = which("ssh")
     if tool is None:
         return LoginResult(UNAVAILABLE, _missing("ssh"))
-    budget = _budget(timeout, deadline, clock)
+    budget = _ssh_probe.timeout_within(timeout, deadline, clock)
     with tempfile.TemporaryDirectory(prefix="runpod_login_") as work:
         known_hosts = os.path.join(work, "known_hosts")
         with open(known_hosts, "w", encoding="utf-8") as handle:
@@ -222,8 +206,8 @@ def ssh_login(host: str, port: int, user: str, private_key_file: str,
 
 @dataclass(frozen=True, slots=True)
 class HostCheck:
-    """One pod's check: ``scanned`` (what ssh-keyscan saw), ``verdict`` (not ready while it saw no key), ``result``
-    (the keys against the log; None under ``off``, which reads no log); ``unavailable``: why no log was read."""
+    """One pod's check: ``scanned``, ``verdict``, ``result`` (the keys against the log; None under ``off``, which
+    reads no log); ``unavailable``: why no log was read."""
 
     pod_id: str
     host: str
@@ -235,11 +219,10 @@ class HostCheck:
 
     @property
     def trusted(self) -> tuple[_host_keys.PresentedKey, ...]:
-        """What a login trusts: the checked keys, or under ``off`` the keys the pod presents now (for that login)."""
+        """What a login trusts: the checked keys, or under ``off`` the keys the pod presents now."""
         return self.scanned.keys if self.result is None else self.result.trusted
 
     def fields(self) -> dict[str, Any] | None:
-        """The ``ssh`` result keys of what was checked (``_host_keys.result_fields``)."""
         return None if self.result is None else _host_keys.result_fields(self.result, self.host, self.port)
 
     def message(self) -> str:
@@ -256,9 +239,9 @@ class HostCheck:
 
 def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callable[..., ScanResult],
                 read_logs: Callable[..., dict], deadline: float | None = None) -> dict[str, HostCheck]:
-    """``{pod id: HostCheck}`` for ``targets`` (``{pod id: (host, port)}``) under ``mode``. The scans run at once (no
-    ssh-keyscan is the fatal ``ssh_client_missing``), then one batch of log reads for the pods that presented keys."""
-    options = {} if deadline is None else {"deadline": deadline}
+    """``{pod id: HostCheck}`` for ``targets`` (``{pod id: (host, port)}``): the scans at once (no ssh-keyscan is the
+    fatal ``ssh_client_missing``), then one batch of log reads for the pods that presented keys."""
+    options = _ssh_probe.probe_options(deadline)
     if len(targets) == 1:  # a wait's step scans in the caller's thread (a batch wait runs its steps in a pool)
         scans = {pod_id: scan(host, port, **options) for pod_id, (host, port) in targets.items()}
     else:
@@ -287,9 +270,9 @@ def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callabl
 
 class TrustStep:
     """What a pod wait proves after the banner: ``step(pod, address, deadline) -> (ready, detail)``, or a fatal
-    ``PollError``. ``mode`` is ``host_key_checking``; ``private_key_file`` logs in (``wait_for: login``). After a
-    ready step: ``fields`` (the ``ssh`` result keys), ``warning`` (pinned under ``log``); ``unverified``: the last
-    check of a ``strict`` wait whose log showed no fingerprints (its failure if the wait ends so)."""
+    ``PollError``; ``private_key_file`` logs in (``wait_for: login``). After a ready step: ``fields`` (the ``ssh``
+    result keys), ``warning`` (pinned under ``log``); ``unverified``: the last check of a ``strict`` wait whose log
+    showed no fingerprints (its failure if the wait ends so)."""
 
     def __init__(self, mode: str, read_logs: Callable[..., dict], private_key_file: str | None = None, *,
                  run: Run, scan: Callable[..., ScanResult] = scan,
@@ -299,7 +282,6 @@ class TrustStep:
         self.mode = mode
         self.read_logs = read_logs
         self.private_key_file = private_key_file
-        # ``run`` starts ssh-keyscan and ssh: the module's run_command, or the controller's.
         self.scan = functools.partial(scan, run=run)
         self.login = functools.partial(login, run=run)
         self.fields: dict[str, Any] | None = None
@@ -328,7 +310,7 @@ class TrustStep:
         env = getattr(pod, "env", None) or {}
         given = env.get("PUBLIC_KEY") if isinstance(env, dict) else None
         pod_keys = _host_keys.parse_keys(given) if given is not None else None
-        options = {} if deadline is None else {"deadline": deadline}
+        options = _ssh_probe.probe_options(deadline)
         done = self.login(address["host"], address["port"], address.get("user") or "root", self.private_key_file,
                           trusted, pod_keys=pod_keys, **options)
         if done.ok:

@@ -4,20 +4,16 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The serverless job poller (pure Python, duck-typed backend): a job until it reaches a terminal status.
 
-One ``poll()`` reads ``/status/{job}`` once (``attempts=1``); the rules are docs/dev/wait-and-status.md sections 2
-(fatal vs transient), 3 (misses) and 8 (jobs). The poller never cancels the job: a wait that ends early (our
-deadline, an interrupt, a fatal read) leaves it running, and the failure names it.
+It never cancels the job: a wait that ends early leaves it running, and the failure names it.
 """
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, counted_read
 
-# docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal, and the ones a job passes through.
+# docs/dev/api-notes.md, section 6: the statuses the SDKs treat as terminal.
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT")
-ACTIVE = ("IN_QUEUE", "IN_PROGRESS", "RUNNING")
 # A terminal status that is not success -> the task's failure code.
 FAILURE_CODES = {"FAILED": "job_failed", "CANCELLED": "job_cancelled", "TIMED_OUT": "job_timed_out"}
 
@@ -29,22 +25,15 @@ def is_terminal(job):
 def job_detail(job):
     """The one-line state of a job for the wait's history: ``job <id> IN_PROGRESS (queued 1.2 s, running 3 s)``."""
     status = str(job.get("status") or "UNKNOWN")
-    times = []
-    for key, word in (("delay_time", "queued"), ("execution_time", "running")):
-        value = job.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-            times.append(f"{word} {value / 1000:g} s")
+    times = [f"{word} {value / 1000:g} s" for key, word in (("delay_time", "queued"), ("execution_time", "running"))
+             if isinstance(value := job.get(key), (int, float)) and not isinstance(value, bool) and value > 0]
     return f"job {job.get('id')} {status}" + (f" ({', '.join(times)})" if times else "")
 
 
 class JobPoller(Poller):
-    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8).
-
-    ``seed`` is a job view the caller already has (the ``/runsync`` answer): the first poll reports it without a
-    read, so the submit counts as the first read. A poll whose status differs from the previous one is
-    ``imminent`` (a job that just started often ends soon): the engine reads sooner, paid for by later steady reads.
-    The success value is the last job view; a terminal status is success for the engine, the module decides
-    what ``FAILED``/``CANCELLED``/``TIMED_OUT`` mean.
+    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8); the module decides what a
+    terminal status other than ``COMPLETED`` means. ``seed``: a job view the caller has (the ``/runsync`` answer),
+    the first poll's. A status that changed is ``imminent``: a job that just started often ends soon.
     """
 
     # The status the previous poll saw (None before the first).

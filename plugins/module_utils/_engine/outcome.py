@@ -2,11 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""How a wait ends: fatal versus transient errors, miss counting, a cancel by signal (``CancelToken``, which a task
-that never waits uses too) and the outcome of a wait (pure Python).
-
-``classify`` is the one fatal-or-transient rule (docs/dev/wait-and-status.md, section 2); ``MissCounter`` the miss
-rules (section 3); ``WaitOutcome`` and ``WaitError`` build the one ``wait`` result shape (``as_dict``).
+"""How a wait ends (pure Python): ``classify``, the one fatal-or-transient rule (docs/dev/wait-and-status.md, section
+2); ``MissCounter``, the miss rules (section 3); ``CancelToken``, a cancel by signal (a task that never waits uses it
+too); ``WaitOutcome`` and ``WaitError``, the one ``wait`` result shape (``as_dict``).
 """
 
 from __future__ import annotations
@@ -31,9 +29,8 @@ _MAX_CAUSE_DEPTH = 8
 
 @dataclass(eq=False, repr=False)
 class PollError(Exception):
-    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch
-    waits) is each sub-resource's state as the failing read left it: it becomes the error's ``last_states``.
-    An exception as any other: compared by identity, ``str()`` is the message."""
+    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch waits):
+    each sub-resource's state as the failing read left it, the error's ``last_states``."""
 
     code: str
     message: str
@@ -64,19 +61,13 @@ def _is_fatal_link(err):
 
 
 def classify(err: BaseException) -> bool:
-    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal (docs/dev/wait-and-status.md, sec. 2).
-
-    Works on any exception with ``code``/``status``/``fatal`` attributes (``RunPodError``, ``PollError``).
-    """
+    """True when ``err`` (or an error it wraps via ``raise ... from``) is fatal, by ``code``/``status``/``fatal``."""
     return any(_is_fatal_link(link) for link in _error_chain(err))
 
 
 def fatal_link(err):
     """The link of the chain that made ``err`` fatal (its code and status are reported)."""
-    for link in _error_chain(err):
-        if _is_fatal_link(link):
-            return link
-    return err
+    return next((link for link in _error_chain(err) if _is_fatal_link(link)), err)
 
 
 def error_text(err: BaseException) -> str:
@@ -90,43 +81,29 @@ def error_text(err: BaseException) -> str:
 
 def rate_limit_sleep(retry_after: Any, remaining: float) -> float:
     """Seconds to wait for a 429's ``Retry-After``, never past the deadline (``remaining``)."""
-    if retry_after is None:
-        return 0.0
     try:
-        wanted = float(retry_after)
-    except (TypeError, ValueError):
+        return max(0.0, min(float(retry_after), remaining))
+    except (TypeError, ValueError):  # None or not a number
         return 0.0
-    return max(0.0, min(wanted, remaining))
 
 
 def retry_after_of(err):
-    for link in _error_chain(err):
-        retry_after = getattr(link, "retry_after", None)
-        if retry_after is not None:
-            return retry_after
-    return None
+    return next((link.retry_after for link in _error_chain(err) if getattr(link, "retry_after", None) is not None),
+                None)
 
 
 def _wait_block(wait: WaitError | WaitOutcome, last_state: str) -> dict:
-    """What a wait did, alike for a failed (``WaitError``) and a successful wait (``WaitOutcome``): the one
-    ``wait`` result shape (docs/dev/wait-and-status.md), the same keys on success and failure."""
-    block = {
-        "elapsed": wait.elapsed,
-        "polls": wait.polls,
-        "probes": wait.probes,
-        "history": list(wait.history),
-        "last_state": last_state,
-    }
-    if wait.last_states:
-        # Batch waits: the last known state of every resource.
+    """What a wait did: the one ``wait`` result shape, the same keys on success and failure."""
+    block = {"elapsed": wait.elapsed, "polls": wait.polls, "probes": wait.probes, "history": list(wait.history),
+             "last_state": last_state}
+    if wait.last_states:  # batch waits: the last known state of every resource
         block["last_states"] = dict(wait.last_states)
     return block
 
 
 @dataclass(eq=False, repr=False, kw_only=True)
 class WaitError(Exception):
-    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps). An exception as
-    any other: compared by identity, ``str()`` is the message."""
+    """A failed wait: timeout, interrupt, or a fatal poll error (whose code and status it keeps)."""
 
     code: str = field(kw_only=False)
     label: str = field(kw_only=False)
@@ -174,11 +151,8 @@ class WaitOutcome:
 
 
 class MissCounter:
-    """Consecutive-miss rules shared by pods, endpoints and jobs (docs/dev/wait-and-status.md, section 3).
-
-    Once seen, ``gone_limit`` consecutive misses mean the resource went away; never seen,
-    ``never_seen_limit`` consecutive misses mean it is not coming. Any failed read resets the run.
-    """
+    """Consecutive-miss rules (docs/dev/wait-and-status.md, section 3): once seen, ``gone_limit`` misses in a row mean
+    the resource went away; never seen, ``never_seen_limit`` mean it is not coming. Any failed read resets the run."""
 
     _TEXTS = {
         "pod": {
@@ -250,10 +224,9 @@ SIGNAL_CHECK_EVERY = 0.1
 class CancelToken:
     """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``.
 
-    A signal handler must not call ``cancel``: the handler runs on the main thread between two bytecodes, possibly
-    while that thread holds the lock inside ``threading.Event`` (``Event.wait`` taking it back after a timeout), and
-    ``Event.set`` would wait for that lock forever. It calls ``signal``, which only sets attributes; ``wait`` looks
-    for it every ``SIGNAL_CHECK_EVERY`` seconds.
+    A signal handler must not call ``cancel``: it runs between two bytecodes, possibly while the main thread holds
+    ``threading.Event``'s lock, and ``Event.set`` would wait for it forever. It calls ``signal``, which only sets
+    attributes; ``wait`` looks for it every ``SIGNAL_CHECK_EVERY`` seconds.
     """
 
     def __init__(self):
@@ -289,12 +262,8 @@ class CancelToken:
 
 @contextlib.contextmanager
 def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
-    """Make the first SIGINT/SIGTERM cancel ``token``.
-
-    The handler restores the previous handlers before returning, so a second signal gets the
-    default treatment (KeyboardInterrupt / termination) instead of being swallowed. Outside the
-    main thread signals cannot be handled; the block then runs without them.
-    """
+    """Make the first SIGINT/SIGTERM cancel ``token``. The handler restores the previous handlers first, so a second
+    signal is not swallowed. Outside the main thread signals cannot be handled: the block runs without them."""
     previous: dict[int, Any] = {}
 
     def restore():

@@ -2,11 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Pollers that turn backend reads into ``PollResult``s for ``_wait.until`` (pure Python, duck-typed backend).
-
-Each ``poll()`` makes exactly one API read (``attempts=1``) and never retries inside it: the engine's
-cadence is the retry. Backends hand views (``_models``), never dicts. The rules: docs/dev/wait-and-status.md
-sections 3 (misses), 4 (pod readiness) and 5 (endpoint readiness).
+"""The pod, fleet and cluster pollers (pure Python, duck-typed backend): docs/dev/wait-and-status.md sections 3
+(misses) and 4 (pod readiness). Each ``poll()`` makes one API read (``attempts=1``): the engine's cadence retries.
 """
 
 from __future__ import annotations
@@ -16,8 +13,7 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import MissCounter, PollError, is_not_found
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import PollResult
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller, probe_options, tracked
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller, PollResult, tracked
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 WAIT_FOR = ("ssh", "running")
@@ -27,10 +23,6 @@ POD_WAIT_FOR = (*WAIT_FOR, "login")
 TRUST_CONCURRENCY = 8
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
-
-
-def _pod_id(pod):
-    return pod.id if pod is not None else None
 
 
 def _terminal_verdict(pod_id, pod):
@@ -50,12 +42,8 @@ def _running_state(pod):
 
 def _imminent(pod, before):
     """A transition is close: STARTING, RUNNING without the runtime or the SSH port yet, or a status that changed
-    since the read before (``before``: that read's pod, None on the first read, which follows a create or a start).
-
-    Only called for pods that are not ready and not being probed; the engine reads these sooner. A status that just
-    changed is read again soon because the next change follows fast on a fast host (RUNNING within a second, the
-    port with it): the read that shows the port must come before sshd answers, or the pod waits for the read after
-    (docs/dev/wait-and-status.md, section 1.1).
+    since the read before (``before``; None on the first read, which follows a create or a start): on a fast host
+    the next change follows fast, and the read that shows the port must come before sshd answers (section 1.1).
     """
     status = _podstate.lifecycle_status(pod)
     return status in ("STARTING", "RUNNING") or before is None or status != _podstate.lifecycle_status(before)
@@ -77,11 +65,10 @@ def _address_text(address):
 
 
 class PodPoller(Poller):
-    """Wait for one pod: ``wait_for='ssh'`` (banner on public 22) or ``'running'`` (runtime reported).
+    """Wait for one pod: ``wait_for='ssh'`` (banner on public 22), ``'running'`` (runtime reported) or ``'login'``.
 
-    ``backend.pods.list()`` is read once per poll (the id is looked up in the list, ``None`` entries
-    skipped). On success the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
-    Between reads the engine calls the returned ``recheck``, which only re-probes the known address.
+    One ``backend.pods.list()`` per poll; the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
+    The ``recheck`` between reads only re-probes the known address.
     """
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None, trust=None):
@@ -103,7 +90,7 @@ class PodPoller(Poller):
         except Exception:
             self.misses.read_failed()
             raise
-        pod = next((entry for entry in pods or () if _pod_id(entry) == self.pod_id), None)
+        pod = next((entry for entry in pods or () if entry is not None and entry.id == self.pod_id), None)
         if pod is None:
             return PollResult(False, self.misses.missed())
         self.misses.seen()
@@ -121,7 +108,7 @@ class PodPoller(Poller):
         return self._probe(address, pod)
 
     def _probe(self, address, pod):
-        result = self.probe(address["host"], address["port"], **probe_options(self.deadline))
+        result = self.probe(address["host"], address["port"], **_ssh_probe.probe_options(self.deadline))
         text = _address_text(address)
         if result.ok and self.trust is not None:
             # Not rechecked between reads: the host key step reads the container log, an API call.
@@ -136,15 +123,12 @@ class PodPoller(Poller):
 class BatchPodPoller(Poller):
     """Wait for several pods with one list read per poll and concurrent probes.
 
-    Fails fast (fatal ``conflict``) naming every pod in a terminal state (``is_terminal``), or ``not_found``
-    naming every pod that vanished / never appeared. Each pod is probed until its first banner, then left alone.
-    ``states`` (pod id -> last state) rides on every result, hence on the timeout ``WaitError``.
-    The success value maps each pod id to ``{"pod", "ssh"}``. ``read`` replaces the pod list read, ``gone`` is
-    what a 404 on it means (fatal ``not_found``; None: a failed read like any other), and ``pod_count`` makes
-    the listed pods join the wait in rank order until that many are ready (``cluster_poller``).
-    ``trust`` (``() -> host_key_check.TrustStep``, or None) makes one host key step per pod after its banner, as
-    ``PodPoller``'s ``trust`` does for one pod; ``trusts`` holds each pod's step (its result fields, warning or
-    unverified check). A mismatch on any pod ends the wait at once.
+    Fails fast (fatal ``conflict``) naming every pod in a terminal state (``is_terminal``), or ``not_found`` naming
+    every pod that vanished or never appeared. Each pod is probed until its first banner, then left alone. ``states``
+    (pod id -> last state) rides on every result; the value maps each pod id to ``{"pod", "ssh"}``. ``read``
+    replaces the pod list read, ``gone`` is what a 404 on it means (None: a failed read like any other), and
+    ``pod_count`` makes listed pods join the wait in rank order until that many are ready (``cluster_poller``).
+    ``trust`` (``() -> TrustStep``) makes one host key step per pod after its banner, kept in ``trusts``.
     """
 
     def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None, *,
@@ -178,25 +162,21 @@ class BatchPodPoller(Poller):
         except Exception as err:
             if self.gone is not None and is_not_found(err):
                 raise PollError("not_found", self.gone, fatal=True) from err
-            self._read_failed()
+            for counter in self.misses.values():
+                counter.read_failed()
             raise
         if self.pod_count is not None:
             self._join(pods)
         return self._evaluate(pods)
 
-    def _join(self, pods):
-        """Listed pods join the wait in rank order (a cluster's members, listed as they are placed)."""
+    def _join(self, pods):  # a cluster's members, listed as they are placed
         listed = [entry for entry in pods or () if entry is not None]
         for pod in sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0)):
-            pod_id = _pod_id(pod)
+            pod_id = pod.id
             if pod_id not in self.misses:
                 self.pod_ids.append(pod_id)
                 self.misses[pod_id] = MissCounter("pod", pod_id)
                 self.states[pod_id] = "pod not listed yet"
-
-    def _read_failed(self):
-        for counter in self.misses.values():
-            counter.read_failed()
 
     def _all_ready(self):
         return len(self.pod_ids) >= (self.pod_count or 0) and len(self.done) == len(self.pod_ids)
@@ -226,7 +206,7 @@ class BatchPodPoller(Poller):
         return f"{line}; waiting for {', '.join(waiting[:shown])}" + (f" and {more} more" if more else "")
 
     def _evaluate(self, pods):
-        listed = {_pod_id(entry): entry for entry in pods or () if entry is not None}
+        listed = {entry.id: entry for entry in pods or () if entry is not None}
         terminal, vanished = [], []
         targets: dict[str, Any] = {}
         self.imminent = False  # the cadence follows the pod nearest to a transition
@@ -273,7 +253,6 @@ class BatchPodPoller(Poller):
             targets[pod_id] = address
 
     def _trusted(self, pod_id, address):
-        """The pod's host key step (``host_key_check.TrustStep``) after its banner: done when it is ready."""
         step = self.trusts.get(pod_id)
         if step is None:
             step = self.trusts[pod_id] = self.trust()
@@ -289,8 +268,8 @@ class BatchPodPoller(Poller):
             self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
 
     def _trust_round(self, addresses):
-        """The host key steps of the pods whose banner answered, at most ``TRUST_CONCURRENCY`` at once (each scans
-        and reads a log); the first mismatch fails the wait once every started step has ended."""
+        """The host key steps of the pods whose banner answered; the first mismatch fails the wait once every
+        started step has ended."""
         if not addresses:
             return
         with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(addresses))) as pool:
@@ -302,7 +281,7 @@ class BatchPodPoller(Poller):
         checked = {}
         if targets:
             results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
-                                       targets.items()}, **probe_options(self.deadline))
+                                       targets.items()}, **_ssh_probe.probe_options(self.deadline))
             for pod_id, address in targets.items():
                 result = results[pod_id]
                 text = _address_text(address)
@@ -331,11 +310,9 @@ class BatchPodPoller(Poller):
 class BatchLines:
     """A batch wait's lines for the controller's display (docs/dev/architecture.md, "Waits on the controller").
 
-    Called with each of the engine's transitions (``on_transition``), it hands ``on_transition`` one entry per
-    pod whose own state changed since the last call, its ``subject`` naming the pod and its id
-    (``pod trainer-1 (abc123)``). A transition no pod's state explains (a failed read) is handed on as it is,
-    under ``subject``. The running count comes from the poller's ``summary`` (``count_line``), which the
-    engine prints when it changes and with each heartbeat.
+    Given each of the engine's transitions, it hands ``on_transition`` one entry per pod whose own state changed,
+    its ``subject`` naming the pod (``pod trainer-1 (abc123)``); a transition no pod's state explains (a failed
+    read) is handed on under ``subject``.
     """
 
     def __init__(self, poller, on_transition, subject):
@@ -360,13 +337,8 @@ class BatchLines:
 
 
 def cluster_poller(backend, cluster_id, pod_count, probe_many=None, trust=None):
-    """Wait until every member of a cluster answers SSH: the batch wait over the cluster's member list.
-
-    Each poll is one ``backend.clusters.pods(cluster_id)`` read; members join the wait as they are
-    listed (in rank order) and the wait is ready only when ``pod_count`` members all answered SSH. A member
-    that is EXITED, TERMINATED or ERROR fails the wait at once (fatal ``conflict``): a member cannot be
-    started on its own. A cluster that no longer exists fails it with ``not_found``. ``trust``: each member's
-    host key step, as in ``BatchPodPoller``.
+    """Wait until ``pod_count`` members of a cluster answer SSH: the batch wait over its member list. A member that
+    is down fails the wait at once (``conflict``: it cannot be started on its own), a deleted cluster ``not_found``.
     """
     return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many, trust=trust,
                           read=lambda: backend.clusters.pods(cluster_id, attempts=1),

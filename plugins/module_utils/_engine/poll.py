@@ -2,29 +2,31 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The poll engine shared by every waiting module (pure Python, no Ansible import).
+"""The poll engine shared by every waiting module (pure Python, no Ansible import), and ``Poller``, the interface
+every poller implements (``pod_pollers``, ``endpoint_poller``, ``build_poller``, ``job_poller``).
 
-``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, never
-sleep past the deadline, one final poll at the deadline (a success there is a success), fatal errors
-end the wait, everything else is retried until the deadline. Between two API reads a cheap
-``recheck`` (the SSH probe) may run every ``probe_interval``. ``Cadence`` decides when the next API
-read happens: ``interval`` is the average, reads come sooner while a poller says a transition is
-imminent, and no wait of length T ever makes more than T / interval + 3 reads.
+``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, one final
+poll at the deadline, fatal errors end the wait, everything else is retried. Pollers subclass ``Poller`` directly:
+what they share is held (a ``MissCounter``) or called (``counted_read``), never inherited (test_composition.py).
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import (
     WAIT_INTERRUPTED,
     WAIT_TIMEOUT,
+    MissCounter,
     WaitError,
     WaitOutcome,
     classify,
     error_text,
     fatal_link,
+    is_not_found,
     rate_limit_sleep,
     retry_after_of,
 )
@@ -39,8 +41,8 @@ DEFAULT_INTERVAL = 5.0
 DEFAULT_PROGRESS_EVERY = 15.0
 DEFAULT_PROBE_INTERVAL = 0.25
 
-# The read budget (see ``Cadence``): reads in hand at the start and the most the bank holds, how soon an
-# imminent transition is read again (share of the interval), and how far a steady phase stretches a gap.
+# The read budget (``Cadence``): the bank's size, how soon an imminent transition is read again (share of the
+# interval) and how far a steady phase stretches a gap.
 READ_BANK = 3.0
 IMMINENT_SHARE = 0.5
 MAX_STRETCH = 2.0
@@ -62,10 +64,7 @@ class SystemClock:
 
     def sleep(self, seconds, cancel=None):
         end = time.monotonic() + seconds
-        while True:
-            remaining = end - time.monotonic()
-            if remaining <= 0:
-                return
+        while (remaining := end - time.monotonic()) > 0:
             if cancel is None:
                 time.sleep(remaining)
                 return
@@ -74,16 +73,10 @@ class SystemClock:
 
 
 class PollResult:
-    """One observation: ``ready``, a human ``detail``, the success ``value``, an optional cheap ``recheck``.
-
-    ``recheck`` is a zero-argument callable returning a ``PollResult``; the engine calls it every
-    ``probe_interval`` until the next API read. ``states`` optionally maps sub-resources (batch waits)
-    to their own last state, kept on the outcome and on ``WaitError.last_states``. ``imminent`` says the
-    state is about to change (a pod STARTING, or RUNNING without its SSH port yet): the next read comes
-    sooner, paid for by later reads in steady phases (see ``Cadence``). ``summary`` is a batch wait's short
-    running count (``2/3 ready; waiting for trainer-3``): a progress line whenever it changes, and the
-    heartbeat's text in place of the (long) ``detail``.
-    """
+    """One observation: ``ready``, ``detail``, the success ``value``, a cheap ``recheck`` (run every
+    ``probe_interval`` until the next API read). ``states`` (batch waits): each sub-resource's last state.
+    ``imminent``: the state is about to change, so the next read comes sooner (``Cadence``). ``summary``: a batch
+    wait's running count (``2/3 ready``), the heartbeat's text in place of the long ``detail``."""
 
     __slots__ = ("detail", "imminent", "ready", "recheck", "states", "summary", "value")
 
@@ -100,17 +93,60 @@ class PollResult:
         return f"PollResult(ready={self.ready!r}, detail={self.detail!r})"
 
 
-class Cadence:
-    """When the next API read of a wait happens: a token bucket with ``interval`` as its average rate.
+class Poller:
+    """One poll per call (``until`` runs it). The waiter sets ``deadline`` (monotonic), which probes are capped at;
+    ``lost()``: the wait saw the resource and then lost it (a ``not_found`` that means deleted, not never there)."""
 
-    The bucket starts with ``READ_BANK`` reads and earns one per ``interval``, never holding more than
-    ``READ_BANK``; each read spends one and none overdraws it, so a wait of length T makes at most
-    T / interval + 3 reads, whatever its results. A read the last result calls imminent comes after
-    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits at least one interval,
-    longer (up to ``MAX_STRETCH`` intervals) until the bank is full again. One read stays reserved for
-    the final poll at the deadline. A 429's ``Retry-After`` delays the next read further, but never past
-    the deadline. ``adaptive=False`` is the reference cadence: one read per interval, the deadline read
-    on top (at most T / interval + 2).
+    deadline: float | None = None
+
+    def __call__(self) -> Any:
+        return self.poll()
+
+    def poll(self) -> Any:
+        raise NotImplementedError
+
+    def lost(self) -> bool:
+        return False
+
+
+def tracked(kind: str, resource_id: str, wait_for: str, choices: tuple) -> MissCounter:
+    """The ``MissCounter`` of a poller of one ``kind`` of resource, once ``wait_for`` is one of its ``choices``."""
+    if wait_for not in choices:
+        raise ValueError(f"wait_for must be one of {', '.join(choices)}, got {wait_for!r}")
+    return MissCounter(kind, resource_id)
+
+
+def counted_read(misses: MissCounter, read: Callable[[], Any]) -> tuple[PollResult | None, Any]:
+    """``read()`` under the miss rules (docs/dev/wait-and-status.md, section 3): ``(None, value)`` when it answered;
+    ``(not-ready result, None)`` for a 404, a counted miss; any other failure ends the run of misses and is raised."""
+    try:
+        value = read()
+    except Exception as err:
+        if is_not_found(err):
+            return PollResult(False, misses.missed(err)), None
+        misses.read_failed()
+        raise
+    misses.seen()
+    return None, value
+
+
+class FunctionPoller(Poller):
+    """A plain function as a poller (a read retried like a wait's reads)."""
+
+    def __init__(self, function: Callable[[], Any]) -> None:
+        self.function = function
+
+    def __call__(self) -> Any:
+        return self.function()
+
+
+class Cadence:
+    """When the next API read of a wait happens: a token bucket of ``READ_BANK`` reads earning one per ``interval``.
+
+    No read overdraws it, so a wait of length T makes at most T / interval + 3 reads. An imminent read comes after
+    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits one interval, up to
+    ``MAX_STRETCH`` until the bank refills. One read stays reserved for the deadline; a 429's ``Retry-After`` delays
+    the next read, never past the deadline. ``adaptive=False``: one read per interval (the reference).
     """
 
     def __init__(self, interval, start, deadline, adaptive=True):
@@ -121,16 +157,13 @@ class Cadence:
         self._stamp = start
 
     def tokens(self, now):
-        """Reads in hand at ``now`` (earned since the last read, capped at the bank)."""
         return min(READ_BANK, self._tokens + max(0.0, now - self._stamp) / self.interval)
 
     def spend(self, now):
-        """Count a read starting at ``now``."""
         self._tokens = self.tokens(now) - 1.0
         self._stamp = max(self._stamp, now)
 
     def next_read(self, now, imminent=False, retry_after=0.0):
-        """The moment of the next read (the deadline at the latest), after a read that ended at ``now``."""
         if not self.adaptive:
             return min(self.deadline, now + max(self.interval, retry_after))
         tokens = self.tokens(now)
@@ -154,7 +187,7 @@ def _cadence_mode(cadence):
 
 
 class _Waiter:
-    """State of one ``until()`` call; split out so the read and recheck paths share bookkeeping."""
+    """State of one ``until()`` call, which the read and recheck paths share."""
 
     def __init__(self, label, clock, cancel, progress, on_transition, progress_every, resource_id):
         self.label = label
@@ -231,7 +264,7 @@ class _Waiter:
                            self.probes, self.history, self.states)
 
     def run(self, check):
-        """Call ``check``; return a PollResult (transient errors become a not-ready one) and the error."""
+        """``(PollResult, error)``: a transient error becomes a not-ready result."""
         try:
             result = check()
         except Exception as err:
@@ -266,12 +299,10 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
           resource_id=None, on_transition=None, cadence=None):
     """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``.
 
-    ``poll()`` is the API read (one per ``interval`` on average, see ``Cadence``); it returns a
-    ``PollResult`` or raises. A result's ``recheck`` runs every ``probe_interval`` seconds until the
-    next read (``None`` = only on reads). ``progress(line)`` receives the reference progress lines;
-    ``on_transition(entry)`` each ``{"elapsed", "state"}`` change, also collected in ``history``.
-    Durations <= 0 mean defaults. ``cadence`` is ``"adaptive"`` or ``"fixed"`` (default: adaptive,
-    unless the ``RUNPOD_CLOUD_WAIT_CADENCE`` environment variable says ``fixed``).
+    ``poll()`` is the API read, returning a ``PollResult`` or raising; ``probe_interval=None`` runs no recheck.
+    ``progress(line)`` receives the progress lines, ``on_transition(entry)`` each ``{"elapsed", "state"}`` change
+    (also in ``history``). Durations <= 0 mean defaults. ``cadence``: ``"adaptive"`` or ``"fixed"`` (default:
+    adaptive, unless ``CADENCE_ENV`` says ``fixed``).
     """
     clock = clock if clock is not None else SystemClock()
     timeout = _positive_or(timeout, DEFAULT_TIMEOUT)

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import Poller
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 

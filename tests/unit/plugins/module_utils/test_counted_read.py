@@ -15,7 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome impor
     WaitOutcome,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchPodPoller, PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poller import counted_read
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import counted_read
 
 
 class ApiError(Exception):

@@ -230,7 +230,7 @@ def test_format_address_brackets_ipv6():
 
 def test_probe_result_equality_and_repr():
     first = ProbeResult(True, "ssh reachable at a:1", "a:1")
-    assert first == ProbeResult(True, "ssh reachable at a:1", "a:1", host="a", port=1)
+    assert first == ProbeResult(True, "ssh reachable at a:1", "a:1")
     assert first != ProbeResult(False, "x", "a:1")
     assert (first == "a:1") is False
     assert "ok=True" in repr(first)
