@@ -22,7 +22,7 @@ import pytest
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
@@ -377,17 +377,17 @@ def every_resource() -> tuple:
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
         account,
         clusters,
+        connection,
         endpoints,
-        gpus,
         jobs,
         pods,
         secrets,
-        ssh_keys,
+        shared,
         templates,
     )
 
-    return (account.Account, clusters.Clusters, endpoints.Endpoints, gpus.Gpus, jobs.Jobs, pods.Pods,
-            secrets.Secrets, ssh_keys.SshKeys, templates.Templates)
+    return (account.Account, clusters.Clusters, endpoints.Endpoints, connection.Gpus, jobs.Jobs, pods.Pods,
+            secrets.Secrets, shared.SshKeys, templates.Templates)
 
 
 def full_backend(options: Any, **kwargs: Any) -> Any:
