@@ -117,7 +117,7 @@ class FakePods(FakeResource):
         super().__init__(backend, items)
         self.reads = None if reads is None else list(reads)
 
-    def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
+    def list(self, attempts=None, select=None, include_cluster_pods=False):
         self._call("list_pods", attempts)
         if self.reads is not None:
             pods = _next(self.reads, self.backend.count("list_pods") - 1)

@@ -2,13 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md).
-
-Each source (``container``, ``system``) is its own stream, so each gets its own ``tail``; the streams of one call
-are read concurrently (at most ``MAX_CONCURRENT_READS`` at once) and all of them end by one deadline. A read that
-fails gives its logs block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of the
-task that asked for them.
-"""
+"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md): each source is its own
+stream with its own ``tail``, the streams of one call read concurrently and all ended by one deadline. A failed read
+gives its block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of a task."""
 
 from __future__ import annotations
 
@@ -26,10 +22,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 # Seconds every read of one call shares (the reads overlap, so it is the call's bound, not each read's).
 READ_BUDGET = 5.0
 MAX_CONCURRENT_READS = 8
-
-
-def pod_logs_path(pod_id):
-    return f"pods/{quote_id(pod_id)}/logs"
 
 
 def worker_logs_path(endpoint_id, worker_id):
@@ -75,7 +67,7 @@ class LogReader:
         return {key: merge_blocks(parts) for key, parts in found.items()}
 
     def pods(self, pod_ids, lines, sources=SOURCES, stops=None):
-        return self.read({pod_id: pod_logs_path(pod_id) for pod_id in pod_ids}, lines, sources, stops)
+        return self.read({pod_id: f"pods/{quote_id(pod_id)}/logs" for pod_id in pod_ids}, lines, sources, stops)
 
     def workers(self, endpoint_id, worker_ids, lines, sources=SOURCES):
         return self.read({worker_id: worker_logs_path(endpoint_id, worker_id) for worker_id in worker_ids},

@@ -15,13 +15,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields 
 PATH = "account/secrets"
 
 
-def secret_update_body(value=None, description=None):
-    """A PATCH body: at least one of ``value`` and ``description`` ("" clears the description)."""
-    if value is None and description is None:
-        raise ValueError("a secret update needs a value or a description")
-    return SECRET.body({"value": value, "description": description}, creating=False)
-
-
 class Secrets:
     def __init__(self, client):
         self.client = client
@@ -29,7 +22,7 @@ class Secrets:
         self.list, self.get = self.collection.list, self.collection.get
 
     def find(self, name, attempts=None):
-        """The secrets RunPod matches to ``name`` (case-insensitively; one read, ``?name=``)."""
+        """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
         entries = walk_pages(
             self.client, PATH, "secrets", "secret", params={"name": name}, attempts=attempts, bare=True
         )
@@ -37,7 +30,7 @@ class Secrets:
         return [view for view in map(SECRET.read, entries) if view.name.casefold() == folded]
 
     def names(self, attempts=None):
-        """The casefolded names of every secret on the account (one list read): what ``secret_env`` may name."""
+        """The casefolded names of every secret on the account: what ``secret_env`` may name."""
         return {view.name.casefold() for view in self.list(attempts)}
 
     def create(self, spec):
@@ -45,9 +38,11 @@ class Secrets:
         return SECRET.read(post_create(self.client, PATH, SECRET.body(SECRET.create_fields(spec), creating=True)))
 
     def update(self, secret_id, *, value=None, description=None):
-        """One PATCH. RunPod applies a value and a description in two steps that are not atomic, so a caller that
-        must know which half failed sends them in two calls (``runpod.cloud.secret`` does)."""
-        body = secret_update_body(value, description)
+        """One PATCH ("" clears the description). RunPod applies a value and a description in two steps that are not
+        atomic, so a caller that must know which half failed sends them in two calls (``runpod.cloud.secret`` does)."""
+        if value is None and description is None:
+            raise ValueError("a secret update needs a value or a description")
+        body = SECRET.body({"value": value, "description": description}, creating=False)
         return SECRET.read(self.client.request("PATCH", self.collection.at(secret_id), json=body))
 
     def delete(self, secret_id):
