@@ -125,9 +125,9 @@ class FakePods(FakeResource):
             pods = [*self.store.values()]
         return [pod for pod in pods if select is None or select(pod.id, pod.name)]
 
-    def get(self, pod_id, attempts=None):
-        self._call("get_pod", pod_id)
-        return self._get(pod_id)
+    def get(self, resource_id, attempts=None):
+        self._call("get_pod", resource_id)
+        return self._get(resource_id)
 
     def find(self, name, attempts=None):
         self._call("find_pods", name)
@@ -168,9 +168,9 @@ class FakePods(FakeResource):
     def restart(self, pod_id):
         return self._action(pod_id, "restart")
 
-    def delete(self, pod_id):
-        self._call("delete_pod", pod_id)
-        self.store.pop(pod_id)
+    def delete(self, resource_id):
+        self._call("delete_pod", resource_id)
+        self.store.pop(resource_id)
 
 
 class FakeEndpoints(FakeResource):
@@ -207,9 +207,9 @@ class FakeEndpoints(FakeResource):
         self.store[endpoint_id] = self.store[endpoint_id].model_copy(update=changes)
         return self.store[endpoint_id]
 
-    def delete(self, endpoint_id):
-        self._call("delete_endpoint", endpoint_id)
-        self.store.pop(endpoint_id)
+    def delete(self, resource_id):
+        self._call("delete_endpoint", resource_id)
+        self.store.pop(resource_id)
 
     def health(self, endpoint_id, attempts=1):
         self._call("endpoint_health", endpoint_id, attempts)
@@ -251,9 +251,9 @@ class FakeTemplates(FakeResource):
         self.store[template_id] = self.store[template_id].model_copy(update=changes)
         return self.store[template_id]
 
-    def delete(self, template_id):
-        self._call("delete_template", template_id)
-        self.store.pop(template_id)
+    def delete(self, resource_id):
+        self._call("delete_template", resource_id)
+        self.store.pop(resource_id)
 
 
 class FakeClusters(FakeResource):

@@ -60,9 +60,10 @@ class Account:
         self.client = client
         self._volumes = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
         self._registries = Collection(client, "registries", "registries", "registry credential", REGISTRY)
-        self.list_network_volumes, self.get_network_volume, self.find_network_volumes = (
-            self._volumes.list, self._volumes.get, self._volumes.find)
-        self.get_registry, self.find_registries = self._registries.get, self._registries.find
+        self.list_network_volumes, self.get_network_volume, self.find_network_volumes, self.delete_network_volume = (
+            self._volumes.list, self._volumes.get, self._volumes.find, self._volumes.delete)
+        self.get_registry, self.find_registries, self.delete_registry = (
+            self._registries.get, self._registries.find, self._registries.delete)
 
     def create_network_volume(self, spec):
         # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
@@ -71,18 +72,11 @@ class Account:
 
     def update_network_volume(self, volume_id, changes):
         """``changes``: ``name`` and/or ``size_gb`` (grow only; RunPod refuses a shrink)."""
-        body = NETWORK_VOLUME.body(changes, creating=False)
-        return NETWORK_VOLUME.read(self.client.request("PATCH", self._volumes.at(volume_id), json=body))
-
-    def delete_network_volume(self, volume_id):
-        self.client.request("DELETE", self._volumes.at(volume_id))
+        return self._volumes.patch(volume_id, NETWORK_VOLUME.body(changes, creating=False))
 
     def create_registry(self, name, username, password):
         body = REGISTRY.body({"name": name, "username": username, "password": password}, creating=True)
         return REGISTRY.read(post_create(self.client, self._registries.path, body))
-
-    def delete_registry(self, registry_id):
-        self.client.request("DELETE", self._registries.at(registry_id))
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
         """Spend of ``kind``; times (RFC 3339 with a zone or ``YYYY-MM-DD``) are sent as RFC 3339 UTC. The query's

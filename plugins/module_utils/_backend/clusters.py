@@ -65,7 +65,9 @@ class Clusters:
         self.templates = templates
         self.gpus = gpus
         self.collection = Collection(client, "clusters", "clusters", "cluster", CLUSTER)
-        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
+        # A delete terminates every member too.
+        self.list, self.get, self.find, self.delete = (
+            self.collection.list, self.collection.get, self.collection.find, self.collection.delete)
 
     def pods(self, cluster_id, attempts=None):
         """Every member as a full pod; 404 raises ``not_found``."""
@@ -91,8 +93,4 @@ class Clusters:
 
     def rename(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return CLUSTER.read(self.client.request("PATCH", self.collection.at(cluster_id), json={"name": name}))
-
-    def delete(self, cluster_id):
-        """Deletes the cluster and terminates every member."""
-        self.client.request("DELETE", self.collection.at(cluster_id))
+        return self.collection.patch(cluster_id, {"name": name})

@@ -70,18 +70,15 @@ class Endpoints:
         self.client = client
         self.serverless_url = serverless_url
         self.collection = Collection(client, "serverless", "endpoints", "endpoint", ENDPOINT)
-        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
+        self.list, self.get, self.find, self.delete = (
+            self.collection.list, self.collection.get, self.collection.find, self.collection.delete)
 
     def create(self, spec):
         # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
         return ENDPOINT.read(post_create(self.client, "serverless", endpoint_body(spec.model_dump(), creating=True)))
 
     def update(self, endpoint_id, changes):
-        body = endpoint_body(dict(changes), creating=False)
-        return ENDPOINT.read(self.client.request("PATCH", self.collection.at(endpoint_id), json=body))
-
-    def delete(self, endpoint_id):
-        self.client.request("DELETE", self.collection.at(endpoint_id))
+        return self.collection.patch(endpoint_id, endpoint_body(dict(changes), creating=False))
 
     def health(self, endpoint_id, attempts=1):
         """``/health`` on the serverless runtime; 404 raises ``not_found`` (propagation lag after create)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import mounts_body, quote_id, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body, walk_pages
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
 # Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
@@ -77,6 +77,8 @@ class Pods:
     def __init__(self, client, gpus):
         self.client = client
         self.gpus = gpus
+        self.collection = Collection(client, "pods", "pods", "pod", POD)
+        self.get, self.delete = self.collection.get, self.collection.delete
 
     def list(self, attempts=None, select=None, include_cluster_pods=False):
         """Every pod, every page (RunPod cuts cluster members from a page after cutting it, so a short page is not
@@ -89,9 +91,6 @@ class Pods:
             for entry in entries
             if isinstance(entry, dict) and (select is None or select(entry.get("id"), entry.get("name")))
         ]
-
-    def get(self, pod_id, attempts=None):
-        return POD.read(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
 
     def find(self, name, attempts=None):
         """Live pods (not terminated) named exactly ``name``."""
@@ -116,11 +115,11 @@ class Pods:
         return placement.place(self.client, self.gpus, "pods", spec, pod_create_body, POD.read, shared_read)
 
     def update(self, pod_id, changes):
-        return POD.read(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=pod_update_body(changes)))
+        return self.collection.patch(pod_id, pod_update_body(changes))
 
     def action(self, pod_id, action):
         """``POST pods/{id}/action``: the pod, or None when the answer has none."""
-        payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
+        payload = self.client.request("POST", f"{self.collection.at(pod_id)}/action", json={"action": action})
         return POD.read(payload) if isinstance(payload, dict) and payload.get("id") else None
 
     def start(self, pod_id):
@@ -131,6 +130,3 @@ class Pods:
 
     def restart(self, pod_id):
         return self.action(pod_id, "restart")
-
-    def delete(self, pod_id):
-        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")

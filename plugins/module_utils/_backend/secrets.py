@@ -19,7 +19,7 @@ class Secrets:
     def __init__(self, client):
         self.client = client
         self.collection = Collection(client, PATH, "secrets", "secret", SECRET)
-        self.list, self.get = self.collection.list, self.collection.get
+        self.list, self.get, self.delete = self.collection.list, self.collection.get, self.collection.delete
 
     def find(self, name, attempts=None):
         """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
@@ -43,7 +43,4 @@ class Secrets:
         if value is None and description is None:
             raise ValueError("a secret update needs a value or a description")
         body = SECRET.body({"value": value, "description": description}, creating=False)
-        return SECRET.read(self.client.request("PATCH", self.collection.at(secret_id), json=body))
-
-    def delete(self, secret_id):
-        self.client.request("DELETE", self.collection.at(secret_id))
+        return self.collection.patch(secret_id, body)

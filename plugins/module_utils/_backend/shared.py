@@ -56,8 +56,8 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
 
 
 class Collection:
-    """The reads every REST v2 collection has: ``list``, ``get`` by id, ``find`` by name, for the collection at
-    ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading one entry)."""
+    """The calls every REST v2 collection has: ``list``, ``get`` by id, ``find`` by name, ``patch`` and ``delete``,
+    for the collection at ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading one entry)."""
 
     def __init__(self, client: Any, path: str, key: str, noun: str, table: Any) -> None:
         self.client, self.path, self.key, self.noun, self.table = client, path, key, noun, table
@@ -75,6 +75,12 @@ class Collection:
 
     def find(self, name: str, attempts: int | None = None) -> Any:
         return [entry for entry in self.list(attempts) if entry.name == name]
+
+    def patch(self, resource_id: str, body: dict) -> Any:
+        return self.table.read(self.client.request("PATCH", self.at(resource_id), json=body))
+
+    def delete(self, resource_id: str) -> None:
+        self.client.request("DELETE", self.at(resource_id))
 
 
 def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_volume_id: str | None) -> dict | None:
