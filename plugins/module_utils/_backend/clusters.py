@@ -23,9 +23,8 @@ TEMPLATE_EXCLUSIVE = ("image", "env", "container_disk_gb", "docker_args", "cmd",
 
 
 def by_template_id(spec, template):
-    """Whether the create names its template (``templateId``: the cluster keeps the link, and the template's registry
-    credential pulls a private image) rather than spreading it: when the task sets no container setting of its own
-    and the template already declares the ports (SSH's ``22/tcp`` among them) the task wants."""
+    """Whether the create names its template (the cluster keeps the link, the template's registry credential pulls a
+    private image): when the task sets no container setting and the template declares the ports the task wants."""
     if template is None or any(getattr(spec, field) for field in TEMPLATE_EXCLUSIVE):
         return False
     return set(with_ssh_port(list(spec.ports), spec.start_ssh)) <= set(template.ports)

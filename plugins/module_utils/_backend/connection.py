@@ -2,15 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The connection options and the backend: ``make_backend(options, uses=...)`` gives one ``Backend``, the one client
-and one object per resource over it (``pods``, ``secrets``, ...), each in its own file. This file imports none of
-them: a task names the resource classes it uses, so a ``secret`` task ships no pod code (docs/dev/architecture.md,
+"""The connection options and the ``Backend`` (``make_backend``): the one client and one object per resource over it,
+each in its own file, which this one does not import: a ``secret`` task ships no pod code (docs/dev/architecture.md,
 "Import cost"). ``Gpus``, the catalog, is here: pods, clusters and gpu_type_info read it, and a file of its own would
-be one more for each of their tasks.
-
-RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): ``resolve_options`` refuses it before any
-client exists.
-"""
+be one more for each of their tasks. REST v1 is retired (docs/dev/api-notes.md, section 1)."""
 
 from __future__ import annotations
 
@@ -130,11 +125,8 @@ BUILT_FROM = {
 
 
 class Backend:
-    """The one client and the resource objects over it (docs/dev/interfaces.md lists their calls and API cost).
-
-    ``uses`` are the resource classes a task reaches: ``backend.<class name in lower case>`` builds one on first
-    use. AnsiballZ ships every module_utils file a module imports, lazy imports included, so the task imports the
-    classes it uses and this file none. It keeps no state but the client's, so a fleet's members share one."""
+    """The one client and the resource objects over it (docs/dev/interfaces.md): ``backend.<class name in lower
+    case>`` builds one of the classes ``uses`` on first use. No state but the client's: a fleet's members share one."""
 
     def __init__(self, client, options, uses=()):
         self.client = client

@@ -6,19 +6,12 @@
 and 3.3.1; docs/gpu-capacity.md), from the spec to the created resource.
 
 RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read the catalog,
-then create once per candidate in order until one answers 201, with this table:
+then create once per candidate in order until one answers 201. A 400 (a cross-field rule or no capacity, free text
+only) goes on to the next candidate, a 403 (the account cannot use this pool) skips it, a 402 (insufficient balance:
+none can succeed) stops; anything else is raised: a 422 breaks the contract, a 429 was already backed off, and a 5xx
+may have billed (``maybe_created``: the module looks the pod up by name).
 
-| status | do |
-| --- | --- |
-| 422 | the body breaks the contract: never retry (raise) |
-| 400 | a cross-field rule or no capacity (free text only): next candidate |
-| 402 | insufficient balance: stop, no candidate can succeed |
-| 403 | the account cannot use this pool: skip the candidate |
-| 429 | the client already backed off per Retry-After; still limited: raise |
-| 5xx | the create may have billed: raise ``maybe_created`` (the module looks the pod up by name) |
-
-Prices: the catalog quotes one per GPU and hour and tier; a unit costs that times its GPUs, a cluster ``pod_count``
-such units.
+Prices: the catalog quotes one per GPU, hour and tier; a unit costs that times its GPUs, a cluster ``pod_count`` units.
 """
 
 from __future__ import annotations
@@ -31,7 +24,7 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 
-# The ``placement`` result's chosen fields while nothing is created.
+# The chosen fields of a ``placement`` that created nothing.
 UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
 
 
@@ -178,8 +171,10 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
     (ties: more stock, then the id); the cap drops those listed above it or unlisted, then those without stock go.
     ``no_match`` and ``price_cap_exceeded`` are raised before any create."""
     placement, candidates, cap = Placement(), choice.candidates, choice.max_price_per_hr
+    if catalog is None:
+        return list(candidates), placement
     try:
-        offers = offers_from_catalog(catalog(), choice.cloud) if catalog is not None else None
+        offers = offers_from_catalog(catalog(), choice.cloud)
     except (RunPodError, ValueError) as failure:
         placement.catalog = f"failed: {failure}"
         if choice.needs_catalog:
@@ -189,8 +184,6 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
                 "need it: there is no order to fall back on, so nothing was created. Run the task again later",
             )) from None
         placement.catalog += "; candidates kept in the given order"
-        offers = None
-    if offers is None:
         return list(candidates), placement
     placement.catalog = "read"
     if choice.requirements is not None:

@@ -81,8 +81,7 @@ class Pods:
         self.get, self.delete = self.collection.get, self.collection.delete
 
     def list(self, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod, every page (RunPod cuts cluster members from a page after cutting it, so a short page is not
-        the last); ``select(id, name) -> bool`` keeps only matching pods; cluster members only with
+        """Every pod (``select(id, name) -> bool`` keeps the matching ones); cluster members only with
         ``include_cluster_pods``."""
         params = {"includeClusterPods": "true"} if include_cluster_pods else {}
         entries = walk_pages(self.client, "pods", "pods", "pod", params=params, attempts=attempts)

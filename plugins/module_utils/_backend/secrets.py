@@ -9,7 +9,7 @@ section 7). RunPod matches names case-insensitively (``?name=``, and a clash on 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SECRET
 
 PATH = "account/secrets"
@@ -23,11 +23,8 @@ class Secrets:
 
     def find(self, name, attempts=None):
         """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
-        entries = walk_pages(
-            self.client, PATH, "secrets", "secret", params={"name": name}, attempts=attempts, bare=True
-        )
-        folded = name.casefold()
-        return [view for view in map(SECRET.read, entries) if view.name.casefold() == folded]
+        views = self.collection.list(attempts, params={"name": name})
+        return [view for view in views if view.name.casefold() == name.casefold()]
 
     def names(self, attempts=None):
         """The casefolded names of every secret on the account: what ``secret_env`` may name."""

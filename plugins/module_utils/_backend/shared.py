@@ -2,9 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` (list, get by
-id, find by name) and ``mounts_body`` (the mounts block of a pod and a cluster create); and ``SshKeys``, the account's
-SSH keys, here rather than in a file of their own, which a pod task would ship besides."""
+"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` and
+``mounts_body`` (of a pod and a cluster create); and ``SshKeys``, the account's SSH keys, here rather than in a file of
+their own, which a pod task would ship besides."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_list, pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_list
 
 # A bound on one walk: at RunPod's 1000 entries a page, far beyond any account; a server that hands out a new cursor
 # forever must not hold a task (or a wait's poll) for ever.
@@ -29,11 +29,10 @@ def quote_id(resource_id: object) -> str:
 def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | None = None,
                attempts: int | None = None, bare: bool = False, pages: list | None = None,
                enough: int | None = None) -> list:
-    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped), through ``client.request`` (its
-    retries, ``attempts`` per page). Only ``hasNextPage`` ends it, not a short or empty page (docs/dev/api-notes.md,
-    section 7.1). Every page sends the same ``params`` (a cursor never leaves its query); a failed page raises: a
-    partial list would make a wait count the missing entries as gone. ``bare`` accepts a bare array as the whole list,
-    ``pages`` receives every answer, ``enough`` ends the walk once that many entries were read."""
+    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped; ``attempts`` per page): every page
+    sends the same ``params`` (a cursor never leaves its query), and a failed page raises (a partial list would make a
+    wait count the missing entries as gone). ``bare`` takes a bare array as the whole list, ``pages`` gets every
+    answer, ``enough`` is ``walk``'s."""
 
     def fetch(cursor: str | None) -> Any:
         query = dict(params or {})
@@ -65,9 +64,9 @@ class Collection:
     def at(self, resource_id: object) -> str:
         return f"{self.path}/{quote_id(resource_id)}"
 
-    def list(self, attempts: int | None = None) -> Any:
-        entries = walk_pages(self.client, self.path, self.key, self.noun, attempts=attempts, bare=True)
-        return [self.table.read(raw) for raw in pick_list(entries, self.key, self.noun)]
+    def list(self, attempts: int | None = None, *, params: dict | None = None) -> Any:
+        entries = walk_pages(self.client, self.path, self.key, self.noun, params=params, attempts=attempts, bare=True)
+        return [self.table.read(raw) for raw in entries]
 
     def get(self, resource_id: str, attempts: int | None = None) -> Any:
         """One entry by id (404 raises ``not_found``)."""
@@ -116,10 +115,9 @@ class PagingError(ValueError):
 
 def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int = MAX_PAGES,
          enough: int | None = None) -> list[Any]:
-    """Every item of the list under ``key``, following ``nextCursor`` while ``hasNextPage`` is true: ``fetch(None)``
-    reads the first page, ``fetch(cursor)`` the next. Raises ``PagingError`` on an answer that is not ``{key: [...]}``,
-    a missing cursor, a cursor seen before (a server loop would be followed forever) or more than ``max_pages``.
-    ``enough`` stops once that many items were read (a page may be shorter than asked)."""
+    """Every item of the list under ``key`` (``fetch(cursor)`` reads a page), following ``nextCursor`` while
+    ``hasNextPage`` is true: a short or empty page is not the last (docs/dev/api-notes.md, section 7.1). ``enough``
+    stops once that many items were read. Raises ``PagingError`` on an answer it cannot follow or a cursor loop."""
     items: list[Any] = []
     seen: set[str] = set()
     pages = 0
