@@ -56,21 +56,18 @@ def cluster_create_body(spec, template=None):
     return body
 
 
-class Clusters:
-    """Clusters over ``client``; ``templates`` reads a create's template, ``gpus`` the catalog of a placed create."""
+class Clusters(Collection):
+    """Clusters over ``client`` (a delete terminates every member too); ``templates`` reads a create's template,
+    ``gpus`` the catalog of a placed create."""
 
     def __init__(self, client, templates, gpus):
-        self.client = client
+        super().__init__(client, "clusters", "clusters", "cluster", CLUSTER)
         self.templates = templates
         self.gpus = gpus
-        self.collection = Collection(client, "clusters", "clusters", "cluster", CLUSTER)
-        # A delete terminates every member too.
-        self.list, self.get, self.find, self.delete = (
-            self.collection.list, self.collection.get, self.collection.find, self.collection.delete)
 
     def pods(self, cluster_id, attempts=None):
         """Every member as a full pod; 404 raises ``not_found``."""
-        payload = self.client.request("GET", f"{self.collection.at(cluster_id)}/pods", attempts=attempts)
+        payload = self.client.request("GET", f"{self.at(cluster_id)}/pods", attempts=attempts)
         return [POD.read(raw) for raw in pick_list(payload, "pods", "pod")]
 
     def create(self, spec):
@@ -92,4 +89,4 @@ class Clusters:
 
     def rename(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return self.collection.patch(cluster_id, {"name": name})
+        return self.patch(cluster_id, {"name": name})

@@ -15,16 +15,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields 
 PATH = "account/secrets"
 
 
-class Secrets:
+class Secrets(Collection):
     def __init__(self, client):
-        self.client = client
-        self.collection = Collection(client, PATH, "secrets", "secret", SECRET)
-        self.list, self.get, self.delete = self.collection.list, self.collection.get, self.collection.delete
+        super().__init__(client, PATH, "secrets", "secret", SECRET)
 
     def find(self, name, attempts=None):
         """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
-        views = self.collection.list(attempts, params={"name": name})
-        return [view for view in views if view.name.casefold() == name.casefold()]
+        folded = name.casefold()
+        return [view for view in self.list(attempts, params={"name": name}) if view.name.casefold() == folded]
 
     def names(self, attempts=None):
         """The casefolded names of every secret on the account: what ``secret_env`` may name."""
@@ -40,4 +38,4 @@ class Secrets:
         if value is None and description is None:
             raise ValueError("a secret update needs a value or a description")
         body = SECRET.body({"value": value, "description": description}, creating=False)
-        return self.collection.patch(secret_id, body)
+        return self.patch(secret_id, body)

@@ -55,8 +55,9 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
 
 
 class Collection:
-    """The calls every REST v2 collection has: ``list``, ``get`` by id, ``find`` by name, ``patch`` and ``delete``,
-    for the collection at ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading one entry)."""
+    """The calls every REST v2 collection has (``list``, ``get`` by id, ``find`` by name, ``patch``, ``delete``) on the
+    one at ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading an entry). A resource class
+    is one and adds its own calls, or holds them (``Pods``, whose list is its own, and the account's two)."""
 
     def __init__(self, client: Any, path: str, key: str, noun: str, table: Any) -> None:
         self.client, self.path, self.key, self.noun, self.table = client, path, key, noun, table
