@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.clusters``: Instant Clusters on REST v2 (``/clusters``), the create body and the calls
-(``_vocab/cluster_fields.CLUSTER`` reads them). A cluster's ``pods`` field is only a count summary: ``pods(cluster_id)``
-reads the members (one read for all)."""
+"""``backend.clusters``: Instant Clusters on REST v2 (``/clusters``; ``_vocab/cluster_fields.CLUSTER`` reads them).
+A cluster's ``pods`` field is only a count summary: ``pods(cluster_id)`` reads the members (one read for all)."""
 
 from __future__ import annotations
 

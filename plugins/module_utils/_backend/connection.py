@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
 
-API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"
 V1_RETIRED = (
     "RunPod retired REST v1 on 2026-11-15 (and GraphQL goes in early 2027), so runpod.cloud speaks REST v2 only: "
@@ -34,7 +33,7 @@ def resolve_options(options: dict | None) -> dict:
     playbook written for REST v1 stops before any request."""
     options = dict(options or {})
     version = str(options.get("api_version") or "").strip().lower()
-    if version and version != API_VERSION:
+    if version and version != "v2":
         raise ValueError(f"api_version {options['api_version']!r} is not available: {V1_RETIRED}")
     validate_certs = options.get("validate_certs")
     return {

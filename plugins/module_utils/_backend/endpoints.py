@@ -27,8 +27,6 @@ def scaling_body(scaler_type, scaler_value):
     raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
 
 
-# The most builds one page of ``/builds`` holds (the document's ``limit`` 1-100).
-MAX_BUILDS_PAGE = 100
 # Fields whose part of the body ties several together (below), or that no body carries.
 COMPOSED = ("cpu_flavor_ids", "vcpu_count", "scaler_type", "scaler_value", "gpu_type_ids", "created_at")
 
@@ -99,7 +97,7 @@ class Endpoints(Collection):
     def builds(self, endpoint_id, latest=1, attempts=None):
         """The newest ``latest`` GitHub builds, newest first (walked on: a page may hold fewer than asked)."""
         path = f"{self.at(endpoint_id)}/builds"
-        params = {"limit": max(1, min(int(latest), MAX_BUILDS_PAGE))}
+        params = {"limit": max(1, min(int(latest), 100))}  # a page holds 1-100 (the document's ``limit``)
         entries = walk_pages(self.client, path, "builds", "build", params=params, attempts=attempts, enough=latest)
         return [BUILD.read(entry) for entry in entries[:latest]]
 

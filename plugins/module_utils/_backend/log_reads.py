@@ -37,14 +37,12 @@ class LogReader:
         self.client = backend.client
         self.clock = clock if clock is not None else self.client.clock
         self.mask = Masker([*secrets, (getattr(backend, "options", None) or {}).get("api_key")])
-        self.budget = budget
-        self.quiet = quiet
+        self.budget, self.quiet = budget, quiet
         self.concurrency = max(1, int(concurrency))
 
     def read(self, targets, lines, sources=SOURCES, stops=None):
         """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``.
         ``stops`` (``{key: predicate}``) ends a key's reads early (``sse.read_log_stream``'s ``stop``)."""
-        stops = stops or {}
         deadline = self.clock.now() + self.budget
         jobs = [(key, path, source) for key, path in targets.items() for source in sources]
 
@@ -52,7 +50,7 @@ class LogReader:
             key, path, source = job
             try:
                 return read_log_stream(self.client, path, tail=lines, deadline=deadline, clock=self.clock,
-                                       mask=self.mask, source=source, quiet=self.quiet, stop=stops.get(key))
+                                       mask=self.mask, source=source, quiet=self.quiet, stop=(stops or {}).get(key))
             except Exception as exc:  # logs are extra information: a bug here must not fail the task
                 return logs_block(unavailable=self.client.redact(f"reading the logs failed ({type(exc).__name__})"))
 

@@ -30,8 +30,8 @@ UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
 
 @dataclass(frozen=True)
 class Candidate:
-    """One create attempt: a GPU type (or CPU flavor) id, optionally pinned to one data center; its list price (per
-    hour, for the whole unit) when the catalog quoted one, and why it was dropped."""
+    """One create attempt: a GPU type (or CPU flavor) id, maybe pinned to a data center; its list price for the unit
+    and hour when the catalog quoted one, and why it was dropped."""
 
     type_id: str
     data_center_id: str | None = None
@@ -218,7 +218,7 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
 
 
 def action_for(error: RunPodError) -> str:
-    """What the table says to do after a failed create."""
+    """``next``, ``skip``, ``stop`` or ``raise`` after a failed create, by the status (the module docstring)."""
     return {400: "next", 402: "stop", 403: "skip"}.get(error.status, "raise")
 
 
@@ -226,7 +226,7 @@ def place(client: Any, gpus: Any, path: str, spec: Any, body: Callable[..., dict
           shared_read: Callable[[Callable[[], Any]], Any] | None = None) -> tuple[Any, dict]:
     """Create ``spec`` at ``path`` (``pods``, ``clusters``) on the first candidate that can be placed: one catalog
     read (``shared_read(read)`` answers it for a fleet's members), then one POST of ``body(spec, type_id,
-    data_center_id)`` per candidate by the table. Returns ``(read(answer), placement dict)``; every ``RunPodError``
+    data_center_id)`` per candidate by ``action_for``. Returns ``(read(answer), placement dict)``; every ``RunPodError``
     raised carries ``placement``."""
     choice = choose(spec, path)
     catalog = None

@@ -12,8 +12,6 @@ import json
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body, walk_pages
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
-# Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
-GONE_POD_STATUSES = frozenset(("TERMINATED",))
 # gpu_requirements' host floors, sent in the create's ``gpu`` (RunPod places only where they hold).
 GPU_FLOORS = (("min_ram_per_gpu_gb", "minRamPerGpu"), ("min_vcpus_per_gpu", "minVcpuCountPerGpu"))
 # POST /v2/pods answers 413 above this many bytes of body (autumn 2026 document).
@@ -99,7 +97,7 @@ class Pods:
         """``{name: [live pods named so]}`` for every name in ``names``, from one list read (a fleet's lookup)."""
         found: dict = {name: [] for name in names}
         for pod in self.list(attempts=attempts, select=lambda _pod_id, name: name in found):
-            if pod.name in found and pod.status.upper() not in GONE_POD_STATUSES:
+            if pod.name in found and pod.status.upper() != "TERMINATED":  # gone for good: not live
                 found[pod.name].append(pod)
         return found
 

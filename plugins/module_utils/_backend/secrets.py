@@ -12,12 +12,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import po
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.secret_fields import SECRET
 
-PATH = "account/secrets"
-
 
 class Secrets(Collection):
     def __init__(self, client):
-        super().__init__(client, PATH, "secrets", "secret", SECRET)
+        super().__init__(client, "account/secrets", "secrets", "secret", SECRET)
 
     def find(self, name, attempts=None):
         """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
@@ -30,7 +28,7 @@ class Secrets(Collection):
 
     def create(self, spec):
         # A 5xx or a lost connection marks the error maybe_created: the module looks the name up instead of resending.
-        return SECRET.read(post_create(self.client, PATH, SECRET.body(SECRET.create_fields(spec), creating=True)))
+        return SECRET.read(post_create(self.client, self.path, SECRET.body(SECRET.create_fields(spec), creating=True)))
 
     def update(self, secret_id, *, value=None, description=None):
         """One PATCH ("" clears the description). RunPod applies a value and a description in two steps that are not
