@@ -428,11 +428,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 )
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
+            Gpus,
             make_backend,
             resolve_options,
             transport_warnings,
         )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 
@@ -563,10 +563,10 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         if not todo:
             return
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
+            Gpus,
             make_backend,
             resolve_options,
         )
-        from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
         from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
         from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
         from ansible_collections.runpod.cloud.plugins.plugin_utils._inventory_host_keys import check_pods

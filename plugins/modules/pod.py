@@ -673,10 +673,10 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import PodInput
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import run_module

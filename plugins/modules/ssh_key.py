@@ -111,7 +111,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import SshKeyInput
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import key_lines
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input, run_module
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import AUTH_ARGUMENT_SPEC, argument_spec
 

@@ -22,7 +22,7 @@ import pytest
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.ssh_keys import SshKeys
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
@@ -117,7 +117,7 @@ class FakePods(FakeResource):
         super().__init__(backend, items)
         self.reads = None if reads is None else list(reads)
 
-    def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
+    def list(self, attempts=None, select=None, include_cluster_pods=False):
         self._call("list_pods", attempts)
         if self.reads is not None:
             pods = _next(self.reads, self.backend.count("list_pods") - 1)
@@ -125,9 +125,9 @@ class FakePods(FakeResource):
             pods = [*self.store.values()]
         return [pod for pod in pods if select is None or select(pod.id, pod.name)]
 
-    def get(self, pod_id, attempts=None):
-        self._call("get_pod", pod_id)
-        return self._get(pod_id)
+    def get(self, resource_id, attempts=None):
+        self._call("get_pod", resource_id)
+        return self._get(resource_id)
 
     def find(self, name, attempts=None):
         self._call("find_pods", name)
@@ -168,9 +168,9 @@ class FakePods(FakeResource):
     def restart(self, pod_id):
         return self._action(pod_id, "restart")
 
-    def delete(self, pod_id):
-        self._call("delete_pod", pod_id)
-        self.store.pop(pod_id)
+    def delete(self, resource_id):
+        self._call("delete_pod", resource_id)
+        self.store.pop(resource_id)
 
 
 class FakeEndpoints(FakeResource):
@@ -207,9 +207,9 @@ class FakeEndpoints(FakeResource):
         self.store[endpoint_id] = self.store[endpoint_id].model_copy(update=changes)
         return self.store[endpoint_id]
 
-    def delete(self, endpoint_id):
-        self._call("delete_endpoint", endpoint_id)
-        self.store.pop(endpoint_id)
+    def delete(self, resource_id):
+        self._call("delete_endpoint", resource_id)
+        self.store.pop(resource_id)
 
     def health(self, endpoint_id, attempts=1):
         self._call("endpoint_health", endpoint_id, attempts)
@@ -251,9 +251,9 @@ class FakeTemplates(FakeResource):
         self.store[template_id] = self.store[template_id].model_copy(update=changes)
         return self.store[template_id]
 
-    def delete(self, template_id):
-        self._call("delete_template", template_id)
-        self.store.pop(template_id)
+    def delete(self, resource_id):
+        self._call("delete_template", resource_id)
+        self.store.pop(resource_id)
 
 
 class FakeClusters(FakeResource):
@@ -377,17 +377,17 @@ def every_resource() -> tuple:
     from ansible_collections.runpod.cloud.plugins.module_utils._backend import (
         account,
         clusters,
+        connection,
         endpoints,
-        gpus,
         jobs,
         pods,
         secrets,
-        ssh_keys,
+        shared,
         templates,
     )
 
-    return (account.Account, clusters.Clusters, endpoints.Endpoints, gpus.Gpus, jobs.Jobs, pods.Pods,
-            secrets.Secrets, ssh_keys.SshKeys, templates.Templates)
+    return (account.Account, clusters.Clusters, endpoints.Endpoints, connection.Gpus, jobs.Jobs, pods.Pods,
+            secrets.Secrets, shared.SshKeys, templates.Templates)
 
 
 def full_backend(options: Any, **kwargs: Any) -> Any:

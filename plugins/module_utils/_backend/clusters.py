@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.clusters``: Instant Clusters on REST v2 (``/clusters``), the create body and the calls
-(``_vocab/cluster_fields.CLUSTER`` reads them). A
-cluster's ``pods`` field is only a count summary, the members themselves
-are read with ``pods(cluster_id)`` (one read for all)."""
+"""``backend.clusters``: Instant Clusters on REST v2 (``/clusters``; ``_vocab/cluster_fields.CLUSTER`` reads them).
+A cluster's ``pods`` field is only a count summary: ``pods(cluster_id)`` reads the members (one read for all)."""
 
 from __future__ import annotations
 
@@ -23,9 +21,8 @@ TEMPLATE_EXCLUSIVE = ("image", "env", "container_disk_gb", "docker_args", "cmd",
 
 
 def by_template_id(spec, template):
-    """Whether the create names its template (``templateId``: the cluster keeps the link, and the template's registry
-    credential pulls a private image) rather than spreading it: when the task sets no container setting of its own
-    and the template already declares the ports (SSH's ``22/tcp`` among them) the task wants."""
+    """Whether the create names its template (the cluster keeps the link, the template's registry credential pulls a
+    private image): when the task sets no container setting and the template declares the ports the task wants."""
     if template is None or any(getattr(spec, field) for field in TEMPLATE_EXCLUSIVE):
         return False
     return set(with_ssh_port(list(spec.ports), spec.start_ssh)) <= set(template.ports)
@@ -37,65 +34,48 @@ def cluster_create_body(spec, template=None):
     body = CLUSTER.body({key: getattr(spec, key) for key in HEAD}, creating=True)
     if by_template_id(spec, template):
         body["templateId"] = template.id
-        if spec.data_center_ids:
-            body["dataCenterIds"] = list(spec.data_center_ids)
-        body["startSsh"] = bool(spec.start_ssh)
-        return body
-    image = spec.image or (template.image if template is not None else None)
-    if not image:
-        raise ValueError("a cluster needs an image (or a template_id whose template names one)")
-    body["image"] = image
-    env = dict(template.env) if template is not None else {}
-    env.update(spec.env or {})
-    ports = list(spec.ports or (template.ports if template is not None else []))
-    disk = spec.container_disk_gb or (template.container_disk_gb if template is not None else None)
-    exec_form = {field: list(getattr(spec, field)) for field in ("entrypoint", "cmd") if getattr(spec, field)}
-    # The template's stored ``args`` encodes both forms; beside the task's own exec form it would be a second command.
-    args = spec.docker_args or (template.docker_args if template is not None and not exec_form else None)
-    if disk:
-        body["disk"] = int(disk)
-    if args:
-        body["args"] = args
-    body.update(exec_form)
-    if env:
-        body["env"] = env_strings(env)
-    ports = with_ssh_port(ports, spec.start_ssh)
-    if ports:
-        body["ports"] = ports
-    mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
-    if mounts:
-        body["mounts"] = mounts
+    else:
+        body["image"] = spec.image or getattr(template, "image", None)
+        if not body["image"]:
+            raise ValueError("a cluster needs an image (or a template_id whose template names one)")
+        disk = spec.container_disk_gb or getattr(template, "container_disk_gb", None)
+        exec_form = {field: list(getattr(spec, field)) for field in ("entrypoint", "cmd") if getattr(spec, field)}
+        # The template's ``args`` encodes both forms: beside the task's own exec form it would be a second command.
+        args = spec.docker_args or (None if exec_form else getattr(template, "docker_args", None))
+        env = {**getattr(template, "env", {}), **(spec.env or {})}
+        parts = {"disk": int(disk) if disk else None, "args": args, **exec_form,
+                 "env": env_strings(env) if env else None,
+                 "ports": with_ssh_port(list(spec.ports or getattr(template, "ports", [])), spec.start_ssh),
+                 "mounts": mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)}
+        body.update((key, value) for key, value in parts.items() if value)
     if spec.data_center_ids:
         body["dataCenterIds"] = list(spec.data_center_ids)
     body["startSsh"] = bool(spec.start_ssh)
     return body
 
 
-class Clusters:
-    """Clusters over ``client``; ``templates`` reads a create's template, ``gpus`` the catalog of a placed create."""
+class Clusters(Collection):
+    """Clusters over ``client`` (a delete terminates every member too); ``templates`` reads a create's template,
+    ``gpus`` the catalog of a placed create."""
 
     def __init__(self, client, templates, gpus):
-        self.client = client
+        super().__init__(client, "clusters", "clusters", "cluster", CLUSTER)
         self.templates = templates
         self.gpus = gpus
-        self.collection = Collection(client, "clusters", "clusters", "cluster", CLUSTER)
-        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
 
     def pods(self, cluster_id, attempts=None):
-        """Every member as a full pod (one read); 404 raises ``not_found``."""
-        payload = self.client.request("GET", f"{self.collection.at(cluster_id)}/pods", attempts=attempts)
+        """Every member as a full pod; 404 raises ``not_found``."""
+        payload = self.client.request("GET", f"{self.at(cluster_id)}/pods", attempts=attempts)
         return [POD.read(raw) for raw in pick_list(payload, "pods", "pod")]
 
     def create(self, spec):
-        """One POST (plus one template read when ``spec.template_id``). A 5xx or a lost connection sets
-        ``maybe_created``: the cluster may exist and bill, so the caller looks it up by name, never re-POSTs."""
+        # A 5xx or a lost connection sets ``maybe_created``: the cluster may bill, the caller looks it up by name.
         template = self.templates.get(spec.template_id) if spec.template_id else None
         return CLUSTER.read(post_create(self.client, "clusters", cluster_create_body(spec, template)))
 
     def create_placed(self, spec):
-        """A create with ``gpu_requirements`` or ``max_price_per_hr``: placed as a pod create is (``placement.place``:
-        one catalog read, ``product=CLUSTER`` with the node's GPU count, then one POST per candidate). Returns
-        ``(cluster, placement)``; a ``RunPodError`` carries ``placement`` as the pod create's does."""
+        """A create with ``gpu_requirements`` or ``max_price_per_hr``, placed as a pod create is (``placement.place``).
+        Returns ``(cluster, placement)``; a ``RunPodError`` carries ``placement``."""
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
         template = self.templates.get(spec.template_id) if spec.template_id else None
@@ -107,8 +87,4 @@ class Clusters:
 
     def rename(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return CLUSTER.read(self.client.request("PATCH", self.collection.at(cluster_id), json={"name": name}))
-
-    def delete(self, cluster_id):
-        """Deletes the cluster and terminates every member."""
-        self.client.request("DELETE", self.collection.at(cluster_id))
+        return self.patch(cluster_id, {"name": name})

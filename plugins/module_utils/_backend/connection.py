@@ -2,14 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The connection options and the backend: ``make_backend(options, uses=...)`` gives one ``Backend``, a plain object
-holding the one client and one object per resource over it (``pods``, ``secrets``, ...), each in its own file with
-its paths, request bodies and answer reads. This file imports none of them: a task names the resource classes it
-uses, so a ``secret`` task ships no pod code (docs/dev/architecture.md, "Import cost").
-
-RunPod retired REST v1 on 2026-11-15 (docs/dev/api-notes.md, section 1): a request for it fails in
-``resolve_options``, before any client exists.
-"""
+"""The connection options and the ``Backend`` (``make_backend``): the one client and one object per resource over it,
+each in its own file, which this one does not import: a ``secret`` task ships no pod code (docs/dev/architecture.md,
+"Import cost"). ``Gpus``, the catalog, is here: pods, clusters and gpu_type_info read it, and a file of its own would
+be one more for each of their tasks. REST v1 is retired (docs/dev/api-notes.md, section 1)."""
 
 from __future__ import annotations
 
@@ -20,9 +16,7 @@ from urllib.parse import urlsplit
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Client
 
-API_VERSION = "v2"
 DEFAULT_API_URL = "https://api.runpod.io/v2"
-# The one answer to a playbook that still asks for REST v1 (docs/dev/api-notes.md, section 1).
 V1_RETIRED = (
     "RunPod retired REST v1 on 2026-11-15 (and GraphQL goes in early 2027), so runpod.cloud speaks REST v2 only: "
     "remove api_version (and RUNPOD_API_VERSION, graphql_url, RUNPOD_GRAPHQL_URL) from the play, and point api_url "
@@ -35,14 +29,11 @@ MAX_REQUEST_TIMEOUT = 3600.0
 
 
 def resolve_options(options: dict | None) -> dict:
-    """Connection options with their defaults (docs/dev/api-notes.md, section 1).
-
-    Raises ValueError with ``V1_RETIRED`` for any ``api_version`` but v2 (the deprecated option), so a playbook
-    written for REST v1 stops before any request.
-    """
+    """Connection options with their defaults; a ValueError (``V1_RETIRED``) for any ``api_version`` but v2, so a
+    playbook written for REST v1 stops before any request."""
     options = dict(options or {})
     version = str(options.get("api_version") or "").strip().lower()
-    if version and version != API_VERSION:
+    if version and version != "v2":
         raise ValueError(f"api_version {options['api_version']!r} is not available: {V1_RETIRED}")
     validate_certs = options.get("validate_certs")
     return {
@@ -55,10 +46,8 @@ def resolve_options(options: dict | None) -> dict:
 
 
 def request_timeout(value):
-    """``request_timeout`` as seconds: a finite number in (0, 3600]; None or "" give the default.
-
-    Raises ValueError with the user-facing message (nan, inf, 0 and negatives used to reach the socket layer).
-    """
+    """``request_timeout`` as seconds: a finite number in (0, 3600], the default for None or ""; else a ValueError
+    (nan, inf, 0 and negatives used to reach the socket layer)."""
     if value is None or value == "":
         return DEFAULT_REQUEST_TIMEOUT
     try:
@@ -84,25 +73,44 @@ def is_loopback_host(host):
 
 
 def transport_warnings(resolved):
-    """Warnings for connection settings that expose the API key: plain http off loopback, unverified TLS.
-
-    ``resolved`` is the output of ``resolve_options``.
-    """
-    urls = [("api_url", resolved["api_url"]), ("serverless_url", resolved["serverless_url"])]
-    warnings = []
-    for option, url in urls:
-        parts = urlsplit(url)
-        if parts.scheme.lower() == "http" and not is_loopback_host(parts.hostname):
-            warnings.append(
-                f"{option} {url} uses plain http to a host that is not loopback: the API key is sent unencrypted "
-                "and anyone on the network path can read it; use https"
-            )
+    """Warnings for ``resolve_options`` settings that expose the API key: plain http off loopback, unverified TLS."""
+    warnings = [
+        f"{option} {resolved[option]} uses plain http to a host that is not loopback: the API key is sent unencrypted "
+        "and anyone on the network path can read it; use https"
+        for option in ("api_url", "serverless_url")
+        if (parts := urlsplit(resolved[option])).scheme.lower() == "http" and not is_loopback_host(parts.hostname)
+    ]
     if not resolved["validate_certs"]:
         warnings.append(
             "validate_certs is false: the API's TLS certificate is not checked, so anyone on the network path "
             "can pose as the API and read the API key; use it only against a test control plane"
         )
     return warnings
+
+
+class Gpus:
+    """The GPU catalog and the data centers (``/catalog``), read raw (``_api/catalog`` and ``placement`` read them)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def catalog(self, *, cloud=None, count=None, cuda_versions=(), min_cuda_version=None, attempts=1, product="POD"):
+        """Pod (or cluster) stock scoped to the cloud, GPU count and CUDA constraints; one attempt by default (the
+        catalog is a hint; with gpu_requirements or max_price_per_hr a failed read refuses the create)."""
+        params: dict[str, Any] = {"include": "AVAILABILITY", "product": product}
+        if cuda_versions:
+            params["cudaVersions"] = ",".join(cuda_versions)
+        elif min_cuda_version:
+            params["minCudaVersion"] = min_cuda_version
+        if cloud:
+            params["cloud"] = cloud.upper()
+        if count and int(count) > 1:
+            params["count"] = int(count)
+        return self.client.request("GET", "catalog/gpus", params=params, attempts=attempts)
+
+    def data_centers(self, attempts=None):
+        return self.client.request("GET", "catalog/datacenters", params={"include": "GPU_AVAILABILITY"},
+                                   attempts=attempts)
 
 
 # What a resource object is built from besides the client: backend attributes (``gpus``, ``templates``: other
@@ -116,26 +124,15 @@ BUILT_FROM = {
 
 
 class Backend:
-    """The one client and the resource objects over it (docs/dev/interfaces.md lists their calls and API cost).
-
-    ``uses`` are the resource classes a task reaches (``Pods``, ``Secrets``, ...): ``backend.<class name in lower
-    case>`` builds one on first use. AnsiballZ ships every module_utils file a module imports, lazy imports
-    included, so the task imports the classes it uses and this file none (docs/dev/architecture.md, "Import
-    cost"). It keeps no state between calls but the client's, so a fleet's members share one."""
+    """The one client and the resource objects over it (docs/dev/interfaces.md): ``backend.<class name in lower
+    case>`` builds one of the classes ``uses`` on first use. No state but the client's: a fleet's members share one."""
 
     def __init__(self, client, options, uses=()):
         self.client = client
         self.options = options
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
-        self.classes: dict[str, Any] = {}
-        self.use(*uses)
-
-    def use(self, *classes):
-        """Let this backend build these resource classes too (a wait resumed on the controller adds its own)."""
-        for cls in classes:
-            self.classes.setdefault(cls.__name__.lower(), cls)
-        return self
+        self.classes: dict[str, Any] = {cls.__name__.lower(): cls for cls in uses}
 
     def __getattr__(self, name):
         # Only called for what is not set yet: a resource object, built once and kept as an attribute.
@@ -155,18 +152,12 @@ class Backend:
         """HTTP requests sent so far (every attempt, retries included)."""
         return self.client.requests_made
 
-    @property
-    def request_log(self):
-        """``(method, path, status-or-code)`` per request sent; no query strings, no headers."""
-        return self.client.request_log
-
     def close(self):
         self.client.close()
 
 
 def make_backend(options, *, uses=(), transport=None, clock=None, rng=None) -> Backend:
-    """Build the backend for the resource classes ``uses``; ``resolve_options`` refuses what it cannot serve (REST
-    v1) before any client exists."""
+    """The backend for the resource classes ``uses`` (``resolve_options`` refuses REST v1 before any client)."""
     resolved = resolve_options(options)
     client = Client(resolved["api_key"], resolved["api_url"], timeout=resolved["request_timeout"],
                     validate_certs=resolved["validate_certs"], transport=transport, clock=clock, rng=rng,

@@ -2,8 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases) and their health on
-the serverless runtime (``serverless_url``); ``_vocab/endpoint_fields`` reads the answers."""
+"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases, builds) and their
+health on the serverless runtime (``serverless_url``); ``_vocab/endpoint_fields`` reads the answers."""
 
 from __future__ import annotations
 
@@ -27,15 +27,13 @@ def scaling_body(scaler_type, scaler_value):
     raise ValueError(f"scaler_type must be QUEUE_DELAY or REQUEST_COUNT, got {scaler_type!r}")
 
 
-# The most builds one page of ``/builds`` holds (the document's ``limit`` 1-100).
-MAX_BUILDS_PAGE = 100
 # Fields whose part of the body ties several together (below), or that no body carries.
 COMPOSED = ("cpu_flavor_ids", "vcpu_count", "scaler_type", "scaler_value", "gpu_type_ids", "created_at")
 
 
 def endpoint_body(fields, creating):
-    """CreateEndpointRequest/UpdateEndpointRequest from ``EndpointSpec``-vocabulary ``fields``: the table's rows
-    (``ENDPOINT.body``), then the blocks that tie fields together: the CPU selection, the scaler, a create's type."""
+    """CreateEndpointRequest/UpdateEndpointRequest from ``EndpointSpec``-vocabulary ``fields``: the table's rows,
+    then the blocks that tie fields together (the CPU selection, the scaler, a create's type)."""
     sent = {key: value for key, value in fields.items() if key not in COMPOSED}
     if not sent.get("network_volume_id"):
         sent.pop("network_volume_id", None)  # no volume is no networkVolumes entry (not [""])
@@ -65,62 +63,51 @@ def endpoint_body(fields, creating):
     return body
 
 
-class Endpoints:
+class Endpoints(Collection):
     def __init__(self, client, serverless_url):
-        self.client = client
+        super().__init__(client, "serverless", "endpoints", "endpoint", ENDPOINT)
         self.serverless_url = serverless_url
-        self.collection = Collection(client, "serverless", "endpoints", "endpoint", ENDPOINT)
-        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
 
     def create(self, spec):
         # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
         return ENDPOINT.read(post_create(self.client, "serverless", endpoint_body(spec.model_dump(), creating=True)))
 
     def update(self, endpoint_id, changes):
-        body = endpoint_body(dict(changes), creating=False)
-        return ENDPOINT.read(self.client.request("PATCH", self.collection.at(endpoint_id), json=body))
-
-    def delete(self, endpoint_id):
-        self.client.request("DELETE", self.collection.at(endpoint_id))
+        return self.patch(endpoint_id, endpoint_body(dict(changes), creating=False))
 
     def health(self, endpoint_id, attempts=1):
-        """``/health`` on the serverless data plane; 404 raises ``not_found`` (propagation lag after create)."""
+        """``/health`` on the serverless runtime; 404 raises ``not_found`` (propagation lag after create)."""
         if not endpoint_id:
             raise ValueError("endpoint_health needs an endpoint id")
         url = f"{self.serverless_url}/{quote_id(endpoint_id)}/health"
         return health_from_payload(self.client.request("GET", url, attempts=attempts))
 
     def workers(self, endpoint_id, attempts=None):
-        """``WorkerSummary``: the endpoint's workers and their releases."""
-        path = f"{self.collection.at(endpoint_id)}/workers"
+        path = f"{self.at(endpoint_id)}/workers"
         return workers_from_v2(self.client.request("GET", path, attempts=attempts))
 
     def release(self, endpoint_id, attempts=None):
-        """``EndpointRelease``: the endpoint's current release, from every page of its history (newest first, paged:
-        the current version need not be on the first page after a rollback); the first page's ``endpointVersion``
-        and ``rollout``."""
+        """``EndpointRelease``: from every page of the history (after a rollback the current version need not be on
+        the first), with the first page's ``endpointVersion`` and ``rollout``."""
         pages: list = []
-        path = f"{self.collection.at(endpoint_id)}/releases"
+        path = f"{self.at(endpoint_id)}/releases"
         releases = walk_pages(self.client, path, "releases", "release", attempts=attempts, pages=pages)
         return release_from_v2({**pages[0], "releases": releases})
 
     def builds(self, endpoint_id, latest=1, attempts=None):
-        """The newest ``latest`` GitHub builds (``Build`` views, newest first): pages are walked until that many were
-        read or the history ends, since a page may hold fewer than asked."""
-        path = f"{self.collection.at(endpoint_id)}/builds"
-        params = {"limit": max(1, min(int(latest), MAX_BUILDS_PAGE))}
+        """The newest ``latest`` GitHub builds, newest first (walked on: a page may hold fewer than asked)."""
+        path = f"{self.at(endpoint_id)}/builds"
+        params = {"limit": max(1, min(int(latest), 100))}  # a page holds 1-100 (the document's ``limit``)
         entries = walk_pages(self.client, path, "builds", "build", params=params, attempts=attempts, enough=latest)
         return [BUILD.read(entry) for entry in entries[:latest]]
 
     def build(self, endpoint_id, build_id, attempts=None):
-        """One build by id (404 raises ``not_found``)."""
-        path = f"{self.collection.at(endpoint_id)}/builds/{quote_id(build_id)}"
+        path = f"{self.at(endpoint_id)}/builds/{quote_id(build_id)}"
         return BUILD.read(self.client.request("GET", path, attempts=attempts))
 
     def build_release(self, endpoint_id, build_id, attempts=None):
-        """The version of the release ``build_id`` produced (``buildId`` of a release), or None while there is none:
-        every page of the release history."""
-        path = f"{self.collection.at(endpoint_id)}/releases"
+        """The version of the release ``build_id`` produced, or None while there is none (every page of the history)."""
+        path = f"{self.at(endpoint_id)}/releases"
         for entry in walk_pages(self.client, path, "releases", "release", attempts=attempts):
             if isinstance(entry, dict) and entry.get("buildId") == build_id and entry.get("version") is not None:
                 return int(entry["version"])

@@ -2,11 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Serverless jobs over the runtime API on ``serverless_url`` (docs/dev/api-notes.md, "Serverless jobs"):
-``POST /{endpoint}/run``, ``POST /{endpoint}/runsync?wait=<ms>``, ``GET /{endpoint}/status/{job}`` and
-``POST /{endpoint}/cancel/{job}``. ``backend.jobs`` gives them over the backend's client (same key, same
-request log); answers are read into one dict, the ``job`` result of ``runpod.cloud.endpoint_job``.
-"""
+"""``backend.jobs``: serverless jobs on the runtime API (``serverless_url``; docs/dev/api-notes.md, "Serverless
+jobs"): ``run``, ``runsync``, ``status`` and ``cancel``, over the backend's client (same key, same request log)."""
 
 from __future__ import annotations
 
@@ -14,15 +11,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_int, as_str
 
-# docs/dev/api-notes.md, section 6: /runsync holds the request up to ``wait`` ms (the JavaScript SDK clamps to
-# this range).
+# /runsync holds the request up to ``wait`` ms (docs/dev/api-notes.md, section 6; the JavaScript SDK clamps to it).
 MIN_SYNC_WAIT_MS = 1000
 MAX_SYNC_WAIT_MS = 90000
 
 
 def read_job(payload, endpoint_id):
-    """The ``job`` view of a runtime answer: ``{id, status, output, error, delay_time, execution_time,
-    endpoint_id}`` (times in ms as RunPod reports them). An answer without an id or a status is ``bad_response``."""
+    """The ``job`` result of ``runpod.cloud.endpoint_job`` from a runtime answer (times in ms as RunPod reports
+    them); an answer without an id or a status is ``bad_response``."""
     payload = as_dict(payload)
     job_id, status = as_str(payload.get("id")), as_str(payload.get("status"))
     if not job_id or not status:
@@ -40,12 +36,9 @@ def read_job(payload, endpoint_id):
 
 
 def sync_wait_ms(seconds):
-    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``; None when that is under the minimum
-    (then ``/run`` is the call)."""
+    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``; None under the minimum (then ``/run``)."""
     wanted = int(seconds * 1000)
-    if wanted < MIN_SYNC_WAIT_MS:
-        return None
-    return min(wanted, MAX_SYNC_WAIT_MS)
+    return None if wanted < MIN_SYNC_WAIT_MS else min(wanted, MAX_SYNC_WAIT_MS)
 
 
 class Jobs:
@@ -60,9 +53,8 @@ class Jobs:
         return "/".join([self.base, quote_id(endpoint_id), *(quote_id(part) for part in parts)])
 
     def submit(self, endpoint_id, body, wait_ms=None):
-        """Submit one job: ``/run``, or ``/runsync?wait=<wait_ms>`` (the answer is terminal when the job ended within
-        the wait). Sent once: a 5xx or a lost connection is raised ``maybe_created`` (the job may be queued, and
-        without its id nobody can name it), never re-sent."""
+        """``/run``, or ``/runsync?wait=<wait_ms>`` (terminal when the job ended within the wait). Sent once: a 5xx or
+        a lost connection is raised ``maybe_created`` (the job may be queued, and without its id nobody can name it)."""
         if wait_ms is None:
             payload = post_create(self.client, self._url(endpoint_id, "run"), body)
         else:
@@ -78,10 +70,9 @@ class Jobs:
         return read_job(payload, endpoint_id)
 
     def status(self, endpoint_id, job_id, attempts=None):
-        """``GET /status/{job}``: the job as it is now."""
         return read_job(self.client.request("GET", self._url(endpoint_id, "status", job_id), attempts=attempts),
                         endpoint_id)
 
     def cancel(self, endpoint_id, job_id):
-        """``POST /cancel/{job}``: the answer's status (``CANCELLED``, or the status of a job already over)."""
+        """The job after ``POST /cancel/{job}`` (``CANCELLED``, or the status of a job already over)."""
         return read_job(self.client.request("POST", self._url(endpoint_id, "cancel", job_id)), endpoint_id)

@@ -2,13 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md).
-
-Each source (``container``, ``system``) is its own stream, so each gets its own ``tail``; the streams of one call
-are read concurrently (at most ``MAX_CONCURRENT_READS`` at once) and all of them end by one deadline. A read that
-fails gives its logs block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of the
-task that asked for them.
-"""
+"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md): each source is its own
+stream with its own ``tail``, the streams of one call read concurrently and all ended by one deadline. A failed read
+gives its block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of a task."""
 
 from __future__ import annotations
 
@@ -28,10 +24,6 @@ READ_BUDGET = 5.0
 MAX_CONCURRENT_READS = 8
 
 
-def pod_logs_path(pod_id):
-    return f"pods/{quote_id(pod_id)}/logs"
-
-
 def worker_logs_path(endpoint_id, worker_id):
     return f"serverless/{quote_id(endpoint_id)}/workers/{quote_id(worker_id)}/logs"
 
@@ -45,14 +37,12 @@ class LogReader:
         self.client = backend.client
         self.clock = clock if clock is not None else self.client.clock
         self.mask = Masker([*secrets, (getattr(backend, "options", None) or {}).get("api_key")])
-        self.budget = budget
-        self.quiet = quiet
+        self.budget, self.quiet = budget, quiet
         self.concurrency = max(1, int(concurrency))
 
     def read(self, targets, lines, sources=SOURCES, stops=None):
         """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``.
         ``stops`` (``{key: predicate}``) ends a key's reads early (``sse.read_log_stream``'s ``stop``)."""
-        stops = stops or {}
         deadline = self.clock.now() + self.budget
         jobs = [(key, path, source) for key, path in targets.items() for source in sources]
 
@@ -60,7 +50,7 @@ class LogReader:
             key, path, source = job
             try:
                 return read_log_stream(self.client, path, tail=lines, deadline=deadline, clock=self.clock,
-                                       mask=self.mask, source=source, quiet=self.quiet, stop=stops.get(key))
+                                       mask=self.mask, source=source, quiet=self.quiet, stop=(stops or {}).get(key))
             except Exception as exc:  # logs are extra information: a bug here must not fail the task
                 return logs_block(unavailable=self.client.redact(f"reading the logs failed ({type(exc).__name__})"))
 
@@ -75,7 +65,7 @@ class LogReader:
         return {key: merge_blocks(parts) for key, parts in found.items()}
 
     def pods(self, pod_ids, lines, sources=SOURCES, stops=None):
-        return self.read({pod_id: pod_logs_path(pod_id) for pod_id in pod_ids}, lines, sources, stops)
+        return self.read({pod_id: f"pods/{quote_id(pod_id)}/logs" for pod_id in pod_ids}, lines, sources, stops)
 
     def workers(self, endpoint_id, worker_ids, lines, sources=SOURCES):
         return self.read({worker_id: worker_logs_path(endpoint_id, worker_id) for worker_id in worker_ids},

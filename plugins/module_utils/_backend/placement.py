@@ -6,22 +6,12 @@
 and 3.3.1; docs/gpu-capacity.md), from the spec to the created resource.
 
 RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read the catalog,
-then create once per candidate in order until one answers 201, with this table:
+then create once per candidate in order until one answers 201. A 400 (a cross-field rule or no capacity, free text
+only) goes on to the next candidate, a 403 (the account cannot use this pool) skips it, a 402 (insufficient balance:
+none can succeed) stops; anything else is raised: a 422 breaks the contract, a 429 was already backed off, and a 5xx
+may have billed (``maybe_created``: the module looks the pod up by name).
 
-| status | do |
-| --- | --- |
-| 422 | the body breaks the contract: never retry (raise) |
-| 400 | a cross-field rule or no capacity (free text only): next candidate |
-| 402 | insufficient balance: stop, no candidate can succeed |
-| 403 | the account cannot use this pool: skip the candidate |
-| 429 | the client already backed off per Retry-After; still limited: raise |
-| 5xx | the create may have billed: raise ``maybe_created`` (the module looks the pod up by name) |
-
-``place(client, gpus, path, spec, body, read)`` is the one path: ``choose(spec, path)`` reads the spec once into a
-``Choice`` (the candidates, requirements, cap, units, catalog query), ``order(choice, catalog)`` makes the one catalog
-read and orders the candidates, then one ``_api/client.post_create`` of ``body(spec, type_id, data_center_id)`` per
-candidate (a 5xx or a lost connection comes back ``maybe_created``). Prices: the catalog quotes ``price.secure`` /
-``price.community`` per GPU and hour; a unit costs that times its GPUs, a cluster ``pod_count`` such units.
+Prices: the catalog quotes one per GPU, hour and tier; a unit costs that times its GPUs, a cluster ``pod_count`` units.
 """
 
 from __future__ import annotations
@@ -34,17 +24,17 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 
-# The ``placement`` result's chosen fields while nothing is created.
+# The chosen fields of a ``placement`` that created nothing.
 UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """One create attempt: a GPU type (or CPU flavor) id, optionally pinned to one data center."""
+    """One create attempt: a GPU type (or CPU flavor) id, maybe pinned to a data center; its list price for the unit
+    and hour when the catalog quoted one, and why it was dropped."""
 
     type_id: str
     data_center_id: str | None = None
-    # The list price of the create (per hour, for the whole unit) when the catalog quoted one; why it was dropped.
     price_per_hr: float | None = field(default=None, compare=False)
     reason: str | None = field(default=None, compare=False)
 
@@ -71,13 +61,9 @@ class Offer:
     def price_per_hr(self, units: int) -> float | None:
         return None if self.price_per_gpu is None else round(self.price_per_gpu * units, 4)
 
-    def stock_in(self, centers: tuple[str, ...]) -> int:
-        """The best stock rank in ``centers`` (overall when none are given)."""
-        return max((self.stock.get(center, 0) for center in centers or (None,)), default=0)
-
 
 def offers_from_catalog(payload: Any, cloud: str = "SECURE") -> dict[str, Offer]:
-    """``{type id: Offer}`` from a ``ListGpuTypesResponse``; raises ValueError when the payload is not that shape."""
+    """``{type id: Offer}`` from a ``ListGpuTypesResponse`` (else a ValueError)."""
     gpus = payload.get("gpus") if isinstance(payload, dict) else None
     if not isinstance(gpus, list):
         raise ValueError("the catalog answer has no gpus list")
@@ -94,10 +80,8 @@ def offers_from_catalog(payload: Any, cloud: str = "SECURE") -> dict[str, Offer]
 
 @dataclass(frozen=True)
 class Choice:
-    """What a create may be placed on, read once from its spec (``choose``): the candidates in the user's order,
-    ``gpu_requirements`` (``wanted``), the cap, ``units`` (the GPUs one create rents: a list price times it),
-    the price tier, the data centers stock counts in (``pin``: each candidate is pinned to one, as a pod's are),
-    and the catalog query (None: a CPU pod reads no GPU catalog)."""
+    """What a create may be placed on, read once from its spec (``choose``): ``units`` are the GPUs one create rents,
+    ``pin`` pins each candidate to one of ``centers`` (as a pod's are), ``query`` None reads no catalog (a CPU pod)."""
 
     candidates: list[Candidate] = field(default_factory=list)
     requirements: dict | None = None
@@ -110,12 +94,11 @@ class Choice:
 
     @property
     def needs_catalog(self) -> bool:
-        """Without the catalog neither the requirements nor the cap can be applied (``catalog_unavailable``)."""
         return self.requirements is not None or self.max_price_per_hr is not None
 
 
 def wanted(options: dict | None) -> dict | None:
-    """``gpu_requirements`` as compared (and quoted in ``no_match``): the four keys that choose a type."""
+    """The four keys of ``gpu_requirements`` that choose a type."""
     if options is None:
         return None
     maker = options.get("manufacturer")
@@ -124,7 +107,6 @@ def wanted(options: dict | None) -> dict | None:
 
 
 def meets(offer: Offer, requirements: dict) -> bool:
-    """Whether ``offer`` is what ``requirements`` (``wanted``) asks: every given key holds."""
     memory, low, high = offer.memory_gb or 0, requirements["min_memory_gb"], requirements["max_memory_gb"]
     maker = requirements["manufacturer"]
     return ((low is None or memory >= low) and (high is None or memory <= high)
@@ -150,11 +132,8 @@ def choose(spec: Any, path: str = "pods") -> Choice:
 
 
 def by_stock(candidates: list[Candidate], stock: dict[str, dict[str | None, int]]) -> tuple[list, list]:
-    """``(kept, dropped)``: candidates without stock are dropped; the rest keep the user's type order, and
-    within one type the data centers with more stock come first (the user's order breaks equal stock).
-
-    A type missing from the catalog, or a data center missing from a type's list, has no stock (the
-    catalog lists only the data centers that offer the type now)."""
+    """``(kept, dropped)``: candidates without stock (or missing from the catalog, which lists only what is offered
+    now) are dropped; the rest keep the user's type order, the data centers with more stock first within a type."""
     ranked, dropped = [], []
     type_order = {type_id: index for index, type_id in enumerate(dict.fromkeys(c.type_id for c in candidates))}
     for index, candidate in enumerate(candidates):
@@ -168,7 +147,7 @@ def by_stock(candidates: list[Candidate], stock: dict[str, dict[str | None, int]
 
 @dataclass
 class Placement:
-    """What a create tried, for the module's ``placement`` result (on success and on failure)."""
+    """What a create tried, for the module's ``placement`` result."""
 
     catalog: str = "not read"
     dropped: list[Candidate] = field(default_factory=list)
@@ -180,25 +159,22 @@ class Placement:
                 "catalog": self.catalog, "dropped": [{**c.as_dict(), "reason": c.reason} for c in self.dropped]}
 
     def fail(self, error: RunPodError) -> RunPodError:
-        """``error`` carrying this placement (its dict), so a failed task reports what the create tried."""
+        """``error`` carrying this placement, so a failed task reports what the create tried."""
         error.placement = self.as_dict()  # type: ignore[attr-defined]
         return error
 
 
 def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[list[Candidate], Placement]:
     """The candidates to try, in order (docs/gpu-capacity.md), and the placement so far, from the one catalog read
-    (``catalog()``; None: not read).
-
-    Not read: the given order. A failed read (or an answer of another shape) never blocks a plain create (the given
-    order stays); with ``gpu_requirements`` or ``max_price_per_hr`` there is no order to fall back on:
-    ``catalog_unavailable``. Read: with requirements the candidates are the matching types, cheapest first for the
-    tier and unit (ties: more stock, then the id; each crossed with the centers when pinned); every candidate carries
-    its list price for ``choice.units``; the cap drops those listed above it or unlisted (``reason: price``), then
-    those without stock go (``reason: stock``). ``no_match`` when no type meets the requirements,
-    ``price_cap_exceeded`` when the cap left nothing; each raised before any create, carrying the placement."""
+    (``catalog()``; None: not read, the given order). A failed read keeps the given order, unless requirements or a
+    cap need it (``catalog_unavailable``). With requirements the candidates are the matching types, cheapest first
+    (ties: more stock, then the id); the cap drops those listed above it or unlisted, then those without stock go.
+    ``no_match`` and ``price_cap_exceeded`` are raised before any create."""
     placement, candidates, cap = Placement(), choice.candidates, choice.max_price_per_hr
+    if catalog is None:
+        return list(candidates), placement
     try:
-        offers = offers_from_catalog(catalog(), choice.cloud) if catalog is not None else None
+        offers = offers_from_catalog(catalog(), choice.cloud)
     except (RunPodError, ValueError) as failure:
         placement.catalog = f"failed: {failure}"
         if choice.needs_catalog:
@@ -208,14 +184,13 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
                 "need it: there is no order to fall back on, so nothing was created. Run the task again later",
             )) from None
         placement.catalog += "; candidates kept in the given order"
-        offers = None
-    if offers is None:
         return list(candidates), placement
     placement.catalog = "read"
     if choice.requirements is not None:
         def rank(offer: Offer) -> tuple:  # a type without a price sorts last
             price = offer.price_per_hr(choice.units)
-            return (price is None, price or 0.0, -offer.stock_in(choice.centers), offer.type_id)
+            stock = max(offer.stock.get(center, 0) for center in choice.centers or (None,))  # overall without centers
+            return (price is None, price or 0.0, -stock, offer.type_id)
 
         matched = sorted((offer for offer in offers.values() if meets(offer, choice.requirements)), key=rank)
         if not matched:
@@ -243,17 +218,16 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
 
 
 def action_for(error: RunPodError) -> str:
-    """What the table says to do after a failed create: ``next``, ``skip``, ``stop`` or ``raise``."""
+    """``next``, ``skip``, ``stop`` or ``raise`` after a failed create, by the status (the module docstring)."""
     return {400: "next", 402: "stop", 403: "skip"}.get(error.status, "raise")
 
 
 def place(client: Any, gpus: Any, path: str, spec: Any, body: Callable[..., dict], read: Callable[[Any], Any],
           shared_read: Callable[[Callable[[], Any]], Any] | None = None) -> tuple[Any, dict]:
     """Create ``spec`` at ``path`` (``pods``, ``clusters``) on the first candidate that can be placed: one catalog
-    read (``gpus.catalog``; ``shared_read(read)`` answers it for a fleet's members) when the create is a GPU one
-    with candidates to order or requirements or a cap to apply, then one POST of ``body(spec, type_id,
-    data_center_id)`` per candidate by the table. Returns ``(view, placement dict)``, the answer read by ``read``
-    (a ``_vocab/*_fields`` table's); every ``RunPodError`` raised carries ``placement`` (the dict)."""
+    read (``shared_read(read)`` answers it for a fleet's members), then one POST of ``body(spec, type_id,
+    data_center_id)`` per candidate by ``action_for``. Returns ``(read(answer), placement dict)``; every ``RunPodError``
+    raised carries ``placement``."""
     choice = choose(spec, path)
     catalog = None
     if choice.query is not None and (choice.candidates or choice.needs_catalog):

@@ -2,18 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.pods``: the pod calls on REST v2 (``/pods``), the create body's blocks that tie fields together, and the
-create's placement (``placement``, loaded by a create only). Bodies and answers follow ``_vocab/pod_fields.POD``."""
+"""``backend.pods``: the pod calls on REST v2 (``/pods``) and the create body's blocks that tie fields together
+(``placement``, which places a create, is loaded by a create only). ``_vocab/pod_fields.POD`` reads the answers."""
 
 from __future__ import annotations
 
 import json
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import mounts_body, quote_id, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, mounts_body, walk_pages
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
 
-# Statuses after which a pod is gone for good; such pods are not "live" for lookups by name.
-GONE_POD_STATUSES = frozenset(("TERMINATED",))
 # gpu_requirements' host floors, sent in the create's ``gpu`` (RunPod places only where they hold).
 GPU_FLOORS = (("min_ram_per_gpu_gb", "minRamPerGpu"), ("min_vcpus_per_gpu", "minVcpuCountPerGpu"))
 # POST /v2/pods answers 413 above this many bytes of body (autumn 2026 document).
@@ -22,14 +20,11 @@ MOUNT_FIELDS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
 
 def pod_create_body(spec, candidate, data_center_id=None):
-    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type id or CPU flavor id), in
-    ``data_center_id`` when the placement pinned one (else the spec's data centers, if any)."""
+    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type or CPU flavor id), in ``data_center_id``
+    when the placement pinned one."""
     body = POD.body(POD.create_fields(spec), creating=True)
     if spec.compute_type.upper() == "CPU":
-        cpu = {"id": candidate}
-        if spec.vcpu_count:
-            cpu["vcpuCount"] = int(spec.vcpu_count)
-        body["cpu"] = cpu
+        body["cpu"] = {"id": candidate, **({"vcpuCount": int(spec.vcpu_count)} if spec.vcpu_count else {})}
     else:
         body["gpu"] = {"id": candidate, "count": int(spec.gpu_count or 1)}
         if spec.allowed_cuda_versions:
@@ -39,8 +34,7 @@ def pod_create_body(spec, candidate, data_center_id=None):
         for option, key in GPU_FLOORS:
             if (spec.gpu_requirements or {}).get(option):
                 body["gpu"][key] = int(spec.gpu_requirements[option])
-    mounts = mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id)
-    if mounts:
+    if mounts := mounts_body(spec.volume_gb, spec.volume_mount_path, spec.network_volume_id):
         body["mounts"] = mounts
     if data_center_id:
         body["dataCenterIds"] = [data_center_id]
@@ -51,8 +45,7 @@ def pod_create_body(spec, candidate, data_center_id=None):
 
 
 def body_size_problem(body, limit=CREATE_BODY_LIMIT):
-    """Why RunPod would answer 413 to ``body`` (its JSON over ``limit`` bytes), naming the option that fills most of
-    it; None when it fits."""
+    """Why RunPod would answer 413 to ``body``, naming the option that fills most of it; None when it fits."""
     def measured(value):  # as the client sends it (httpx: compact, UTF-8)
         return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
@@ -69,8 +62,7 @@ def body_size_problem(body, limit=CREATE_BODY_LIMIT):
 
 
 def pod_update_body(changes):
-    """An UpdatePodRequest; the mount fields are sent as one ``mounts`` block (``pod_rules.whole_mount`` completes
-    it)."""
+    """An UpdatePodRequest; the mount fields go as one ``mounts`` block (``pod_rules.whole_mount`` completes it)."""
     body = POD.body({key: value for key, value in changes.items() if key not in MOUNT_FIELDS}, creating=False)
     if mounts := mounts_body(*(changes.get(key) for key in MOUNT_FIELDS)):
         body["mounts"] = mounts
@@ -83,13 +75,12 @@ class Pods:
     def __init__(self, client, gpus):
         self.client = client
         self.gpus = gpus
+        self.collection = Collection(client, "pods", "pods", "pod", POD)
+        self.get, self.delete = self.collection.get, self.collection.delete
 
-    def list(self, runtime=True, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod (``GET /pods``), walking every page (``shared.walk_pages``): RunPod cuts cluster members from a
-        page after cutting it, so only ``hasNextPage`` ends the walk. Null entries are skipped; ``select(id, name)
-        -> bool`` keeps only matching pods. Cluster members are only listed with ``include_cluster_pods``
-        (``?includeClusterPods=true``, sent with every page: a cursor is valid only for the query that issued it).
-        ``attempts`` applies to each page; a page that fails fails the whole read (never a partial list)."""
+    def list(self, attempts=None, select=None, include_cluster_pods=False):
+        """Every pod (``select(id, name) -> bool`` keeps the matching ones); cluster members only with
+        ``include_cluster_pods``."""
         params = {"includeClusterPods": "true"} if include_cluster_pods else {}
         entries = walk_pages(self.client, "pods", "pods", "pod", params=params, attempts=attempts)
         return [
@@ -98,27 +89,21 @@ class Pods:
             if isinstance(entry, dict) and (select is None or select(entry.get("id"), entry.get("name")))
         ]
 
-    def get(self, pod_id, attempts=None):
-        return POD.read(self.client.request("GET", f"pods/{quote_id(pod_id)}", attempts=attempts))
-
     def find(self, name, attempts=None):
         """Live pods (not terminated) named exactly ``name``."""
-        return [pod for pod in self.list(attempts=attempts)
-                if pod.name == name and pod.status.upper() not in GONE_POD_STATUSES]
+        return self.find_named([name], attempts)[name]
 
     def find_named(self, names, attempts=None):
         """``{name: [live pods named so]}`` for every name in ``names``, from one list read (a fleet's lookup)."""
         found: dict = {name: [] for name in names}
         for pod in self.list(attempts=attempts, select=lambda _pod_id, name: name in found):
-            if pod.name in found and pod.status.upper() not in GONE_POD_STATUSES:
+            if pod.name in found and pod.status.upper() != "TERMINATED":  # gone for good: not live
                 found[pod.name].append(pod)
         return found
 
     def create(self, spec, shared_read=None):
-        """Create on the first candidate that can be placed (``placement.place``: GPU pods order their candidates by
-        one catalog read, which ``shared_read(read)`` answers for a fleet's members). Returns ``(pod, placement)``;
-        a ``RunPodError`` raised once placement began carries ``placement``. A 5xx or a lost connection may have
-        created a pod that bills: raised ``maybe_created``, never re-sent (the caller looks the pod up by name)."""
+        """Create on the first candidate that can be placed (``placement.place``); returns ``(pod, placement)``. A 5xx
+        or a lost connection may have created a pod that bills: raised ``maybe_created``, never re-sent."""
         from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
@@ -127,11 +112,11 @@ class Pods:
         return placement.place(self.client, self.gpus, "pods", spec, pod_create_body, POD.read, shared_read)
 
     def update(self, pod_id, changes):
-        return POD.read(self.client.request("PATCH", f"pods/{quote_id(pod_id)}", json=pod_update_body(changes)))
+        return self.collection.patch(pod_id, pod_update_body(changes))
 
     def action(self, pod_id, action):
         """``POST pods/{id}/action``: the pod, or None when the answer has none."""
-        payload = self.client.request("POST", f"pods/{quote_id(pod_id)}/action", json={"action": action})
+        payload = self.client.request("POST", f"{self.collection.at(pod_id)}/action", json={"action": action})
         return POD.read(payload) if isinstance(payload, dict) and payload.get("id") else None
 
     def start(self, pod_id):
@@ -142,6 +127,3 @@ class Pods:
 
     def restart(self, pod_id):
         return self.action(pod_id, "restart")
-
-    def delete(self, pod_id):
-        self.client.request("DELETE", f"pods/{quote_id(pod_id)}")

@@ -9,46 +9,31 @@ section 7). RunPod matches names case-insensitively (``?name=``, and a clash on 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import post_create
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection, walk_pages
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import SECRET
 
-PATH = "account/secrets"
 
-
-def secret_update_body(value=None, description=None):
-    """A PATCH body: at least one of ``value`` and ``description`` ("" clears the description)."""
-    if value is None and description is None:
-        raise ValueError("a secret update needs a value or a description")
-    return SECRET.body({"value": value, "description": description}, creating=False)
-
-
-class Secrets:
+class Secrets(Collection):
     def __init__(self, client):
-        self.client = client
-        self.collection = Collection(client, PATH, "secrets", "secret", SECRET)
-        self.list, self.get = self.collection.list, self.collection.get
+        super().__init__(client, "account/secrets", "secrets", "secret", SECRET)
 
     def find(self, name, attempts=None):
-        """The secrets RunPod matches to ``name`` (case-insensitively; one read, ``?name=``)."""
-        entries = walk_pages(
-            self.client, PATH, "secrets", "secret", params={"name": name}, attempts=attempts, bare=True
-        )
+        """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
         folded = name.casefold()
-        return [view for view in map(SECRET.read, entries) if view.name.casefold() == folded]
+        return [view for view in self.list(attempts, params={"name": name}) if view.name.casefold() == folded]
 
     def names(self, attempts=None):
-        """The casefolded names of every secret on the account (one list read): what ``secret_env`` may name."""
+        """The casefolded names of every secret on the account: what ``secret_env`` may name."""
         return {view.name.casefold() for view in self.list(attempts)}
 
     def create(self, spec):
         # A 5xx or a lost connection marks the error maybe_created: the module looks the name up instead of resending.
-        return SECRET.read(post_create(self.client, PATH, SECRET.body(SECRET.create_fields(spec), creating=True)))
+        return SECRET.read(post_create(self.client, self.path, SECRET.body(SECRET.create_fields(spec), creating=True)))
 
     def update(self, secret_id, *, value=None, description=None):
-        """One PATCH. RunPod applies a value and a description in two steps that are not atomic, so a caller that
-        must know which half failed sends them in two calls (``runpod.cloud.secret`` does)."""
-        body = secret_update_body(value, description)
-        return SECRET.read(self.client.request("PATCH", self.collection.at(secret_id), json=body))
-
-    def delete(self, secret_id):
-        self.client.request("DELETE", self.collection.at(secret_id))
+        """One PATCH ("" clears the description). RunPod applies a value and a description in two steps that are not
+        atomic, so a caller that must know which half failed sends them in two calls (``runpod.cloud.secret`` does)."""
+        if value is None and description is None:
+            raise ValueError("a secret update needs a value or a description")
+        body = SECRET.body({"value": value, "description": description}, creating=False)
+        return self.patch(secret_id, body)

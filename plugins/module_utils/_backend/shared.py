@@ -2,18 +2,23 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` (list, get by
-id, find by name) and ``mounts_body`` (the mounts block of a pod and a cluster create). Request bodies follow the
-resources' field tables (``_vocab/*_fields``)."""
+"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` and
+``mounts_body`` (of a pod and a cluster create); and ``SshKeys``, the account's SSH keys, here rather than in a file of
+their own, which a pod task would ship besides."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import quote
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import pick_list
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_list
+
+# A bound on one walk: at RunPod's 1000 entries a page, far beyond any account; a server that hands out a new cursor
+# forever must not hold a task (or a wait's poll) for ever.
+MAX_PAGES = 10_000
+SSH_KEYS_PATH = "account/ssh-keys"
 
 
 def quote_id(resource_id: object) -> str:
@@ -21,21 +26,13 @@ def quote_id(resource_id: object) -> str:
     return quote(str(resource_id), safe="")
 
 
-# A bound on one walk: at RunPod's 1000 entries a page, far beyond any account; a server that hands out a new cursor
-# forever must not hold a task (or a wait's poll) for ever.
-MAX_PAGES = 10_000
-
-
 def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | None = None,
                attempts: int | None = None, bare: bool = False, pages: list | None = None,
                enough: int | None = None) -> list:
-    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped), reading page after page through
-    ``client.request`` (its pacing, retries (``attempts`` per page) and error mapping) until ``hasNextPage`` is false:
-    a short or empty page does not end it (docs/dev/api-notes.md, section 7.1). Each page after the first sends the
-    same ``params`` plus the cursor the page before it gave, so a cursor never leaves its query. A failed page raises
-    (never a partial list: a wait would count the missing entries as gone). ``bare`` accepts a bare array as the
-    whole list; ``pages``, when given, receives every answer (a caller that needs more than the entries); ``enough``
-    ends the walk once that many entries were read (``pages.walk``)."""
+    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped; ``attempts`` per page): every page
+    sends the same ``params`` (a cursor never leaves its query), and a failed page raises (a partial list would make a
+    wait count the missing entries as gone). ``bare`` takes a bare array as the whole list, ``pages`` gets every
+    answer, ``enough`` is ``walk``'s."""
 
     def fetch(cursor: str | None) -> Any:
         query = dict(params or {})
@@ -51,16 +48,16 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
         return answer
 
     try:
-        items = walk(fetch, key, max_pages=MAX_PAGES, enough=enough).items
+        items = walk(fetch, key, enough=enough)
     except PagingError as error:
         raise RunPodError("bad_response", None, f"GET /{path}: {error} (expected a list of {noun}s)") from None
     return [entry for entry in items if entry is not None]
 
 
 class Collection:
-    """The reads every REST v2 collection has: ``list``, ``get`` by id, ``find`` by name. A resource object holds
-    one (``path`` the collection's path, ``key`` the list answer's key, ``noun`` the word its errors use, ``table``
-    the ``_vocab/*_fields`` table reading one entry into a view) and hands its methods out as its own."""
+    """The calls every REST v2 collection has (``list``, ``get`` by id, ``find`` by name, ``patch``, ``delete``) on the
+    one at ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading an entry). A resource class
+    is one and adds its own calls, or holds them (``Pods``, whose list is its own, and the account's two)."""
 
     def __init__(self, client: Any, path: str, key: str, noun: str, table: Any) -> None:
         self.client, self.path, self.key, self.noun, self.table = client, path, key, noun, table
@@ -68,21 +65,22 @@ class Collection:
     def at(self, resource_id: object) -> str:
         return f"{self.path}/{quote_id(resource_id)}"
 
-    def list(self, attempts: int | None = None) -> Any:
-        """Every entry (one list read: every page of it, ``walk_pages``; a list RunPod does not page is one page)."""
-        entries = walk_pages(self.client, self.path, self.key, self.noun, attempts=attempts, bare=True)
-        return [self.table.read(raw) for raw in pick_list(entries, self.key, self.noun)]
+    def list(self, attempts: int | None = None, *, params: dict | None = None) -> Any:
+        entries = walk_pages(self.client, self.path, self.key, self.noun, params=params, attempts=attempts, bare=True)
+        return [self.table.read(raw) for raw in entries]
 
     def get(self, resource_id: str, attempts: int | None = None) -> Any:
-        """One entry by id (one read; 404 raises ``not_found``)."""
+        """One entry by id (404 raises ``not_found``)."""
         return self.table.read(self.client.request("GET", self.at(resource_id), attempts=attempts))
 
     def find(self, name: str, attempts: int | None = None) -> Any:
-        """The entries named exactly ``name`` (one list read)."""
         return [entry for entry in self.list(attempts) if entry.name == name]
 
+    def patch(self, resource_id: str, body: dict) -> Any:
+        return self.table.read(self.client.request("PATCH", self.at(resource_id), json=body))
 
-# -- request bodies ------------------------------------------------------------------------------------------
+    def delete(self, resource_id: str) -> None:
+        self.client.request("DELETE", self.at(resource_id))
 
 
 def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_volume_id: str | None) -> dict | None:
@@ -94,28 +92,37 @@ def mounts_body(volume_gb: int | None, volume_mount_path: str | None, network_vo
     return None
 
 
+class SshKeys:
+    """The account's SSH public keys (``/account/ssh-keys``)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def list(self):
+        payload = as_dict(self.client.request("GET", SSH_KEYS_PATH))
+        if not isinstance(payload.get("keys"), list):
+            raise RunPodError("bad_response", None, f'expected {{"keys": [...]}} from GET /{SSH_KEYS_PATH}')
+        return [str(key) for key in as_list(payload["keys"])]
+
+    def replace(self, keys):
+        """PUT the whole list (RunPod has no add or remove of one key)."""
+        payload = as_dict(self.client.request("PUT", SSH_KEYS_PATH, json={"keys": list(keys)}))
+        return [str(key) for key in as_list(payload.get("keys"))]
+
+
 class PagingError(ValueError):
     """An answer a walk cannot follow: not an object, items not a list, or a cursor that loops or is missing."""
 
 
-class Walk(NamedTuple):
-    items: list[Any]
-    pages: int  # answers read, the first included
-
-
-def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None = None,
-         enough: int | None = None) -> Walk:
-    """Every item of the list under ``key``, following ``nextCursor`` while ``hasNextPage`` is true.
-
-    ``fetch(None)`` reads the first page, ``fetch(cursor)`` the page after it. Raises ``PagingError`` on an
-    answer that is not ``{key: [...], ...}``, on ``hasNextPage`` true without a cursor, on a cursor seen before
-    (a server loop would otherwise be followed forever) and, when ``max_pages`` is given, on a longer walk.
-    ``enough`` stops once that many items were read (the newest builds: a page may be shorter than asked).
-    """
+def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int = MAX_PAGES,
+         enough: int | None = None) -> list[Any]:
+    """Every item of the list under ``key`` (``fetch(cursor)`` reads a page), following ``nextCursor`` while
+    ``hasNextPage`` is true: a short or empty page is not the last (docs/dev/api-notes.md, section 7.1). ``enough``
+    stops once that many items were read. Raises ``PagingError`` on an answer it cannot follow or a cursor loop."""
     items: list[Any] = []
     seen: set[str] = set()
-    cursor: str | None = None
     pages = 0
+    cursor: str | None = None
     while True:
         answer = fetch(cursor)
         pages += 1
@@ -124,11 +131,11 @@ def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int | None 
         items.extend(answer[key])
         cursor = next_cursor(answer, pages)
         if cursor is None or (enough is not None and len(items) >= enough):
-            return Walk(items, pages)
+            return items
         if cursor in seen:
             raise PagingError(f"page {pages} of the list repeats an earlier cursor (the pages loop)")
         seen.add(cursor)
-        if max_pages is not None and pages >= max_pages:
+        if pages >= max_pages:
             raise PagingError(f"the list has more than {max_pages} pages")
 
 

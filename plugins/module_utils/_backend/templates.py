@@ -11,19 +11,13 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared impor
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 
 
-class Templates:
+class Templates(Collection):
     def __init__(self, client):
-        self.client = client
-        self.collection = Collection(client, "templates", "templates", "template", TEMPLATE)
-        self.list, self.get, self.find = self.collection.list, self.collection.get, self.collection.find
+        super().__init__(client, "templates", "templates", "template", TEMPLATE)
 
     def create(self, spec):
         body = TEMPLATE.body(spec.model_dump(), creating=True)
         return TEMPLATE.read(self.client.request("POST", "templates", json=body))
 
     def update(self, template_id, changes):
-        body = TEMPLATE.body(dict(changes), creating=False)
-        return TEMPLATE.read(self.client.request("PATCH", self.collection.at(template_id), json=body))
-
-    def delete(self, template_id):
-        self.client.request("DELETE", self.collection.at(template_id))
+        return self.patch(template_id, TEMPLATE.body(dict(changes), creating=False))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (

@@ -7,7 +7,7 @@ plugins build too (docs/dev/architecture.md, "Waiters")."""
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (

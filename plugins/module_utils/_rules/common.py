@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The rules every resource shares (pure Python). The rename rule: a task that names a resource by ``id`` and
-gives a ``name`` that differs from the resource's wants it renamed (found by name, the name is already the same)."""
+"""The rules every resource shares (pure Python)."""
 
 from __future__ import annotations
 
@@ -11,17 +10,14 @@ from typing import Any
 
 
 def wanted_name(params: dict, current: Any) -> str | None:
-    """The new name of ``current`` the task asks for, or None (no id given, no name given, or the same name)."""
+    """The new name of ``current`` the task asks for, or None: only a task that names a resource by ``id`` renames it
+    (one found by name already has that name)."""
     name = params.get("name")
-    if params.get("id") and name and name != current.name:
-        return name
-    return None
+    return name if params.get("id") and name and name != current.name else None
 
 
 def rename_change(params: dict, current: Any) -> dict:
-    """``{"name": new name}`` when the task renames ``current`` (see ``wanted_name``), else ``{}``."""
-    name = wanted_name(params, current)
-    return {"name": name} if name else {}
+    return {"name": name} if (name := wanted_name(params, current)) else {}
 
 
 def secret_placeholder(name: str) -> str:
@@ -31,16 +27,14 @@ def secret_placeholder(name: str) -> str:
 
 
 def with_secret_env(params: dict) -> dict:
-    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders, and
-    ``secret_env`` cleared (so merging again changes nothing: a fleet's members get merged params). Every later
-    step (create bodies, comparisons, diffs) sees the placeholders as plain env values, so a rerun compares them as
-    RunPod stores them. Raises ValueError for an env name given in both (which value wins would be a guess)."""
+    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders and cleared (a
+    fleet's members get merged params): every later step sees plain env values, as RunPod stores them. An env name
+    given in both is a ValueError (which value wins would be a guess)."""
     secret_env = params.get("secret_env")
     if not secret_env:
         return params
     env = dict(params.get("env") or {})
-    both = sorted(set(env) & set(secret_env))
-    if both:
+    if both := sorted(set(env) & set(secret_env)):
         raise ValueError(
             f"{', '.join(both)} given in both env and secret_env; give each variable in one of them (secret_env "
             "for a value that comes from an account secret)"

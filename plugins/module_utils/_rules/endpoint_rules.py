@@ -3,11 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The endpoint module's rules (pure Python): what the options ask for, what the API would refuse, what differs.
-
-Kept out of ``plugins/modules/endpoint.py`` so the module reads as docs, argument spec and hooks.
-What one field does is the endpoint's field table's (``_vocab/endpoint_fields.ENDPOINT``); here are the rules of
-several.
-"""
+What one field does is the field table's (``_vocab/endpoint_fields.ENDPOINT``); here are the rules of several."""
 
 from __future__ import annotations
 
@@ -17,8 +13,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_field
 
 
 def gpu_selection(gpu_type_ids):
-    """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are), which
-    ``EndpointInput`` checked are known and offered to serverless."""
+    """``("gpu_pools", pools)``: the serverless pools of the GPU types (pool ids pass as they are)."""
     return "gpu_pools", _catalog.pools_for(gpu_type_ids)
 
 
@@ -26,14 +21,11 @@ def scaler_number(value, scaler_type):
     """The scaler value as the API stores it: a whole number for REQUEST_COUNT."""
     if value is None:
         return None
-    if (scaler_type or "").upper() == "REQUEST_COUNT":
-        return int(value)
-    return float(value)
+    return int(value) if (scaler_type or "").upper() == "REQUEST_COUNT" else float(value)
 
 
 def wanted_fields(params, gpu):
-    """Options the task sets, in ``EndpointSpec`` vocabulary (unset options omitted; ``gpu``: the pools of its GPU
-    types, ``gpu_selection``)."""
+    """Options the task sets, in ``EndpointSpec`` vocabulary (``gpu``: ``gpu_selection``'s pools)."""
     wanted = ENDPOINT.wanted(params)
     wanted.pop("name", None)  # a rename is ``rename_change``'s
     wanted.pop("gpu_type_ids", None)  # asked for as their pools (``gpu``)
@@ -53,15 +45,11 @@ class RefusedError(ValueError):
 def _compute_changes(current, wanted, changes):
     """CPU selection and CUDA constraints, whose PATCH shape differs from their option shape."""
     is_cpu = bool(current.cpu_flavor_ids)
-    if is_cpu and (wanted.get("gpu_pools") or wanted.get("gpu_type_ids")):
+    if (wanted.get("gpu_pools") or wanted.get("gpu_type_ids")) if is_cpu else wanted.get("cpu_flavor_ids"):
+        kind, other = ("CPU", "GPU") if is_cpu else ("GPU", "CPU")
         raise RefusedError(
-            f"endpoint {current.id} is a CPU endpoint; RunPod cannot change it to GPU workers "
-            f"(delete it and create a GPU endpoint)"
-        )
-    if not is_cpu and wanted.get("cpu_flavor_ids"):
-        raise RefusedError(
-            f"endpoint {current.id} is a GPU endpoint; RunPod cannot change it to CPU workers "
-            f"(delete it and create a CPU endpoint)"
+            f"endpoint {current.id} is a {kind} endpoint; RunPod cannot change it to {other} workers "
+            f"(delete it and create a {other} endpoint)"
         )
     if "cpu_flavor_ids" in changes or "vcpu_count" in changes:
         # The PATCH replaces the whole CPU selection: flavors and vCPU count go together.

@@ -2,12 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The pod module's rules: what the options ask for, what RunPod would refuse, what differs on an existing pod.
-
-Kept out of ``plugins/modules/pod.py`` so the module reads as docs, argument spec and hooks. What one field does is
-the pod's field table's (``_vocab/pod_fields.POD``); here are the rules of several. ``params`` are the module's
-validated options. No API call is made here: what needs one is handed in as a function.
-"""
+"""The pod module's rules: what the options (``params``) ask for, what RunPod would refuse, what differs on an
+existing pod. What one field does is the field table's (``_vocab/pod_fields.POD``); here are the rules of several.
+No API call is made here: what needs one is handed in as a function."""
 
 from __future__ import annotations
 
@@ -25,24 +22,16 @@ UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 # What a diff shows of an existing pod (what a task changes, its id and status), and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "status", *POD.diffed}
 PLANNED_FIELDS = set(POD.planned)
-# Lifecycle values of a stopped pod that ``start`` brings back.
-STOPPED_STATUSES = ("EXITED", "ERROR")
-BOOTING_STATUSES = ("PROVISIONING", "STARTING")
 
 
 # --- checks made before the create (the input rules are ``_api.inputs.PodInput``'s) ----------------------
-def sshd_key_problem(
-    params: dict, template_env: Callable[[str], dict | None], account_has_keys: Callable[[], bool]
-) -> str | None:
-    """Why a wait for ssh would wait for an sshd that never starts (RunPod images need a ``PUBLIC_KEY``); None.
-
-    ``template_env(id)`` reads the template's env (None when it cannot be read: the create reports that
-    template), ``account_has_keys()`` reads the account's SSH keys (REST v2); each is called only when needed.
-    """
+def sshd_key_problem(params: dict, template_env: Callable[[str], dict | None],
+                     account_has_keys: Callable[[], bool]) -> str | None:
+    """Why a wait for ssh would wait for an sshd that never starts (RunPod images need a ``PUBLIC_KEY``), or None;
+    ``template_env(id)`` (None: unreadable, the create reports it) and ``account_has_keys()`` only when needed."""
     p = params
-    if not (p["wait"] and p["wait_for"] in ("ssh", "login")) or p["own_sshd"]:
-        return None
-    if p["ssh_public_key"] or (p["env"] or {}).get("PUBLIC_KEY"):
+    if (not (p["wait"] and p["wait_for"] in ("ssh", "login")) or p["own_sshd"] or p["ssh_public_key"]
+            or (p["env"] or {}).get("PUBLIC_KEY")):
         return None
     if p["template_id"]:
         env = template_env(p["template_id"])
@@ -50,12 +39,12 @@ def sshd_key_problem(
             return None
     if account_has_keys():
         return None  # ssh: true sends startSsh, which injects them
-    why = "and no SSH key is registered on the account (GET /v2/account/ssh-keys is empty)"
     return (
         "wait_for: ssh would wait for an sshd that never starts: RunPod images start sshd only when a PUBLIC_KEY "
-        f"reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) {why}. Set "
-        "ssh_public_key, register a key on the account, set own_sshd: true if the image starts sshd with keys "
-        "of its own, or use wait_for: running. Nothing was created."
+        "reaches the container, this task gives none (no ssh_public_key, no PUBLIC_KEY in env) and no SSH key is "
+        "registered on the account (GET /v2/account/ssh-keys is empty). Set ssh_public_key, register a key on the "
+        "account, set own_sshd: true if the image starts sshd with keys of its own, or use wait_for: running. "
+        "Nothing was created."
     )
 
 
@@ -76,7 +65,6 @@ def create_warnings(params: dict) -> list[str]:
     return warnings
 
 
-# --- the wanted pod --------------------------------------------------------------------------------------
 def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
     """The env the task asks for (``ssh_public_key`` as ``PUBLIC_KEY``, an existing key kept); None: untouched."""
     p = params
@@ -92,15 +80,13 @@ def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
 
 def pod_spec(params: dict) -> Any:
     """The create's spec; raises ValueError (the spec's own rules) when a create needs more."""
-    p = params
-    values = {row.name: p.get(row.option) for row in POD.rows if row.option}
+    values = {row.name: params.get(row.option) for row in POD.rows if row.option}
     if values["gpu_requirements"] is not None:
         values["gpu_requirements"] = {key: value for key, value in values["gpu_requirements"].items() if value}
     values = {key: value for key, value in values.items() if value is not None}
-    return PodSpec(**dict(values, env=wanted_env(p) or {}))
+    return PodSpec(**dict(values, env=wanted_env(params) or {}))
 
 
-# --- an existing pod -------------------------------------------------------------------------------------
 def pod_changes(params: dict, pod) -> dict:
     """Diffed fields whose wanted value differs from ``pod``: ``{field: wanted}`` (``POD.changes``), with the
     wanted values several options make: the new name, the ports with ``22/tcp``, the env with ``PUBLIC_KEY``."""
@@ -150,13 +136,13 @@ def immutable_warning(params: dict, pod) -> str | None:
 
 
 def is_stopped(pod) -> bool:
-    """A pod ``start`` brings back (EXITED or ERROR)."""
-    return pod.status.upper() in STOPPED_STATUSES
+    """A pod ``start`` brings back."""
+    return pod.status.upper() in ("EXITED", "ERROR")
 
 
 def is_booting(pod) -> bool:
     """A pod still provisioning or starting: it gets a fresh container anyway."""
-    return pod.status.upper() in BOOTING_STATUSES
+    return pod.status.upper() in ("PROVISIONING", "STARTING")
 
 
 def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None:
@@ -185,31 +171,22 @@ def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None
 def created_epoch(created_at: str | None) -> float | None:
     """An RFC 3339 ``createdAt`` (``Z`` or an offset; RunPod also writes ``2026-01-01 00:00:00.000 +0000 UTC``) as
     epoch seconds, or None when it cannot be read."""
-    text = str(created_at or "").strip()
-    if not text:
-        return None
-    text = UTC_OFFSET.sub(r"\1:\2", text.replace(" UTC", "").replace("Z", "+00:00"))
+    text = UTC_OFFSET.sub(r"\1:\2", str(created_at or "").strip().replace(" UTC", "").replace("Z", "+00:00"))
     for candidate in (text, text.replace(" ", "T", 1)):
         try:
             moment = datetime.datetime.fromisoformat(candidate)
         except ValueError:
             continue
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=datetime.UTC)
-        return moment.timestamp()
+        return (moment.replace(tzinfo=datetime.UTC) if moment.tzinfo is None else moment).timestamp()
     return None
 
 
 def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
-    """The pods older than ``older_than`` seconds (by ``created_at``) whose names start with ``name_prefix``;
-    a filter not given keeps every pod. A pod whose age cannot be read is not kept by ``older_than``."""
-    kept = []
-    for pod in pods:
-        if name_prefix and not str(pod.name or "").startswith(name_prefix):
-            continue
-        if older_than is not None:
-            created = created_epoch(pod.created_at)
-            if created is None or now - created <= older_than:
-                continue
-        kept.append(pod)
-    return kept
+    """The pods older than ``older_than`` seconds (by ``created_at``: one whose age cannot be read is not) whose names
+    start with ``name_prefix``; a filter not given keeps every pod."""
+    def kept(pod):
+        created = created_epoch(pod.created_at) if older_than is not None else None
+        return ((not name_prefix or str(pod.name or "").startswith(name_prefix))
+                and (older_than is None or (created is not None and now - created > older_than)))
+
+    return [pod for pod in pods if kept(pod)]

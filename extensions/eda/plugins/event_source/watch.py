@@ -184,12 +184,12 @@ _collections_on_path()
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters import Clusters  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (  # noqa: E402
+    Gpus,
     make_backend,
     resolve_options,
     transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints  # noqa: E402
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.gpus import Gpus  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe  # noqa: E402

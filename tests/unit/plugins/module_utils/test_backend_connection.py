@@ -90,5 +90,5 @@ def test_make_backend_picks_v2_by_default_and_counts_requests():
     assert isinstance(backend, Backend)
     assert backend.pods.list() == []
     assert backend.requests_made == 1
-    assert backend.request_log == [("GET", "pods", 200)]
+    assert backend.client.request_log == [("GET", "pods", 200)]
     assert "k-test-123456" not in repr(backend)

@@ -37,7 +37,7 @@ class Host:
         return PodView(id=pod_id, status="RUNNING", runtime_reported=True, ports=["22/tcp"],
                        ssh_direct=SshAddress(host="1.2.3.4", port=port))
 
-    def list(self, runtime=True, attempts=None):
+    def list(self, attempts=None):
         self.reads.append(self.now())
         return [self.view(pod_id) for pod_id in self.schedules]
 

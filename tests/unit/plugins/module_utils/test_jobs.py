@@ -237,7 +237,7 @@ def test_status_and_cancel_paths_and_a_404():
     with pytest.raises(RunPodError) as caught:
         calls.status("ep-1", "missing", attempts=1)
     assert caught.value.code == "not_found"
-    assert [(method, path) for method, path, _status in backend.request_log] == [
+    assert [(method, path) for method, path, _status in backend.client.request_log] == [
         ("GET", f"{SLS}/ep-1/status/j-1"), ("POST", f"{SLS}/ep-1/cancel/j-1"), ("GET", f"{SLS}/ep-1/status/missing")]
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import PagingError, Walk, next_cursor, walk
+from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import PagingError, next_cursor, walk
 
 
 class Server:
@@ -47,14 +47,15 @@ def split_list(draw: st.DrawFn) -> tuple[list[int], list[list[int]]]:
 def test_any_split_into_pages_gives_the_list_back(case: tuple[list[int], list[list[int]]]) -> None:
     items, pages = case
     server = Server(pages)
-    assert walk(server, "pods") == Walk(items, len(pages))
+    assert walk(server, "pods") == items
     # The first read carries no cursor; every later one the cursor the page before it gave.
     assert server.sent == [None, *(server.cursor(index) for index in range(1, len(pages)))]
 
 
 def test_an_empty_first_page_with_more_to_come_is_not_the_end() -> None:
     server = Server([[], [], ["a"], [], ["b", "c"]])
-    assert walk(server, "pods") == Walk(["a", "b", "c"], 5)
+    assert walk(server, "pods") == ["a", "b", "c"]
+    assert len(server.sent) == 5
 
 
 def test_an_answer_without_pagination_is_a_whole_list() -> None:
@@ -64,14 +65,12 @@ def test_an_answer_without_pagination_is_a_whole_list() -> None:
         calls.append(cursor)
         return {"templates": [1, 2]}
 
-    assert walk(fetch, "templates") == Walk([1, 2], 1)
+    assert walk(fetch, "templates") == [1, 2]
     assert calls == [None]
 
 
 def test_a_last_page_may_say_so_with_a_cursor_left_over() -> None:
-    assert walk(lambda cursor: {"pods": [1], "pagination": {"nextCursor": "z", "hasNextPage": False}}, "pods") == Walk(
-        [1], 1
-    )
+    assert walk(lambda cursor: {"pods": [1], "pagination": {"nextCursor": "z", "hasNextPage": False}}, "pods") == [1]
 
 
 def test_a_repeated_cursor_is_a_loop_and_is_refused() -> None:
@@ -109,7 +108,7 @@ def test_a_malformed_answer_is_refused(answer: Any, message: str) -> None:
 
 def test_max_pages_bounds_a_walk() -> None:
     server = Server([[1], [2], [3]])
-    assert walk(server, "pods", max_pages=3).items == [1, 2, 3]
+    assert walk(server, "pods", max_pages=3) == [1, 2, 3]
     with pytest.raises(PagingError, match="more than 2 pages"):
         walk(Server([[1], [2], [3]]), "pods", max_pages=2)
 

@@ -617,9 +617,9 @@ def test_starting_pod_is_read_sooner_than_a_provisioning_one(fake_clock):
     reads = []
     backend_list = backend.pods.list
 
-    def timed_list(runtime=True, attempts=None):
+    def timed_list(attempts=None):
         reads.append(fake_clock.elapsed)
-        return backend_list(runtime, attempts)
+        return backend_list(attempts)
 
     backend.pods.list = timed_list
     outcome = until(PodPoller(backend, "pod-1", probe=Probe(True)), label="x", timeout=600, interval=5,

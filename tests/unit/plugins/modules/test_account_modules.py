@@ -107,9 +107,9 @@ class FakeAccount:
         self.calls.append(("find_registries", name))
         return [registry for registry in self.registries if registry.name == name]
 
-    def delete_registry(self, registry_id):
-        self.calls.append(("delete_registry", registry_id))
-        self.registries = [registry for registry in self.registries if registry.id != registry_id]
+    def delete_registry(self, resource_id):
+        self.calls.append(("delete_registry", resource_id))
+        self.registries = [registry for registry in self.registries if registry.id != resource_id]
 
     def create_registry(self, name, username, password):
         self.calls.append(("create_registry", name))
