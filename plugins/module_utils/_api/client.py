@@ -2,12 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""HTTP client for the RunPod APIs: auth, timeouts, bounded retries, errors mapped to ``RunPodError``.
-
-The API key lives only in the Authorization header of the underlying httpx client. It never reaches an error
-message, a URL, a repr or a chained traceback: transport exceptions are re-raised as ``RunPodError`` outside the
-``except`` block (no ``__context__``) with their text scrubbed of the key.
-"""
+"""HTTP client for the RunPod APIs: auth, timeouts, bounded retries, errors mapped to ``RunPodError`` (codes:
+docs/dev/api-notes.md, section 2). The API key lives only in the Authorization header: errors carry it redacted and
+never chain the transport exception."""
 
 from __future__ import annotations
 
@@ -21,15 +18,13 @@ import threading
 import time
 import traceback
 
-# parse_retry_after lives with the other quota headers; imported from here too.
 from ansible_collections.runpod.cloud.plugins.module_utils._api.quota import QuotaKeeper, parse_retry_after
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 
 
 def _import_httpx():
-    """``import httpx`` without its command line client: ``httpx/__init__`` imports ``httpx._main`` (click, rich,
-    pygments when they are installed, most of httpx's import time) only for the ``httpx`` command, which a module
-    never runs. The entry is blocked for this one import (httpx falls back to a stub ``main``) and then removed."""
+    """``import httpx`` without ``httpx._main`` (click, rich, pygments: most of its import time), which only its
+    command line needs: blocked for this one import (httpx falls back to a stub ``main``)."""
     blocked = "httpx._main" not in sys.modules and "httpx" not in sys.modules
     if blocked:
         sys.modules["httpx._main"] = None  # type: ignore[assignment]
@@ -55,11 +50,9 @@ else:
 COLLECTION_VERSION = "0.2.0"
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
 READ_METHODS = frozenset(("GET", "HEAD"))
-# Backoff: 0.5 s, 1 s, 2 s ... capped.
 BACKOFF_BASE = 0.5
 BACKOFF_CAP = 8.0
-# How long one call may wait for RunPod's quota (pacing and 429s) when the task set no budget (``set_budget``):
-# the create budget's default (docs/pods.md, "Fleets and RunPod's quotas").
+# How long one call may wait for the quota when the task set no budget: the create budget's default.
 DEFAULT_QUOTA_BUDGET = 600.0
 # A call that keeps answering 429 although each Retry-After was waited out gives up after this many.
 MAX_RATE_LIMITED_ATTEMPTS = 30
@@ -82,8 +75,7 @@ def _text(value):
 
 
 def message_from_body(status, body_text):
-    """``(message, errors)`` of an error body: its ``error``, ``message``, ``detail`` or ``title``, else the raw body,
-    else a generic message; ``errors`` is the problem+json ``errors`` list (validation details)."""
+    """``(message, errors)`` of an error body; ``errors`` is the problem+json ``errors`` list."""
     errors = []
     try:
         parsed = jsonlib.loads(body_text) if body_text else None
@@ -107,11 +99,11 @@ def message_from_body(status, body_text):
     return f"api request failed with status {status}", errors
 
 
-def post_create(client, path, body):
-    """POST a create once. A 5xx or a lost connection marks the error ``maybe_created``: the resource may exist and
-    bill, so the caller looks it up by name instead of sending the create again."""
+def post_create(client, path, body, **options):
+    """POST a create once (``options``: ``params``, ``timeout``). A 5xx or a lost connection marks the error
+    ``maybe_created``: the resource may exist and bill, so the caller looks it up by name instead of resending."""
     try:
-        return client.request("POST", path, json=body)
+        return client.request("POST", path, json=body, **options)
     except RunPodError as error:
         if error.code in ("server_error", "network_error"):
             error.maybe_created = True
@@ -128,9 +120,8 @@ class _SystemClock:
 
 
 def tls_verification(validate_certs, urls):
-    """httpx's ``verify`` for a client that talks to ``urls`` only. With plain HTTP alone (the simulator, a proxy on
-    loopback) and no redirects followed there is no TLS, so the CA bundle (about 40 ms of every module process) is
-    not loaded: the context trusts no certificate, so a TLS connection would fail, never go unverified."""
+    """httpx's ``verify`` for ``urls``: with plain HTTP alone the CA bundle (about 40 ms) is not loaded; the context
+    trusts no certificate, so a TLS connection would fail, never go unverified."""
     if any(str(url).lower().startswith("https:") for url in urls):
         return validate_certs
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -151,10 +142,8 @@ class Client:
         self._rng = rng or random.Random()
         self.requests_made = 0
         self._count_lock = threading.Lock()
-        # RunPod's quota windows, read from every answer of the API (not the serverless runtime's other host) and
-        # kept before every request; shared by every thread of this client (a fleet's workers, a batch wait).
+        # Shared by every thread of this client (a fleet's workers, a batch wait).
         self.quota = QuotaKeeper(self.clock)
-        # How long the task lets a call wait for the quota: a monotonic time of the clock (``set_budget``).
         self._budget_deadline = None
         self._budget_label = ""
         self.rate_limited_answers = 0
@@ -178,8 +167,6 @@ class Client:
         text = str(text)
         return text.replace(self._secret, REDACTED) if len(self._secret) >= 4 else text
 
-    # -- retries -----------------------------------------------------------------------------------
-
     def backoff_delay(self, attempt, retry_after=None):
         """Seconds to wait before attempt ``attempt + 1``: Retry-After if given, else jittered 0.5 s * 2^(n-1)."""
         if retry_after is not None:
@@ -187,15 +174,6 @@ class Client:
         ceiling = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** (attempt - 1)))
         # Equal jitter: never less than half the step, so retries still spread out.
         return ceiling / 2 + self._rng.random() * ceiling / 2
-
-    @staticmethod
-    def _retryable(method, error):
-        if error.code == "rate_limited":
-            return not error.fatal
-        # Only reads are safe to repeat after a 5xx or a lost connection; a create may have happened.
-        return method in READ_METHODS and error.code in ("server_error", "network_error")
-
-    # -- the quota (one policy for pacing and 429s: docs/pods.md, "Fleets and RunPod's quotas") -----------------
 
     def set_budget(self, seconds, label):
         """Calls wait for the quota (pacing, 429s) until ``seconds`` from now at most (None: each call gets
@@ -210,13 +188,11 @@ class Client:
         """``rate_limited``: the quota (``_quota.Block``) resets only after the task's budget ends."""
         budget = self._budget_label or f"{DEFAULT_QUOTA_BUDGET:g} s a call may wait"
         message, details = block.failure(self.clock.now(), budget)
-        return RunPodError("rate_limited", status, message, retry_after=details["resets_in"], quota=details,
-                           fatal=True)
+        return RunPodError("rate_limited", status, message, retry_after=details["resets_in"], quota=details, fatal=True)
 
     def _admit(self, url, deadline):
-        """Wait for the quota and count the request; returns the keeper its answer settles (None off the API host:
-        the runtime's other host has its own limits). Raises ``rate_limited`` when the quota resets after
-        ``deadline``: nothing is sent then."""
+        """Wait for the quota and count the request: the keeper its answer settles (None off the API host, which has
+        its own limits); ``rate_limited`` when the quota resets after ``deadline``."""
         keeper = self.quota if "://" not in str(url) or str(url).startswith(self.base_url + "/") else None
         block = keeper.acquire(deadline) if keeper is not None else None
         if block is not None:
@@ -240,16 +216,14 @@ class Client:
             if keeper is not None:
                 keeper.settle(response.headers if response is not None else None)
         if failure is not None or response is None:
-            # Built after the except block so the transport exception (which may carry the request and
-            # its headers) is not chained onto the error's traceback.
+            # Built after the except block: the transport exception (it may carry the headers) is not chained.
             self._log(method, url, "network_error")
             return RunPodError("network_error", None, self.redact(failure or "no answer"))
         self._log(method, url, response.status_code)
         return response
 
     def _log(self, method, url, outcome):
-        path = str(url).split("?", 1)[0]
-        self.request_log.append((method, self.redact(path), outcome))
+        self.request_log.append((method, self.redact(str(url).split("?", 1)[0]), outcome))
 
     def _error_from_response(self, response):
         status = response.status_code
@@ -258,9 +232,8 @@ class Client:
         except Exception:  # undecodable body: fall back to the generic message
             body_text = ""
         message, errors = message_from_body(status, body_text)
-        return RunPodError(code_for_status(status), status, self.redact(message),
-                           retry_after=parse_retry_after(response.headers.get("Retry-After")),
-                           errors=[self.redact(item) for item in errors])
+        return RunPodError(code_for_status(status), status, self.redact(message), errors=list(map(self.redact, errors)),
+                           retry_after=parse_retry_after(response.headers.get("Retry-After")))
 
     def _decode(self, response):
         if response.status_code == 204 or not response.content:
@@ -274,10 +247,8 @@ class Client:
 
     @contextlib.contextmanager
     def stream(self, url, *, params=None, headers=None, timeout=None, deadline=None):
-        """A GET whose body the caller reads as it comes (``with client.stream(...) as response``): one attempt,
-        no retries, no decoding; paced by the quota, counted and logged like every request (``_api/sse.py`` reads
-        log streams). A quota that cannot reset within the task's budget, or by ``deadline`` (this clock's time:
-        a log read waits no longer than its own budget), raises ``rate_limited``."""
+        """A GET whose body the caller reads as it comes: one attempt, paced by the quota (until the task's budget
+        or ``deadline``, this clock's time, else ``rate_limited``), counted and logged like every request."""
         limit = self._deadline(self.clock.now())
         keeper = self._admit(url, limit if deadline is None else min(limit, deadline))
         self._log("GET", url, "stream")
@@ -295,8 +266,8 @@ class Client:
                 keeper.settle(None)
 
     def request(self, method, url, *, json=None, params=None, attempts=None, timeout=None):
-        """The decoded JSON body (None when empty) of ``url`` (a path under ``base_url`` or an absolute URL), or
-        ``RunPodError``. GETs retry 429/5xx/network errors, other methods only 429; ``attempts=1`` retries none."""
+        """The decoded JSON body (None when empty) of ``url`` (under ``base_url`` or absolute), or ``RunPodError``.
+        GETs retry 429/5xx/network errors, other methods only 429; ``attempts=1`` retries none."""
         method = method.upper()
         limit = self.max_attempts if attempts is None else max(1, int(attempts))
         limit_429 = MAX_RATE_LIMITED_ATTEMPTS if attempts is None else limit
@@ -321,13 +292,14 @@ class Client:
                 if rate_limited_attempts < limit_429 and not error.fatal:
                     continue
                 raise error
-            if attempt >= limit or not self._retryable(method, error):
+            # Only reads are safe to repeat after a 5xx or a lost connection; a create may have happened.
+            if attempt >= limit or method not in READ_METHODS or error.code not in ("server_error", "network_error"):
                 raise error
             self.clock.sleep(self.backoff_delay(attempt, error.retry_after))
 
     def _wait_out_429(self, error, deadline):
-        """A 429: every request of this client waits for its Retry-After (``_quota.QuotaKeeper.hold``). Returns
-        ``error``, or the fatal ``quota_error`` when the wait would end after ``deadline``."""
+        """A 429 holds every request of this client for its Retry-After: ``error``, or the fatal ``quota_error`` when
+        the hold ends after ``deadline``."""
         with self._count_lock:
             self.rate_limited_answers += 1
         hold = self.quota.hold(self.backoff_delay(self.rate_limited_answers, error.retry_after),

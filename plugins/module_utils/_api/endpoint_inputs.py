@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _Input, _raise, model_validator
 from ansible_collections.runpod.cloud.plugins.module_utils._api.values import range_problems
@@ -50,9 +49,9 @@ def endpoint_problems(values):
     if vcpus is not None and (vcpus < 2 or vcpus & (vcpus - 1)):
         problems.append(f"vcpu_count must be a power of two, at least 2, got {vcpus}")
     cpu = bool(p.get("cpu_flavor_ids"))
-    problems += _can.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "endpoint",
-                                   "a CPU endpoint (cpu_flavor_ids) has none")
-    problems += _can.scaler_problems(p)
+    problems += _catalog.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "endpoint",
+                                       "a CPU endpoint (cpu_flavor_ids) has none")
+    problems += _catalog.scaler_problems(p)
     unknown = gpu_pool_problem(p.get("gpu_type_ids"))
     return problems + ([unknown] if unknown else [])
 

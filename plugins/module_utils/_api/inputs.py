@@ -2,17 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The input rules every module's options must pass before any API call: the models all share here (``_Input``,
-``NamedInput``, ``TemplateInput``), each resource's beside it (``pod_inputs``, ``endpoint_inputs``,
-``account_inputs``, ``job_inputs``), so a task imports only its own.
-
-One option's rules are field validators (the checks of ``_api.values``), rules that tie options together the
-model's validator, what RunPod cannot do ``_api.capabilities``. ``_module.base.check_input`` validates a module's
-params against its model before any API call; ``create_problem`` says what a create lacks once the lookup found
-nothing. The user-facing list of every rule is docs/docsite/rst/guide_input_checks.rst.
-
-pydantic is import-guarded here: without it the models still import (the sanity import test runs without it) and
-``RunPodModule`` fails early with ``missing_required_lib`` in a process that imported this file.
+"""The input models all modules share (``_Input``, ``NamedInput``, ``TemplateInput``); each resource's are beside
+them, so a task imports only its own (docs/dev/architecture.md, "Input rules"). pydantic is import-guarded: without
+it the models still import (the sanity import test) and ``RunPodModule`` fails early with ``missing_required_lib``.
 """
 
 from __future__ import annotations

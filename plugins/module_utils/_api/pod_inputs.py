@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import (
     _ContainerInput,
@@ -103,7 +102,7 @@ def fleet_problem(values):
 def pod_problem(values):
     """The first cross-option rule a pod task breaks, else None."""
     p = values
-    problem = _can.cpu_pod_problem(p) or fleet_problem(p)
+    problem = _catalog.cpu_pod_problem(p) or fleet_problem(p)
     if problem:
         return problem
     if p.get("wait") and p.get("wait_for") in ("ssh", "login") and not p.get("ssh"):
@@ -120,12 +119,10 @@ def pod_problem(values):
         if p.get("count") is not None:
             return "wait_for: login waits for one pod; with count, use wait_for: ssh."
     cpu = str(p.get("compute_type") or "").upper() == "CPU"
-    cuda = _can.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "pod",
-                              "remove them for compute_type: CPU")
-    problem = (
-        unknown_gpu_problem(p.get("gpu_type_ids")) or _can.gpu_on_cpu_pod_problem(p)
-        or gpu_choice_problem(p, "gpu_type_ids") or (cuda or [None])[0]
-    )
+    cuda = _catalog.cuda_problems(p.get("allowed_cuda_versions"), p.get("min_cuda_version"), cpu, "pod",
+                                  "remove them for compute_type: CPU")
+    problem = (unknown_gpu_problem(p.get("gpu_type_ids")) or _catalog.gpu_on_cpu_pod_problem(p)
+               or gpu_choice_problem(p, "gpu_type_ids") or (cuda or [None])[0])
     if problem:
         return problem
     if p.get("state") != "absent" and not (p.get("image") or p.get("template_id")):

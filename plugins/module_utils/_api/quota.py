@@ -2,15 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""RunPod's per-user quotas, read from every answer and kept before every request. The headers, what is left of a
-window and why it is counted so are in docs/dev/api-notes.md, "Rate limits" (docs/pods.md, "Fleets and RunPod's
-quotas", for the user's side).
-
-``QuotaKeeper`` is one per client and thread-safe (a fleet's workers and a batch wait share it): ``acquire`` waits
-before a request until every window has room, so a fleet paces itself instead of provoking 429s, and a 429's
-``Retry-After`` holds every request (``hold``). A wait that would end after the caller's deadline is not started:
-the caller fails with the ``Block`` instead.
-"""
+"""RunPod's per-user quotas, read from every answer and kept before every request, so a fleet paces itself instead
+of provoking 429s: see docs/dev/api-notes.md, "Rate limits"."""
 
 from __future__ import annotations
 
@@ -56,8 +49,8 @@ def _split_outside_quotes(text, separator):
 
 
 def parse_members(text):
-    """``{window name: {parameter: number}}`` from a structured-field list (``"minute";q=60;w=60, ...``); lenient
-    (never an exception): a member without a usable name is skipped, a parameter that is no number >= 0 dropped."""
+    """``{window name: {parameter: number}}`` from a structured-field list (``"minute";q=60;w=60, ...``); never
+    raises: a member without a usable name is skipped, a parameter that is no number >= 0 dropped."""
     members: dict = {}
     if not isinstance(text, str):
         return members
@@ -93,9 +86,7 @@ def parse_retry_after(value, now=None):
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if math.isnan(seconds):
-        return None
-    return max(0.0, seconds)
+    return None if math.isnan(seconds) else max(0.0, seconds)
 
 
 def seconds_text(seconds):
@@ -110,7 +101,7 @@ def seconds_text(seconds):
 @dataclass
 class Window:
     """One quota window of the current period: ``reported`` is the lowest ``r`` its answers gave, ``lost`` the
-    requests of the period that got no answer (spent, as far as anyone knows)."""
+    requests of the period that got no answer."""
 
     name: str
     quota: float | None
@@ -120,11 +111,10 @@ class Window:
     lost: int = 0
 
     def left(self, in_flight):
-        """Requests left: what RunPod said, less what was sent since that it may not have counted yet."""
         return self.reported - in_flight - self.lost
 
     def roll(self, now):
-        """The window reset: a fresh quota (the next answer says exactly how much)."""
+        # A fresh quota: the next answer says exactly how much.
         if now >= self.reset_at:
             self.reported = self.quota if self.quota is not None else math.inf
             self.lost = 0
@@ -133,8 +123,7 @@ class Window:
 
 @dataclass(frozen=True)
 class Block:
-    """Why a request waits: ``window`` (None for a bare Retry-After), what the last answer said was left of how
-    many, and when (the clock's time) the window resets."""
+    """Why a request waits: ``window`` (None for a bare Retry-After), what was left of how many, and when it resets."""
 
     window: str | None
     remaining: float
@@ -142,7 +131,6 @@ class Block:
     resume_at: float
 
     def line(self, now):
-        """The progress line of this pause: ``quota: 0 of 60 left this minute, resuming in 41 s``."""
         wait = seconds_text(self.resume_at - now)
         if self.window is None:
             return f"quota: RunPod answered 429 (too many requests), resuming in {wait}"
@@ -151,7 +139,6 @@ class Block:
         return f"quota: {max(0, int(self.remaining))}{of} left {words}, resuming in {wait}"
 
     def as_dict(self, now):
-        """``{window, remaining, quota, resets_in, resets_at}`` (the result's ``quota``)."""
         resets_in = round(max(0.0, self.resume_at - now), 3)
         result = {"window": self.window, "remaining": max(0, int(self.remaining)), "resets_in": resets_in,
                   "resets_at": datetime.fromtimestamp(time.time() + resets_in, UTC).isoformat(timespec="seconds")}
@@ -164,16 +151,12 @@ class Block:
         details = self.as_dict(now)
         window = f"the {self.window} window of RunPod's quota" if self.window else "RunPod's quota"
         left = f" ({details['remaining']} of {details['quota']} left)" if "quota" in details else ""
-        return (
-            f"rate limited: {window} is spent{left} and resets in {seconds_text(details['resets_in'])} "
-            f"(at {details['resets_at']}), after this task's budget ({budget}) ends",
-            details,
-        )
+        return (f"rate limited: {window} is spent{left} and resets in {seconds_text(details['resets_in'])} "
+                f"(at {details['resets_at']}), after this task's budget ({budget}) ends", details)
 
 
 class QuotaKeeper:
-    """One client's view of RunPod's quota windows; see the module docstring. ``report(line)`` gets one progress
-    line per pause (from whichever thread waits first)."""
+    """One client's view of RunPod's quota windows, thread-safe. ``report(line)`` gets one progress line per pause."""
 
     def __init__(self, clock, report=None):
         self.clock = clock
@@ -184,9 +167,8 @@ class QuotaKeeper:
         self._in_flight = 0
         self._announced: tuple | None = None
 
-    # -- what the answers say ----------------------------------------------------------------------------------
     def windows(self):
-        """``{name: (requests left, quota, reset time)}`` as the keeper counts them now."""
+        """``{name: (requests left, quota, reset time)}``."""
         with self._cond:
             now = self.clock.now()
             for window in self._windows.values():
@@ -194,8 +176,8 @@ class QuotaKeeper:
             return {name: (w.left(self._in_flight), w.quota, w.reset_at) for name, w in self._windows.items()}
 
     def settle(self, headers):
-        """A request's answer arrived (``headers``: a mapping with ``get``), or it failed without one (None: it may
-        have been counted, so it stays spent for the rest of the period)."""
+        """A request's answer arrived (``headers``), or it failed without one (None: it may have been counted, so it
+        stays spent for the rest of the period)."""
         with self._cond:
             self._in_flight = max(0, self._in_flight - 1)
             if headers is not None:
@@ -220,18 +202,15 @@ class QuotaKeeper:
             length = limits.get("w", known.length if known else None)
             fresh = Window(name, quota, length, params["r"], now + params["t"])
             if known is not None and now < known.reset_at:
-                # Same period: the lowest r is RunPod's newest count, and an older answer handled later never gives
-                # back requests (a 30-pod fleet under a 20-an-hour quota met two 429s when it did). An answer of the
-                # period before, handled after the keeper's reset, holds requests only until its own reset, which
-                # is then at most the time it took to handle it.
+                # Same period: the lowest r is RunPod's newest count (docs/dev/api-notes.md, "Rate limits"). An answer
+                # of the period before, handled after the keeper's reset, holds requests only until its own reset.
                 fresh.reported = min(fresh.reported, known.reported)
                 fresh.lost = known.lost
             windows[name] = fresh
         self._windows = windows
 
     def hold(self, seconds, window=None):
-        """A 429 asked for ``seconds``: every request of this keeper waits until then (never shortened). Returns
-        the hold (a ``Block``) now in force."""
+        """A 429 asked for ``seconds``: every request waits until then (never shortened); the ``Block`` in force."""
         with self._cond:
             resume_at = self.clock.now() + max(0.0, float(seconds))
             if self._hold is None or resume_at > self._hold.resume_at:
@@ -245,7 +224,6 @@ class QuotaKeeper:
             spent = [w for w in self._windows.values() if w.reported <= 0]
             return max(spent, key=lambda w: w.reset_at).name if spent else None
 
-    # -- before a request ------------------------------------------------------------------------------------
     def _block(self, now):
         """The pause that holds the next request (the one ending last), or None."""
         worst = self._hold if self._hold is not None and self._hold.resume_at > now else None
@@ -257,8 +235,8 @@ class QuotaKeeper:
         return worst
 
     def acquire(self, deadline=math.inf):
-        """Wait until every window has room, then count the request in flight and return None; or, when the wait
-        would end after ``deadline`` (the clock's time), count nothing and return the ``Block``."""
+        """Wait until every window has room and count the request in flight (None); or, when the wait would end after
+        ``deadline``, count nothing and return the ``Block``."""
         while True:
             line = None
             with self._cond:

@@ -2,14 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""One bounded read of a RunPod log stream (``GET /v2/pods/{id}/logs``, ``GET /v2/serverless/{id}/workers/{workerId}
-/logs``; docs/dev/logs.md).
-
-The stream is live: RunPod sends the backfill (``tail`` lines) and then keeps the connection open for new lines,
-so the reader stops by itself: once no event came for ``quiet`` seconds (the backfill is over), at the
-``deadline`` whatever comes, or after ``MAX_STREAM_BYTES``. It never raises: an HTTP error, a lost connection
-or a malformed event gives a logs block with ``unavailable`` set (``_vocab.log_lines.logs_block``).
-"""
+"""One bounded read of a live RunPod log stream, which never raises: see docs/dev/logs.md, "The reader's rules"."""
 
 from __future__ import annotations
 
@@ -31,11 +24,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 )
 
 EVENT_STREAM = "text/event-stream"
-# A backfill is over once no event came for this long (RunPod sends it at once, then only new lines).
+# A backfill is over once no event came for this long.
 QUIET = 1.0
 # A stream that sends more than this (a container printing without pause) is cut: the tail is what counts.
 MAX_STREAM_BYTES = 1 << 20
-# Bytes of an error body read for its message.
 ERROR_BODY_BYTES = 4096
 
 
@@ -50,9 +42,8 @@ def _error_text(client, response):
 
 
 def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, quiet=QUIET, headers=None, stop=None):
-    """The newest ``tail`` lines of each source of one log stream (``source`` None = both) as a logs block, read
-    until the backfill is over or ``deadline`` (``clock.now()`` time) passes. ``stop`` (``{ts, line} -> bool``, fed
-    every kept line) ends the read at once: a caller that has what it came for need not wait for the quiet."""
+    """The newest ``tail`` lines of each source (``source`` None = both) as a logs block, read until the backfill is
+    over, ``deadline`` (``clock.now()`` time) passes or ``stop`` (``{ts, line} -> bool``) answers true."""
     remaining = deadline - clock.now()
     if remaining <= 0:
         return logs_block(unavailable="the log read budget was spent before this read")
@@ -92,9 +83,7 @@ def read_log_stream(client, path, *, tail, deadline, clock, mask, source=None, q
 
 
 def _quiet_reads(response, seconds):
-    """From now on each read of the body waits at most ``seconds``, so a silent stream ends on a read timeout
-    (httpcore reads the request's ``timeout`` extension when the body is first read; else ``_read_events``'s
-    deadline ends it)."""
+    """From now on each read of the body waits at most ``seconds``, so a silent stream ends on a read timeout."""
     try:
         timeouts = response.request.extensions.get("timeout")
     except (AttributeError, RuntimeError):  # a response without its request
@@ -104,8 +93,6 @@ def _quiet_reads(response, seconds):
 
 
 def _read_events(response, parser, decoder, tails, deadline, clock, quiet, source, stop=None):
-    """Feed the stream to the parser until it goes quiet, the deadline passes, the byte bound is reached or
-    ``stop`` answers true for a kept line."""
     last_event, received = clock.now(), 0
     for chunk in response.iter_bytes():
         received += len(chunk)

@@ -2,11 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The checks of one option's value (pure Python): names, ports, env, counts, data centers, public keys.
-
-The input models (``_api.inputs``) are where the rules are applied; these are the checks they are written with.
-A message never echoes a value that may be a secret (a key pasted as a public key).
-"""
+"""The checks of one option's value (pure Python) the input models are written with. A message never echoes a value
+that may be a secret (a key pasted as a public key)."""
 
 from __future__ import annotations
 
@@ -26,15 +23,12 @@ DATA_CENTER_ID = re.compile(r"\A[A-Z]{2,4}-[A-Z]{2,4}-[0-9]{1,3}\Z")
 
 
 def name_problem(value, option="name"):
-    """Why ``value`` cannot name a RunPod resource, or None. Names are read back without surrounding whitespace, so
-    such a name would never be found again: every run would create another, and ``state: absent`` delete none."""
+    """Why ``value`` cannot name a RunPod resource, or None."""
     if not value:
         return f"{option} must not be empty"
     if value != value.strip():
-        return (
-            f"{option} {value!r} has leading or trailing whitespace (a YAML | block adds a newline); names read "
-            "back from RunPod carry none, so the resource could never be found by this name again. Remove it."
-        )
+        return (f"{option} {value!r} has leading or trailing whitespace (a YAML | block adds a newline); names read "
+                "back from RunPod carry none, so the resource could never be found by this name again. Remove it.")
     if any(unicodedata.category(character) in ("Cc", "Cf") for character in value):
         return f"{option} {value!r} contains a control character or an invisible formatting character"
     if len(value) > NAME_MAX_LENGTH:
@@ -90,12 +84,10 @@ def check_env(env):
     for key, value in env.items():
         _check_env_key("env", key)
         if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
-            isinstance(value, float) and not math.isfinite(value)
-        ):
-            raise ValueError(
-                f"env value of {key} must be a string (or a number), got {type(value).__name__} {value!r}; quote "
-                "it in YAML, or serialize structured data yourself (for example with to_json)"
-            )
+                isinstance(value, float) and not math.isfinite(value)):
+            raise ValueError(f"env value of {key} must be a string (or a number), got {type(value).__name__} "
+                             f"{value!r}; quote it in YAML, or serialize structured data yourself (for example with "
+                             "to_json)")
         result[key] = value if isinstance(value, str) else str(value)
     return result
 
@@ -113,10 +105,8 @@ def secret_name_problem(value, option="name"):
     if len(value) > SECRET_NAME_MAX_LENGTH:
         return f"{option} must be at most {SECRET_NAME_MAX_LENGTH} characters (it has {len(value)})"
     if not SECRET_NAME.match(value):
-        return (
-            f"{option} {value!r} is not a valid secret name: it must start with a letter or _ and hold only "
-            "letters, digits and _ . - /"
-        )
+        return (f"{option} {value!r} is not a valid secret name: it must start with a letter or _ and hold only "
+                "letters, digits and _ . - /")
     if value.upper().startswith(SECRET_RESERVED_PREFIX):
         return f"{option} {value!r} starts with {SECRET_RESERVED_PREFIX}, a prefix RunPod reserves (in any case)"
     return None
@@ -154,9 +144,8 @@ def check_data_center_ids(values):
         return None
     for value in values:
         if not isinstance(value, str) or not DATA_CENTER_ID.match(value):
-            raise ValueError(
-                f"data_center_ids entry {value!r} is not a RunPod data center id such as US-TX-3 or EU-RO-1"
-            )
+            raise ValueError(f"data_center_ids entry {value!r} is not a RunPod data center id such as US-TX-3 or "
+                             "EU-RO-1")
     return list(values)
 
 
@@ -169,8 +158,7 @@ def check_range(option, value, low, high=None, unit=""):
 
 
 def check_within(value, bounds, message):
-    """``value`` when it is None or within ``bounds`` (low, high); else ValueError with ``message`` formatted with
-    ``low``, ``high`` and ``value``."""
+    """``value`` when it is None or within ``bounds``, else ValueError (``message`` formats low, high, value)."""
     low, high = bounds
     if value is not None and not low <= value <= high:
         raise ValueError(message.format(low=low, high=high, value=value))
@@ -201,24 +189,20 @@ def key_lines(text):
 
 
 def public_key_problem(text, option):
-    """Why ``text`` (one public key line a line) cannot be given as ``option``, or None. The message never shows
-    the value: a private key pasted here must not reach RunPod (an env any account member reads), a result or a log."""
+    """Why ``text`` (one public key a line) cannot be given as ``option``, or None. The message never shows the value:
+    a private key pasted here must not reach RunPod (an env any account member reads), a result or a log."""
     if not text:
         return None
     if PRIVATE_KEY.search(text):
-        return (
-            f"{option} looks like a private key, not a public key line; it was not sent and is not shown. Give the "
-            "public key (such as the content of ~/.ssh/id_ed25519.pub), and treat this private key as exposed "
-            "wherever the task's text was stored"
-        )
+        return (f"{option} looks like a private key, not a public key line; it was not sent and is not shown. Give the "
+                "public key (such as the content of ~/.ssh/id_ed25519.pub), and treat this private key as exposed "
+                "wherever the task's text was stored")
     lines = key_lines(text)
     for number, line in enumerate(lines, start=1):
         if not PUBLIC_KEY_LINE.match(line):
             where = f" (line {number})" if len(lines) > 1 else ""
-            return (
-                f"{option}{where} is not an OpenSSH public key line (expected '<type> <base64-key> [comment]', such "
-                "as the content of ~/.ssh/id_ed25519.pub); the value is not shown"
-            )
+            return (f"{option}{where} is not an OpenSSH public key line (expected '<type> <base64-key> [comment]', "
+                    "such as the content of ~/.ssh/id_ed25519.pub); the value is not shown")
     return None
 
 

@@ -104,7 +104,7 @@ class Pods:
     def create(self, spec, shared_read=None):
         """Create on the first candidate that can be placed (``placement.place``); returns ``(pod, placement)``. A 5xx
         or a lost connection may have created a pod that bills: raised ``maybe_created``, never re-sent."""
-        from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
+        from ansible_collections.runpod.cloud.plugins.module_utils._api.catalog import cpu_pod_problem
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
         if problem := cpu_pod_problem(spec.model_dump()) or body_size_problem(pod_create_body(spec, "")):

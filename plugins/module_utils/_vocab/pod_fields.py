@@ -141,7 +141,7 @@ class _PodSpecRules(Record):
     """What any pod spec holds, whoever built it: what it is placed on (GPU types or requirements; a CPU pod's
     flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). That a create needs an
     image or a template is ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have
-    ``_api.capabilities``'."""
+    ``_api.catalog``'."""
 
     def check(self) -> None:
         filled: dict[str, Any] = {"ports": with_ssh_port(self.ports, self.start_ssh)}

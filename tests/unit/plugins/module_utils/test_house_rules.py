@@ -14,7 +14,7 @@ from helpers.fakes import GPU, FakeBackend, pod_view, run_module
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api import capabilities as _can
+from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _can
 from ansible_collections.runpod.cloud.plugins.module_utils._api.account_inputs import (
     GpuTypeQueryInput,
     NetworkVolumeInput,
