@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The input rules of the account modules (network volumes, registry credentials, SSH keys) and of the GPU catalog
-query: ``_api.inputs`` models like the others (``_Input``), checked before any API call. Billing's is
-``_api.billing_input`` (no pydantic: a read-only task never imports it)."""
+"""The input models of the account modules (network volumes, registry credentials, secrets, SSH keys) and of the
+GPU catalog query."""
 
 from __future__ import annotations
 
@@ -97,6 +96,4 @@ class GpuTypeQueryInput(_Input):
     @field_validator("gpu_count")
     @classmethod
     def _gpus(cls, value):
-        if value is not None and value < 1:
-            raise ValueError(f"gpu_count must be 1 or more, got {value}")
-        return value
+        return check_within(value, (1, float("inf")), "gpu_count must be 1 or more, got {value}")

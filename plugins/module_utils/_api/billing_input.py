@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""billing_info's input model: its options' rules, checked before any API call (``_module.base.check_input``,
-as every input model). A plain ``Record``, not pydantic: billing_info is a read-only task, which never imports
-pydantic (docs/dev/architecture.md, "Import cost")."""
+"""billing_info's input model: a plain ``Record``, not pydantic, which a read-only task never imports
+(docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
@@ -27,10 +26,8 @@ def utc_time(value, option):
     try:
         moment = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1:] in ("Z", "z") else text)
     except ValueError:
-        raise ValueError(
-            f"{option} must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, or a date such as 2026-06-01; "
-            f"got {value!r}"
-        ) from None
+        raise ValueError(f"{option} must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, or a date such as "
+                         f"2026-06-01; got {value!r}") from None
     if moment.tzinfo is None:
         raise ValueError(f"{option} needs a time zone (for example a trailing Z for UTC); got {value!r}")
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

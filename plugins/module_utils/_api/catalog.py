@@ -63,9 +63,7 @@ def pools_for(gpu_type_ids):
     """Map GPU type ids to their serverless pools, keeping order; raises ValueError for types without one."""
     pools = []
     for gpu in gpu_type_ids:
-        pool = GPU_POOLS and GPU_TYPES.get(gpu)
-        if gpu in GPU_POOLS:
-            pool = gpu  # a pool id given directly
+        pool = gpu if gpu in GPU_POOLS else GPU_TYPES.get(gpu)  # a pool id may be given directly
         if not pool:
             raise ValueError(f"GPU type {gpu!r} is not offered to serverless endpoints (no serverless pool)")
         if pool not in pools:
@@ -125,10 +123,8 @@ def describe_gpu_type(raw):
 
 def select_gpu_types(gpu_types, *, ids=None, data_center_ids=None, min_memory_gb=None, min_stock=None,
                      max_price=None, cloud_type="SECURE"):
-    """Filter described GPU types; every filter given must hold. ``ids`` keeps the given order.
-
-    With ``data_center_ids`` a type needs stock in one of them, and its ``stock`` becomes the best level
-    there; ``max_price`` compares the on-demand price of ``cloud_type`` (a type without one fails it)."""
+    """The described GPU types every filter given holds for, in ``ids``' order. With ``data_center_ids`` a type needs
+    stock in one of them (``stock``: the best there); a type without a ``cloud_type`` price fails ``max_price``."""
     centers = list(data_center_ids or [])
     kept = []
     for gpu in gpu_types:
@@ -187,10 +183,8 @@ def cuda_problems(allowed, floor, cpu, kind, remedy):
     allowed = list(allowed or [])
     problems = []
     if allowed and floor:
-        problems.append(
-            "allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when both "
-            "are sent): give an exact set or a floor."
-        )
+        problems.append("allowed_cuda_versions and min_cuda_version are mutually exclusive (RunPod answers 400 when "
+                        "both are sent): give an exact set or a floor.")
     bad = [version for version in [*allowed, *([floor] if floor else [])] if not CUDA_VERSION.match(str(version))]
     if bad:
         problems.append(f"CUDA versions are major.minor, such as 12.8; got {', '.join(repr(v) for v in bad)}.")
@@ -210,10 +204,8 @@ def scaler_problems(values):
     problems = []
     scaler = (values.get("scaler_type") or "").upper()
     if scaler == "REQUEST_COUNT" and values.get("idle_timeout") is not None:
-        problems.append(
-            "idle_timeout cannot be set beside scaler_type REQUEST_COUNT: RunPod refuses idleTimeout for that "
-            "scaler; remove idle_timeout"
-        )
+        problems.append("idle_timeout cannot be set beside scaler_type REQUEST_COUNT: RunPod refuses idleTimeout for "
+                        "that scaler; remove idle_timeout")
     if values.get("type") == "LOAD_BALANCER" and scaler == "QUEUE_DELAY":
         problems.append("a LOAD_BALANCER endpoint scales on REQUEST_COUNT only; scaler_type QUEUE_DELAY is refused")
     return problems

@@ -163,7 +163,6 @@ class Client:
         self._http.close()
 
     def redact(self, text):
-        """``text`` with every occurrence of the API key replaced."""
         text = str(text)
         return text.replace(self._secret, REDACTED) if len(self._secret) >= 4 else text
 

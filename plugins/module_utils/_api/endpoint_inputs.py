@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""A serverless endpoint's input model (``EndpointInput``) and its rules (docs/dev/architecture.md, "Input rules")."""
+"""A serverless endpoint's input model (``EndpointInput``) and its rules."""
 
 from __future__ import annotations
 
@@ -29,11 +29,8 @@ def gpu_pool_problem(gpu_type_ids):
         except ValueError as error:  # a known type that serverless does not offer
             return str(error)
         return None
-    return (
-        f"unknown GPU type(s) {', '.join(repr(gpu) for gpu in unknown)} in gpu_type_ids, so they cannot be "
-        f"mapped to a serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted "
-        f"directly)"
-    )
+    return (f"unknown GPU type(s) {', '.join(map(repr, unknown))} in gpu_type_ids, so they cannot be mapped to a "
+            f"serverless GPU pool{'; ' + hint if hint else ''} (pool ids such as ADA_24 are accepted directly)")
 
 
 def endpoint_problems(values):

@@ -62,15 +62,13 @@ class _Input(BaseModel):
     """A module's options as the user gave them; validating one raises with the broken rules' messages."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)  # built when first used, as _View
-    # What a create needs: each entry an option, or a tuple of options of which one is enough; and what the
-    # message adds (``create_problem``).
+    # What a create needs (each an option, or a tuple of options one of which is enough) and what its message adds.
     create_needs: ClassVar[tuple] = ()
     create_hint: ClassVar[str] = ""
 
     @classmethod
     def create_problem(cls, params: dict) -> str | None:
-        """What a create with ``params`` lacks, as the end of "no <kind> named <name> exists, and ...", else None:
-        every missing need in one message, the same in every module (``creating one needs a, b or c and d``)."""
+        """What a create with ``params`` lacks, ending "no <kind> named <name> exists, and ...", else None."""
         needs = [(need,) if isinstance(need, str) else need for need in cls.create_needs]
         missing = [" or ".join(options) for options in needs if not any(params.get(option) for option in options)]
         if not missing:

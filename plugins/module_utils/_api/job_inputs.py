@@ -2,8 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The input rules of a serverless job (``runpod.cloud.endpoint_job``), checked before any API call (the policy
-ranges: docs/dev/api-notes.md, "Serverless jobs"; the user-facing list: docs/docsite/rst/guide_input_checks.rst)."""
+"""The input rules of a serverless job (``runpod.cloud.endpoint_job``); the policy ranges: docs/dev/api-notes.md,
+"Serverless jobs"."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 import unicodedata
 from urllib.parse import urlsplit
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import name_problem
+from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import _raise, name_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.duration import parse as parse_duration
 
 # (option, body key, lowest, highest) in seconds; RunPod takes milliseconds.
@@ -66,9 +66,7 @@ def policy(params):
         except ValueError as exc:
             raise ValueError(f"invalid {option}: {exc}") from None
         if not math.isfinite(seconds) or not low <= seconds <= high:
-            raise ValueError(
-                f"{option} must be between {low:g} seconds and 7 days (RunPod's range), got {value!r}"
-            )
+            raise ValueError(f"{option} must be between {low:g} seconds and 7 days (RunPod's range), got {value!r}")
         body[key] = round(seconds * 1000)
     if params.get("low_priority") is not None:
         body["lowPriority"] = bool(params["low_priority"])
@@ -95,10 +93,8 @@ def job_request(params):
     request = {"endpoint_id": endpoint_id, "endpoint_name": endpoint_name, "job_id": job_id, "state": state}
     if (endpoint_id is None) == (endpoint_name is None):
         raise ValueError("give exactly one of endpoint_id and endpoint_name (the endpoint that runs the job)")
-    problem = job_id_problem(endpoint_id, "endpoint_id") if endpoint_id is not None else name_problem(
-        endpoint_name, "endpoint_name")
-    if problem:
-        raise ValueError(problem)
+    _raise(job_id_problem(endpoint_id, "endpoint_id") if endpoint_id is not None else name_problem(
+        endpoint_name, "endpoint_name"))
     if state not in STATES:
         raise ValueError(f"state must be one of {', '.join(STATES)}, got {state!r}")
     if job_id is not None and job_input is not None:
@@ -108,18 +104,13 @@ def job_request(params):
     if job_id is None and job_input is None:
         raise ValueError("give input (submit a new job) or id (read, wait for or cancel an existing job)")
     if job_id is not None:
-        problem = job_id_problem(job_id)
-        if problem:
-            raise ValueError(problem)
+        _raise(job_id_problem(job_id))
         extras = [option for option in ("execution_timeout", "ttl", "low_priority", "webhook")
                   if params.get(option) is not None]
         if extras:
             raise ValueError(f"{', '.join(extras)} apply to a new job (with input), not to an existing one (id)")
         return {**request, "body": None}
-    problem = _input_problem(job_input)
-    if problem is None and params.get("webhook") is not None:
-        problem = webhook_problem(params["webhook"])
-    if problem:
-        raise ValueError(problem)
-    body = {"input": job_input, "policy": policy(params), "webhook": params.get("webhook")}
+    webhook = params.get("webhook")
+    _raise(_input_problem(job_input) or (webhook is not None and webhook_problem(webhook)))
+    body = {"input": job_input, "policy": policy(params), "webhook": webhook}
     return {**request, "body": {key: value for key, value in body.items() if value is not None}}

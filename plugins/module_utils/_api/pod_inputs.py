@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The pod's and the cluster's input models (``PodInput``, ``ClusterInput``) and their GPU checks against the
-catalog (docs/dev/architecture.md, "Input rules")."""
+"""The pod's and the cluster's input models and their GPU checks against the catalog."""
 
 from __future__ import annotations
 
@@ -43,20 +42,16 @@ def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids", example="NVIDIA GeF
     if not unknown:
         return None
     use = f". Use RunPod's GPU type ids such as {example!r}" if example else ""
-    return f"unknown GPU type(s) in {option}: {', '.join(repr(gpu) for gpu in unknown)}{use}" + (
-        f"; {hint}" if hint else ".")
+    return f"unknown GPU type(s) in {option}: {', '.join(map(repr, unknown))}{use}" + (f"; {hint}" if hint else ".")
 
 
 def gpu_choice_problem(params, ids_option):
-    """What ``gpu_requirements`` and ``max_price_per_hr`` break (pod and cluster; ``ids_option`` names the module's own
-    GPU type option), or None: they decide what may bill."""
+    """What ``gpu_requirements`` and ``max_price_per_hr`` break (``ids_option``: the GPU type option), or None."""
     p = params
     wanted, cap = p.get("gpu_requirements"), p.get("max_price_per_hr")
     if wanted is not None and p.get(ids_option):
-        return (
-            f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
-            "must be and let the catalog's prices order the candidates."
-        )
+        return (f"{ids_option} and gpu_requirements are mutually exclusive: name the GPU types, or say what a GPU type "
+                "must be and let the catalog's prices order the candidates.")
     if p.get("compute_type") == "CPU" and (wanted is not None or cap is not None):
         return "gpu_requirements and max_price_per_hr apply to GPU pods only; remove them for compute_type: CPU."
     if cap is not None and not (isinstance(cap, (int, float)) and 0 < cap < float("inf")):
@@ -106,16 +101,12 @@ def pod_problem(values):
     if problem:
         return problem
     if p.get("wait") and p.get("wait_for") in ("ssh", "login") and not p.get("ssh"):
-        return (
-            f"wait_for: {p.get('wait_for')} waits for the pod's sshd, so it cannot be combined with ssh: false. "
-            "Set ssh: true, or wait_for: running."
-        )
+        return (f"wait_for: {p.get('wait_for')} waits for the pod's sshd, so it cannot be combined with ssh: false. "
+                "Set ssh: true, or wait_for: running.")
     if p.get("wait_for") == "login":
         if not p.get("ssh_private_key_file"):
-            return (
-                "wait_for: login logs in with ssh_private_key_file, which was not given. Give the private key whose "
-                "public half reaches the pod (ssh_public_key), or use wait_for: ssh."
-            )
+            return ("wait_for: login logs in with ssh_private_key_file, which was not given. Give the private key "
+                    "whose public half reaches the pod (ssh_public_key), or use wait_for: ssh.")
         if p.get("count") is not None:
             return "wait_for: login waits for one pod; with count, use wait_for: ssh."
     cpu = str(p.get("compute_type") or "").upper() == "CPU"
@@ -128,10 +119,8 @@ def pod_problem(values):
     if p.get("state") != "absent" and not (p.get("image") or p.get("template_id")):
         intent = [option for option in CREATE_INTENT_OPTIONS if p.get(option)]
         if intent:
-            return (
-                f"creating a pod needs image or template_id, but only {', '.join(intent)} "
-                "were given. Add image (or template_id)."
-            )
+            return (f"creating a pod needs image or template_id, but only {', '.join(intent)} were given. "
+                    "Add image (or template_id).")
     return None
 
 
@@ -191,8 +180,7 @@ class PodInput(_ContainerInput):
 
     @classmethod
     def create_problem(cls, params):
-        """A pod create needs a container, an image or a template (what it is placed on is ``PodSpec``'s to check:
-        a backend refuses a spec it cannot place, whoever built it)."""
+        # What a pod is placed on is ``PodSpec``'s to check: a backend refuses a spec it cannot place, whoever built it.
         if not (params.get("image") or params.get("template_id")):
             return "creating a pod needs image or template_id. Add image (or template_id)."
         return None
@@ -221,9 +209,7 @@ class ClusterInput(_ContainerInput):
     @field_validator("gpu_count_per_pod")
     @classmethod
     def _gpus(cls, value):
-        if value is not None and value < 1:
-            raise ValueError("gpu_count_per_pod must be at least 1.")
-        return value
+        return check_within(value, (1, float("inf")), "gpu_count_per_pod must be at least 1.")
 
     @field_validator("gpu_type_id")
     @classmethod
