@@ -27,11 +27,7 @@ def build_line(build):
 
 
 class BuildPoller(Poller):
-    """Each poll reads the newest build (a newer one that appears is waited for from then on). Live or none yet: not
-    ready. Failed: a fatal ``build_failed`` naming its error, commit and branch. COMPLETED: its release is looked up
-    until it appears, then each poll is the held ``EndpointPoller``'s, ready once the workers run that release or a
-    later one.
-    """
+    """The newest build, then its release on the workers (docs/dev/wait-and-status.md, section 5.1)."""
 
     def __init__(self, backend, endpoint_id):
         self.endpoint = EndpointPoller(backend, endpoint_id, wait_for="ready")

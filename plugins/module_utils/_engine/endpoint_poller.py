@@ -24,14 +24,7 @@ def rollout_summary(workers):
 
 class EndpointPoller(Poller):
     """Wait for a serverless endpoint (docs/dev/wait-and-status.md, sections 3 and 5): ``wait_for='ready'`` (a worker
-    on the current release serves) or ``'rollout'`` (that, and no stale worker left).
-
-    Each poll reads ``/health`` (counted misses: a 404 is propagation lag, then deletion), then the worker list.
-    Ready iff a worker that is not stale is ``IDLE``/``RUNNING``; ``/health`` counts every release's workers, so it
-    decides only when no worker is stale. A failed worker read makes that poll not ready. The value is
-    ``{"ready_signal", "health", "worker_id", "version", "rollout"}``, ``ready_signal`` one of ``worker_idle``,
-    ``worker_running`` and ``health_ready``.
-    """
+    on the current release serves) or ``'rollout'`` (that, and no stale worker left)."""
 
     # As the last poll read them (None until one did): the wait's result and failure describe them.
     last_health: dict | None = None
@@ -58,10 +51,7 @@ class EndpointPoller(Poller):
         # A /health without a body counts nothing as ready.
         counts = health_counts(health) or dict.fromkeys(HEALTH_KEYS, 0)
         self.last_health = counts
-        detail = (
-            f"workers ready {counts['ready']}, running {counts['running']}, initializing {counts['initializing']}, "
-            f"throttled {counts['throttled']}, unhealthy {counts['unhealthy']}"
-        )
+        detail = "workers " + ", ".join(f"{key} {counts[key]}" for key in HEALTH_KEYS if key != "idle")
         if workers is _UNREAD:
             return PollResult(False, f"{detail}; worker list unavailable, so the release is unknown")
         self.last_workers = workers
@@ -81,11 +71,8 @@ class EndpointPoller(Poller):
             )
             if self.wait_for == "rollout":
                 signal = None
-        return self._verdict(counts, detail, signal, worker_id, imminent=bool(stale))
-
-    def _verdict(self, counts, detail, signal, worker_id, imminent=False):
         if signal is None:
-            return PollResult(False, detail, imminent=imminent)
+            return PollResult(False, detail, imminent=bool(stale))
         value = {"ready_signal": signal, "health": counts, "worker_id": worker_id,
                  "version": self.last_version, "rollout": self.last_rollout}
         return PollResult(True, detail, value=value)

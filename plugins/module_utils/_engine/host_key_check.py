@@ -2,16 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The host key check in one place (docs/pods.md "Trusting the pod's host key"); its words are ``_vocab/host_keys.py``.
-
-``check_hosts`` scans the keys each pod presents (``scan``: ``ssh-keyscan``), reads its container log for the
-fingerprint lines RunPod's start script prints, and decides under ``host_key_checking``. A pod wait runs it for one
-pod after the banner (``TrustStep``, then for ``wait_for: login`` ``ssh_login``, trusting only the checked keys);
-the inventory runs it for every pod of a parse (``plugins/plugin_utils/_inventory_host_keys.py``).
-
-``run(argv) -> (rc, stdout, stderr)`` (a module's ``run_command``, or ``plugin_utils/_local_command.run_local``;
-``OSError`` when a tool cannot start) and ``read_logs`` are handed in, so this stays pure Python. OpenSSH's own
-timeouts bound the time, so no runner needs a kill timer.
+"""The host key check in one place (docs/pods.md "Trusting the pod's host key"), for the pod waits (``TrustStep``)
+and the inventory: ``ssh-keyscan`` against the container log's fingerprints. ``run`` and ``read_logs`` are handed
+in, so this stays pure Python; OpenSSH's own timeouts bound the time (no kill timer).
 """
 
 from __future__ import annotations
@@ -62,8 +55,7 @@ class ScanResult:
 
 @dataclass(frozen=True, slots=True)
 class LoginResult:
-    """``outcome``: ``ok``, ``login_refused`` (with the likely reason), ``host_key`` (not the checked key),
-    ``transient`` (sshd is not there yet: keep waiting) or ``unavailable`` (no OpenSSH client here)."""
+    """``outcome``: ``ok``, ``login_refused``, ``host_key``, ``transient`` (keep waiting) or ``unavailable``."""
 
     outcome: str
     detail: str
@@ -105,8 +97,7 @@ def scan(host: str, port: int, *, run: Run, timeout: float = DEFAULT_TIMEOUT, de
 
 def public_key_of(private_key_file: str, run: Run,
                   which: Callable[[str], str | None] = shutil.which) -> _host_keys.PresentedKey | None:
-    """The public half of a private key file: its ``.pub`` beside it, else ``ssh-keygen -y`` (an unencrypted key
-    only: nothing here may prompt). None when neither tells."""
+    """A private key's public half: its ``.pub``, else ``ssh-keygen -y`` (unencrypted only: nothing may prompt)."""
     try:
         with open(private_key_file + ".pub", encoding="utf-8") as handle:
             key = _host_keys.parse_key(handle.read())
@@ -126,8 +117,7 @@ def public_key_of(private_key_file: str, run: Run,
 
 def refusal_reason(user: str, offered: _host_keys.PresentedKey | None,
                    pod_keys: Iterable[_host_keys.PresentedKey] | None) -> str:
-    """Why a pod refused the key: ``pod_keys`` are the keys it was created with (env ``PUBLIC_KEY``; None when
-    unknown), ``offered`` the public half of the key the login used."""
+    """Why a pod refused ``offered``, given the keys it was created with (env ``PUBLIC_KEY``; None: unknown)."""
     if pod_keys is None:
         return f"the pod refused the key for user {user}"
     pod_keys = list(pod_keys)
@@ -143,36 +133,12 @@ def refusal_reason(user: str, offered: _host_keys.PresentedKey | None,
             "install PUBLIC_KEY, or its sshd refuses this user (root logins off)")
 
 
-def _classify(code: int, stderr: str, stdout: str, user: str, address: str, offered: _host_keys.PresentedKey | None,
-              pod_keys: Iterable[_host_keys.PresentedKey] | None) -> LoginResult:
-    said = stderr.lower()
-    if code == 0:
-        return LoginResult(OK, f"logged in to {address} as {user} and ran true")
-    if any(text in said for text in _HOST_KEY):
-        return LoginResult(HOST_KEY, f"{address} presented a host key other than the checked one: "
-                                     f"{_last_lines(stderr)}")
-    if any(text in said for text in _REFUSED):
-        key_file = [line.strip() for line in stderr.splitlines() if any(text in line.lower() for text in _KEY_FILE)]
-        if key_file:
-            return LoginResult(LOGIN_REFUSED, f"the private key file could not be used: {'; '.join(key_file[:2])}")
-        reason = refusal_reason(user, offered, pod_keys)
-        return LoginResult(LOGIN_REFUSED, f"{address} refused the login as {user}: {reason} "
-                                          f"({_last_lines(stderr, 1)})")
-    if code == 255:
-        return LoginResult(TRANSIENT, _last_lines(stderr) or f"ssh to {address} failed")
-    # Logged in, but the session did not run `true`: a forced command ("Please login as the user ...") or no shell.
-    said_out = _last_lines(stdout + "\n" + stderr)
-    return LoginResult(LOGIN_REFUSED, f"logged in to {address} as {user}, but `true` exited {code}"
-                                      + (f": {said_out}" if said_out else ""))
-
-
 def ssh_login(host: str, port: int, user: str, private_key_file: str,
               trusted: Iterable[_host_keys.PresentedKey], *, run: Run, timeout: float = DEFAULT_TIMEOUT,
               deadline: float | None = None, clock: Callable[[], float] = time.monotonic,
               pod_keys: Iterable[_host_keys.PresentedKey] | None = None,
               which: Callable[[str], str | None] = shutil.which) -> LoginResult:
-    """Log in to ``host:port`` as ``user`` in batch mode, trusting only ``trusted`` (a temporary known_hosts), and run
-    ``true``. ``pod_keys`` (the keys the pod was created with) make a refusal's reason precise."""
+    """Run ``true`` as ``user`` at ``host:port`` trusting only ``trusted``; ``pod_keys`` explain a refusal."""
     address = _ssh_probe.format_address(host, port)
     tool = which("ssh")
     if tool is None:
@@ -183,31 +149,43 @@ def ssh_login(host: str, port: int, user: str, private_key_file: str,
         with open(known_hosts, "w", encoding="utf-8") as handle:
             handle.writelines(line + "\n" for line in _host_keys.known_hosts_lines(host, port, trusted))
         seconds = max(1, math.ceil(budget))
-        argv = [
-            tool, "-F", os.devnull, "-n", "-T", "-p", str(int(port)), "-l", user, "-i", private_key_file,
-            "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=yes",
-            "-o", f"UserKnownHostsFile={known_hosts}", "-o", f"GlobalKnownHostsFile={os.devnull}",
-            "-o", "UpdateHostKeys=no", "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no",
-            # Connect, key exchange and a stalled session each end within the budget, without a kill timer.
-            "-o", f"ConnectTimeout={seconds}", "-o", "ServerAliveInterval=1", "-o", f"ServerAliveCountMax={seconds}",
-            "-o", "ControlMaster=no", "-o", "ControlPath=none",
-            host, "true",
-        ]
+        # Connect, key exchange and a stalled session each end within the budget (ConnectTimeout, ServerAlive*).
+        options = ("BatchMode=yes", "IdentitiesOnly=yes", "StrictHostKeyChecking=yes",
+                   f"UserKnownHostsFile={known_hosts}", f"GlobalKnownHostsFile={os.devnull}", "UpdateHostKeys=no",
+                   "PasswordAuthentication=no", "KbdInteractiveAuthentication=no", f"ConnectTimeout={seconds}",
+                   "ServerAliveInterval=1", f"ServerAliveCountMax={seconds}", "ControlMaster=no", "ControlPath=none")
+        argv = [tool, "-F", os.devnull, "-n", "-T", "-p", str(int(port)), "-l", user, "-i", private_key_file,
+                *(arg for option in options for arg in ("-o", option)), host, "true"]
         try:
             code, stdout, stderr = run(argv)
         except OSError as err:
             return LoginResult(UNAVAILABLE, f"cannot run {tool}: {err}")
-    pod_keys = None if pod_keys is None else list(pod_keys)
-    refused = any(text in stderr.lower() for text in _REFUSED)
-    # The public half is read only to explain a refusal against the keys the pod was given.
-    offered = public_key_of(private_key_file, run, which) if refused and pod_keys else None
-    return _classify(code, stderr, stdout, user, address, offered, pod_keys)
+    said = stderr.lower()
+    if code == 0:
+        return LoginResult(OK, f"logged in to {address} as {user} and ran true")
+    if any(text in said for text in _HOST_KEY):
+        return LoginResult(HOST_KEY, f"{address} presented a host key other than the checked one: "
+                                     f"{_last_lines(stderr)}")
+    if any(text in said for text in _REFUSED):
+        key_file = [line.strip() for line in stderr.splitlines() if any(text in line.lower() for text in _KEY_FILE)]
+        if key_file:
+            return LoginResult(LOGIN_REFUSED, f"the private key file could not be used: {'; '.join(key_file[:2])}")
+        pod_keys = None if pod_keys is None else list(pod_keys)
+        # The public half is read only to explain a refusal against the keys the pod was given.
+        offered = public_key_of(private_key_file, run, which) if pod_keys else None
+        reason = refusal_reason(user, offered, pod_keys)
+        return LoginResult(LOGIN_REFUSED, f"{address} refused the login as {user}: {reason} ({_last_lines(stderr, 1)})")
+    if code == 255:
+        return LoginResult(TRANSIENT, _last_lines(stderr) or f"ssh to {address} failed")
+    # Logged in, but the session did not run `true`: a forced command ("Please login as the user ...") or no shell.
+    said_out = _last_lines(stdout + "\n" + stderr)
+    return LoginResult(LOGIN_REFUSED, f"logged in to {address} as {user}, but `true` exited {code}"
+                                      + (f": {said_out}" if said_out else ""))
 
 
 @dataclass(frozen=True, slots=True)
 class HostCheck:
-    """One pod's check: ``scanned``, ``verdict``, ``result`` (the keys against the log; None under ``off``, which
-    reads no log); ``unavailable``: why no log was read."""
+    """One pod's check; ``result`` is None under ``off`` (no log read), ``unavailable`` why no log was read."""
 
     pod_id: str
     host: str
@@ -239,8 +217,7 @@ class HostCheck:
 
 def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callable[..., ScanResult],
                 read_logs: Callable[..., dict], deadline: float | None = None) -> dict[str, HostCheck]:
-    """``{pod id: HostCheck}`` for ``targets`` (``{pod id: (host, port)}``): the scans at once (no ssh-keyscan is the
-    fatal ``ssh_client_missing``), then one batch of log reads for the pods that presented keys."""
+    """``{pod id: HostCheck}`` for ``{pod id: (host, port)}``: the scans at once, then one batch of log reads."""
     options = _ssh_probe.probe_options(deadline)
     if len(targets) == 1:  # a wait's step scans in the caller's thread (a batch wait runs its steps in a pool)
         scans = {pod_id: scan(host, port, **options) for pod_id, (host, port) in targets.items()}
@@ -269,10 +246,8 @@ def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callabl
 
 
 class TrustStep:
-    """What a pod wait proves after the banner: ``step(pod, address, deadline) -> (ready, detail)``, or a fatal
-    ``PollError``; ``private_key_file`` logs in (``wait_for: login``). After a ready step: ``fields`` (the ``ssh``
-    result keys), ``warning`` (pinned under ``log``); ``unverified``: the last check of a ``strict`` wait whose log
-    showed no fingerprints (its failure if the wait ends so)."""
+    """What a pod wait proves after the banner: ``step(pod, address, deadline) -> (ready, detail)`` or a fatal
+    ``PollError``; ``private_key_file`` logs in. ``unverified``: a ``strict`` check whose log showed no fingerprints."""
 
     def __init__(self, mode: str, read_logs: Callable[..., dict], private_key_file: str | None = None, *,
                  run: Run, scan: Callable[..., ScanResult] = scan,

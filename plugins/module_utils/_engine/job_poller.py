@@ -31,13 +31,10 @@ def job_detail(job):
 
 
 class JobPoller(Poller):
-    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8); the module decides what a
-    terminal status other than ``COMPLETED`` means. ``seed``: a job view the caller has (the ``/runsync`` answer),
-    the first poll's. A status that changed is ``imminent``: a job that just started often ends soon.
-    """
+    """Wait for a job to reach a terminal status (docs/dev/wait-and-status.md, section 8); ``seed``: the job view the
+    caller has (the ``/runsync`` answer), the first poll's."""
 
-    # The status the previous poll saw (None before the first).
-    _previous_status: str | None = None
+    _previous_status: str | None = None  # the status the previous poll saw
 
     def __init__(self, backend, endpoint_id, job_id, seed=None):
         if not job_id:

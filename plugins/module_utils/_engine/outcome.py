@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""How a wait ends (pure Python): ``classify``, the one fatal-or-transient rule (docs/dev/wait-and-status.md, section
-2); ``MissCounter``, the miss rules (section 3); ``CancelToken``, a cancel by signal (a task that never waits uses it
-too); ``WaitOutcome`` and ``WaitError``, the one ``wait`` result shape (``as_dict``).
-"""
+"""How a wait ends: ``classify`` (docs/dev/wait-and-status.md, section 2), ``MissCounter`` (section 3), the cancel by
+signal (``CancelToken``) and the one ``wait`` result shape (``WaitOutcome``, ``WaitError``)."""
 
 from __future__ import annotations
 
@@ -23,14 +21,11 @@ WAIT_INTERRUPTED = "wait_interrupted"
 FATAL_CODES = frozenset(("unauthorized", "forbidden", "no_credentials", "bad_request"))
 FATAL_STATUSES = frozenset((400, 401, 403))
 
-# How deep to follow ``raise ... from ...`` chains when looking for a fatal verdict.
-_MAX_CAUSE_DEPTH = 8
-
 
 @dataclass(eq=False, repr=False)
 class PollError(Exception):
-    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once. ``states`` (batch waits):
-    each sub-resource's state as the failing read left it, the error's ``last_states``."""
+    """A poller's verdict or a classified failure; ``fatal=True`` ends the wait at once, ``states`` (batch waits) are
+    the failure's ``last_states``."""
 
     code: str
     message: str
@@ -43,11 +38,11 @@ class PollError(Exception):
 
 
 def _error_chain(err):
-    seen = 0
-    while err is not None and seen < _MAX_CAUSE_DEPTH:
+    for _depth in range(8):  # how deep ``raise ... from`` chains are followed
+        if err is None:
+            return
         yield err
         err = err.__cause__
-        seen += 1
 
 
 def _is_fatal_link(err):
@@ -93,7 +88,7 @@ def retry_after_of(err):
 
 
 def _wait_block(wait: WaitError | WaitOutcome, last_state: str) -> dict:
-    """What a wait did: the one ``wait`` result shape, the same keys on success and failure."""
+    """The one ``wait`` result shape, the same keys on success and failure."""
     block = {"elapsed": wait.elapsed, "polls": wait.polls, "probes": wait.probes, "history": list(wait.history),
              "last_state": last_state}
     if wait.last_states:  # batch waits: the last known state of every resource
@@ -123,7 +118,6 @@ class WaitError(Exception):
             self.history = []
 
     def as_dict(self) -> dict:
-        """The ``wait`` block of a failed task's result: the success shape less ``ready_detail``."""
         return _wait_block(self, self.last_state)
 
 
@@ -140,7 +134,6 @@ class WaitOutcome:
     last_states: dict | None = None
 
     def as_dict(self) -> dict:
-        """The ``wait`` block of a successful task's result; ``ready_detail`` is the state the wait ended on."""
         block = _wait_block(self, self.detail)
         block["ready_detail"] = self.detail
         return block
@@ -151,8 +144,7 @@ class WaitOutcome:
 
 
 class MissCounter:
-    """Consecutive-miss rules (docs/dev/wait-and-status.md, section 3): once seen, ``gone_limit`` misses in a row mean
-    the resource went away; never seen, ``never_seen_limit`` mean it is not coming. Any failed read resets the run."""
+    """Consecutive-miss rules (docs/dev/wait-and-status.md, section 3)."""
 
     _TEXTS = {
         "pod": {
@@ -169,8 +161,6 @@ class MissCounter:
                                  "reads, so it was deleted before it propagated, or it is not visible to this api key"),
             "gone_fatal": "endpoint {id} is no longer known to the invoke service, so it was deleted while waiting",
         },
-        # A 404 on a job's ``/status`` is a job the invoke service does not know (yet, or any more: RunPod keeps a
-        # finished job's result for a limited time).
         "job": {
             "never_seen": "{error}",
             "missed_once": "job status unreadable in the last poll: {error}",
@@ -222,12 +212,8 @@ SIGNAL_CHECK_EVERY = 0.1
 
 
 class CancelToken:
-    """Set once by a signal handler (or anyone) to end a wait with ``wait_interrupted``.
-
-    A signal handler must not call ``cancel``: it runs between two bytecodes, possibly while the main thread holds
-    ``threading.Event``'s lock, and ``Event.set`` would wait for it forever. It calls ``signal``, which only sets
-    attributes; ``wait`` looks for it every ``SIGNAL_CHECK_EVERY`` seconds.
-    """
+    """Set once to end a wait with ``wait_interrupted``. A signal handler calls ``signal``, never ``cancel``: it may
+    run while the main thread holds ``Event``'s lock, which ``Event.set`` would wait for forever."""
 
     def __init__(self):
         self._event = threading.Event()
@@ -262,8 +248,8 @@ class CancelToken:
 
 @contextlib.contextmanager
 def cancel_on_signals(token, signals=(signal.SIGINT, signal.SIGTERM)):
-    """Make the first SIGINT/SIGTERM cancel ``token``. The handler restores the previous handlers first, so a second
-    signal is not swallowed. Outside the main thread signals cannot be handled: the block runs without them."""
+    """Make the first SIGINT/SIGTERM cancel ``token``, restoring the previous handlers so a second one is not
+    swallowed; outside the main thread the block runs without them."""
     previous: dict[int, Any] = {}
 
     def restore():

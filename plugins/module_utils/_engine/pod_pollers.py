@@ -29,15 +29,18 @@ def _terminal_verdict(pod_id, pod):
     return f"pod {pod_id} is {_podstate.lifecycle_status(pod).lower()}, so the wait cannot succeed"
 
 
-def _running_state(pod):
-    """wait_for=running: ready iff the derived status is running (API RUNNING and runtime reported)."""
-    status, _ignored = _podstate.derive(pod)
+def _state(pod, wait_for):
+    """``(detail, ssh address or None, ready)`` before any probe; ``wait_for=running`` is ready iff the derived status
+    is running (API RUNNING and runtime reported), ``ssh`` probes the address (detail None) once there is one."""
     lifecycle = _podstate.lifecycle_status(pod)
-    if status == _podstate.RUNNING:
-        return True, "pod running"
-    if lifecycle == "RUNNING":
-        return False, "pod running, container not up yet"
-    return False, f"pod status {lifecycle.lower() or 'unknown'}"
+    if wait_for == "running" and _podstate.derive(pod)[0] == _podstate.RUNNING:
+        return "pod running", _podstate.public_ssh(pod), True
+    if lifecycle != "RUNNING":
+        return f"pod status {lifecycle.lower() or 'unknown'}", None, False
+    if wait_for == "running":
+        return "pod running, container not up yet", None, False
+    address = _podstate.public_ssh(pod)
+    return ("ssh port not allocated yet" if address is None else None), address, False
 
 
 def _imminent(pod, before):
@@ -49,27 +52,13 @@ def _imminent(pod, before):
     return status in ("STARTING", "RUNNING") or before is None or status != _podstate.lifecycle_status(before)
 
 
-def _ssh_state(pod):
-    """wait_for=ssh before probing: ``(detail, address or None)``."""
-    lifecycle = _podstate.lifecycle_status(pod)
-    if lifecycle != "RUNNING":
-        return f"pod status {lifecycle.lower() or 'unknown'}", None
-    address = _podstate.public_ssh(pod)
-    if address is None:
-        return "ssh port not allocated yet", None
-    return None, address
-
-
 def _address_text(address):
     return _ssh_probe.format_address(address["host"], address["port"])
 
 
 class PodPoller(Poller):
-    """Wait for one pod: ``wait_for='ssh'`` (banner on public 22), ``'running'`` (runtime reported) or ``'login'``.
-
-    One ``backend.pods.list()`` per poll; the value is ``{"pod": <pod>, "ssh": {host, port, user, command} or None}``.
-    The ``recheck`` between reads only re-probes the known address.
-    """
+    """Wait for one pod: ``wait_for='ssh'`` (banner on public 22), ``'running'`` (runtime reported) or ``'login'``;
+    one ``pods.list()`` per poll, value ``{"pod", "ssh"}``; the recheck between reads only re-probes the address."""
 
     def __init__(self, backend, pod_id, wait_for="ssh", probe=None, trust=None):
         self.misses = tracked("pod", pod_id, wait_for, POD_WAIT_FOR)
@@ -97,12 +86,9 @@ class PodPoller(Poller):
         before, self.last_pod = self.last_pod, pod
         if _podstate.is_terminal(pod):
             raise PollError("conflict", _terminal_verdict(self.pod_id, pod), fatal=True)
-        if self.wait_for == "running":
-            ready, detail = _running_state(pod)
-            if not ready:
-                return PollResult(False, detail, imminent=_imminent(pod, before))
-            return PollResult(True, detail, value={"pod": pod, "ssh": _podstate.public_ssh(pod)})
-        detail, address = _ssh_state(pod)
+        detail, address, ready = _state(pod, self.wait_for)
+        if ready:
+            return PollResult(True, detail, value={"pod": pod, "ssh": address})
         if address is None:
             return PollResult(False, detail, imminent=_imminent(pod, before))
         return self._probe(address, pod)
@@ -110,25 +96,19 @@ class PodPoller(Poller):
     def _probe(self, address, pod):
         result = self.probe(address["host"], address["port"], **_ssh_probe.probe_options(self.deadline))
         text = _address_text(address)
-        if result.ok and self.trust is not None:
-            # Not rechecked between reads: the host key step reads the container log, an API call.
+        if not result.ok:
+            return PollResult(False, f"ssh port {text} allocated but not reachable: {result.detail}",
+                              recheck=lambda: self._probe(address, pod))
+        ready, detail = True, f"ssh reachable at {text}"
+        if self.trust is not None:  # not rechecked between reads: the step reads the container log (an API call)
             ready, detail = self.trust(pod, address, self.deadline)
-            return PollResult(ready, detail, value={"pod": pod, "ssh": address} if ready else None)
-        if result.ok:
-            return PollResult(True, f"ssh reachable at {text}", value={"pod": pod, "ssh": address})
-        return PollResult(False, f"ssh port {text} allocated but not reachable: {result.detail}",
-                          recheck=lambda: self._probe(address, pod))
+        return PollResult(ready, detail, value={"pod": pod, "ssh": address} if ready else None)
 
 
 class BatchPodPoller(Poller):
-    """Wait for several pods with one list read per poll and concurrent probes.
-
-    Fails fast (fatal ``conflict``) naming every pod in a terminal state (``is_terminal``), or ``not_found`` naming
-    every pod that vanished or never appeared. Each pod is probed until its first banner, then left alone. ``states``
-    (pod id -> last state) rides on every result; the value maps each pod id to ``{"pod", "ssh"}``. ``read``
-    replaces the pod list read, ``gone`` is what a 404 on it means (None: a failed read like any other), and
-    ``pod_count`` makes listed pods join the wait in rank order until that many are ready (``cluster_poller``).
-    ``trust`` (``() -> TrustStep``) makes one host key step per pod after its banner, kept in ``trusts``.
+    """Wait for several pods: one list read per poll, concurrent probes, a fatal ``conflict``/``not_found`` naming
+    every terminal/vanished pod. ``read`` replaces the list read, ``gone`` is what a 404 on it means, ``pod_count``
+    makes listed pods join in rank order (``cluster_poller``); ``trust`` makes each pod's host key step (``trusts``).
     """
 
     def __init__(self, backend, pod_ids, wait_for="ssh", probe_many=None, read=None, names=None, *,
@@ -165,30 +145,17 @@ class BatchPodPoller(Poller):
             for counter in self.misses.values():
                 counter.read_failed()
             raise
-        if self.pod_count is not None:
-            self._join(pods)
-        return self._evaluate(pods)
-
-    def _join(self, pods):  # a cluster's members, listed as they are placed
-        listed = [entry for entry in pods or () if entry is not None]
+        listed = [entry for entry in pods or () if entry is not None] if self.pod_count is not None else ()
+        # A cluster's members join the wait as they are listed (placed), in rank order.
         for pod in sorted(listed, key=lambda pod: (pod.cluster_rank is None, pod.cluster_rank or 0)):
-            pod_id = pod.id
-            if pod_id not in self.misses:
-                self.pod_ids.append(pod_id)
-                self.misses[pod_id] = MissCounter("pod", pod_id)
-                self.states[pod_id] = "pod not listed yet"
-
-    def _all_ready(self):
-        return len(self.pod_ids) >= (self.pod_count or 0) and len(self.done) == len(self.pod_ids)
+            if pod.id not in self.misses:
+                self.pod_ids.append(pod.id)
+                self.misses[pod.id] = MissCounter("pod", pod.id)
+                self.states[pod.id] = "pod not listed yet"
+        return self._evaluate(pods)
 
     def _expected(self):
         return max(len(self.pod_ids), self.pod_count or 0)
-
-    def _waiting(self):
-        waiting = [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
-        if len(self.pod_ids) < (self.pod_count or 0):
-            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
-        return waiting
 
     def name_of(self, pod_id):
         """The pod's name as last listed, else as known before the wait; None when there is none."""
@@ -228,29 +195,19 @@ class BatchPodPoller(Poller):
                 terminal.append(_terminal_verdict(pod_id, pod))
                 self.failed.append(pod_id)
                 continue
-            self._judge(pod_id, pod, targets, before)
+            detail, address, ready = _state(pod, self.wait_for)
+            if ready:
+                self.done[pod_id] = {"pod": pod, "ssh": address}
+            elif address is None:
+                self.imminent = self.imminent or _imminent(pod, before)
+            else:  # replaced by the probe's verdict, unless another pod fails the wait before the probe round
+                detail = f"ssh port {_address_text(address)} allocated"
+                targets[pod_id] = address
+            self.states[pod_id] = detail
         if terminal or vanished:
             raise PollError("conflict" if terminal else "not_found", "; ".join(terminal + vanished), fatal=True,
                             states=dict(self.states))
         return self._probe_round(targets)
-
-    def _judge(self, pod_id, pod, targets, before):
-        if self.wait_for == "running":
-            ready, detail = _running_state(pod)
-            self.states[pod_id] = detail
-            if ready:
-                self.done[pod_id] = {"pod": pod, "ssh": _podstate.public_ssh(pod)}
-            else:
-                self.imminent = self.imminent or _imminent(pod, before)
-            return
-        detail, address = _ssh_state(pod)
-        if address is None:
-            self.states[pod_id] = detail
-            self.imminent = self.imminent or _imminent(pod, before)
-        else:
-            # Replaced by the probe's verdict, unless another pod fails the wait before the probe round.
-            self.states[pod_id] = f"ssh port {_address_text(address)} allocated"
-            targets[pod_id] = address
 
     def _trusted(self, pod_id, address):
         step = self.trusts.get(pod_id)
@@ -267,53 +224,43 @@ class BatchPodPoller(Poller):
         if ready:
             self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
 
-    def _trust_round(self, addresses):
-        """The host key steps of the pods whose banner answered; the first mismatch fails the wait once every
-        started step has ended."""
-        if not addresses:
-            return
-        with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(addresses))) as pool:
-            futures = [pool.submit(self._trusted, pod_id, address) for pod_id, address in addresses.items()]
-        for future in futures:
-            future.result()
-
     def _probe_round(self, targets):
         checked = {}
-        if targets:
-            results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in
-                                       targets.items()}, **_ssh_probe.probe_options(self.deadline))
-            for pod_id, address in targets.items():
-                result = results[pod_id]
-                text = _address_text(address)
-                if result.ok and self.trust is not None:
-                    checked[pod_id] = address
-                elif result.ok:
-                    self.states[pod_id] = f"ssh reachable at {text}"
-                    self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
-                else:
-                    self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
-        self._trust_round(checked)
-        # A pod whose host key step ran is not rechecked between reads: the step reads its container log (an API
-        # call); the next read probes it again.
+        results = self.probe_many({pod_id: (address["host"], address["port"]) for pod_id, address in targets.items()},
+                                  **_ssh_probe.probe_options(self.deadline)) if targets else {}
+        for pod_id, address in targets.items():
+            result, text = results[pod_id], _address_text(address)
+            if result.ok and self.trust is not None:
+                checked[pod_id] = address
+            elif result.ok:
+                self.states[pod_id] = f"ssh reachable at {text}"
+                self.done[pod_id] = {"pod": self.last_pods[pod_id], "ssh": address}
+            else:
+                self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
+        if checked:  # the host key steps; the first mismatch fails the wait once every started step has ended
+            with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(checked))) as pool:
+                futures = [pool.submit(self._trusted, pod_id, address) for pod_id, address in checked.items()]
+            for future in futures:
+                future.result()
+        # A pod whose host key step ran is not rechecked between reads: the step reads its container log (an API call).
         pending = {pod_id: address for pod_id, address in targets.items()
                    if pod_id not in self.done and pod_id not in checked}
-        states = dict(self.states)
-        if self._all_ready():
+        waiting = [f"{pod_id} ({self.states[pod_id]})" for pod_id in self.pod_ids if pod_id not in self.done]
+        if len(self.pod_ids) < (self.pod_count or 0):
+            waiting.append(f"{self.pod_count - len(self.pod_ids)} more member(s) not listed yet")
+        if not waiting:
             self.detail = f"all {len(self.pod_ids)} pods ready"
-            return PollResult(True, self.detail, value=dict(self.done), states=states, summary=self.count_line())
-        self.detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(self._waiting())}"
+            return PollResult(True, self.detail, value=dict(self.done), states=dict(self.states),
+                              summary=self.count_line())
+        self.detail = f"{len(self.done)} of {self._expected()} pods ready; waiting for {', '.join(waiting)}"
         recheck = (lambda: self._probe_round(pending)) if pending else None
-        return PollResult(False, self.detail, recheck=recheck, states=states, imminent=self.imminent,
+        return PollResult(False, self.detail, recheck=recheck, states=dict(self.states), imminent=self.imminent,
                           summary=self.count_line())
 
 
 class BatchLines:
-    """A batch wait's lines for the controller's display (docs/dev/architecture.md, "Waits on the controller").
-
-    Given each of the engine's transitions, it hands ``on_transition`` one entry per pod whose own state changed,
-    its ``subject`` naming the pod (``pod trainer-1 (abc123)``); a transition no pod's state explains (a failed
-    read) is handed on under ``subject``.
-    """
+    """A batch wait's transitions for the controller's display: one entry per pod whose state changed, its
+    ``subject`` naming the pod (``pod trainer-1 (abc123)``); one no pod explains (a failed read) under ``subject``."""
 
     def __init__(self, poller, on_transition, subject):
         self.poller = poller
@@ -337,9 +284,8 @@ class BatchLines:
 
 
 def cluster_poller(backend, cluster_id, pod_count, probe_many=None, trust=None):
-    """Wait until ``pod_count`` members of a cluster answer SSH: the batch wait over its member list. A member that
-    is down fails the wait at once (``conflict``: it cannot be started on its own), a deleted cluster ``not_found``.
-    """
+    """Wait until ``pod_count`` members of a cluster answer SSH; a member that is down is a ``conflict`` (it cannot
+    be started on its own), a deleted cluster ``not_found``."""
     return BatchPodPoller(backend, [], wait_for="ssh", probe_many=probe_many, trust=trust,
                           read=lambda: backend.clusters.pods(cluster_id, attempts=1),
                           is_terminal=_podstate.is_member_down, pod_count=int(pod_count or 0),

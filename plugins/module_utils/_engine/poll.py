@@ -2,12 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The poll engine shared by every waiting module (pure Python, no Ansible import), and ``Poller``, the interface
-every poller implements (``pod_pollers``, ``endpoint_poller``, ``build_poller``, ``job_poller``).
-
-``until()`` follows runpodctl's wait contract (docs/dev/wait-and-status.md, section 1): first poll at once, one final
-poll at the deadline, fatal errors end the wait, everything else is retried. Pollers subclass ``Poller`` directly:
-what they share is held (a ``MissCounter``) or called (``counted_read``), never inherited (test_composition.py).
+"""The poll loop every wait runs (``until``, docs/dev/wait-and-status.md section 1) and ``Poller``, the pollers'
+interface; what pollers share is held (a ``MissCounter``) or called (``counted_read``), never inherited.
 """
 
 from __future__ import annotations
@@ -46,9 +42,7 @@ DEFAULT_PROBE_INTERVAL = 0.25
 READ_BANK = 3.0
 IMMINENT_SHARE = 0.5
 MAX_STRETCH = 2.0
-ADAPTIVE = "adaptive"
-FIXED = "fixed"
-CADENCES = (ADAPTIVE, FIXED)
+CADENCES = ("adaptive", "fixed")
 # Forces the cadence of every wait in the process (the benchmark sets ``fixed`` to measure the reference).
 CADENCE_ENV = "RUNPOD_CLOUD_WAIT_CADENCE"
 
@@ -73,10 +67,8 @@ class SystemClock:
 
 
 class PollResult:
-    """One observation: ``ready``, ``detail``, the success ``value``, a cheap ``recheck`` (run every
-    ``probe_interval`` until the next API read). ``states`` (batch waits): each sub-resource's last state.
-    ``imminent``: the state is about to change, so the next read comes sooner (``Cadence``). ``summary``: a batch
-    wait's running count (``2/3 ready``), the heartbeat's text in place of the long ``detail``."""
+    """One observation; ``recheck``: a cheap check run between API reads, ``imminent``: read again sooner,
+    ``states`` and ``summary`` (batch waits): each pod's state and the running count the heartbeat shows."""
 
     __slots__ = ("detail", "imminent", "ready", "recheck", "states", "summary", "value")
 
@@ -141,13 +133,7 @@ class FunctionPoller(Poller):
 
 
 class Cadence:
-    """When the next API read of a wait happens: a token bucket of ``READ_BANK`` reads earning one per ``interval``.
-
-    No read overdraws it, so a wait of length T makes at most T / interval + 3 reads. An imminent read comes after
-    ``IMMINENT_SHARE`` of an interval (when the bank allows); a steady phase waits one interval, up to
-    ``MAX_STRETCH`` until the bank refills. One read stays reserved for the deadline; a 429's ``Retry-After`` delays
-    the next read, never past the deadline. ``adaptive=False``: one read per interval (the reference).
-    """
+    """When the next API read of a wait happens: a token bucket (docs/dev/wait-and-status.md, section 1.1)."""
 
     def __init__(self, interval, start, deadline, adaptive=True):
         self.interval = interval
@@ -176,14 +162,6 @@ class Cadence:
             refill = (READ_BANK - tokens) * self.interval
             wanted = now + min(max(self.interval, refill), MAX_STRETCH * self.interval)
         return min(self.deadline, max(earliest, wanted, now + retry_after))
-
-
-def _cadence_mode(cadence):
-    if cadence is None:
-        return FIXED if os.environ.get(CADENCE_ENV, "").strip().lower() == FIXED else ADAPTIVE
-    if cadence not in CADENCES:
-        raise ValueError(f"cadence must be one of {', '.join(CADENCES)}, got {cadence!r}")
-    return cadence
 
 
 class _Waiter:
@@ -243,9 +221,8 @@ class _Waiter:
                          status=status, history=self.history, last_states=self.states)
 
     def ended(self, code, verb):
-        elapsed = format_elapsed(self.elapsed())
-        text = f"{verb} after {elapsed} waiting for {self.label}; last known state: {self.shown_detail()}"
-        return self.fail(code, text)
+        return self.fail(code, f"{verb} after {format_elapsed(self.elapsed())} waiting for {self.label}; "
+                               f"last known state: {self.shown_detail()}")
 
     def fatal(self, err):
         link = fatal_link(err)
@@ -276,13 +253,10 @@ class _Waiter:
         return result, None
 
     def sleep(self, seconds):
-        if self.cancel is not None and self.cancel.cancelled:
-            raise self.ended(WAIT_INTERRUPTED, "interrupted")
-        if seconds > 0:
-            if self.cancel is not None and isinstance(self.clock, SystemClock):
-                self.clock.sleep(seconds, cancel=self.cancel)
-            else:
-                self.clock.sleep(seconds)
+        cancelled = self.cancel is not None and self.cancel.cancelled
+        if seconds > 0 and not cancelled:
+            waking = {"cancel": self.cancel} if self.cancel is not None and isinstance(self.clock, SystemClock) else {}
+            self.clock.sleep(seconds, **waking)
         if self.cancel is not None and self.cancel.cancelled:
             raise self.ended(WAIT_INTERRUPTED, "interrupted")
 
@@ -297,22 +271,19 @@ def _positive_or(value, default):
 def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, clock=None, cancel=None,
           progress=None, progress_every=DEFAULT_PROGRESS_EVERY, probe_interval=DEFAULT_PROBE_INTERVAL,
           resource_id=None, on_transition=None, cadence=None):
-    """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``.
-
-    ``poll()`` is the API read, returning a ``PollResult`` or raising; ``probe_interval=None`` runs no recheck.
-    ``progress(line)`` receives the progress lines, ``on_transition(entry)`` each ``{"elapsed", "state"}`` change
-    (also in ``history``). Durations <= 0 mean defaults. ``cadence``: ``"adaptive"`` or ``"fixed"`` (default:
-    adaptive, unless ``CADENCE_ENV`` says ``fixed``).
-    """
+    """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``. ``probe_interval=None`` runs no recheck,
+    ``on_transition`` gets each ``{"elapsed", "state"}`` change; durations <= 0 mean defaults."""
     clock = clock if clock is not None else SystemClock()
     timeout = _positive_or(timeout, DEFAULT_TIMEOUT)
     interval = _positive_or(interval, DEFAULT_INTERVAL)
     progress_every = _positive_or(progress_every, DEFAULT_PROGRESS_EVERY)
     probe_interval = None if probe_interval is None else _positive_or(probe_interval, DEFAULT_PROBE_INTERVAL)
-    mode = _cadence_mode(cadence)
+    if cadence is not None and cadence not in CADENCES:
+        raise ValueError(f"cadence must be one of {', '.join(CADENCES)}, got {cadence!r}")
+    adaptive = (cadence or os.environ.get(CADENCE_ENV, "").strip().lower()) != "fixed"
     waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
     deadline = waiter.start + timeout
-    schedule = Cadence(interval, waiter.start, deadline, adaptive=mode == ADAPTIVE)
+    schedule = Cadence(interval, waiter.start, deadline, adaptive=adaptive)
     # Shown to the millisecond: a timeout left over after a first read (pod_info) is not ``29.860248964s``.
     waiter.emit(f"waiting for {label} (timeout {format_duration(round(timeout, 3))})")
 
