@@ -73,10 +73,11 @@ class _Member:
         self.report = MemberReport()
         params = dict(owner.params, name=name, count=None, wait=False)
         self.runner = type(owner)(owner.module, params=params, report=self.report, backend=owner.backend,
-                                  shared_read=catalog, recheck_after_create=False)
+                                  shared_read=catalog)
         # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
         # after every create settled (_recheck_names), not one per member.
         self.recheck = owner.recheck_name_after_create
+        self.runner.recheck_name_after_create = False
         self.created = None
         self.failure = None
 

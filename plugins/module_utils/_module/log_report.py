@@ -30,18 +30,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
-# A failed wait's reads share FAILURE_BUDGET, and one that answered may go on for FAILURE_QUIET after its last chunk,
-# so a failure is reported at most a second after the event that ended the wait (docs/dev/logs.md).
+# A failure is reported at most a second after the event that ended the wait (docs/dev/logs.md, "failures on time").
 FAILURE_QUIET = 0.3
 FAILURE_BUDGET = 1.0 - FAILURE_QUIET
 FAILURE_READ = {"budget": FAILURE_BUDGET, "quiet": FAILURE_QUIET}
-# A batch wait that ran out of time reads the logs of this many pods not ready (one round of concurrent reads, both
-# sources each, fits the failure's budget).
+# Pods not ready whose logs a batch wait that ran out of time reads: one round of concurrent reads, both sources.
 FAILURE_PODS = MAX_CONCURRENT_READS // 2
-# How many not-ready resources a batch failure message quotes before "and N more".
-QUOTED = 3
-# The controller's live system line: a read at most this often (and never more often than twice the poll
-# interval), of at most LIVE_PODS pods, each read bounded by LIVE_BUDGET.
+QUOTED = 3  # not-ready resources a batch failure message quotes before "and N more"
+# The controller's live system line (docs/dev/logs.md, "Where logs appear").
 LIVE_EVERY = 5.0
 LIVE_PODS = 3
 LIVE_BUDGET = 1.5
@@ -64,8 +60,7 @@ def reader(owner, **settings):
 
 
 def read_pods(owner, pod_ids, lines, sources=SOURCES, stops=None, **settings):
-    """``{id: logs block}``; whatever goes wrong is a reason, never an exception. ``stops``: ``{id: predicate}``
-    ends a pod's read early."""
+    """``{id: logs block}``; whatever goes wrong is a reason, never an exception (``stops``: ``LogReader.pods``')."""
     try:
         return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
     except Exception as exc:  # logs are extra information: they never change how a task ends
@@ -88,19 +83,9 @@ def pod_failure_logs(owner, pod_id):
     return add
 
 
-def explaining_pods(error, poller, waiting):
-    """The pods of ``waiting`` whose logs explain a batch wait's failure: those whose state failed it
-    (``poller.failed``), not the healthy ones still coming up; on a timeout or an interrupt the first
-    ``FAILURE_PODS``."""
-    if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED):
-        return waiting[:FAILURE_PODS]
-    failed = set(getattr(poller, "failed", ()) or ())
-    return [pod_id for pod_id in waiting if pod_id in failed]
-
-
 def batch_failure_logs(owner, poller):
-    """``failure_logs`` of a batch wait: each ``not_ready`` entry gets its ``logs``, read (concurrently) for the pods
-    ``explaining_pods`` picks; the others say why they were not read."""
+    """``failure_logs`` of a batch wait: each ``not_ready`` entry gets its ``logs``, read for the pods that explain
+    the failure, the others say why not (docs/dev/logs.md, "Which logs a failure reads")."""
 
     def add(error, extra):
         entries = extra.get("not_ready") or []
@@ -109,12 +94,14 @@ def batch_failure_logs(owner, poller):
         if error.code in NOT_READ_CODES:
             blocks = {entry["id"]: _not_read(error) for entry in entries}
         else:
-            wanted = explaining_pods(error, poller, [entry["id"] for entry in entries])
+            waiting = [entry["id"] for entry in entries]
+            unready = error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED)
+            failed = set(getattr(poller, "failed", ()) or ())
+            wanted = waiting[:FAILURE_PODS] if unready else [pod_id for pod_id in waiting if pod_id in failed]
             blocks = read_pods(owner, wanted, FAILURE_LINES, **FAILURE_READ) if wanted else {}
             skipped = logs_block(unavailable=(
                 f"not read: only the first {FAILURE_PODS} pods not ready are read when the wait ends unready"
-                if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED)
-                else "not read: this pod did not fail the wait"))
+                if unready else "not read: this pod did not fail the wait"))
             blocks = {entry["id"]: blocks.get(entry["id"], skipped) for entry in entries}
         for entry in entries:
             entry["logs"] = blocks[entry["id"]]
@@ -165,10 +152,8 @@ def endpoint_failure_logs(owner, endpoint_id, workers):
 
 
 class LiveSystemLines:
-    """On the controller: after a poll that was not ready, at most every ``every`` seconds, the newest system line
-    of each pod still waited for (``pending()`` -> ``{id: subject}``), shown through ``owner.progress`` when it
-    changed. The read runs in a thread, so the polls never wait for it; its lines are shown by the wait's own thread
-    (Ansible's display is not written from two threads)."""
+    """The newest system line of each pod ``pending()`` (``{id: subject}``) names, through ``owner.progress``. Read in
+    a thread beside the polls, shown by the wait's own (Ansible's display is not written from two threads)."""
 
     def __init__(self, owner, pending, interval, clock=None, background=True):
         self.owner = owner
@@ -200,8 +185,7 @@ class LiveSystemLines:
         self._thread.start()
 
     def _quota_in_force(self):
-        """True until an answer said what the quota is, and while one of its windows runs low (under a fifth, or
-        10 requests): the live line is a courtesy, the quota belongs to the wait's own reads."""
+        """The live line is a courtesy: it reads nothing while a quota window runs low (under a fifth, or 10)."""
         client = getattr(self.owner.backend, "client", None)
         keeper = getattr(client, "quota", None)
         if keeper is None:
@@ -209,10 +193,6 @@ class LiveSystemLines:
         if not getattr(client, "requests_made", 0):
             return True  # no answer has said what the quota is yet (a wait resumed on its first read's answer)
         return any(remaining < max(10, 0.2 * (quota or 0)) for remaining, quota, _reset in keeper.windows().values())
-
-    def join(self, timeout=None):
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     def _read(self, subjects):
         try:
