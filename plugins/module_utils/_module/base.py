@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path and the
-hints its messages give, the handoff of its wait to the controller. One file, as every module imports all of it
-(docs/dev/architecture.md, "Import cost")."""
+"""``RunPodModule``: what every module shares: the backend, option checks, the one failure path and its hints, the
+handoff of its wait. One file, as every module imports all of it (docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
@@ -33,9 +32,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import 
 _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.inputs"
 
 
-# The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"): set by the action
-# plugin, the module does everything but the wait and returns HANDOFF_KEY. The value is the fingerprint of the api
-# key the controller will wait with: a module that resolved another key waits by itself.
+# The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"). The value is the
+# fingerprint of the api key the controller will wait with: a module that resolved another key waits by itself.
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
 # What a handoff carries of the module's options: every option a waiter reads, never the api key.
@@ -89,8 +87,7 @@ def input_problem(model: Any, params: dict) -> tuple[Any, str | None]:
 
 
 def check_input(runner: Any, model: Any) -> Any:
-    """The validated input of ``runner``'s options, or ``bad_request`` with the broken rules' message. On a refusal
-    every key option's value (and each of its lines) joins the no_log values, so the failure shows none of it."""
+    """The validated input, or ``bad_request``; a refusal shows no key option's value (nor any line of it)."""
     module = runner.module
     validated, problem = input_problem(model, module.params)
     if problem is None:

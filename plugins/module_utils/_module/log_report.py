@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the modules do with RunPod's logs (docs/pods.md, "When it is not ready: logs"; docs/dev/logs.md): the
-lines a failed wait returns and quotes, the live system line on the controller, and ``logs: N`` of the info
-modules. Every read is bounded (``_backend.log_reads``) and never changes a task's outcome or code."""
+"""What the modules do with RunPod's logs (docs/dev/logs.md): a failed wait's, the controller's live line, ``logs: N``
+of the info modules. Every read is bounded and never changes a task's outcome or code."""
 
 from __future__ import annotations
 
@@ -12,11 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import (
-    MAX_CONCURRENT_READS,
-    LogReader,
-    worker_logs_path,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import log_reads as _reads
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
@@ -35,7 +30,7 @@ FAILURE_QUIET = 0.3
 FAILURE_BUDGET = 1.0 - FAILURE_QUIET
 FAILURE_READ = {"budget": FAILURE_BUDGET, "quiet": FAILURE_QUIET}
 # Pods not ready whose logs a batch wait that ran out of time reads: one round of concurrent reads, both sources.
-FAILURE_PODS = MAX_CONCURRENT_READS // 2
+FAILURE_PODS = _reads.MAX_CONCURRENT_READS // 2
 QUOTED = 3  # not-ready resources a batch failure message quotes before "and N more"
 # The controller's live system line (docs/dev/logs.md, "Where logs appear").
 LIVE_EVERY = 5.0
@@ -45,8 +40,7 @@ LIVE_QUIET = 0.5
 
 
 def task_secrets(owner):
-    """The values a log line must never show: ``env`` values, secret options, no_log values and what the action
-    plugin passed (``owner.log_secrets``)."""
+    """The values a log line must never show (docs/dev/logs.md, "Where logs appear")."""
     params = owner.params
     found = [value for value in (params.get("env") or {}).values() if value is not None]
     found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
@@ -56,7 +50,7 @@ def task_secrets(owner):
 
 
 def reader(owner, **settings):
-    return LogReader(owner.backend, task_secrets(owner), **settings)
+    return _reads.LogReader(owner.backend, task_secrets(owner), **settings)
 
 
 def read_pods(owner, pod_ids, lines, sources=SOURCES, stops=None, **settings):
@@ -115,8 +109,7 @@ def batch_failure_logs(owner, poller):
 
 
 def failing_worker(workers):
-    """The newest worker on the current release that is unhealthy or initializing (whose logs say why the endpoint
-    is not ready), else None."""
+    """The worker whose logs say why the endpoint is not ready, else None (docs/dev/logs.md, "Where logs appear")."""
     candidates = [worker for worker in workers.workers
                   if not worker.is_stale and worker.status in ("UNHEALTHY", "INITIALIZING", "THROTTLED")]
     if not candidates:
@@ -126,8 +119,7 @@ def failing_worker(workers):
 
 
 def endpoint_failure_logs(owner, endpoint_id, workers):
-    """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker`` picks
-    from ``workers()`` (the list as the wait last read it), and its newest container line in ``msg``."""
+    """``failure_logs`` of an endpoint's wait: ``logs`` of ``failing_worker`` in the wait's last ``workers()``."""
 
     def add(error, extra):
         if error.code in NOT_READ_CODES:
@@ -220,9 +212,9 @@ def pending_pods(poller):
     return {pod_id: f"pod {name} ({pod_id})" if name else f"pod {pod_id}" for pod_id, name in names.items()}
 
 
-def live_pod_lines(owner, pending, interval):
+def live_pod_lines(waiter, pending):
     """A ``LiveSystemLines`` when the engine's lines go to the controller's display, else None."""
-    return LiveSystemLines(owner, pending, interval) if owner.progress is not None else None
+    return LiveSystemLines(waiter, pending, waiter.host.wait_options.interval) if waiter.progress is not None else None
 
 
 def add_pod_logs(owner, pods):
@@ -235,8 +227,7 @@ def add_pod_logs(owner, pods):
 
 
 def endpoint_logs(owner, endpoint_ids, workers):
-    """``{endpoint id: [logs block with worker_id and status, ...]}`` for the workers of each endpoint
-    (``workers``: ``{endpoint id: WorkerSummary or RunPodError}``)."""
+    """``{endpoint id: [logs block with worker_id and status, ...]}`` of ``workers`` (``read_workers``')."""
     lines = info_lines(owner)
     found: dict = {endpoint_id: [] for endpoint_id in endpoint_ids}
     targets, about = {}, {}
@@ -248,7 +239,7 @@ def endpoint_logs(owner, endpoint_ids, workers):
             continue
         for worker in listed.workers if listed is not None else ():
             key = (endpoint_id, worker.id)
-            targets[key] = worker_logs_path(endpoint_id, worker.id)
+            targets[key] = _reads.worker_logs_path(endpoint_id, worker.id)
             about[key] = worker.status
     if lines and targets:
         try:
@@ -260,7 +251,7 @@ def endpoint_logs(owner, endpoint_ids, workers):
     return found
 
 
-def read_workers(backend, endpoint_ids, max_workers=MAX_CONCURRENT_READS):
+def read_workers(backend, endpoint_ids, max_workers=_reads.MAX_CONCURRENT_READS):
     """``{endpoint id: WorkerSummary or the RunPodError of its read}``, read concurrently."""
     if not endpoint_ids:
         return {}
