@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``RunPodModule``: what every runpod.cloud module shares: the backend, option checks, the one failure path and the
-hints its messages give, the handoff of its wait to the controller. One file, as every module imports all of it
-(docs/dev/architecture.md, "Import cost")."""
+"""``RunPodModule``: what every module shares: the backend, option checks, the one failure path and its hints, the
+handoff of its wait. One file, as every module imports all of it (docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
@@ -17,11 +16,7 @@ from typing import Any, NoReturn
 
 from ansible.module_utils.basic import missing_required_lib
 
-from ansible_collections.runpod.cloud.plugins.module_utils._api.client import (
-    HAS_HTTPX,
-    HTTPX_IMPORT_ERROR,
-    RunPodError,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._api.client import HAS_HTTPX, HTTPX_IMPORT_ERROR, RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import (
     make_backend,
     resolve_options,
@@ -37,9 +32,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import 
 _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.inputs"
 
 
-# The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"): set by the action
-# plugin, the module does everything but the wait and returns HANDOFF_KEY. The value is the fingerprint of the api
-# key the controller will wait with: a module that resolved another key waits by itself.
+# The handoff of a wait to the controller (docs/dev/architecture.md, "Waits on the controller"). The value is the
+# fingerprint of the api key the controller will wait with: a module that resolved another key waits by itself.
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
 # What a handoff carries of the module's options: every option a waiter reads, never the api key.
@@ -93,8 +87,7 @@ def input_problem(model: Any, params: dict) -> tuple[Any, str | None]:
 
 
 def check_input(runner: Any, model: Any) -> Any:
-    """The validated input of ``runner``'s options, or ``bad_request`` with the broken rules' message. On a refusal
-    every key option's value (and each of its lines) joins the no_log values, so the failure shows none of it."""
+    """The validated input, or ``bad_request``; a refusal shows no key option's value (nor any line of it)."""
     module = runner.module
     validated, problem = input_problem(model, module.params)
     if problem is None:
@@ -137,9 +130,8 @@ class Report:
 
 
 class RunPodModule:
-    """Base for runpod.cloud modules: builds the backend and owns the single failure path. Subclasses set
-    ``result_key`` and implement ``run()``. ``params``, ``report`` and ``backend`` are given to a fleet member (its
-    own options, the task's backend) and on the controller, where ``module`` is None."""
+    """Subclasses set ``result_key`` and implement ``run()``. ``params``, ``report`` and ``backend`` are given to a
+    fleet member (its own options, the task's backend) and on the controller, where ``module`` is None."""
 
     result_key: str = ""
     resource_kind = "resource"
@@ -254,8 +246,7 @@ class RunPodModule:
 
     def fail_kept(self, error: RunPodError, action: str, kind: str, resource_id: str, state: str,
                   remedy: str) -> NoReturn:
-        """An API error after this task created or started a resource: changed, what failed, its last state and
-        the remedy."""
+        """An API error after this task created or started a resource: changed, its last state, the remedy."""
         self.mark_changed()
         self.fail(f"{action}: {error.message} ({error.code}); the last known state of {kind} {resource_id} is "
                   f"{state}; {remedy}", code=error.code, status=error.status, resource_id=resource_id)
@@ -268,12 +259,8 @@ class RunPodModule:
             return self.waiter.remedy(resource_id)
         return kept_remedy(self.resource_kind, resource_id, self.result_key, self.selector(resource_id))
 
-    def info_hint(self, resource_id: str) -> str:
-        return info_hint(self.result_key, self.selector(resource_id))
-
     def hand_off(self, **handoff: Any) -> None:
-        """Exit without waiting when the action plugin asked to run this wait on the controller (HANDOFF_ENV);
-        ``handoff`` (ids, names) goes back to the waiter's ``resume``."""
+        """Exit before the wait when the action plugin runs it (HANDOFF_ENV); ``handoff`` goes to ``resume``."""
         wanted = os.environ.get(HANDOFF_ENV)
         if not (self.waiter is not None and wanted and wanted == key_fingerprint(self.params.get("api_key"))):
             return
@@ -282,8 +269,7 @@ class RunPodModule:
 
     def select(self, read: Callable[[str], Any], find_by_name: Callable[[str], list],
                list_all: Callable[[], list]) -> list:
-        """What an ``_info`` task asks for: the ``id`` option's resource (an unknown id gives ``[]``), else the
-        resources named ``name``, else all of them."""
+        """What an ``_info`` task asks for: by ``id`` (an unknown one gives ``[]``), else by ``name``, else all."""
         params = self.params
         try:
             if params.get("id"):

@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Batch waits: one wait for many pods, a fleet's (``runpod.cloud.pod`` with ``count``), ``runpod.cloud.pod_info``'s
-(``pod_waiter.PodsWaiter``) and a cluster's; and what every pod wait makes of ``host_key_checking`` (docs/pods.md
-"Trusting the pod's host key"): the host key step (the check itself is ``_engine.host_key_check``), the ``ssh`` result
-fields it proved, its pinned warning, and the ``host_key_unverified`` failure of a ``strict`` wait that timed out."""
+"""Batch waits (a fleet's, ``pod_info``'s, a cluster's), and what every pod wait makes of ``host_key_checking``
+(docs/pods.md, "Trusting the pod's host key"): the host key step, its result fields, warning and failure."""
 
 from __future__ import annotations
 
@@ -14,12 +12,7 @@ import functools
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
-    batch_failure_logs,
-    live_pod_lines,
-    pending_pods,
-    read_pods,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.host_keys import UNVERIFIED_CODE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
@@ -27,9 +20,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields imp
 
 def with_proven_ssh(described, proven):
     """A pod's description after a wait: the SSH address the wait proved, when the last read had none yet."""
-    if described is not None and described["ssh"] is None and proven and not _podstate.known_down(
-        described["runtime_status"]
-    ):
+    if (described is not None and described["ssh"] is None and proven
+            and not _podstate.known_down(described["runtime_status"])):
         described["ssh"] = proven
         described["ssh_not_ready"] = None
     return described
@@ -43,8 +35,7 @@ def batch_poller(waiter, pod_ids, names, read=None):
 
 
 def batch_wait(waiter, poller, pod_ids, names, subject, of="", **wait_args):
-    """``waiter.until`` over a ``BatchPodPoller``; on the controller, each pod's own transitions are shown
-    (``BatchLines``) and the engine prints the running count (the poller's ``summary``)."""
+    """``waiter.until`` over a ``BatchPodPoller``; on the controller each pod's own transitions are shown."""
     shown = waiter.on_transition
     if shown is not None:
         waiter.on_transition = BatchLines(poller, shown, subject)
@@ -53,8 +44,8 @@ def batch_wait(waiter, poller, pod_ids, names, subject, of="", **wait_args):
         return waiter.until(
             poller, label=f"{what} on {len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}{of}", resource_id=None,
             explain_failure=lambda error: explain_batch_failure(error, poller, pod_ids, names),
-            failure_logs=batch_failure_logs(waiter, poller),
-            live_logs=live_pod_lines(waiter, lambda: pending_pods(poller), waiter.host.wait_options.interval),
+            failure_logs=_logs.batch_failure_logs(waiter, poller),
+            live_logs=_logs.live_pod_lines(waiter, lambda: _logs.pending_pods(poller)),
             **wait_args
         )
     finally:
@@ -62,8 +53,7 @@ def batch_wait(waiter, poller, pod_ids, names, subject, of="", **wait_args):
 
 
 def wait_fleet(waiter, members):
-    """The fleet's one batch wait: ``members`` are ``{"name", "id"}`` in order, ``result["pods"]`` the pods as
-    the task left them; sets ``pods`` (each as last read) and ``wait``. ``waiter`` is the pod module's."""
+    """The fleet's one batch wait on ``members`` (``{"name", "id"}``, in order): sets ``pods`` and ``wait``."""
     host = waiter.host
     names = {member["id"]: member["name"] for member in members if member["id"]}
     before = list(host.result["pods"])
@@ -93,8 +83,7 @@ def wait_fleet(waiter, members):
 
 
 def explain_batch_failure(error, poller, pod_ids, names):
-    """Name every pod that is not ready with its last state: ``(msg, {"not_ready": [...]})`` of a batch wait;
-    ``host_key_unverified`` first when a ``strict`` wait ran out of time on pods whose logs showed no fingerprints."""
+    """``(msg, {"not_ready": [...]})``: every pod not ready with its last state (``explain_unverified``'s first)."""
     return explain_unverified(lambda: _not_ready(error, poller, pod_ids, names), error, poller.trusts,
                               [pod_id for pod_id in pod_ids if pod_id not in poller.done])
 
@@ -124,13 +113,12 @@ def _not_ready(error, poller, pod_ids, names):
 
 
 def trust_step(waiter, wait_for, private_key_file=None):
-    """The host key check (and, with ``private_key_file``, the login) after the banner; None when the wait proves
-    no banner (``running``) or has nothing to check (``off`` without a login)."""
+    """The host key check (and, with ``private_key_file``, the login) after the banner; None for nothing to check."""
     mode = waiter.host.params.get("host_key_checking") or "off"
     if wait_for == "running" or (mode == "off" and private_key_file is None):
         return None
     # A failed read is a block with no lines: no fingerprints this poll, read again at the next one.
-    read_logs = functools.partial(read_pods, waiter, sources=("container",))
+    read_logs = functools.partial(_logs.read_pods, waiter, sources=("container",))
     return TrustStep(mode, read_logs, private_key_file, run=waiter.host.run_command)
 
 
@@ -142,8 +130,7 @@ def trust_factory(waiter, wait_for):
 
 
 def with_host_keys(described, step, warn):
-    """A pod's description with what its host key step proved (``ssh.host_keys``, ``host_key_fingerprints``,
-    ``host_key_check``); the pinned warning of ``log`` goes to ``warn``."""
+    """A pod's description with what its host key step proved in ``ssh``; its pinned warning goes to ``warn``."""
     if step is None:
         return described
     if step.fields and described is not None and described.get("ssh"):
@@ -154,10 +141,8 @@ def with_host_keys(described, step, warn):
 
 
 def explain_unverified(explain, error, steps, pod_ids, otherwise=True):
-    """A wait's ``explain_failure`` answer. A ``strict`` wait that timed out while some pods' logs showed no
-    fingerprints is ``host_key_unverified``: one sentence per pod (naming it and the keys it presented), then
-    ``explain()``'s message (``explain()`` is the wait's own ``(msg, extra)``). Otherwise ``explain()``, or None (the
-    default message) when ``otherwise`` is false."""
+    """A wait's ``explain_failure``: ``host_key_unverified`` (a sentence per pod, then ``explain()``'s) when a strict
+    wait timed out on pods whose logs showed no fingerprints, else ``explain()`` (None unless ``otherwise``)."""
     timed_out = error.code == _outcome.WAIT_TIMEOUT
     said = [steps[pod_id].unverified.message() for pod_id in pod_ids
             if timed_out and pod_id in steps and steps[pod_id].unverified]

@@ -12,27 +12,15 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.clusters imp
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import cluster_poller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
-    explain_unverified,
-    trust_factory,
-    with_host_keys,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
-    batch_failure_logs,
-    live_pod_lines,
-    pending_pods,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
+from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import (
-    describe_cluster,
-    describe_members,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import cluster_fields as _fields
 
 
 class ClusterWaiter(Waiter):
-    """``runpod.cloud.cluster``'s wait on every node, and the members it describes (``pods``). It starts from the
-    cluster and members as the task last described them (the handoff carries them); the members the module read
-    itself are described at the start, so a wait that never lists one ends with the same ``pods`` on both paths."""
+    """``runpod.cloud.cluster``'s wait on every node, from the cluster and members as the task last described them
+    (docs/dev/architecture.md, "Waits on the controller"), and the members it describes (``pods``)."""
 
     kind = module = result_key = "cluster"
     uses = (Clusters, Templates, Gpus)
@@ -53,9 +41,9 @@ class ClusterWaiter(Waiter):
 
     def describe_members(self, warn=None):
         """``result["pods"]``: the nodes as last read, with what the wait proved (pinned warnings to ``warn``)."""
-        pods = describe_members(self.members or [], self.proven)
+        pods = _fields.describe_members(self.members or [], self.proven)
         for pod in pods:
-            with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
+            _batch.with_host_keys(pod, self.trusts.get(pod["id"]), warn or (lambda _warning: None))
         self.host.result["pods"] = pods
 
     def wait_for(self, resource):
@@ -64,13 +52,13 @@ class ClusterWaiter(Waiter):
         if self.members is not None:  # read by the module (converge); on the controller the handoff's ``pods``
             self.describe_members()
         poller = cluster_poller(self.host.backend, cluster_id, before["pod_count"] or self.host.params["pod_count"],
-                                trust=trust_factory(self, "ssh"))
+                                trust=_batch.trust_factory(self, "ssh"))
 
         def last_seen():
             if poller.last_pods:
                 self.members = list(poller.last_pods.values())
                 proven = {pod_id: entry.get("ssh") for pod_id, entry in poller.done.items()}
-                result["pods"] = describe_members(self.members, proven)
+                result["pods"] = _fields.describe_members(self.members, proven)
             return before
 
         outcome = self.until(
@@ -79,15 +67,15 @@ class ClusterWaiter(Waiter):
             resource_id=cluster_id,
             describe_last=last_seen,
             explain_failure=lambda error: self.explain_failure(error, poller, cluster_id),
-            failure_logs=batch_failure_logs(self, poller),
-            live_logs=live_pod_lines(self, lambda: pending_pods(poller), self.host.wait_options.interval),
+            failure_logs=_logs.batch_failure_logs(self, poller),
+            live_logs=_logs.live_pod_lines(self, lambda: _logs.pending_pods(poller)),
         )
         self.proven = {pod_id: entry.get("ssh") for pod_id, entry in (outcome.value or {}).items()}
         self.trusts = poller.trusts
         self.members = list(poller.last_pods.values())
         # The create answer predates placement: one read gives the data center, network and primary.
         try:
-            result["cluster"] = describe_cluster(self.host.backend.clusters.get(cluster_id))
+            result["cluster"] = _fields.describe_cluster(self.host.backend.clusters.get(cluster_id))
         except RunPodError as error:
             self.host.warn(f"every node of cluster {cluster_id} answers SSH, but re-reading the cluster for its "
                            f"network and primary failed: {error.message} ({error.code}); they may be null")
@@ -98,7 +86,7 @@ class ClusterWaiter(Waiter):
     def explain_failure(error, poller, cluster_id):
         """Name the nodes not ready; ``host_key_unverified`` first when a ``strict`` wait timed out."""
         waiting = [pod_id for pod_id in poller.pod_ids if pod_id not in poller.done]
-        return explain_unverified(
+        return _batch.explain_unverified(
             lambda: ClusterWaiter.not_ready(error, poller, cluster_id, waiting), error, poller.trusts, waiting)
 
     @staticmethod

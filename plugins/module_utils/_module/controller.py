@@ -2,9 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The controller's side of a wait handoff (docs/dev/architecture.md, "Waiters"): ``resume_wait`` builds the
-module's waiter on a host that runs no AnsibleModule, runs the wait on the module's result and returns the task's
-result."""
+"""The controller's side of a wait handoff: ``resume_wait`` (docs/dev/architecture.md, "Waits on the controller")."""
 
 from __future__ import annotations
 
@@ -58,10 +56,8 @@ class ControllerReport(Report):
 
 def resume_wait(waiter_class, module_result: dict, api_key: str, progress=None, on_transition=None,
                 secrets=(), run_command=None) -> dict:
-    """Run the wait the module handed off (``module_result[HANDOFF_KEY]``) here, with the module's waiter on its
-    options and result, so the result is what the module would have returned had it waited itself. ``secrets``: the
-    values log lines must not show (the handoff never carries them); ``run_command(argv) -> (rc, stdout, stderr)``
-    starts the host key step's local tools (no AnsibleModule runs here)."""
+    """The task's result after the wait the module handed off (``module_result[HANDOFF_KEY]``), as the module's own
+    would be. ``secrets``: what log lines must not show; ``run_command``: the host key step's local tools."""
     result = dict(module_result)
     handoff = result.pop(HANDOFF_KEY)
     report = ControllerReport()

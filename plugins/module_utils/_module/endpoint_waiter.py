@@ -28,8 +28,7 @@ WAITED_FOR = {
 
 
 class EndpointWaiter(Waiter):
-    """``runpod.cloud.endpoint``'s wait. It starts from the endpoint as the task last described it (which the handoff
-    carries), never from a fresh read: both paths describe the same endpoint, with the wait's health counters."""
+    """From the endpoint as the task last described it, never a fresh read: both paths describe it alike."""
 
     kind = module = result_key = "endpoint"
     uses = (Endpoints,)

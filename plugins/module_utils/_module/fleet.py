@@ -2,12 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` managed in one task (docs/pods.md, "Fleets").
-
-Each member runs the single-pod module's own code, built with its own options, the task's one backend (one quota
-keeper paces every worker, one 429 pauses them all) and a ``MemberReport`` that collects its warnings and failure
-instead of ending the task. The catalog read and the name lookup are the fleet's; ``wait`` is one batch wait.
-"""
+"""Fleets: ``count`` on the pod module, pods ``{name}-1`` .. ``{name}-N`` in one task (docs/pods.md, "Fleets"), each
+run by the pod module's own code on the task's one backend (docs/dev/architecture.md, "Fleets")."""
 
 from __future__ import annotations
 
@@ -21,8 +17,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import 
 
 
 class SharedCatalog:
-    """The fleet's one catalog read (``backend.pods.create``'s ``shared_read``): the first member's create reads, the
-    others get the same answer (or its failure); each create still returns its own placement."""
+    """The fleet's one catalog read (``shared_read``): the first create reads, the others get its answer or failure."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -73,10 +68,10 @@ class _Member:
         self.report = MemberReport()
         params = dict(owner.params, name=name, count=None, wait=False)
         self.runner = type(owner)(owner.module, params=params, report=self.report, backend=owner.backend,
-                                  shared_read=catalog, recheck_after_create=False)
-        # The check for the same name created at the same moment elsewhere is one list read for the whole fleet,
-        # after every create settled (_recheck_names), not one per member.
+                                  shared_read=catalog)
+        # The same name created at the same moment elsewhere: one list read for the fleet (_recheck_names).
         self.recheck = owner.recheck_name_after_create
+        self.runner.recheck_name_after_create = False
         self.created = None
         self.failure = None
 
@@ -142,8 +137,7 @@ def run_fleet(owner):
 
 
 def _recheck_names(owner, members, names):
-    """One list read after the creates: a member whose name another task created at the same moment fails
-    (``ambiguous``, nothing deleted), with the single pod's own check and message."""
+    """One list read after the creates: the single pod's check (``ambiguous``, nothing deleted) for each member."""
     created = [m for m in members if m.created is not None and m.failure is None and m.recheck]
     if not created:
         return

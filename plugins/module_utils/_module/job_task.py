@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``JobModule``: a serverless job (``runpod.cloud.endpoint_job``): submit one and wait for it, read or wait on an
-existing one, or cancel it (docs/dev/wait-and-status.md, section 8). A job has no name, so each task with ``input``
-submits a new job; a wait never cancels the job it waits on: the failure names the job and how to cancel it."""
+"""``JobModule``: ``runpod.cloud.endpoint_job`` (docs/dev/wait-and-status.md, section 8). A job has no name, so each
+task with ``input`` submits one; a wait never cancels the job it waits on: its failure says how to."""
 
 from __future__ import annotations
 
@@ -80,8 +79,7 @@ class JobModule(RunPodModule):
         return found[0].id
 
     def submit(self) -> NoReturn:
-        """With ``wait``, ``/runsync`` holds the request up to one ``wait_interval`` (a job that ends within it costs
-        one request), then the engine polls ``/status`` for what is left of ``wait_timeout``."""
+        """With ``wait``, ``/runsync`` holds the request up to one ``wait_interval``, then ``/status`` is polled."""
         if self.module.check_mode:
             self.mark_changed()
             self.exit(job=None)

@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the modules do with RunPod's logs (docs/pods.md, "When it is not ready: logs"; docs/dev/logs.md): the
-lines a failed wait returns and quotes, the live system line on the controller, and ``logs: N`` of the info
-modules. Every read is bounded (``_backend.log_reads``) and never changes a task's outcome or code."""
+"""What the modules do with RunPod's logs (docs/dev/logs.md): a failed wait's, the controller's live line, ``logs: N``
+of the info modules. Every read is bounded and never changes a task's outcome or code."""
 
 from __future__ import annotations
 
@@ -12,11 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import (
-    MAX_CONCURRENT_READS,
-    LogReader,
-    worker_logs_path,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._backend import log_reads as _reads
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS, info_lines
@@ -30,18 +25,14 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab.log_lines impo
 
 # A failed wait whose error says the key is refused reads no logs: the read would be refused the same way.
 NOT_READ_CODES = ("unauthorized", "forbidden", "no_credentials")
-# A failed wait's reads share FAILURE_BUDGET, and one that answered may go on for FAILURE_QUIET after its last chunk,
-# so a failure is reported at most a second after the event that ended the wait (docs/dev/logs.md).
+# A failure is reported at most a second after the event that ended the wait (docs/dev/logs.md, "failures on time").
 FAILURE_QUIET = 0.3
 FAILURE_BUDGET = 1.0 - FAILURE_QUIET
 FAILURE_READ = {"budget": FAILURE_BUDGET, "quiet": FAILURE_QUIET}
-# A batch wait that ran out of time reads the logs of this many pods not ready (one round of concurrent reads, both
-# sources each, fits the failure's budget).
-FAILURE_PODS = MAX_CONCURRENT_READS // 2
-# How many not-ready resources a batch failure message quotes before "and N more".
-QUOTED = 3
-# The controller's live system line: a read at most this often (and never more often than twice the poll
-# interval), of at most LIVE_PODS pods, each read bounded by LIVE_BUDGET.
+# Pods not ready whose logs a batch wait that ran out of time reads: one round of concurrent reads, both sources.
+FAILURE_PODS = _reads.MAX_CONCURRENT_READS // 2
+QUOTED = 3  # not-ready resources a batch failure message quotes before "and N more"
+# The controller's live system line (docs/dev/logs.md, "Where logs appear").
 LIVE_EVERY = 5.0
 LIVE_PODS = 3
 LIVE_BUDGET = 1.5
@@ -49,8 +40,7 @@ LIVE_QUIET = 0.5
 
 
 def task_secrets(owner):
-    """The values a log line must never show: ``env`` values, secret options, no_log values and what the action
-    plugin passed (``owner.log_secrets``)."""
+    """The values a log line must never show (docs/dev/logs.md, "Where logs appear")."""
     params = owner.params
     found = [value for value in (params.get("env") or {}).values() if value is not None]
     found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
@@ -60,12 +50,11 @@ def task_secrets(owner):
 
 
 def reader(owner, **settings):
-    return LogReader(owner.backend, task_secrets(owner), **settings)
+    return _reads.LogReader(owner.backend, task_secrets(owner), **settings)
 
 
 def read_pods(owner, pod_ids, lines, sources=SOURCES, stops=None, **settings):
-    """``{id: logs block}``; whatever goes wrong is a reason, never an exception. ``stops``: ``{id: predicate}``
-    ends a pod's read early."""
+    """``{id: logs block}``; whatever goes wrong is a reason, never an exception (``stops``: ``LogReader.pods``')."""
     try:
         return reader(owner, **settings).pods(pod_ids, lines, sources, stops)
     except Exception as exc:  # logs are extra information: they never change how a task ends
@@ -88,19 +77,9 @@ def pod_failure_logs(owner, pod_id):
     return add
 
 
-def explaining_pods(error, poller, waiting):
-    """The pods of ``waiting`` whose logs explain a batch wait's failure: those whose state failed it
-    (``poller.failed``), not the healthy ones still coming up; on a timeout or an interrupt the first
-    ``FAILURE_PODS``."""
-    if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED):
-        return waiting[:FAILURE_PODS]
-    failed = set(getattr(poller, "failed", ()) or ())
-    return [pod_id for pod_id in waiting if pod_id in failed]
-
-
 def batch_failure_logs(owner, poller):
-    """``failure_logs`` of a batch wait: each ``not_ready`` entry gets its ``logs``, read (concurrently) for the pods
-    ``explaining_pods`` picks; the others say why they were not read."""
+    """``failure_logs`` of a batch wait: each ``not_ready`` entry gets its ``logs``, read for the pods that explain
+    the failure, the others say why not (docs/dev/logs.md, "Which logs a failure reads")."""
 
     def add(error, extra):
         entries = extra.get("not_ready") or []
@@ -109,12 +88,14 @@ def batch_failure_logs(owner, poller):
         if error.code in NOT_READ_CODES:
             blocks = {entry["id"]: _not_read(error) for entry in entries}
         else:
-            wanted = explaining_pods(error, poller, [entry["id"] for entry in entries])
+            waiting = [entry["id"] for entry in entries]
+            unready = error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED)
+            failed = set(getattr(poller, "failed", ()) or ())
+            wanted = waiting[:FAILURE_PODS] if unready else [pod_id for pod_id in waiting if pod_id in failed]
             blocks = read_pods(owner, wanted, FAILURE_LINES, **FAILURE_READ) if wanted else {}
             skipped = logs_block(unavailable=(
                 f"not read: only the first {FAILURE_PODS} pods not ready are read when the wait ends unready"
-                if error.code in (_outcome.WAIT_TIMEOUT, _outcome.WAIT_INTERRUPTED)
-                else "not read: this pod did not fail the wait"))
+                if unready else "not read: this pod did not fail the wait"))
             blocks = {entry["id"]: blocks.get(entry["id"], skipped) for entry in entries}
         for entry in entries:
             entry["logs"] = blocks[entry["id"]]
@@ -128,8 +109,7 @@ def batch_failure_logs(owner, poller):
 
 
 def failing_worker(workers):
-    """The newest worker on the current release that is unhealthy or initializing (whose logs say why the endpoint
-    is not ready), else None."""
+    """The worker whose logs say why the endpoint is not ready, else None (docs/dev/logs.md, "Where logs appear")."""
     candidates = [worker for worker in workers.workers
                   if not worker.is_stale and worker.status in ("UNHEALTHY", "INITIALIZING", "THROTTLED")]
     if not candidates:
@@ -139,8 +119,7 @@ def failing_worker(workers):
 
 
 def endpoint_failure_logs(owner, endpoint_id, workers):
-    """``failure_logs`` of an endpoint's wait: ``logs`` (with ``worker_id``) of the worker ``failing_worker`` picks
-    from ``workers()`` (the list as the wait last read it), and its newest container line in ``msg``."""
+    """``failure_logs`` of an endpoint's wait: ``logs`` of ``failing_worker`` in the wait's last ``workers()``."""
 
     def add(error, extra):
         if error.code in NOT_READ_CODES:
@@ -165,10 +144,8 @@ def endpoint_failure_logs(owner, endpoint_id, workers):
 
 
 class LiveSystemLines:
-    """On the controller: after a poll that was not ready, at most every ``every`` seconds, the newest system line
-    of each pod still waited for (``pending()`` -> ``{id: subject}``), shown through ``owner.progress`` when it
-    changed. The read runs in a thread, so the polls never wait for it; its lines are shown by the wait's own thread
-    (Ansible's display is not written from two threads)."""
+    """The newest system line of each pod ``pending()`` (``{id: subject}``) names, through ``owner.progress``. Read in
+    a thread beside the polls, shown by the wait's own (Ansible's display is not written from two threads)."""
 
     def __init__(self, owner, pending, interval, clock=None, background=True):
         self.owner = owner
@@ -200,8 +177,7 @@ class LiveSystemLines:
         self._thread.start()
 
     def _quota_in_force(self):
-        """True until an answer said what the quota is, and while one of its windows runs low (under a fifth, or
-        10 requests): the live line is a courtesy, the quota belongs to the wait's own reads."""
+        """The live line is a courtesy: it reads nothing while a quota window runs low (under a fifth, or 10)."""
         client = getattr(self.owner.backend, "client", None)
         keeper = getattr(client, "quota", None)
         if keeper is None:
@@ -209,10 +185,6 @@ class LiveSystemLines:
         if not getattr(client, "requests_made", 0):
             return True  # no answer has said what the quota is yet (a wait resumed on its first read's answer)
         return any(remaining < max(10, 0.2 * (quota or 0)) for remaining, quota, _reset in keeper.windows().values())
-
-    def join(self, timeout=None):
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     def _read(self, subjects):
         try:
@@ -240,9 +212,9 @@ def pending_pods(poller):
     return {pod_id: f"pod {name} ({pod_id})" if name else f"pod {pod_id}" for pod_id, name in names.items()}
 
 
-def live_pod_lines(owner, pending, interval):
+def live_pod_lines(waiter, pending):
     """A ``LiveSystemLines`` when the engine's lines go to the controller's display, else None."""
-    return LiveSystemLines(owner, pending, interval) if owner.progress is not None else None
+    return LiveSystemLines(waiter, pending, waiter.host.wait_options.interval) if waiter.progress is not None else None
 
 
 def add_pod_logs(owner, pods):
@@ -255,8 +227,7 @@ def add_pod_logs(owner, pods):
 
 
 def endpoint_logs(owner, endpoint_ids, workers):
-    """``{endpoint id: [logs block with worker_id and status, ...]}`` for the workers of each endpoint
-    (``workers``: ``{endpoint id: WorkerSummary or RunPodError}``)."""
+    """``{endpoint id: [logs block with worker_id and status, ...]}`` of ``workers`` (``read_workers``')."""
     lines = info_lines(owner)
     found: dict = {endpoint_id: [] for endpoint_id in endpoint_ids}
     targets, about = {}, {}
@@ -268,7 +239,7 @@ def endpoint_logs(owner, endpoint_ids, workers):
             continue
         for worker in listed.workers if listed is not None else ():
             key = (endpoint_id, worker.id)
-            targets[key] = worker_logs_path(endpoint_id, worker.id)
+            targets[key] = _reads.worker_logs_path(endpoint_id, worker.id)
             about[key] = worker.status
     if lines and targets:
         try:
@@ -280,7 +251,7 @@ def endpoint_logs(owner, endpoint_ids, workers):
     return found
 
 
-def read_workers(backend, endpoint_ids, max_workers=MAX_CONCURRENT_READS):
+def read_workers(backend, endpoint_ids, max_workers=_reads.MAX_CONCURRENT_READS):
     """``{endpoint id: WorkerSummary or the RunPodError of its read}``, read concurrently."""
     if not endpoint_ids:
         return {}

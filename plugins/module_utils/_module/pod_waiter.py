@@ -2,28 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``PodWaiter`` and ``PodsWaiter``: the waits of ``runpod.cloud.pod`` and ``runpod.cloud.pod_info``, which their action
-plugins build too (docs/dev/architecture.md, "Waiters")."""
+"""The waits of ``runpod.cloud.pod`` and ``pod_info``, which their action plugins build too (docs/dev/architecture.md,
+"Waiters")."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.batch import (
-    batch_poller,
-    batch_wait,
-    explain_unverified,
-    trust_step,
-    wait_fleet,
-    with_host_keys,
-    with_proven_ssh,
-)
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import (
-    add_pod_logs,
-    live_pod_lines,
-    pod_failure_logs,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
+from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
@@ -36,7 +24,7 @@ class PodWaiter(Waiter):
 
     def resume(self, handoff):
         if "members" in handoff:  # a fleet's one batch wait (``count``)
-            return wait_fleet(self, handoff["members"])
+            return _batch.wait_fleet(self, handoff["members"])
         return super().resume(handoff)
 
     def remedy(self, resource_id):
@@ -54,7 +42,7 @@ class PodWaiter(Waiter):
         before = result.get("pod")  # the pod as last read before the wait (what the module described)
         wait_for = self.host.wait_options.wait_for
         login_key = self.host.params.get("ssh_private_key_file") if wait_for == "login" else None
-        trust = trust_step(self, wait_for, login_key)
+        trust = _batch.trust_step(self, wait_for, login_key)
         poller = PodPoller(self.host.backend, pod_id, wait_for=wait_for, trust=trust)
         name = (before or {}).get("name") or self.host.params.get("name")
         subject = f"pod {name} ({pod_id})" if name else f"pod {pod_id}"
@@ -64,29 +52,17 @@ class PodWaiter(Waiter):
             label=f"{wait_for} on pod {pod_id}",
             resource_id=pod_id,
             describe_last=lambda: describe_pod(poller.last_pod) if poller.last_pod is not None else before,
-            explain_failure=lambda error: explain_unverified(
+            explain_failure=lambda error: _batch.explain_unverified(
                 lambda: (f"{error}; {self.remedy(pod_id)}", {}), error, steps, [pod_id], otherwise=False),
-            failure_logs=pod_failure_logs(self, pod_id),
-            live_logs=live_pod_lines(self, lambda: {pod_id: subject}, self.host.wait_options.interval),
+            failure_logs=_logs.pod_failure_logs(self, pod_id),
+            live_logs=_logs.live_pod_lines(self, lambda: {pod_id: subject}),
         )
-        # No re-read after the wait: the list read the wait ended on already carries the whole pod, and one
-        # less API call is one less way for a ready pod to end in a failure.
+        # No re-read after the wait: its last list read carries the whole pod (one call less that could fail).
         if poller.last_pod is not None:
             result["pod"] = describe_pod(poller.last_pod)
-        with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
-        with_host_keys(result["pod"], trust, self.host.warn)
+        _batch.with_proven_ssh(result["pod"], (outcome.value or {}).get("ssh"))
+        _batch.with_host_keys(result["pod"], trust, self.host.warn)
         result["wait"] = outcome.as_dict()
-
-
-def first_read_then(pods, first_read):
-    """The list read of a wait: the read already made first (so a wait starts without a second read), then
-    ``pods.list(attempts=1)``."""
-    pending = [first_read] if first_read is not None else []
-
-    def read():
-        return pending.pop() if pending else pods.list(attempts=1)
-
-    return read
 
 
 class PodsWaiter(Waiter):
@@ -102,31 +78,33 @@ class PodsWaiter(Waiter):
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
         # ``logs: N``: the pods as the task returns them, after the wait (the module reads them on its side).
-        add_pod_logs(self, self.host.result["pods"] or [])
+        _logs.add_pod_logs(self, self.host.result["pods"] or [])
 
     def wait_pods(self, pod_ids, names, timeout, first_read):
-        """Wait until every pod of ``pod_ids`` is ready; the result holds ``pods`` (described, in selection
-        order) and ``missing`` as selected. Sets ``pods`` (each as last read), ``missing`` and ``wait``.
-        ``first_read`` (the selected pods as the module's one list read returned them) is the first poll."""
+        """Wait until every pod of ``pod_ids`` is ready; sets ``pods`` (each as last read), ``missing`` and ``wait``.
+        ``first_read`` (the module's one list read) is the first poll: no second read."""
         result = self.host.result
         before = {pod["id"]: pod for pod in result["pods"]}
         missing = result["missing"]
-        poller = batch_poller(self, pod_ids, names, read=first_read_then(self.host.backend.pods, first_read))
+        pending = [first_read] if first_read is not None else []
+        poller = _batch.batch_poller(self, pod_ids, names,
+                                     read=lambda: pending.pop() if pending else self.host.backend.pods.list(attempts=1))
 
         def last_reads(final):
             pods = []
             for pod_id in pod_ids:
                 if pod_id in final:
-                    pods.append(with_host_keys(describe_pod(final[pod_id]["pod"]), poller.trusts.get(pod_id),
-                                               self.host.warn))
+                    pods.append(_batch.with_host_keys(describe_pod(final[pod_id]["pod"]), poller.trusts.get(pod_id),
+                                                      self.host.warn))
                 elif pod_id in poller.last_pods:
                     pods.append(describe_pod(poller.last_pods[pod_id]))
                 elif pod_id in before:
                     pods.append(before[pod_id])
             return pods
 
-        outcome = batch_wait(self, poller, pod_ids, names, f"{len(pod_ids)} pod{'' if len(pod_ids) == 1 else 's'}",
-                             timeout=timeout, describe_last=lambda: last_reads({}))
+        plural = "" if len(pod_ids) == 1 else "s"
+        outcome = _batch.batch_wait(self, poller, pod_ids, names, f"{len(pod_ids)} pod{plural}", timeout=timeout,
+                                    describe_last=lambda: last_reads({}))
         final = outcome.value or {}
         result["pods"] = last_reads(final)
         result["missing"] = [entry for entry in missing if entry not in final]

@@ -2,63 +2,146 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``ResourceModule``: the skeleton of a module that manages one resource (docs/dev/architecture.md, "Resource
-modules"): lookup, present, absent, check mode, diff, results and the failure messages of API calls."""
+"""``ResourceModule``: the skeleton of a module that manages one resource, and ``NameGuard``, its name rules
+(docs/dev/architecture.md, "Resource modules"; its hooks: "Hooks")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._module.adoption import NameGuard
-from ansible_collections.runpod.cloud.plugins.module_utils._module.base import RunPodModule, check_input
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import with_secret_env
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
 
-class ResourceModule(RunPodModule):
-    """The skeleton of a module that manages one resource. A subclass sets ``resource_kind`` (also the result key)
-    and supplies the hooks below."""
+@dataclass
+class NameGuard:
+    """The name rules (never a second resource, never someone else's) over the module's lookup and failure path."""
 
-    # The option that names a resource by id; None for modules that find by name only (templates).
+    kind: str
+    result_key: str
+    id_option: str | None
+    find_by_name: Callable[[str], list]
+    fail: Callable[..., NoReturn]
+    fail_api: Callable[..., NoReturn]
+    warn: Callable[[str], None]
+
+    def label(self, resource: Any) -> str:
+        return f"{self.kind} {resource.id} ({resource.name!r})"
+
+    def fail_ambiguous(self, name: str, matches: list, context: str = "", **extra) -> NoReturn:
+        ids = sorted(resource.id for resource in matches)
+        option = self.id_option or "name"
+        remedy = f"set {option} to the one you mean, or delete" if self.id_option else "rename or delete"
+        delete = _base.delete_hint(self.result_key, f"{option}=<{option}>")
+        self.fail(
+            f"{context}found {len(ids)} {self.kind}s named {name!r} (ids: {', '.join(ids)}); this module needs names "
+            f"to be unique, so it will not guess: {remedy} the others ({delete})",
+            code="ambiguous", ids=ids, **extra,
+        )
+
+    def create_failed(self, name: str, error: RunPodError, advice: str | None) -> NoReturn:
+        if advice:
+            self.fail(
+                f"creating {self.kind} {name!r} failed ({error.message}, {error.code}), and RunPod may have created "
+                f"it anyway; it was not retried: {advice}",
+                code=error.code, status=error.status,
+            )
+        self.fail_api(error, f"creating {self.kind} {name!r} failed", changed=False)
+
+    def adopt(self, name: str, error: RunPodError) -> Any:
+        """The create may have gone through and bill: return the one resource listed by name; never re-send it."""
+        kind, key = self.kind, self.result_key
+        try:
+            found = self.find_by_name(name)
+        except RunPodError as lookup_error:
+            info = _base.INFO_MODULES.get(key)
+            hint = f"runpod.cloud.{info}" if info else _base.info_hint(key, f"name={name}")
+            self.fail(
+                f"creating {kind} {name!r} failed with {error.message} ({error.code}), and listing {kind}s by name "
+                f"to see whether it was created anyway also failed: {lookup_error.message} ({lookup_error.code}). "
+                f"A {kind} may exist and bill: check with {hint} before running the task again.",
+                code=error.code, status=error.status, changed=True,
+            )
+        if len(found) == 1:
+            self.warn(
+                f"the create request answered {error.message} ({error.code}), but {kind} {found[0].id} named {name!r} "
+                "is listed, so it was created; this task adopted it instead of creating another."
+            )
+            return found[0]
+        if found:
+            context = f"creating {kind} {name!r} answered {error.message} ({error.code}), and then "
+            self.fail_ambiguous(name, found, context, status=error.status, changed=True)
+        self.fail(
+            f"creating {kind} {name!r} failed: {error.message} ({error.code}), and no {kind} with that name is listed, "
+            "so the create did not go through as far as the API shows. Nothing was retried; running the task again "
+            f"looks the name up first, so it cannot create a second {kind}.",
+            code=error.code, status=error.status, changed=False,
+        )
+
+    def refuse_taken_name(self, current: Any, name: str) -> None:
+        try:
+            others = sorted(found.id for found in self.find_by_name(name) if found.id != current.id)
+        except RunPodError as error:
+            self.fail_api(error, f"listing {self.kind}s named {name!r} failed", resource_id=current.id)
+        if others:
+            self.fail(
+                f"{self.label(current)} cannot be renamed to {name!r}: {self.kind} {', '.join(others)} "
+                f"{'is' if len(others) == 1 else 'are'} already named {name!r}, and this module needs names to be "
+                "unique. Nothing was changed; choose another name.",
+                code="conflict", resource_id=current.id, ids=others, changed=False,
+            )
+
+    def refuse_concurrent_duplicates(self, created: Any, find_by_name: Any = None) -> None:
+        """One list read after a create (``find_by_name``: a fleet's): other tasks may have created the same name."""
+        try:
+            matches = (find_by_name or self.find_by_name)(created.name)
+        except RunPodError as error:
+            self.warn(
+                f"{self.label(created)} was created, but the list read that checks for other {self.kind}s "
+                f"created with the same name at the same moment failed: {error.message} ({error.code})"
+            )
+            return
+        others = [found for found in matches if found.id != created.id]
+        if others:
+            self.fail_ambiguous(
+                created.name, [*others, created],
+                f"{self.label(created)} was created, but other tasks created {self.kind}s with the same "
+                "name at the same moment (for example the forks of a play over several hosts: use run_once: true "
+                "for one shared resource, or a name per host). Nothing was deleted; ",
+                resource_id=created.id, changed=True,
+            )
+
+
+class ResourceModule(_base.RunPodModule):
+    """A subclass sets ``resource_kind`` (also the result key) and the hooks (docs/dev/architecture.md, "Hooks")."""
+
     id_option: str | None = "id"
-    # Whether the result lists what the task did (``actions``: create, update, start, ..., delete).
-    track_actions = False
-    # Appended to a failed delete's message: what commonly blocks a delete, and the way out.
-    delete_blocker = ""
-    # Whether the result still shows a deleted resource (False: null after the delete).
-    keep_deleted = True
-    # The ``_api.inputs`` model whose rules the options pass before any API call (what the lookup found is
-    # ``check_found``'s); its ``create_problem`` says what a create needs.
+    track_actions = False  # the result's ``actions``: create, update, start, ..., delete
+    delete_blocker = ""  # appended to a failed delete's message: what commonly blocks it, and the way out
+    keep_deleted = True  # False: the result is null after a delete
     input_model: Any = None
-    # Whether a create is followed by one list read by name, to catch the same name created at the same
-    # moment by another task (forks of a play over many hosts).
     recheck_name_after_create = False
-    # Whether a create that may have gone through (5xx, lost connection) is looked up by name and adopted.
     adopt_after_failed_create = False
-    # The module's waiter (``pod_waiter.PodWaiter``, ...): built once the options passed.
     waiter_class: Any = None
 
-    def __init__(self, module: Any, *, recheck_after_create: bool | None = None, **seat: Any) -> None:
-        """``seat``: ``RunPodModule``'s (params, report, backend) for a fleet's member, which leaves the name recheck
-        to the fleet (``recheck_after_create=False``)."""
-        if not self.result_key:
-            self.result_key = self.resource_kind
-        if recheck_after_create is not None:
-            self.recheck_name_after_create = recheck_after_create
-        super().__init__(module, **seat)
+    def __init__(self, module: Any, **seat: Any) -> None:
+        super().__init__(module, result_key=self.result_key or self.resource_kind, **seat)
         self.name_guard = NameGuard(self.resource_kind, self.result_key, self.id_option, self.find_by_name,
                                     fail=self.fail, fail_api=self.fail_api, warn=self.warn)
+        self.label = self.name_guard.label
         if self.track_actions:
             self.result["actions"] = []
         # Set once this task created or started a resource: every later failure names it (changed=true).
         self.touched_id: str | None = None
         self.last_seen: Any = None
-        # Cancelled by the first SIGINT/SIGTERM while the task runs (see run()).
         self.interrupt = _outcome.CancelToken()
         if self.input_model is not None:
-            check_input(self, self.input_model)
+            _base.check_input(self, self.input_model)
         # secret_env becomes env placeholders here, once, so every later step sees plain env values.
         self.secret_names = sorted(set((self.params.get("secret_env") or {}).values()))
         try:
@@ -67,10 +150,9 @@ class ResourceModule(RunPodModule):
             self.fail(str(error), code="bad_request")
         self.waiter = self.waiter_class(self) if self.waiter_class is not None else None
 
-    # --- hooks -----------------------------------------------------------------------------------
+    # --- hooks (docs/dev/architecture.md, "Hooks") -------------------------------------------------
     def check_found(self, current: Any) -> None:
-        """The rules that need what the lookup found (``current``, or None), before any change or create: fail when
-        the task asks for what RunPod cannot do (a setting fixed at create, a state that never creates)."""
+        pass
 
     def read(self, resource_id: str) -> Any:
         """The resource with this id (raise ``RunPodError`` ``not_found``, or return None, when there is none)."""
@@ -83,15 +165,12 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def changes(self, current: Any) -> dict:
-        """``{field: wanted value}`` for every field of ``current`` the task wants different."""
         raise NotImplementedError
 
     def build_spec(self) -> Any:
-        """The create request (a ``_vocab/*_fields`` spec) of options that have what a create needs."""
         raise NotImplementedError
 
     def plan(self, spec: Any) -> tuple[dict | None, dict]:
-        """``(result, diff after)`` of a create in check mode."""
         described = self.describe(spec)
         return described, described or {}
 
@@ -99,7 +178,6 @@ class ResourceModule(RunPodModule):
         raise NotImplementedError
 
     def create_failed(self, spec: Any, error: RunPodError) -> Any:
-        """A create raised: fail (default), or return the resource when it exists anyway (adoption)."""
         if error.maybe_created and self.adopt_after_failed_create:
             adopted = self.name_guard.adopt(spec.name, error)
             if self.track_actions:
@@ -108,12 +186,10 @@ class ResourceModule(RunPodModule):
         self.name_guard.create_failed(spec.name, error, self.not_retried_advice(spec) if error.maybe_created else None)
 
     def not_retried_advice(self, spec: Any) -> str | None:
-        """What to do when a create may have gone through and is not adopted (None: the plain API failure)."""
         return None
 
     def create_placed(self, create: Any) -> Any:
-        """``create() -> (resource, placement)``, a create that places (pod, cluster): what it tried is the
-        result's ``placement``, on success and on failure (a ``RunPodError`` carries it)."""
+        """``create() -> (resource, placement)`` (pod, cluster): the result's ``placement``, also on a failure."""
         placement = None
         try:
             resource, placement = create()
@@ -135,7 +211,6 @@ class ResourceModule(RunPodModule):
         return self.describe(resource) or {}
 
     def planned_update(self, current: Any, changes: dict) -> Any:
-        """The resource as an update would leave it (check mode)."""
         return current.model_copy(update=changes)
 
     def converge(self, current: Any) -> Any:
@@ -151,13 +226,11 @@ class ResourceModule(RunPodModule):
         return self.waiter.last_known_state() if self.waiter is not None else "unknown"
 
     def selector(self, resource_id: str) -> str:
-        # A module that finds by name only (templates) names the resource by its name.
         return f"{self.id_option}={resource_id}" if self.id_option else f"name={self.params['name']}"
 
     # --- the run ---------------------------------------------------------------------------------
     def require_secrets(self) -> None:
-        """Fail before any change when ``secret_env`` names a secret the account lacks (RunPod would leave the
-        placeholder as the value, and the container would boot without its secret)."""
+        """A secret ``secret_env`` names and the account lacks would boot the container with the placeholder."""
         if not self.secret_names or self.params.get("state") == "absent":
             return
         try:
@@ -172,8 +245,7 @@ class ResourceModule(RunPodModule):
                 f"or fix the name. Nothing was created or changed", code="bad_request")
 
     def run(self) -> None:
-        # A signal that reaches the module outside a wait lets the API call in flight finish, so the failure
-        # can name what it created (a signal during a wait is the wait's own ``wait_interrupted``).
+        # A signal outside a wait lets the call in flight finish, so the failure can name what it created.
         self.require_secrets()
         with _outcome.cancel_on_signals(self.interrupt):
             current = self.seen(self.find())
@@ -188,7 +260,6 @@ class ResourceModule(RunPodModule):
         self.exit()
 
     def stop_if_interrupted(self, resource: Any) -> None:
-        """Fail with ``interrupted`` when a signal arrived; name ``resource`` (created or changed) if there is one."""
         if not self.interrupt.cancelled:
             return
         reason = self.interrupt.reason or "a signal"
@@ -207,9 +278,6 @@ class ResourceModule(RunPodModule):
             self.result[self.result_key] = self.describe(resource)
         return resource
 
-    def label(self, resource: Any) -> str:
-        return self.name_guard.label(resource)
-
     def action(self, name: str) -> None:
         self.mark_changed()
         if self.track_actions:
@@ -220,7 +288,6 @@ class ResourceModule(RunPodModule):
             self.result["diff"] = {"before": before, "after": after}
 
     def find(self) -> Any:
-        """The resource named by the id option, else by name; None when there is none."""
         resource_id = self.params.get(self.id_option) if self.id_option else None
         if resource_id:
             try:
@@ -251,8 +318,7 @@ class ResourceModule(RunPodModule):
             self.fail(
                 f"{kind} {resource_id} does not exist (deleted, terminated, or not visible to this api key), and "
                 f"an id never creates {article} {kind}: to create {article} {kind}, give name (and no id)",
-                code="not_found",
-                resource_id=resource_id,
+                code="not_found", resource_id=resource_id,
             )
         # What a create needs is the input model's; a spec may still refuse a value (one rule, one message).
         problem = self.input_model.create_problem(self.params) if self.input_model is not None else None
@@ -271,21 +337,17 @@ class ResourceModule(RunPodModule):
             return None
         self.stop_if_interrupted(None)
         try:
-            created = self.create(spec)
+            created, adopted = self.create(spec), False
         except RunPodError as error:
-            created = self.create_failed(spec, error)
+            created, adopted = self.create_failed(spec, error), True
         except ValueError as error:
-            self.fail(f"creating {self.resource_kind} {spec.name!r} refused: {error}", code="bad_request",
-                      changed=False)
-        else:
-            if self.recheck_name_after_create:
-                self.touched_id = created.id
-                self.name_guard.refuse_concurrent_duplicates(self.seen(created))
+            self.fail(f"creating {kind} {spec.name!r} refused: {error}", code="bad_request", changed=False)
         self.touched_id = created.id
+        if self.recheck_name_after_create and not adopted:
+            self.name_guard.refuse_concurrent_duplicates(self.seen(created))
         return self.seen(created)
 
     def update_resource(self, current: Any) -> Any:
-        """One update call for the fields that differ; the diff lists only those fields."""
         changes = self.changes(current)
         if not changes:
             return current
@@ -310,7 +372,6 @@ class ResourceModule(RunPodModule):
         return self.seen(updated)
 
     def absent(self, current: Any) -> None:
-        """Delete the resource found; one already gone is no error."""
         if current is None:
             return
         self.action("delete")
@@ -327,7 +388,6 @@ class ResourceModule(RunPodModule):
             self.result[self.result_key] = None
 
     def fail_touched(self, error: RunPodError, action: str) -> NoReturn:
-        """An API error after this task created or started a resource: keep its id, changed=true, the remedy."""
         resource_id = str(self.touched_id)
         self.fail_kept(error, action, self.resource_kind, resource_id, self.last_known_state(),
                        self.resource_remedy(resource_id))

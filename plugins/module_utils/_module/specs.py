@@ -14,8 +14,7 @@ from ansible.module_utils.basic import env_fallback
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 
-# The options whose values are secrets wherever a module has them: ``no_log=True`` (``secret``), and the log
-# maskers hide their values (test_secret_options.py).
+# Secrets wherever a module has them: ``no_log=True`` (``secret``), and the log maskers hide their values.
 SECRET_OPTIONS = ("api_key", "password", "value")
 
 
@@ -143,16 +142,14 @@ class WaitSettings:
 
 
 def info_lines(owner: Any) -> int:
-    """The info modules' ``logs`` option, checked before any call (here: a task asking for no logs never imports
-    ``log_report``)."""
+    """The info modules' ``logs`` option (here: a task asking for no logs never imports ``log_report``)."""
     lines = owner.params.get("logs") or 0
     if not 0 <= lines <= MAX_INFO_LINES:
         owner.fail(f"logs must be between 0 and {MAX_INFO_LINES} (lines per source), got {lines}", code="bad_request")
     return lines
 
 
-# How long a task's calls wait for RunPod's quota (docs/pods.md, "Fleets and RunPod's quotas"): a wait's
-# wait_timeout; for creates wait_timeout with wait: true, else create_timeout.
+# How long a task's calls wait for RunPod's quota (docs/pods.md, "Fleets and RunPod's quotas").
 DEFAULT_CREATE_TIMEOUT = "10m"
 # The pod module's option (fleets too); paired with its DOCUMENTATION (create_timeout).
 CREATE_TIMEOUT_SPEC = dict(create_timeout=dict(type="raw", default=DEFAULT_CREATE_TIMEOUT))

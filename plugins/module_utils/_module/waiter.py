@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``Waiter``: one wait of one kind of resource, built by the module and, on the controller, by its action plugin
-(docs/dev/architecture.md, "Waiters"). Its host is a ``RunPodModule``: the module, or the task resumed on the
-controller (``controller.resume_wait``); it ends through the host's one failure path, so a wait's result is the same
-on both sides."""
+"""``Waiter``: one wait of one kind of resource, on a host that is the module or the task resumed on the controller;
+it ends through the host's one failure path, so its result is the same on both (docs/dev/architecture.md, "Waiters")."""
 
 from __future__ import annotations
 
@@ -23,9 +21,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module import specs 
 
 
 class Waiter:
-    """The wait of one kind of resource. Subclasses set ``kind`` (in messages), ``module`` (the module that
-    manages it, for hints) and ``result_key``, and implement ``wait_for`` (the wait on one resource) or ``resume``
-    (the wait a handoff carries, when it is not one resource's)."""
+    """Subclasses set ``kind``, ``module`` (for hints) and ``result_key``, and implement ``wait_for`` or ``resume``."""
 
     kind = "resource"
     module = ""
@@ -54,8 +50,7 @@ class Waiter:
         return "unknown"
 
     def resume(self, handoff: dict) -> None:
-        """On the controller: run the wait ``hand_off`` handed over, on the host's result (default: a wait on one
-        resource, whose ``id``, ``name`` and ``touched_id`` the handoff carries)."""
+        """On the controller: the wait ``hand_off`` handed over (default: the one resource it names)."""
         self.touched_id = handoff.get("touched_id")
         self.wait_for(SimpleNamespace(id=handoff["id"], name=handoff.get("name")))
 
@@ -70,8 +65,7 @@ class Waiter:
         self.host.fail_kept(error, "RunPod API error", self.kind, self.touched_id, self.last_known_state(),
                             self.remedy(self.touched_id))
 
-    # What the log readers (``_module.log_report``) use of the task that waits: its options, client and failure path,
-    # and the secrets the action plugin passed (the handoff never carries them).
+    # What ``log_report`` uses of the task that waits, and the secrets the action plugin passed (never handed off).
     log_secrets: list = []
 
     params = property(attrgetter("host.params"))
@@ -85,12 +79,9 @@ class Waiter:
         self, poller: Poller, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None,
         timeout=None, failure_logs=None, live_logs=None,
     ):
-        """Run the poll engine with SIGINT/SIGTERM wired to a clean ``wait_interrupted`` failure; returns the outcome.
-
-        ``describe_last()``: the resource(s) as last seen (for the failure result). ``explain_failure(error) -> (msg,
-        extra result keys) or None`` replaces the default message (an extra ``code`` replaces the error's).
-        ``timeout`` overrides ``wait_timeout``. ``failure_logs(error, extra) -> msg suffix`` adds RunPod's log lines
-        to a failure; ``live_logs()`` runs after each poll that was not ready (the controller's live system line)."""
+        """The poll engine, SIGINT/SIGTERM wired to ``wait_interrupted``. ``describe_last()``: the resource(s) for a
+        failure; ``explain_failure(error) -> (msg, extra) or None`` replaces its message; ``failure_logs(error, extra)
+        -> msg suffix``; ``live_logs()`` after each poll that was not ready."""
         settings = self.host.wait_options
         timeout = settings.timeout if timeout is None else timeout
         token = _outcome.CancelToken()

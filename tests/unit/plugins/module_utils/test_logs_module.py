@@ -154,7 +154,7 @@ def test_the_live_read_runs_beside_the_wait_and_its_line_is_shown_by_the_waits_t
     clock.current += 1
     live()  # a read in flight: no second one
     release.set()
-    live.join(10)
+    live._thread.join(10)
     assert owner.shown == []  # nothing is printed from the reading thread
     live()
     assert owner.shown == ["pod web (p1) [system] extracting"]
