@@ -66,7 +66,6 @@ class Account:
             self._registries.get, self._registries.find, self._registries.delete)
 
     def create_network_volume(self, spec):
-        # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
         body = NETWORK_VOLUME.body(NETWORK_VOLUME.create_fields(spec), creating=True)
         return NETWORK_VOLUME.read(post_create(self.client, self._volumes.path, body))
 
@@ -79,8 +78,7 @@ class Account:
         return REGISTRY.read(post_create(self.client, self._registries.path, body))
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        """Spend of ``kind``; times (RFC 3339 with a zone or ``YYYY-MM-DD``) are sent as RFC 3339 UTC. The query's
-        rules are ``BillingInput``'s (billing_info checks them before any call; a ``ValueError`` here otherwise)."""
+        """Spend of ``kind`` (``BillingInput``'s rules, checked before any call); times are sent as RFC 3339 UTC."""
         BillingInput(kind=kind, start_time=start_time, end_time=end_time, last_n=last_n,
                      resource_id=resource_id).check()
         start_time = utc_time(start_time, "start_time") if start_time else None

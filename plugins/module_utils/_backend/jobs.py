@@ -11,14 +11,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_int, as_str
 
-# /runsync holds the request up to ``wait`` ms (docs/dev/api-notes.md, section 6; the JavaScript SDK clamps to it).
-MIN_SYNC_WAIT_MS = 1000
-MAX_SYNC_WAIT_MS = 90000
-
 
 def read_job(payload, endpoint_id):
-    """The ``job`` result of ``runpod.cloud.endpoint_job`` from a runtime answer (times in ms as RunPod reports
-    them); an answer without an id or a status is ``bad_response``."""
+    """The ``job`` result of ``runpod.cloud.endpoint_job`` (times in ms); no id or status is ``bad_response``."""
     payload = as_dict(payload)
     job_id, status = as_str(payload.get("id")), as_str(payload.get("status"))
     if not job_id or not status:
@@ -36,9 +31,10 @@ def read_job(payload, endpoint_id):
 
 
 def sync_wait_ms(seconds):
-    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``; None under the minimum (then ``/run``)."""
+    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``, in RunPod's 1-90 s (docs/dev/api-notes.md,
+    section 6; the JavaScript SDK clamps to it); None under a second (then ``/run``)."""
     wanted = int(seconds * 1000)
-    return None if wanted < MIN_SYNC_WAIT_MS else min(wanted, MAX_SYNC_WAIT_MS)
+    return None if wanted < 1000 else min(wanted, 90000)
 
 
 class Jobs:

@@ -79,8 +79,7 @@ class Pods:
         self.get, self.delete = self.collection.get, self.collection.delete
 
     def list(self, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod (``select(id, name) -> bool`` keeps the matching ones); cluster members only with
-        ``include_cluster_pods``."""
+        """Every pod that ``select(id, name)`` keeps (all without); cluster members only if ``include_cluster_pods``."""
         params = {"includeClusterPods": "true"} if include_cluster_pods else {}
         entries = walk_pages(self.client, "pods", "pods", "pod", params=params, attempts=attempts)
         return [
@@ -102,8 +101,7 @@ class Pods:
         return found
 
     def create(self, spec, shared_read=None):
-        """Create on the first candidate that can be placed (``placement.place``); returns ``(pod, placement)``. A 5xx
-        or a lost connection may have created a pod that bills: raised ``maybe_created``, never re-sent."""
+        """Create on the first candidate that can be placed (``placement.place``); returns ``(pod, placement)``."""
         from ansible_collections.runpod.cloud.plugins.module_utils._api.capabilities import cpu_pod_problem
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 

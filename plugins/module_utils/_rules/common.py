@@ -27,9 +27,8 @@ def secret_placeholder(name: str) -> str:
 
 
 def with_secret_env(params: dict) -> dict:
-    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders and cleared (a
-    fleet's members get merged params): every later step sees plain env values, as RunPod stores them. An env name
-    given in both is a ValueError (which value wins would be a guess)."""
+    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders and cleared, so
+    later steps (and a fleet's members) see plain env values; a name in both is a ValueError (which wins is a guess)."""
     secret_env = params.get("secret_env")
     if not secret_env:
         return params
