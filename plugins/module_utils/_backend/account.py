@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.account``: network volumes, registry credentials and billing on REST v2 (the account's SSH keys are
-``shared.SshKeys``)."""
+"""``backend.account``: network volumes, registry credentials and billing on REST v2 (SSH keys: ``shared.SshKeys``)."""
 
 from __future__ import annotations
 
@@ -39,11 +38,8 @@ def amount_key(api_key):
 
 
 def amounts_from(payload):
-    return {
-        amount_key(key): as_float(value) or 0.0
-        for key, value in as_dict(payload).items()
-        if key.endswith("Amount") and not isinstance(value, bool)
-    }
+    return {amount_key(key): as_float(value) or 0.0 for key, value in as_dict(payload).items()
+            if key.endswith("Amount") and not isinstance(value, bool)}
 
 
 def sum_amounts(records):

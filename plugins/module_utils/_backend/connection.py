@@ -125,8 +125,7 @@ class Backend:
     case>`` builds one of the classes ``uses`` on first use. No state but the client's: a fleet's members share one."""
 
     def __init__(self, client, options, uses=()):
-        self.client = client
-        self.options = options
+        self.client, self.options = client, options
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
         self.classes: dict[str, Any] = {cls.__name__.lower(): cls for cls in uses}

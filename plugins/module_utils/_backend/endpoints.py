@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases, builds) and their
-health on the serverless runtime (``serverless_url``); ``_vocab/endpoint_fields`` reads the answers."""
+"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``) and their health on the runtime API."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ COMPOSED = ("cpu_flavor_ids", "vcpu_count", "scaler_type", "scaler_value", "gpu_
 
 
 def endpoint_body(fields, creating):
-    """CreateEndpointRequest/UpdateEndpointRequest from ``EndpointSpec``-vocabulary ``fields``: the table's rows,
-    then the blocks that tie fields together (the CPU selection, the scaler, a create's type)."""
+    """Create/UpdateEndpointRequest from ``fields``: the table's rows, then the blocks that tie several together."""
     sent = {key: value for key, value in fields.items() if key not in COMPOSED}
     if not sent.get("network_volume_id"):
         sent.pop("network_volume_id", None)  # no volume is no networkVolumes entry (not [""])

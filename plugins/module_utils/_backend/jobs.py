@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.jobs``: serverless jobs on the runtime API (``serverless_url``; docs/dev/api-notes.md, "Serverless
-jobs"): ``run``, ``runsync``, ``status`` and ``cancel``, over the backend's client (same key, same request log)."""
+"""``backend.jobs``: serverless jobs on the runtime API (docs/dev/api-notes.md, section 6) over the backend's client."""
 
 from __future__ import annotations
 

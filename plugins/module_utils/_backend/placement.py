@@ -17,9 +17,6 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 
-# The chosen fields of a ``placement`` that created nothing.
-UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -107,8 +104,7 @@ def meets(offer: Offer, requirements: dict) -> bool:
 
 
 def choose(spec: Any, path: str = "pods") -> Choice:
-    """The ``Choice`` of a pod create (``PodSpec``) or, for ``path`` ``clusters``, a cluster create (``ClusterSpec``:
-    secure cloud, ``pod_count`` nodes of ``gpu_count_per_pod`` GPUs, its data centers all sent in the body)."""
+    """The ``Choice`` of a ``PodSpec`` create or, for ``path`` ``clusters``, of a ``ClusterSpec`` create."""
     centers = tuple(spec.data_center_ids or ())
     if path == "clusters":
         return Choice(cross([spec.gpu_type_id] if spec.gpu_type_id else []), wanted(spec.gpu_requirements),
@@ -147,7 +143,8 @@ class Placement:
     chosen: Candidate | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {**(self.chosen.as_dict() if self.chosen else UNPLACED), "attempts": list(self.attempts),
+        unplaced = dict.fromkeys(("gpu_type_id", "data_center_id", "price_per_hr"))
+        return {**(self.chosen.as_dict() if self.chosen else unplaced), "attempts": list(self.attempts),
                 "catalog": self.catalog, "dropped": [{**c.as_dict(), "reason": c.reason} for c in self.dropped]}
 
     def fail(self, error: RunPodError) -> RunPodError:
