@@ -54,12 +54,11 @@ def sum_amounts(records):
 class Account:
     def __init__(self, client):
         self.client = client
-        self._volumes = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
-        self._registries = Collection(client, "registries", "registries", "registry credential", REGISTRY)
+        self._volumes = v = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
+        self._registries = r = Collection(client, "registries", "registries", "registry credential", REGISTRY)
         self.list_network_volumes, self.get_network_volume, self.find_network_volumes, self.delete_network_volume = (
-            self._volumes.list, self._volumes.get, self._volumes.find, self._volumes.delete)
-        self.get_registry, self.find_registries, self.delete_registry = (
-            self._registries.get, self._registries.find, self._registries.delete)
+            v.list, v.get, v.find, v.delete)
+        self.get_registry, self.find_registries, self.delete_registry = r.get, r.find, r.delete
 
     def create_network_volume(self, spec):
         body = NETWORK_VOLUME.body(NETWORK_VOLUME.create_fields(spec), creating=True)

@@ -40,9 +40,7 @@ class Jobs:
     """The job calls over ``client`` on ``serverless_url`` (a ``/runsync`` may hold past ``request_timeout``)."""
 
     def __init__(self, client, serverless_url, request_timeout):
-        self.client = client
-        self.base = str(serverless_url).rstrip("/")
-        self.request_timeout = float(request_timeout)
+        self.client, self.base, self.request_timeout = client, str(serverless_url).rstrip("/"), float(request_timeout)
 
     def _url(self, endpoint_id, *parts):
         return "/".join([self.base, quote_id(endpoint_id), *(quote_id(part) for part in parts)])

@@ -35,8 +35,7 @@ class LogReader:
         self.client = backend.client
         self.clock = clock if clock is not None else self.client.clock
         self.mask = Masker([*secrets, (getattr(backend, "options", None) or {}).get("api_key")])
-        self.budget, self.quiet = budget, quiet
-        self.concurrency = max(1, int(concurrency))
+        self.budget, self.quiet, self.concurrency = budget, quiet, max(1, int(concurrency))
 
     def read(self, targets, lines, sources=SOURCES, stops=None):
         """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``.

@@ -20,8 +20,7 @@ class Secrets:
 
     def find(self, name, attempts=None):
         """The secrets RunPod matches to ``name`` (case-insensitively, ``?name=``)."""
-        folded = name.casefold()
-        return [view for view in self.list(attempts, params={"name": name}) if view.name.casefold() == folded]
+        return [view for view in self.list(attempts, params={"name": name}) if view.name.casefold() == name.casefold()]
 
     def names(self, attempts=None):
         """The casefolded names of every secret on the account: what ``secret_env`` may name."""

@@ -32,9 +32,7 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
     array as the whole list, ``pages`` gets every answer, ``enough`` is ``walk``'s."""
 
     def fetch(cursor: str | None) -> Any:
-        query = dict(params or {})
-        if cursor is not None:
-            query["cursor"] = cursor
+        query = {**(params or {}), **({} if cursor is None else {"cursor": cursor})}
         answer = client.request("GET", path, params=query or None, attempts=attempts)
         if bare and isinstance(answer, list):
             answer = {key: answer}

@@ -10,8 +10,7 @@ from typing import Any
 
 
 def wanted_name(params: dict, current: Any) -> str | None:
-    """The new name of ``current`` the task asks for, or None: only a task that names a resource by ``id`` renames it
-    (one found by name already has that name)."""
+    """The new name of ``current`` or None: only a task naming it by ``id`` renames it (by name, it has that name)."""
     name = params.get("name")
     return name if params.get("id") and name and name != current.name else None
 

@@ -32,8 +32,7 @@ def wanted_fields(params, gpu):
         if not wanted.get(field):
             wanted.pop(field, None)  # empty asks for nothing
     if gpu is not None:
-        field, values = gpu
-        wanted[field] = values
+        wanted[gpu[0]] = gpu[1]
     return wanted
 
 
