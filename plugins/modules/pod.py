@@ -874,10 +874,8 @@ class PodModule(ResourceModule):
         self.action(action)
         if self.module.check_mode:
             return pod
-        pods = self.backend.pods
-        calls = {"start": pods.start, "stop": pods.stop, "restart": pods.restart}
         try:
-            after = calls[action](pod.id)
+            after = self.backend.pods.action(pod.id, action)
         except RunPodError as error:
             self.fail_api(error, f"{action} of pod {pod.id} failed", resource_id=pod.id, changed=changed_before)
         if action in ("start", "restart"):

@@ -153,20 +153,11 @@ class FakePods(FakeResource):
         self.store[pod_id] = self.store[pod_id].model_copy(update=changes)
         return self.store[pod_id]
 
-    def _action(self, pod_id, action):
+    def action(self, pod_id, action):
         self._call(f"{action}_pod", pod_id)
         status = "EXITED" if action == "stop" else "STARTING"
         self.store[pod_id] = self.store[pod_id].model_copy(update={"status": status})
         return self.store[pod_id]
-
-    def start(self, pod_id):
-        return self._action(pod_id, "start")
-
-    def stop(self, pod_id):
-        return self._action(pod_id, "stop")
-
-    def restart(self, pod_id):
-        return self._action(pod_id, "restart")
 
     def delete(self, resource_id):
         self._call("delete_pod", resource_id)

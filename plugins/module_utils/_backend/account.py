@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.account``: network volumes, registry credentials and billing on REST v2 (the account's SSH keys are
-``shared.SshKeys``)."""
+"""``backend.account``: network volumes, registry credentials and billing on REST v2 (SSH keys: ``shared.SshKeys``)."""
 
 from __future__ import annotations
 
@@ -39,11 +38,8 @@ def amount_key(api_key):
 
 
 def amounts_from(payload):
-    return {
-        amount_key(key): as_float(value) or 0.0
-        for key, value in as_dict(payload).items()
-        if key.endswith("Amount") and not isinstance(value, bool)
-    }
+    return {amount_key(key): as_float(value) or 0.0 for key, value in as_dict(payload).items()
+            if key.endswith("Amount") and not isinstance(value, bool)}
 
 
 def sum_amounts(records):
@@ -58,15 +54,13 @@ def sum_amounts(records):
 class Account:
     def __init__(self, client):
         self.client = client
-        self._volumes = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
-        self._registries = Collection(client, "registries", "registries", "registry credential", REGISTRY)
+        self._volumes = v = Collection(client, "network-volumes", "networkVolumes", "network volume", NETWORK_VOLUME)
+        self._registries = r = Collection(client, "registries", "registries", "registry credential", REGISTRY)
         self.list_network_volumes, self.get_network_volume, self.find_network_volumes, self.delete_network_volume = (
-            self._volumes.list, self._volumes.get, self._volumes.find, self._volumes.delete)
-        self.get_registry, self.find_registries, self.delete_registry = (
-            self._registries.get, self._registries.find, self._registries.delete)
+            v.list, v.get, v.find, v.delete)
+        self.get_registry, self.find_registries, self.delete_registry = r.get, r.find, r.delete
 
     def create_network_volume(self, spec):
-        # A storage volume bills until deleted: never re-POST after an ambiguous failure, look it up instead.
         body = NETWORK_VOLUME.body(NETWORK_VOLUME.create_fields(spec), creating=True)
         return NETWORK_VOLUME.read(post_create(self.client, self._volumes.path, body))
 
@@ -79,8 +73,7 @@ class Account:
         return REGISTRY.read(post_create(self.client, self._registries.path, body))
 
     def billing(self, kind, *, bucket_size="day", start_time=None, end_time=None, last_n=None, resource_id=None):
-        """Spend of ``kind``; times (RFC 3339 with a zone or ``YYYY-MM-DD``) are sent as RFC 3339 UTC. The query's
-        rules are ``BillingInput``'s (billing_info checks them before any call; a ``ValueError`` here otherwise)."""
+        """Spend of ``kind`` (``BillingInput``'s rules, checked before any call); times are sent as RFC 3339 UTC."""
         BillingInput(kind=kind, start_time=start_time, end_time=end_time, last_n=last_n,
                      resource_id=resource_id).check()
         start_time = utc_time(start_time, "start_time") if start_time else None

@@ -21,16 +21,14 @@ TEMPLATE_EXCLUSIVE = ("image", "env", "container_disk_gb", "docker_args", "cmd",
 
 
 def by_template_id(spec, template):
-    """Whether the create names its template (the cluster keeps the link, the template's registry credential pulls a
-    private image): when the task sets no container setting and the template declares the ports the task wants."""
+    """Whether the create names its template (the link kept): no container setting, and the template's ports."""
     if template is None or any(getattr(spec, field) for field in TEMPLATE_EXCLUSIVE):
         return False
     return set(with_ssh_port(list(spec.ports), spec.start_ssh)) <= set(template.ports)
 
 
 def cluster_create_body(spec, template=None):
-    """The CreateClusterRequest for ``spec``. A ``template`` (``TemplateView``) is named by ``templateId`` when the
-    task adds nothing to it (``by_template_id``), else spread into the body, what the task sets winning."""
+    """The CreateClusterRequest: a ``template`` named (``by_template_id``) or spread in, the task's settings winning."""
     body = CLUSTER.body({key: getattr(spec, key) for key in HEAD}, creating=True)
     if by_template_id(spec, template):
         body["templateId"] = template.id
@@ -54,28 +52,25 @@ def cluster_create_body(spec, template=None):
     return body
 
 
-class Clusters(Collection):
-    """Clusters over ``client`` (a delete terminates every member too); ``templates`` reads a create's template,
-    ``gpus`` the catalog of a placed create."""
+class Clusters:
+    """Clusters (a delete terminates every member too); ``templates`` and ``gpus`` serve a create."""
 
     def __init__(self, client, templates, gpus):
-        super().__init__(client, "clusters", "clusters", "cluster", CLUSTER)
-        self.templates = templates
-        self.gpus = gpus
+        self.client, self.templates, self.gpus = client, templates, gpus
+        self.collection = c = Collection(client, "clusters", "clusters", "cluster", CLUSTER)
+        self.list, self.get, self.find, self.delete = c.list, c.get, c.find, c.delete
 
     def pods(self, cluster_id, attempts=None):
         """Every member as a full pod; 404 raises ``not_found``."""
-        payload = self.client.request("GET", f"{self.at(cluster_id)}/pods", attempts=attempts)
+        payload = self.client.request("GET", f"{self.collection.at(cluster_id)}/pods", attempts=attempts)
         return [POD.read(raw) for raw in pick_list(payload, "pods", "pod")]
 
     def create(self, spec):
-        # A 5xx or a lost connection sets ``maybe_created``: the cluster may bill, the caller looks it up by name.
         template = self.templates.get(spec.template_id) if spec.template_id else None
         return CLUSTER.read(post_create(self.client, "clusters", cluster_create_body(spec, template)))
 
     def create_placed(self, spec):
-        """A create with ``gpu_requirements`` or ``max_price_per_hr``, placed as a pod create is (``placement.place``).
-        Returns ``(cluster, placement)``; a ``RunPodError`` carries ``placement``."""
+        """A create with ``gpu_requirements`` or ``max_price_per_hr``, placed as a pod's (``placement.place``)."""
         from ansible_collections.runpod.cloud.plugins.module_utils._backend import placement  # creates only
 
         template = self.templates.get(spec.template_id) if spec.template_id else None
@@ -87,4 +82,4 @@ class Clusters(Collection):
 
     def rename(self, cluster_id, name):
         """The only in-place change the API offers (``PATCH`` takes ``name`` alone)."""
-        return self.patch(cluster_id, {"name": name})
+        return self.collection.patch(cluster_id, {"name": name})

@@ -2,10 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The connection options and the ``Backend`` (``make_backend``): the one client and one object per resource over it,
-each in its own file, which this one does not import: a ``secret`` task ships no pod code (docs/dev/architecture.md,
-"Import cost"). ``Gpus``, the catalog, is here: pods, clusters and gpu_type_info read it, and a file of its own would
-be one more for each of their tasks. REST v1 is retired (docs/dev/api-notes.md, section 1)."""
+"""The connection options and the ``Backend`` (``make_backend``): one client and one object per resource, each in a
+file this one does not import (docs/dev/architecture.md, "Import cost"). ``Gpus`` is here: pods, clusters and
+gpu_type_info read it, and a file of its own would be one more for each of their tasks."""
 
 from __future__ import annotations
 
@@ -29,8 +28,7 @@ MAX_REQUEST_TIMEOUT = 3600.0
 
 
 def resolve_options(options: dict | None) -> dict:
-    """Connection options with their defaults; a ValueError (``V1_RETIRED``) for any ``api_version`` but v2, so a
-    playbook written for REST v1 stops before any request."""
+    """Connection options with their defaults; any ``api_version`` but v2 is a ValueError (``V1_RETIRED``)."""
     options = dict(options or {})
     version = str(options.get("api_version") or "").strip().lower()
     if version and version != "v2":
@@ -113,8 +111,7 @@ class Gpus:
                                    attempts=attempts)
 
 
-# What a resource object is built from besides the client: backend attributes (``gpus``, ``templates``: other
-# resource objects, which the task must use too).
+# What a resource object is built from besides the client: backend attributes (``gpus``, ``templates``: used too).
 BUILT_FROM = {
     "pods": ("gpus",),
     "clusters": ("templates", "gpus"),
@@ -128,8 +125,7 @@ class Backend:
     case>`` builds one of the classes ``uses`` on first use. No state but the client's: a fleet's members share one."""
 
     def __init__(self, client, options, uses=()):
-        self.client = client
-        self.options = options
+        self.client, self.options = client, options
         self.serverless_url = options.get("serverless_url") or DEFAULT_SERVERLESS_URL
         self.request_timeout = options.get("request_timeout") or DEFAULT_REQUEST_TIMEOUT
         self.classes: dict[str, Any] = {cls.__name__.lower(): cls for cls in uses}

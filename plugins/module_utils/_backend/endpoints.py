@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``: CRUD, workers, releases, builds) and their
-health on the serverless runtime (``serverless_url``); ``_vocab/endpoint_fields`` reads the answers."""
+"""``backend.endpoints``: serverless endpoints on REST v2 (``/serverless``) and their health on the runtime API."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ COMPOSED = ("cpu_flavor_ids", "vcpu_count", "scaler_type", "scaler_value", "gpu_
 
 
 def endpoint_body(fields, creating):
-    """CreateEndpointRequest/UpdateEndpointRequest from ``EndpointSpec``-vocabulary ``fields``: the table's rows,
-    then the blocks that tie fields together (the CPU selection, the scaler, a create's type)."""
+    """Create/UpdateEndpointRequest from ``fields``: the table's rows, then the blocks that tie several together."""
     sent = {key: value for key, value in fields.items() if key not in COMPOSED}
     if not sent.get("network_volume_id"):
         sent.pop("network_volume_id", None)  # no volume is no networkVolumes entry (not [""])
@@ -63,17 +61,17 @@ def endpoint_body(fields, creating):
     return body
 
 
-class Endpoints(Collection):
+class Endpoints:
     def __init__(self, client, serverless_url):
-        super().__init__(client, "serverless", "endpoints", "endpoint", ENDPOINT)
-        self.serverless_url = serverless_url
+        self.client, self.serverless_url = client, serverless_url
+        self.collection = c = Collection(client, "serverless", "endpoints", "endpoint", ENDPOINT)
+        self.list, self.get, self.find, self.delete = c.list, c.get, c.find, c.delete
 
     def create(self, spec):
-        # The endpoint may exist after a 5xx: callers look it up by name instead of sending the create again.
         return ENDPOINT.read(post_create(self.client, "serverless", endpoint_body(spec.model_dump(), creating=True)))
 
     def update(self, endpoint_id, changes):
-        return self.patch(endpoint_id, endpoint_body(dict(changes), creating=False))
+        return self.collection.patch(endpoint_id, endpoint_body(dict(changes), creating=False))
 
     def health(self, endpoint_id, attempts=1):
         """``/health`` on the serverless runtime; 404 raises ``not_found`` (propagation lag after create)."""
@@ -83,31 +81,31 @@ class Endpoints(Collection):
         return health_from_payload(self.client.request("GET", url, attempts=attempts))
 
     def workers(self, endpoint_id, attempts=None):
-        path = f"{self.at(endpoint_id)}/workers"
+        path = f"{self.collection.at(endpoint_id)}/workers"
         return workers_from_v2(self.client.request("GET", path, attempts=attempts))
 
     def release(self, endpoint_id, attempts=None):
         """``EndpointRelease``: from every page of the history (after a rollback the current version need not be on
         the first), with the first page's ``endpointVersion`` and ``rollout``."""
         pages: list = []
-        path = f"{self.at(endpoint_id)}/releases"
+        path = f"{self.collection.at(endpoint_id)}/releases"
         releases = walk_pages(self.client, path, "releases", "release", attempts=attempts, pages=pages)
         return release_from_v2({**pages[0], "releases": releases})
 
     def builds(self, endpoint_id, latest=1, attempts=None):
         """The newest ``latest`` GitHub builds, newest first (walked on: a page may hold fewer than asked)."""
-        path = f"{self.at(endpoint_id)}/builds"
+        path = f"{self.collection.at(endpoint_id)}/builds"
         params = {"limit": max(1, min(int(latest), 100))}  # a page holds 1-100 (the document's ``limit``)
         entries = walk_pages(self.client, path, "builds", "build", params=params, attempts=attempts, enough=latest)
         return [BUILD.read(entry) for entry in entries[:latest]]
 
     def build(self, endpoint_id, build_id, attempts=None):
-        path = f"{self.at(endpoint_id)}/builds/{quote_id(build_id)}"
+        path = f"{self.collection.at(endpoint_id)}/builds/{quote_id(build_id)}"
         return BUILD.read(self.client.request("GET", path, attempts=attempts))
 
     def build_release(self, endpoint_id, build_id, attempts=None):
         """The version of the release ``build_id`` produced, or None while there is none (every page of the history)."""
-        path = f"{self.at(endpoint_id)}/releases"
+        path = f"{self.collection.at(endpoint_id)}/releases"
         for entry in walk_pages(self.client, path, "releases", "release", attempts=attempts):
             if isinstance(entry, dict) and entry.get("buildId") == build_id and entry.get("version") is not None:
                 return int(entry["version"])

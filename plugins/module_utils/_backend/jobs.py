@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.jobs``: serverless jobs on the runtime API (``serverless_url``; docs/dev/api-notes.md, "Serverless
-jobs"): ``run``, ``runsync``, ``status`` and ``cancel``, over the backend's client (same key, same request log)."""
+"""``backend.jobs``: serverless jobs on the runtime API (docs/dev/api-notes.md, section 6) over the backend's client."""
 
 from __future__ import annotations
 
@@ -11,14 +10,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import quote_id
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_int, as_str
 
-# /runsync holds the request up to ``wait`` ms (docs/dev/api-notes.md, section 6; the JavaScript SDK clamps to it).
-MIN_SYNC_WAIT_MS = 1000
-MAX_SYNC_WAIT_MS = 90000
-
 
 def read_job(payload, endpoint_id):
-    """The ``job`` result of ``runpod.cloud.endpoint_job`` from a runtime answer (times in ms as RunPod reports
-    them); an answer without an id or a status is ``bad_response``."""
+    """The ``job`` result of ``runpod.cloud.endpoint_job`` (times in ms); no id or status is ``bad_response``."""
     payload = as_dict(payload)
     job_id, status = as_str(payload.get("id")), as_str(payload.get("status"))
     if not job_id or not status:
@@ -36,18 +30,17 @@ def read_job(payload, endpoint_id):
 
 
 def sync_wait_ms(seconds):
-    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``; None under the minimum (then ``/run``)."""
+    """The ``wait`` of a ``/runsync`` that may hold the request ``seconds``, in RunPod's 1-90 s (docs/dev/api-notes.md,
+    section 6; the JavaScript SDK clamps to it); None under a second (then ``/run``)."""
     wanted = int(seconds * 1000)
-    return None if wanted < MIN_SYNC_WAIT_MS else min(wanted, MAX_SYNC_WAIT_MS)
+    return None if wanted < 1000 else min(wanted, 90000)
 
 
 class Jobs:
     """The job calls over ``client`` on ``serverless_url`` (a ``/runsync`` may hold past ``request_timeout``)."""
 
     def __init__(self, client, serverless_url, request_timeout):
-        self.client = client
-        self.base = str(serverless_url).rstrip("/")
-        self.request_timeout = float(request_timeout)
+        self.client, self.base, self.request_timeout = client, str(serverless_url).rstrip("/"), float(request_timeout)
 
     def _url(self, endpoint_id, *parts):
         return "/".join([self.base, quote_id(endpoint_id), *(quote_id(part) for part in parts)])

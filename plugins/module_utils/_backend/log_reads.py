@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""RunPod's logs of pods and serverless workers, read within one budget (docs/dev/logs.md): each source is its own
-stream with its own ``tail``, the streams of one call read concurrently and all ended by one deadline. A failed read
-gives its block an ``unavailable`` reason: nothing here raises, so logs never change the outcome of a task."""
+"""RunPod's logs of pods and serverless workers, read concurrently within one budget (docs/dev/logs.md). Nothing here
+raises: a failed read gives its block an ``unavailable`` reason, so logs never change the outcome of a task."""
 
 from __future__ import annotations
 
@@ -29,16 +28,14 @@ def worker_logs_path(endpoint_id, worker_id):
 
 
 class LogReader:
-    """Reads logs for a task: ``secrets`` (the task's env values, passwords; the api key is added here) are masked
-    in every line it returns."""
+    """Reads logs for a task, masking ``secrets`` (its env values, passwords) and the API key in every line."""
 
     def __init__(self, backend, secrets=(), *, budget=READ_BUDGET, quiet=QUIET, clock=None,
                  concurrency=MAX_CONCURRENT_READS):
         self.client = backend.client
         self.clock = clock if clock is not None else self.client.clock
         self.mask = Masker([*secrets, (getattr(backend, "options", None) or {}).get("api_key")])
-        self.budget, self.quiet = budget, quiet
-        self.concurrency = max(1, int(concurrency))
+        self.budget, self.quiet, self.concurrency = budget, quiet, max(1, int(concurrency))
 
     def read(self, targets, lines, sources=SOURCES, stops=None):
         """``{key: logs block}`` for ``targets`` (``{key: path}``): the newest ``lines`` of each of ``sources``.

@@ -2,17 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Where a pod (or cluster) create goes: the one place that decides placement (docs/dev/api-notes.md, sections 3.3
-and 3.3.1; docs/gpu-capacity.md), from the spec to the created resource.
-
-RunPod's v2 ``createPod`` places one GPU type and never falls back; its description prescribes: read the catalog,
-then create once per candidate in order until one answers 201. A 400 (a cross-field rule or no capacity, free text
-only) goes on to the next candidate, a 403 (the account cannot use this pool) skips it, a 402 (insufficient balance:
-none can succeed) stops; anything else is raised: a 422 breaks the contract, a 429 was already backed off, and a 5xx
-may have billed (``maybe_created``: the module looks the pod up by name).
-
-Prices: the catalog quotes one per GPU, hour and tier; a unit costs that times its GPUs, a cluster ``pod_count`` units.
-"""
+"""Where a pod (or cluster) create goes, from the spec to the created resource (docs/dev/api-notes.md, sections 3.3
+and 3.3.1; docs/gpu-capacity.md): RunPod never falls back, so each candidate is created in order until one answers 201
+(``action_for``; besides 400, 403 and 402 all is raised: a 422 breaks the contract, a 429 was already backed off, a 5xx
+may have billed). A price is the catalog's per GPU and hour times a unit's GPUs, a cluster ``pod_count`` units."""
 
 from __future__ import annotations
 
@@ -24,14 +17,10 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._api import catalog as _catalog
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError, post_create
 
-# The chosen fields of a ``placement`` that created nothing.
-UNPLACED = {"gpu_type_id": None, "data_center_id": None, "price_per_hr": None}
-
 
 @dataclass(frozen=True)
 class Candidate:
-    """One create attempt: a GPU type (or CPU flavor) id, maybe pinned to a data center; its list price for the unit
-    and hour when the catalog quoted one, and why it was dropped."""
+    """One create attempt: a GPU type or CPU flavor id, maybe a data center, its list price, why it was dropped."""
 
     type_id: str
     data_center_id: str | None = None
@@ -115,8 +104,7 @@ def meets(offer: Offer, requirements: dict) -> bool:
 
 
 def choose(spec: Any, path: str = "pods") -> Choice:
-    """The ``Choice`` of a pod create (``PodSpec``) or, for ``path`` ``clusters``, a cluster create (``ClusterSpec``:
-    secure cloud, ``pod_count`` nodes of ``gpu_count_per_pod`` GPUs, its data centers all sent in the body)."""
+    """The ``Choice`` of a ``PodSpec`` create or, for ``path`` ``clusters``, of a ``ClusterSpec`` create."""
     centers = tuple(spec.data_center_ids or ())
     if path == "clusters":
         return Choice(cross([spec.gpu_type_id] if spec.gpu_type_id else []), wanted(spec.gpu_requirements),
@@ -155,7 +143,8 @@ class Placement:
     chosen: Candidate | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {**(self.chosen.as_dict() if self.chosen else UNPLACED), "attempts": list(self.attempts),
+        unplaced = dict.fromkeys(("gpu_type_id", "data_center_id", "price_per_hr"))
+        return {**(self.chosen.as_dict() if self.chosen else unplaced), "attempts": list(self.attempts),
                 "catalog": self.catalog, "dropped": [{**c.as_dict(), "reason": c.reason} for c in self.dropped]}
 
     def fail(self, error: RunPodError) -> RunPodError:
@@ -165,11 +154,9 @@ class Placement:
 
 
 def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[list[Candidate], Placement]:
-    """The candidates to try, in order (docs/gpu-capacity.md), and the placement so far, from the one catalog read
-    (``catalog()``; None: not read, the given order). A failed read keeps the given order, unless requirements or a
-    cap need it (``catalog_unavailable``). With requirements the candidates are the matching types, cheapest first
-    (ties: more stock, then the id); the cap drops those listed above it or unlisted, then those without stock go.
-    ``no_match`` and ``price_cap_exceeded`` are raised before any create."""
+    """The candidates to try in order and the placement so far, from the one ``catalog()`` read (None: the given
+order), by docs/gpu-capacity.md: a failed read keeps the given order unless requirements or a cap need it
+(``catalog_unavailable``); ``no_match`` and ``price_cap_exceeded`` are raised before any create."""
     placement, candidates, cap = Placement(), choice.candidates, choice.max_price_per_hr
     if catalog is None:
         return list(candidates), placement
@@ -218,16 +205,16 @@ def order(choice: Choice, catalog: Callable[[], Any] | None = None) -> tuple[lis
 
 
 def action_for(error: RunPodError) -> str:
-    """``next``, ``skip``, ``stop`` or ``raise`` after a failed create, by the status (the module docstring)."""
+    """``next`` (400: a cross-field rule or no capacity), ``skip`` (403: no access to the pool), ``stop`` (402: no
+    balance, none can succeed) or ``raise`` after a failed create."""
     return {400: "next", 402: "stop", 403: "skip"}.get(error.status, "raise")
 
 
 def place(client: Any, gpus: Any, path: str, spec: Any, body: Callable[..., dict], read: Callable[[Any], Any],
           shared_read: Callable[[Callable[[], Any]], Any] | None = None) -> tuple[Any, dict]:
-    """Create ``spec`` at ``path`` (``pods``, ``clusters``) on the first candidate that can be placed: one catalog
-    read (``shared_read(read)`` answers it for a fleet's members), then one POST of ``body(spec, type_id,
-    data_center_id)`` per candidate by ``action_for``. Returns ``(read(answer), placement dict)``; every ``RunPodError``
-    raised carries ``placement``."""
+    """Create ``spec`` at ``path`` (``pods``, ``clusters``) after one catalog read (``shared_read`` shares it among a
+fleet's members): a POST of ``body(spec, type_id, data_center_id)`` per candidate by ``action_for``. Returns
+``(read(answer), placement dict)``; every ``RunPodError`` raised carries ``placement``."""
     choice = choose(spec, path)
     catalog = None
     if choice.query is not None and (choice.candidates or choice.needs_catalog):

@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``backend.pods``: the pod calls on REST v2 (``/pods``) and the create body's blocks that tie fields together
-(``placement``, which places a create, is loaded by a create only). ``_vocab/pod_fields.POD`` reads the answers."""
+"""``backend.pods``: the pod calls on REST v2 (``/pods``) and the body blocks that tie several fields together."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ MOUNT_FIELDS = ("volume_gb", "volume_mount_path", "network_volume_id")
 
 
 def pod_create_body(spec, candidate, data_center_id=None):
-    """The CreatePodRequest for ``spec`` placed on ``candidate`` (a GPU type or CPU flavor id), in ``data_center_id``
-    when the placement pinned one."""
+    """The CreatePodRequest for ``spec`` on ``candidate`` (a GPU type or CPU flavor id), maybe in ``data_center_id``."""
     body = POD.body(POD.create_fields(spec), creating=True)
     if spec.compute_type.upper() == "CPU":
         body["cpu"] = {"id": candidate, **({"vcpuCount": int(spec.vcpu_count)} if spec.vcpu_count else {})}
@@ -79,15 +77,11 @@ class Pods:
         self.get, self.delete = self.collection.get, self.collection.delete
 
     def list(self, attempts=None, select=None, include_cluster_pods=False):
-        """Every pod (``select(id, name) -> bool`` keeps the matching ones); cluster members only with
-        ``include_cluster_pods``."""
+        """Every pod that ``select(id, name)`` keeps (all without); cluster members only if ``include_cluster_pods``."""
         params = {"includeClusterPods": "true"} if include_cluster_pods else {}
         entries = walk_pages(self.client, "pods", "pods", "pod", params=params, attempts=attempts)
-        return [
-            POD.read(entry)
-            for entry in entries
-            if isinstance(entry, dict) and (select is None or select(entry.get("id"), entry.get("name")))
-        ]
+        return [POD.read(entry) for entry in entries
+                if isinstance(entry, dict) and (select is None or select(entry.get("id"), entry.get("name")))]
 
     def find(self, name, attempts=None):
         """Live pods (not terminated) named exactly ``name``."""
@@ -115,15 +109,6 @@ class Pods:
         return self.collection.patch(pod_id, pod_update_body(changes))
 
     def action(self, pod_id, action):
-        """``POST pods/{id}/action``: the pod, or None when the answer has none."""
+        """``POST pods/{id}/action`` (``start``, ``stop``, ``restart``): the pod, or None when the answer has none."""
         payload = self.client.request("POST", f"{self.collection.at(pod_id)}/action", json={"action": action})
         return POD.read(payload) if isinstance(payload, dict) and payload.get("id") else None
-
-    def start(self, pod_id):
-        return self.action(pod_id, "start")
-
-    def stop(self, pod_id):
-        return self.action(pod_id, "stop")
-
-    def restart(self, pod_id):
-        return self.action(pod_id, "restart")

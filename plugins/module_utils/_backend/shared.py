@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection`` and
-``mounts_body`` (of a pod and a cluster create); and ``SshKeys``, the account's SSH keys, here rather than in a file of
-their own, which a pod task would ship besides."""
+"""What the resource objects share: ``quote_id``, ``walk_pages`` (a paged list read whole), ``Collection``,
+``mounts_body``; and ``SshKeys``, here rather than in a file of their own, which a pod task would ship besides."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from urllib.parse import quote
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_list
 
-# A bound on one walk: at RunPod's 1000 entries a page, far beyond any account; a server that hands out a new cursor
-# forever must not hold a task (or a wait's poll) for ever.
+# Far beyond any account (1000 entries a page): a server that hands out new cursors forever must not hold a task.
 MAX_PAGES = 10_000
 SSH_KEYS_PATH = "account/ssh-keys"
 
@@ -29,15 +27,12 @@ def quote_id(resource_id: object) -> str:
 def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | None = None,
                attempts: int | None = None, bare: bool = False, pages: list | None = None,
                enough: int | None = None) -> list:
-    """Every entry of the paged list at ``path`` (under ``key``; nulls skipped; ``attempts`` per page): every page
-    sends the same ``params`` (a cursor never leaves its query), and a failed page raises (a partial list would make a
-    wait count the missing entries as gone). ``bare`` takes a bare array as the whole list, ``pages`` gets every
-    answer, ``enough`` is ``walk``'s."""
+    """Every entry of the paged list at ``path`` (under ``key``, nulls skipped), each page with the same ``params``;
+    a failed page raises (a partial list would make a wait count the missing entries as gone). ``bare`` takes a bare
+    array as the whole list, ``pages`` gets every answer, ``enough`` is ``walk``'s."""
 
     def fetch(cursor: str | None) -> Any:
-        query = dict(params or {})
-        if cursor is not None:
-            query["cursor"] = cursor
+        query = {**(params or {}), **({} if cursor is None else {"cursor": cursor})}
         answer = client.request("GET", path, params=query or None, attempts=attempts)
         if bare and isinstance(answer, list):
             answer = {key: answer}
@@ -55,9 +50,8 @@ def walk_pages(client: Any, path: str, key: str, noun: str, *, params: dict | No
 
 
 class Collection:
-    """The calls every REST v2 collection has (``list``, ``get`` by id, ``find`` by name, ``patch``, ``delete``) on the
-    one at ``path`` (its list answer under ``key``, ``noun`` in errors, ``table`` reading an entry). A resource class
-    is one and adds its own calls, or holds them (``Pods``, whose list is its own, and the account's two)."""
+    """The calls every REST v2 collection at ``path`` has (its list under ``key``, ``noun`` in errors, ``table`` reading
+    an entry); a resource class holds one and delegates to it (composition, not inheritance)."""
 
     def __init__(self, client: Any, path: str, key: str, noun: str, table: Any) -> None:
         self.client, self.path, self.key, self.noun, self.table = client, path, key, noun, table
@@ -116,9 +110,9 @@ class PagingError(ValueError):
 
 def walk(fetch: Callable[[str | None], Any], key: str, *, max_pages: int = MAX_PAGES,
          enough: int | None = None) -> list[Any]:
-    """Every item of the list under ``key`` (``fetch(cursor)`` reads a page), following ``nextCursor`` while
-    ``hasNextPage`` is true: a short or empty page is not the last (docs/dev/api-notes.md, section 7.1). ``enough``
-    stops once that many items were read. Raises ``PagingError`` on an answer it cannot follow or a cursor loop."""
+    """Every item under ``key`` of the pages ``fetch(cursor)`` reads, following ``nextCursor`` while ``hasNextPage`` is
+    true (a short or empty page is not the last: docs/dev/api-notes.md, 7.1); ``enough`` stops early. Raises
+    ``PagingError`` on an answer it cannot follow or a cursor loop."""
     items: list[Any] = []
     seen: set[str] = set()
     pages = 0

@@ -11,13 +11,15 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared impor
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 
 
-class Templates(Collection):
+class Templates:
     def __init__(self, client):
-        super().__init__(client, "templates", "templates", "template", TEMPLATE)
+        self.client = client
+        self.collection = c = Collection(client, "templates", "templates", "template", TEMPLATE)
+        self.list, self.get, self.find, self.delete = c.list, c.get, c.find, c.delete
 
     def create(self, spec):
         body = TEMPLATE.body(spec.model_dump(), creating=True)
         return TEMPLATE.read(self.client.request("POST", "templates", json=body))
 
     def update(self, template_id, changes):
-        return self.patch(template_id, TEMPLATE.body(dict(changes), creating=False))
+        return self.collection.patch(template_id, TEMPLATE.body(dict(changes), creating=False))

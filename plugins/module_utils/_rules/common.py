@@ -10,8 +10,7 @@ from typing import Any
 
 
 def wanted_name(params: dict, current: Any) -> str | None:
-    """The new name of ``current`` the task asks for, or None: only a task that names a resource by ``id`` renames it
-    (one found by name already has that name)."""
+    """The new name of ``current`` or None: only a task naming it by ``id`` renames it (by name, it has that name)."""
     name = params.get("name")
     return name if params.get("id") and name and name != current.name else None
 
@@ -27,9 +26,8 @@ def secret_placeholder(name: str) -> str:
 
 
 def with_secret_env(params: dict) -> dict:
-    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders and cleared (a
-    fleet's members get merged params): every later step sees plain env values, as RunPod stores them. An env name
-    given in both is a ValueError (which value wins would be a guess)."""
+    """``params`` with ``secret_env`` (env name -> secret name) merged into ``env`` as placeholders and cleared, so
+    later steps (and a fleet's members) see plain env values; a name in both is a ValueError (which wins is a guess)."""
     secret_env = params.get("secret_env")
     if not secret_env:
         return params

@@ -2,8 +2,7 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The endpoint module's rules (pure Python): what the options ask for, what the API would refuse, what differs.
-What one field does is the field table's (``_vocab/endpoint_fields.ENDPOINT``); here are the rules of several."""
+"""The endpoint module's rules of several fields (one field's are ``_vocab/endpoint_fields.ENDPOINT``'s)."""
 
 from __future__ import annotations
 
@@ -33,8 +32,7 @@ def wanted_fields(params, gpu):
         if not wanted.get(field):
             wanted.pop(field, None)  # empty asks for nothing
     if gpu is not None:
-        field, values = gpu
-        wanted[field] = values
+        wanted[gpu[0]] = gpu[1]
     return wanted
 
 

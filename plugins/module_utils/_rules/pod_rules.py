@@ -2,9 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The pod module's rules: what the options (``params``) ask for, what RunPod would refuse, what differs on an
-existing pod. What one field does is the field table's (``_vocab/pod_fields.POD``); here are the rules of several.
-No API call is made here: what needs one is handed in as a function."""
+"""The pod module's rules of several fields (one field's are ``_vocab/pod_fields.POD``'s): what the options ask for,
+what RunPod would refuse, what differs on an existing pod. What needs an API call is handed in as a function."""
 
 from __future__ import annotations
 

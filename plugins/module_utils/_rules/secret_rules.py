@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-# What a diff shows in place of a value: a create sets one, an update with ``update_value: always`` changes the one
-# stored. The words are fixed, so no diff can carry the value.
+# What a diff shows in place of a value (fixed words, so no diff can carry one).
 HIDDEN = {"stored": "(stored)", "changed": "(changed)", "set": "(set)"}
 # The order RunPod applies a combined update in, and so the order the module sends the two halves.
 UPDATE_ORDER = ("value", "description")

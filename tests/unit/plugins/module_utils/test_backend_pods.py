@@ -366,7 +366,7 @@ def test_update_pod_translates_fields_and_rejects_unknown_ones():
 @pytest.mark.parametrize("action", ["start", "stop", "restart"])
 def test_actions_post_the_action_and_return_the_pod(action):
     router = Router().add("POST", "/v2/pods/p1/action", payloads.v2_pod(id="p1"))
-    pod = getattr(backend_with(router).pods, action)("p1")
+    pod = backend_with(router).pods.action("p1", action)
     assert pod.id == "p1"
     assert router.bodies("POST", "/v2/pods/p1/action") == [{"action": action}]
 
@@ -374,9 +374,9 @@ def test_actions_post_the_action_and_return_the_pod(action):
 def test_action_with_204_returns_none_and_409_is_conflict():
     router = Router().add("POST", "/v2/pods/p1/action", httpx.Response(204), problem(409, "not valid for EXITED"))
     backend = backend_with(router)
-    assert backend.pods.stop("p1") is None
+    assert backend.pods.action("p1", "stop") is None
     with pytest.raises(RunPodError) as caught:
-        backend.pods.restart("p1")
+        backend.pods.action("p1", "restart")
     assert caught.value.code == "conflict"
 
 
