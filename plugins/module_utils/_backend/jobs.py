@@ -49,17 +49,9 @@ class Jobs:
         """``/run``, or ``/runsync?wait=<wait_ms>`` (terminal when the job ended within the wait). Sent once: a 5xx or
         a lost connection is raised ``maybe_created`` (the job may be queued, and without its id nobody can name it)."""
         if wait_ms is None:
-            payload = post_create(self.client, self._url(endpoint_id, "run"), body)
-        else:
-            try:
-                payload = self.client.request(
-                    "POST", self._url(endpoint_id, "runsync"), json=body, params={"wait": int(wait_ms)},
-                    timeout=self.request_timeout + wait_ms / 1000.0,
-                )
-            except RunPodError as error:
-                if error.code in ("server_error", "network_error"):
-                    error.maybe_created = True
-                raise
+            return read_job(post_create(self.client, self._url(endpoint_id, "run"), body), endpoint_id)
+        payload = post_create(self.client, self._url(endpoint_id, "runsync"), body, params={"wait": int(wait_ms)},
+                              timeout=self.request_timeout + wait_ms / 1000.0)
         return read_job(payload, endpoint_id)
 
     def status(self, endpoint_id, job_id, attempts=None):
