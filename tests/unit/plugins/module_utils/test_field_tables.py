@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NETWORK_VOLUME, REGISTRY, SECRET
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import BUILD, ENDPOINT
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import Col, Table, _equal, as_int, as_str
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 from runpod_sim.schemas import v2_document
 
 # table -> (the answer schema it reads, the create request, the update request, the module that fills it and whose
