@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Derived runtime status, public SSH address and "why no ssh" texts of a ``pod_fields.PodView`` (pure Python).
-
-The rules: docs/dev/wait-and-status.md section 6 (REST v2's status mapped onto the five-value vocabulary) and
-section 6.1 (why no SSH)."""
+"""Derived runtime status, public SSH address and "why no ssh" texts of a ``pod_fields.PodView`` (pure Python); the
+rules: docs/dev/wait-and-status.md, sections 6 (the five-value vocabulary) and 6.1 (why no SSH)."""
 
 from __future__ import annotations
 
@@ -48,9 +46,8 @@ def _upper(value):
 
 
 def derive_status(status: object, reported: bool = False) -> tuple[str, str | None]:
-    """REST v2 ``status`` (and whether ``runtime`` says anything) mapped onto the five-value vocabulary
-    (docs/dev/wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime).
-    """
+    """REST v2 ``status`` (and whether ``runtime`` says anything) mapped onto the five-value vocabulary (docs/dev/
+    wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime)."""
     value = _upper(status)
     if value == "RUNNING":
         return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
@@ -98,11 +95,6 @@ def is_public_ip(ip: str | None) -> bool:
                 or address.is_multicast or address.is_reserved)
 
 
-def declares_22(ports: list[str] | str | None) -> bool:
-    """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
-    return declares_port(ports, 22)
-
-
 def ssh_command(host, port, user="root"):
     return f"ssh {user}@{host} -p {port}"
 
@@ -116,8 +108,7 @@ def public_ssh(pod: PodView) -> dict | None:
     status, _ignored = derive(pod)
     if known_down(status):
         return None
-    # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
-    # (docs/dev/wait-and-status.md, section 4).
+    # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (wait-and-status.md, sec. 4).
     direct = pod.ssh_direct
     if direct is not None and direct.host and direct.port:
         return _address(direct.host, direct.port, direct.user or "root", direct.command)
@@ -125,13 +116,6 @@ def public_ssh(pod: PodView) -> dict | None:
         if port.private == 22 and port.public and (port.type or "").lower() == "tcp" and is_public_ip(port.ip):
             return _address(port.ip, port.public)
     return None
-
-
-def _add_22_remedy(pod):
-    ports = ",".join([*split_ports(pod.ports), "22/tcp"])
-    return (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
-            f"id={pod.id or '<pod-id>'} ports={ports} (the whole list is replaced, and changing it may restart the "
-            "container)")
 
 
 def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
@@ -153,8 +137,10 @@ def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str |
         return None
     if runtime_status != RUNNING:
         detail = explain(pod, runtime_status, reason)
-    elif not declares_22(pod.ports):
-        detail = _add_22_remedy(pod)
+    elif not declares_port(pod.ports, 22):
+        detail = (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
+                  f"id={pod.id or '<pod-id>'} ports={','.join([*split_ports(pod.ports), '22/tcp'])} (the whole list "
+                  "is replaced, and changing it may restart the container)")
     elif any(port.private == 22 for port in pod.runtime_ports):
         detail = "port 22 is mapped but not publicly routable on this machine"
     else:

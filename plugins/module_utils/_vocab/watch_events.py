@@ -2,14 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What changed between two reads of the account, as Event-Driven Ansible events (pure Python, no I/O).
-
-The ``runpod.cloud.watch`` event source (extensions/eda/plugins/event_source/watch.py) reads one list per kind and
-interval and hands every successful read to the watcher of that kind; a failed read is reported with
-``read_failed``. Records are plain dicts built from the views by ``pod_record``, ``endpoint_record`` and
-``cluster_record`` with the same ``describe_*`` functions the ``_info`` modules use, so an event says what
-``pod_info`` would. docs/eda.md is the event catalogue.
-"""
+"""What changed between two reads of the account, as Event-Driven Ansible events (pure Python, no I/O), for the
+``runpod.cloud.watch`` event source. Records are built with the ``_info`` modules' ``describe_*``, so an event says
+what ``pod_info`` would; docs/eda.md is the event catalogue."""
 
 from __future__ import annotations
 
@@ -33,20 +28,10 @@ GONE_AFTER = 2
 
 def event(kind: str, record: dict, name: str, at: str, **extra: Any) -> dict:
     """One event: ``{"runpod": {kind, id, name, event, from, to, runtime_status, reason, at, ..., resource}}``."""
-    body = {
-        "kind": kind,
-        "id": record["id"],
-        "name": record.get("name"),
-        "event": name,
-        "from": extra.pop("from_", None),
-        "to": extra.pop("to", None),
-        "runtime_status": record.get("runtime_status"),
-        "reason": record.get("reason"),
-        "at": at,
-    }
-    body.update(extra)
-    body["resource"] = record.get("resource")
-    return {"runpod": body}
+    body = {"kind": kind, "id": record["id"], "name": record.get("name"), "event": name,
+            "from": extra.pop("from_", None), "to": extra.pop("to", None),
+            "runtime_status": record.get("runtime_status"), "reason": record.get("reason"), "at": at}
+    return {"runpod": {**body, **extra, "resource": record.get("resource")}}
 
 
 # -- records ---------------------------------------------------------------------------------------------------
@@ -124,11 +109,9 @@ def cluster_record(cluster: Any, members: list) -> dict:
 
 
 class Watcher:
-    """Tracks one kind across reads; ``observe`` returns the events of one successful read.
-
-    The first read only learns what exists (one ``seen`` event each with ``emit_initial``); later reads report
-    ``created``, ``status_changed`` and, after ``GONE_AFTER`` successful reads in a row without it, ``gone``.
-    """
+    """Tracks one kind across reads; ``observe`` returns the events of one successful read. The first read only
+    learns what exists (``seen`` events with ``emit_initial``); later reads report ``created``, ``status_changed``
+    and, after ``GONE_AFTER`` successful reads in a row without it, ``gone``."""
 
     kind = ""
 
