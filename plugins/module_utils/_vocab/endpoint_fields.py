@@ -2,10 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""The serverless endpoint's field table (``ENDPOINT``; ``EndpointView``, ``EndpointSpec`` and the result are made from
-it) and the views of what an endpoint runs: health counters, workers, releases and builds. The blocks that tie
-fields together (the CPU selection, the scaler, a GPU selection by type) are ``_backend/endpoints.endpoint_body``'s
-and ``_rules/endpoint_rules``'."""
+"""The serverless endpoint's field table (``ENDPOINT``) and the views of what an endpoint runs: health counters,
+workers, releases and builds. The blocks that tie fields together (the CPU selection, the scaler, GPUs by type) are
+``_backend/endpoints.endpoint_body``'s and ``_rules/endpoint_rules``'."""
 
 from __future__ import annotations
 
@@ -213,8 +212,7 @@ def release_from_v2(payload: Any) -> EndpointRelease:
 def endpoint_urls(serverless_url: str, endpoint_id: str | None) -> dict | None:
     if not endpoint_id:
         return None
-    base = f"{serverless_url.rstrip('/')}/{endpoint_id}"
-    return {"run": f"{base}/run", "runsync": f"{base}/runsync", "status": f"{base}/status", "health": f"{base}/health"}
+    return {key: f"{serverless_url.rstrip('/')}/{endpoint_id}/{key}" for key in ("run", "runsync", "status", "health")}
 
 
 def health_counts(health: Any) -> dict | None:

@@ -140,6 +140,9 @@ class Watcher:
                 events.extend(self.appeared(record, at))
             else:
                 record = self.merge(old, record)
+                if old.get("runtime_status") != record.get("runtime_status"):
+                    events.append(self.event(record, "status_changed", at, from_=old.get("runtime_status"),
+                                             to=record.get("runtime_status")))
                 events.extend(self.changed(old, record, at))
             self.known[resource_id] = record
         for resource_id in [key for key in self.known if key not in current]:
@@ -154,11 +157,6 @@ class Watcher:
     def event(self, record: dict, name: str, at: str, **extra: Any) -> dict:
         return event(self.kind, record, name, at, **extra)
 
-    def status_events(self, old: dict, new: dict, at: str) -> list:
-        if old.get("runtime_status") == new.get("runtime_status"):
-            return []
-        return [self.event(new, "status_changed", at, from_=old.get("runtime_status"), to=new.get("runtime_status"))]
-
     # Hooks of the kinds.
     def merge(self, old: dict, new: dict) -> dict:
         return new
@@ -167,7 +165,8 @@ class Watcher:
         return []
 
     def changed(self, old: dict, new: dict, at: str) -> list:
-        return self.status_events(old, new, at)
+        """The kind's own events of a resource seen again (after its ``status_changed``)."""
+        return []
 
     def forget(self, resource_id: str) -> None:
         """A resource is gone (hook)."""
@@ -192,7 +191,7 @@ class PodWatcher(Watcher):
             self.awaiting.discard(new["id"])
         elif old["runtime_status"] != _podstate.RUNNING:
             self.awaiting.add(new["id"])
-        return self.status_events(old, new, at)
+        return []
 
     def forget(self, resource_id):
         self.awaiting.discard(resource_id)
@@ -233,7 +232,7 @@ class EndpointWatcher(Watcher):
         return []
 
     def changed(self, old, new, at):
-        events = self.status_events(old, new, at)
+        events: list = []
         before, after = old["workers"], new["workers"]
         if before is None or after is None:
             return events
@@ -279,7 +278,7 @@ class ClusterWatcher(Watcher):
         return {**new, "members": members, "runtime_status": cluster_status(live)}
 
     def changed(self, old, new, at):
-        events = self.status_events(old, new, at)
+        events: list = []
         for member_id, member in sorted(new["members"].items()):
             before = old["members"].get(member_id)
             was = before["runtime_status"] if before else None
