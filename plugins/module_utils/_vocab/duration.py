@@ -80,9 +80,7 @@ def parse(value):
 
 def _format_fraction(whole, fraction, digits):
     """``whole`` plus ``fraction`` (of 10**digits) with trailing zeros trimmed, as Go prints it."""
-    if fraction == 0:
-        return str(whole)
-    return f"{whole}.{str(fraction).zfill(digits).rstrip('0')}"
+    return str(whole) if fraction == 0 else f"{whole}.{str(fraction).zfill(digits).rstrip('0')}"
 
 
 def format_duration(seconds):

@@ -84,7 +84,6 @@ ENDPOINT = Table("endpoint", "EndpointView", (
 ), __name__)
 EndpointView = ENDPOINT.View
 EndpointSpec = ENDPOINT.spec("EndpointSpec", module=__name__)
-LIST_FIELDS = tuple(row.name for row in ENDPOINT.rows if row.default is list)
 
 WORKER_STATES = ("running", "idle", "initializing", "throttled", "unhealthy")
 # The worker counters of a serverless ``/health`` read, in the order the results list them.
@@ -206,9 +205,6 @@ def release_from_v2(payload: Any) -> EndpointRelease:
     )
 
 
-# -- results ------------------------------------------------------------------------------------------------------
-
-
 def endpoint_urls(serverless_url: str, endpoint_id: str | None) -> dict | None:
     if not endpoint_id:
         return None
@@ -228,7 +224,7 @@ def describe_endpoint(endpoint: Any, serverless_url: str, health: Any = None) ->
     if endpoint is None:
         return None
     described = ENDPOINT.result(endpoint)
-    described.update({key: list(described[key] or []) for key in LIST_FIELDS})
+    described.update({row.name: list(described[row.name] or []) for row in ENDPOINT.rows if row.default is list})
     described["urls"] = endpoint_urls(serverless_url, described["id"])
     described["health"] = health_counts(health)
     return described

@@ -18,8 +18,6 @@ from typing import Any
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
 
-# -- container settings normalisers -------------------------------------------------------------------------------
-
 
 def env_strings(env: dict | None) -> dict[str, str]:
     """``env`` as RunPod stores it: string keys and string values (``None`` is the empty string)."""
@@ -74,9 +72,6 @@ def same_args(have: str | None, wanted: str | None) -> bool:
 def same_command(current: list | None, wanted: list | None) -> bool:
     """An exec-form ``cmd``/``entrypoint``: an empty list and none (an answer without one) are the same."""
     return [str(item) for item in current or []] == [str(item) for item in wanted or []]
-
-
-# -- lenient value readers ----------------------------------------------------------------------------------------
 
 
 def as_int(value: Any) -> int | None:
@@ -220,8 +215,6 @@ def _equal(current: Any, wanted: Any) -> bool:
     return current == wanted
 
 
-# -- the rows -----------------------------------------------------------------------------------------------------
-
 Reader = Callable[[Any], Any]
 
 
@@ -250,9 +243,8 @@ class Col:
         elif read is not None:
             paths = [path.split(".") for path in ((read,) if isinstance(read, str) else read)]
             self.read = _path_reader(paths, convert or (lambda value: value))
-        self.default, self.secret = default, secret
+        self.default, self.secret, self.clear = default, secret, clear
         self.in_spec = bool(self.option) if spec is None else spec
-        self.clear = clear
 
     def fill(self, spec: bool = False) -> Any:
         """The field's value when none is given: a spec's is ``default``, a view's the reader's answer to a missing
@@ -276,9 +268,6 @@ def _path_reader(paths: list[list[str]], convert: Reader) -> Reader:
 
     read.paths = [".".join(keys) for keys in paths]  # type: ignore[attr-defined]  # the document test reads them
     return read
-
-
-# -- the table ------------------------------------------------------------------------------------------------------
 
 
 class Table:

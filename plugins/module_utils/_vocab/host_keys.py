@@ -154,8 +154,6 @@ def _decode(text: str) -> bytes | None:
 
 def _blob_type(blob: bytes) -> str | None:
     """The key type a blob names in its first field (an SSH string: 4-byte length, then the name)."""
-    if len(blob) < 4:
-        return None
     length = int.from_bytes(blob[:4], "big")
     if not 0 < length <= 64 or len(blob) < 4 + length:
         return None
@@ -193,8 +191,7 @@ def parse_keys(text: str | Iterable[str]) -> list[PresentedKey]:
 
 
 def known_hosts_lines(host: str, port: int | str, keys: Iterable[PresentedKey]) -> list[str]:
-    """One known_hosts line per key for ``host:port`` (OpenSSH's name for it: the bare host on port 22, else
-    ``[host]:port``)."""
+    """One known_hosts line per key for ``host:port`` (OpenSSH names it ``[host]:port`` unless the port is 22)."""
     name = str(host) if int(port) == 22 else f"[{host}]:{int(port)}"
     return [f"{name} {key.key_type} {key.key}" for key in keys]
 

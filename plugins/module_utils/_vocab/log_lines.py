@@ -16,12 +16,9 @@ SOURCES = ("container", "system")
 MASK = "********"
 # A value shorter than this is not masked: masking "1" or "yes" would blank every line that holds it.
 MIN_SECRET_LENGTH = 4
-# Characters kept of one line (after masking); the rest is cut with an ellipsis.
-MAX_LINE_CHARS = 1000
-# How many lines per source a failed wait returns.
-FAILURE_LINES = 20
-# Characters of a line quoted in a failure message.
-QUOTE_CHARS = 200
+MAX_LINE_CHARS = 1000  # of a line (after masking); the rest is cut with an ellipsis
+FAILURE_LINES = 20  # per source, in a failed wait's result
+QUOTE_CHARS = 200  # of a line a failure message quotes
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -125,9 +125,8 @@ DEFAULT_VCPUS = 2
 
 class _PodSpecRules(Record):
     """What any pod spec holds, whoever built it: what it is placed on (GPU types or requirements; a CPU pod's
-    flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). That a create needs an
-    image or a template is ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have
-    ``_api.capabilities``'."""
+    flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). What else a create
+    needs: ``_api.inputs.PodInput.create_problem``, ``_api.capabilities``."""
 
     def check(self) -> None:
         filled: dict[str, Any] = {"ports": _f.with_ssh_port(self.ports, self.start_ssh)}

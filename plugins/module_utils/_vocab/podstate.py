@@ -118,25 +118,20 @@ def public_ssh(pod: PodView) -> dict | None:
     return None
 
 
-def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
-    """Why a pod is not up (docs/dev/wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
-    if runtime_status == INITIALIZING:
-        return "no container reported yet (image pull, container create or boot)"
-    if runtime_status == STOPPED:
-        pod_id = pod.id or "<pod-id>"
-        why = " after a container error" if reason == "container_error" else ""
-        return f"pod is stopped{why}; start it with runpod.cloud.pod id={pod_id} state=running"
-    return "pod is terminated" if runtime_status == TERMINATED else None
-
-
 def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str | None = None) -> str | None:
-    """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None."""
+    """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None (docs/dev/
+    wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
     if runtime_status is None:
         runtime_status, reason = derive(pod)
     if not known_down(runtime_status) and public_ssh(pod) is not None:
         return None
-    if runtime_status != RUNNING:
-        detail = explain(pod, runtime_status, reason)
+    if runtime_status == INITIALIZING:
+        detail: str | None = "no container reported yet (image pull, container create or boot)"
+    elif runtime_status == STOPPED:
+        why = " after a container error" if reason == "container_error" else ""
+        detail = f"pod is stopped{why}; start it with runpod.cloud.pod id={pod.id or '<pod-id>'} state=running"
+    elif runtime_status != RUNNING:
+        detail = "pod is terminated" if runtime_status == TERMINATED else None
     elif not declares_port(pod.ports, 22):
         detail = (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
                   f"id={pod.id or '<pod-id>'} ports={','.join([*split_ports(pod.ports), '22/tcp'])} (the whole list "

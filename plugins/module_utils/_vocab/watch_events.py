@@ -34,9 +34,6 @@ def event(kind: str, record: dict, name: str, at: str, **extra: Any) -> dict:
     return {"runpod": {**body, **extra, "resource": record.get("resource")}}
 
 
-# -- records ---------------------------------------------------------------------------------------------------
-
-
 def pod_record(pod: Any) -> dict:
     """A pod as the watcher tracks it: ``describe_pod`` (the pod_info shape) and its derived status."""
     described = describe_pod(pod) or {}
@@ -59,9 +56,8 @@ def worker_facts(summary: Any) -> dict | None:
 
 
 def endpoint_status(workers: dict) -> tuple[str, str | None]:
-    """``(status, reason)`` of an endpoint from its ``worker_facts``: ready as the endpoint wait judges it (a worker on
-    the current release idle or running), else unhealthy, initializing (reason ``rollout`` while old workers remain)
-    or no_workers (scaled to zero)."""
+    """``(status, reason)`` of an endpoint from its ``worker_facts``: ready as the endpoint wait judges it, else
+    unhealthy, initializing (reason ``rollout`` while old workers remain) or no_workers (scaled to zero)."""
     if workers["serving"] > 0:
         return "ready", None
     if workers["unhealthy"] > 0:
@@ -103,9 +99,6 @@ def cluster_record(cluster: Any, members: list) -> dict:
     resource["members"] = sorted(described.values(), key=lambda m: (m["rank"] is None, m["rank"] or 0, m["id"]))
     return {"id": cluster.id, "name": cluster.name, "runtime_status": cluster_status(tracked), "reason": None,
             "members": tracked, "resource": resource}
-
-
-# -- watchers ---------------------------------------------------------------------------------------------------
 
 
 class Watcher:
@@ -198,12 +191,8 @@ class PodWatcher(Watcher):
 
     def awaiting_ssh(self) -> dict:
         """``{pod id: (host, port)}``: pods that just turned running, not yet proven, with a public SSH address."""
-        targets = {}
-        for pod_id in sorted(self.awaiting):
-            ssh = (self.known.get(pod_id) or {}).get("resource", {}).get("ssh")
-            if ssh:
-                targets[pod_id] = (ssh["host"], ssh["port"])
-        return targets
+        found = {pod_id: self.known.get(pod_id, {}).get("resource", {}).get("ssh") for pod_id in sorted(self.awaiting)}
+        return {pod_id: (ssh["host"], ssh["port"]) for pod_id, ssh in found.items() if ssh}
 
     def ssh_answered(self, pod_id: str, at: str) -> list:
         """The ``ready`` event of a pod whose SSH banner answered (once; nothing for a pod no longer awaited)."""
