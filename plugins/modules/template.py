@@ -197,7 +197,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     REGISTRY_ARGUMENT_SPEC,
     argument_spec,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import (
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import (
     TEMPLATE,
     TemplateSpec,
     describe_template,

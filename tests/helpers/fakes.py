@@ -24,9 +24,9 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.account impo
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.secrets import Secrets
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import SshKeys
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterView
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, WorkerSummary
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateView
 
 GPU = "NVIDIA GeForce RTX 4090"
 # The API key run_module gives every module; a test fails if it shows up in the module's output.

@@ -3,12 +3,12 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """``backend.templates``: pod and serverless templates on REST v2 (``/templates``); bodies and answers follow
-``_vocab/template_fields.TEMPLATE``."""
+``_vocab/container_fields.TEMPLATE``."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.shared import Collection
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TEMPLATE
 
 
 class Templates:

@@ -14,10 +14,7 @@ class RunPodError(Exception):
 
     def __init__(self, code, status=None, message="", retry_after=None, maybe_created=False, errors=None, quota=None,
                  fatal=False):
-        self.code = code
-        self.status = status
-        self.message = message or code
-        self.retry_after = retry_after
+        self.code, self.status, self.message, self.retry_after = code, status, message or code, retry_after
         # True when a create may have taken effect although it failed (5xx / connection lost mid-call).
         self.maybe_created = maybe_created
         self.errors = list(errors or [])

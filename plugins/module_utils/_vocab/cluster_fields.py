@@ -10,25 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import fields as _f
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import (
-    Col,
-    Table,
-    as_dict,
-    as_int,
-    as_str,
-    count,
-    name_text,
-    ref_id,
-    upper,
-    upper_or_none,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import Col, Table
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
 
 def status_counts(value: object) -> dict[str, int]:
-    return {str(key).upper(): count(number) for key, number in as_dict(value).items()}
+    return {str(key).upper(): _f.count(number) for key, number in _f.as_dict(value).items()}
 
 
 def col(name: str, read: Any = None, convert: Any = None, **flags: Any) -> Col:
@@ -36,24 +26,24 @@ def col(name: str, read: Any = None, convert: Any = None, **flags: Any) -> Col:
 
 
 CLUSTER = Table("cluster", "ClusterView", (
-    col("name", "name", name_text, body="name", update=True, option=True),
-    col("type", "type", upper, body="type", send=str.upper, option=True, default="TRAINING"),
+    col("name", "name", _f.name_text, body="name", update=True, option=True),
+    col("type", "type", _f.upper, body="type", send=str.upper, option=True, default="TRAINING"),
     # None with gpu_requirements: placement picks the type (``backend.clusters.create_placed``).
-    col("gpu_type_id", "compute.gpuTypeId", as_str, body="compute.gpuTypeId", option=True),
-    col("gpu_count_per_pod", "compute.gpuCountPerPod", as_int, body="compute.gpuCountPerPod", send=int, option=True,
+    col("gpu_type_id", "compute.gpuTypeId", _f.as_str, body="compute.gpuTypeId", option=True),
+    col("gpu_count_per_pod", "compute.gpuCountPerPod", _f.as_int, body="compute.gpuCountPerPod", send=int, option=True,
         default=1),
-    col("pod_count", "compute.podCount", as_int, body="compute.podCount", send=int, option=True, default=2),
-    col("template_id", "template", ref_id, option=True),
-    col("data_center_id", "dataCenterId", as_str),
-    Col("network_cidr", "network.cidr", as_str),
-    Col("vxlan_id", "network.vxlanId", as_int),
-    Col("vxlan_port", "network.vxlanPort", as_int),
-    Col("primary_pod_id", "primary.podId", as_str),
-    Col("primary_status", "primary.status", upper_or_none),
-    Col("primary_ssh_endpoint", "primary.sshEndpoint", as_str),
-    Col("pods_total", "pods.total", count),
+    col("pod_count", "compute.podCount", _f.as_int, body="compute.podCount", send=int, option=True, default=2),
+    col("template_id", "template", _f.ref_id, option=True),
+    col("data_center_id", "dataCenterId", _f.as_str),
+    Col("network_cidr", "network.cidr", _f.as_str),
+    Col("vxlan_id", "network.vxlanId", _f.as_int),
+    Col("vxlan_port", "network.vxlanPort", _f.as_int),
+    Col("primary_pod_id", "primary.podId", _f.as_str),
+    Col("primary_status", "primary.status", _f.upper_or_none),
+    Col("primary_ssh_endpoint", "primary.sshEndpoint", _f.as_str),
+    Col("pods_total", "pods.total", _f.count),
     col("pods_by_status", "pods.byStatus", status_counts),
-    col("created_at", "createdAt", as_str),
+    col("created_at", "createdAt", _f.as_str),
     # Every node's container, as a pod's (sent by ``cluster_create_body``, which merges a template's).
     *(Col(row.name, option=True, default=row.default) for row in container_rows() if row.name != "registry_id"),
     Col("volume_gb", option=True),

@@ -20,16 +20,8 @@ MAX_DAYS = 106751
 MAX_SECONDS = MAX_DAYS * 86400
 
 # Go's time.ParseDuration units, in nanoseconds (both micro signs are accepted, as Go does).
-_UNIT_NANOS = {
-    "ns": 1,
-    "us": 1_000,
-    "\u00b5s": 1_000,
-    "\u03bcs": 1_000,
-    "ms": 1_000_000,
-    "s": NANOS_PER_SECOND,
-    "m": 60 * NANOS_PER_SECOND,
-    "h": 3600 * NANOS_PER_SECOND,
-}
+_UNIT_NANOS = {"ns": 1, "us": 1_000, "\u00b5s": 1_000, "\u03bcs": 1_000, "ms": 1_000_000, "s": NANOS_PER_SECOND,
+               "m": 60 * NANOS_PER_SECOND, "h": 3600 * NANOS_PER_SECOND}
 _COMPONENT = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
 _DAYS = re.compile(r"([+-]?\d+)d")
 
@@ -40,8 +32,7 @@ class DurationError(ValueError):
     """A duration that cannot be used; ``str()`` names the value and shows a valid example."""
 
     def __init__(self, value, reason):
-        self.value = value
-        self.reason = reason
+        self.value, self.reason = value, reason
         super().__init__(f'invalid duration "{value}": {reason}')
 
 
@@ -59,8 +50,7 @@ def _parse_go(value):
     body = value[1:] if value[:1] in ("+", "-") else value
     if not body:
         raise DurationError(value, _FORMAT_HINT)
-    total = Fraction(0)
-    position = 0
+    total, position = Fraction(0), 0
     while position < len(body):
         match = _COMPONENT.match(body, position)
         if match is None:
@@ -90,9 +80,7 @@ def parse(value):
 
 def _format_fraction(whole, fraction, digits):
     """``whole`` plus ``fraction`` (of 10**digits) with trailing zeros trimmed, as Go prints it."""
-    if fraction == 0:
-        return str(whole)
-    return f"{whole}.{str(fraction).zfill(digits).rstrip('0')}"
+    return str(whole) if fraction == 0 else f"{whole}.{str(fraction).zfill(digits).rstrip('0')}"
 
 
 def format_duration(seconds):

@@ -4,12 +4,9 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """Field tables: each field of a resource declared once (``Col``), and what follows from the rows (``Table``): the
 view class and its reader, the spec class, the create and update bodies, what a task changes, the diff, the planned
-view and the result. A resource's table is its ``*_fields`` file; docs/dev/architecture.md, "Field tables".
-
-Reads are lenient: a missing, null or mistyped field gives the row's empty value (its converter's answer to None),
-never an exception; only a resource without an ``id`` is a ``bad_response``. The container settings' normalisers
-(env, ports, docker args) live here too, so a setting unchanged for one resource is unchanged for all
-(docs/dev/api-notes.md: ``ports`` are ``port/protocol`` strings RunPod keeps as a set).
+view and the result; docs/dev/architecture.md, "Field tables". Reads are lenient: a missing, null or mistyped field
+gives the row's empty value, never an exception (only a resource without an ``id`` is a ``bad_response``). The
+container settings' normalisers live here too, so a setting unchanged for one resource is unchanged for all.
 """
 
 from __future__ import annotations
@@ -20,8 +17,6 @@ from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.api_error import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Field, Record
-
-# -- container settings normalisers -------------------------------------------------------------------------------
 
 
 def env_strings(env: dict | None) -> dict[str, str]:
@@ -77,9 +72,6 @@ def same_args(have: str | None, wanted: str | None) -> bool:
 def same_command(current: list | None, wanted: list | None) -> bool:
     """An exec-form ``cmd``/``entrypoint``: an empty list and none (an answer without one) are the same."""
     return [str(item) for item in current or []] == [str(item) for item in wanted or []]
-
-
-# -- lenient value readers ----------------------------------------------------------------------------------------
 
 
 def as_int(value: Any) -> int | None:
@@ -200,12 +192,10 @@ def require_id(payload: object, kind: str) -> str:
 
 def pick_list(payload: object, key: str, kind: str) -> list:
     """Entries of a list response: a wrapped ``{key: [...]}`` or a bare array; nulls skipped."""
+    if isinstance(payload, dict) and key in payload:
+        payload = [] if payload[key] is None else payload[key]
     if isinstance(payload, list):
         return as_list(payload)
-    if isinstance(payload, dict) and isinstance(payload.get(key), list):
-        return as_list(payload[key])
-    if isinstance(payload, dict) and payload.get(key) is None and key in payload:
-        return []
     raise RunPodError("bad_response", None, f"expected a list of {kind}s in the response")
 
 
@@ -224,8 +214,6 @@ def _put(body: dict, path: str, value: Any) -> None:
 def _equal(current: Any, wanted: Any) -> bool:
     return current == wanted
 
-
-# -- the rows -----------------------------------------------------------------------------------------------------
 
 Reader = Callable[[Any], Any]
 
@@ -255,13 +243,8 @@ class Col:
         elif read is not None:
             paths = [path.split(".") for path in ((read,) if isinstance(read, str) else read)]
             self.read = _path_reader(paths, convert or (lambda value: value))
-        self.default, self.secret = default, secret
+        self.default, self.secret, self.clear = default, secret, clear
         self.in_spec = bool(self.option) if spec is None else spec
-        self.clear = clear
-
-    def paths(self) -> list[str]:
-        """The answer paths the row reads (none for a function)."""
-        return [] if self.read is None else list(getattr(self.read, "paths", []))
 
     def fill(self, spec: bool = False) -> Any:
         """The field's value when none is given: a spec's is ``default``, a view's the reader's answer to a missing
@@ -283,18 +266,13 @@ def _path_reader(paths: list[list[str]], convert: Reader) -> Reader:
                 return value
         return value
 
-    read.paths = [".".join(keys) for keys in paths]  # type: ignore[attr-defined]
+    read.paths = [".".join(keys) for keys in paths]  # type: ignore[attr-defined]  # the document test reads them
     return read
-
-
-# -- the table ------------------------------------------------------------------------------------------------------
 
 
 class Table:
     """A resource's rows and what follows from them. ``kind`` names the resource in messages (None: an answer part
-    without an id); ``view`` is the name of the view class the rows with a ``read`` make (``self.View``), whose
-    annotations ``types`` may name for a nested record (``{"runtime_ports": "list[PortMapping]"}``, resolved in
-    ``module``)."""
+    without an id); ``view`` names the view class (``self.View``); ``types`` annotates nested records in it."""
 
     def __init__(self, kind: str | None, view: str, rows: tuple, module: str, types: dict | None = None) -> None:
         self.kind, self.rows = kind, rows
@@ -366,14 +344,6 @@ class Table:
     def describe(self, item: Any) -> dict | None:
         """``result``, with None for None (a resource not found, a task that planned nothing)."""
         return None if item is None else self.result(item)
-
-    def key_paths(self) -> dict[str, set[str]]:
-        """The key paths the rows send at create and update and read from answers (the document test's input)."""
-        return {
-            "create": {row.body for row in self.rows if row.create and row.body},
-            "update": {row.body for row in self.rows if row.update and row.body},
-            "read": {path for row in self.rows for path in row.paths()},
-        }
 
 
 def _plain(value: Any) -> Any:

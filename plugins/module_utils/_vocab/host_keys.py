@@ -4,13 +4,7 @@
 # This module_utils file is private to runpod.cloud and may change without notice.
 """A pod's SSH host keys as data (pure Python): the fingerprint lines RunPod's start script prints into the
 container log, the SHA256 fingerprint of a key a pod presents, known_hosts lines, and what a comparison of the two
-means under ``host_key_checking`` (docs/pods.md "Trusting the pod's host key", issue 44).
-
-RunPod has no API for a pod's host keys, but its images' start script (``runpod/containers``,
-``container-template/start.sh``) prints ``SSH host keys:`` and, per ``/etc/ssh/*.pub``, a ``Key: <path>`` line
-and the ``ssh-keygen -lf`` line (``256 SHA256:<43 base64> root@<hostname> (ED25519)``). The container log
-reaches us over TLS under the account's key, so a presented key whose fingerprint the log shows is the pod's.
-"""
+means under ``host_key_checking``. Why the log can vouch for a key: docs/pods.md, "Trusting the pod's host key"."""
 
 from __future__ import annotations
 
@@ -32,16 +26,9 @@ MISMATCH_CODE = "host_key_mismatch"
 UNVERIFIED_CODE = "host_key_unverified"
 
 # OpenSSH's key type names (known_hosts, authorized_keys, ssh-keyscan) -> the label ``ssh-keygen -l`` prints.
-KEY_LABELS = {
-    "ssh-ed25519": "ED25519",
-    "ecdsa-sha2-nistp256": "ECDSA",
-    "ecdsa-sha2-nistp384": "ECDSA",
-    "ecdsa-sha2-nistp521": "ECDSA",
-    "ssh-rsa": "RSA",
-    "ssh-dss": "DSA",
-    "sk-ssh-ed25519@openssh.com": "ED25519-SK",
-    "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
-}
+KEY_LABELS = {"ssh-ed25519": "ED25519", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA",
+              "ecdsa-sha2-nistp521": "ECDSA", "ssh-rsa": "RSA", "ssh-dss": "DSA",
+              "sk-ssh-ed25519@openssh.com": "ED25519-SK", "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK"}
 
 # ``<bits> SHA256:<43 base64> <comment> (<TYPE>)``, after whatever the log put first (a time stamp, a source);
 # ssh-keygen prints "no comment" for a key without one, but a hand-written line may leave it out.
@@ -107,12 +94,9 @@ def _text(entry: object) -> str:
 
 
 def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
-    """Every ``ssh-keygen -lf`` line in ``lines`` (text or ``{"line": ...}``), in order, each fingerprint once.
-
-    Lines of other processes may come between a ``Key:`` line and its fingerprint line: a ``Key:`` line names the
-    next fingerprint line's file until another ``Key:`` line comes. The start script also prints a fingerprint line
-    for each key it generates; the same key's block line then adds its path to the first one.
-    """
+    """Every ``ssh-keygen -lf`` line in ``lines`` (text or ``{"line": ...}``), in order, each fingerprint once. A
+    ``Key:`` line names the next fingerprint line's file (other processes' lines may come between); a key printed
+    twice (generated, then listed) gets its path from the listing."""
     found: dict[str, LoggedFingerprint] = {}
     path = None
     for entry in lines:
@@ -127,9 +111,8 @@ def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
         fingerprint = match.group("fingerprint")
         earlier = found.get(fingerprint)
         if earlier is None:
-            found[fingerprint] = LoggedFingerprint(
-                fingerprint, int(match.group("bits")), (match.group("comment") or "").strip(), match.group("label"),
-                path)
+            found[fingerprint] = LoggedFingerprint(fingerprint, int(match.group("bits")),
+                                                   (match.group("comment") or "").strip(), match.group("label"), path)
         elif earlier.path is None and path is not None:
             found[fingerprint] = replace(earlier, path=path)
         path = None
@@ -171,8 +154,6 @@ def _decode(text: str) -> bytes | None:
 
 def _blob_type(blob: bytes) -> str | None:
     """The key type a blob names in its first field (an SSH string: 4-byte length, then the name)."""
-    if len(blob) < 4:
-        return None
     length = int.from_bytes(blob[:4], "big")
     if not 0 < length <= 64 or len(blob) < 4 + length:
         return None
@@ -210,8 +191,7 @@ def parse_keys(text: str | Iterable[str]) -> list[PresentedKey]:
 
 
 def known_hosts_lines(host: str, port: int | str, keys: Iterable[PresentedKey]) -> list[str]:
-    """One known_hosts line per key for ``host:port`` (OpenSSH's name for it: the bare host on port 22, else
-    ``[host]:port``)."""
+    """One known_hosts line per key for ``host:port`` (OpenSSH names it ``[host]:port`` unless the port is 22)."""
     name = str(host) if int(port) == 22 else f"[{host}]:{int(port)}"
     return [f"{name} {key.key_type} {key.key}" for key in keys]
 
@@ -249,11 +229,8 @@ def verdict(status: str, mode: str) -> Verdict:
 def result_fields(result: HostKeyCheck, host: str, port: int | str) -> dict[str, object]:
     """``ssh.host_keys`` (known_hosts lines of the trusted keys), ``ssh.host_key_fingerprints`` (of every presented
     key) and ``ssh.host_key_check`` of a pod result."""
-    return {
-        "host_keys": known_hosts_lines(host, port, result.trusted),
-        "host_key_fingerprints": [key.fingerprint for key in result.presented],
-        "host_key_check": result.status,
-    }
+    return {"host_keys": known_hosts_lines(host, port, result.trusted),
+            "host_key_fingerprints": [key.fingerprint for key in result.presented], "host_key_check": result.status}
 
 
 def _listed(keys: Iterable[PresentedKey | LoggedFingerprint]) -> str:

@@ -3,11 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """RunPod's log lines as data (pure Python): the Server-Sent Events parser, the log event reader, secret masking,
-the per-source tails and the text a failure quotes (docs/dev/logs.md).
-
-Log lines are what a container printed: they are shown, never parsed into a status (RunPod's wording is not ours
-to interpret), and every secret the task knows is masked before a line is kept.
-"""
+the per-source tails and the text a failure quotes. Lines are shown, never parsed into a status; the rules:
+docs/dev/logs.md, "The reader's rules"."""
 
 from __future__ import annotations
 
@@ -19,12 +16,9 @@ SOURCES = ("container", "system")
 MASK = "********"
 # A value shorter than this is not masked: masking "1" or "yes" would blank every line that holds it.
 MIN_SECRET_LENGTH = 4
-# Characters kept of one line (after masking); the rest is cut with an ellipsis.
-MAX_LINE_CHARS = 1000
-# How many lines per source a failed wait returns.
-FAILURE_LINES = 20
-# Characters of a line quoted in a failure message.
-QUOTE_CHARS = 200
+MAX_LINE_CHARS = 1000  # of a line (after masking); the rest is cut with an ellipsis
+FAILURE_LINES = 20  # per source, in a failed wait's result
+QUOTE_CHARS = 200  # of a line a failure message quotes
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -35,20 +29,11 @@ class MalformedLogError(ValueError):
 
 
 class SSEParser:
-    """An incremental Server-Sent Events parser (the WHATWG event-stream rules).
-
-    ``feed(text)`` returns the events completed by ``text`` as ``(id, event, data)`` tuples: lines end with
-    CRLF, LF or CR (also split across chunks); ``field: value`` drops one space after the colon; a line starting
-    with ``:`` is a comment; ``data`` lines join with LF; a blank line ends the event (an event without a
-    ``data`` line is dropped); ``id`` carries over to later events (``last_id``) and is ignored when it holds
-    NUL; unknown fields are ignored. An event still open when the stream ends is discarded, as the rules say.
-    """
+    """An incremental Server-Sent Events parser, by the WHATWG event-stream rules (docs/dev/logs.md, "The reader's
+    rules" 5): ``feed(text)`` returns the events ``text`` completed as ``(id, event, data)`` tuples."""
 
     def __init__(self):
-        self._buffer = ""
-        self._data = []
-        self._event = ""
-        self.last_id = None
+        self._buffer, self._data, self._event, self.last_id = "", [], "", None
 
     def feed(self, text):
         self._buffer += text
@@ -84,9 +69,7 @@ class SSEParser:
     def _dispatch(self):
         data, event = self._data, self._event
         self._data, self._event = [], ""
-        if not data:
-            return None
-        return self.last_id, event or "message", "\n".join(data)
+        return (self.last_id, event or "message", "\n".join(data)) if data else None
 
 
 def read_event(data):
@@ -182,8 +165,8 @@ def _quoted(entry):
 
 
 def quote(block):
-    """What a failure message says of a resource's logs: its newest container line (else its newest system
-    line), or why the logs could not be read. Empty when there is no block."""
+    """What a failure says of a resource's logs: its newest container line, else its newest system line, else why
+    the logs could not be read ("" without a block)."""
     if not block:
         return ""
     container = newest(block, "container")

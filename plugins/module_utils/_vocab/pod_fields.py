@@ -10,25 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import fields as _f
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import (
-    Col,
-    Table,
-    as_dict,
-    as_float,
-    as_int,
-    as_list,
-    as_str,
-    count,
-    filled,
-    name_text,
-    port_list,
-    ref_id,
-    str_list,
-    upper,
-    with_ssh_port,
-)
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import Col, Table
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import Record
 
 
@@ -51,29 +36,30 @@ class SshAddress(Record):
 def runtime_ports(value: Any) -> list[PortMapping]:
     """``runtime.ports`` as ``PortMapping``s; entries without a private port are skipped."""
     ports = []
-    for entry in (as_dict(item) for item in as_list(value)):
-        private = as_int(entry.get("private", entry.get("privatePort")))
+    for entry in (_f.as_dict(item) for item in _f.as_list(value)):
+        private = _f.as_int(entry.get("private", entry.get("privatePort")))
         if private is not None:
-            public = as_int(entry.get("public", entry.get("publicPort")))
-            ports.append(PortMapping(private=private, public=public, ip=as_str(entry.get("ip")),
-                                     type=as_str(entry.get("type"))))
+            public = _f.as_int(entry.get("public", entry.get("publicPort")))
+            ports.append(PortMapping(private=private, public=public, ip=_f.as_str(entry.get("ip")),
+                                     type=_f.as_str(entry.get("type"))))
     return ports
 
 
 def ssh_address(value: Any) -> SshAddress | None:
     """``SshAddress`` from a v2 ``ssh.direct``/``ssh.proxy`` block; None when it is null or incomplete."""
-    block = as_dict(value)
-    host = as_str(block.get("host")) or as_str(block.get("ip"))
-    port = as_int(block.get("port"))
+    block = _f.as_dict(value)
+    host = _f.as_str(block.get("host")) or _f.as_str(block.get("ip"))
+    port = _f.as_int(block.get("port"))
     if not host or not port:
         return None
-    user = as_str(block.get("username")) or as_str(block.get("user")) or "root"
+    user = _f.as_str(block.get("username")) or _f.as_str(block.get("user")) or "root"
     return SshAddress(host=host, port=port, user=user,
-                      command=as_str(block.get("command")) or podstate.ssh_command(host, port, user))
+                      command=_f.as_str(block.get("command")) or podstate.ssh_command(host, port, user))
 
 
 def compute_type(payload: Any) -> str:
-    return "CPU" if as_dict(as_dict(payload).get("cpu")) and not as_dict(as_dict(payload).get("gpu")) else "GPU"
+    payload = _f.as_dict(payload)
+    return "CPU" if _f.as_dict(payload.get("cpu")) and not _f.as_dict(payload.get("gpu")) else "GPU"
 
 
 def option(name: str, default: Any = None, **flags: Any) -> Col:
@@ -82,44 +68,44 @@ def option(name: str, default: Any = None, **flags: Any) -> Col:
 
 
 POD = Table("pod", "PodView", (
-    Col("name", "name", name_text, body="name", update=True, option=True, diff=True, planned=True, shown=True),
-    Col("status", "status", upper, shown=True),
-    Col("actions", "actions", str_list),
-    Col("runtime_reported", "runtime", filled),  # ``runtime`` was non-null and non-empty
-    Col("uptime_seconds", "runtime.uptime", as_int),
+    Col("name", "name", _f.name_text, body="name", update=True, option=True, diff=True, planned=True, shown=True),
+    Col("status", "status", _f.upper, shown=True),
+    Col("actions", "actions", _f.str_list),
+    Col("runtime_reported", "runtime", _f.filled),  # ``runtime`` was non-null and non-empty
+    Col("uptime_seconds", "runtime.uptime", _f.as_int),
     Col("runtime_ports", "runtime.ports", runtime_ports),
     *container_rows(planned=True, shown=("image",)),
-    Col("template_id", "template", ref_id, body="templateId", update=True, option=True, planned=True),
+    Col("template_id", "template", _f.ref_id, body="templateId", update=True, option=True, planned=True),
     Col("compute_type", compute_type, option=True, default="GPU"),
-    Col("gpu_type", "gpu.id", as_str),
-    Col("gpu_count", "gpu.count", count, option=True, default=1),
+    Col("gpu_type", "gpu.id", _f.as_str),
+    Col("gpu_count", "gpu.count", _f.count, option=True, default=1),
     # The allocated totals across the pod's GPUs (GB; autumn 2026).
-    Col("gpu_vcpu_count", "gpu.vcpuCount", as_int),
-    Col("gpu_memory_gb", "gpu.memory", as_int),
-    Col("cpu_flavor", "cpu.id", as_str),
-    Col("vcpu_count", "cpu.vcpuCount", as_int, option=True),
-    Col("cloud_type", "cloud", as_str, body="cloud", send=str.upper, option=True, default="SECURE"),
-    Col("cost_per_hr", "cost", as_float, shown=True),
-    Col("data_center_id", "dataCenterId", as_str, shown=True),
+    Col("gpu_vcpu_count", "gpu.vcpuCount", _f.as_int),
+    Col("gpu_memory_gb", "gpu.memory", _f.as_int),
+    Col("cpu_flavor", "cpu.id", _f.as_str),
+    Col("vcpu_count", "cpu.vcpuCount", _f.as_int, option=True),
+    Col("cloud_type", "cloud", _f.as_str, body="cloud", send=str.upper, option=True, default="SECURE"),
+    Col("cost_per_hr", "cost", _f.as_float, shown=True),
+    Col("data_center_id", "dataCenterId", _f.as_str, shown=True),
     # The mounts: one block of several fields (``_backend/pods.mounts_body``), set whole by an update.
-    Col("volume_gb", "mounts.persistent.size", as_int, option=True, diff=True, planned=True),
-    Col("volume_mount_path", ("mounts.persistent.path", "mounts.network.0.path"), as_str, option=True, diff=True),
-    Col("network_volume_id", "mounts.network.0.volumeId", as_str, option=True),
+    Col("volume_gb", "mounts.persistent.size", _f.as_int, option=True, diff=True, planned=True),
+    Col("volume_mount_path", ("mounts.persistent.path", "mounts.network.0.path"), _f.as_str, option=True, diff=True),
+    Col("network_volume_id", "mounts.network.0.volumeId", _f.as_str, option=True),
     Col("ssh_direct", "ssh.direct", ssh_address),  # as RunPod computed it; authoritative when present
     Col("ssh_proxy", "ssh.proxy", ssh_address),
-    Col("created_at", "createdAt", as_str, shown=True),
-    Col("started_at", "startedAt", as_str),
+    Col("created_at", "createdAt", _f.as_str, shown=True),
+    Col("started_at", "startedAt", _f.as_str),
     Col("locked", "locked", bool, body="locked", create=False, update=True),
     # A private address across data centers (applied by RunPod at the next start).
     Col("global_networking", "globalNetworking.enabled", bool, body="globalNetworking", update=True, option=True,
         diff=True, planned=True, shown=True),
-    Col("global_ip", "globalNetworking.ip", as_str, shown=True),
-    Col("internal_dns", "globalNetworking.internalDns", as_str, shown=True),
+    Col("global_ip", "globalNetworking.ip", _f.as_str, shown=True),
+    Col("internal_dns", "globalNetworking.internalDns", _f.as_str, shown=True),
     # A cluster member's place in its cluster (None on a standalone pod): rank and overlay address come late.
-    Col("cluster_id", "cluster.id", as_str),
-    Col("cluster_rank", "cluster.rank", as_int),
-    Col("cluster_role", "cluster.role", as_str),
-    Col("cluster_ip", "cluster.ip", as_str),
+    Col("cluster_id", "cluster.id", _f.as_str),
+    Col("cluster_rank", "cluster.rank", _f.as_int),
+    Col("cluster_role", "cluster.role", _f.as_str),
+    Col("cluster_ip", "cluster.ip", _f.as_str),
     # What a create is placed on and how (``pod_create_body`` builds its blocks).
     option("gpu_type_ids", list),
     option("cpu_flavor_ids", list),
@@ -139,12 +125,11 @@ DEFAULT_VCPUS = 2
 
 class _PodSpecRules(Record):
     """What any pod spec holds, whoever built it: what it is placed on (GPU types or requirements; a CPU pod's
-    flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). That a create needs an
-    image or a template is ``_api.inputs.PodInput.create_problem``'s, what a CPU pod cannot have
-    ``_api.catalog``'."""
+    flavors), ``22/tcp`` with ``start_ssh``, a CPU pod's vCPUs (REST v2 requires a count). What else a create
+    needs: ``_api.inputs.PodInput.create_problem``, ``_api.catalog``."""
 
     def check(self) -> None:
-        filled: dict[str, Any] = {"ports": with_ssh_port(self.ports, self.start_ssh)}
+        filled: dict[str, Any] = {"ports": _f.with_ssh_port(self.ports, self.start_ssh)}
         if self.compute_type.upper() == "CPU":
             if not self.cpu_flavor_ids:
                 raise ValueError("creating a CPU pod needs cpu_flavor_ids (e.g. ['cpu3c']).")
@@ -178,7 +163,7 @@ def describe_pod(pod: Any) -> dict | None:
         "uptime_seconds": pod.uptime_seconds if runtime_status == podstate.RUNNING else None,
         "gpu": {"type": pod.gpu_type, "count": pod.gpu_count or 0, "vcpu_count": pod.gpu_vcpu_count,
                 "memory_gb": pod.gpu_memory_gb},
-        "ports": port_list(pod.ports),
+        "ports": _f.port_list(pod.ports),
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else podstate.ssh_not_ready(pod, runtime_status, reason),
     }

@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""Derived runtime status, public SSH address and "why no ssh" texts of a ``pod_fields.PodView`` (pure Python).
-
-The rules: docs/dev/wait-and-status.md section 6 (REST v2's status mapped onto the five-value vocabulary) and
-section 6.1 (why no SSH)."""
+"""Derived runtime status, public SSH address and "why no ssh" texts of a ``pod_fields.PodView`` (pure Python); the
+rules: docs/dev/wait-and-status.md, sections 6 (the five-value vocabulary) and 6.1 (why no SSH)."""
 
 from __future__ import annotations
 
@@ -48,9 +46,8 @@ def _upper(value):
 
 
 def derive_status(status: object, reported: bool = False) -> tuple[str, str | None]:
-    """REST v2 ``status`` (and whether ``runtime`` says anything) mapped onto the five-value vocabulary
-    (docs/dev/wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime).
-    """
+    """REST v2 ``status`` (and whether ``runtime`` says anything) mapped onto the five-value vocabulary (docs/dev/
+    wait-and-status.md, section 6). The runtime counts only for RUNNING (stopped pods keep stale runtime)."""
     value = _upper(status)
     if value == "RUNNING":
         return (RUNNING, None) if reported else (INITIALIZING, "awaiting_container")
@@ -98,11 +95,6 @@ def is_public_ip(ip: str | None) -> bool:
                 or address.is_multicast or address.is_reserved)
 
 
-def declares_22(ports: list[str] | str | None) -> bool:
-    """Any port whose part before ``/`` is 22 (``22``, ``22/tcp``, even ``22/udp``)."""
-    return declares_port(ports, 22)
-
-
 def ssh_command(host, port, user="root"):
     return f"ssh {user}@{host} -p {port}"
 
@@ -116,8 +108,7 @@ def public_ssh(pod: PodView) -> dict | None:
     status, _ignored = derive(pod)
     if known_down(status):
         return None
-    # ssh.direct is RunPod's own answer and authoritative: no private-range filtering
-    # (docs/dev/wait-and-status.md, section 4).
+    # ssh.direct is RunPod's own answer and authoritative: no private-range filtering (wait-and-status.md, sec. 4).
     direct = pod.ssh_direct
     if direct is not None and direct.host and direct.port:
         return _address(direct.host, direct.port, direct.user or "root", direct.command)
@@ -127,34 +118,24 @@ def public_ssh(pod: PodView) -> dict | None:
     return None
 
 
-def _add_22_remedy(pod):
-    ports = ",".join([*split_ports(pod.ports), "22/tcp"])
-    return (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
-            f"id={pod.id or '<pod-id>'} ports={ports} (the whole list is replaced, and changing it may restart the "
-            "container)")
-
-
-def explain(pod: PodView, runtime_status: str, reason: str | None = None) -> str | None:
-    """Why a pod is not up (docs/dev/wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
-    if runtime_status == INITIALIZING:
-        return "no container reported yet (image pull, container create or boot)"
-    if runtime_status == STOPPED:
-        pod_id = pod.id or "<pod-id>"
-        why = " after a container error" if reason == "container_error" else ""
-        return f"pod is stopped{why}; start it with runpod.cloud.pod id={pod_id} state=running"
-    return "pod is terminated" if runtime_status == TERMINATED else None
-
-
 def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str | None = None) -> str | None:
-    """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None."""
+    """``pod not ready[: <detail>]`` when the pod has no usable public SSH address, else None (docs/dev/
+    wait-and-status.md, section 6.1; remedies phrased for Ansible users)."""
     if runtime_status is None:
         runtime_status, reason = derive(pod)
     if not known_down(runtime_status) and public_ssh(pod) is not None:
         return None
-    if runtime_status != RUNNING:
-        detail = explain(pod, runtime_status, reason)
-    elif not declares_22(pod.ports):
-        detail = _add_22_remedy(pod)
+    if runtime_status == INITIALIZING:
+        detail: str | None = "no container reported yet (image pull, container create or boot)"
+    elif runtime_status == STOPPED:
+        why = " after a container error" if reason == "container_error" else ""
+        detail = f"pod is stopped{why}; start it with runpod.cloud.pod id={pod.id or '<pod-id>'} state=running"
+    elif runtime_status != RUNNING:
+        detail = "pod is terminated" if runtime_status == TERMINATED else None
+    elif not declares_port(pod.ports, 22):
+        detail = (f"pod does not publish 22/tcp; add 22/tcp to the pod's ports option, e.g. runpod.cloud.pod "
+                  f"id={pod.id or '<pod-id>'} ports={','.join([*split_ports(pod.ports), '22/tcp'])} (the whole list "
+                  "is replaced, and changing it may restart the container)")
     elif any(port.private == 22 for port in pod.runtime_ports):
         detail = "port 22 is mapped but not publicly routable on this machine"
     else:

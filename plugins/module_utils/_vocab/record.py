@@ -2,10 +2,8 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""``Record``: the base of the views and specs, in plain Python. Their values come converted (``fields.Table``) or
-checked (the input models), so no validating library is needed, and keeping pydantic out keeps it out of every
-read-only task (docs/dev/architecture.md, "Import cost"). The method names are pydantic's, so both read alike.
-"""
+"""``Record``: the base of the views and specs, in plain Python (their values come converted or checked), with
+pydantic's method names; keeping pydantic out keeps it out of every task (docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
@@ -23,9 +21,7 @@ class FieldInfo:
     __slots__ = ("default", "default_factory", "repr")
 
     def __init__(self, default: Any = _MISSING, default_factory: Any = None, repr: bool = True) -> None:
-        self.default = default
-        self.default_factory = default_factory
-        self.repr = repr
+        self.default, self.default_factory, self.repr = default, default_factory, repr
 
     @property
     def required(self) -> bool:
@@ -40,13 +36,10 @@ def Field(default: Any = _MISSING, *, default_factory: Any = None, repr: bool = 
 
 
 class Record:
-    """Declared fields (class annotations, defaults as class values or ``Field``), keyword construction.
-
-    Unknown keywords are ignored, as the API may add fields; a missing required field raises ``ValueError``.
-    A value given as a dict (or a list of dicts) for a field whose annotation names another ``Record`` is built
-    into that record, so ``model_validate(record.model_dump())`` gives the record back. Subclasses may define
-    ``check(self)``, run after construction, to enforce their rules (raise ``ValueError``).
-    """
+    """Declared fields (class annotations, defaults as class values or ``Field``), keyword construction. Unknown
+    keywords are ignored (the API may add fields); a missing required one is a ``ValueError``. A dict (or list of
+    dicts) for a field annotated with another ``Record`` is built into it, so ``model_validate(r.model_dump())``
+    gives ``r`` back. ``check(self)``, run after construction, enforces a subclass's rules (raise ``ValueError``)."""
 
     model_fields: dict[str, FieldInfo] = {}
     _nested: dict[str, type] | None = None
@@ -108,11 +101,8 @@ class Record:
 
     def model_dump(self, *, mode: str = "python", include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """The fields as plain data (nested records as dicts); ``mode`` is accepted for pydantic's callers."""
-        return {
-            name: _dump(getattr(self, name))
-            for name in self.model_fields
-            if (include is None or name in include) and (exclude is None or name not in exclude)
-        }
+        return {name: _dump(getattr(self, name)) for name in self.model_fields
+                if (include is None or name in include) and (exclude is None or name not in exclude)}
 
     def model_copy(self, *, update: dict | None = None) -> Any:
         """A shallow copy with ``update`` applied, not checked again (as pydantic's)."""
@@ -129,9 +119,7 @@ class Record:
     __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic models are
 
     def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{name}={getattr(self, name)!r}" for name, info in self.model_fields.items() if info.repr
-        )
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, info in self.model_fields.items() if info.repr)
         return f"{type(self).__name__}({shown})"
 
 

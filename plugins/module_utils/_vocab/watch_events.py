@@ -2,14 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
-"""What changed between two reads of the account, as Event-Driven Ansible events (pure Python, no I/O).
-
-The ``runpod.cloud.watch`` event source (extensions/eda/plugins/event_source/watch.py) reads one list per kind and
-interval and hands every successful read to the watcher of that kind; a failed read is reported with
-``read_failed``. Records are plain dicts built from the views by ``pod_record``, ``endpoint_record`` and
-``cluster_record`` with the same ``describe_*`` functions the ``_info`` modules use, so an event says what
-``pod_info`` would. docs/eda.md is the event catalogue.
-"""
+"""What changed between two reads of the account, as Event-Driven Ansible events (pure Python, no I/O), for the
+``runpod.cloud.watch`` event source. Records are built with the ``_info`` modules' ``describe_*``, so an event says
+what ``pod_info`` would; docs/eda.md is the event catalogue."""
 
 from __future__ import annotations
 
@@ -33,23 +28,10 @@ GONE_AFTER = 2
 
 def event(kind: str, record: dict, name: str, at: str, **extra: Any) -> dict:
     """One event: ``{"runpod": {kind, id, name, event, from, to, runtime_status, reason, at, ..., resource}}``."""
-    body = {
-        "kind": kind,
-        "id": record["id"],
-        "name": record.get("name"),
-        "event": name,
-        "from": extra.pop("from_", None),
-        "to": extra.pop("to", None),
-        "runtime_status": record.get("runtime_status"),
-        "reason": record.get("reason"),
-        "at": at,
-    }
-    body.update(extra)
-    body["resource"] = record.get("resource")
-    return {"runpod": body}
-
-
-# -- records ---------------------------------------------------------------------------------------------------
+    body = {"kind": kind, "id": record["id"], "name": record.get("name"), "event": name,
+            "from": extra.pop("from_", None), "to": extra.pop("to", None),
+            "runtime_status": record.get("runtime_status"), "reason": record.get("reason"), "at": at}
+    return {"runpod": {**body, **extra, "resource": record.get("resource")}}
 
 
 def pod_record(pod: Any) -> dict:
@@ -74,9 +56,8 @@ def worker_facts(summary: Any) -> dict | None:
 
 
 def endpoint_status(workers: dict) -> tuple[str, str | None]:
-    """``(status, reason)`` of an endpoint from its ``worker_facts``: ready as the endpoint wait judges it (a worker on
-    the current release idle or running), else unhealthy, initializing (reason ``rollout`` while old workers remain)
-    or no_workers (scaled to zero)."""
+    """``(status, reason)`` of an endpoint from its ``worker_facts``: ready as the endpoint wait judges it, else
+    unhealthy, initializing (reason ``rollout`` while old workers remain) or no_workers (scaled to zero)."""
     if workers["serving"] > 0:
         return "ready", None
     if workers["unhealthy"] > 0:
@@ -120,15 +101,10 @@ def cluster_record(cluster: Any, members: list) -> dict:
             "members": tracked, "resource": resource}
 
 
-# -- watchers ---------------------------------------------------------------------------------------------------
-
-
 class Watcher:
-    """Tracks one kind across reads; ``observe`` returns the events of one successful read.
-
-    The first read only learns what exists (one ``seen`` event each with ``emit_initial``); later reads report
-    ``created``, ``status_changed`` and, after ``GONE_AFTER`` successful reads in a row without it, ``gone``.
-    """
+    """Tracks one kind across reads; ``observe`` returns the events of one successful read. The first read only
+    learns what exists (``seen`` events with ``emit_initial``); later reads report ``created``, ``status_changed``
+    and, after ``GONE_AFTER`` successful reads in a row without it, ``gone``."""
 
     kind = ""
 
@@ -157,6 +133,9 @@ class Watcher:
                 events.extend(self.appeared(record, at))
             else:
                 record = self.merge(old, record)
+                if old.get("runtime_status") != record.get("runtime_status"):
+                    events.append(self.event(record, "status_changed", at, from_=old.get("runtime_status"),
+                                             to=record.get("runtime_status")))
                 events.extend(self.changed(old, record, at))
             self.known[resource_id] = record
         for resource_id in [key for key in self.known if key not in current]:
@@ -171,11 +150,6 @@ class Watcher:
     def event(self, record: dict, name: str, at: str, **extra: Any) -> dict:
         return event(self.kind, record, name, at, **extra)
 
-    def status_events(self, old: dict, new: dict, at: str) -> list:
-        if old.get("runtime_status") == new.get("runtime_status"):
-            return []
-        return [self.event(new, "status_changed", at, from_=old.get("runtime_status"), to=new.get("runtime_status"))]
-
     # Hooks of the kinds.
     def merge(self, old: dict, new: dict) -> dict:
         return new
@@ -184,7 +158,8 @@ class Watcher:
         return []
 
     def changed(self, old: dict, new: dict, at: str) -> list:
-        return self.status_events(old, new, at)
+        """The kind's own events of a resource seen again (after its ``status_changed``)."""
+        return []
 
     def forget(self, resource_id: str) -> None:
         """A resource is gone (hook)."""
@@ -209,19 +184,15 @@ class PodWatcher(Watcher):
             self.awaiting.discard(new["id"])
         elif old["runtime_status"] != _podstate.RUNNING:
             self.awaiting.add(new["id"])
-        return self.status_events(old, new, at)
+        return []
 
     def forget(self, resource_id):
         self.awaiting.discard(resource_id)
 
     def awaiting_ssh(self) -> dict:
         """``{pod id: (host, port)}``: pods that just turned running, not yet proven, with a public SSH address."""
-        targets = {}
-        for pod_id in sorted(self.awaiting):
-            ssh = (self.known.get(pod_id) or {}).get("resource", {}).get("ssh")
-            if ssh:
-                targets[pod_id] = (ssh["host"], ssh["port"])
-        return targets
+        found = {pod_id: self.known.get(pod_id, {}).get("resource", {}).get("ssh") for pod_id in sorted(self.awaiting)}
+        return {pod_id: (ssh["host"], ssh["port"]) for pod_id, ssh in found.items() if ssh}
 
     def ssh_answered(self, pod_id: str, at: str) -> list:
         """The ``ready`` event of a pod whose SSH banner answered (once; nothing for a pod no longer awaited)."""
@@ -250,7 +221,7 @@ class EndpointWatcher(Watcher):
         return []
 
     def changed(self, old, new, at):
-        events = self.status_events(old, new, at)
+        events: list = []
         before, after = old["workers"], new["workers"]
         if before is None or after is None:
             return events
@@ -296,7 +267,7 @@ class ClusterWatcher(Watcher):
         return {**new, "members": members, "runtime_status": cluster_status(live)}
 
     def changed(self, old, new, at):
-        events = self.status_events(old, new, at)
+        events: list = []
         for member_id, member in sorted(new["members"].items()):
             before = old["members"].get(member_id)
             was = before["runtime_status"] if before else None

@@ -16,8 +16,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.billing_input im
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.account import Account, amount_key
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.account_fields import NetworkVolumeSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TEMPLATE
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE
 
 V2 = "https://rest.example.test/v2"
 VOLUME = {"id": "agv6w2qcg7", "name": "data", "size": 50, "dataCenter": "EU-RO-1", "type": "HIGH_PERFORMANCE"}
@@ -223,8 +223,8 @@ def test_amount_keys():
 def test_registry_id_reaches_the_bodies_and_views():
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
     from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import pod_create_body, pod_update_body
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TemplateSpec
     from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateSpec
 
     spec = PodSpec(name="p", image="me/private:1", gpu_type_ids=["g"], registry_id="reg1")
     assert pod_create_body(spec, "g")["registry"] == "reg1"

@@ -8,7 +8,7 @@ import pytest
 from payloads import Router, backend_with, problem
 
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TemplateSpec
 
 # -- templates -------------------------------------------------------------------------------------
 

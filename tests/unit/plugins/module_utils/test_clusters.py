@@ -17,8 +17,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import u
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.ssh_probe import ProbeResult
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import CLUSTER as CLUSTERS
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateView
 
 API = "https://rest.example.test/v2"
 

@@ -25,10 +25,10 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import 
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules, pod_rules
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod as describe
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC as POD_SPEC
 
 API = "https://rest.example.test/v2"

@@ -30,8 +30,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoin
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import rename_change, wanted_name
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import fields as _norm
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 from ansible_collections.runpod.cloud.plugins.modules import ssh_key as ssh_key_module
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC as POD_SPEC

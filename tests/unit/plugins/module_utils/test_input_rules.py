@@ -115,10 +115,13 @@ def test_an_option_several_input_models_take_is_refused_with_one_message(option,
 def test_the_container_fields_are_declared_once_for_every_spec_and_view():
     from ansible_collections.runpod.cloud.plugins.module_utils._api import inputs as _inputs
     from ansible_collections.runpod.cloud.plugins.module_utils._vocab.cluster_fields import ClusterSpec
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import container_rows
+    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import (
+        TEMPLATE,
+        TemplateView,
+        container_rows,
+    )
     from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import ENDPOINT, EndpointSpec
     from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec, PodView
-    from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TEMPLATE, TemplateView
 
     container = {row.name for row in container_rows()}
     # Every spec and view of a containerized resource has the container fields, from the one declaration.

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from payloads import partial
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as ps
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import declares_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import (
     PodView,
     PortMapping,
@@ -177,7 +178,7 @@ def test_declared_but_not_yet_published():
 
 @pytest.mark.parametrize("ports", [["22"], ["22/tcp"], [" 22 /udp"], "8888/http, 22/tcp", "22"])
 def test_any_22_counts_as_declared(ports):
-    assert ps.declares_22(ports)
+    assert declares_port(ports, 22)
     # model_construct: the engine reads views, and ``ports`` may still arrive as a comma string.
     pod = partial(PodView, id="pod-1", status="RUNNING", runtime_reported=True, ports=ports)
     assert "does not publish" not in ps.ssh_not_ready(pod)
@@ -185,7 +186,7 @@ def test_any_22_counts_as_declared(ports):
 
 @pytest.mark.parametrize("ports", [[], None, "", ["2222/tcp", "220/tcp"], "8888/http,122/tcp"])
 def test_ports_without_22(ports):
-    assert not ps.declares_22(ports)
+    assert not declares_port(ports, 22)
 
 
 def test_port_splitting():

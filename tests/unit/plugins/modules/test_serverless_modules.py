@@ -17,8 +17,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.endpoint_inputs 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import endpoint_body
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import endpoint_rules as _endpoints
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.container_fields import TemplateView
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import EndpointView, Health
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.template_fields import TemplateView
 from ansible_collections.runpod.cloud.plugins.modules import endpoint as endpoint_module
 from ansible_collections.runpod.cloud.plugins.modules import endpoint_info as info_module
 from ansible_collections.runpod.cloud.plugins.modules import template as template_module
