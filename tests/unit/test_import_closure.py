@@ -18,11 +18,11 @@ from helpers.paths import REPO_ROOT
 PACKAGE = "ansible_collections.runpod.cloud.plugins.module_utils"
 UTILS = REPO_ROOT / "plugins" / "module_utils"
 MODULES = REPO_ROOT / "plugins" / "modules"
-# Issue #51's goals: secret <= 25, pod <= 45; every other module at most what it ships today.
+# What each module ships after issue #51 (its goals were secret <= 25, pod <= 45): a budget only goes down.
 BUDGET = {
-    "billing_info": 17, "cluster": 48, "cluster_info": 24, "container_registry": 24, "endpoint": 39,
-    "endpoint_info": 23, "endpoint_job": 27, "gpu_type_info": 16, "network_volume": 24, "network_volume_info": 17,
-    "pod": 45, "pod_info": 38, "secret": 25, "secret_info": 16, "ssh_key": 20, "template": 25,
+    "billing_info": 14, "cluster": 39, "cluster_info": 19, "container_registry": 19, "endpoint": 32,
+    "endpoint_info": 20, "endpoint_job": 22, "gpu_type_info": 12, "network_volume": 19, "network_volume_info": 14,
+    "pod": 39, "pod_info": 32, "secret": 19, "secret_info": 13, "ssh_key": 13, "template": 19,
 }
 # Not there yet, and what keeps it above (none: every module is within its budget).
 NOT_YET: dict[str, str] = {}

@@ -103,7 +103,7 @@ def test_strict_keeps_waiting_without_rechecks_and_names_the_unverified_pods_at_
     assert result.recheck is None  # the step reads a log (an API call): only the next read checks again
     timeout = WaitError("wait_timeout", "ssh on 2 pods", "timed out", elapsed=60)
     msg, extra = batch.explain_unverified(lambda: ("Timed out.", {"not_ready": ["a", "b"]}), timeout,
-                                                  poller.trusts, ["a", "b"])
+                                          poller.trusts, ["a", "b"])
     assert msg.startswith("pod b ") and msg.endswith(" The pod was kept. Timed out.") and "pod a " not in msg
     assert KEYS[40002].fingerprint in msg and "host_key_checking: strict" in msg
     assert extra == {"not_ready": ["a", "b"], "code": "host_key_unverified"}
