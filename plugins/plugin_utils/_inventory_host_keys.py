@@ -31,7 +31,7 @@ def check_pods(backend, records, mode, *, run, scan=_check.scan, read_logs=None)
                for record in records if record.get("ssh")}
     if not targets:
         return {}
-    read_logs = read_logs or functools.partial(LogReader(backend).pods, sources=("container",))
+    read_logs = read_logs or functools.partial(LogReader(backend, **_check.CHECK_READ).pods, sources=("container",))
     checks = _check.check_hosts(targets, mode, scan=functools.partial(scan, run=run), read_logs=read_logs)
     return {pod_id: _found(mode, checked) for pod_id, checked in checks.items()}
 

@@ -51,11 +51,8 @@ class LogReader:
             except Exception as exc:  # logs are extra information: a bug here must not fail the task
                 return logs_block(unavailable=self.client.redact(f"reading the logs failed ({type(exc).__name__})"))
 
-        if len(jobs) <= 1 or self.concurrency == 1:
-            blocks = [one(job) for job in jobs]
-        else:
-            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(jobs))) as pool:
-                blocks = list(pool.map(one, jobs))
+        with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(jobs)))) as pool:
+            blocks = list(pool.map(one, jobs))
         found: dict = {key: [] for key in targets}
         for (key, _path, _source), block in zip(jobs, blocks, strict=True):
             found[key].append(block)

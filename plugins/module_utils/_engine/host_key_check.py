@@ -33,6 +33,9 @@ DEFAULT_TIMEOUT = 10.0
 SSH_CLIENT_MISSING = "ssh_client_missing"
 # The start script prints the fingerprint block early: the newest 1000 lines hold it even after a chatty start.
 HOST_KEY_LINES = 1000
+# The check's log read (docs/pods.md "What the check costs"): it ends when the history decides (VouchWatch), else
+# 0.3 s (quiet) after its last line (the start script prints its block within that of sshd answering), else at 1.5 s.
+CHECK_READ = {"budget": 1.5, "quiet": 0.3}
 # Scans at once (one ssh-keyscan process each), as many as log reads (_backend.log_reads.MAX_CONCURRENT_READS).
 SCAN_CONCURRENCY = 8
 # Runs argv with no stdin; answers (returncode, stdout, stderr); raises OSError when the tool cannot start.
@@ -212,27 +215,25 @@ class HostCheck:
             return _host_keys.mismatch_message(self.pod_id, address, self.result)
         if not self.verdict.ready:
             return _host_keys.unverified_message(self.pod_id, address, self.result)
-        return _host_keys.pinned_warning(self.pod_id, address, self.result) if self.verdict.warning else ""
+        warning = self.verdict.warning
+        return _host_keys.pinned_warning(self.pod_id, address, self.result, self.unavailable) if warning else ""
 
 
 def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callable[..., ScanResult],
                 read_logs: Callable[..., dict], deadline: float | None = None) -> dict[str, HostCheck]:
-    """``{pod id: HostCheck}`` for ``{pod id: (host, port)}``: the scans at once, then one batch of log reads."""
+    """``{pod id: HostCheck}`` for ``{pod id: (host, port)}``: one batch of log reads beside the scans (a pod costs
+    the slower of its scan and its read, not their sum); a read that meets a fingerprint waits for its pod's scan."""
     options = _ssh_probe.probe_options(deadline)
-    if len(targets) == 1:  # a wait's step scans in the caller's thread (a batch wait runs its steps in a pool)
-        scans = {pod_id: scan(host, port, **options) for pod_id, (host, port) in targets.items()}
-    else:
-        with ThreadPoolExecutor(min(SCAN_CONCURRENCY, len(targets))) as pool:
-            presented = pool.map(lambda pod_id: scan(*targets[pod_id], **options), targets)
-            scans = dict(zip(targets, presented, strict=True))
+    with ThreadPoolExecutor(1) as reader, ThreadPoolExecutor(min(SCAN_CONCURRENCY, len(targets))) as pool:
+        scanning = {pod_id: pool.submit(scan, host, port, **options) for pod_id, (host, port) in targets.items()}
+        stops = {pod_id: _host_keys.VouchWatch(functools.partial(lambda done: done.result().keys, future))
+                 for pod_id, future in scanning.items()} if mode != "off" else {}
+        reading = reader.submit(read_logs, list(stops), HOST_KEY_LINES, stops=stops) if stops else None
+        scans = {pod_id: future.result() for pod_id, future in scanning.items()}
+        logs = reading.result() if reading is not None else {}
     missing = next((found for found in scans.values() if found.unavailable), None)
     if missing is not None:
         raise PollError(SSH_CLIENT_MISSING, missing.detail, fatal=True)
-    checked = [pod_id for pod_id, found in scans.items() if found.ok] if mode != "off" else []
-    # Each read ends once the log vouched for every presented key (the usual case: RunPod's start script prints
-    # them), not when the never-closing stream goes quiet, which would cost every ready pod a second.
-    stops = {pod_id: _host_keys.VouchWatch(scans[pod_id].keys) for pod_id in checked}
-    logs = read_logs(checked, HOST_KEY_LINES, stops=stops) if checked else {}
     checks = {}
     for pod_id, (host, port) in targets.items():
         scanned, block = scans[pod_id], logs.get(pod_id) or {}
@@ -271,6 +272,8 @@ class TrustStep:
                               read_logs=self.read_logs, deadline=deadline)[pod.id]
         if not checked.scanned.ok:  # sshd is still starting: the next poll scans again
             return False, f"ssh banner at {text}, but no host key yet: {checked.scanned.detail}"
+        if (checked.unavailable or "").endswith("(rate_limited)"):  # the next poll's read waits for the quota
+            return False, f"host key at {text} not checked yet: {checked.unavailable}"
         if checked.verdict.failure:
             raise PollError(checked.verdict.failure, checked.message(), fatal=True)
         if not checked.verdict.ready:

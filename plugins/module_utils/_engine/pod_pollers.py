@@ -20,7 +20,7 @@ WAIT_FOR = ("ssh", "running")
 # One pod's wait may also log in (``wait_for: login``, after the host key step: ``host_key_check.TrustStep``).
 POD_WAIT_FOR = (*WAIT_FOR, "login")
 # How many host key steps of a batch wait run at once (each runs ssh-keyscan and one bounded log read).
-TRUST_CONCURRENCY = 8
+TRUST_CONCURRENCY = 32
 # How many waiting pods a batch wait's running count names before "and N more".
 COUNT_NAMES = 3
 
@@ -239,9 +239,7 @@ class BatchPodPoller(Poller):
                 self.states[pod_id] = f"ssh port {text} allocated but not reachable: {result.detail}"
         if checked:  # the host key steps; the first mismatch fails the wait once every started step has ended
             with ThreadPoolExecutor(min(TRUST_CONCURRENCY, len(checked))) as pool:
-                futures = [pool.submit(self._trusted, pod_id, address) for pod_id, address in checked.items()]
-            for future in futures:
-                future.result()
+                list(pool.map(lambda item: self._trusted(*item), checked.items()))
         # A pod whose host key step ran is not rechecked between reads: the step reads its container log (an API call).
         pending = {pod_id: address for pod_id, address in targets.items()
                    if pod_id not in self.done and pod_id not in checked}

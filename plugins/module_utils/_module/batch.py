@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import TrustStep
+from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import CHECK_READ, TrustStep
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import BatchLines, BatchPodPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
@@ -118,15 +118,13 @@ def trust_step(waiter, wait_for, private_key_file=None):
     if wait_for == "running" or (mode == "off" and private_key_file is None):
         return None
     # A failed read is a block with no lines: no fingerprints this poll, read again at the next one.
-    read_logs = functools.partial(_logs.read_pods, waiter, sources=("container",))
+    read_logs = functools.partial(_logs.read_pods, waiter, sources=("container",), **CHECK_READ)
     return TrustStep(mode, read_logs, private_key_file, run=waiter.host.run_command)
 
 
 def trust_factory(waiter, wait_for):
     """One host key step per pod of a batch wait (``BatchPodPoller``'s ``trust``), or None."""
-    if trust_step(waiter, wait_for) is None:
-        return None
-    return lambda: trust_step(waiter, wait_for)
+    return None if trust_step(waiter, wait_for) is None else functools.partial(trust_step, waiter, wait_for)
 
 
 def with_host_keys(described, step, warn):

@@ -13,7 +13,7 @@ import binascii
 import hashlib
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 VERIFIED = "verified"
@@ -37,6 +37,9 @@ _FINGERPRINT_LINE = re.compile(
     r"\((?P<label>[A-Z][A-Z0-9]*(?:-SK)?)\)\s*$"
 )
 _KEY_PATH_LINE = re.compile(r"(?:^|\s)Key: (?P<path>\S+\.pub)\s*$")
+# sshd starting (``service ssh start``, ``sshd -D -e``), and what belongs to that start or the block after it.
+_SSHD_START = re.compile(r"Starting OpenBSD Secure Shell server|sshd.*\bStarting\b|Server listening on", re.I)
+_START_OUTPUT = re.compile(r"^\W*(?:\.\.\.done|\[ ?OK ?\]|OK|SSH host keys:|Key: \S+\.pub)\W*$|^\s*$", re.I)
 # Terminal colours, raw or as the log reader shows control characters (``\x1b[0m``), and stray carriage returns.
 _NOISE = re.compile(r"(?:\x1b|\\x1b)\[[0-9;?]*[A-Za-z]|\r|\\x0d")
 
@@ -120,19 +123,26 @@ def logged_fingerprints(lines: Iterable[object]) -> list[LoggedFingerprint]:
 
 
 class VouchWatch:
-    """Fed a log line by line, true once the log has shown every presented key's fingerprint (never for none): a
-    read may stop there, as more lines cannot change what ``check`` makes of them (``verified``, every key trusted)."""
+    """Fed a pod's container log line by line while ``presented()`` (blocking until the scan ends) gets its keys, true
+    once the log showed every presented key's fingerprint (never for none), or sshd's start then other output with no
+    fingerprint before (the start script went on without the block, as custom images do): docs/dev/logs.md rule 2."""
 
-    def __init__(self, presented: Iterable[PresentedKey]):
-        self._missing = {key.fingerprint for key in presented}
-        self._any = bool(self._missing)
+    def __init__(self, presented: Callable[[], Iterable[PresentedKey]]):
+        self._presented, self._started, self._went_on = presented, False, False
+        self._missing: set[str] | None = None
+        self._seen: set[str] = set()
 
     def __call__(self, entry: object) -> bool:
-        if self._missing:
-            match = _FINGERPRINT_LINE.search(_text(entry))
-            if match is not None:
-                self._missing.discard(match.group("fingerprint"))
-        return self._any and not self._missing
+        text = _text(entry)
+        match, starts = _FINGERPRINT_LINE.search(text), bool(_SSHD_START.search(text))
+        if match is not None:  # only a fingerprint needs the keys: wait for the scan (its own timeout bounds it)
+            self._seen.add(match.group("fingerprint"))
+            if self._missing is None:
+                self._missing = {key.fingerprint for key in self._presented()}
+        elif self._started and not (starts or self._seen or _START_OUTPUT.search(text)):
+            self._went_on = True
+        self._started = self._started or starts
+        return self._went_on or bool(self._missing and self._missing <= self._seen)
 
 
 def fingerprint(key: str | bytes) -> str:
@@ -251,7 +261,8 @@ def unverified_message(pod_id: str, address: str, result: HostKeyCheck) -> str:
             "print `ssh-keygen -lf` of each /etc/ssh/*.pub, as RunPod's start script does. The pod was kept.")
 
 
-def pinned_warning(pod_id: str, address: str, result: HostKeyCheck) -> str:
-    """The warning of ``log`` when the log shows no fingerprints: the keys are pinned, not verified."""
-    return (f"pod {pod_id} at {address}: its container log shows no host key fingerprints, so the host key seen "
-            f"at readiness ({_listed(result.trusted)}) is pinned without verification.")
+def pinned_warning(pod_id: str, address: str, result: HostKeyCheck, unread: str | None = None) -> str:
+    """The warning of ``log`` when the log shows no fingerprints (or ``unread``: why it was not read): pinned."""
+    shows = f"could not be read ({unread})" if unread else "shows no host key fingerprints"
+    return (f"pod {pod_id} at {address}: its container log {shows}, so the host key seen at readiness "
+            f"({_listed(result.trusted)}) is pinned without verification.")

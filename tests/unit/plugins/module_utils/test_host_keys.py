@@ -259,7 +259,7 @@ def test_a_read_stopped_by_the_watch_gives_the_check_of_the_whole_log(presented,
         chosen = pools[pool][index % len(pools[pool])]
         if chosen is not None:
             lines.append(f"256 {chosen} root@pod (ED25519)" if pool < 2 else chosen)
-    watch = hk.VouchWatch(keys)
+    watch = hk.VouchWatch(lambda: keys)
     stopped = next((index for index, line in enumerate(lines) if watch(line)), None)
     shown = {entry.fingerprint for entry in hk.logged_fingerprints(lines)}
     # It stops exactly at the line that completes the set of presented fingerprints, and never without it.
@@ -276,7 +276,7 @@ def test_a_read_stopped_by_the_watch_gives_the_check_of_the_whole_log(presented,
 
 def test_the_watch_reads_the_readers_entries_and_is_never_satisfied_by_no_keys():
     key = hk.PresentedKey("ssh-ed25519", "k", "SHA256:" + "A" * 43)
-    watch = hk.VouchWatch([key])
+    watch = hk.VouchWatch(lambda: [key])
     assert not watch({"ts": "t", "line": "SSH host keys:"})
     assert watch({"ts": "t", "line": "\\x1b[0m256 SHA256:" + "A" * 43 + " root@pod (ED25519)"})
-    assert not hk.VouchWatch([])("256 SHA256:" + "A" * 43 + " root@pod (ED25519)")
+    assert not hk.VouchWatch(lambda: [])("256 SHA256:" + "A" * 43 + " root@pod (ED25519)")
