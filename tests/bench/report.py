@@ -185,6 +185,7 @@ def summary(runs: list[dict[str, str]], quota: list[dict[str, str]], timings: di
                 _yes(row.get("created_once", ""))))
         lines.append("")
     figures = timings.get("figures") or {}
+    lines += host_key_cost(figures)
     if figures:
         lines.append("Wall-clock budgets of the same `make bench` (`tests/bench/timing`): %s." % "; ".join(
             "%s: %s" % (name, ", ".join("%s %s" % (k, v) for k, v in sorted(values.items())))
@@ -193,6 +194,33 @@ def summary(runs: list[dict[str, str]], quota: list[dict[str, str]], timings: di
     if len(lines) == 2:
         lines += ["Nothing measured in this run.", ""]
     return lines
+
+
+HOST_KEY_ONE = "host key check, one pod, "
+HOST_KEY_MODES = ("check off", "prints fingerprints", "prints none")
+
+
+def host_key_cost(figures: dict[str, Any]) -> list[str]:
+    """The host key check's cost (issue 54, ``tests/bench/timing/test_host_key_cost.py``): one pod's wait past its
+    sshd under each mode side by side, and what the check adds to ``off``; none when the run did not measure it."""
+    rows = [(mode, figures.get(HOST_KEY_ONE + mode)) for mode in HOST_KEY_MODES]
+    if not any(values for _mode, values in rows):
+        return []
+    lines = ["The host key check, from one run: a `pod_info` wait on one pod, from its sshd answering to the wait "
+             "ending (s; RUNNING first, default `wait_interval`), and what the check adds to `off` (p50):", "",
+             "| image | p50 | p95 | check's cost (p50) | runs |", "|---|---|---|---|---|"]
+    base = (figures.get(HOST_KEY_ONE + "check off") or {}).get("p50_s")
+    for mode, values in rows:
+        values = values or {}
+        cost = ("%.2f" % (values["p50_s"] - base) if mode != "check off" and base is not None
+                and values.get("p50_s") is not None else "-")
+        lines.append("| %s | %s | %s | %s | %s |" % (mode, values.get("p50_s", "n/a"), values.get("p95_s", "n/a"), cost,
+                                                    values.get("runs", "n/a")))
+    batch = figures.get("host key check, pod_info batch wait, 10 pods printing none") or {}
+    if batch:
+        lines += ["", "A 10-pod `pod_info` wait with the check on, every pod printing no fingerprints, ended %s s "
+                  "after the last pod's sshd answered." % batch.get("seconds_after_last_sshd", "n/a")]
+    return [*lines, ""]
 
 
 def _yes(value: str) -> str:

@@ -236,3 +236,19 @@ def test_without_a_run_the_page_says_run_make_bench(docs):
     _csv(docs / "benchmarks" / "sweep.csv", RUNS)
     with pytest.raises(SystemExit, match=r"no meta\.json"):
         _page(docs)
+
+
+def test_the_summary_shows_the_host_key_checks_cost_beside_off():
+    figures = {
+        "host key check, one pod, check off": {"p50_s": 0.2, "p95_s": 0.3, "runs": 5},
+        "host key check, one pod, prints fingerprints": {"p50_s": 0.25, "p95_s": 0.35, "runs": 5},
+        "host key check, one pod, prints none": {"p50_s": 0.45, "p95_s": 0.5, "runs": 5},
+        "host key check, pod_info batch wait, 10 pods printing none": {"seconds_after_last_sshd": 0.6},
+    }
+    text = "\n".join(report.summary([], [], {"run_id": RUN, "figures": figures}))
+    # The three modes side by side from one run, each with what it adds to off.
+    assert "| check off | 0.2 | 0.3 | - | 5 |" in text
+    assert "| prints fingerprints | 0.25 | 0.35 | 0.05 | 5 |" in text
+    assert "| prints none | 0.45 | 0.5 | 0.25 | 5 |" in text
+    assert "ended 0.6 s after the last pod's sshd answered" in text
+    assert report.host_key_cost({"pod wait ended by a 401, v2": {"seconds_from_fault_to_exit": 0.41}}) == []

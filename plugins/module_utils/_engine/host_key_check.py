@@ -34,8 +34,8 @@ SSH_CLIENT_MISSING = "ssh_client_missing"
 # The start script prints the fingerprint block early: the newest 1000 lines hold it even after a chatty start.
 HOST_KEY_LINES = 1000
 # The check's log read (docs/pods.md "What the check costs"): it ends when the history decides (VouchWatch), else
-# 0.3 s (quiet) after its last line (the start script prints its block within that of sshd answering), else at 1.5 s.
-CHECK_READ = {"budget": 1.5, "quiet": 0.3}
+# 0.2 s (quiet) after its last line (the start script prints its block within 0.1 s of sshd answering), else 1.5 s.
+CHECK_READ = {"budget": 1.5, "quiet": 0.2}
 # Scans at once (one ssh-keyscan process each), as many as log reads (_backend.log_reads.MAX_CONCURRENT_READS).
 SCAN_CONCURRENCY = 8
 # Runs argv with no stdin; answers (returncode, stdout, stderr); raises OSError when the tool cannot start.
