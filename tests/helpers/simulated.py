@@ -44,13 +44,15 @@ def fresh_account(sim: Any, **settings: Any) -> None:
         sim.admin.configure(**settings)
 
 
-def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float = 0.25,
-                   prefix: str = "batch") -> tuple[list[str], list[float]]:
+def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float = 0.25, prefix: str = "batch",
+                   running: float | None = None, **behaviour: Any) -> tuple[list[str], list[float]]:
     """Seed ``count`` PROVISIONING pods that answer on ssh ``first``, ``first + step``, ... real seconds from
     now (5 s, 5.25 s, ... 9.75 s by default: ansible's start-up takes about 3 s). New pods stay PROVISIONING
     until their own delays are set, so none races ahead of the seed. Returns the ids and, per pod, the earliest
     ``time.time()`` at which it can answer (its delay counted from before the request that set it: the simulator
-    starts the delay when it handles that request, which a loaded machine may do a while later)."""
+    starts the delay when it handles that request, which a loaded machine may do a while later). With ``running``,
+    every pod is RUNNING with its port mapped that many seconds from now and its sshd answers as above (the wait
+    probes it first); ``behaviour``: more per-pod overrides (``ssh_host_key_log``)."""
     scale = sim.admin.config()["time_scale"]
     sim.admin.configure(provisioning_delay=FOREVER)
     ids = sim.admin.seed(count, status="PROVISIONING", name_prefix=prefix, ports=["22/tcp"])
@@ -58,7 +60,9 @@ def staggered_pods(sim: Any, count: int = 20, *, first: float = 5.0, step: float
     for index, pod_id in enumerate(ids):
         delay = first + step * index
         ready_at.append(time.time() + delay)
-        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=delay / scale, starting_delay=0, ssh_delay=0)
+        up = delay if running is None else running
+        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=up / scale, starting_delay=0,
+                                    ssh_delay=(delay - up) / scale, **behaviour)
     return ids, ready_at
 
 

@@ -38,7 +38,7 @@ _FINGERPRINT_LINE = re.compile(
 )
 _KEY_PATH_LINE = re.compile(r"(?:^|\s)Key: (?P<path>\S+\.pub)\s*$")
 # sshd starting (``service ssh start``, ``sshd -D -e``), and what belongs to that start or the block after it.
-_SSHD_START = re.compile(r"Starting OpenBSD Secure Shell server|sshd.*\bStarting\b|Server listening on", re.I)
+_SSHD_START = re.compile(r"\bStart(?:ing|ed)\b.*(?:\bsshd\b|OpenBSD Secure Shell)|Server listening on", re.I)
 _START_OUTPUT = re.compile(r"^\W*(?:\.\.\.done|\[ ?OK ?\]|OK|SSH host keys:|Key: \S+\.pub)\W*$|^\s*$", re.I)
 # Terminal colours, raw or as the log reader shows control characters (``\x1b[0m``), and stray carriage returns.
 _NOISE = re.compile(r"(?:\x1b|\\x1b)\[[0-9;?]*[A-Za-z]|\r|\\x0d")

@@ -17,10 +17,9 @@ set it), so the figures are upper bounds.
 from __future__ import annotations
 
 import statistics
-import time
 
 from helpers.playbooks import info_task, play
-from helpers.simulated import FOREVER
+from helpers.simulated import staggered_pods
 
 REPEATS = 5
 RUNNING_AFTER = 3.0  # real seconds from seeding: ansible's start-up takes about 2 s, so the wait sees the port first
@@ -33,16 +32,8 @@ BOUNDS = {"prints fingerprints": 0.4, "prints none": 0.5}
 def _seed(sim, count, log, prefix, step=0.0):
     """``count`` pods RUNNING at ``RUNNING_AFTER`` whose sshd answers ``SSHD_AFTER`` later (``step`` apart); ids and
     the earliest ``time.time()`` each can answer."""
-    scale = sim.admin.config()["time_scale"]
-    sim.admin.configure(provisioning_delay=FOREVER)
-    ids = sim.admin.seed(count, status="PROVISIONING", name_prefix=prefix, ports=["22/tcp"])
-    answers = []
-    for index, pod_id in enumerate(ids):
-        sshd = SSHD_AFTER + step * index
-        answers.append(time.time() + RUNNING_AFTER + sshd)
-        sim.admin.set_pod_behaviour(pod_id, provisioning_delay=RUNNING_AFTER / scale, starting_delay=0,
-                                    ssh_delay=sshd / scale, ssh_host_key_log=log)
-    return ids, answers
+    return staggered_pods(sim, count, first=RUNNING_AFTER + SSHD_AFTER, step=step, prefix=prefix,
+                          running=RUNNING_AFTER, ssh_host_key_log=log)
 
 
 def _wait(sim, run_playbook, tmp_path, ids, checking):

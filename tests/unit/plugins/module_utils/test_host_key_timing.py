@@ -16,6 +16,8 @@ from types import SimpleNamespace
 import httpx
 import pytest
 from helpers.fakes import FakeClock, full_backend
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as hkc
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.host_key_check import CHECK_READ, TrustStep
@@ -211,6 +213,7 @@ def test_a_fingerprint_read_before_the_scan_ended_waits_for_its_keys():
 @pytest.mark.parametrize("lines, decided", [
     ([*SSHD, "Starting Jupyter Lab..."], True),
     (["Server listening on 0.0.0.0 port 22.", "Server listening on :: port 22.", "app: ready"], True),
+    (["Started ssh.service - OpenBSD Secure Shell server.", "Started jupyter.service."], True),
     ([*SSHD, "SSH host keys:"], False),  # the block has begun
     ([*SSHD], False),  # the script may still print
     (["Starting Jupyter Lab...", "app: ready"], False),  # no sshd start to judge from
@@ -244,3 +247,35 @@ def test_a_batch_checks_every_newly_ready_pod_at_once():
 def test_batch_checks_run_at_least_ten_at_once():
     # A 10-pod pod_info wait checks all ten in one round (issue 54: 1.5 s after the last banner, not a sum of rounds).
     assert TRUST_CONCURRENCY >= 10
+
+
+# Lines by what they are to the watch: sshd's start, that start's own output or the block's head, a fingerprint of
+# the presented key or of another, and anything else a container prints.
+KINDS = {
+    "start": [" * Starting OpenBSD Secure Shell server sshd", "Server listening on 0.0.0.0 port 22.",
+              "Started ssh.service - OpenBSD Secure Shell server."],
+    "start_output": ["   ...done.", "[ OK ]", "SSH host keys:", "Key: /etc/ssh/ssh_host_ed25519_key.pub", ""],
+    "presented": [f"256 {KEY.fingerprint} root@pod-1 (ED25519)"],
+    "other_key": ["256 SHA256:" + "D" * 43 + " root@old (ED25519)"],
+    "app": ["Starting Jupyter Lab...", "step 1: loss 0.3", "Start script(s) finished, pod is ready to use."],
+}
+
+
+@given(st.lists(st.tuples(st.sampled_from(sorted(KINDS)), st.integers(0, 4)), max_size=25))
+def test_the_watch_stops_exactly_where_the_history_decides(picks):
+    lines = [(kind, KINDS[kind][index % len(KINDS[kind])]) for kind, index in picks]
+    watch = hk.VouchWatch(lambda: [KEY])
+    stopped = next((index for index, (_kind, line) in enumerate(lines) if watch(line)), None)
+    # The oracle: the first line at which the presented key's fingerprint has shown, or at which other output follows
+    # a start with no fingerprint line anywhere before it.
+    expected, started, fingerprint = None, False, False
+    for index, (kind, _line) in enumerate(lines):
+        if kind == "presented" or (kind == "app" and started and not fingerprint):
+            expected = index
+            break
+        fingerprint = fingerprint or kind == "other_key"
+        started = started or kind == "start"
+    assert stopped == expected
+    if stopped is not None:  # what the read kept: verified at the key's line, pinned where the script went on
+        kept = hk.check([KEY], hk.logged_fingerprints(line for _kind, line in lines[:stopped + 1]))
+        assert kept.status in (("verified",) if lines[stopped][0] == "presented" else ("pinned",))
