@@ -212,10 +212,10 @@ def host_key_cost(figures: dict[str, Any]) -> list[str]:
     base = (figures.get(HOST_KEY_ONE + "check off") or {}).get("p50_s")
     for mode, values in rows:
         values = values or {}
-        cost = ("%.2f" % (values["p50_s"] - base) if mode != "check off" and base is not None
-                and values.get("p50_s") is not None else "-")
-        lines.append("| %s | %s | %s | %s | %s |" % (mode, values.get("p50_s", "n/a"), values.get("p95_s", "n/a"), cost,
-                                                    values.get("runs", "n/a")))
+        p50 = values.get("p50_s")
+        cost = "%.2f" % (p50 - base) if mode != "check off" and None not in (base, p50) else "-"
+        cells = (mode, values.get("p50_s", "n/a"), values.get("p95_s", "n/a"), cost, values.get("runs", "n/a"))
+        lines.append("| %s | %s | %s | %s | %s |" % cells)
     batch = figures.get("host key check, pod_info batch wait, 10 pods printing none") or {}
     if batch:
         lines += ["", "A 10-pod `pod_info` wait with the check on, every pod printing no fingerprints, ended %s s "
