@@ -42,8 +42,9 @@ from runpod_sim.testing import start_simulator
 SIZES = [int(n) for n in (os.environ.get("BENCH_QUOTA_SIZES") or "10,60,100,200").split(",")]
 APPROACHES = (os.environ.get("BENCH_QUOTA_APPROACHES") or "fleet").split(",")
 # The fleet with the host key check on (issue 54: no 429, within 15 s of the floor of the requests it needs, its log
-# reads included), at these sizes only: each pod adds a request, so a size costs about twice the fleet's windows.
-CHECKED_SIZES = [int(n) for n in (os.environ.get("BENCH_QUOTA_CHECKED_SIZES") or "100").split(",") if n]
+# reads included), at these sizes only (by default 100 when the sweep has it): each pod adds a request.
+_CHECKED = os.environ.get("BENCH_QUOTA_CHECKED_SIZES")
+CHECKED_SIZES = [int(n) for n in (_CHECKED if _CHECKED is not None else "100" * (100 in SIZES)).split(",") if n]
 POLICY = os.environ.get("BENCH_QUOTA_POLICY") or EXAMPLE_POLICY
 # One pod's boot in these simulators, from its create request: the create latency, then each phase.
 BOOT = {"create_latency": 1.0, "provisioning_delay": 5.0, "starting_delay": 5.0, "ssh_delay": 2.0}
