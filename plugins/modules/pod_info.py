@@ -73,6 +73,20 @@ options:
       - Keep only the selected pods whose name starts with this text (case-sensitive). Must not be empty.
     type: str
     version_added: 0.2.0
+  lease_expired:
+    description:
+      - Keep only the selected pods whose lease's deadline passed (V(true)), or only those with a lease that has
+        not (V(false)); see RV(pods[].lease). A pod without a lease is never kept.
+      - What the C(runpod.cloud.enforce_leases) playbook acts on; see the collection's C(docs/costs.md).
+    type: bool
+    version_added: 0.2.0
+  idle:
+    description:
+      - Keep only the selected pods whose GPUs all read below their lease's C(idle_below) (else 5) percent
+        utilization now (V(true)), or the others (V(false)). One reading, no history; a pod that reports no GPU
+        utilization (stopped, CPU) is not idle.
+    type: bool
+    version_added: 0.2.0
   logs:
     description:
       - Return the newest O(logs) lines of each log source (C(container), C(system)) of every selected pod,
@@ -140,6 +154,11 @@ EXAMPLES = r"""
   runpod.cloud.pod_info:
     runtime_status: [initializing, stopped, unknown]
   register: not_running
+
+- name: Pods whose lease ran out, and running pods whose GPUs idle right now
+  runpod.cloud.pod_info:
+    lease_expired: true
+  register: expired
 """
 
 RETURN = r"""
@@ -233,6 +252,20 @@ pods:
       description: Creation time (RFC 3339).
       type: str
       sample: "2026-07-29T21:51:59Z"
+    lease:
+      description: The pod's lease, null without one; the shape of M(runpod.cloud.pod)'s RV(pod.lease).
+      type: dict
+      version_added: 0.2.0
+      sample: {stop_after: 3600, terminate_after: null, idle_stop_after: null, idle_below: null, action: stop,
+               deadline: "2026-07-29T22:51:59Z", expired: false, seconds_left: 1200, cost_so_far: 0.46,
+               cost_to_deadline: 0.23}
+    utilization:
+      description:
+        - C(gpus) (one C({util, memory_util}) per GPU), C(cpu) and C(memory) in percent, as RunPod reports them;
+          null when the pod is not running.
+      type: dict
+      version_added: 0.2.0
+      sample: {gpus: [{util: 0, memory_util: 1}], cpu: 2, memory: 10}
     logs:
       description:
         - With O(logs) above 0, the pod's newest log lines - C(container) (what the container printed) and
@@ -317,6 +350,8 @@ ARGUMENT_SPEC = argument_spec(
     older_than=dict(type="raw"),
     name_prefix=dict(type="str"),
     logs=dict(type="int", default=0),
+    lease_expired=dict(type="bool"),
+    idle=dict(type="bool"),
 )
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
 
@@ -423,7 +458,15 @@ class PodInfoModule(RunPodModule):
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
         pods = _pods.reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
-        self.result["pods"] = [describe_pod(pod) for pod in pods]
+        described = [(pod, describe_pod(pod)) for pod in pods]
+        tests = {"lease_expired": lambda d: bool(d["lease"]) and d["lease"]["expired"],  # a pod without one: neither
+                 "idle": lambda d: _podstate.idle(d["utilization"], (d["lease"] or {}).get("idle_below") or 5)}
+        for option, test in tests.items():
+            if self.module.params[option] is not None:
+                described = [(pod, d) for pod, d in described if (option == "idle" or d["lease"])
+                             and test(d) == self.module.params[option]]
+        pods = [pod for pod, _d in described]
+        self.result["pods"] = [d for _pod, d in described]
         self.result["missing"] = missing
         if self.waiting:
             self._wait_all(pods, ids, missing)

@@ -24,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     name_problem,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 # Options that only mean something for a pod create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = (
@@ -94,10 +95,21 @@ def fleet_problem(values):
     return name_problem(f"{values['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
 
 
+def lease_problem(values):
+    """Why the lease options cannot be a lease (docs/costs.md), else None."""
+    try:
+        terms = _podstate.options_env(values)
+    except ValueError as error:
+        return str(error)
+    if terms and values.get("state") == "absent":
+        return "a lease (stop_after, terminate_after, idle_stop_after) cannot apply to a pod this task deletes."
+    return None
+
+
 def pod_problem(values):
     """The first cross-option rule a pod task breaks, else None."""
     p = values
-    problem = _catalog.cpu_pod_problem(p) or fleet_problem(p)
+    problem = lease_problem(p) or _catalog.cpu_pod_problem(p) or fleet_problem(p)
     if problem:
         return problem
     if p.get("wait") and p.get("wait_for") in ("ssh", "login") and not p.get("ssh"):
@@ -149,6 +161,10 @@ class PodInput(_ContainerInput):
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
     create_timeout: Any = None
+    stop_after: Any = None
+    terminate_after: Any = None
+    idle_stop_after: Any = None
+    idle_below: Any = None
 
     @field_validator("create_timeout")
     @classmethod
@@ -200,6 +216,8 @@ class ClusterInput(_ContainerInput):
     ssh: bool | None = None
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
+    state: str | None = None
+    terminate_after: Any = None
 
     @field_validator("pod_count")
     @classmethod
@@ -221,5 +239,5 @@ class ClusterInput(_ContainerInput):
     def _together(self):
         if self.wait and not self.ssh:
             raise ValueError("wait: true waits until every node answers SSH, so it needs ssh: true.")
-        _raise(gpu_choice_problem(self.__dict__, "gpu_type_id"))
+        _raise(gpu_choice_problem(self.__dict__, "gpu_type_id") or lease_problem(self.__dict__))
         return self
