@@ -318,6 +318,7 @@ code:
 """
 
 import time
+from typing import Any
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -333,7 +334,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
@@ -354,6 +355,30 @@ ARGUMENT_SPEC = argument_spec(
     idle=dict(type="bool"),
 )
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
+
+
+# --- reaping: older_than and name_prefix ------------------------------------------------------------------------
+def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None:
+    """``older_than`` as seconds (None when not given); raises ValueError with the user-facing message."""
+    if name_prefix is not None and not name_prefix:
+        raise ValueError("name_prefix must not be empty (it would select every pod).")
+    if older_than is None:
+        return None
+    try:
+        return _duration.parse(older_than)
+    except _duration.DurationError as error:
+        raise ValueError(f"older_than: {error}") from None
+
+
+def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
+    """The pods older than ``older_than`` seconds (by ``created_at``: one whose age cannot be read is not) whose names
+    start with ``name_prefix``; a filter not given keeps every pod."""
+    def kept(pod):
+        created = _podstate.created_epoch(pod.created_at) if older_than is not None else None
+        return ((not name_prefix or str(pod.name or "").startswith(name_prefix))
+                and (older_than is None or (created is not None and now - created > older_than)))
+
+    return [pod for pod in pods if kept(pod)]
 
 
 class PodInfoModule(RunPodModule):
@@ -387,7 +412,7 @@ class PodInfoModule(RunPodModule):
         if any(not str(value).strip() for value in ids + names):
             self.fail("pod ids and names must not be empty strings.", code="bad_request")
         try:
-            self.age_limit = _pods.older_than_seconds(params["older_than"], params["name_prefix"])
+            self.age_limit = older_than_seconds(params["older_than"], params["name_prefix"])
         except ValueError as error:
             self.fail(str(error), code="bad_request")
         return list(dict.fromkeys(ids)), list(dict.fromkeys(names))
@@ -457,10 +482,11 @@ class PodInfoModule(RunPodModule):
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
-        pods = _pods.reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
+        pods = reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
         described = [(pod, describe_pod(pod)) for pod in pods]
         tests = {"lease_expired": lambda d: bool(d["lease"]) and d["lease"]["expired"],  # a pod without one: neither
-                 "idle": lambda d: _podstate.idle(d["utilization"], (d["lease"] or {}).get("idle_below") or 5)}
+                 # idle now: one reading starts an idle stretch (idle_since not None)
+                 "idle": lambda d: _podstate.idle_due(d["lease"], d["utilization"], None, 0)[1] is not None}
         for option, test in tests.items():
             if self.module.params[option] is not None:
                 described = [(pod, d) for pod, d in described if (option == "idle" or d["lease"])

@@ -95,21 +95,10 @@ def fleet_problem(values):
     return name_problem(f"{values['name']}-{count}", option=f"name with count {count} (the pod names {{name}}-K)")
 
 
-def lease_problem(values):
-    """Why the lease options cannot be a lease (docs/costs.md), else None."""
-    try:
-        terms = _podstate.options_env(values)
-    except ValueError as error:
-        return str(error)
-    if terms and values.get("state") == "absent":
-        return "a lease (stop_after, terminate_after, idle_stop_after) cannot apply to a pod this task deletes."
-    return None
-
-
 def pod_problem(values):
     """The first cross-option rule a pod task breaks, else None."""
     p = values
-    problem = lease_problem(p) or _catalog.cpu_pod_problem(p) or fleet_problem(p)
+    problem = _catalog.cpu_pod_problem(p) or fleet_problem(p)
     if problem:
         return problem
     if p.get("wait") and p.get("wait_for") in ("ssh", "login") and not p.get("ssh"):
@@ -191,6 +180,7 @@ class PodInput(_ContainerInput):
 
     @model_validator(mode="after")
     def _together(self):
+        _podstate.options_env(self.__dict__)  # the lease's rules (docs/costs.md): ValueError
         _raise(pod_problem(self.__dict__))
         return self
 
@@ -239,5 +229,6 @@ class ClusterInput(_ContainerInput):
     def _together(self):
         if self.wait and not self.ssh:
             raise ValueError("wait: true waits until every node answers SSH, so it needs ssh: true.")
-        _raise(gpu_choice_problem(self.__dict__, "gpu_type_id") or lease_problem(self.__dict__))
+        _raise(gpu_choice_problem(self.__dict__, "gpu_type_id"))
+        _podstate.options_env(self.__dict__)
         return self

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import env_strings, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
@@ -165,27 +164,3 @@ def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None
         f"{what} is billed {cost:g} USD/h, above max_price_per_hr {cap:g}: the catalog listed it within the cap, but "
         "the billed rate differs. It was kept; delete it if the rate is not acceptable."
     )
-
-
-# --- reaping: pod_info's older_than and name_prefix ----------------------------------------------------------
-def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None:
-    """``older_than`` as seconds (None when not given); raises ValueError with the user-facing message."""
-    if name_prefix is not None and not name_prefix:
-        raise ValueError("name_prefix must not be empty (it would select every pod).")
-    if older_than is None:
-        return None
-    try:
-        return _duration.parse(older_than)
-    except _duration.DurationError as error:
-        raise ValueError(f"older_than: {error}") from None
-
-
-def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
-    """The pods older than ``older_than`` seconds (by ``created_at``: one whose age cannot be read is not) whose names
-    start with ``name_prefix``; a filter not given keeps every pod."""
-    def kept(pod):
-        created = _podstate.created_epoch(pod.created_at) if older_than is not None else None
-        return ((not name_prefix or str(pod.name or "").startswith(name_prefix))
-                and (older_than is None or (created is not None and now - created > older_than)))
-
-    return [pod for pod in pods if kept(pod)]

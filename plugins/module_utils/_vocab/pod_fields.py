@@ -169,6 +169,6 @@ def describe_pod(pod: Any, now: float | None = None) -> dict | None:
         "ports": _f.port_list(pod.ports),
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else podstate.ssh_not_ready(pod, runtime_status, reason),
-        "lease": podstate.describe(podstate.from_env(pod.env), pod.created_at, pod.status, pod.cost_per_hr,
-                                 time.time() if now is None else now),
+        "lease": podstate.describe_lease(podstate.from_env(pod.env), pod.created_at, pod.status, pod.cost_per_hr,
+                                        time.time() if now is None else now),
     }

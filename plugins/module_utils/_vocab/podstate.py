@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_float, declares_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import port_list as split_ports
 
 PodView = Any  # a ``pod_fields.PodView`` (not imported: the table's file imports this one)
@@ -149,12 +149,11 @@ def ssh_not_ready(pod: PodView, runtime_status: str | None = None, reason: str |
     return f"pod not ready: {detail}" if detail else "pod not ready"
 
 
-# --- leases and utilization ---------------------------------------------------------------------------------
-# The contract with the pod-side watchdog: option -> env name (docs/dev/leases.md).
+# --- leases and utilization (docs/dev/leases.md) ------------------------------------------------------------
+# The contract with the pod's own watchdog: option -> env name (whole seconds; idle_below a percent).
 ENV = {"stop_after": "RUNPOD_CLOUD_STOP_AFTER", "terminate_after": "RUNPOD_CLOUD_TERMINATE_AFTER",
        "idle_stop_after": "RUNPOD_CLOUD_IDLE_STOP_AFTER", "idle_below": "RUNPOD_CLOUD_IDLE_BELOW"}
 DURATIONS = ("stop_after", "terminate_after", "idle_stop_after")
-DEFAULT_IDLE_BELOW = 5
 UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 
 
@@ -172,69 +171,58 @@ def created_epoch(created_at: str | None) -> float | None:
 
 
 def options_env(params: dict) -> dict[str, str]:
-    """The env of the lease a task's options ask for ({} for none); ValueError naming the option it cannot be."""
-    terms: dict[str, int] = {}
-    for option in DURATIONS:
-        if params.get(option) is not None:
-            try:
-                terms[option] = math.floor(_duration.parse(params[option]))
-            except _duration.DurationError as error:
-                raise ValueError(f"{option}: {error}") from None
-            if terms[option] < 1:
-                raise ValueError(f"{option} must be at least 1s (a lease counts whole seconds), got {params[option]}.")
+    """The env of the lease a task's options ask for ({}: none); ValueError naming the option it cannot be."""
+    terms = {}
+    for option in (option for option in DURATIONS if params.get(option) is not None):
+        try:
+            terms[option] = math.floor(_duration.parse(params[option]))
+        except ValueError as error:
+            raise ValueError(f"{option}: {error}") from None
     stop, terminate, below = terms.get("stop_after"), terms.get("terminate_after"), params.get("idle_below")
+    if 0 in terms.values():
+        raise ValueError("a lease counts whole seconds: stop_after, terminate_after, idle_stop_after are 1s or more.")
     if stop and terminate and terminate <= stop:
         raise ValueError(f"terminate_after ({terminate}s) must be after stop_after ({stop}s): a lease stops the pod, "
                          "then terminates it. Drop stop_after to terminate at terminate_after.")
-    if below is not None:
-        if isinstance(below, bool) or not isinstance(below, int | float) or not 1 <= below <= 100:
-            raise ValueError(f"idle_below must be a GPU utilization percent from 1 to 100, got {below!r}.")
-        if "idle_stop_after" not in terms:
-            raise ValueError("idle_below needs idle_stop_after (how long the GPUs stay below it before a stop).")
-        terms["idle_below"] = math.floor(below)
+    if below is not None and (isinstance(below, bool) or not 1 <= below <= 100 or "idle_stop_after" not in terms):
+        raise ValueError(f"idle_below is the GPU utilization percent (1 to 100) under which idle_stop_after counts a "
+                         f"GPU idle; it needs idle_stop_after. Got {below!r}.")
+    if terms and params.get("state") == "absent":
+        raise ValueError("a lease (stop_after, terminate_after, idle_stop_after) cannot apply to a pod this deletes.")
     if "idle_stop_after" in terms:
-        terms.setdefault("idle_below", DEFAULT_IDLE_BELOW)
+        terms["idle_below"] = 5 if below is None else math.floor(below)
     return {ENV[option]: str(value) for option, value in terms.items()}
-
-
-def _whole(value: Any) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdecimal() and int(text) > 0 else None
 
 
 def from_env(env: Any) -> dict | None:
     """The lease in a pod's env ({option: int or None}), or None: a pod without one is never touched. A value that
-    is not a whole positive number is no term."""
-    env = env if isinstance(env, dict) else {}
-    terms = {option: _whole(env.get(name)) for option, name in ENV.items()}
+    is not a whole positive number is no term; idle_below is 5 unless 1 to 100."""
+    text = {option: str((env if isinstance(env, dict) else {}).get(name) or "").strip() for option, name in ENV.items()}
+    terms = {option: int(value) if value.isdecimal() and int(value) > 0 else None for option, value in text.items()}
     below = terms["idle_below"]
-    terms["idle_below"] = None if not terms["idle_stop_after"] else below if below and below <= 100 else 5
+    terms["idle_below"] = (below if below and below <= 100 else 5) if terms["idle_stop_after"] else None
     return terms if any(terms[option] for option in DURATIONS) else None
 
 
-def describe(terms: dict | None, created_at: str | None, status: str, cost_per_hr: float | None,
-             now: float) -> dict | None:
-    """The ``lease`` result: the terms, the next ``action`` (``stop``, then ``terminate``; None when nothing is due
-    any more), its ``deadline`` (RFC 3339 UTC), ``expired``, ``seconds_left`` and the costs at today's rate."""
+def describe_lease(terms: dict | None, created_at: str | None, status: str, cost_per_hr: float | None,
+                   now: float) -> dict | None:
+    """The ``lease`` result: the terms, the next ``action`` (``stop``, then ``terminate``; None once nothing is due),
+    its ``deadline`` (UTC), ``expired``, ``seconds_left``, and the cost since creation and to the deadline."""
     if terms is None:
         return None
-    created = created_epoch(created_at)
-    stopped = str(status).upper() in ("EXITED", "TERMINATED")
+    created, stopped = created_epoch(created_at), _upper(status) in TERMINAL_STATUSES
     due = {action: created + terms[f"{action}_after"] for action in ("stop", "terminate")
            if created is not None and terms[f"{action}_after"]}
     action = ("terminate" if "terminate" in due and (stopped or "stop" not in due or now >= due["terminate"])
               else "stop" if "stop" in due and not stopped else None)
-    left = None if action is None else max(0, math.ceil(due[action] - now))
-    rate = cost_per_hr or 0.0
-    return dict(terms, action=action, expired=left == 0,
-                deadline=None if action is None else datetime.datetime.fromtimestamp(
-                    due[action], datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), seconds_left=left,
-                cost_so_far=None if created is None else round(rate * max(0.0, now - created) / 3600, 4),
-                cost_to_deadline=None if left is None else round(rate * left / 3600, 4))
+    left, rate = None if action is None else max(0, math.ceil(due[action] - now)), (cost_per_hr or 0.0) / 3600
+    return dict(terms, action=action, expired=left == 0, deadline=action and utc_text(due[action]), seconds_left=left,
+                cost_so_far=None if created is None else round(rate * max(0.0, now - created), 4),
+                cost_to_deadline=None if left is None else round(rate * left, 4))
 
 
-def _percent(value: Any) -> float | None:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+def utc_text(epoch: float) -> str:
+    return datetime.datetime.fromtimestamp(epoch, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def utilization(runtime: Any) -> dict | None:
@@ -242,24 +230,18 @@ def utilization(runtime: Any) -> dict | None:
     None when the pod reports no runtime (it is not running)."""
     if not isinstance(runtime, dict) or not runtime:
         return None
-    gpus = [gpu for gpu in runtime.get("gpus") or [] if isinstance(gpu, dict)]
-    return {"gpus": [{"util": _percent(gpu.get("util")), "memory_util": _percent(gpu.get("memoryUtil"))}
+    gpus = [as_dict(gpu) for gpu in runtime.get("gpus") or []]
+    return {"gpus": [{"util": as_float(gpu.get("util")), "memory_util": as_float(gpu.get("memoryUtil"))}
                      for gpu in gpus],
-            **{key: _percent((runtime.get(key) or {}).get("util") if isinstance(runtime.get(key), dict) else None)
-               for key in ("cpu", "memory")}}
+            **{key: as_float(as_dict(runtime.get(key)).get("util")) for key in ("cpu", "memory")}}
 
 
-def idle(usage: dict | None, below: float = DEFAULT_IDLE_BELOW) -> bool:
-    """Every GPU reads below ``below`` percent; a pod without GPU readings is never idle (no evidence)."""
-    gpus = [gpu.get("util") for gpu in (usage or {}).get("gpus") or []]
-    return bool(gpus) and all(util is not None and util < below for util in gpus)
-
-
-def idle_since(since: float | None, idle_now: bool, now: float) -> float | None:
-    """The history of idle readings as one number: when the current idle stretch began (None: busy now)."""
-    return (now if since is None else since) if idle_now else None
-
-
-def idle_due(terms: dict | None, since: float | None, now: float) -> bool:
-    """Whether a pod idle since ``since`` has been idle for its lease's ``idle_stop_after``."""
-    return bool(terms and terms["idle_stop_after"] and since is not None and now - since >= terms["idle_stop_after"])
+def idle_due(terms: dict | None, usage: dict | None, since: float | None, now: float) -> tuple[bool, float | None]:
+    """The idle decision over a history of readings: ``(due, since)``, ``since`` when the GPUs' current idle stretch
+    began (None: busy now, or no GPU readings); due once it lasted the lease's ``idle_stop_after``."""
+    gpus = [gpu["util"] for gpu in (usage or {}).get("gpus") or []]
+    below = (terms or {}).get("idle_below") or 5
+    if not (gpus and all(util is not None and util < below for util in gpus)):
+        return False, None
+    since = now if since is None else since
+    return bool(terms and terms["idle_stop_after"] and now - since >= terms["idle_stop_after"]), since

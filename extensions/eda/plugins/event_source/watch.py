@@ -288,7 +288,7 @@ class WatchSource:
         self._warn = warn or (lambda line: print(line, file=sys.stderr, flush=True))
         self._epoch = epoch or time.time
         self._errors: list = []
-        self.idle_since: dict[str, float] = {}  # pod id -> when its GPUs last went idle (every read since: idle)
+        self.idle_since: dict[str, float | None] = {}  # pod id -> when its GPUs last went idle (every read since: idle)
         self.announced: set = set()  # (pod id, action, deadline) already sent; idle ones as (pod id, "idle", since)
 
     @classmethod
@@ -408,15 +408,15 @@ class WatchSource:
                 self.announced.add((pod_id, lease["action"], lease["deadline"]))
                 events.append(_watch.event("pod", record, "pod_lease_expired", at, action=lease["action"],
                                            rule=f"{lease['action']}_after", deadline=lease["deadline"]))
-            idle = (bool(lease["idle_stop_after"]) and record["runtime_status"] == _podstate.RUNNING
-                    and _podstate.idle(pod.get("utilization"), lease["idle_below"]))
-            since = self.idle_since[pod_id] = _podstate.idle_since(self.idle_since.get(pod_id), idle, now)
-            if _podstate.idle_due(lease, since, now) and (pod_id, "idle", since) not in self.announced:
+            running = record["runtime_status"] == _podstate.RUNNING
+            due, since = _podstate.idle_due(lease, pod.get("utilization") if running else None,
+                                            self.idle_since.get(pod_id), now)
+            self.idle_since[pod_id] = since
+            if due and (pod_id, "idle", since) not in self.announced:
                 self.announced.add((pod_id, "idle", since))
-                stamp = lambda moment: datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
                 events.append(_watch.event("pod", record, "pod_idle", at, action="stop", rule="idle_stop_after",
-                                           idle_since=stamp(since), idle_below=lease["idle_below"],
-                                           deadline=stamp(since + lease["idle_stop_after"])))
+                                           idle_since=_podstate.utc_text(since), idle_below=lease["idle_below"],
+                                           deadline=_podstate.utc_text(since + lease["idle_stop_after"])))
         return events
 
     async def _probe_ready(self) -> list:
