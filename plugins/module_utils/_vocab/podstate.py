@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_float, declares_port
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import as_dict, as_int, declares_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import port_list as split_ports
 
 PodView = Any  # a ``pod_fields.PodView`` (not imported: the table's file imports this one)
@@ -231,9 +231,9 @@ def utilization(runtime: Any) -> dict | None:
     if not isinstance(runtime, dict) or not runtime:
         return None
     gpus = [as_dict(gpu) for gpu in runtime.get("gpus") or []]
-    return {"gpus": [{"util": as_float(gpu.get("util")), "memory_util": as_float(gpu.get("memoryUtil"))}
+    return {"gpus": [{"util": as_int(gpu.get("util")), "memory_util": as_int(gpu.get("memoryUtil"))}
                      for gpu in gpus],
-            **{key: as_float(as_dict(runtime.get(key)).get("util")) for key in ("cpu", "memory")}}
+            **{key: as_int(as_dict(runtime.get(key)).get("util")) for key in ("cpu", "memory")}}
 
 
 def idle_due(terms: dict | None, usage: dict | None, since: float | None, now: float) -> tuple[bool, float | None]:
