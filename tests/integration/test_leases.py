@@ -6,12 +6,8 @@ back (``/_sim/pods/{id}/age``) and scripts its utilization; the idle stop uses a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import time
-
 import pytest
-from helpers.paths import COLLECTIONS_ROOT, VENV_BIN
+from helpers.rulebook import finish, start_rulebook, wait_for
 
 GPU = "NVIDIA GeForce RTX 4090"
 
@@ -84,21 +80,6 @@ def test_the_playbook_stops_a_pod_past_its_stop_after_and_leaves_a_pod_without_a
     assert [r["path"] for r in stops] == [f"/v2/pods/{leased['id']}/action"]
 
 
-ANSIBLE_RULEBOOK = VENV_BIN / "ansible-rulebook"
-
-
-def pod_reads(sim):
-    return [request for request in sim.admin.requests() if request["method"] == "GET" and request["path"] == "/v2/pods"]
-
-
-def wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
 @pytest.mark.core_neutral
 def test_the_rulebook_stops_at_the_deadline_and_after_idle_and_leaves_busy_and_unleased_pods(sim, tmp_path):
     (leased,) = sim.admin.seed(1, name_prefix="leased", env={"RUNPOD_CLOUD_STOP_AFTER": "3600"})
@@ -107,17 +88,8 @@ def test_the_rulebook_stops_at_the_deadline_and_after_idle_and_leaves_busy_and_u
                                                          "RUNPOD_CLOUD_IDLE_BELOW": "50"})
     (free,) = sim.admin.seed(1, name_prefix="free")
     sim.admin.set_utilization(busy, gpus=[80])
-    (tmp_path / "inventory.yml").write_text(
-        "all:\n  hosts:\n    localhost:\n      ansible_connection: local\n"
-        "      ansible_python_interpreter: \"{{ ansible_playbook_python }}\"\n")
-    (tmp_path / "vars.yml").write_text("runpod_watch_interval: 1s\nrunpod_watch_run_time: 20s\n")
-    env = {**os.environ, **sim.env(), "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
-           "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-           "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible-local"), "ANSIBLE_NOCOLOR": "1"}
-    command = [str(ANSIBLE_RULEBOOK), "-r", "runpod.cloud.enforce_leases", "-i", str(tmp_path / "inventory.yml"),
-               "--vars", str(tmp_path / "vars.yml"), "--shutdown-delay", "30"]
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+    process = start_rulebook(sim, tmp_path, "enforce_leases",
+                             "runpod_watch_interval: 1s\nrunpod_watch_run_time: 20s\n")
     try:
         wait_for(lambda: sim.admin.pod(idle)["status"] == "EXITED" or process.poll() is not None, 60, "the idle stop")
         assert process.poll() is None, process.communicate()[0]
@@ -125,11 +97,8 @@ def test_the_rulebook_stops_at_the_deadline_and_after_idle_and_leaves_busy_and_u
         sim.admin.age_pod(leased, 3601)
         wait_for(lambda: sim.admin.pod(leased)["status"] == "EXITED" or process.poll() is not None, 60,
                  "the lease stop")
-        output, _ignored = process.communicate(timeout=120)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        output = finish(process)
     assert process.returncode == 0, output
     assert sim.admin.pod(busy)["status"] == "RUNNING"  # 80 % is above its idle_below of 50
     assert sim.admin.pod(free)["status"] == "RUNNING"  # no lease: never touched
