@@ -253,7 +253,7 @@ pods:
       type: str
       sample: "2026-07-29T21:51:59Z"
     lease:
-      description: The pod's lease, null without one; the shape of M(runpod.cloud.pod)'s RV(pod.lease).
+      description: The pod's lease, null without one; the shape of the C(lease) of M(runpod.cloud.pod)'s result.
       type: dict
       version_added: 0.2.0
       sample: {stop_after: 3600, terminate_after: null, idle_stop_after: null, idle_below: null, action: stop,

@@ -84,9 +84,9 @@ def lease_restart_problem(params: dict, pod, changes: dict) -> str | None:
     before, after = _podstate.from_env(pod.env), _podstate.from_env(changes.get("env", pod.env))
     if before == after or is_stopped(pod) or params["state"] == "restarted":
         return None
-    before, after = (", ".join(f"{key} {value}" for key, value in (terms or {}).items() if value) or "no lease"
-                     for terms in (before, after))
-    return (f"changing the lease of running pod {pod.id} ({before}) -> ({after}) would restart its container: RunPod "
+    old, new = (", ".join(f"{key} {value}" for key, value in (terms or {}).items() if value) or "no lease"
+                for terms in (before, after))
+    return (f"changing the lease of running pod {pod.id} ({old}) -> ({new}) would restart its container: RunPod "
             "applies env changes by restarting it. Set state: restarted to apply it with that restart, or change it "
             "while the pod is stopped. Nothing was changed.")
 

@@ -170,5 +170,5 @@ def describe_pod(pod: Any, now: float | None = None) -> dict | None:
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else podstate.ssh_not_ready(pod, runtime_status, reason),
         "lease": podstate.describe_lease(podstate.from_env(pod.env), pod.created_at, pod.status, pod.cost_per_hr,
-                                        time.time() if now is None else now),
+                                         time.time() if now is None else now),
     }

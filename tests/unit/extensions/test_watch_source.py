@@ -485,11 +485,11 @@ def test_idle_is_tracked_across_reads_and_a_busy_or_unleased_pod_is_never_idle()
     source = watch.WatchSource.from_args(options, transport=httpx.MockTransport(world), probe=Probe(),
                                          wall=lambda: "2026-12-01T00:00:00Z", warn=[].append,
                                          epoch=lambda: next(epoch))
-    assert [poll(source)[0] for _ in range(3)] == [[], [], []]  # idle since 1000; 1020 is 20 s, below 25 s
+    assert [poll(source)[0] for _read in range(3)] == [[], [], []]  # idle since 1000; 1020 is 20 s, below 25 s
     world.pods[0] = leased("p1", "idle", idle, util=10)  # at the threshold: busy, the stretch starts over
     assert poll(source)[0] == []
     world.pods[0] = leased("p1", "idle", idle, util=0)
-    assert [poll(source)[0] for _ in range(3)] == [[], [], []]  # 1040 .. 1060
+    assert [poll(source)[0] for _read in range(3)] == [[], [], []]  # 1040 .. 1060
     (event,) = poll(source)[0]  # 1070: 30 s idle
     assert names([event]) == [("pod_idle", "idle")]
     assert (event["runpod"]["rule"], event["runpod"]["action"], event["runpod"]["idle_below"]) == (

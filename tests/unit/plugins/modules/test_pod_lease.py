@@ -42,14 +42,14 @@ def test_cluster_terminate_after_is_refused_before_any_call(capsys, monkeypatch)
 
 def test_the_lease_goes_into_the_env_of_every_created_pod(capsys, monkeypatch):
     backend = FakeBackend()
-    result = run(backend, capsys, monkeypatch, **dict(CREATE, env={"A": "1"}, stop_after="8h", terminate_after="1d",
-                                                       idle_stop_after="30m", count=2))
+    args = dict(CREATE, env={"A": "1"}, stop_after="8h", terminate_after="1d", idle_stop_after="30m", count=2)
+    result = run(backend, capsys, monkeypatch, **args)
     assert result.get("failed") is not True, result
     specs = [call[1] for call in backend.calls if call[0] == "create_pod"]
     assert len(specs) == 2
     for spec in specs:
         assert spec["env"] == {"A": "1", "RUNPOD_CLOUD_STOP_AFTER": "28800", "RUNPOD_CLOUD_TERMINATE_AFTER": "86400",
-                            "RUNPOD_CLOUD_IDLE_STOP_AFTER": "1800", "RUNPOD_CLOUD_IDLE_BELOW": "5"}
+                               "RUNPOD_CLOUD_IDLE_STOP_AFTER": "1800", "RUNPOD_CLOUD_IDLE_BELOW": "5"}
     assert [pod["lease"]["stop_after"] for pod in result["pods"] if pod] == [28800] * len(result["ids"]), result
 
 
@@ -66,8 +66,7 @@ def test_a_changed_lease_of_a_stopped_pod_keeps_the_rest_of_the_env(capsys, monk
     result = run(backend, capsys, monkeypatch, name="web", terminate_after="2h")
     assert result["changed"] is True and result["pod"]["lease"]["terminate_after"] == 7200
     (update,) = [call for call in backend.calls if call[0] == "update_pod"]
-    assert update[2]["env"] == {"A": "1", "PUBLIC_KEY": "ssh-ed25519 AAAA k",
-                                   "RUNPOD_CLOUD_TERMINATE_AFTER": "7200"}
+    assert update[2]["env"] == {"A": "1", "PUBLIC_KEY": "ssh-ed25519 AAAA k", "RUNPOD_CLOUD_TERMINATE_AFTER": "7200"}
 
 
 def test_a_changed_lease_of_a_running_pod_is_shown_in_check_mode_and_refused_when_applied(capsys, monkeypatch):
@@ -95,9 +94,8 @@ def pods_for_filters():
         pod_view("p-later", name="b", created_at="2999-01-01T00:00:00Z", env={"RUNPOD_CLOUD_STOP_AFTER": "60"},
                  utilization=busy),
         pod_view("p-free", name="c", created_at=created, env={}, utilization={"gpus": [{"util": 1}]}),
-        pod_view("p-idle", name="d", created_at=created, env={"RUNPOD_CLOUD_IDLE_STOP_AFTER": "60",
-                                                                "RUNPOD_CLOUD_IDLE_BELOW": "50"},
-                 utilization={"gpus": [{"util": 40}]}),
+        pod_view("p-idle", name="d", created_at=created, utilization={"gpus": [{"util": 40}]},
+                 env={"RUNPOD_CLOUD_IDLE_STOP_AFTER": "60", "RUNPOD_CLOUD_IDLE_BELOW": "50"}),
     ]
 
 
