@@ -62,7 +62,8 @@ options:
       - V(running) makes sure the pod exists and is started (a stopped pod is started).
       - V(stopped) stops the pod. Fails, creating nothing, when the pod does not exist.
       - V(restarted) restarts the pod's container (starts it if it is stopped). Fails, creating nothing, when the
-        pod does not exist.
+        pod does not exist. It is also how a task changes the lease of a running pod (O(stop_after)), which RunPod
+        applies with a restart.
       - V(absent) deletes (terminates) the pod. A pod that is already gone is not an error. Only the pod found
         by O(id) or O(name) is ever deleted.
       - O(wait) applies to V(present), V(running) and V(restarted).
