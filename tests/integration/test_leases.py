@@ -57,7 +57,8 @@ def test_the_playbook_stops_a_pod_past_its_stop_after_and_leaves_a_pod_without_a
     assert leased["lease"]["stop_after"] == 3600 and leased["lease"]["terminate_after"] == 7200
     assert leased["lease"]["action"] == "stop" and leased["lease"]["expired"] is False
     assert result.task_result("A pod without one")["pod"]["lease"] is None
-    assert sim.admin.pod(leased["id"])  # the env the watchdog reads holds the terms
+    booted = sim.admin.pod(leased["id"])["boot_env"]  # the container's env: what the pod's watchdog reads
+    assert (booted["RUNPOD_CLOUD_STOP_AFTER"], booted["RUNPOD_CLOUD_TERMINATE_AFTER"]) == ("3600", "7200")
     before = result.task_result("Read it before its deadline")["pods"][0]
     assert before["utilization"] == {"gpus": [{"util": 0, "memory_util": 12}], "cpu": 7, "memory": 9}
     assert 3000 < before["lease"]["seconds_left"] <= 3600 and before["lease"]["cost_so_far"] >= 0
