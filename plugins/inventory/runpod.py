@@ -175,7 +175,9 @@ notes:
     C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
     C(runpod_gpu) (C({type, count, vcpu_count, memory_gb}); the host vCPUs and RAM in GB that come with the GPUs),
     C(runpod_data_center_id), C(runpod_cost_per_hr), C(runpod_ports), C(runpod_image),
-    C(runpod_ssh) (C({host, port, user, command}) or null) and C(runpod_ssh_not_ready). Their names are public
+    C(runpod_ssh) (C({host, port, user, command}) or null), C(runpod_ssh_not_ready), C(runpod_lease) (the pod's
+    lease as M(runpod.cloud.pod_info) reports it, at the time of the read; null without one) and
+    C(runpod_utilization) (C({gpus, cpu, memory}) in percent; null when not running). Their names are public
     interface."
   - "With O(host_key_checking) on, also C(runpod_host_key_check) and C(runpod_known_hosts_file)."
   - "Cluster members also get C(runpod_cluster_id), C(runpod_cluster_name), C(runpod_cluster_type),
@@ -312,6 +314,8 @@ def hostvars_for(record):
         "image": record.get("image"),
         "ssh": record.get("ssh"),
         "ssh_not_ready": record.get("ssh_not_ready"),
+        "lease": record.get("lease"),
+        "utilization": record.get("utilization"),
     }
     cluster = record.get("cluster")
     if cluster:

@@ -74,6 +74,16 @@ options:
   image:
     description:
       - Container image of every node. A create needs O(image) or O(template_id).
+  terminate_after:
+    description:
+      - A lease - every node is terminated this long after its creation (RunPod's C(createdAt)), for example
+        V(1d) or V(12h) (whole seconds, at least V(1s)). Kept in each node's environment as
+        E(RUNPOD_CLOUD_TERMINATE_AFTER), so any controller (the C(runpod.cloud.enforce_leases) playbook or
+        rulebook) or the node's own watchdog enforces it; this task enforces nothing itself. See the collection's
+        C(docs/costs.md).
+      - Fixed at creation, like the nodes' other settings.
+    type: raw
+    version_added: 0.2.0
   template_id:
     description:
       - Id of a pod template whose container settings (image, environment, ports, disk, command) the nodes
@@ -401,6 +411,7 @@ ARGUMENT_SPEC = argument_spec(
     gpu_count_per_pod=dict(type="int"),
     pod_count=dict(type="int"),
     template_id=dict(type="str"),
+    terminate_after=dict(type="raw"),
 )
 
 

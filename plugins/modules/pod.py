@@ -62,7 +62,8 @@ options:
       - V(running) makes sure the pod exists and is started (a stopped pod is started).
       - V(stopped) stops the pod. Fails, creating nothing, when the pod does not exist.
       - V(restarted) restarts the pod's container (starts it if it is stopped). Fails, creating nothing, when the
-        pod does not exist.
+        pod does not exist. It is also how a task changes the lease of a running pod (O(stop_after)), which RunPod
+        applies with a restart.
       - V(absent) deletes (terminates) the pod. A pod that is already gone is not an error. Only the pod found
         by O(id) or O(name) is ever deleted.
       - O(wait) applies to V(present), V(running) and V(restarted).
@@ -235,6 +236,38 @@ options:
       - Only read by O(wait_for=login), which refuses to run without it before any API call.
     type: path
     version_added: 0.3.0
+  stop_after:
+    description:
+      - A lease - stop the pod this long after its creation (RunPod's C(createdAt)), for example V(8h), V(90m) or a
+        number of seconds (whole seconds, at least V(1s)). A stopped pod keeps its volume and bills only for it.
+      - The lease is kept in the pod's environment (E(RUNPOD_CLOUD_STOP_AFTER)), so any controller can enforce it -
+        the C(runpod.cloud.enforce_leases) playbook, the C(runpod.cloud.enforce_leases) rulebook of
+        C(runpod.cloud.watch), or the pod's own watchdog. Nothing is enforced by this task itself. See the
+        collection's C(docs/costs.md).
+      - On an existing pod a different lease is an env change, shown in diff and check mode. RunPod applies env
+        changes by restarting the container, so on a running pod the task fails with the reason, changing
+        nothing, unless O(state=restarted) asks for that restart. A task that names no lease keeps the pod's.
+    type: raw
+    version_added: 0.2.0
+  terminate_after:
+    description:
+      - A lease - terminate (delete) the pod this long after its creation; its volume is lost. Must be after
+        O(stop_after) when both are given. Kept as E(RUNPOD_CLOUD_TERMINATE_AFTER); see O(stop_after).
+    type: raw
+    version_added: 0.2.0
+  idle_stop_after:
+    description:
+      - Stop (never terminate) the pod once every GPU has stayed below O(idle_below) percent utilization for this
+        long. Kept as E(RUNPOD_CLOUD_IDLE_STOP_AFTER); enforced by the rulebook (which tracks utilization across
+        its reads) and the pod's watchdog, not by the playbook.
+    type: raw
+    version_added: 0.2.0
+  idle_below:
+    description:
+      - The GPU utilization percent (1 to 100) under which O(idle_stop_after) counts a GPU idle. Defaults to V(5)
+        with O(idle_stop_after); needs it. Kept as E(RUNPOD_CLOUD_IDLE_BELOW).
+    type: int
+    version_added: 0.2.0
   own_sshd:
     description:
       - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
@@ -360,6 +393,23 @@ EXAMPLES = r"""
     name: "worker-{{ item }}"
     state: absent
   loop: [7, 8]
+
+- name: A pod that stops itself after 8 hours and is deleted after a day, whoever forgets it
+  runpod.cloud.pod:
+    name: overnight
+    image: runpod/pytorch:2.4.0-py3.11-cuda12.4.1-devel-ubuntu22.04
+    gpu_type_ids:
+      - NVIDIA GeForce RTX 4090
+    stop_after: 8h
+    terminate_after: 1d
+    idle_stop_after: 30m
+  register: overnight
+
+- name: Say when it stops and what it will have cost by then
+  ansible.builtin.debug:
+    msg: >-
+      {{ overnight.pod.lease.action }} at {{ overnight.pod.lease.deadline }},
+      about {{ overnight.pod.lease.cost_to_deadline }} USD more
 """
 
 RETURN = r"""
@@ -487,6 +537,28 @@ pod:
       type: str
       returned: when the pod has one
       version_added: 0.2.0
+    lease:
+      description:
+        - The pod's lease (O(stop_after), O(terminate_after), O(idle_stop_after)), read from its environment; null
+          for a pod without one, which no enforcer ever touches.
+        - C(stop_after), C(terminate_after), C(idle_stop_after) (seconds) and C(idle_below) (percent), as set;
+          C(action), what the lease does next (C(stop), then C(terminate); null when nothing more is due) at
+          C(deadline) (UTC); C(expired) (the deadline passed) and C(seconds_left); C(cost_so_far) (C(cost_per_hr)
+          times the hours since creation) and C(cost_to_deadline) (times the hours left), in USD at today's rate.
+      type: dict
+      returned: always
+      version_added: 0.2.0
+      sample: {stop_after: 28800, terminate_after: 86400, idle_stop_after: null, idle_below: null, action: stop,
+               deadline: "2026-01-01T08:00:00Z", expired: false, seconds_left: 3600, cost_so_far: 4.83,
+               cost_to_deadline: 0.69}
+    utilization:
+      description:
+        - What RunPod reports of a running pod, in percent - C(gpus) (one C({util, memory_util}) per GPU), C(cpu)
+          and C(memory); null when the pod reports no runtime (not running).
+      type: dict
+      returned: always
+      version_added: 0.2.0
+      sample: {gpus: [{util: 87, memory_util: 45}], cpu: 12, memory: 30}
 pods:
   description:
     - With O(count), one item per pod in index order (C({name}-1) first), each in the shape of RV(pod) and as
@@ -724,6 +796,10 @@ ARGUMENT_SPEC = argument_spec(
     wait_for=dict(type="str", choices=["ssh", "running", "login"], default="ssh"),
     host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
     ssh_private_key_file=dict(type="path"),
+    stop_after=dict(type="raw"),
+    terminate_after=dict(type="raw"),
+    idle_stop_after=dict(type="raw"),
+    idle_below=dict(type="int"),
 )
 
 MUTUALLY_EXCLUSIVE = [("image", "template_id")]
@@ -844,9 +920,15 @@ class PodModule(ResourceModule):
     def planned_update(self, current, changes):
         # The result stays the pod as last read; the diff shows the planned fields.
         self.planned_changes = changes
+        problem = _pods.lease_restart_problem(self.params, current, changes)
+        if problem:
+            self.warn(problem.replace("Nothing was changed.", "Applying this task would fail."))
         return current
 
     def update(self, current, changes):
+        problem = _pods.lease_restart_problem(self.params, current, changes)
+        if problem:
+            raise ValueError(problem)
         if "volume_gb" in changes or "volume_mount_path" in changes:
             changes = _pods.whole_mount(current, changes)
         return self.backend.pods.update(current.id, changes)

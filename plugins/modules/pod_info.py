@@ -73,6 +73,20 @@ options:
       - Keep only the selected pods whose name starts with this text (case-sensitive). Must not be empty.
     type: str
     version_added: 0.2.0
+  lease_expired:
+    description:
+      - Keep only the selected pods whose lease's deadline passed (V(true)), or only those with a lease that has
+        not (V(false)); see RV(pods[].lease). A pod without a lease is never kept.
+      - What the C(runpod.cloud.enforce_leases) playbook acts on; see the collection's C(docs/costs.md).
+    type: bool
+    version_added: 0.2.0
+  idle:
+    description:
+      - Keep only the selected pods whose GPUs all read below their lease's C(idle_below) (else 5) percent
+        utilization now (V(true)), or the others (V(false)). One reading, no history; a pod that reports no GPU
+        utilization (stopped, CPU) is not idle.
+    type: bool
+    version_added: 0.2.0
   logs:
     description:
       - Return the newest O(logs) lines of each log source (C(container), C(system)) of every selected pod,
@@ -140,6 +154,11 @@ EXAMPLES = r"""
   runpod.cloud.pod_info:
     runtime_status: [initializing, stopped, unknown]
   register: not_running
+
+- name: Pods whose lease ran out, and running pods whose GPUs idle right now
+  runpod.cloud.pod_info:
+    lease_expired: true
+  register: expired
 """
 
 RETURN = r"""
@@ -233,6 +252,20 @@ pods:
       description: Creation time (RFC 3339).
       type: str
       sample: "2026-07-29T21:51:59Z"
+    lease:
+      description: The pod's lease, null without one; the shape of the C(lease) of M(runpod.cloud.pod)'s result.
+      type: dict
+      version_added: 0.2.0
+      sample: {stop_after: 3600, terminate_after: null, idle_stop_after: null, idle_below: null, action: stop,
+               deadline: "2026-07-29T22:51:59Z", expired: false, seconds_left: 1200, cost_so_far: 0.46,
+               cost_to_deadline: 0.23}
+    utilization:
+      description:
+        - C(gpus) (one C({util, memory_util}) per GPU), C(cpu) and C(memory) in percent, as RunPod reports them;
+          null when the pod is not running.
+      type: dict
+      version_added: 0.2.0
+      sample: {gpus: [{util: 0, memory_util: 1}], cpu: 2, memory: 10}
     logs:
       description:
         - With O(logs) above 0, the pod's newest log lines - C(container) (what the container printed) and
@@ -285,6 +318,7 @@ code:
 """
 
 import time
+from typing import Any
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -300,7 +334,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import 
     argument_spec,
     info_lines,
 )
-from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
@@ -317,8 +351,34 @@ ARGUMENT_SPEC = argument_spec(
     older_than=dict(type="raw"),
     name_prefix=dict(type="str"),
     logs=dict(type="int", default=0),
+    lease_expired=dict(type="bool"),
+    idle=dict(type="bool"),
 )
 MUTUALLY_EXCLUSIVE = [("id", "name", "ids", "names")]
+
+
+# --- reaping: older_than and name_prefix ------------------------------------------------------------------------
+def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None:
+    """``older_than`` as seconds (None when not given); raises ValueError with the user-facing message."""
+    if name_prefix is not None and not name_prefix:
+        raise ValueError("name_prefix must not be empty (it would select every pod).")
+    if older_than is None:
+        return None
+    try:
+        return _duration.parse(older_than)
+    except _duration.DurationError as error:
+        raise ValueError(f"older_than: {error}") from None
+
+
+def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
+    """The pods older than ``older_than`` seconds (by ``created_at``: one whose age cannot be read is not) whose names
+    start with ``name_prefix``; a filter not given keeps every pod."""
+    def kept(pod):
+        created = _podstate.created_epoch(pod.created_at) if older_than is not None else None
+        return ((not name_prefix or str(pod.name or "").startswith(name_prefix))
+                and (older_than is None or (created is not None and now - created > older_than)))
+
+    return [pod for pod in pods if kept(pod)]
 
 
 class PodInfoModule(RunPodModule):
@@ -352,7 +412,7 @@ class PodInfoModule(RunPodModule):
         if any(not str(value).strip() for value in ids + names):
             self.fail("pod ids and names must not be empty strings.", code="bad_request")
         try:
-            self.age_limit = _pods.older_than_seconds(params["older_than"], params["name_prefix"])
+            self.age_limit = older_than_seconds(params["older_than"], params["name_prefix"])
         except ValueError as error:
             self.fail(str(error), code="bad_request")
         return list(dict.fromkeys(ids)), list(dict.fromkeys(names))
@@ -422,8 +482,17 @@ class PodInfoModule(RunPodModule):
         wanted = self.module.params["runtime_status"]
         if wanted:
             pods = [pod for pod in pods if _podstate.derive(pod)[0] in wanted]
-        pods = _pods.reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
-        self.result["pods"] = [describe_pod(pod) for pod in pods]
+        pods = reap_select(pods, self.age_limit, self.module.params["name_prefix"], time.time())
+        described = [(pod, describe_pod(pod)) for pod in pods]
+        tests = {"lease_expired": lambda d: bool(d["lease"]) and d["lease"]["expired"],  # a pod without one: neither
+                 # idle now: one reading starts an idle stretch (idle_since not None)
+                 "idle": lambda d: _podstate.idle_due(d["lease"], d["utilization"], None, 0)[1] is not None}
+        for option, test in tests.items():
+            if self.module.params[option] is not None:
+                described = [(pod, d) for pod, d in described if (option == "idle" or d["lease"])
+                             and test(d) == self.module.params[option]]
+        pods = [pod for pod, _d in described]
+        self.result["pods"] = [d for _pod, d in described]
         self.result["missing"] = missing
         if self.waiting:
             self._wait_all(pods, ids, missing)

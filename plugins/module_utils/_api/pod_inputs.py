@@ -24,6 +24,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.values import (
     name_problem,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 
 # Options that only mean something for a pod create: given without image/template_id, the task is a broken create.
 CREATE_INTENT_OPTIONS = (
@@ -149,6 +150,10 @@ class PodInput(_ContainerInput):
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
     create_timeout: Any = None
+    stop_after: Any = None
+    terminate_after: Any = None
+    idle_stop_after: Any = None
+    idle_below: Any = None
 
     @field_validator("create_timeout")
     @classmethod
@@ -175,6 +180,7 @@ class PodInput(_ContainerInput):
 
     @model_validator(mode="after")
     def _together(self):
+        _podstate.options_env(self.__dict__)  # the lease's rules (docs/costs.md): ValueError
         _raise(pod_problem(self.__dict__))
         return self
 
@@ -200,6 +206,8 @@ class ClusterInput(_ContainerInput):
     ssh: bool | None = None
     gpu_requirements: dict | None = None
     max_price_per_hr: float | None = None
+    state: str | None = None
+    terminate_after: Any = None
 
     @field_validator("pod_count")
     @classmethod
@@ -222,4 +230,5 @@ class ClusterInput(_ContainerInput):
         if self.wait and not self.ssh:
             raise ValueError("wait: true waits until every node answers SSH, so it needs ssh: true.")
         _raise(gpu_choice_problem(self.__dict__, "gpu_type_id"))
+        _podstate.options_env(self.__dict__)
         return self

@@ -7,17 +7,14 @@ what RunPod would refuse, what differs on an existing pod. What needs an API cal
 
 from __future__ import annotations
 
-import datetime
-import re
 from collections.abc import Callable
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._rules.common import wanted_name
-from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.fields import env_strings, with_ssh_port
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import POD, PodSpec
 
-UTC_OFFSET = re.compile(r"\s*([+-]\d{2}):?(\d{2})$")
 # What a diff shows of an existing pod (what a task changes, its id and status), and of a pod planned in check mode.
 DIFF_FIELDS = {"id", "status", *POD.diffed}
 PLANNED_FIELDS = set(POD.planned)
@@ -65,16 +62,33 @@ def create_warnings(params: dict) -> list[str]:
 
 
 def wanted_env(params: dict, existing: dict | None = None) -> dict | None:
-    """The env the task asks for (``ssh_public_key`` as ``PUBLIC_KEY``, an existing key kept); None: untouched."""
-    p = params
-    if p["env"] is None and p["ssh_public_key"] is None:
+    """The env the task asks for (``ssh_public_key`` as ``PUBLIC_KEY``, an existing key kept; the lease options'
+    terms, else the env's, else the pod's: a task that names no lease never drops one); None: untouched."""
+    p, existing = params, existing or {}
+    terms = _podstate.options_env(p)
+    if p["env"] is None and p["ssh_public_key"] is None and not terms:
         return None
-    env = env_strings(p["env"])
+    env = env_strings(existing if p["env"] is None and p["ssh_public_key"] is None else p["env"])
     if p["ssh_public_key"]:
         env["PUBLIC_KEY"] = p["ssh_public_key"].strip()
-    elif existing is not None and "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
+    elif "PUBLIC_KEY" in existing and "PUBLIC_KEY" not in env:
         env["PUBLIC_KEY"] = existing["PUBLIC_KEY"]
-    return env
+    names = _podstate.ENV.values()
+    kept = {key: value for key, value in env.items() if key in names} or {
+        key: value for key, value in existing.items() if key in names}
+    return {key: value for key, value in env.items() if key not in names} | (terms or kept)
+
+
+def lease_restart_problem(params: dict, pod, changes: dict) -> str | None:
+    """Why applying a changed lease would restart a running container the task did not ask to restart; or None."""
+    before, after = _podstate.from_env(pod.env), _podstate.from_env(changes.get("env", pod.env))
+    if before == after or is_stopped(pod) or params["state"] == "restarted":
+        return None
+    old, new = (", ".join(f"{key} {value}" for key, value in (terms or {}).items() if value) or "no lease"
+                for terms in (before, after))
+    return (f"changing the lease of running pod {pod.id} ({old}) -> ({new}) would restart its container: RunPod "
+            "applies env changes by restarting it. Set state: restarted to apply it with that restart, or change it "
+            "while the pod is stopped. Nothing was changed.")
 
 
 def pod_spec(params: dict) -> Any:
@@ -152,40 +166,3 @@ def cost_warning(cap: float | None, cost: float | None, what: str) -> str | None
         f"{what} is billed {cost:g} USD/h, above max_price_per_hr {cap:g}: the catalog listed it within the cap, but "
         "the billed rate differs. It was kept; delete it if the rate is not acceptable."
     )
-
-
-# --- reaping: pod_info's older_than and name_prefix ----------------------------------------------------------
-def older_than_seconds(older_than: Any, name_prefix: str | None) -> float | None:
-    """``older_than`` as seconds (None when not given); raises ValueError with the user-facing message."""
-    if name_prefix is not None and not name_prefix:
-        raise ValueError("name_prefix must not be empty (it would select every pod).")
-    if older_than is None:
-        return None
-    try:
-        return _duration.parse(older_than)
-    except _duration.DurationError as error:
-        raise ValueError(f"older_than: {error}") from None
-
-
-def created_epoch(created_at: str | None) -> float | None:
-    """An RFC 3339 ``createdAt`` (``Z`` or an offset; RunPod also writes ``2026-01-01 00:00:00.000 +0000 UTC``) as
-    epoch seconds, or None when it cannot be read."""
-    text = UTC_OFFSET.sub(r"\1:\2", str(created_at or "").strip().replace(" UTC", "").replace("Z", "+00:00"))
-    for candidate in (text, text.replace(" ", "T", 1)):
-        try:
-            moment = datetime.datetime.fromisoformat(candidate)
-        except ValueError:
-            continue
-        return (moment.replace(tzinfo=datetime.UTC) if moment.tzinfo is None else moment).timestamp()
-    return None
-
-
-def reap_select(pods: list, older_than: float | None, name_prefix: str | None, now: float) -> list:
-    """The pods older than ``older_than`` seconds (by ``created_at``: one whose age cannot be read is not) whose names
-    start with ``name_prefix``; a filter not given keeps every pod."""
-    def kept(pod):
-        created = created_epoch(pod.created_at) if older_than is not None else None
-        return ((not name_prefix or str(pod.name or "").startswith(name_prefix))
-                and (older_than is None or (created is not None and now - created > older_than)))
-
-    return [pod for pod in pods if kept(pod)]

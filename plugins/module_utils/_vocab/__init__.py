@@ -6,8 +6,8 @@
 once (``fields``, the mechanism and the env/ports/args normalisers; ``container_fields``, the rows pods, clusters,
 templates and endpoints share, and the template's table; ``pod_fields``, ``endpoint_fields``, ``cluster_fields``,
 ``account_fields`` for network volumes, registry credentials and secrets); a failed API call (``api_error``),
-durations (``duration``), derived pod status (``podstate``), log lines and their masking (``log_lines``), host keys
-(``host_keys``) and the watch source's diffing (``watch_events``).
+durations (``duration``), derived pod status, leases and utilization (``podstate``), log lines and their masking
+(``log_lines``), host keys (``host_keys``) and the watch source's diffing (``watch_events``).
 
 May import: the standard library and ``_vocab`` itself, nothing else, not even for type hints
 (tests/unit/test_architecture.py): every floor above builds on it.

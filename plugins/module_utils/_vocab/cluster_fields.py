@@ -53,6 +53,7 @@ CLUSTER = Table("cluster", "ClusterView", (
     Col("max_price_per_hr", option=True),
     Col("data_center_ids", option=True, default=list),
     Col("start_ssh", option="ssh", default=True),
+    Col("terminate_after", option=True),  # a lease on every node: their env (``pod_rules.wanted_env``)
 ), __name__)
 ClusterView = CLUSTER.View
 ClusterSpec = CLUSTER.spec("ClusterSpec", module=__name__)

@@ -8,6 +8,7 @@ and the placement keys of a create, which tie several fields together, are ``_ba
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import fields as _f
@@ -74,6 +75,7 @@ POD = Table("pod", "PodView", (
     Col("runtime_reported", "runtime", _f.filled),  # ``runtime`` was non-null and non-empty
     Col("uptime_seconds", "runtime.uptime", _f.as_int),
     Col("runtime_ports", "runtime.ports", runtime_ports),
+    Col("utilization", "runtime", podstate.utilization, shown=True),
     *container_rows(planned=True, shown=("image",)),
     Col("template_id", "template", _f.ref_id, body="templateId", update=True, option=True, planned=True),
     Col("compute_type", compute_type, option=True, default="GPU"),
@@ -115,6 +117,7 @@ POD = Table("pod", "PodView", (
     option("min_cuda_version"),
     option("gpu_requirements"),  # instead of gpu_type_ids: what a GPU type must be (docs/gpu-capacity.md)
     option("max_price_per_hr"),
+    *(option(name) for name in podstate.ENV),  # a lease: the pod's env (``pod_rules.wanted_env``)
 ), __name__, types={"runtime_ports": "list[PortMapping]", "ssh_direct": "SshAddress | None",
                     "ssh_proxy": "SshAddress | None"})
 PodView = POD.View
@@ -149,9 +152,9 @@ class _PodSpecRules(Record):
 PodSpec = POD.spec("PodSpec", _PodSpecRules, __name__)
 
 
-def describe_pod(pod: Any) -> dict | None:
-    """The ``pod`` result of every module: the shown fields, and the derived status, GPU block, ports and SSH
-    address (``podstate``); None stays None."""
+def describe_pod(pod: Any, now: float | None = None) -> dict | None:
+    """The ``pod`` result of every module: the shown fields, and the derived status, GPU block, ports, SSH
+    address (``podstate``) and lease (at ``now``, epoch seconds); None stays None."""
     if pod is None:
         return None
     runtime_status, reason = podstate.derive(pod)
@@ -166,4 +169,6 @@ def describe_pod(pod: Any) -> dict | None:
         "ports": _f.port_list(pod.ports),
         "ssh": ssh,
         "ssh_not_ready": None if ssh is not None else podstate.ssh_not_ready(pod, runtime_status, reason),
+        "lease": podstate.describe_lease(podstate.from_env(pod.env), pod.created_at, pod.status, pod.cost_per_hr,
+                                         time.time() if now is None else now),
     }

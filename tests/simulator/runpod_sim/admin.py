@@ -53,6 +53,8 @@ def register(sim: Sim) -> None:
         ("POST", "/_sim/pods/{pod_id}/delete", oob_delete),
         ("POST", "/_sim/pods/{pod_id}/outbid", oob_outbid),
         ("POST", "/_sim/pods/{pod_id}/error", oob_error),
+        ("POST", "/_sim/pods/{pod_id}/utilization", set_utilization),
+        ("POST", "/_sim/pods/{pod_id}/age", age_pod),
         ("POST", "/_sim/seed", seed),
         ("POST", "/_sim/endpoints/{endpoint_id}/health-sequence", set_health_sequence),
         ("POST", "/_sim/endpoints/{endpoint_id}/workers", set_worker_statuses),
@@ -266,6 +268,40 @@ async def oob_outbid(sim: Sim, ctx: Ctx) -> Reply:
     sim.store.outbid(pod, desired)
     await sim.listeners.reconcile()
     return Reply(200, _pod_state(sim, pod))
+
+
+def _percent(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+        raise ConfigError(f"{name} must be a percent from 0 to 100, got {value!r}")
+    return value
+
+
+async def set_utilization(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"gpus": [util, ...] or [{"util", "memoryUtil"}, ...], "cpu": n, "memory": n}``: what the pod's runtime
+    reports from now on (a shorter GPU list repeats its last entry); kept in ``pod.utilization``."""
+    pod = _pod(sim, ctx)
+    body = await _object(ctx)
+    unknown = set(body) - {"gpus", "cpu", "memory"}
+    if unknown or not isinstance(body.get("gpus", []), list):
+        raise ConfigError("utilization takes gpus (a list), cpu and memory")
+    gpus = [entry if isinstance(entry, dict) else {"util": entry} for entry in body.get("gpus", [])]
+    use = {key: _percent(key, body[key]) for key in ("cpu", "memory") if key in body}
+    if "gpus" in body:
+        use["gpus"] = [{"util": _percent("gpus[].util", gpu.get("util", 0)),
+                        "memoryUtil": _percent("gpus[].memoryUtil", gpu.get("memoryUtil", 0))} for gpu in gpus]
+    pod.utilization = {**pod.utilization, **use}
+    return Reply(200, {"id": pod.id, "utilization": pod.utilization})
+
+
+async def age_pod(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"seconds": s}``: the pod was created s seconds earlier than it was (its ``createdAt`` moves back), so a
+    lease counted from it runs out without a test waiting for it."""
+    pod = _pod(sim, ctx)
+    seconds = (await _object(ctx)).get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        raise ConfigError("seconds must be a non-negative number")
+    pod.created_at -= seconds
+    return Reply(200, {"id": pod.id, "createdAt": pod.created_at})
 
 
 async def oob_delete(sim: Sim, ctx: Ctx) -> Reply:

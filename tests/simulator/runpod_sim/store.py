@@ -337,6 +337,9 @@ class Pod:
     # The env as the container saw it at its last boot: ``{{ RUNPOD_SECRET_<name> }}`` values resolved then
     # (api_secrets.py); a running pod keeps it when a secret rotates, until its next start or restart.
     boot_env: dict[str, str] | None = None
+    # What runtime.gpus[].util/.memoryUtil, cpu.util and memory.util report while running (admin-scripted; the
+    # simulated pods' nvidia-smi reads it too): {"gpus": [{"util", "memoryUtil"}], "cpu": n, "memory": n}.
+    utilization: dict[str, Any] = field(default_factory=dict)
     # Insertion order (Store.sequence): breaks ties between pods created in the same instant when paging.
     seq: int = 0
     # Bumped on every attribute assignment (and by touch() for in-place changes): keys the view cache.

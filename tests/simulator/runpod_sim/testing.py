@@ -201,6 +201,14 @@ class SimAdmin:
     def error_pod(self, pod_id: str) -> dict[str, Any]:
         return self._call("POST", f"/pods/{pod_id}/error")
 
+    def set_utilization(self, pod_id: str, **use: Any) -> dict[str, Any]:
+        """``gpus=[util, ...]`` (or ``[{"util", "memoryUtil"}]``), ``cpu=``, ``memory=``: what the pod reports."""
+        return self._call("POST", f"/pods/{pod_id}/utilization", use)
+
+    def age_pod(self, pod_id: str, seconds: float) -> dict[str, Any]:
+        """Move the pod's ``createdAt`` ``seconds`` back (a lease counted from it runs out)."""
+        return self._call("POST", f"/pods/{pod_id}/age", {"seconds": seconds})
+
     def seed(self, count: int, **options: Any) -> list[str]:
         """Create ``count`` pods at once (RUNNING by default).
 

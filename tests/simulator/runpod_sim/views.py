@@ -102,12 +102,15 @@ def _render_pod_v2(store: Store, pod: Pod) -> dict[str, Any]:
             "command": f"ssh {pod.proxy_user}@{PROXY_SSH_HOST}",
         }
     runtime = None
+    use = pod.utilization
+    gpus = use.get("gpus") or [{"util": 0, "memoryUtil": 0}]
     if running:
         runtime = {
             "uptime": _uptime(store, pod),
-            "gpus": [{"util": 0, "memoryUtil": 0} for _ignored in range(pod.gpu_count if pod.is_gpu else 0)],
-            "cpu": {"util": 1},
-            "memory": {"util": 3},
+            # One reading per GPU; a shorter scripted list repeats its last entry.
+            "gpus": [dict(gpus[min(index, len(gpus) - 1)]) for index in range(pod.gpu_count if pod.is_gpu else 0)],
+            "cpu": {"util": use.get("cpu", 1)},
+            "memory": {"util": use.get("memory", 3)},
             "ports": [
                 {"private": row["private"], "public": row["public"], "type": row["type"], "ip": row["ip"]}
                 for row in runtime_ports(pod, pod.port_map, public=public)

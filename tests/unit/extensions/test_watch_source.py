@@ -447,3 +447,53 @@ def test_copying_an_event_is_json_safe():
     source, _lines = make(world, emit_initial=True)
     events, _delay = poll(source)
     assert json.loads(json.dumps(events)) == copy.deepcopy(events)
+
+
+# -- leases and idle -------------------------------------------------------------------------------------------
+
+
+def leased(pod_id, name, env, util=0, created="2026-01-01T00:00:00Z", **extra):
+    payload = pod(pod_id, name, env=env, createdAt=created, **extra)
+    if payload["runtime"] is not None:
+        payload["runtime"]["gpus"] = [{"util": util, "memoryUtil": 1}]
+    return payload
+
+
+def test_a_lease_that_ran_out_is_sent_once_per_deadline_and_never_for_a_pod_without_one():
+    world = World()
+    world.pods = [leased("p1", "expired", {"RUNPOD_CLOUD_STOP_AFTER": "60"}),
+                  leased("p2", "later", {"RUNPOD_CLOUD_STOP_AFTER": "60"}, created="2999-01-01T00:00:00Z"),
+                  leased("p3", "free", {}),
+                  leased("p4", "gone-too", {"RUNPOD_CLOUD_STOP_AFTER": "60", "RUNPOD_CLOUD_TERMINATE_AFTER": "120"},
+                         status="EXITED")]
+    source, _lines = make(world)
+    events, _delay = poll(source)  # the first read sends lease events too: a lease is no change to learn
+    assert sorted(names(events)) == [("pod_lease_expired", "expired"), ("pod_lease_expired", "gone-too")]
+    body = {item["runpod"]["name"]: item["runpod"] for item in events}
+    assert (body["expired"]["action"], body["expired"]["rule"], body["expired"]["deadline"]) == (
+        "stop", "stop_after", "2026-01-01T00:01:00Z")
+    assert (body["gone-too"]["action"], body["gone-too"]["rule"]) == ("terminate", "terminate_after")
+    assert poll(source)[0] == []  # once
+
+
+def test_idle_is_tracked_across_reads_and_a_busy_or_unleased_pod_is_never_idle():
+    world = World()
+    idle = {"RUNPOD_CLOUD_IDLE_STOP_AFTER": "25", "RUNPOD_CLOUD_IDLE_BELOW": "10"}
+    world.pods = [leased("p1", "idle", idle), leased("p2", "busy", idle, util=50), leased("p3", "free", {})]
+    epoch = iter(range(1000, 2000, 10))
+    options = {"api_key": KEY, "api_url": API, "interval": "10s"}
+    source = watch.WatchSource.from_args(options, transport=httpx.MockTransport(world), probe=Probe(),
+                                         wall=lambda: "2026-12-01T00:00:00Z", warn=[].append,
+                                         epoch=lambda: next(epoch))
+    assert [poll(source)[0] for _read in range(3)] == [[], [], []]  # idle since 1000; 1020 is 20 s, below 25 s
+    world.pods[0] = leased("p1", "idle", idle, util=10)  # at the threshold: busy, the stretch starts over
+    assert poll(source)[0] == []
+    world.pods[0] = leased("p1", "idle", idle, util=0)
+    assert [poll(source)[0] for _read in range(3)] == [[], [], []]  # 1040 .. 1060
+    (event,) = poll(source)[0]  # 1070: 30 s idle
+    assert names([event]) == [("pod_idle", "idle")]
+    assert (event["runpod"]["rule"], event["runpod"]["action"], event["runpod"]["idle_below"]) == (
+        "idle_stop_after", "stop", 10)
+    assert event["runpod"]["idle_since"] == "1970-01-01T00:17:20Z" and event["runpod"]["deadline"] == (
+        "1970-01-01T00:17:45Z")
+    assert poll(source)[0] == []  # once per idle stretch

@@ -26,7 +26,8 @@ description:
     C(from), C(to), C(runtime_status), C(reason), C(at) and C(resource), plus keys of its own for some events.
     The events are C(seen) (with O(emit_initial)), C(created), C(status_changed), C(gone), C(ready) (a pod
     answers with an SSH banner on its public port), C(workers_unhealthy), C(rollout_started),
-    C(rollout_finished) and C(member_status_changed); the collection''s C(docs/eda.md) describes each.'
+    C(rollout_finished), C(member_status_changed), C(pod_lease_expired) and C(pod_idle); the collection''s
+    C(docs/eda.md) describes each.'
   - The status is the derived runtime status M(runpod.cloud.pod_info) reports, and C(resource) is the same
     description of the resource that the C(_info) modules return.
   - One list read per kind and interval (every page of a paged list; never one read per pod or cluster).
@@ -35,6 +36,11 @@ description:
   - HTTP 429 and 5xx answers and network errors back off (up to 5 minutes, at least the C(Retry-After)) and keep
     watching, with one line on stderr and no event; a resource is reported C(gone) only when two successful
     reads in a row no longer list it. HTTP 401 and 403 end the source with an error.
+  - C(pod_lease_expired) is sent once per pod and deadline when a pod's lease (M(runpod.cloud.pod)'s O(stop_after)
+    and O(terminate_after), read from the pod's environment) ran out, with C(action) (C(stop) or C(terminate)),
+    C(rule) (the option) and C(deadline). C(pod_idle) is sent once per idle stretch when every GPU of a running
+    pod with O(idle_stop_after) read below its O(idle_below) in every read for that long, with C(rule),
+    C(idle_since) and C(deadline). A pod without a lease never causes either.
   - The API key is never part of an event or a log line.
   - The source imports the collection's Python code, so the collection's Python requirements (C(httpx),
     C(pydantic)) must be installed where ansible-rulebook runs.
@@ -194,6 +200,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.templates import Templates  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import ssh_probe as _ssh_probe  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration  # noqa: E402
+from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstate as _podstate  # noqa: E402
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import watch_events as _watch  # noqa: E402
 
 
@@ -265,10 +272,10 @@ def _error_text(error: RunPodError) -> str:
 class WatchSource:
     """One watch: ``poll_once`` reads every kind once and returns ``(events, seconds until the next read)``;
     ``run`` loops it into the queue. ``backend`` is the collection's backend (``make_backend``); ``probe``,
-    ``sleep``, ``now``, ``wall`` and ``warn`` are injectable for tests."""
+    ``sleep``, ``now``, ``wall``, ``epoch`` (the idle history's clock) and ``warn`` are injectable for tests."""
 
     def __init__(self, config: dict, backend: Any, *, probe: Any = None, sleep: Any = None, now: Any = None,
-                 wall: Any = None, warn: Any = None) -> None:
+                 wall: Any = None, warn: Any = None, epoch: Any = None) -> None:
         self.config = config
         self.backend = backend
         self.serverless_url = backend.serverless_url
@@ -279,7 +286,10 @@ class WatchSource:
         self._now = now or time.monotonic
         self._wall = wall or utc_now
         self._warn = warn or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._epoch = epoch or time.time
         self._errors: list = []
+        self.idle_since: dict[str, float | None] = {}  # pod id -> when its GPUs last went idle (every read since: idle)
+        self.announced: set = set()  # (pod id, action, deadline) already sent; idle ones as (pod id, "idle", since)
 
     @classmethod
     def from_args(cls, args: dict, **kwargs: Any) -> WatchSource:
@@ -370,6 +380,7 @@ class WatchSource:
         standalone = None if pods is None else [
             _watch.pod_record(pod) for pod in pods if pod.cluster_id is None and self._wanted(pod.name)]
         events += self._feed("pods", standalone, at)
+        events += self._lease_events(standalone or [], at) if "pods" in self.watchers else []
         if endpoints is not None:
             endpoints = [_watch.endpoint_record(item, self.serverless_url, workers.get(item.id))
                          for item in endpoints if self._wanted(item.name)]
@@ -383,6 +394,30 @@ class WatchSource:
         events += self._feed("clusters", None if pods is None else clusters, at)
         events += await self._probe_ready()
         return [self._scrub(item) for item in events], self._next_delay()
+
+    def _lease_events(self, records: list, at: str) -> list:
+        """``pod_lease_expired`` and ``pod_idle`` of one read: only pods with a lease, each deadline sent once."""
+        now, events = self._epoch(), []
+        for record in records:
+            pod, pod_id = record["resource"], record["id"]
+            lease = pod.get("lease")
+            if not lease:
+                self.idle_since.pop(pod_id, None)
+                continue
+            if lease["expired"] and (pod_id, lease["action"], lease["deadline"]) not in self.announced:
+                self.announced.add((pod_id, lease["action"], lease["deadline"]))
+                events.append(_watch.event("pod", record, "pod_lease_expired", at, action=lease["action"],
+                                           rule=f"{lease['action']}_after", deadline=lease["deadline"]))
+            running = record["runtime_status"] == _podstate.RUNNING
+            due, since = _podstate.idle_due(lease, pod.get("utilization") if running else None,
+                                            self.idle_since.get(pod_id), now)
+            self.idle_since[pod_id] = since
+            if due and (pod_id, "idle", since) not in self.announced:
+                self.announced.add((pod_id, "idle", since))
+                events.append(_watch.event("pod", record, "pod_idle", at, action="stop", rule="idle_stop_after",
+                                           idle_since=_podstate.utc_text(since), idle_below=lease["idle_below"],
+                                           deadline=_podstate.utc_text(since + lease["idle_stop_after"])))
+        return events
 
     async def _probe_ready(self) -> list:
         watcher = self.watchers.get("pods")

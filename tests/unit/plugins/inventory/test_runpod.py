@@ -126,6 +126,8 @@ def test_hostvars_are_prefixed_json_safe_and_complete():
             "command": "ssh root@203.0.113.9 -p 10022",
         },
         "runpod_ssh_not_ready": None,
+        "runpod_lease": None,
+        "runpod_utilization": None,
     }
     json.dumps(hostvars)
 

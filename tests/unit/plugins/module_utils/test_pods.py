@@ -15,6 +15,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api import pod_input
 from ansible_collections.runpod.cloud.plugins.module_utils._api.pod_inputs import PodInput
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import input_problem
 from ansible_collections.runpod.cloud.plugins.module_utils._rules import pod_rules as _pods
+from ansible_collections.runpod.cloud.plugins.modules import pod_info
 from ansible_collections.runpod.cloud.plugins.modules.pod import ARGUMENT_SPEC
 
 
@@ -230,13 +231,13 @@ def test_reap_select_keeps_old_pods_with_the_prefix_and_never_an_unreadable_age(
     pods = [_Pod("ci-old", "2026-03-01T00:00:00Z"), _Pod("ci-new", "2026-03-02T11:00:00Z"),
             _Pod("prod-old", "2026-03-01T00:00:00Z"), _Pod("ci-odd", "yesterday"),
             _Pod("ci-go", "2026-03-01 00:00:00.000 +0000 UTC")]
-    limit = _pods.older_than_seconds("12h", "ci-")
-    assert [p.name for p in _pods.reap_select(pods, limit, "ci-", now)] == ["ci-old", "ci-go"]
-    assert [p.name for p in _pods.reap_select(pods, None, "prod", now)] == ["prod-old"]
+    limit = pod_info.older_than_seconds("12h", "ci-")
+    assert [p.name for p in pod_info.reap_select(pods, limit, "ci-", now)] == ["ci-old", "ci-go"]
+    assert [p.name for p in pod_info.reap_select(pods, None, "prod", now)] == ["prod-old"]
     with pytest.raises(ValueError, match="older_than"):
-        _pods.older_than_seconds("soon", None)
+        pod_info.older_than_seconds("soon", None)
     with pytest.raises(ValueError, match="name_prefix"):
-        _pods.older_than_seconds(None, "")
+        pod_info.older_than_seconds(None, "")
 
 
 def test_a_billed_cost_above_the_cap_warns():

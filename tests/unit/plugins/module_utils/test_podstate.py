@@ -216,7 +216,7 @@ def test_describe_running_v2_shape():
         "data_center_id": "EU-RO-1",
         "ports": ["8888/http", "22/tcp"],
         "ssh": {"host": "8.8.4.4", "port": 40123, "user": "root", "command": "ssh root@8.8.4.4 -p 40123"},
-        "ssh_not_ready": None, "created_at": "2026-01-01T00:00:00Z",
+        "ssh_not_ready": None, "created_at": "2026-01-01T00:00:00Z", "lease": None, "utilization": None,
         "global_networking": False, "global_ip": None, "internal_dns": None,
     }
     json.dumps(described)

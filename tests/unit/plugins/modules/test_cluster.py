@@ -181,3 +181,15 @@ def test_secret_env_is_compared_as_the_nodes_env(capsys, monkeypatch):
     run(created, capsys, monkeypatch, **CREATE, secret_env={"HF_TOKEN": "hf_token"})
     (spec,) = [call[1] for call in created.calls if call[0] == "create_cluster"]
     assert spec["env"] == placeholder
+
+
+def test_terminate_after_is_a_lease_in_every_nodes_env_and_fixed_at_create(capsys, monkeypatch):
+    created = FakeClusterBackend()
+    run(created, capsys, monkeypatch, **CREATE, env={"A": "1"}, terminate_after="12h")
+    (spec,) = [call[1] for call in created.calls if call[0] == "create_cluster"]
+    assert spec["env"] == {"A": "1", "RUNPOD_CLOUD_TERMINATE_AFTER": "43200"}
+    lease = {"A": "1", "RUNPOD_CLOUD_TERMINATE_AFTER": "43200"}
+    backend = FakeClusterBackend([view()], [node(0, env=lease), node(1, env=lease)])
+    other = run(backend, capsys, monkeypatch, **CREATE, env={"A": "1"}, terminate_after="1d")
+    assert other["failed"] is True and "env differs in RUNPOD_CLOUD_TERMINATE_AFTER" in other["msg"]
+    assert [call[0] for call in backend.calls] == ["find_clusters", "list_cluster_pods"]  # nothing changed
