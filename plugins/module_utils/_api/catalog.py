@@ -51,8 +51,7 @@ GPU_TYPES = {
 GPU_POOLS = frozenset(pool for pool in GPU_TYPES.values() if pool)
 
 
-# The words of RunPod's display names (the console's) that their ids lack; the rest are the id's model words.
-DISPLAY_WORDS = {"NVIDIA H100 80GB HBM3": ("sxm",), "NVIDIA H200": ("sxm",)}
+DISPLAY_WORDS = {"NVIDIA H100 80GB HBM3": ("sxm",), "NVIDIA H200": ("sxm",)}  # in the console's names, not the ids
 
 
 def model_words(name):
@@ -79,8 +78,7 @@ def unknown_gpu_types(gpu_type_ids):
     unknown = [gpu for gpu in gpu_type_ids if gpu not in GPU_TYPES]
     hints = [f"for {gpu!r} did you mean {' or '.join(map(repr, close))}?"
              for gpu in unknown if (close := gpu_suggestions(gpu))]
-    return unknown, "; ".join([*hints, "runpod.cloud.gpu_type_info lists each GPU type's id (the console shows its "
-                                       "display_name)"]) if unknown else ""
+    return unknown, "; ".join([*hints, "runpod.cloud.gpu_type_info lists the ids and display names"]) if unknown else ""
 
 
 def pools_for(gpu_type_ids):
@@ -169,8 +167,7 @@ def select_gpu_types(gpu_types, *, ids=None, data_center_ids=None, min_memory_gb
                 continue
         kept.append(gpu)
     if ids:
-        by_id = {gpu["id"]: gpu for gpu in kept}
-        kept = [by_id[gpu_id] for gpu_id in dict.fromkeys(ids) if gpu_id in by_id]
+        kept = [gpu for gpu_id in dict.fromkeys(ids) for gpu in kept if gpu["id"] == gpu_id]
     return kept
 
 

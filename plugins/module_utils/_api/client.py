@@ -136,9 +136,6 @@ class Client:
         if not HAS_HTTPX:
             raise RuntimeError("the httpx Python library is required")
         self._secret = api_key or ""
-        # Named by a 401 (never the key): a module's env fallback fills api_key, so an equal variable is its source.
-        self.key_source = "RUNPOD_API_KEY" if api_key and os.environ.get("RUNPOD_API_KEY") == api_key else (
-            "the api_key option (or module_defaults)")
         self.base_url = base_url.rstrip("/")
         self.timeout = float(timeout)
         self.max_attempts = max(1, int(max_attempts))
@@ -235,8 +232,9 @@ class Client:
         except Exception:  # undecodable body: fall back to the generic message
             body_text = ""
         message, errors = message_from_body(status, body_text)
-        if status == 401:
-            message = f"{message}: RunPod refused the API key from {self.key_source}; check or replace it there"
+        if status == 401:  # where the key came from, never the key (a module's env fallback fills api_key from it)
+            source = "RUNPOD_API_KEY" if os.environ.get("RUNPOD_API_KEY") == self._secret else "the api_key option"
+            message = f"{message}: RunPod refused the API key from {source}; check or replace it there"
         return RunPodError(code_for_status(status), status, self.redact(message), errors=list(map(self.redact, errors)),
                            retry_after=parse_retry_after(response.headers.get("Retry-After")))
 

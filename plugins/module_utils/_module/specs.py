@@ -27,8 +27,6 @@ def secret(name: str, **spec: Any) -> dict:
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
 AUTH_ARGUMENT_SPEC = dict(
-    # Not required=True: Ansible's "missing required arguments" would pre-empt base.NO_API_KEY, which names the
-    # environment variable and module_defaults.
     api_key=secret("api_key", type="str", fallback=(env_fallback, ["RUNPOD_API_KEY"])),
     # Deprecated: REST v2 is the only API left, and any other value fails with _backend.V1_RETIRED.
     api_version=dict(

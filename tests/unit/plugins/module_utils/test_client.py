@@ -345,8 +345,8 @@ def test_transport_exception_carrying_the_headers_does_not_leak_the_key():
 
 @pytest.mark.parametrize(("env_key", "source"), [
     (SECRET, "from RUNPOD_API_KEY;"),
-    (None, "from the api_key option (or module_defaults);"),
-    ("rpa_another_key_in_the_environment", "from the api_key option (or module_defaults);"),
+    (None, "from the api_key option;"),
+    ("rpa_another_key_in_the_environment", "from the api_key option;"),
 ])
 def test_a_401_names_where_the_key_came_from_never_the_key(monkeypatch, env_key, source):
     # A module's env fallback fills api_key from RUNPOD_API_KEY: the same value there is where it came from.
