@@ -68,7 +68,7 @@ def gpu_suggestions(name, limit=4):
         found = [word for word in words if any(have.startswith(word) for have in known)]
         if found and all(word in found for word in words if re.search(r"\d", word)):
             ranked.append((len(words) - len(found), len(known) - len(found), gpu))
-    best = [gpu for missed, _, gpu in sorted(ranked) if missed == min(ranked)[0]]
+    best = [gpu for missed, _left, gpu in sorted(ranked) if missed == min(ranked)[0]]
     spelled = {" ".join(model_words(gpu)): gpu for gpu in GPU_TYPES}
     return best[:limit] or [spelled[close] for close in difflib.get_close_matches(" ".join(words), spelled, n=2)]
 
