@@ -72,7 +72,8 @@ RUNPOD_SERVERLESS_URL=$(ready_value serverless)
 export RUNPOD_API_KEY RUNPOD_API_URL RUNPOD_SERVERLESS_URL
 echo "demo: simulator listening at $(ready_value base) (pid $sim_pid); RUNPOD_API_URL=$RUNPOD_API_URL"
 
-ANSIBLE_COLLECTIONS_PATH=$("$PY" "$REPO/tests/collections_path.py")
+# Its symlink tree goes in the work directory, removed on exit: the demo leaves nothing in TMPDIR.
+ANSIBLE_COLLECTIONS_PATH=$(TMPDIR="$workdir" "$PY" "$REPO/tests/collections_path.py")
 export ANSIBLE_COLLECTIONS_PATH
 export ANSIBLE_LOCALHOST_WARNING=False ANSIBLE_INVENTORY_UNPARSED_WARNING=False
 export ANSIBLE_PYTHON_INTERPRETER=${ANSIBLE_PYTHON_INTERPRETER:-auto_silent}

@@ -16,8 +16,8 @@ options:
         or set it once for every module with C(module_defaults) and the C(group/runpod.cloud.all) action group
         from a vaulted variable.
       - Never logged and never included in any message or result.
+      - A task with no key from either fails before any call, with C(code=no_credentials).
     type: str
-    required: true
   api_version:
     description:
       - Deprecated; will be removed in 1.0.0. RunPod retired REST v1 on 2026-11-15, so the collection speaks REST v2

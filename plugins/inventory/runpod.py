@@ -464,8 +464,9 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
 
     @staticmethod
     def _remedy(error):
-        if error.code in ("unauthorized", "forbidden"):
-            return "; check the API key (api_key or RUNPOD_API_KEY) and its permissions"
+        # A 401's message says where the key came from (the client); a 403 is the key's permissions.
+        if error.code == "forbidden":
+            return "; check the API key's permissions"
         return ""
 
     # --- filtering and hosts -------------------------------------------------------------------

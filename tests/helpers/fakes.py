@@ -414,7 +414,7 @@ def run_module(module: Any, backend: Any, capsys: Any, monkeypatch: Any, *, chec
     from ansible.module_utils.testing import patch_module_args
 
     install_backend(monkeypatch, backend)
-    args = dict(args, api_key=UNIT_API_KEY)
+    args = {"api_key": UNIT_API_KEY, **args}  # a test may pass api_key="" (no key)
     if check_mode:
         args["_ansible_check_mode"] = True
     if diff:

@@ -129,12 +129,27 @@ UNVERIFIED_TLS_TASK = """
     - name: unverified tls
       runpod.cloud.pod_info: {validate_certs: false}
 """
+# No key: refused before any request, naming where a key goes. A wrong key: one read answered 401, and the failure
+# says where the key came from (the variable or the option), never the key.
+KEY_TASKS = """
+    - name: no key
+      runpod.cloud.pod_info: {name: web}
+      environment: {RUNPOD_API_KEY: ""}
+      ignore_errors: true
+    - name: wrong key in RUNPOD_API_KEY
+      runpod.cloud.pod_info: {name: web}
+      environment: {RUNPOD_API_KEY: wrong-key-from-env}
+      ignore_errors: true
+    - name: wrong key in api_key
+      runpod.cloud.pod_info: {name: web, api_key: wrong-key-from-option}
+      ignore_errors: true
+"""
 
 
 def test_bad_input_and_connection_options_are_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
     """Bad module input (one case for each module) and a bad connection option are refused before any request;
-    http off loopback and validate_certs=false warn. One run: every task but the last must make no request at
-    all, the last (unverified tls) makes its one list read."""
+    http off loopback and validate_certs=false warn; no key and a wrong key say where a key goes or came from. One
+    run: no task makes a request but the wrong keys' (one 401 each) and the last (unverified tls) one list read."""
     tasks = "".join(
         f"""
     - name: {label}
@@ -146,7 +161,7 @@ def test_bad_input_and_connection_options_are_refused_or_warned_before_any_reque
     result = run_playbook(tmp_path, f"""
 - hosts: localhost
   gather_facts: false
-  tasks:{tasks}{UNVERIFIED_TLS_TASK}
+  tasks:{tasks}{KEY_TASKS}{UNVERIFIED_TLS_TASK}
 """)
     assert result.rc == 0, result.stdout + result.stderr
     for _module, label, _args, needle in REFUSED:
@@ -161,9 +176,19 @@ def test_bad_input_and_connection_options_are_refused_or_warned_before_any_reque
     tls = result.task_result("unverified tls")
     assert tls.get("failed") is not True
     assert any(w.startswith("validate_certs is false") for w in tls["warnings"]), tls
-    # Nothing reached the simulator (no read, no create, no update) but the last task's one list read: the
-    # unverified-tls task succeeded, so that GET is its own, and no other task made any request.
-    assert [entry["method"] for entry in sim.admin.requests()] == ["GET"]
+    missing = result.task_result("no key")
+    assert missing["failed"] is True and missing["code"] == "no_credentials", missing
+    assert all(word in missing["msg"] for word in ("api_key", "RUNPOD_API_KEY", "module_defaults")), missing["msg"]
+    for label, source in (("wrong key in RUNPOD_API_KEY", "RUNPOD_API_KEY"), ("wrong key in api_key", "api_key")):
+        wrong = result.task_result(label)
+        assert wrong["failed"] is True and wrong["code"] == "unauthorized", wrong
+        assert f"RunPod refused the API key from {'the api_key option' if source == 'api_key' else source}" in (
+            wrong["msg"]), wrong["msg"]
+    assert "wrong-key-from" not in result.stdout + result.stderr
+    # Nothing reached the simulator (no read, no create, no update) but the wrong keys' list reads, each answered
+    # 401 and not retried, and the last task's one list read: the unverified-tls task succeeded.
+    assert [(entry["method"], entry["status"]) for entry in sim.admin.requests()] == [
+        ("GET", 401), ("GET", 401), ("GET", 200)]
 
 
 # --- modules: never hijack, never duplicate ------------------------------------------------------------------------

@@ -224,7 +224,7 @@ api_key: "{{ lookup('ansible.builtin.env', 'MY_RUNPOD_KEY') }}"
     data, completed = ansible_inventory(sim, tmp_path, "plugin: runpod.cloud.runpod\n", env=env)
     assert completed.returncode != 0
     assert "could not list pods" in completed.stderr and "(unauthorized)" in completed.stderr
-    assert "check the API key" in completed.stderr
+    assert "RunPod refused the API key from RUNPOD_API_KEY" in completed.stderr
     assert "wrong-key-123" not in completed.stderr + completed.stdout
 
 

@@ -51,12 +51,34 @@ GPU_TYPES = {
 GPU_POOLS = frozenset(pool for pool in GPU_TYPES.values() if pool)
 
 
+DISPLAY_WORDS = {"NVIDIA H100 80GB HBM3": ("sxm",), "NVIDIA H200": ("sxm",)}  # in the console's names, not the ids
+
+
+def model_words(name):
+    """The lowercase words of a GPU name but the vendor's (``NVIDIA GeForce RTX 4090`` -> rtx, 4090)."""
+    return [word for word in re.split(r"[^a-z0-9]+", name.lower()) if word and word not in ("nvidia", "geforce", "amd")]
+
+
+def gpu_suggestions(name, limit=4):
+    """Known ids by model: each word of ``name`` with a digit (4090, h100) starts a word of the id or its display
+    name (sxm of sxm4); most words matched, fewest left over first. Else the closest spelling."""
+    words, ranked = model_words(name), []
+    for gpu in GPU_TYPES:
+        known = model_words(gpu) + list(DISPLAY_WORDS.get(gpu, ()))
+        found = [word for word in words if any(have.startswith(word) for have in known)]
+        if found and all(word in found for word in words if re.search(r"\d", word)):
+            ranked.append((len(words) - len(found), len(known) - len(found), gpu))
+    best = [gpu for missed, _left, gpu in sorted(ranked) if missed == min(ranked)[0]]
+    spelled = {" ".join(model_words(gpu)): gpu for gpu in GPU_TYPES}
+    return best[:limit] or [spelled[close] for close in difflib.get_close_matches(" ".join(words), spelled, n=2)]
+
+
 def unknown_gpu_types(gpu_type_ids):
-    """Return ``(unknown ids, hint)``; the hint suggests the closest known names."""
+    """Return ``(unknown ids, hint)``; the hint suggests known ids by model and points to gpu_type_info."""
     unknown = [gpu for gpu in gpu_type_ids if gpu not in GPU_TYPES]
-    suggestions = [close for gpu in unknown for close in difflib.get_close_matches(gpu, GPU_TYPES, n=2, cutoff=0.6)]
-    hint = f"did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-    return unknown, hint
+    hints = [f"for {gpu!r} did you mean {' or '.join(map(repr, close))}?"
+             for gpu in unknown if (close := gpu_suggestions(gpu))]
+    return unknown, "; ".join([*hints, "runpod.cloud.gpu_type_info lists the ids and display names"]) if unknown else ""
 
 
 def pools_for(gpu_type_ids):
@@ -145,8 +167,7 @@ def select_gpu_types(gpu_types, *, ids=None, data_center_ids=None, min_memory_gb
                 continue
         kept.append(gpu)
     if ids:
-        by_id = {gpu["id"]: gpu for gpu in kept}
-        kept = [by_id[gpu_id] for gpu_id in dict.fromkeys(ids) if gpu_id in by_id]
+        kept = [gpu for gpu_id in dict.fromkeys(ids) for gpu in kept if gpu["id"] == gpu_id]
     return kept
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json as jsonlib
 import math
+import os
 import random
 import ssl
 import sys
@@ -231,6 +232,9 @@ class Client:
         except Exception:  # undecodable body: fall back to the generic message
             body_text = ""
         message, errors = message_from_body(status, body_text)
+        if status == 401:  # where the key came from, never the key (a module's env fallback fills api_key from it)
+            source = "RUNPOD_API_KEY" if os.environ.get("RUNPOD_API_KEY") == self._secret else "the api_key option"
+            message = f"{message}: RunPod refused the API key from {source}; check or replace it there"
         return RunPodError(code_for_status(status), status, self.redact(message), errors=list(map(self.redact, errors)),
                            retry_after=parse_retry_after(response.headers.get("Retry-After")))
 

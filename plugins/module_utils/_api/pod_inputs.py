@@ -37,13 +37,10 @@ CLUSTER_NODES = (2, 250)
 MANUFACTURERS = ("NVIDIA", "AMD")  # the catalog's GpuManufacturer values a GPU can be asked by
 
 
-def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids", example="NVIDIA GeForce RTX 4090"):
-    """Why ``gpu_type_ids`` name a GPU type RunPod does not have (with the closest known names); or None."""
+def unknown_gpu_problem(gpu_type_ids, option="gpu_type_ids"):
+    """Why ``gpu_type_ids`` name a GPU type RunPod does not have (with the known ids by model name); or None."""
     unknown, hint = _catalog.unknown_gpu_types(list(gpu_type_ids or []))
-    if not unknown:
-        return None
-    use = f". Use RunPod's GPU type ids such as {example!r}" if example else ""
-    return f"unknown GPU type(s) in {option}: {', '.join(map(repr, unknown))}{use}" + (f"; {hint}" if hint else ".")
+    return f"unknown GPU type(s) in {option}: {', '.join(map(repr, unknown))}; {hint}" if unknown else None
 
 
 def gpu_choice_problem(params, ids_option):
@@ -74,7 +71,7 @@ def gpu_choice_problem(params, ids_option):
     maker = wanted.get("manufacturer")
     if maker is not None and str(maker).upper() not in MANUFACTURERS:
         return f"gpu_requirements.manufacturer must be one of {', '.join(MANUFACTURERS)}, got {maker!r}."
-    return unknown_gpu_problem(wanted.get("exclude"), "gpu_requirements.exclude", None)
+    return unknown_gpu_problem(wanted.get("exclude"), "gpu_requirements.exclude")
 
 
 def fleet_problem(values):
@@ -222,7 +219,7 @@ class ClusterInput(_ContainerInput):
     @field_validator("gpu_type_id")
     @classmethod
     def _gpu_type(cls, value):
-        _raise(value and unknown_gpu_problem([value], "gpu_type_id", "NVIDIA H100 80GB HBM3"))
+        _raise(value and unknown_gpu_problem([value], "gpu_type_id"))
         return value
 
     @model_validator(mode="after")

@@ -25,8 +25,10 @@ TRUST_CONCURRENCY = 32
 COUNT_NAMES = 3
 
 
-def _terminal_verdict(pod_id, pod):
-    return f"pod {pod_id} is {_podstate.lifecycle_status(pod).lower()}, so the wait cannot succeed"
+def _terminal_verdict(pod_id, pod, startable=True):  # a cluster's member is not (is_member_down)
+    status = _podstate.lifecycle_status(pod)
+    start = " (runpod.cloud.pod state=running starts it)" if startable and status == "EXITED" else ""
+    return f"pod {pod_id} is {status.lower()}{start}, so the wait cannot succeed"
 
 
 def _state(pod, wait_for):
@@ -192,7 +194,7 @@ class BatchPodPoller(Poller):
             before, self.last_pods[pod_id] = self.last_pods.get(pod_id), pod
             if self.is_terminal(pod):
                 self.states[pod_id] = f"pod status {_podstate.lifecycle_status(pod).lower() or 'unknown'}"
-                terminal.append(_terminal_verdict(pod_id, pod))
+                terminal.append(_terminal_verdict(pod_id, pod, self.is_terminal is _podstate.is_terminal))
                 self.failed.append(pod_id)
                 continue
             detail, address, ready = _state(pod, self.wait_for)

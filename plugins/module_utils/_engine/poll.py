@@ -270,7 +270,7 @@ def _positive_or(value, default):
 
 def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, clock=None, cancel=None,
           progress=None, progress_every=DEFAULT_PROGRESS_EVERY, probe_interval=DEFAULT_PROBE_INTERVAL,
-          resource_id=None, on_transition=None, cadence=None):
+          resource_id=None, on_transition=None, cadence=None, timeout_text=None):
     """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``. ``probe_interval=None`` runs no recheck,
     ``on_transition`` gets each ``{"elapsed", "state"}`` change; durations <= 0 mean defaults."""
     clock = clock if clock is not None else SystemClock()
@@ -284,8 +284,8 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
     waiter = _Waiter(label, clock, cancel, progress, on_transition, progress_every, resource_id)
     deadline = waiter.start + timeout
     schedule = Cadence(interval, waiter.start, deadline, adaptive=adaptive)
-    # Shown to the millisecond: a timeout left over after a first read (pod_info) is not ``29.860248964s``.
-    waiter.emit(f"waiting for {label} (timeout {format_duration(round(timeout, 3))})")
+    # The timeout as given (15m), else to the millisecond: not what a first read (pod_info) left of it.
+    waiter.emit(f"waiting for {label} (timeout {timeout_text or format_duration(round(timeout, 3))})")
 
     while True:
         waiter.polls += 1

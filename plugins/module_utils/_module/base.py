@@ -197,6 +197,9 @@ class RunPodModule:
 
     def _check_connection_options(self):
         """Refuse unusable connection options and warn about ones that expose the key, before any request."""
+        if not self.params.get("api_key"):  # here, not required=True: Ansible's message never names the variable
+            self.report.fail("no RunPod API key: set api_key (per play: module_defaults for group/runpod.cloud.all)"
+                             " or RUNPOD_API_KEY in the environment", {"code": "no_credentials", "changed": False})
         try:
             resolved = resolve_options({key: self.params.get(key) for key in CONNECTION_KEYS})
         except ValueError as exc:

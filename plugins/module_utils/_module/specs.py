@@ -27,7 +27,7 @@ def secret(name: str, **spec: Any) -> dict:
 
 # Paired with plugins/doc_fragments/auth.py: change both together.
 AUTH_ARGUMENT_SPEC = dict(
-    api_key=secret("api_key", type="str", required=True, fallback=(env_fallback, ["RUNPOD_API_KEY"])),
+    api_key=secret("api_key", type="str", fallback=(env_fallback, ["RUNPOD_API_KEY"])),
     # Deprecated: REST v2 is the only API left, and any other value fails with _backend.V1_RETIRED.
     api_version=dict(
         type="str", fallback=(env_fallback, ["RUNPOD_API_VERSION"]),

@@ -101,6 +101,7 @@ class Waiter:
                     resource_id=resource_id,
                     progress=self.progress,
                     on_transition=self.on_transition,
+                    timeout_text=given if isinstance(given := self.host.params.get("wait_timeout"), str) else None,
                 )
         except _outcome.WaitError as error:
             self.host.result[self.result_key] = describe_last()

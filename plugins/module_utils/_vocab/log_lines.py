@@ -153,8 +153,7 @@ def merge_blocks(blocks):
 
 def newest(block, source):
     """The newest ``{ts, line}`` of ``source`` in a logs block, or None."""
-    lines = (block or {}).get(source) or []
-    return lines[-1] if lines else None
+    return ((block or {}).get(source) or [None])[-1]
 
 
 def _quoted(entry):
@@ -164,16 +163,19 @@ def _quoted(entry):
     return f"{json.dumps(line, ensure_ascii=False)} ({entry['ts']})"
 
 
+# The start script's host key block (host_keys.py parses it), never quoted as what a container said last.
+_HOST_KEY_BLOCK = re.compile(r"SSH host keys:|key fingerprint:\s*$|Key: \S+\.pub\s*$|\d{2,5} SHA256:[A-Za-z0-9+/]{43}")
+
+
 def quote(block):
     """What a failure says of a resource's logs: its newest container line, else its newest system line, else why
     the logs could not be read ("" without a block)."""
     if not block:
         return ""
-    container = newest(block, "container")
-    if container is not None:
-        return f"last container line: {_quoted(container)}"
-    system = newest(block, "system")
-    if system is not None:
+    said = [entry for entry in block.get("container") or () if not _HOST_KEY_BLOCK.search(entry["line"])]
+    if said:
+        return f"last container line: {_quoted(said[-1])}"
+    if (system := newest(block, "system")) is not None:
         return f"no container line yet, last system line: {_quoted(system)}"
     if block.get("unavailable"):
         return f"logs unavailable: {block['unavailable']}"

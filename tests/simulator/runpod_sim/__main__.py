@@ -145,9 +145,16 @@ async def serve(args: argparse.Namespace) -> None:
     announcer.cancel()
 
 
+def quiet_lost_peers(record: logging.LogRecord) -> bool:
+    """asyncio's "socket.send() raised exception." (a write after the peer hung up: an SSH banner probe or
+    ssh-keyscan that closes at once while the pod's sshd still talks) says nothing a user can act on."""
+    return not (record.name == "asyncio" and record.getMessage() == "socket.send() raised exception.")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("asyncio").addFilter(quiet_lost_peers)
     # SIGTERM behaves like Ctrl-C so listeners and the state dir are cleaned up.
     signal.signal(signal.SIGTERM, lambda *_: signal.raise_signal(signal.SIGINT))
     with contextlib.suppress(KeyboardInterrupt):

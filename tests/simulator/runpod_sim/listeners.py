@@ -365,8 +365,10 @@ class ListenerManager:
         home, bin_dir = self._prepare_home(pod)
         authorized = parse_authorized_keys(pod.env.get("PUBLIC_KEY", ""))
         held = self.host_keys_of(pod.id)
+        # What the container booted with: RunPod resolves {{ RUNPOD_SECRET_<name> }} then (Pod.boot_env).
+        booted = pod.boot_env if pod.boot_env is not None else pod.env
         base_env = {
-            **{key: str(value) for key, value in pod.env.items()},
+            **{key: str(value) for key, value in booted.items()},
             "HOME": str(home),
             "USER": "root",
             "LOGNAME": "root",

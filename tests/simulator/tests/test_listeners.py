@@ -152,6 +152,22 @@ def test_sshd_accepts_the_create_time_key_and_runs_commands(sim, running_pod, cl
     assert lines[1:] == [f"GPU {i}: NVIDIA A40 (UUID: GPU-00000000-0000-0000-0000-00000000000{i})" for i in range(2)]
 
 
+def test_a_command_over_ssh_sees_the_secrets_the_pod_booted_with(sim, v2, running_pod, client_key):
+    # As RunPod resolves {{ RUNPOD_SECRET_<name> }} when the container boots: the value, not the placeholder, and a
+    # rotated value only after the next boot.
+    secret = v2.post("/account/secrets", json={"name": "hf_token", "value": "hf-value-1"}).json()
+    env = {"PUBLIC_KEY": client_key.export_public_key().decode().strip(), "HF": "{{ RUNPOD_SECRET_hf_token }}",
+           "PLAIN": "{{ not a secret }}"}
+    pod = running_pod(env=env)
+    assert _ssh_run(pod["ssh"]["direct"]["port"], client_key, 'echo "$HF|$PLAIN"').stdout == (
+        "hf-value-1|{{ not a secret }}\n")
+    v2.patch(f"/account/secrets/{secret['id']}", json={"value": "hf-value-2"})
+    assert v2.post(f"/pods/{pod['id']}/action", json={"action": "restart"}).status_code == 200
+    sim.admin.wait_pod(pod["id"], "RUNNING", listening=True)
+    port = v2.get(f"/pods/{pod['id']}").json()["ssh"]["direct"]["port"]
+    assert _ssh_run(port, client_key, 'echo "$HF"').stdout == "hf-value-2\n"
+
+
 def test_sshd_rejects_other_keys(sim, running_pod, client_key):
     other = asyncssh.generate_private_key("ssh-ed25519")
     pod = running_pod(env={"PUBLIC_KEY": other.export_public_key().decode().strip()})

@@ -127,7 +127,8 @@ def test_status_maps_to_error_code(status, code):
         client.request("POST", "pods", json={})
     assert caught.value.code == code
     assert caught.value.status == status
-    assert caught.value.message == "went wrong"
+    # A 401 adds where the key came from (test_a_401_names_where_the_key_came_from_never_the_key).
+    assert caught.value.message.partition(": RunPod refused")[0] == "went wrong"
     assert caught.value.maybe_created is False
 
 
@@ -340,6 +341,28 @@ def test_transport_exception_carrying_the_headers_does_not_leak_the_key():
     # Not chained: the original exception (with the request and headers) is not in the traceback.
     assert caught.value.__context__ is None
     assert caught.value.__cause__ is None
+
+
+@pytest.mark.parametrize(("env_key", "source"), [
+    (SECRET, "from RUNPOD_API_KEY;"),
+    (None, "from the api_key option;"),
+    ("rpa_another_key_in_the_environment", "from the api_key option;"),
+])
+def test_a_401_names_where_the_key_came_from_never_the_key(monkeypatch, env_key, source):
+    # A module's env fallback fills api_key from RUNPOD_API_KEY: the same value there is where it came from.
+    monkeypatch.delenv("RUNPOD_API_KEY", raising=False)
+    if env_key:
+        monkeypatch.setenv("RUNPOD_API_KEY", env_key)
+    client, _ignored, _ignored = make_client(problem(401, "invalid api key"), max_attempts=1)
+    with pytest.raises(RunPodError) as caught:
+        client.request("GET", "pods")
+    assert caught.value.message.startswith(f"invalid api key: RunPod refused the API key {source}")
+    assert caught.value.code == "unauthorized"
+    assert SECRET not in _all_text(caught.value)
+    client, _ignored, _ignored = make_client(problem(403, "forbidden"), max_attempts=1)
+    with pytest.raises(RunPodError) as caught:
+        client.request("GET", "pods")
+    assert "refused the API key" not in caught.value.message
 
 
 def test_error_bodies_echoing_the_key_are_redacted_for_every_status():

@@ -143,6 +143,26 @@ def test_the_quote_names_the_newest_container_line_else_system_else_why():
     assert quote(logs_block(unavailable="forbidden (forbidden)")) == "logs unavailable: forbidden (forbidden)"
 
 
+# RunPod's start script (setup_ssh in runpod/containers' start.sh), as the simulator prints it.
+HOST_KEY_BLOCK = [
+    "ED25519 key fingerprint:", "256 SHA256:QeBDED+o19ELQNdZJCLtEOtgnHyldJlPwqxMJqE/DfU root@c0ffee (ED25519)",
+    "SSH host keys:", "Key: /etc/ssh/ssh_host_ed25519_key.pub",
+    "256 SHA256:QeBDED+o19ELQNdZJCLtEOtgnHyldJlPwqxMJqE/DfU root@c0ffee (ED25519)",
+    "Key: /etc/ssh/ssh_host_rsa_key.pub", "3072 SHA256:Mcl7/eDH+ZLL/4JKLG5cdYCswZ/E0qS1Ztznz6QXufU root@c0ffee (RSA)",
+]
+
+
+@pytest.mark.parametrize("cut", range(1, len(HOST_KEY_BLOCK) + 1))
+def test_the_quote_never_names_a_line_of_the_host_key_block(cut):
+    # A failed wait's "last container line" is what the container said, not a fingerprint its start script printed.
+    lines = [{"ts": "t0", "line": "python: can't open file '/app/train.py'"}]
+    lines += [{"ts": f"t{index}", "line": line} for index, line in enumerate(HOST_KEY_BLOCK[:cut], 1)]
+    assert quote(logs_block(lines)) == "last container line: \"python: can't open file '/app/train.py'\" (t0)"
+    # An ordinary line that mentions SSH is still quoted.
+    lines.append({"ts": "t9", "line": "Starting SSH daemon on port 22"})
+    assert quote(logs_block(lines)) == 'last container line: "Starting SSH daemon on port 22" (t9)'
+
+
 # -- the bounded read ------------------------------------------------------------------------------------------------
 
 

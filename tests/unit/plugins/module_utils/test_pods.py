@@ -58,7 +58,8 @@ def test_each_option_rule_has_one_message(given, message):
 
 def test_an_unknown_gpu_type_is_refused_with_the_catalog_hint():
     problem = option_problem(params(gpu_type_ids=["NVIDIA GeForce RTX 4090", "RTX 9999"]))
-    assert problem.startswith("unknown GPU type(s) in gpu_type_ids: 'RTX 9999'. Use RunPod's GPU type ids such as ")
+    assert problem.startswith("unknown GPU type(s) in gpu_type_ids: 'RTX 9999'; ")
+    assert problem.endswith("runpod.cloud.gpu_type_info lists the ids and display names")
 
 
 def test_the_first_broken_rule_is_the_message():

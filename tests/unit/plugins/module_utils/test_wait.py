@@ -637,3 +637,9 @@ def test_a_left_over_timeout_is_shown_to_the_millisecond(fake_clock):
               clock=fake_clock, progress=lines.append)
     assert lines[0] == "waiting for x (timeout 29.86s)"
     assert info.value.elapsed == 30  # whole seconds, from the exact deadline
+    # A module shows the timeout as its task gave it (Waiter.until passes wait_timeout): 15m, not 14m59.906s.
+    lines.clear()
+    with pytest.raises(WaitError):
+        until(scripted(NOT_READY, clock=fake_clock), label="x", timeout=899.906, interval=5, clock=fake_clock,
+              progress=lines.append, timeout_text="15m")
+    assert lines[0] == "waiting for x (timeout 15m)"

@@ -13,6 +13,7 @@ import json
 
 import pytest
 from helpers.fakes import run_module
+from helpers.paths import REPO_ROOT
 
 GPU = "NVIDIA GeForce RTX 4090"
 POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
@@ -176,6 +177,23 @@ def test_input_the_argument_spec_refuses_builds_no_client(label, capsys, monkeyp
     assert result["failed"] is True and result.get("changed", False) is False, (label, result)
     for needle in needles:
         assert needle in result["msg"], (label, result["msg"])
+
+
+# The options each module requires of its argument spec (checked before the key).
+REQUIRED_ARGS = {"ssh_key": {"key": "ssh-ed25519 AAAA k"}, "template": {"name": "t", "image": "i"}}
+REQUIRED_ARGS.update((name, {"name": "n"}) for name in (
+    "secret", "pod", "cluster", "container_registry", "endpoint", "network_volume"))
+MODULES = sorted(path.stem for path in REPO_ROOT.joinpath("plugins", "modules").glob("[a-z]*.py"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_api_key_names_the_option_the_variable_and_module_defaults(name, capsys, monkeypatch):
+    # Not Ansible's "missing required arguments: api_key", which never mentions the environment variable.
+    monkeypatch.delenv("RUNPOD_API_KEY", raising=False)
+    result = run_module(_module(name), None, capsys, monkeypatch, api_key="", **REQUIRED_ARGS.get(name, {}))
+    assert result["failed"] is True and result["code"] == "no_credentials", result
+    for needle in ("api_key", "RUNPOD_API_KEY", "module_defaults", "group/runpod.cloud.all"):
+        assert needle in result["msg"], result["msg"]
 
 
 @pytest.mark.parametrize("value", BAD_TIMEOUTS)
