@@ -67,8 +67,8 @@ GIVEN: dict[str, list[dict[str, Any]]] = {
          "runpod.cloud.endpoint": {"name": "hello", "image": "runpod/serverless-hello-world:latest", "workers_min": 1,
                                    "gpu_type_ids": ["NVIDIA GeForce RTX 4090"], "wait": True}}],
     "plugins/modules/pod_info.py": [
-        {"name": "A pod", "runpod.cloud.pod": {"name": "given", "image": "ubuntu:24.04",
-                                                "gpu_type_ids": ["NVIDIA GeForce RTX 4090"]}, "register": "given"},
+        {"name": "A pod", "register": "given",
+         "runpod.cloud.pod": {"name": "given", "image": "ubuntu:24.04", "gpu_type_ids": ["NVIDIA GeForce RTX 4090"]}},
         {"name": "Its id", "ansible.builtin.set_fact": {"pod_id": "{{ given.pod.id }}"}}],
 }
 
