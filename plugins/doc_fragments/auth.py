@@ -11,7 +11,7 @@ class ModuleDocFragment:
 options:
   api_key:
     description:
-      - RunPod API key.
+      - RunPod API key. A task needs one, but not necessarily in this option.
       - Falls back to the E(RUNPOD_API_KEY) environment variable. Prefer the environment variable,
         or set it once for every module with C(module_defaults) and the C(group/runpod.cloud.all) action group
         from a vaulted variable.

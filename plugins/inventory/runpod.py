@@ -48,8 +48,9 @@ options:
     choices: [runpod.cloud.runpod]
   api_key:
     description:
-      - RunPod API key.
-      - Templated, so a vaulted value or C({{ lookup('ansible.builtin.env', 'MY_KEY') }}) works.
+      - RunPod API key. The source needs one, but not necessarily in this option.
+      - Falls back to the E(RUNPOD_API_KEY) environment variable.
+      - Templated, so a vaulted value or an C(ansible.builtin.env) lookup works (see the examples).
       - Never written to the inventory, the cache or any message.
       - Declared as a secret, so ansible-core 2.22 and later register its value for masking; older versions ignore
         the declaration.
@@ -171,6 +172,10 @@ options:
     default: ~/.cache/runpod.cloud/known_hosts
     version_added: 0.3.0
 notes:
+  - "A source that fails (a wrong API key, an unreachable API) is only a warning to Ansible by default:
+    C(ansible-playbook) goes on with no hosts and exits 0 after C(no hosts matched). To make such a
+    failure fail the run, set E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=true) (C(any_unparsed_is_failed) in the
+    C([inventory]) section of C(ansible.cfg))."
   - "Host variables: C(runpod_id), C(runpod_name), C(runpod_status) (the API's lifecycle value),
     C(runpod_runtime_status), C(runpod_reason) (the runtime status reason token or null),
     C(runpod_gpu) (C({type, count, vcpu_count, memory_gb}); the host vCPUs and RAM in GB that come with the GPUs),

@@ -67,6 +67,15 @@ EXAMPLES = r"""
     password: "{{ vault_dockerhub_token }}"
   register: registry
 
+- name: Rotate the token (replaces the credential; it gets a new id, so rotate before a pod pulls with it)
+  runpod.cloud.container_registry:
+    name: dockerhub-private
+    username: my-user
+    password: "{{ vault_dockerhub_new_token }}"
+    update_password: always
+  diff: true
+  register: registry
+
 - name: Start a pod from a private image with them
   runpod.cloud.pod:
     name: private-worker
@@ -74,13 +83,10 @@ EXAMPLES = r"""
     gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
     registry_id: "{{ registry.container_registry.id }}"
 
-- name: Rotate the token (replaces the credential; it gets a new id)
-  runpod.cloud.container_registry:
-    name: dockerhub-private
-    username: my-user
-    password: "{{ vault_dockerhub_new_token }}"
-    update_password: always
-  diff: true
+- name: Delete the pod (RunPod keeps a credential that a pod still pulls its image with)
+  runpod.cloud.pod:
+    name: private-worker
+    state: absent
 
 - name: Delete the credential
   runpod.cloud.container_registry:

@@ -97,7 +97,7 @@ endpoints:
       returned: always
       sample: {completed: 3, failed: 0, inProgress: 0, inQueue: 0, retried: 0}
     health_error:
-      description: Why the health read failed (C(<message> (<code>))), else null.
+      description: Why the health read failed (its message, then its error code in parentheses), else null.
       type: str
       returned: always
       sample: "endpoint not found (not_found)"
@@ -134,7 +134,7 @@ endpoints:
            started_at: "2026-06-01T12:00:05Z", completed_at: "2026-06-01T12:04:31Z"}
       version_added: 0.3.0
     builds_error:
-      description: Why the build read failed (C(<message> (<code>))), else null.
+      description: Why the build read failed (its message, then its error code in parentheses), else null.
       type: str
       returned: when O(builds) is above 0
       sample: null

@@ -78,7 +78,12 @@ EXAMPLES = r"""
     name: datasets
     size_gb: 100
 
-- name: Delete it (fails while a pod still mounts it)
+- name: Delete the pod first (RunPod keeps a volume that a pod still mounts)
+  runpod.cloud.pod:
+    name: trainer
+    state: absent
+
+- name: Delete the volume
   runpod.cloud.network_volume:
     name: datasets
     state: absent

@@ -17,7 +17,8 @@ description:
   - Mutable fields that differ on an existing pod (O(image), O(docker_args), O(cmd), O(entrypoint),
     O(container_disk_gb), O(volume_gb), O(volume_mount_path), O(ports), O(env), O(name) when O(id) is given) are
     changed with one update call.
-    B(RunPod restarts the pod's container when a pod is updated.) Other create options (GPU type and count,
+    B(RunPod restarts the pod's container when a pod is updated:) its processes start again and files outside
+    its volume are lost, and the task warns so. Other create options (GPU type and count,
     cloud type, data center, network volume, CPU flavor) cannot be changed on an existing pod; a difference
     is reported as a warning and left alone.
   - RunPod refuses a create body over 102,400 bytes (HTTP 413); such a create is refused before any call with
@@ -152,6 +153,7 @@ options:
       - On an existing pod the environment is only managed when this option (or O(ssh_public_key)) is given;
         the whole environment is replaced, except that an existing E(PUBLIC_KEY) is kept unless
         O(ssh_public_key) or O(env) sets it.
+      - Changing it on a pod that runs restarts the pod's container (the task warns).
   docker_args:
     description:
       - Command (arguments) the container is started with, replacing the image's default.
@@ -852,7 +854,13 @@ class PodModule(ResourceModule):
         return resource.model_dump(include=_pods.DIFF_FIELDS)
 
     def changes(self, current):
-        return _pods.pod_changes(self.params, current)
+        changes = _pods.pod_changes(self.params, current)
+        restarting = sorted(set(changes) - {"name"})
+        if restarting and not _pods.is_stopped(current):  # RunPod applies an update by restarting the container
+            self.warn(f"updating {self.label(current)} ({', '.join(restarting)}) "
+                      f"{'would restart' if self.module.check_mode else 'restarts'} its container: its processes "
+                      "start again and files outside its volume are lost")
+        return changes
 
     # --- hooks: create ---------------------------------------------------------------------------------
     def check_found(self, current):

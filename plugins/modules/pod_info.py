@@ -141,11 +141,11 @@ EXAMPLES = r"""
     image: runpod/pytorch:2.8.0-py3.11-cuda12.8.1-cudnn-devel-ubuntu22.04
     gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
     wait: false
-  loop: "{{ range(1, 51) | list }}"
+  loop: "{{ range(1, 9) | list }}"
 
-- name: Then wait once until all fifty answer on SSH
+- name: Then wait once until all eight answer on SSH
   runpod.cloud.pod_info:
-    names: "{{ range(1, 51) | map('string') | map('regex_replace', '^', 'worker-') | list }}"
+    names: "{{ range(1, 9) | map('string') | map('regex_replace', '^', 'worker-') | list }}"
     wait: true
     wait_timeout: 20m
   register: workers

@@ -26,6 +26,20 @@ def _galaxy_version() -> str:
     return yaml.safe_load((REPO_ROOT / "galaxy.yml").read_text())["version"]
 
 
+def _released_version() -> str:
+    """galaxy.yml's version once released; before that (galaxy.yml names the release being made, so that
+    ``version_added`` and the build agree) the newest release in changelog.yaml, which galaxy.yml's must follow,
+    with the coming release's summary waiting in a fragment."""
+    version, releases = _galaxy_version(), _changelog()["releases"]
+    if version in releases:
+        return version
+    newest = max(releases, key=_version_key)
+    assert _version_key(version) > _version_key(newest), f"galaxy.yml's {version}: not released, not after {newest}"
+    fragments = [yaml.safe_load(f.read_text()) or {} for f in (REPO_ROOT / "changelogs" / "fragments").glob("*.yml")]
+    assert any("release_summary" in f for f in fragments), f"no fragment carries the release_summary of {version}"
+    return newest
+
+
 def _changelog() -> dict:
     path = REPO_ROOT / "changelogs" / "changelog.yaml"
     if not path.exists():
@@ -67,7 +81,7 @@ def _version_key(version: str) -> tuple[int, ...]:
 
 
 def test_changelog_records_every_module_in_the_current_release(modules_on_disk: list[str]) -> None:
-    version = _galaxy_version()
+    version = _released_version()
     changelog = _changelog()
     releases = changelog["releases"]
     assert version in releases, f"no release {version} in changelog.yaml: run `{REGENERATE.format(version=version)}`"
@@ -100,7 +114,7 @@ def test_changelog_md_is_generated_from_changelog_yaml(collection_copy: Path) ->
 def test_rerunning_the_release_changes_nothing_and_stays_lint_clean(collection_copy: Path) -> None:
     """A release re-run rescans the plugins; if a module were missing from changelog.yaml it would be added here."""
     before = _changelog()
-    version = _galaxy_version()
+    version = _released_version()
     # Pending fragments (changelogs/fragments) belong to the next release: a re-run of the released one
     # would fold them into it, so it runs without them.
     shutil.rmtree(collection_copy / "changelogs" / "fragments", ignore_errors=True)

@@ -83,3 +83,40 @@ def test_galaxy_lists_the_event_sources():
     dirs = [ext["args"]["ext_dir"] for ext in load("meta/extensions.yml")["extensions"]]
     assert dirs == ["eda/plugins/event_source"]
     assert all((ROOT / "extensions" / d).is_dir() for d in dirs)
+
+
+def _versions_added(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "version_added":
+                yield str(value)
+            else:
+                yield from _versions_added(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _versions_added(item)
+
+
+def test_nothing_is_added_in_a_version_after_the_one_galaxy_yml_builds():
+    # ansible-doc prints "added in <version_added>": a version later than the build reads as a feature still to come.
+    import ast
+
+    def key(version):
+        return tuple(int(part) for part in version.split("."))
+
+    documents = {}
+    for path in [*(ROOT / "plugins").glob("*/*.py"), *(ROOT / "extensions").glob("eda/plugins/*/*.py")]:
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "DOCUMENTATION":
+                documents[path] = yaml.safe_load(node.value.value)
+        for node in ast.walk(ast.parse(path.read_text())):  # doc fragments: DOCUMENTATION inside a class
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.Assign) and isinstance(getattr(item.value, "value", None), str):
+                        documents[f"{path}:{item.targets[0].id}"] = yaml.safe_load(item.value.value)
+    documents.update({path: yaml.safe_load(path.read_text()) for path in (ROOT / "roles").glob("*/meta/*.yml")})
+    version = load("galaxy.yml")["version"]
+    found = {(str(where), added) for where, document in documents.items() for added in _versions_added(document)}
+    assert {added for _where, added in found} >= {"0.1.0", "0.2.0"}  # the walk reaches the documents
+    late = sorted((where, added) for where, added in found if key(added) > key(version))
+    assert not late, f"version_added after galaxy.yml's {version}: {late}"

@@ -48,7 +48,7 @@ else:
     HTTPX_IMPORT_ERROR = None
 
 # Named in the User-Agent of every API request; keep in step with galaxy.yml.
-COLLECTION_VERSION = "0.2.0"
+COLLECTION_VERSION = "0.3.0"
 DEFAULT_USER_AGENT = f"runpod.cloud/{COLLECTION_VERSION} (+ansible)"
 READ_METHODS = frozenset(("GET", "HEAD"))
 BACKOFF_BASE = 0.5

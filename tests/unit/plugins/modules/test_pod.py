@@ -107,6 +107,21 @@ def test_check_mode_update_reports_diff_without_mutating(capsys, monkeypatch):
     assert result["diff"]["before"]["image"] == "img:1" and result["diff"]["after"]["image"] == "img:2"
 
 
+@pytest.mark.parametrize("check_mode, verb", [(False, "restarts"), (True, "would restart")])
+def test_an_env_change_on_a_running_pod_warns_that_the_container_restarts(capsys, monkeypatch, check_mode, verb):
+    backend = FakeBackend(pods=[pod_view(env={"A": "1"})])
+    result = run(backend, capsys, monkeypatch, check_mode=check_mode, **dict(CREATE, env={"A": "2"}))
+    assert result["updated_fields"] == ["env"]
+    assert f"updating pod pod-1 ('web') (env) {verb} its container" in json.dumps(result["warnings"])
+
+
+@pytest.mark.parametrize("pod, args", [(pod_view(status="EXITED", env={"A": "1"}), {"env": {"A": "2"}}),
+                                       (pod_view(env={"A": "1"}), {"env": {"A": "1"}})])
+def test_no_restart_warning_for_a_stopped_pod_or_no_change(capsys, monkeypatch, pod, args):
+    result = run(FakeBackend(pods=[pod]), capsys, monkeypatch, **dict(CREATE, state="present", **args))
+    assert "its container" not in json.dumps(result.get("warnings", []))
+
+
 def test_unchanged_pod_is_not_patched_and_port_order_does_not_matter(capsys, monkeypatch):
     backend = FakeBackend(pods=[pod_view(ports=["22/tcp", "8888/http"], docker_args="sleep  infinity")])
     result = run(backend, capsys, monkeypatch, **dict(CREATE, ports=["8888/http"], docker_args="sleep infinity"))
