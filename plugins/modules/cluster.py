@@ -83,7 +83,7 @@ options:
         C(docs/costs.md).
       - Fixed at creation, like the nodes' other settings.
     type: raw
-    version_added: 0.2.0
+    version_added: 0.3.0
   template_id:
     description:
       - Id of a pod template whose container settings (image, environment, ports, disk, command) the nodes

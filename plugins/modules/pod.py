@@ -250,26 +250,26 @@ options:
         changes by restarting the container, so on a running pod the task fails with the reason, changing
         nothing, unless O(state=restarted) asks for that restart. A task that names no lease keeps the pod's.
     type: raw
-    version_added: 0.2.0
+    version_added: 0.3.0
   terminate_after:
     description:
       - A lease - terminate (delete) the pod this long after its creation; its volume is lost. Must be after
         O(stop_after) when both are given. Kept as E(RUNPOD_CLOUD_TERMINATE_AFTER); see O(stop_after).
     type: raw
-    version_added: 0.2.0
+    version_added: 0.3.0
   idle_stop_after:
     description:
       - Stop (never terminate) the pod once every GPU has stayed below O(idle_below) percent utilization for this
         long. Kept as E(RUNPOD_CLOUD_IDLE_STOP_AFTER); enforced by the rulebook (which tracks utilization across
         its reads) and the pod's watchdog, not by the playbook.
     type: raw
-    version_added: 0.2.0
+    version_added: 0.3.0
   idle_below:
     description:
       - The GPU utilization percent (1 to 100) under which O(idle_stop_after) counts a GPU idle. Defaults to V(5)
         with O(idle_stop_after); needs it. Kept as E(RUNPOD_CLOUD_IDLE_BELOW).
     type: int
-    version_added: 0.2.0
+    version_added: 0.3.0
   own_sshd:
     description:
       - The image starts its own sshd with keys it brings, so O(wait_for=ssh) does not need a key to reach the pod.
@@ -549,7 +549,7 @@ pod:
           times the hours since creation) and C(cost_to_deadline) (times the hours left), in USD at today's rate.
       type: dict
       returned: always
-      version_added: 0.2.0
+      version_added: 0.3.0
       sample: {stop_after: 28800, terminate_after: 86400, idle_stop_after: null, idle_below: null, action: stop,
                deadline: "2026-01-01T08:00:00Z", expired: false, seconds_left: 3600, cost_so_far: 4.83,
                cost_to_deadline: 0.69}
@@ -559,7 +559,7 @@ pod:
           and C(memory); null when the pod reports no runtime (not running).
       type: dict
       returned: always
-      version_added: 0.2.0
+      version_added: 0.3.0
       sample: {gpus: [{util: 87, memory_util: 45}], cpu: 12, memory: 30}
 pods:
   description:

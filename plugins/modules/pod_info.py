@@ -79,14 +79,14 @@ options:
         not (V(false)); see RV(pods[].lease). A pod without a lease is never kept.
       - What the C(runpod.cloud.enforce_leases) playbook acts on; see the collection's C(docs/costs.md).
     type: bool
-    version_added: 0.2.0
+    version_added: 0.3.0
   idle:
     description:
       - Keep only the selected pods whose GPUs all read below their lease's C(idle_below) (else 5) percent
         utilization now (V(true)), or the others (V(false)). One reading, no history; a pod that reports no GPU
         utilization (stopped, CPU) is not idle.
     type: bool
-    version_added: 0.2.0
+    version_added: 0.3.0
   logs:
     description:
       - Return the newest O(logs) lines of each log source (C(container), C(system)) of every selected pod,
@@ -255,7 +255,7 @@ pods:
     lease:
       description: The pod's lease, null without one; the shape of the C(lease) of M(runpod.cloud.pod)'s result.
       type: dict
-      version_added: 0.2.0
+      version_added: 0.3.0
       sample: {stop_after: 3600, terminate_after: null, idle_stop_after: null, idle_below: null, action: stop,
                deadline: "2026-07-29T22:51:59Z", expired: false, seconds_left: 1200, cost_so_far: 0.46,
                cost_to_deadline: 0.23}
@@ -264,7 +264,7 @@ pods:
         - C(gpus) (one C({util, memory_util}) per GPU), C(cpu) and C(memory) in percent, as RunPod reports them;
           null when the pod is not running.
       type: dict
-      version_added: 0.2.0
+      version_added: 0.3.0
       sample: {gpus: [{util: 0, memory_util: 1}], cpu: 2, memory: 10}
     logs:
       description:
