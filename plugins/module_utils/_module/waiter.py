@@ -24,6 +24,7 @@ class Waiter:
     """Subclasses set ``kind``, ``module`` (for hints) and ``result_key``, and implement ``wait_for`` or ``resume``."""
 
     kind = "resource"
+    rerun_resumes = True  # a rerun finds what the wait kept by name and waits again (a job's would submit another)
     module = ""
     result_key = ""
 
@@ -101,6 +102,7 @@ class Waiter:
                     resource_id=resource_id,
                     progress=self.progress,
                     on_transition=self.on_transition,
+                    kept=(f"the {self.kind}" + ("" if resource_id else "s")) if self.rerun_resumes else None,
                 )
         except _outcome.WaitError as error:
             self.host.result[self.result_key] = describe_last()
