@@ -134,7 +134,8 @@ def test_endpoint_progress_lines_and_the_same_results_on_both_paths(sim, run_pla
     ok = live.task_result("ok")
     endpoint_id = ok["endpoint"]["id"]
     assert ok["ready_signal"] == "worker_idle"
-    assert f"waiting for a ready worker on endpoint {endpoint_id} (timeout 30s)" in live.stdout
+    assert (f"waiting for a ready worker on endpoint {endpoint_id} "
+            "(timeout 30s; Ctrl-C keeps the endpoint, a rerun resumes)") in live.stdout
     changes = _transitions(live.stdout, "endpoint", "ok-ep", endpoint_id)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
     assert len(changes) >= 2 and changes[-1].startswith("workers ready 1")
@@ -191,7 +192,8 @@ def test_cluster_progress_lines_and_the_same_results_on_both_paths(sim, run_play
     ok = live.task_result("ok")
     cluster_id = ok["cluster"]["id"]
     assert ok["wait"]["ready_detail"] == "all 2 pods ready"
-    assert f"waiting for ssh on every node of cluster {cluster_id} (timeout 30s)" in live.stdout
+    assert (f"waiting for ssh on every node of cluster {cluster_id} "
+            "(timeout 30s; Ctrl-C keeps the cluster, a rerun resumes)") in live.stdout
     changes = _transitions(live.stdout, "cluster", "ok-cl", cluster_id)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
     # A running count of the nodes, naming the ones still waited for.
