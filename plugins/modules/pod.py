@@ -326,8 +326,8 @@ EXAMPLES = r"""
     ansible_user: "{{ trainer.pod.ssh.user }}"
     ansible_ssh_common_args: "{{ trainer.pod.ssh.ssh_args }}"
 
-- name: Run a command on the pod over SSH
-  ansible.builtin.command: uname -a
+- name: List the pod's GPUs over SSH
+  ansible.builtin.command: nvidia-smi -L
   delegate_to: trainer
   changed_when: false
 

@@ -29,7 +29,7 @@ from helpers.simulated import FOREVER
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
 EXAMPLE_TASKS = ("Create a GPU pod and wait until SSH answers", "Add the pod to the inventory",
-                 "Run a command on the pod over SSH", "Show how to log in by hand (the same host key settings)")
+                 "List the pod's GPUs over SSH", "Show how to log in by hand (the same host key settings)")
 
 
 def handoff_playbook(key: Path) -> str:
@@ -116,7 +116,7 @@ def test_the_add_host_example_connects_checking_the_key_and_an_interrupt_keeps_t
     assert sorted(line.split(" ", 1)[1] for line in known.read_text().splitlines()) == sorted(
         sim.admin.pod(pod_id)["host_keys"])
     ran = rerun.task_result(EXAMPLE_TASKS[2])
-    assert ran["rc"] == 0 and ran["stdout"], ran
+    assert ran["rc"] == 0 and ran["stdout"].startswith("GPU 0: NVIDIA GeForce RTX 4090"), ran
 
     # ssh.command logs in as printed: the key checked, the user's key from the agent.
     printed = rerun.task_result(EXAMPLE_TASKS[3])["msg"]
