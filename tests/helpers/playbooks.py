@@ -122,6 +122,11 @@ def playbook_env(
     ansible. ``env`` entries override (``None`` removes a variable)."""
     run_env = dict(os.environ)
     run_env.update(sim.env())
+    # A HOME of the test's own: what a run writes under ~ (the pod modules' known_hosts files in
+    # ~/.cache/runpod.cloud/known_hosts) stays under tmp_path. ssh itself finds ~/.ssh through the password database.
+    home = Path(tmp_path) / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    run_env["HOME"] = str(home)
     run_env.update(
         {
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),

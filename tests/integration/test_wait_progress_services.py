@@ -196,6 +196,9 @@ def test_cluster_progress_lines_and_the_same_results_on_both_paths(sim, run_play
             "(timeout 30s; Ctrl-C keeps the cluster, a rerun resumes)") in live.stdout
     changes = _transitions(live.stdout, "cluster", "ok-cl", cluster_id)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
+    # Each node's ssh_args trusts its own checked keys (the hand-off of every cluster node, docs/pods.md).
+    for node in ok["pods"]:
+        assert node["ssh"]["ssh_args"].endswith(f"/known_hosts_{node['id']}") and node["ssh"]["host_keys"], node
     # A running count of the nodes, naming the ones still waited for.
     assert any(re.match(r"\d of 2 pods ready; waiting for ", change) for change in changes), changes
     assert re.search(rf"^ssh on every node of cluster {cluster_id} ready after .*: all 2 pods ready$", live.stdout,
