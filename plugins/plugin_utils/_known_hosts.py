@@ -9,6 +9,7 @@ those keys (docs/pods.md, "Trusting the pod's host key"; docs/dev/architecture.m
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import tempfile
 
@@ -16,7 +17,17 @@ import tempfile
 DEFAULT_DIR = "~/.cache/runpod.cloud/known_hosts"
 
 
+# A pod id names a file: nothing an API answer says may lead it out of the directory.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
+def _safe(pod_id):
+    return isinstance(pod_id, str) and _SAFE_ID.fullmatch(pod_id) is not None
+
+
 def known_hosts_path(directory, pod_id):
+    if not _safe(pod_id):
+        raise ValueError(f"refusing a known_hosts file for the pod id {pod_id!r}")
     return os.path.join(directory, f"known_hosts_{pod_id}")
 
 
@@ -62,7 +73,7 @@ def with_ssh_args(result, directory, private_key_file=None):
         ssh = pod.get("ssh") if isinstance(pod, dict) else None
         if not isinstance(ssh, dict) or not ssh.get("host") or not ssh.get("port"):
             continue
-        keys = ssh.get("host_keys")
+        keys = ssh.get("host_keys") if _safe(pod.get("id")) else None
         ssh["ssh_args"] = ssh_common_args(write_known_hosts(directory, pod["id"], keys)) if keys else None
         if ssh["ssh_args"] or private_key_file:
             ssh["command"] = ssh_command(ssh, private_key_file)

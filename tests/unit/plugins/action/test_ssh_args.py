@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,3 +101,12 @@ def test_the_modules_and_the_inventory_share_one_default_directory():
     documented = yaml.safe_load(inventory.DOCUMENTATION)["options"]["known_hosts_dir"]["default"]
     assert documented == _known_hosts.DEFAULT_DIR == pod.ARGUMENT_SPEC["known_hosts_dir"]["default"]
     assert specs.HOST_KEY_ARGUMENT_SPEC["known_hosts_dir"]["default"] == _known_hosts.DEFAULT_DIR
+
+
+@pytest.mark.parametrize("pod_id", ["../../etc/x", "a/b", ".hidden", "", None])
+def test_a_pod_id_that_is_no_file_name_trusts_nothing_and_writes_nothing(tmp_path, pod_id):
+    result = {"pod": {"id": pod_id, "ssh": _ssh(host_keys=LINES)}}
+    _known_hosts.with_ssh_args(result, str(tmp_path / "k"))
+    assert result["pod"]["ssh"]["ssh_args"] is None and not (tmp_path / "k").exists()
+    with pytest.raises(ValueError, match="refusing"):
+        _known_hosts.known_hosts_path(str(tmp_path), pod_id)
