@@ -79,4 +79,13 @@ options:
     choices: [strict, log, 'off']
     default: log
     version_added: 0.3.0
+  known_hosts_dir:
+    description:
+      - The directory on the controller where the action plugin writes one known_hosts file per pod
+        (C(known_hosts_<pod id>), mode 0600, the directory 0700) holding each pod's C(ssh.host_keys) after a wait
+        that checked them; each pod's C(ssh.ssh_args) and C(ssh.command) point at its file. The inventory
+        plugin's C(known_hosts_dir) has the same default, so both write the same file for a pod.
+    type: path
+    default: ~/.cache/runpod.cloud/known_hosts
+    version_added: 0.3.0
 """

@@ -613,12 +613,11 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         check = record.get("host_key") if self.get_option("host_key_checking") != "off" else None
         if not check or not check.get("host_keys"):
             return {}
-        from ansible_collections.runpod.cloud.plugins.plugin_utils import _inventory_host_keys
+        from ansible_collections.runpod.cloud.plugins.plugin_utils import _known_hosts
 
-        path = _inventory_host_keys.write_known_hosts(self.get_option("known_hosts_dir"), record["id"],
-                                                      check["host_keys"])
+        path = _known_hosts.write_known_hosts(self.get_option("known_hosts_dir"), record["id"], check["host_keys"])
         return {
-            "ansible_ssh_common_args": _inventory_host_keys.ssh_common_args(path),
+            "ansible_ssh_common_args": _known_hosts.ssh_common_args(path),
             HOSTVAR_PREFIX + "host_key_check": check["host_key_check"],
             HOSTVAR_PREFIX + "known_hosts_file": path,
         }

@@ -154,6 +154,7 @@ EXAMPLES = r"""
     ansible_host: "{{ item.ssh.host }}"
     ansible_port: "{{ item.ssh.port }}"
     ansible_user: "{{ item.ssh.user }}"
+    ansible_ssh_common_args: "{{ item.ssh.ssh_args }}"
     node_rank: "{{ item.rank }}"
     overlay_ip: "{{ item.cluster_ip }}"
   loop: "{{ llm.pods }}"
@@ -273,6 +274,9 @@ pods:
         - After a wait that checked host keys (O(host_key_checking) not V(off)), also C(host_keys) (known_hosts
           lines of the verified or pinned keys), C(host_key_fingerprints) and C(host_key_check) (C(verified) or
           C(pinned)), as the pod module returns them.
+        - C(ssh_args) (added in 0.2.0), the ssh options that trust only the checked keys (written to the node's
+          known_hosts file in O(known_hosts_dir) on the controller), for C(ansible_ssh_common_args), and
+          C(command) uses them; null when no key was checked (your own ssh settings decide).
       type: dict
       returned: always
     rank:

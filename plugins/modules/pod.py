@@ -235,7 +235,8 @@ options:
     description:
       - The private key O(wait_for=login) logs in with. It must not have a passphrase, as nothing can prompt for
         one. Its public half must reach the pod (O(ssh_public_key), or a key registered on the account).
-      - Only read by O(wait_for=login), which refuses to run without it before any API call.
+      - Read by O(wait_for=login), which refuses to run without it before any API call. Given with any wait, it
+        is also the C(-i) of RV(pod.ssh.command).
     type: path
     version_added: 0.3.0
   stop_after:
@@ -269,6 +270,15 @@ options:
       - The GPU utilization percent (1 to 100) under which O(idle_stop_after) counts a GPU idle. Defaults to V(5)
         with O(idle_stop_after); needs it. Kept as E(RUNPOD_CLOUD_IDLE_BELOW).
     type: int
+    version_added: 0.3.0
+  known_hosts_dir:
+    description:
+      - The directory on the controller where the action plugin writes one known_hosts file per pod
+        (C(known_hosts_<pod id>), mode 0600, the directory 0700) holding RV(pod.ssh.host_keys) after a wait that
+        checked them; RV(pod.ssh.ssh_args) and RV(pod.ssh.command) point at it. The inventory plugin's
+        C(known_hosts_dir) has the same default, so both write the same file for a pod.
+    type: path
+    default: ~/.cache/runpod.cloud/known_hosts
     version_added: 0.3.0
   own_sshd:
     description:
@@ -341,13 +351,24 @@ EXAMPLES = r"""
     wait_timeout: 15m
   register: trainer
 
+# ssh_args trusts only the host key the wait checked (a known_hosts file per pod on the controller), so this works
+# with Ansible's default host key checking and a known_hosts that has never seen the pod.
 - name: Add the pod to the inventory
   ansible.builtin.add_host:
     name: trainer
     ansible_host: "{{ trainer.pod.ssh.host }}"
     ansible_port: "{{ trainer.pod.ssh.port }}"
     ansible_user: "{{ trainer.pod.ssh.user }}"
-  when: trainer.pod.ssh is not none
+    ansible_ssh_common_args: "{{ trainer.pod.ssh.ssh_args }}"
+
+- name: List the pod's GPUs over SSH
+  ansible.builtin.command: nvidia-smi -L
+  delegate_to: trainer
+  changed_when: false
+
+- name: Show how to log in by hand (the same host key settings)
+  ansible.builtin.debug:
+    msg: "{{ trainer.pod.ssh.command }}"
 
 - name: Stop the pod
   runpod.cloud.pod:
@@ -495,10 +516,35 @@ pod:
       type: dict
       returned: always
       contains:
+        ssh_args:
+          description:
+            - The ssh options that trust only the host keys the wait checked, for
+              C(ansible_ssh_common_args) (see EXAMPLES) or C(ssh), namely
+              C(-o StrictHostKeyChecking=yes -o UserKnownHostsFile=<known_hosts_dir>/known_hosts_<pod id>), the file
+              written on the controller from RV(pod.ssh.host_keys) (O(known_hosts_dir)).
+            - Null when no host key was checked (O(host_key_checking=off), O(wait=false), a wait for V(running),
+              check mode, or a task run with C(async)); then nothing is trusted on your behalf, your own ssh settings
+              and known_hosts decide.
+            - Keep Ansible's C(host_key_checking) on (its default), or Ansible puts C(StrictHostKeyChecking=no)
+              ahead of these options.
+          type: str
+          returned: when RV(pod.ssh) is not null
+          version_added: 0.3.0
+          sample: >-
+            -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/root/.cache/runpod.cloud/known_hosts/known_hosts_a1
+        command:
+          description:
+            - The ssh command line to log in, as it works when pasted into a shell, with RV(pod.ssh.ssh_args) (when
+              not null), C(-i <ssh_private_key_file>) when O(ssh_private_key_file) is given, C(-p <port> <user>@<host>).
+          type: str
+          returned: when RV(pod.ssh) is not null
+          sample: >-
+            ssh -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/root/.cache/runpod.cloud/known_hosts/known_hosts_a1
+            -p 40123 root@203.0.113.7
         host_keys:
           description:
             - known_hosts lines for C([host]:port) of the verified keys, or of every presented key when pinned.
-              Write them to a known_hosts file and connect with C(StrictHostKeyChecking=yes).
+              RV(pod.ssh.ssh_args) trusts them (the action plugin writes them to a known_hosts file).
           type: list
           elements: str
           returned: after a wait that checked the host key
@@ -797,6 +843,7 @@ ARGUMENT_SPEC = argument_spec(
     # The pod's own wait_for has login (pod_info's batch waits do not): the whole entry, docs and spec.
     wait_for=dict(type="str", choices=["ssh", "running", "login"], default="ssh"),
     host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
+    known_hosts_dir=dict(type="path", default="~/.cache/runpod.cloud/known_hosts"),
     ssh_private_key_file=dict(type="path"),
     stop_after=dict(type="raw"),
     terminate_after=dict(type="raw"),

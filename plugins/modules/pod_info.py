@@ -225,10 +225,25 @@ pods:
       type: dict
       sample: {host: 203.0.113.7, port: 10341, user: root, command: ssh root@203.0.113.7 -p 10341}
       contains:
+        ssh_args:
+          description:
+            - The ssh options that trust only the host keys the wait checked, for C(ansible_ssh_common_args) or
+              C(ssh), namely
+              C(-o StrictHostKeyChecking=yes -o UserKnownHostsFile=<known_hosts_dir>/known_hosts_<pod id>), the file
+              written on the controller from RV(pods[].ssh.host_keys) (O(known_hosts_dir)).
+            - Null when no host key was checked (no wait, a wait for V(running), O(host_key_checking=off), or a
+              task run with C(async)); then your own ssh settings and known_hosts decide.
+          type: str
+          returned: when RV(pods[].ssh) is not null
+          version_added: 0.3.0
+        command:
+          description: The ssh command line to log in, with RV(pods[].ssh.ssh_args) when not null.
+          type: str
+          returned: when RV(pods[].ssh) is not null
         host_keys:
           description:
             - known_hosts lines for C([host]:port) of the verified keys, or of every presented key when pinned.
-              Write them to a known_hosts file and connect with C(StrictHostKeyChecking=yes).
+              RV(pods[].ssh.ssh_args) trusts them (the action plugin writes them to a known_hosts file).
           type: list
           elements: str
           returned: after a wait that checked the host key

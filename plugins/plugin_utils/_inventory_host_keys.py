@@ -4,7 +4,7 @@
 # This plugin_utils file is private to runpod.cloud and may change without notice.
 """The inventory plugin's host key check, controller-side (``host_key_checking`` of ``runpod.cloud.runpod``,
 docs/pods.md "Trusting the pod's host key"): every pod through the pod wait's check
-(``module_utils/_engine/host_key_check.check_hosts``), as one batch, and a known_hosts file per pod.
+(``module_utils/_engine/host_key_check.check_hosts``), as one batch (the known_hosts files: ``_known_hosts``).
 
 The inventory waits for nothing: a pod whose key cannot be trusted now is left out of the inventory, with the reason
 (``problem``), instead of being added with connection variables that would trust whatever answers.
@@ -13,9 +13,6 @@ The inventory waits for nothing: a pod whose key cannot be trusted now is left o
 from __future__ import annotations
 
 import functools
-import os
-import shlex
-import tempfile
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.log_reads import LogReader
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_key_check as _check
@@ -50,38 +47,3 @@ def _found(mode, checked):
     found["problem"] = checked.message() + (f" (its log could not be read: {checked.unavailable})" if unread else "")
     found["host_keys"] = []
     return found
-
-
-def known_hosts_path(directory, pod_id):
-    return os.path.join(directory, f"known_hosts_{pod_id}")
-
-
-def write_known_hosts(directory, pod_id, lines):
-    """Write ``lines`` (sorted: the same keys are the same file) to the pod's own known_hosts file in ``directory``
-    (made 0700), replacing it atomically with a 0600 file; returns its path."""
-    directory = os.path.expanduser(directory)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    path = known_hosts_path(directory, pod_id)
-    text = "".join(line + "\n" for line in sorted(lines))
-    try:
-        with open(path, encoding="utf-8") as handle:
-            if handle.read() == text:
-                return path
-    except OSError:
-        pass
-    descriptor, temporary = tempfile.mkstemp(prefix=".known_hosts_", dir=directory)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o600)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    return path
-
-
-def ssh_common_args(path):
-    """The connection's host key settings: only the keys in ``path`` are trusted."""
-    return f"-o StrictHostKeyChecking=yes -o UserKnownHostsFile={shlex.quote(path)}"

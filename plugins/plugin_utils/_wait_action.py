@@ -31,6 +31,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
 from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import SECRET_OPTIONS
+from ansible_collections.runpod.cloud.plugins.plugin_utils._known_hosts import DEFAULT_DIR, with_ssh_args
 from ansible_collections.runpod.cloud.plugins.plugin_utils._local_command import run_local
 
 display = Display()
@@ -95,6 +96,9 @@ class WaitingAction(ActionBase):
         else:
             module_result = self._run_handing_off(task_vars, api_key)
         result = merge_hash(result, module_result)
+        # The hand-off's host key settings are the controller's: its ssh connects (_known_hosts.with_ssh_args).
+        args = self._task.args
+        with_ssh_args(result, args.get("known_hosts_dir") or DEFAULT_DIR, args.get("ssh_private_key_file"))
         if not wrap_async:
             self._remove_tmp_path(self._connection._shell.tmpdir)
         return result

@@ -51,7 +51,8 @@ def test_runner_events_carry_the_wait_lines_before_the_task_ends(sim, tmp_path: 
     ok = next(e for e in events if e["event"] == "runner_on_ok")
     pod_id = ok["event_data"]["res"]["pod"]["id"]
     lines = [(index, e["stdout"]) for index, e in enumerate(events) if e["event"] == "verbose"]
-    waiting = [index for index, text in lines if text == f"waiting for running on pod {pod_id} (timeout 30s)"]
+    first = f"waiting for running on pod {pod_id} (timeout 30s; Ctrl-C keeps the pod, a rerun resumes)"
+    waiting = [index for index, text in lines if text == first]
     changes = [index for index, text in lines if text.startswith(f"pod runner-progress ({pod_id}): ")]
     assert waiting and changes, [text for _index, text in lines]
     # Display events of the wait come between the task's start and its result, as AWX shows them live.

@@ -122,6 +122,11 @@ def playbook_env(
     ansible. ``env`` entries override (``None`` removes a variable)."""
     run_env = dict(os.environ)
     run_env.update(sim.env())
+    # A HOME of the test's own: what a run writes under ~ (the pod modules' known_hosts files in
+    # ~/.cache/runpod.cloud/known_hosts) stays under tmp_path. ssh itself finds ~/.ssh through the password database.
+    home = Path(tmp_path) / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    run_env["HOME"] = str(home)
     run_env.update(
         {
             "ANSIBLE_COLLECTIONS_PATH": str(COLLECTIONS_ROOT),
@@ -189,7 +194,9 @@ class Background:
     """``ansible-playbook`` started with subprocess.Popen and the same environment as ``run_playbook``."""
 
     def __init__(self, sim, tmp_path: Path, text: str, env: dict[str, str | None] | None = None,
-                 extra_args: tuple[str, ...] | list[str] = ()) -> None:
+                 extra_args: tuple[str, ...] | list[str] = (), new_session: bool = False) -> None:
+        """``new_session``: the run leads its own process group, so ``os.killpg`` signals it as a terminal's Ctrl-C
+        does (ansible-playbook and every worker and module process at once)."""
         tmp_path = Path(tmp_path)
         playbook, inventory = write_playbook(tmp_path, text)
         env = playbook_env(sim, tmp_path, env=env)
@@ -198,7 +205,8 @@ class Background:
         self.command = [str(ANSIBLE_PLAYBOOK), "-i", str(inventory), str(playbook), *extra_args]
         with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
             launch = [sys.executable, "-c", _AS_FROM_A_TERMINAL, *self.command]
-            self.process = subprocess.Popen(launch, cwd=tmp_path, env=env, stdout=out, stderr=err)
+            self.process = subprocess.Popen(launch, cwd=tmp_path, env=env, stdout=out, stderr=err,
+                                            start_new_session=new_session)
         # Processes signal_waiter signalled: a later call (the next task's wait) never picks one of them again.
         self.signalled: set[int] = set()
 

@@ -39,6 +39,8 @@ def _text(value: str, ids: dict[str, str]) -> str:
         value = value.replace(known, ids[known])
     value = re.sub(r"127\.0\.0\.1(\]?):\d+", r"127.0.0.1\1:PORT", value)
     value = re.sub(r"-p \d+", "-p PORT", value)
+    # ssh.ssh_args' known_hosts file is under each run's own HOME.
+    value = re.sub(r"UserKnownHostsFile=\S*/known_hosts_", "UserKnownHostsFile=DIR/known_hosts_", value)
     # A pod's host keys are new each run; the container log shows their fingerprints (issue 44).
     value = re.sub(r"SHA256:[A-Za-z0-9+/]{43}", "SHA256:FINGERPRINT", value)
     value = re.sub(r"\b((?:ssh|ecdsa|sk)-[a-z0-9@.-]+) AAAA[A-Za-z0-9+/=]+", r"\1 KEY", value)

@@ -11,7 +11,9 @@ runs once on the controller (the action plugin's wait) and once in the module.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
+from pathlib import Path
 
 import pytest
 from helpers.playbooks import module_task, play, pod_task
@@ -69,6 +71,15 @@ def key(tmp_path):
     return path
 
 
+def _trusted(ssh):
+    """``ssh.ssh_args`` trusts exactly the checked keys: strictly, from the pod's own known_hosts file."""
+    words = shlex.split(ssh["ssh_args"])
+    assert words[:3] == ["-o", "StrictHostKeyChecking=yes", "-o"] and words[3].startswith("UserKnownHostsFile="), words
+    path = Path(words[3].split("=", 1)[1])
+    assert path.name.startswith("known_hosts_") and sorted(path.read_text().splitlines()) == sorted(ssh["host_keys"])
+    return path
+
+
 def _check(sim, result):
     tasks = {name: result.task_result(name) for name in TASKS}
 
@@ -83,6 +94,7 @@ def _check(sim, result):
     assert sorted(line.split(" ", 1)[1] for line in ssh["host_keys"]) == sorted(state["host_keys"])
     assert all(line.startswith(f"[127.0.0.1]:{port} ") for line in ssh["host_keys"])
     assert verified["wait"]["ready_detail"] == f"logged in at 127.0.0.1:{port}, host key verified"
+    assert _trusted(ssh).name == f"known_hosts_{pod_id}"
 
     mismatch = tasks["mismatch"]
     liar = mismatch["pod"]["id"]
@@ -92,6 +104,7 @@ def _check(sim, result):
     assert all(fingerprint in mismatch["msg"] for fingerprint in sim.admin.pod(liar)["host_key_fingerprints"])
     assert mismatch["msg"].count("SHA256:") >= 4
     assert sim.admin.pod(liar)["status"] == "RUNNING"
+    assert (mismatch["pod"]["ssh"] or {}).get("ssh_args") is None  # no key checked: nothing trusted
 
     strict = tasks["strict"]
     assert strict["failed"] is True and strict["code"] == "host_key_unverified", strict["msg"]
@@ -103,6 +116,7 @@ def _check(sim, result):
     assert pinned.get("failed") is not True and pinned["changed"] is False  # the same pod, found by name
     assert pinned["pod"]["ssh"]["host_key_check"] == "pinned" and pinned["pod"]["ssh"]["host_keys"]
     assert any("pinned without verification" in warning for warning in pinned["warnings"])
+    _trusted(pinned["pod"]["ssh"])
 
     refused = tasks["refused"]
     assert refused["failed"] is True and refused["code"] == "login_refused", refused["msg"]
@@ -116,6 +130,7 @@ def _check(sim, result):
         assert member["ssh"]["host_key_check"] == "verified"
         presented = sim.admin.pod(member["id"])["host_key_fingerprints"]
         assert sorted(member["ssh"]["host_key_fingerprints"]) == sorted(presented)
+        assert _trusted(member["ssh"]).name == f"known_hosts_{member['id']}"
 
     good = pod_id
     batch = tasks["batch mismatch"]
@@ -135,6 +150,7 @@ def _check(sim, result):
     logged = {pod["id"]: pod["ssh"] for pod in tasks["batch log"]["pods"]}
     assert logged[good]["host_key_check"] == "verified" and logged[quiet]["host_key_check"] == "pinned"
     assert all(ssh["host_keys"] for ssh in logged.values())
+    assert {_trusted(ssh).name for ssh in logged.values()} == {f"known_hosts_{pod_id}" for pod_id in logged}
     assert [w for w in tasks["batch log"]["warnings"] if "pinned without verification" in w and quiet in w]
 
     # Nothing is ever deleted or stopped by a failed check.

@@ -61,7 +61,7 @@ def test_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tm
     ok = live.task_result("ok")
     pod_id = ok["pod"]["id"]
     # One line per state change naming the pod and its id, as the wait runs, then the ready line.
-    assert f"waiting for ssh on pod {pod_id} (timeout 30s)" in live.stdout
+    assert f"waiting for ssh on pod {pod_id} (timeout 30s; Ctrl-C keeps the pod, a rerun resumes)" in live.stdout
     changes = re.findall(rf"^pod booting \({pod_id}\): (.*)$", live.stdout, re.M)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
     assert len(changes) >= 2

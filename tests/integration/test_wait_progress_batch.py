@@ -117,7 +117,7 @@ def test_batch_waits_show_each_pod_and_the_running_count_with_the_same_results(s
 
     fleet, fleet_timeout, info, info_timeout = _waits(live.stdout)
     # The fleet: every pod's transitions named with its id, and the count each time it changed, crew-3 last.
-    assert fleet[0] == "waiting for ssh on 3 pods of fleet 'crew' (timeout 30s)"
+    assert fleet[0] == "waiting for ssh on 3 pods of fleet 'crew' (timeout 30s; Ctrl-C keeps the pods, a rerun resumes)"
     pods = live.task_result("fleet")["pods"]
     for pod in pods:
         assert re.search(rf"^pod {pod['name']} \({pod['id']}\): ssh reachable at 127\.0\.0\.1:\d+$",
@@ -218,7 +218,8 @@ def test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths
     # The controller showed both waits live; the modules waited by themselves.
     live, quiet = runs["controller"].stdout, runs["module"].stdout
     deaf = ids["controller"]["deafcrew-2"]
-    assert "waiting for ssh on 2 pods of fleet 'deafcrew' (timeout 2m0s)" in live, live
+    first = "waiting for ssh on 2 pods of fleet 'deafcrew' (timeout 2m0s; Ctrl-C keeps the pods, a rerun resumes)"
+    assert first in live, live
     assert re.search(r"^waiting for ssh on 2 pods \(timeout ", live, re.M), live
     assert len(re.findall(rf"^pod deafcrew-2 \({deaf}\): .*refused", live, re.M)) >= 2, live
     assert not COUNT.search(quiet) and "pod deafcrew-2 (" not in quiet, quiet

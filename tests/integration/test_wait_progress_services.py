@@ -134,7 +134,8 @@ def test_endpoint_progress_lines_and_the_same_results_on_both_paths(sim, run_pla
     ok = live.task_result("ok")
     endpoint_id = ok["endpoint"]["id"]
     assert ok["ready_signal"] == "worker_idle"
-    assert f"waiting for a ready worker on endpoint {endpoint_id} (timeout 30s)" in live.stdout
+    assert (f"waiting for a ready worker on endpoint {endpoint_id} "
+            "(timeout 30s; Ctrl-C keeps the endpoint, a rerun resumes)") in live.stdout
     changes = _transitions(live.stdout, "endpoint", "ok-ep", endpoint_id)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
     assert len(changes) >= 2 and changes[-1].startswith("workers ready 1")
@@ -191,9 +192,13 @@ def test_cluster_progress_lines_and_the_same_results_on_both_paths(sim, run_play
     ok = live.task_result("ok")
     cluster_id = ok["cluster"]["id"]
     assert ok["wait"]["ready_detail"] == "all 2 pods ready"
-    assert f"waiting for ssh on every node of cluster {cluster_id} (timeout 30s)" in live.stdout
+    assert (f"waiting for ssh on every node of cluster {cluster_id} "
+            "(timeout 30s; Ctrl-C keeps the cluster, a rerun resumes)") in live.stdout
     changes = _transitions(live.stdout, "cluster", "ok-cl", cluster_id)
     assert changes == [entry["state"] for entry in ok["wait"]["history"]], live.stdout
+    # Each node's ssh_args trusts its own checked keys (the hand-off of every cluster node, docs/pods.md).
+    for node in ok["pods"]:
+        assert node["ssh"]["ssh_args"].endswith(f"/known_hosts_{node['id']}") and node["ssh"]["host_keys"], node
     # A running count of the nodes, naming the ones still waited for.
     assert any(re.match(r"\d of 2 pods ready; waiting for ", change) for change in changes), changes
     assert re.search(rf"^ssh on every node of cluster {cluster_id} ready after .*: all 2 pods ready$", live.stdout,

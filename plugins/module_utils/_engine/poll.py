@@ -270,9 +270,10 @@ def _positive_or(value, default):
 
 def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, clock=None, cancel=None,
           progress=None, progress_every=DEFAULT_PROGRESS_EVERY, probe_interval=DEFAULT_PROBE_INTERVAL,
-          resource_id=None, on_transition=None, cadence=None, timeout_text=None):
+          resource_id=None, on_transition=None, cadence=None, timeout_text=None, kept=None):
     """Poll until ready; return a ``WaitOutcome`` or raise ``WaitError``. ``probe_interval=None`` runs no recheck,
-    ``on_transition`` gets each ``{"elapsed", "state"}`` change; durations <= 0 mean defaults."""
+    ``on_transition`` gets each ``{"elapsed", "state"}`` change; durations <= 0 mean defaults. ``kept`` (``the
+    pod``) makes the first line say what an interrupt does: said up front, as Ansible ends its workers at once."""
     clock = clock if clock is not None else SystemClock()
     timeout = _positive_or(timeout, DEFAULT_TIMEOUT)
     interval = _positive_or(interval, DEFAULT_INTERVAL)
@@ -285,7 +286,8 @@ def until(poll, *, label, timeout=DEFAULT_TIMEOUT, interval=DEFAULT_INTERVAL, cl
     deadline = waiter.start + timeout
     schedule = Cadence(interval, waiter.start, deadline, adaptive=adaptive)
     # The timeout as given (15m), else to the millisecond: not what a first read (pod_info) left of it.
-    waiter.emit(f"waiting for {label} (timeout {timeout_text or format_duration(round(timeout, 3))})")
+    interrupt = f"; Ctrl-C keeps {kept}, a rerun resumes" if kept else ""
+    waiter.emit(f"waiting for {label} (timeout {timeout_text or format_duration(round(timeout, 3))}{interrupt})")
 
     while True:
         waiter.polls += 1

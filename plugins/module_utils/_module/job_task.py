@@ -188,6 +188,7 @@ class JobWaiter(Waiter):
     """The wait for a job: its failures name the job and how to read, wait on or cancel it (never cancelled)."""
 
     kind = "job"
+    rerun_resumes = False
     module = "endpoint_job"
     result_key = "job"
 

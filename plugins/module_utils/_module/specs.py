@@ -54,6 +54,7 @@ POD_WAIT_ARGUMENT_SPEC = dict(
 # Paired with plugins/doc_fragments/wait.py (HOST_KEYS): pod_info and cluster (the pod module documents its own).
 HOST_KEY_ARGUMENT_SPEC = dict(
     host_key_checking=dict(type="str", choices=["strict", "log", "off"], default="log"),
+    known_hosts_dir=dict(type="path", default="~/.cache/runpod.cloud/known_hosts"),  # read by the action plugin
 )
 
 # Paired with plugins/doc_fragments/gpu_choice.py: a GPU type by requirement and a list-price cap (pod, cluster).

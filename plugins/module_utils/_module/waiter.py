@@ -24,6 +24,7 @@ class Waiter:
     """Subclasses set ``kind``, ``module`` (for hints) and ``result_key``, and implement ``wait_for`` or ``resume``."""
 
     kind = "resource"
+    rerun_resumes = True  # a rerun finds what the wait kept by name and waits again (a job's would submit another)
     module = ""
     result_key = ""
 
@@ -102,6 +103,7 @@ class Waiter:
                     progress=self.progress,
                     on_transition=self.on_transition,
                     timeout_text=given if isinstance(given := self.host.params.get("wait_timeout"), str) else None,
+                    kept=(f"the {self.kind}" + ("" if resource_id else "s")) if self.rerun_resumes else None,
                 )
         except _outcome.WaitError as error:
             self.host.result[self.result_key] = describe_last()

@@ -316,7 +316,7 @@ def test_a_resumed_pod_wait_shows_its_heartbeat_and_ends_like_the_modules_own_wa
     assert resumed == own
     heartbeats = [line for line in lines if line.startswith("still waiting for running on pod pod-1 (")]
     assert [line.split("(")[1].split(" ")[0] for line in heartbeats] == ["15s", "30s"]
-    assert lines[0] == "waiting for running on pod pod-1 (timeout 2m)"
+    assert lines[0] == "waiting for running on pod pod-1 (timeout 2m; Ctrl-C keeps the pod, a rerun resumes)"
     assert [line for line in lines if line.startswith("pod web (pod-1): ")] == [
         f"pod web (pod-1): {entry['state']}" for entry in own["wait"]["history"]]
     assert lines[-1].startswith("running on pod pod-1 ready after 40s")

@@ -12,6 +12,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._engine import host_k
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.outcome import PollError
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import host_keys as hk
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _inventory_host_keys as ihk
+from ansible_collections.runpod.cloud.plugins.plugin_utils import _known_hosts
 
 
 def ed25519(seed):
@@ -91,13 +92,13 @@ def test_no_ssh_keyscan_is_an_error_not_a_guess():
 def test_known_hosts_files_are_private_sorted_and_rewritten_only_when_they_change(tmp_path):
     directory = tmp_path / "known"
     lines = ["[127.0.0.1]:40001 ssh-rsa BBBB", "[127.0.0.1]:40001 ssh-ed25519 AAAA"]
-    path = ihk.write_known_hosts(str(directory), "pod-1", lines)
+    path = _known_hosts.write_known_hosts(str(directory), "pod-1", lines)
     assert path == str(directory / "known_hosts_pod-1")
     assert (directory / "known_hosts_pod-1").read_text() == "".join(line + "\n" for line in sorted(lines))
     assert oct(directory.stat().st_mode & 0o777) == "0o700"
     assert oct((directory / "known_hosts_pod-1").stat().st_mode & 0o777) == "0o600"
     before = (directory / "known_hosts_pod-1").stat().st_mtime_ns
-    ihk.write_known_hosts(str(directory), "pod-1", list(reversed(lines)))
+    _known_hosts.write_known_hosts(str(directory), "pod-1", list(reversed(lines)))
     assert (directory / "known_hosts_pod-1").stat().st_mtime_ns == before
     assert sorted(item.name for item in directory.iterdir()) == ["known_hosts_pod-1"]
-    assert ihk.ssh_common_args("/a b/k") == "-o StrictHostKeyChecking=yes -o UserKnownHostsFile='/a b/k'"
+    assert _known_hosts.ssh_common_args("/a b/k") == "-o StrictHostKeyChecking=yes -o UserKnownHostsFile='/a b/k'"

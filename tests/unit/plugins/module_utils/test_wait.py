@@ -643,3 +643,33 @@ def test_a_left_over_timeout_is_shown_to_the_millisecond(fake_clock):
         until(scripted(NOT_READY, clock=fake_clock), label="x", timeout=899.906, interval=5, clock=fake_clock,
               progress=lines.append, timeout_text="15m")
     assert lines[0] == "waiting for x (timeout 15m)"
+
+
+def test_the_first_line_says_what_an_interrupt_keeps_only_when_told(fake_clock):
+    lines = []
+    until(lambda: PollResult(True, "up"), label="ssh on pod p", timeout=60, clock=fake_clock, progress=lines.append,
+          kept="the pod")
+    assert lines[0] == "waiting for ssh on pod p (timeout 1m0s; Ctrl-C keeps the pod, a rerun resumes)"
+
+
+@pytest.mark.parametrize(("waiter", "resource_id", "kept"), [
+    ("pod_waiter.PodWaiter", "p1", "the pod"), ("pod_waiter.PodsWaiter", None, "the pods"),
+    ("cluster_waiter.ClusterWaiter", "c1", "the cluster"), ("endpoint_waiter.EndpointWaiter", "e1", "the endpoint"),
+    # A rerun of a job's task submits another job: nothing to resume, so nothing promised.
+    ("job_task.JobWaiter", "j1", None),
+])
+def test_each_waiter_says_what_ctrl_c_keeps(monkeypatch, waiter, resource_id, kept):
+    import importlib
+    from types import SimpleNamespace
+
+    from ansible_collections.runpod.cloud.plugins.module_utils._module import waiter as _waiter
+
+    module_name, class_name = waiter.split(".")
+    package = "ansible_collections.runpod.cloud.plugins.module_utils._module"
+    cls = getattr(importlib.import_module(f"{package}.{module_name}"), class_name)
+    seen = {}
+    monkeypatch.setattr(_waiter._wait, "until", lambda poller, **kwargs: seen.update(kwargs) or "done")
+    host = SimpleNamespace(wait_options=SimpleNamespace(timeout=60, interval=5), backend=None,
+                           params={"wait_timeout": "1m"})
+    outcome = cls(host).until(SimpleNamespace(), label="x", resource_id=resource_id, describe_last=lambda: None)
+    assert outcome == "done" and seen["kept"] == kept

@@ -262,5 +262,6 @@ def test_the_controller_finishes_a_handed_off_wait_with_the_modules_own_result(c
     resumed = _controller.resume_wait(_waits.PodWaiter, handed, UNIT_API_KEY, progress=lines.append,
                                       on_transition=changes.append)
     assert resumed == own
-    assert lines[0] == "waiting for running on pod pod-1 (timeout 2m)" and "ready after" in lines[-1]
+    assert lines[0] == "waiting for running on pod pod-1 (timeout 2m; Ctrl-C keeps the pod, a rerun resumes)"
+    assert "ready after" in lines[-1]
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]

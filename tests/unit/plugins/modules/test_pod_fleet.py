@@ -205,7 +205,7 @@ def test_a_fleet_hands_its_one_batch_wait_to_the_controller_with_the_same_result
         ("pod fleet-3 (old-3)", "pod running"),
     ]
     assert lines == [
-        "waiting for running status on 3 pods of fleet 'fleet' (timeout 2m)",
+        "waiting for running status on 3 pods of fleet 'fleet' (timeout 2m; Ctrl-C keeps the pods, a rerun resumes)",
         "0/3 ready; waiting for fleet-1, fleet-2, fleet-3",
         "1/3 ready; waiting for fleet-1, fleet-3",
         "2/3 ready; waiting for fleet-3",

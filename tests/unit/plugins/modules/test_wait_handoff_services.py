@@ -114,7 +114,8 @@ def test_the_controller_finishes_an_endpoint_wait_with_the_modules_own_result(ca
     assert clock.now() > start  # the resumed wait polled on its cadence (the fake clock), not at once
     assert comparable(resumed) == comparable(own)
     assert _base.HANDOFF_KEY not in resumed and UNIT_API_KEY not in json.dumps(resumed)
-    assert lines[0] == "waiting for a ready worker on endpoint ep-1 (timeout 2m)"
+    assert lines[0] == ("waiting for a ready worker on endpoint ep-1 "
+                        "(timeout 2m; Ctrl-C keeps the endpoint, a rerun resumes)")
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]
     if workers_min == 0:  # the wait's warning reaches the controller's result too
         assert "warnings" not in handed
@@ -170,7 +171,8 @@ def test_the_controller_finishes_a_cluster_wait_with_the_modules_own_result(caps
     resumed, lines, changes = resume(monkeypatch, ClusterWaiter, handed, controller)
     assert resumed == own
     assert [pod["ssh"]["port"] for pod in resumed["pods"]] == [40000, 40001]
-    assert lines[0] == "waiting for ssh on every node of cluster c-new (timeout 2m)" and "ready after" in lines[-1]
+    assert lines[0] == ("waiting for ssh on every node of cluster c-new "
+                        "(timeout 2m; Ctrl-C keeps the cluster, a rerun resumes)") and "ready after" in lines[-1]
     assert [entry["state"] for entry in changes] == [entry["state"] for entry in own["wait"]["history"]]
 
 
