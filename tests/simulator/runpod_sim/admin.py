@@ -24,6 +24,7 @@ from .store import (
     Pod,
     apply_config,
     new_id,
+    rfc3339,
     validate_pod_overrides,
 )
 
@@ -53,6 +54,8 @@ def register(sim: Sim) -> None:
         ("POST", "/_sim/pods/{pod_id}/delete", oob_delete),
         ("POST", "/_sim/pods/{pod_id}/outbid", oob_outbid),
         ("POST", "/_sim/pods/{pod_id}/error", oob_error),
+        ("POST", "/_sim/pods/{pod_id}/utilization", set_utilization),
+        ("POST", "/_sim/pods/{pod_id}/age", age_pod),
         ("POST", "/_sim/seed", seed),
         ("POST", "/_sim/endpoints/{endpoint_id}/health-sequence", set_health_sequence),
         ("POST", "/_sim/endpoints/{endpoint_id}/workers", set_worker_statuses),
@@ -239,6 +242,30 @@ async def oob_stop(sim: Sim, ctx: Ctx) -> Reply:
     sim.store.stop(pod, reason)
     await sim.listeners.reconcile()
     return Reply(200, _pod_state(sim, pod))
+
+
+async def set_utilization(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"gpus": [{"util": 0, "memoryUtil": 0}, ...]}``: what the pod's GPUs report from now on (its nvidia-smi)."""
+    pod = _pod(sim, ctx)
+    gpus = (await _object(ctx)).get("gpus")
+    if not isinstance(gpus, list) or not all(
+        isinstance(gpu, dict) and all(isinstance(gpu.get(key, 0), int) and 0 <= gpu.get(key, 0) <= 100
+                                      for key in ("util", "memoryUtil")) for gpu in gpus):
+        raise ConfigError("gpus must be a list of {util, memoryUtil} percents (integers 0-100)")
+    pod.utilization = {**pod.utilization, "gpus": [{"util": 0, "memoryUtil": 0, **gpu} for gpu in gpus]}
+    sim.listeners.write_utilization(pod)
+    return Reply(200, {"id": pod.id, "utilization": pod.utilization})
+
+
+async def age_pod(sim: Sim, ctx: Ctx) -> Reply:
+    """``{"seconds": N}``: the pod was created N seconds earlier than it was (its createdAt moves back), so a lease
+    counted from createdAt falls due without a test waiting for it."""
+    pod = _pod(sim, ctx)
+    seconds = (await _object(ctx)).get("seconds")
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds < 0:
+        raise ConfigError("seconds must be a number >= 0")
+    pod.created_at -= float(seconds)
+    return Reply(200, {"id": pod.id, "createdAt": rfc3339(pod.created_at)})
 
 
 async def oob_error(sim: Sim, ctx: Ctx) -> Reply:

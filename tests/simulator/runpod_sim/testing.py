@@ -184,6 +184,14 @@ class SimAdmin:
         ``every``, ``repeat``, ``start``), as ``POST /_sim/pods/{pod_id}/logs`` takes them (logs.py)."""
         return self._call("POST", f"/pods/{pod_id}/logs", script)
 
+    def set_utilization(self, pod_id: str, *utils: int) -> dict[str, Any]:
+        """The pod's GPUs report these utilization percents (one per GPU) from now on."""
+        return self._call("POST", f"/pods/{pod_id}/utilization", {"gpus": [{"util": util} for util in utils]})
+
+    def age_pod(self, pod_id: str, seconds: float) -> dict[str, Any]:
+        """Move the pod's createdAt ``seconds`` back, so a lease counted from it falls due now."""
+        return self._call("POST", f"/pods/{pod_id}/age", {"seconds": seconds})
+
     def stop_pod(self, pod_id: str, reason: str | None = None) -> dict[str, Any]:
         """Stop out of band ("Exited by Runpod: <date>" unless another reason is given)."""
         return self._call("POST", f"/pods/{pod_id}/stop", {"reason": reason} if reason else {})
