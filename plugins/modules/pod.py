@@ -620,7 +620,7 @@ watchdog:
   description:
     - After O(wait_for=login), the pod's lease watchdog armed over a login like the wait's. C(armed) is false for a
       pod without a lease (nothing to enforce, C(detail) says so) and when arming failed (a warning says why).
-  returned: when a wait for V(login) succeeded on the controller (not with O(delegate_to) another host)
+  returned: when a wait for V(login) succeeded on the controller (not with C(delegate_to) another host)
   type: dict
   version_added: 0.3.0
   sample: {armed: true, detail: "runpod.cloud watchdog: armed on pod abc123xyz (pid 4711)"}

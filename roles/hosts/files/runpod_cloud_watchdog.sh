@@ -2,6 +2,7 @@
 # runpod.cloud's pod watchdog: the pod enforces its own lease when no controller is left (docs/watchdog.md).
 #   runpod_cloud_watchdog.sh arm   install into $RUNPOD_CLOUD_WATCHDOG_DIR and (re)start the loop, detached
 #   runpod_cloud_watchdog.sh run   the loop itself (what arm starts)
+#   runpod_cloud_watchdog.sh status   what the loop reads now: the pod's createdAt and its busiest GPU
 # The lease is the pod's env, set by runpod.cloud.pod at create: RUNPOD_CLOUD_STOP_AFTER, _TERMINATE_AFTER and
 # _IDLE_STOP_AFTER (whole seconds; the first two count from the pod's createdAt), _IDLE_BELOW (GPU util %, default 5).
 # It acts with the pod-scoped RUNPOD_API_KEY RunPod gives every pod: never the account's key.
@@ -44,11 +45,15 @@ api() {
       "$API$2" 2>&1
 }
 
+# The pod's createdAt (RFC 3339) in epoch seconds, read with the pod's own key. GNU date reads the whole stamp;
+# busybox's only "YYYY-MM-DD hh:mm:ss", taken as UTC (RunPod answers in Z).
 created_at() {
   answer=$(api GET "/pods/$POD") || return 1
   [ "$(printf '%s\n' "$answer" | tail -n 1)" = 200 ] || return 1
-  stamp=$(printf '%s' "$answer" | sed -n 's/.*"createdAt" *: *"\([0-9-]*\)T\([0-9:]*\)[^"]*".*/\1 \2/p')
-  [ -n "$stamp" ] && date -u -d "$stamp" +%s 2>/dev/null
+  stamp=$(printf '%s' "$answer" | sed -n 's/.*"createdAt" *: *"\([^"]*\)".*/\1/p')
+  [ -n "$stamp" ] || return 1
+  date -u -d "$stamp" +%s 2>/dev/null ||
+    date -u -d "$(printf '%s' "$stamp" | sed 's/^\([0-9-]*\)T\([0-9:]*\).*/\1 \2/')" +%s 2>/dev/null
 }
 
 # act stop|terminate REASON: one attempt; success ends the loop, a failure is retried at the next check.
@@ -158,5 +163,7 @@ arm() {
 case "${1:-}" in
   arm) arm ;;
   run) run ;;
-  *) echo "usage: $0 arm|run" >&2; exit 2 ;;
+  # What the loop reads now, for a look from inside the pod.
+  status) printf 'pod=%s created=%s busiest_gpu=%s\n' "$POD" "$(created_at || echo unreadable)" "$(gpu_util)" ;;
+  *) echo "usage: $0 arm|run|status" >&2; exit 2 ;;
 esac

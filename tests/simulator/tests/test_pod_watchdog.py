@@ -111,7 +111,12 @@ def test_rearming_replaces_and_the_pod_stops_itself_at_its_deadline(sim, v2, run
     assert f"armed on pod {pod['id']}" in first.stdout
     second = arm(pod, key)
     # Exactly one loop after the second arming, and it is the one the pid file names.
-    alive = wait_for(lambda: (lambda found: found if len(found) == 1 else None)(watchdogs(sim, pod["id"])))
+
+    def single() -> list[int] | None:
+        found = watchdogs(sim, pod["id"])
+        return found if len(found) == 1 else None
+
+    alive = wait_for(single)
     pid_file = Path(sim.admin.pod(pod["id"])["home"]) / ".runpod-cloud" / "pid"
     assert alive == [int(pid_file.read_text())] and f"(pid {alive[0]})" in second.stdout
     # It checks and leaves a pod inside its lease running.
