@@ -112,7 +112,7 @@ def test_pods_enforce_their_leases_themselves_once_the_play_is_over(sim, run_pla
     state = Path(sim.admin.pod(pods["busy"])["home"]) / ".runpod-cloud" / "state"
 
     def checked() -> int:
-        fields = dict(part.split("=", 1) for part in state.read_text().split()) if state.exists() else {}
+        fields = dict(part.split("=", 1) for part in state.read_text().split() if "=" in part) if state.exists() else {}
         return int(fields.get("checked", 0)) if fields.get("idle_since") == "-" else -1
 
     since = wait_until(lambda: checked() > 0 and checked(), timeout=30)

@@ -113,7 +113,8 @@ run() {
         say "GPUs busy again (busiest ${util:-unknown}%): idle clock reset"
       fi
     fi
-    printf 'checked=%s created=%s idle_since=%s\n' "$now" "$created" "${idle_since:--}" >"$DIR/state"
+    printf 'checked=%s created=%s idle_since=%s\n' "$now" "$created" "${idle_since:--}" >"$DIR/state.new" &&
+      mv "$DIR/state.new" "$DIR/state"
     sleep "$INTERVAL"
   done
 }

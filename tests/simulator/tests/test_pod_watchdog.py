@@ -60,22 +60,24 @@ def watchdogs(sim: Any, pod_id: str) -> list[int]:
 def state(sim: Any, pod_id: str) -> dict[str, str]:
     path = Path(sim.admin.pod(pod_id)["home"]) / ".runpod-cloud" / "state"
     try:
-        return dict(part.split("=", 1) for part in path.read_text().split())
+        return dict(part.split("=", 1) for part in path.read_text().split() if "=" in part)
     except OSError:
         return {}
 
 
-def container_log(v2: httpx.Client, pod_id: str) -> str:
-    """The pod's container lines as the API serves them (the stream is held open: read until it goes quiet)."""
+def log_shows(v2: httpx.Client, pod_id: str, *needles: str) -> bool:
+    """Whether the pod's container lines, as the API serves them, come to show every needle (the stream is held
+    open: read until they all came, or until it stays quiet for 10 s)."""
     text = ""
     with v2.stream("GET", f"/pods/{pod_id}/logs", params={"source": "container"}, timeout=10) as response:
-        response.request.extensions["timeout"]["read"] = 0.5
         try:
             for chunk in response.iter_text():
                 text += chunk
+                if all(needle in text for needle in needles):
+                    return True
         except httpx.ReadTimeout:
             pass
-    return text
+    return False
 
 
 def test_a_pods_own_key_acts_on_that_pod_only(sim, v2, running_pod):
@@ -116,17 +118,16 @@ def test_rearming_replaces_and_the_pod_stops_itself_at_its_deadline(sim, v2, run
         found = watchdogs(sim, pod["id"])
         return found if len(found) == 1 else None
 
-    alive = wait_for(single)
+    alive = wait_for(single, timeout=30)
     pid_file = Path(sim.admin.pod(pod["id"])["home"]) / ".runpod-cloud" / "pid"
     assert alive == [int(pid_file.read_text())] and f"(pid {alive[0]})" in second.stdout
     # It checks and leaves a pod inside its lease running.
-    wait_for(lambda: state(sim, pod["id"]).get("checked"))
+    wait_for(lambda: state(sim, pod["id"]).get("checked"), timeout=30)
     assert v2.get(f"/pods/{pod['id']}").json()["status"] == "RUNNING"
     sim.admin.age_pod(pod["id"], 3600)
-    wait_for(lambda: v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED", timeout=20)
-    log = container_log(v2, pod["id"])
-    assert "runpod.cloud watchdog: armed" in log
-    assert f"stop pod {pod['id']}: lease stop_after=3600s from createdAt reached" in log
+    wait_for(lambda: v2.get(f"/pods/{pod['id']}").json()["status"] == "EXITED", timeout=30)
+    assert log_shows(v2, pod["id"], "runpod.cloud watchdog: armed",
+                     f"stop pod {pod['id']}: lease stop_after=3600s from createdAt reached")
     assert sim.admin.count("POST", rf"/v2/pods/{pod['id']}/action", status=200) == 1
     # The stopped container took its watchdog with it.
     assert watchdogs(sim, pod["id"]) == []
@@ -144,15 +145,15 @@ def test_terminate_after_terminates_and_an_idle_pod_stops_while_a_busy_one_runs(
     for pod in (doomed, idle, busy):
         arm(pod, key)
     sim.admin.age_pod(doomed["id"], 7200)
-    wait_for(lambda: v2.get(f"/pods/{doomed['id']}").json()["status"] == "TERMINATED", timeout=20)
+    wait_for(lambda: v2.get(f"/pods/{doomed['id']}").json()["status"] == "TERMINATED", timeout=30)
     # Past both deadlines it terminates at once: one terminate (204), no stop first.
     assert sim.admin.count("POST", rf"/v2/pods/{doomed['id']}/action", status=204) == 1
     assert sim.admin.count("POST", rf"/v2/pods/{doomed['id']}/action", status=200) == 0
-    wait_for(lambda: v2.get(f"/pods/{idle['id']}").json()["status"] == "EXITED", timeout=20)
-    assert "GPUs idle below 5% for" in container_log(v2, idle["id"])
+    wait_for(lambda: v2.get(f"/pods/{idle['id']}").json()["status"] == "EXITED", timeout=30)
+    assert log_shows(v2, idle["id"], "GPUs idle below 5% for")
     # The busy pod's loop has checked well past its idle time, and it runs.
-    armed_at = int(state(sim, busy["id"]).get("checked") or wait_for(lambda: state(sim, busy["id"]).get("checked")))
-    wait_for(lambda: int(state(sim, busy["id"]).get("checked", 0)) >= armed_at + 2, timeout=20)
+    armed_at = int(wait_for(lambda: state(sim, busy["id"]).get("checked"), timeout=30))
+    wait_for(lambda: int(state(sim, busy["id"]).get("checked", 0)) >= armed_at + 2, timeout=30)
     assert state(sim, busy["id"])["idle_since"] == "-"
     assert v2.get(f"/pods/{busy['id']}").json()["status"] == "RUNNING"
     assert v2.get(f"/pods/{plain['id']}").json()["status"] == "RUNNING" and watchdogs(sim, plain["id"]) == []
