@@ -4,7 +4,7 @@
 """The parsers of roles/hosts/files/runpod_cloud_watchdog.sh, through its ``status``: the pod's ``createdAt`` as the
 API serves it (RFC 3339, any offset or fraction) and nvidia-smi's utilization lines, against Python's reading of the
 same text. The API is a loopback listener of the test's own; the watchdog's lease decisions run in
-tests/simulator/tests/test_pod_watchdog.py."""
+tests/simulator/tests/test_watchdog_in_pods.py."""
 
 from __future__ import annotations
 
