@@ -209,6 +209,10 @@ options:
         is ready only when that succeeds. A key the pod refuses fails at once with RV(code=login_refused) and the
         likely reason (no key reached the pod, another key, root logins refused), with the pod's log lines;
         network errors and an sshd still starting keep the wait going. Requires O(ssh_private_key_file).
+      - After a V(login) wait the task (run on the controller) arms the pod's lease watchdog over the same kind of
+        login, so a pod with a lease in its env (C(RUNPOD_CLOUD_STOP_AFTER), ...) stops or terminates itself when
+        no controller is left; a pod without a lease is left alone (see RV(watchdog) and the collection's
+        C(docs/watchdog.md)).
     type: str
     choices: [ssh, running, login]
     default: ssh
@@ -732,6 +736,21 @@ wait:
       - {elapsed: 0.0, state: pod status provisioning}
       - {elapsed: 30.1, state: ssh port not allocated yet}
       - {elapsed: 94.2, state: ssh reachable at 203.0.113.7:40123}
+watchdog:
+  description:
+    - After O(wait_for=login), the pod's lease watchdog armed over a login like the wait's. C(armed) is false for a
+      pod without a lease (nothing to enforce, C(detail) says so) and when arming failed (a warning says why).
+  returned: when a wait for V(login) succeeded on the controller (not with C(delegate_to) another host)
+  type: dict
+  version_added: 0.3.0
+  sample: {armed: true, detail: "runpod.cloud watchdog: armed on pod abc123xyz (pid 4711)"}
+  contains:
+    armed:
+      description: Whether a watchdog now runs in the pod (a second arming replaces the first).
+      type: bool
+    detail:
+      description: The last line the arming printed, or why it could not run.
+      type: str
 code:
   description:
     - Machine-readable failure code, for example C(wait_timeout), C(wait_interrupted), C(interrupted) (a signal

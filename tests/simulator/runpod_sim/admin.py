@@ -290,6 +290,7 @@ async def set_utilization(sim: Sim, ctx: Ctx) -> Reply:
         use["gpus"] = [{"util": _percent("gpus[].util", gpu.get("util", 0)),
                         "memoryUtil": _percent("gpus[].memoryUtil", gpu.get("memoryUtil", 0))} for gpu in gpus]
     pod.utilization = {**pod.utilization, **use}
+    sim.listeners.write_utilization(pod)
     return Reply(200, {"id": pod.id, "utilization": pod.utilization})
 
 

@@ -29,7 +29,7 @@ from . import DEFAULT_API_KEY, contract, runtime_contract
 from .faults import FaultBook, FaultRule, RequestLog
 from .listeners import ListenerManager
 from .quota import RateLimiter, windows_from_config
-from .store import SimConfig, Store
+from .store import Pod, SimConfig, Store
 
 log = logging.getLogger("runpod_sim")
 
@@ -162,6 +162,7 @@ class Sim:
         self._routes: list[_Route] = []
         self._ticker: asyncio.Task[None] | None = None
         self.logbook: Any = None  # logs.LogBook, set by logs.register
+        self.listeners.api_url = lambda: f"{self.base_url}/v2"
         from . import (
             admin,
             api_account,
@@ -215,16 +216,35 @@ class Sim:
         return None, {}, path_known
 
     # -- auth ------------------------------------------------------------------------------------------------
-    def _authorized(self, request: Request, surface: str) -> tuple[bool, str]:
+    @staticmethod
+    def _token(request: Request, surface: str) -> str:
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header[:7].lower() == "bearer " else ""
         if surface == "invoke" and not token:
             token = header.strip()  # the serverless docs send the raw key
+        return token
+
+    def _authorized(self, request: Request, surface: str) -> tuple[bool, str]:
+        token = self._token(request, surface)
         if not token:
             return False, "missing bearer token"
-        if token != self.api_key:
+        if token != self.api_key and self._key_pod(token) is None:
             return False, "invalid api key"
         return True, ""
+
+    def _key_pod(self, token: str) -> Pod | None:
+        """The pod whose pod-scoped RUNPOD_API_KEY ``token`` is, if any."""
+        if not token.startswith("rpa_pod_"):
+            return None
+        return next((pod for pod in self.store.pods.values() if pod.api_key == token), None)
+
+    def _out_of_scope(self, request: Request, surface: str, params: dict[str, str]) -> str | None:
+        """A pod's own key is "limited in scope to only the pod" (RunPod's pod environment variables page): the
+        paths of that pod and nothing else, not even the pod list (403, which listPods documents)."""
+        pod = self._key_pod(self._token(request, surface))
+        if pod is None or (request.url.path.startswith("/v2/pods/") and params.get("pod_id") == pod.id):
+            return None
+        return f"this API key is scoped to pod {pod.id} and cannot access {request.url.path}"
 
     # -- the dispatcher --------------------------------------------------------------------------------------
     async def asgi_entry(self, request: Request) -> Response:
@@ -306,6 +326,9 @@ class Sim:
             ok, why = self._authorized(request, surface)
             if not ok:
                 return error_reply(surface, 401, why)
+            denied = self._out_of_scope(request, surface, params)
+            if denied:
+                return error_reply(surface, 403, denied)
         if route.auth and surface == "v2":  # the windows RunPod documents for REST v2, per API key (quota.py)
             config = self.store.config
             key = request.headers.get("authorization", "")

@@ -16,6 +16,7 @@ import logging
 import os
 import shlex
 import shutil
+import signal
 import socket
 import tempfile
 from collections.abc import Callable
@@ -41,11 +42,20 @@ _FAKE_NVIDIA_SMI = """#!/bin/sh
 # runpod_sim stand-in for nvidia-smi: reports the pod's GPU type and count.
 GPU_NAME={gpu_name}
 GPU_COUNT={gpu_count}
+UTIL_FILE={util_file}
 case "$1" in
   -L)
     i=0
     while [ "$i" -lt "$GPU_COUNT" ]; do
       echo "GPU $i: $GPU_NAME (UUID: GPU-00000000-0000-0000-0000-00000000000$i)"
+      i=$((i + 1))
+    done
+    ;;
+  --query-gpu=utilization.gpu*)
+    # The utilization the simulator holds for the pod (Pod.utilization): one line per GPU.
+    i=0
+    while [ "$i" -lt "$GPU_COUNT" ]; do
+      sed -n "$((i + 1))p" "$UTIL_FILE" 2>/dev/null | grep . || echo 0
       i=$((i + 1))
     done
     ;;
@@ -206,6 +216,10 @@ class ListenerManager:
         self._owns_state_dir = state_dir is None
         self.state_dir = Path(state_dir or tempfile.mkdtemp(prefix="runpod_sim_"))
         self._host_keys: dict[str, _PodHostKeys] = {}  # pod id -> its sshd's keys, made at its first start
+        self._ran_commands: set[str] = set()  # pods whose sshd ran a command (processes stop_processes kills)
+        self._log_offsets: dict[str, int] = {}  # pod id -> bytes of its container.log already read
+        # The REST v2 base URL the pods' processes call (RUNPOD_CLOUD_API_URL), set by app.Sim.
+        self.api_url: Callable[[], str] = lambda: ""
         self._lock = asyncio.Lock()
         # Async callables run on every reconcile (the cluster overlay listeners of api_v2_clusters.py).
         self.reconcile_hooks: list[Any] = []
@@ -229,6 +243,7 @@ class ListenerManager:
         for key in [key for key in self._ports if key[0] == pod_id]:
             self.release(*key)
         self._wanted.pop(pod_id, None)
+        self.stop_processes(pod_id)
         # A stopped pod loses its container disk, /etc/ssh with it: the next start generates new host keys.
         self._host_keys.pop(pod_id, None)
 
@@ -265,6 +280,43 @@ class ListenerManager:
     def home_dir(self, pod_id: str) -> Path:
         return self.state_dir / "pods" / pod_id / "home"
 
+    def stop_processes(self, pod_id: str | None = None) -> None:
+        """A container that stops takes its processes with it: kill every process a login to the pod started
+        (``setsid``/``nohup`` ones included), found by the ``RUNPOD_SIM_POD_DIR`` in its environment."""
+        pods = [pod_id] if pod_id is not None else list(self._ran_commands)
+        markers = {f"RUNPOD_SIM_POD_DIR={self.state_dir / 'pods' / pod}".encode() for pod in pods
+                   if pod in self._ran_commands}
+        self._ran_commands.difference_update(pods)
+        if not markers:
+            return
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                if markers.intersection((entry / "environ").read_bytes().split(b"\0")):
+                    os.kill(int(entry.name), signal.SIGKILL)
+
+    def write_utilization(self, pod: Any) -> None:
+        """What the pod's nvidia-smi reports: one GPU utilization percent a line (``Pod.utilization``)."""
+        gpus = pod.utilization.get("gpus") or []
+        path = self.state_dir / "pods" / pod.id / "gpu_util"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(f"{int(gpu.get('util', 0))}\n" for gpu in gpus))
+
+    def container_output(self, pod_id: str) -> list[str]:
+        """Lines the pod's processes wrote to its container log (``RUNPOD_CLOUD_WATCHDOG_LOG``) since the last call:
+        what PID 1's stdout is on RunPod."""
+        path = self.state_dir / "pods" / pod_id / "container.log"
+        try:
+            with path.open("rb") as handle:
+                handle.seek(self._log_offsets.get(pod_id, 0))
+                data = handle.read()
+        except OSError:
+            return []
+        complete = data[: data.rfind(b"\n") + 1]
+        self._log_offsets[pod_id] = self._log_offsets.get(pod_id, 0) + len(complete)
+        return complete.decode(errors="replace").splitlines()
+
     def host_key_state(self, pod_id: str) -> dict[str, list[str]]:
         """The keys the pod's sshd presents (``<algorithm> <base64>``) and their ``SHA256:`` fingerprints."""
         held = self._host_keys.get(pod_id)
@@ -297,6 +349,7 @@ class ListenerManager:
                     await self._start_listening(entry, pod, target)
 
     async def close(self) -> None:
+        self.stop_processes()
         for entry in list(self._ports.values()):
             await self._stop_listening(entry, rebind=False)
             self._close_entry(entry)
@@ -347,9 +400,11 @@ class ListenerManager:
         smi = bin_dir / "nvidia-smi"
         smi.write_text(
             _FAKE_NVIDIA_SMI.format(
-                gpu_name=shlex.quote(pod.gpu_type or ""), gpu_count=pod.gpu_count if pod.is_gpu else 0
+                gpu_name=shlex.quote(pod.gpu_type or ""), gpu_count=pod.gpu_count if pod.is_gpu else 0,
+                util_file=shlex.quote(str(pod_dir / "gpu_util")),
             )
         )
+        self.write_utilization(pod)
         smi.chmod(0o755)
         return home, bin_dir
 
@@ -378,12 +433,18 @@ class ListenerManager:
             "LANG": "C.UTF-8",
             "RUNPOD_POD_ID": pod.id,
             "RUNPOD_GPU_COUNT": str(pod.gpu_count if pod.is_gpu else 0),
+            # RunPod's pod-scoped key (acts on this pod only, app.Sim.pod_scope), and where the watchdog of
+            # runpod.cloud finds this API and the container log (docs/watchdog.md).
+            "RUNPOD_API_KEY": pod.api_key,
+            "RUNPOD_CLOUD_API_URL": self.api_url(),
+            "RUNPOD_CLOUD_WATCHDOG_LOG": str(home.parent / "container.log"),
         }
 
         async def handle_process(process: asyncssh.SSHServerProcess) -> None:
             env = dict(base_env)
             env.update({str(k): str(v) for k, v in (process.env or {}).items()})
-            env.update({"HOME": str(home), "RUNPOD_POD_ID": pod.id})
+            env.update({"HOME": str(home), "RUNPOD_POD_ID": pod.id, "RUNPOD_SIM_POD_DIR": str(home.parent)})
+            self._ran_commands.add(pod.id)
             command = process.command
             argv = ["/bin/sh", "-c", command] if command is not None else ["/bin/sh", "-i"]
             await _run_local(process, argv, env, str(home))

@@ -236,6 +236,7 @@ async def pod_logs(sim: Sim, ctx: Ctx) -> Reply:
     script = book.pods.get(pod.id) or book.pod_names.get(pod.name)
 
     def read() -> list[dict[str, str]]:
+        book.print_lines(pod.id, sim.listeners.container_output(pod.id))
         printed = book.printed.get(pod.id, [])
         return events(script, pod.created_at, sim.store.config.time_scale, pod.image, time.time(), printed)
 

@@ -337,6 +337,8 @@ class Pod:
     # The env as the container saw it at its last boot: ``{{ RUNPOD_SECRET_<name> }}`` values resolved then
     # (api_secrets.py); a running pod keeps it when a secret rotates, until its next start or restart.
     boot_env: dict[str, str] | None = None
+    # RunPod's pod-scoped RUNPOD_API_KEY, in the env of the pod's processes: it acts on this pod only (app.py).
+    api_key: str = field(default_factory=lambda: "rpa_pod_" + secrets.token_hex(16))
     # What runtime.gpus[].util/.memoryUtil, cpu.util and memory.util report while running (admin-scripted; the
     # simulated pods' nvidia-smi reads it too): {"gpus": [{"util", "memoryUtil"}], "cpu": n, "memory": n}.
     utilization: dict[str, Any] = field(default_factory=dict)
@@ -739,6 +741,8 @@ class Store:
         pod.running_since = None
         pod.listen_wanted = False
         self._sync_listeners(pod)
+        if self.listeners is not None:
+            self.listeners.stop_processes(pod.id)
         pod.next_at = self.now() + self.scaled(self.pod_setting(pod, "starting_delay"))
         self._timed[pod.id] = pod
 
