@@ -91,7 +91,7 @@ def test_make_demo_runs_against_its_own_simulator_hands_off_over_ssh_and_leaves_
     # the wait's timeout as given (15m, not what is left of it after the first read).
     noise = [line for line in output.splitlines() if re.search(r"WARNING|DEPRECAT|^skipping:", line)]
     assert noise == [], noise
-    assert "waiting for ssh on 2 pods (timeout 15m)" in output
+    assert "waiting for ssh on 2 pods (timeout 15m; Ctrl-C keeps the pods, a rerun resumes)" in output
 
     report = json.loads(report_file.read_text())
     result = PlaybookResult(completed.returncode, completed.stdout, completed.stderr, report)

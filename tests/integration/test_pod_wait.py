@@ -150,11 +150,15 @@ def test_wait_for_real_sshd_then_log_in(sim, run_playbook, tmp_path):
     # The wait checked the host key against the container log (host_key_checking: log, test_host_keys.py).
     assert ssh.pop("host_key_check") == "verified"
     assert ssh.pop("host_key_fingerprints") and ssh.pop("host_keys")
+    # ssh_args trusts the checked key only (test_handoff.py connects with it), and the command carries it.
+    args = ssh.pop("ssh_args")
+    assert args.startswith("-o StrictHostKeyChecking=yes -o UserKnownHostsFile=")
+    assert args.endswith(f"known_hosts_{pod_id}")
     assert ssh == {
         "host": "127.0.0.1",
         "port": port,
         "user": "root",
-        "command": f"ssh root@127.0.0.1 -p {port}",
+        "command": f"ssh {args} -p {port} root@127.0.0.1",
     }
     assert created["wait"]["ready_detail"] == f"ssh reachable at 127.0.0.1:{port}"
     assert created["wait"]["history"][-1]["state"] == created["wait"]["ready_detail"]

@@ -136,7 +136,12 @@ def test_a_pod_info_batch_wait_of_100_pods_stays_inside_the_quota(sim, run_playb
     sim.admin.configure(time_scale=0.02, provisioning_delay=FOREVER, starting_delay=0, page_size=1000)
     ids = sim.admin.seed(100, status="PROVISIONING", name_prefix="batch", ports=["22/tcp"])
     sim.admin.configure(rate_limit='"minute";q=2;w=60')
-    task = info_task("wait", ids=f"[{', '.join(ids)}]", wait="true", wait_timeout="60s", wait_interval="200ms")
+    # The host key check is off: its 100 log reads are requests too, which under this quota (2 a simulated minute)
+    # take 50 windows, and a check never pins because of a quota (it waits for the next window: #54,
+    # test_host_key_timing.py; the 100-pod fleet with the check on under a real-sized quota is `make bench`'s
+    # fleet_checked). This test is about the batch wait's own list reads.
+    task = info_task("wait", ids=f"[{', '.join(ids)}]", wait="true", wait_timeout="60s", wait_interval="200ms",
+                     host_key_checking="off")
     run = Background(sim, tmp_path, play(task))
     wait_for_reads(sim, 3)  # the wait is reading: now let the pods boot
     for pod_id in ids:

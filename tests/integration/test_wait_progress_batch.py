@@ -218,7 +218,7 @@ def test_interrupted_fleet_and_pod_info_waits_give_the_same_result_on_both_paths
     # The controller showed both waits live; the modules waited by themselves.
     live, quiet = runs["controller"].stdout, runs["module"].stdout
     deaf = ids["controller"]["deafcrew-2"]
-    first = "waiting for ssh on 2 pods of fleet 'deafcrew' (timeout 2m0s; Ctrl-C keeps the pods, a rerun resumes)"
+    first = "waiting for ssh on 2 pods of fleet 'deafcrew' (timeout 2m; Ctrl-C keeps the pods, a rerun resumes)"
     assert first in live, live
     assert re.search(r"^waiting for ssh on 2 pods \(timeout ", live, re.M), live
     assert len(re.findall(rf"^pod deafcrew-2 \({deaf}\): .*refused", live, re.M)) >= 2, live

@@ -28,7 +28,7 @@ COUNT_NAMES = 3
 def _terminal_verdict(pod_id, pod, startable=True):  # a cluster's member is not (is_member_down)
     status = _podstate.lifecycle_status(pod)
     start = " (runpod.cloud.pod state=running starts it)" if startable and status == "EXITED" else ""
-    return f"pod {pod_id} is {status.lower()}{start}, so the wait cannot succeed"
+    return f"pod {pod_id} is {status.lower()}, so the wait cannot succeed{start}"
 
 
 def _state(pod, wait_for):

@@ -132,7 +132,7 @@ def test_terminal_status_is_conflict_on_the_first_poll_even_with_a_long_interval
     assert info.value.code == "conflict" and info.value.polls == 1
     # A stopped pod can be started again: the message says how (a fleet rerun with state=present waits on it).
     start = " (runpod.cloud.pod state=running starts it)" if status.strip().upper() == "EXITED" else ""
-    assert str(info.value) == ("waiting for ssh on pod pod-1: pod pod-1 is %s%s, so the wait cannot succeed"
+    assert str(info.value) == ("waiting for ssh on pod pod-1: pod pod-1 is %s, so the wait cannot succeed%s"
                                % (status.strip().lower(), start))
     assert fake_clock.sleeps == []
 
@@ -276,9 +276,8 @@ def test_batch_fails_fast_naming_every_terminal_pod():
         poller.poll()
     assert info.value.code == "conflict" and info.value.fatal
     assert poller.failed == ["a", "c"]  # whose logs explain the failure (b is healthy: its logs are not read)
-    assert str(info.value) == ("pod a is exited (runpod.cloud.pod state=running starts it), so the wait cannot "
-                               "succeed; "
-                               "pod c is terminated, so the wait cannot succeed")
+    assert str(info.value) == ("pod a is exited, so the wait cannot succeed (runpod.cloud.pod state=running starts "
+                               "it); pod c is terminated, so the wait cannot succeed")
 
 
 def test_a_fatal_first_read_still_carries_each_pods_last_state(fake_clock):

@@ -191,7 +191,7 @@ def test_batch_wait_fails_at_once_when_a_pod_stops(capsys, monkeypatch, clock):
     result = run(backend, capsys, monkeypatch, ids=["a", "b"], wait=True, wait_for="running", wait_interval="5s",
                  wait_timeout="10m")
     assert result["failed"] is True and result["code"] == "conflict"
-    assert "pod b is exited (runpod.cloud.pod state=running starts it), so the wait cannot succeed" in result["msg"]
+    assert "pod b is exited, so the wait cannot succeed (runpod.cloud.pod state=running starts it)" in result["msg"]
     assert backend.count("list_pods") == 2 and 0 < clock.elapsed <= 5
     assert backend.mutations() == []
 
