@@ -47,8 +47,10 @@ def pod_args(name: str, public_key: str, **extra: object) -> dict:
 def playbook(sim, key: Path, public_key: str, work_dir: Path) -> str:
     entries = [{k: v for k, v in pod_args(name, public_key).items() if k != "ssh_public_key"} for name in LEASES]
     busy = {**pod_args("busy", public_key), "wait": False}
-    solo = {**pod_args("solo", public_key), "wait": True, "wait_for": "login", "ssh_private_key_file": str(key),
-            "wait_timeout": "2m", "wait_interval": "1s"}
+    # The solo pod's lease comes from the module's option (#53's part A writes it into the pod's env), the role's
+    # pods' from their env: the watchdog reads the same variables either way.
+    solo = {**pod_args("solo", public_key), "env": FAST, "stop_after": "1h", "wait": True, "wait_for": "login",
+            "ssh_private_key_file": str(key), "wait_timeout": "2m", "wait_interval": "1s"}
     return f"""
 - name: Provision, arm, and leave
   hosts: localhost
