@@ -178,13 +178,13 @@ sanity: venv sysdeps
 	pip_version=$$($(BIN)/python hack/ansible_test_pip_version.py) && \
 	  mkdir -p $(HOME)/.ansible/test/cache && \
 	  cp hack/get_pip_standin.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py && \
-	cd $$tree && flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') --color no
+	cd $$tree && VENV=$(VENV) $(CURDIR)/hack/timed.sh sanity flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') --color no
 
 # Only the quality-gate test runs ansible-test: it takes SANITY_LOCK itself (tests/ecosystem/conftest.py).
 ecosystem: venv sysdeps galaxy-importer
 	$(call banner,ecosystem)
 	RUNPOD_GALAXY_IMPORTER=$(CURDIR)/$(GALAXY_IMPORTER)/bin/python RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) \
-	  $(PYTEST) tests/ecosystem -q
+	  VENV=$(VENV) hack/timed.sh ecosystem $(PYTEST) tests/ecosystem -q
 
 # pytest-xdist: each worker process starts its own simulator. Integration tests wait on the simulator's scaled clock
 # between ansible-playbook runs, so more workers than the 2 cores keep both busy; worksteal lets a worker that ran
@@ -197,19 +197,20 @@ INTEGRATION_SELECT ?=
 
 unit: venv
 	$(call banner,unit)
-	$(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
+	VENV=$(VENV) hack/timed.sh unit $(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
 # --durations: the log names the slowest tests, where the time budget of make test goes.
 integration: venv sysdeps sdk-js sdk-python
 	$(call banner,integration)
-	$(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal --durations=15 $(INTEGRATION_SELECT)
+	VENV=$(VENV) hack/timed.sh integration $(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal \
+	  --durations=15 $(INTEGRATION_SELECT)
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
 TARGET ?=
 targets: venv sysdeps
 	$(call banner,targets)
-	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py sim $(TARGET)
+	VENV=$(VENV) VENV_BIN=$(BIN) hack/timed.sh targets $(BIN)/python hack/integration_targets.py sim $(TARGET)
 
 live: venv sysdeps
 	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py live $(TARGET)
