@@ -43,7 +43,5 @@ def _found(mode, checked):
     if checked.verdict.ready:
         found["warning"] = checked.message() or None
         return found
-    unread = checked.unavailable and not checked.verdict.failure
-    found["problem"] = checked.message() + (f" (its log could not be read: {checked.unavailable})" if unread else "")
-    found["host_keys"] = []
+    found["problem"], found["host_keys"] = checked.message(), []  # the message says why, an unread log too
     return found

@@ -4,9 +4,9 @@
 """runpod.cloud.pod's host key check and ``wait_for: login`` against the simulator's real sshd (issue 44).
 
 Each pod's sshd prints its host key fingerprints into the container log as RunPod's start script does, or none, or
-another key's (``ssh_host_key_log``), and lets in the created key, nobody, or nobody as root (``ssh_login``). One
-playbook covers every case, for one pod's wait and for the batch waits (a fleet, ``pod_info`` over several pods); it
-runs once on the controller (the action plugin's wait) and once in the module.
+another key's, or only its start (``ssh_host_key_log``), and lets in the created key, nobody, or nobody as root
+(``ssh_login``). One playbook covers every case, for one pod's wait and for the batch waits (a fleet, ``pod_info``
+over several pods); it runs once on the controller (the action plugin's wait) and once in the module.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from helpers.playbooks import module_task, play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY, fresh_account
 
 GPU = "NVIDIA GeForce RTX 4090"
-TASKS = ("verified", "mismatch", "strict", "pinned", "refused", "fleet", "batch mismatch", "batch strict", "batch log")
+TASKS = ("verified", "mismatch", "strict", "pinned", "pinned started", "refused", "fleet", "batch mismatch",
+         "batch strict", "batch log")
 # What each task ends with (its code, and each pod's host_key_check), the same on both wait paths.
 OUTCOMES = {
     "verified": (None, ["verified"]), "mismatch": ("host_key_mismatch", [None]),
-    "strict": ("host_key_unverified", [None]), "pinned": (None, ["pinned"]), "refused": ("login_refused", [None]),
+    "strict": ("host_key_unverified", [None]), "pinned": (None, ["pinned"]), "pinned started": (None, ["pinned"]),
+    "refused": ("login_refused", [None]),
     "fleet": (None, ["verified", "verified"]), "batch mismatch": ("host_key_mismatch", [None, None]),
-    "batch strict": ("host_key_unverified", [None, None]), "batch log": (None, ["pinned", "verified"]),
+    "batch strict": ("host_key_unverified", [None, None, None]), "batch log": (None, ["pinned", "pinned", "verified"]),
 }
 BATCH = {"wait": True, "wait_interval": "200ms", "wait_timeout": "60s"}
 
@@ -47,21 +49,24 @@ def _playbook(key, public_key):
         pod_task("strict", _args("quiet", public_key, host_key_checking="strict", wait_timeout="5s"),
                  ignore_errors=True),
         pod_task("pinned", _args("quiet", public_key)),
+        # An image whose own script starts sshd and goes on without fingerprints: the history decides at once.
+        pod_task("pinned started", _args("bare", public_key)),
         pod_task("refused", _args("locked", public_key, **login), ignore_errors=True),
         pod_task("fleet", _args("crew", public_key, count=2, host_key_checking="strict")),
-        # The batch waits of pod_info, per pod: a wrong key on one pod ends the wait naming it; strict names the pod
-        # whose log shows nothing; log verifies one and pins the other.
+        # The batch waits of pod_info, per pod (newest first): a wrong key on one pod ends the wait naming it; strict
+        # names each pod whose log shows no fingerprints (none printed, or only sshd's start); log verifies one and
+        # pins the others.
         module_task("pod_info", "batch mismatch", dict(BATCH, names=["good", "liar"]), ignore_errors=True),
         module_task("pod_info", "batch strict",
-                    dict(BATCH, names=["good", "quiet"], wait_timeout="3s", host_key_checking="strict"),
+                    dict(BATCH, names=["good", "quiet", "bare"], wait_timeout="3s", host_key_checking="strict"),
                     ignore_errors=True),
-        module_task("pod_info", "batch log", dict(BATCH, names=["good", "quiet"])),
+        module_task("pod_info", "batch log", dict(BATCH, names=["good", "quiet", "bare"])),
     )
 
 
 def _configure(sim):
     sim.admin.configure(name_overrides={"liar": {"ssh_host_key_log": "wrong"}, "quiet": {"ssh_host_key_log": "none"},
-                                        "locked": {"ssh_login": "no_key"}})
+                                        "bare": {"ssh_host_key_log": "started"}, "locked": {"ssh_login": "no_key"}})
 
 
 @pytest.fixture
@@ -118,6 +123,15 @@ def _check(sim, result):
     assert any("pinned without verification" in warning for warning in pinned["warnings"])
     _trusted(pinned["pod"]["ssh"])
 
+    started = tasks["pinned started"]
+    bare = started["pod"]["id"]
+    assert started.get("failed") is not True and started["pod"]["ssh"]["host_key_check"] == "pinned", started
+    presented = sim.admin.pod(bare)["host_key_fingerprints"]
+    assert sorted(started["pod"]["ssh"]["host_key_fingerprints"]) == sorted(presented)
+    assert [w for w in started["warnings"] if f"pod {bare} " in w and "shows no host key fingerprints" in w
+            and "pinned without verification" in w and all(fingerprint in w for fingerprint in presented)]
+    _trusted(started["pod"]["ssh"])
+
     refused = tasks["refused"]
     assert refused["failed"] is True and refused["code"] == "login_refused", refused["msg"]
     assert "refused the login as root" in refused["msg"]
@@ -144,14 +158,19 @@ def _check(sim, result):
     quiet = pinned["pod"]["id"]
     unverified = tasks["batch strict"]
     assert unverified["failed"] is True and unverified["code"] == "host_key_unverified", unverified["msg"]
-    assert f"pod {quiet} " in unverified["msg"] and "shows no host key fingerprints" in unverified["msg"]
-    assert [entry["id"] for entry in unverified["not_ready"]] == [quiet]
+    for pod in (quiet, bare):  # each named with its keys: the log was read, and shows no fingerprints
+        said = next(sentence for sentence in unverified["msg"].split("The pod was kept.") if f"pod {pod} " in sentence)
+        assert "shows no host key fingerprints, so nothing verifies it" in said
+        assert all(fingerprint in said for fingerprint in sim.admin.pod(pod)["host_key_fingerprints"])
+    assert sorted(entry["id"] for entry in unverified["not_ready"]) == sorted([quiet, bare])
 
     logged = {pod["id"]: pod["ssh"] for pod in tasks["batch log"]["pods"]}
-    assert logged[good]["host_key_check"] == "verified" and logged[quiet]["host_key_check"] == "pinned"
+    assert logged[good]["host_key_check"] == "verified"
+    assert logged[quiet]["host_key_check"] == logged[bare]["host_key_check"] == "pinned"
     assert all(ssh["host_keys"] for ssh in logged.values())
     assert {_trusted(ssh).name for ssh in logged.values()} == {f"known_hosts_{pod_id}" for pod_id in logged}
-    assert [w for w in tasks["batch log"]["warnings"] if "pinned without verification" in w and quiet in w]
+    assert all([w for w in tasks["batch log"]["warnings"] if "pinned without verification" in w and pod in w]
+               for pod in (quiet, bare))
 
     # Nothing is ever deleted or stopped by a failed check.
     assert sim.admin.count("DELETE") == 0

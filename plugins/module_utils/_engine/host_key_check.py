@@ -208,15 +208,13 @@ class HostCheck:
 
     def message(self) -> str:
         """The mismatch failure, the unverified failure of ``strict`` or the pinned warning of ``log``, else ""."""
-        if self.result is None:
+        if self.result is None or (self.verdict.ready and not self.verdict.warning):
             return ""
         address = f"{self.host}:{self.port}"
         if self.verdict.failure:
             return _host_keys.mismatch_message(self.pod_id, address, self.result)
-        if not self.verdict.ready:
-            return _host_keys.unverified_message(self.pod_id, address, self.result)
-        warning = self.verdict.warning
-        return _host_keys.pinned_warning(self.pod_id, address, self.result, self.unavailable) if warning else ""
+        said = _host_keys.pinned_warning if self.verdict.ready else _host_keys.unverified_message
+        return said(self.pod_id, address, self.result, self.unavailable)
 
 
 def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callable[..., ScanResult],
@@ -248,7 +246,7 @@ def check_hosts(targets: dict[str, tuple[str, int]], mode: str, *, scan: Callabl
 
 class TrustStep:
     """What a pod wait proves after the banner: ``step(pod, address, deadline) -> (ready, detail)`` or a fatal
-    ``PollError``; ``private_key_file`` logs in. ``unverified``: a ``strict`` check whose log showed no fingerprints."""
+    ``PollError``; ``private_key_file`` logs in. ``unverified``: a ``strict`` check with nothing to verify by."""
 
     def __init__(self, mode: str, read_logs: Callable[..., dict], private_key_file: str | None = None, *,
                  run: Run, scan: Callable[..., ScanResult] = scan,
@@ -277,8 +275,8 @@ class TrustStep:
         if checked.verdict.failure:
             raise PollError(checked.verdict.failure, checked.message(), fatal=True)
         if not checked.verdict.ready:
-            self.unverified = checked
-            return False, f"host key at {text} not verified yet: the container log shows no fingerprints"
+            self.unverified, shows = checked, _host_keys.log_shows(checked.unavailable)
+            return False, f"host key at {text} not verified yet: the container log {shows}"
         self.unverified, self.fields, self.warning = None, checked.fields(), checked.message() or None
         if self.private_key_file is None:
             return True, f"ssh reachable at {text}"

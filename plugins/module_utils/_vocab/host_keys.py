@@ -231,9 +231,7 @@ def verdict(status: str, mode: str) -> Verdict:
         return Verdict(ready=True)
     if status == MISMATCH:
         return Verdict(ready=False, failure=MISMATCH_CODE)
-    if mode == "strict":
-        return Verdict(ready=False)
-    return Verdict(ready=True, warning=True)
+    return Verdict(ready=False) if mode == "strict" else Verdict(ready=True, warning=True)
 
 
 def result_fields(result: HostKeyCheck, host: str, port: int | str) -> dict[str, object]:
@@ -254,15 +252,19 @@ def mismatch_message(pod_id: str, address: str, result: HostKeyCheck) -> str:
             "connected to it.")
 
 
-def unverified_message(pod_id: str, address: str, result: HostKeyCheck) -> str:
-    """The ``host_key_unverified`` failure of ``strict``: the log never showed fingerprints."""
+def log_shows(unread: str | None = None) -> str:
+    """Why the container log verified no key: it shows no fingerprints, or it could not be read (``unread``: why)."""
+    return f"could not be read ({unread})" if unread else "shows no host key fingerprints"
+
+
+def unverified_message(pod_id: str, address: str, result: HostKeyCheck, unread: str | None = None) -> str:
+    """The ``host_key_unverified`` failure of ``strict``: no fingerprints in the log (or ``unread``: why not read)."""
+    fix = "" if unread else "The image must print `ssh-keygen -lf` of each /etc/ssh/*.pub, as RunPod's images do. "
     return (f"pod {pod_id} at {address} presented host key {_listed(result.presented)}, but its container log "
-            "shows no host key fingerprints to verify it against (host_key_checking: strict). The image must "
-            "print `ssh-keygen -lf` of each /etc/ssh/*.pub, as RunPod's start script does. The pod was kept.")
+            f"{log_shows(unread)}, so nothing verifies it (host_key_checking: strict). {fix}The pod was kept.")
 
 
 def pinned_warning(pod_id: str, address: str, result: HostKeyCheck, unread: str | None = None) -> str:
     """The warning of ``log`` when the log shows no fingerprints (or ``unread``: why it was not read): pinned."""
-    shows = f"could not be read ({unread})" if unread else "shows no host key fingerprints"
-    return (f"pod {pod_id} at {address}: its container log {shows}, so the host key seen at readiness "
+    return (f"pod {pod_id} at {address}: its container log {log_shows(unread)}, so the host key seen at readiness "
             f"({_listed(result.trusted)}) is pinned without verification.")

@@ -35,6 +35,10 @@ NOT_SSH_ANSWER = b"HTTP/1.1 400 Bad Request\r\n"
 # name part, bits, the label ``ssh-keygen -l`` prints). RunPod's images add rsa (and dsa); an RSA key takes tens of
 # milliseconds to generate, too slow for a thousand pods.
 HOST_KEY_TYPES = (("ecdsa-sha2-nistp256", "ecdsa", 256, "ECDSA"), ("ssh-ed25519", "ed25519", 256, "ED25519"))
+# What an image's own start script prints around ``service ssh start`` (``ssh_host_key_log: started``): sshd's start,
+# then the script goes on; no fingerprint, no ``SSH host keys:`` block.
+SSHD_STARTED_LOG = (" * Starting OpenBSD Secure Shell server sshd", "   ...done.",
+                    "Start script(s) finished, pod is ready to use.")
 # The sshd's settings (store.SimConfig) when no store is attached.
 _SSHD_DEFAULTS = {"ssh_host_key_log": "print", "ssh_login": "key"}
 
@@ -413,6 +417,9 @@ class ListenerManager:
         generated, held.printed_once = not held.printed_once, True
         mode = self.pod_setting(pod, "ssh_host_key_log")
         if mode == "none" or self.log_sink is None:
+            return
+        if mode == "started":
+            self.log_sink(pod.id, list(SSHD_STARTED_LOG))
             return
         self.log_sink(pod.id, host_key_log(held.logged(mode), pod.id, generated=generated))
 

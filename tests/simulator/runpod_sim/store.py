@@ -44,8 +44,9 @@ ACTIONS_BY_STATUS: dict[str, tuple[str, ...]] = {
 
 SSH_BEHAVIOURS = ("refused", "accept_close", "not_ssh", "banner", "sshd")
 # The real sshd's container log (RunPod's start script prints ``SSH host keys:`` and each key's ``ssh-keygen -lf``
-# line): the block of the keys it presents, nothing, or the block of other keys (a pod that is not the one logged).
-SSH_HOST_KEY_LOGS = ("print", "none", "wrong")
+# line): the block of the keys it presents, nothing, the block of other keys (a pod that is not the one logged), or
+# sshd's start and the rest of the start script with no key (an image's own script: ``service ssh start``).
+SSH_HOST_KEY_LOGS = ("print", "none", "wrong", "started")
 # Whom the real sshd lets in: the keys PUBLIC_KEY brought (key), nobody because no key reached authorized_keys
 # (no_key: an image that ignores PUBLIC_KEY), or nobody as root (root_refused: PermitRootLogin no).
 SSH_LOGINS = ("key", "no_key", "root_refused")

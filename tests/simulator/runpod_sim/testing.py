@@ -176,7 +176,7 @@ class SimAdmin:
 
     def set_pod_behaviour(self, pod_id: str, **overrides: Any) -> dict[str, Any]:
         """Per-pod overrides: provisioning_delay, starting_delay, ssh_delay, ssh_behaviour, port_map_delay,
-        banner_delay, ssh_host_key_log (print, none, wrong), ssh_login (key, no_key, root_refused)."""
+        banner_delay, ssh_host_key_log (print, none, wrong, started), ssh_login (key, no_key, root_refused)."""
         return self._call("POST", f"/pods/{pod_id}/behaviour", overrides)
 
     def script_pod_logs(self, pod_id: str, **script: Any) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The real sshd's host keys (issue 44): each pod has its own, and prints them into its container log as RunPod's
 start script does (``SSH host keys:``, then ``Key: <path>`` and the ``ssh-keygen -lf`` line per key); the knobs
-``ssh_host_key_log`` (print, none, wrong) and ``ssh_login`` (key, no_key, root_refused)."""
+``ssh_host_key_log`` (print, none, wrong, started) and ``ssh_login`` (key, no_key, root_refused)."""
 
 from __future__ import annotations
 
@@ -129,12 +129,19 @@ def test_a_restart_lists_the_same_keys_again_and_a_stop_makes_new_ones(sim, v2, 
     assert lines.count("ED25519 key fingerprint:") == 2  # a new container disk: generated again
 
 
-def test_an_image_that_prints_nothing_and_one_that_prints_other_keys(sim, v2, running_pod, client_key):
-    sim.admin.configure(name_overrides={"quiet": {"ssh_host_key_log": "none"}, "liar": {"ssh_host_key_log": "wrong"}})
+def test_an_image_that_prints_nothing_one_that_prints_other_keys_and_one_that_starts_sshd_silently(
+        sim, v2, running_pod, client_key):
+    sim.admin.configure(name_overrides={"quiet": {"ssh_host_key_log": "none"}, "liar": {"ssh_host_key_log": "wrong"},
+                                        "bare": {"ssh_host_key_log": "started"}})
     quiet = running_pod(name="quiet", env={"PUBLIC_KEY": _public(client_key)})
     liar = running_pod(name="liar", env={"PUBLIC_KEY": _public(client_key)})
+    bare = running_pod(name="bare", env={"PUBLIC_KEY": _public(client_key)})
     assert container_lines(v2, quiet["id"]) == []
     assert sim.admin.pod(quiet["id"])["ssh_host_key_log"] == "none"
+    # sshd's start, then the rest of the start script: no fingerprint line, though sshd has (and presents) keys.
+    assert container_lines(v2, bare["id"]) == [" * Starting OpenBSD Secure Shell server sshd", "   ...done.",
+                                               "Start script(s) finished, pod is ready to use."]
+    assert len(sim.admin.pod(bare["id"])["host_key_fingerprints"]) == 2
     lines = container_lines(v2, liar["id"], until=12)
     logged = [FINGERPRINT.match(line).group(1) for _path, line in blocks(lines)[0]]
     presented = sim.admin.pod(liar["id"])["host_key_fingerprints"]

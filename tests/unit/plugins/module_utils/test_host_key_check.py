@@ -98,13 +98,20 @@ def test_log_pins_with_a_warning_when_the_log_shows_none():
     assert "pinned without verification" in trust.warning
 
 
-def test_strict_waits_and_names_what_it_saw_when_the_log_shows_none():
-    calls = Calls(log=None)  # a failed log read counts as no fingerprints, read again at the next poll
+@pytest.mark.parametrize("log, why", [
+    ([{"ts": "t", "line": "Pod Started"}], "shows no host key fingerprints"),  # read: no fingerprints in it
+    (None, "could not be read (refused)"),  # not read (Calls: unavailable "refused"): why, not "shows no ..."
+])
+def test_strict_waits_and_says_why_nothing_verified_the_key(log, why):
+    calls = Calls(log=log)  # read again at the next poll
     trust = step(calls, "strict")
     ready, detail = trust(POD, ADDRESS)
-    assert not ready and "not verified yet" in detail and trust.fields is None
+    assert (ready, detail) == (False, f"host key at 127.0.0.1:40123 not verified yet: the container log {why}")
+    assert trust.fields is None
     message = trust.unverified.message()
-    assert KEY.fingerprint in message and "host_key_checking: strict" in message and "could not be read" not in message
+    assert KEY.fingerprint in message and "host_key_checking: strict" in message
+    assert f"its container log {why}, so nothing verifies it" in message
+    assert ("The image must print" in message) is (log is not None)  # the image is to blame only for a read log
     calls.log = log_of(KEY.fingerprint)
     assert trust(POD, ADDRESS)[0] is True and trust.unverified is None
     assert calls.reads == 2

@@ -115,12 +115,20 @@ def test_fingerprints_in_the_history_verify_at_once_while_the_stream_goes_on():
     assert elapsed == 0 and log.sent == len(SSHD + BLOCK)  # stopped at the block's last line
 
 
-def test_sshd_started_and_the_script_went_on_without_a_block_decides_from_the_history_at_once():
+@pytest.mark.parametrize("mode", ["log", "strict"])
+def test_sshd_started_and_the_script_went_on_without_a_block_decides_from_the_history_at_once(mode):
     clock = FakeClock()
     log = Log(clock, [*SSHD, "Starting Jupyter Lab...", "Start script(s) finished"], chatty=True)
-    step, ready, _detail, elapsed = _check(log, clock)
-    assert ready and step.fields["host_key_check"] == "pinned" and "shows no host key fingerprints" in step.warning
+    step, ready, detail, elapsed = _check(log, clock, mode)
     assert elapsed == 0 and log.sent == len(SSHD) + 1  # no quiet, no budget: the first line after the start decides
+    if mode == "log":  # pinned, with a warning
+        assert ready and step.fields["host_key_check"] == "pinned"
+        assert "shows no host key fingerprints" in step.warning
+    else:  # not verified: the wait goes on, and at its end fails naming the keys and that the log shows none
+        assert not ready and step.fields is None and step.warning is None
+        assert detail == ("host key at 127.0.0.1:40123 not verified yet: the container log shows no host key "
+                          "fingerprints")
+        assert "shows no host key fingerprints, so nothing verifies it" in step.unverified.message()
 
 
 def test_an_earlier_block_in_the_history_is_never_cut_off_by_a_later_start():
@@ -152,7 +160,8 @@ def test_a_silent_log_is_waited_for_only_the_print_bound_then_pinned():
 def test_strict_waits_the_same_bound_and_stays_unverified():
     clock = FakeClock()
     step, ready, detail, elapsed = _check(Log(clock, SSHD), clock, mode="strict")
-    assert not ready and step.unverified is not None and "shows no fingerprints" in detail
+    assert not ready and step.unverified is not None
+    assert detail.endswith("not verified yet: the container log shows no host key fingerprints")
     assert elapsed == pytest.approx(CHECK_READ["quiet"])
 
 
@@ -169,6 +178,15 @@ def test_an_unreadable_log_pins_at_once_with_its_reason():
     step, ready, _detail, elapsed = _check(log, clock)
     assert ready and step.fields["host_key_check"] == "pinned" and elapsed == 0 and log.requests == 1
     assert "could not be read (" in step.warning and "forbidden" in step.warning and API_KEY not in step.warning
+
+
+def test_an_unreadable_log_under_strict_says_it_was_not_read_and_why():
+    clock = FakeClock()
+    step, ready, detail, elapsed = _check(Log(clock, status=403), clock, mode="strict")
+    assert not ready and elapsed == 0 and "not verified yet: the container log could not be read (" in detail
+    message = step.unverified.message()
+    assert "its container log could not be read (" in message and "forbidden" in message.lower()
+    assert "shows no host key fingerprints" not in detail + message and API_KEY not in detail + message
 
 
 def test_a_spent_quota_defers_the_check_to_the_waits_next_read_and_sends_nothing():

@@ -244,6 +244,24 @@ def test_the_messages_name_both_sides_and_the_pod():
     assert "pinned" in hk.pinned_warning("pod123", "203.0.113.7:40022", pinned)
 
 
+def test_strict_says_why_nothing_verifies_the_key_a_log_without_fingerprints_or_a_log_not_read():
+    unverified = hk.check([_key("presented")], [])
+    head = "pod p1 at 203.0.113.7:40022 presented host key SHA256:presented (ED25519), but its container log "
+    assert hk.unverified_message("p1", "203.0.113.7:40022", unverified) == (
+        head + "shows no host key fingerprints, so nothing verifies it (host_key_checking: strict). The image must "
+        "print `ssh-keygen -lf` of each /etc/ssh/*.pub, as RunPod's images do. The pod was kept.")
+    # A log that could not be read says so, with the reason: the image is not to blame, so no advice on printing.
+    assert hk.unverified_message("p1", "203.0.113.7:40022", unverified, unread="reading the logs failed (403)") == (
+        head + "could not be read (reading the logs failed (403)), so nothing verifies it (host_key_checking: "
+        "strict). The pod was kept.")
+    # The pinned warning of log and the wait's detail say it in the same words.
+    for unread in (None, "no answer in time"):
+        said = hk.log_shows(unread)
+        assert f"its container log {said}, so " in hk.pinned_warning("p1", "203.0.113.7:40022", unverified, unread)
+    assert hk.log_shows() == "shows no host key fingerprints"
+    assert hk.log_shows("no answer in time") == "could not be read (no answer in time)"
+
+
 # -- a log read that stops once every presented key is vouched for ----------------------------------------------
 
 
