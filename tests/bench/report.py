@@ -206,8 +206,8 @@ def host_key_cost(figures: dict[str, Any]) -> list[str]:
     rows = [(mode, figures.get(HOST_KEY_ONE + mode)) for mode in HOST_KEY_MODES]
     if not any(values for _mode, values in rows):
         return []
-    lines = ["The host key check, from one run: a `pod_info` wait on one pod, from its sshd answering to the wait "
-             "ending (s; RUNNING first, default `wait_interval`), and what the check adds to `off` (p50):", "",
+    lines = ["The host key check, from one run: a `pod` wait on one pod (found by its id), from its sshd answering to "
+             "the wait ending (s; RUNNING first, default `wait_interval`), and what the check adds to `off` (p50):", "",
              "| image | p50 | p95 | check's cost (p50) | runs |", "|---|---|---|---|---|"]
     base = (figures.get(HOST_KEY_ONE + "check off") or {}).get("p50_s")
     for mode, values in rows:

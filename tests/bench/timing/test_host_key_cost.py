@@ -2,10 +2,11 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the host key check costs in wall-clock seconds (issue 54; docs/pods.md "What the check costs"), three modes
-side by side from one run: an image that prints its fingerprints (``host_key_checking: log``, RunPod's start
-script), one that prints none (a custom image: pinned), and ``host_key_checking: off``; then a 10-pod ``pod_info``
-batch wait with the check on. Each pod is RUNNING with its port mapped a few seconds before its sshd answers (the
-fast-boot shape: the wait probes the port every 0.25 s), and the wait uses the default ``wait_interval``.
+side by side from one run, each a ``runpod.cloud.pod`` wait on one pod (found by its id): an image that prints its
+fingerprints (``host_key_checking: log``, RunPod's start script), one that prints none (a custom image: pinned),
+and ``host_key_checking: off``; then a 10-pod ``pod_info`` batch wait with the check on. Each pod is RUNNING with
+its port mapped a few seconds before its sshd answers (the fast-boot shape: the wait probes the port every
+0.25 s), and the wait uses the default ``wait_interval``.
 
 * a wait on a printing image ends at p95 within 0.4 s of sshd answering, on a silent one within 0.5 s;
 * the 10-pod batch wait (every pod silent) ends within 1.5 s of the last pod's sshd.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import statistics
 
-from helpers.playbooks import info_task, play
+from helpers.playbooks import info_task, play, pod_task
 from helpers.simulated import staggered_pods
 
 REPEATS = 5
@@ -37,15 +38,20 @@ def _seed(sim, count, log, prefix, step=0.0):
 
 
 def _wait(sim, run_playbook, tmp_path, ids, checking):
-    """Seconds from the list read that started the wait to the state change that ended it (wall clock), the result."""
+    """Seconds from the read that started the wait to the state change that ended it (wall clock), the result: a
+    ``pod`` wait for one id, a ``pod_info`` batch wait for several."""
     sim.admin.clear_requests()
-    task = info_task("wait", ids="[" + ", ".join(ids) + "]", wait="true", wait_timeout="2m",
-                     host_key_checking=checking)
+    if len(ids) == 1:
+        task = pod_task("wait", {"id": ids[0], "wait": True, "wait_timeout": "2m", "host_key_checking": checking},
+                        register="out")
+    else:
+        task = info_task("wait", ids="[" + ", ".join(ids) + "]", wait="true", wait_timeout="2m",
+                         host_key_checking=checking)
     result = run_playbook(tmp_path, play(task))
     assert result.rc == 0, result.stdout + result.stderr
     out = result.task_result("wait")
-    lists = [e for e in sim.admin.requests() if e["method"] == "GET" and e["path"].endswith("/pods")]
-    return lists[0]["started_at"] + out["wait"]["history"][-1]["elapsed"], out
+    reads = [e for e in sim.admin.requests() if e["method"] == "GET" and "/pods" in e["path"]]
+    return reads[0]["started_at"] + out["wait"]["history"][-1]["elapsed"], out
 
 
 def _p95(values):
@@ -62,7 +68,7 @@ def test_the_check_costs_little_on_either_image(sim, run_playbook, tmp_path, fig
             work = tmp_path / f"{checking}-{log}-{repeat}"
             work.mkdir()
             done, out = _wait(sim, run_playbook, work, ids, checking)
-            status = (out["pods"][0]["ssh"] or {}).get("host_key_check")
+            status = (out["pod"]["ssh"] or {}).get("host_key_check")
             assert status == {"print": "verified", "none": "pinned"}[log] if checking != "off" else status is None
             late[mode].append(done - answers[0])
     for mode, values in late.items():
