@@ -51,9 +51,45 @@ from runpod_sim.testing import SimProcess, start_simulator
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # make compat runs ``-m "not core_neutral"``: a file whose subject is not ansible-core's behaviour (the
-    # simulator, the SDKs, the engine's pacing) proves nothing more on another core, and compat's time is CI's.
-    config.addinivalue_line("markers", "core_neutral: what the test proves does not depend on ansible-core")
+    # make compat runs ``-m core`` on the oldest and the next ansible-core: the tests whose subject is something
+    # ansible-core does for the collection (the action plugins' controller path: interrupts, check and diff mode,
+    # async, delegation, display; no_log and verbose output; argument spec validation; the inventory plugin's API;
+    # roles and module_defaults groups; the ssh connection's host key checking in a hand-off). The rest (what the
+    # modules decide, the simulator, the SDKs, the engine's pacing, the docs' text) proves nothing more on another
+    # core, and the targets run on each core as well (docs/dev/developing.md, "Time budget").
+    config.addinivalue_line("markers", "core: the subject is ansible-core's part; make compat runs these on each core")
+
+
+# The longest tests first (wall seconds measured on 2026-12-05 with make test's other suites beside them): with
+# xdist's load scheduling they start at once on the four workers and the short ones fill in behind them, instead of
+# the suite ending on one long test that began last. A prefix of a node id under tests/integration/.
+LONGEST_FIRST = (
+    "test_role_hosts.py::test_rerun_changes_nothing",  # 100 s
+    "test_demo.py::test_make_demo",  # 71
+    "test_cluster.py::test_example_playbook",  # 59
+    "test_account.py::test_volume_registry",  # 59
+    "test_pod_watchdog.py::",  # 54
+    "test_wait_progress_batch.py::test_batch_waits",  # 53
+    "test_placement.py::",  # 49
+    "test_make_live.py::test_make_live_runs",  # 47
+    "test_wait_progress_controller.py::test_check_diff",  # 44
+    "test_price_placement.py::test_cheapest",  # 41
+    "test_host_keys.py::test_host_keys_and_login",  # 40 each
+    "test_wait_progress_services.py::test_endpoint_progress",  # 40
+    "test_doc_examples.py::test_the_examples_run_as_written[roles/hosts]",  # 39
+    "test_wait_progress_services.py::test_cluster_progress",  # 39
+    "test_wait_progress.py::",  # 37
+    "test_endpoint_job_sdks.py::test_both_sdks_get",  # 36
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        local = item.nodeid.rpartition("integration/")[2]
+        return next((index for index, prefix in enumerate(LONGEST_FIRST) if local.startswith(prefix)),
+                    len(LONGEST_FIRST))
+
+    items.sort(key=rank)  # stable: the rest keep their order
 
 
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))

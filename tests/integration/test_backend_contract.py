@@ -15,9 +15,8 @@ from ansible_collections.runpod.cloud.plugins.module_utils._vocab import podstat
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodSpec
 from runpod_sim.testing import start_simulator
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the backend against the simulator, no Ansible in it).
-pytestmark = [pytest.mark.timeout(120), pytest.mark.core_neutral]
+pytestmark = pytest.mark.timeout(120)
 TIME_SCALE = 0.01
 
 SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIContractTestKey contract@test"

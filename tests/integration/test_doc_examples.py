@@ -27,10 +27,6 @@ from helpers.paths import COLLECTIONS_ROOT, VENV_BIN
 from helpers.playbooks import run_playbook
 from helpers.simulated import ACCOUNT_SSH_KEY, register_account_keys
 
-# make compat skips this file: what it proves is the docs' text (each module's behaviour on 2.16 and 2.22 is the
-# rest of the suite's), and at about ten CPU-minutes a run it would not fit compat's share of CI's 25 minutes.
-pytestmark = pytest.mark.core_neutral
-
 SOURCES = doc_examples.sources()
 RUN = [s for s in SOURCES if s.runnable and s.kind not in ("inventory", "event_source")]
 

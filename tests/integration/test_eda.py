@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from helpers.rulebook import finish, start_rulebook, wait_for
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the EDA source plugin, run by ansible-rulebook's contract, not ansible-core).
-pytestmark = pytest.mark.core_neutral
 
 INTERVAL = 2.0
 

@@ -212,6 +212,7 @@ def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tm
     assert all(not sim.admin.jobs(twin_id) for twin_id in twins)
 
 
+@pytest.mark.core
 def test_no_log_keeps_the_input_and_output_out_of_the_output(sim, run_playbook, tmp_path):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=1)

@@ -19,9 +19,8 @@ import pytest
 from helpers.playbooks import module_task, play
 from helpers.simulated import queue_endpoint as make_endpoint
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (RunPod's SDKs against the simulator (the module's side is test_endpoint_job's)).
-pytestmark = [pytest.mark.timeout(240), pytest.mark.core_neutral]
+pytestmark = pytest.mark.timeout(240)
 
 SDK_JS = Path(__file__).resolve().parents[1] / "sdk-js"
 SDK_PYTHON = SDK_JS.parent / "sdk-python"

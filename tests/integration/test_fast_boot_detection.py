@@ -15,13 +15,10 @@ holds them: a first read up to 3 s after the create tells the cadences apart, an
 
 from __future__ import annotations
 
-import pytest
 from helpers.playbooks import play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the engine's read cadence, the same code on every core).
-pytestmark = pytest.mark.core_neutral
 
 GPU = "NVIDIA GeForce RTX 4090"
 

@@ -29,6 +29,8 @@ from helpers.simulated import FOREVER
 
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
+pytestmark = pytest.mark.core
+
 EXAMPLE_TASKS = ("Create a GPU pod and wait until SSH answers", "Add the pod to the inventory",
                  "List the pod's GPUs over SSH", "Show how to log in by hand (the same host key settings)")
 

@@ -19,6 +19,8 @@ import pytest
 from helpers.playbooks import module_task, play, pod_task
 from helpers.simulated import ACCOUNT_SSH_KEY, fresh_account
 
+pytestmark = pytest.mark.core
+
 GPU = "NVIDIA GeForce RTX 4090"
 TASKS = ("verified", "mismatch", "strict", "pinned", "pinned started", "refused", "fleet", "batch mismatch",
          "batch strict", "batch log")

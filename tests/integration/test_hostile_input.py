@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from helpers.playbooks import flat
 
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
@@ -29,6 +30,7 @@ def api_create_pod(sim, name, **body):
     return reply.json()["id"]
 
 
+@pytest.mark.core
 def test_inventory_host_names_never_take_over_reserved_or_other_hosts(sim, run_playbook, tmp_path):
     """Pods named all / localhost / db1 (a host of another source) / with spaces get safe host names."""
     ids = {name: api_create_pod(sim, name) for name in ("all", "localhost", "db1", "web pod*", "trainer-1")}
@@ -146,6 +148,7 @@ KEY_TASKS = """
 """
 
 
+@pytest.mark.core
 def test_bad_input_and_connection_options_are_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
     """Bad module input (one case for each module) and a bad connection option are refused before any request;
     http off loopback and validate_certs=false warn; no key and a wrong key say where a key goes or came from. One
@@ -237,6 +240,7 @@ def test_rename_onto_another_pod_is_refused_and_an_unparseable_201_is_adopted(si
     assert sim.admin.count("POST", r"^/v2/pods$") == 1
 
 
+@pytest.mark.core
 def test_forks_creating_one_name_at_once_are_reported_not_deleted(sim, run_playbook, tmp_path):
     """Four hosts each create 'trainer' at the same moment: a list read after each create reports the duplicates."""
     hosts = [f"worker{index}" for index in range(4)]

@@ -15,6 +15,8 @@ import pytest
 from helpers.playbooks import STRICT_SSH_ENV
 from helpers.simulated import list_reads
 
+pytestmark = pytest.mark.core
+
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
 ANSIBLE_PLAYBOOK = Path(sys.executable).parent / "ansible-playbook"
 H100 = "NVIDIA H100 80GB HBM3"

@@ -48,6 +48,7 @@ def test_a_pod_task_with_a_private_key_fails_before_any_request(sim, run_playboo
     assert_not_echoed(result, secrets)
 
 
+@pytest.mark.core
 def test_the_hosts_role_refuses_a_private_key_without_echo(sim, run_playbook, tmp_path, private_key):
     text, secrets = private_key
     indented = "".join(f"  {line}\n" for line in text.splitlines())

@@ -81,7 +81,6 @@ def test_the_playbook_stops_a_pod_past_its_stop_after_and_leaves_a_pod_without_a
     assert [r["path"] for r in stops] == [f"/v2/pods/{leased['id']}/action"]
 
 
-@pytest.mark.core_neutral
 def test_the_rulebook_stops_at_the_deadline_and_after_idle_and_leaves_busy_and_unleased_pods(sim, tmp_path):
     (leased,) = sim.admin.seed(1, name_prefix="leased", env={"RUNPOD_CLOUD_STOP_AFTER": "3600"})
     (idle,) = sim.admin.seed(1, name_prefix="idle", env={"RUNPOD_CLOUD_IDLE_STOP_AFTER": "2"})

@@ -16,9 +16,7 @@ import httpx
 import pytest
 from helpers.paths import REPO_ROOT, VENV_BIN
 
-# make compat skips this file: what it proves does not depend on ansible-core
-# (make live's sweep; compat's own targets run the same targets on each core).
-pytestmark = [pytest.mark.timeout(600), pytest.mark.core_neutral]
+pytestmark = pytest.mark.timeout(600)
 
 
 def make_live(sim, tmp_path, env, target="ssh_key"):

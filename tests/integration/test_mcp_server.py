@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (RunPod's MCP server against the simulator, no Ansible in it).
-pytestmark = [pytest.mark.timeout(120), pytest.mark.core_neutral]
+pytestmark = pytest.mark.timeout(120)
 
 SDK_JS = Path(__file__).resolve().parents[1] / "sdk-js"
 REPO = SDK_JS.parents[1]

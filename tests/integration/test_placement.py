@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from helpers.playbooks import module_task, play, pod_task
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the placement rules (module_utils), the same code on every core).
-pytestmark = pytest.mark.core_neutral
 
 A, B, C, D = "NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090", "NVIDIA RTX A5000", "NVIDIA RTX A6000"
 POSTS = r"^/v2/pods$"

@@ -336,6 +336,7 @@ def test_401_in_the_middle_of_a_wait_fails_at_the_first_401(sim, tmp_path):
     assert_kept(sim, pod_id, "RUNNING")
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("where", ["controller", "module"])
 def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     # The action plugin waits in the ansible-playbook worker; RUNPOD_CLOUD_CONTROLLER_WAIT=false makes the
@@ -356,6 +357,7 @@ def test_sigterm_during_wait_is_wait_interrupted(sim, tmp_path, where):
     assert_kept(sim, pod_id, "RUNNING")
 
 
+@pytest.mark.core
 def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim, run_playbook, tmp_path):
     """SIGTERM while the create is in flight: the pod it made is reported. Ctrl-C on ansible-playbook: kept."""
     for part in ("term", "int", "rerun"):
@@ -430,6 +432,7 @@ def test_500_without_a_pod_fails_and_never_reposts(sim, run_playbook, tmp_path):
 # --- secrets ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.core
 def test_api_key_never_in_verbose_output(run_playbook, tmp_path):
     from runpod_sim.testing import start_simulator
 

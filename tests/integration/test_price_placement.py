@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from helpers.playbooks import module_task, play, pod_task
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the price placement rules (module_utils), the same code on every core).
-pytestmark = pytest.mark.core_neutral
 
 A5000, R3090, A40, A6000 = "NVIDIA RTX A5000", "NVIDIA GeForce RTX 3090", "NVIDIA A40", "NVIDIA RTX A6000"
 L40S, A100, H100, A4000 = "NVIDIA L40S", "NVIDIA A100 80GB PCIe", "NVIDIA H100 80GB HBM3", "NVIDIA RTX A4000"

@@ -15,13 +15,10 @@ from __future__ import annotations
 import math
 import time
 
-import pytest
 from helpers.playbooks import Background, info_task, play, pod_task
 from helpers.simulated import FOREVER
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the quota keeper's pacing (module_utils), the same code on every core).
-pytestmark = pytest.mark.core_neutral
 
 GPU = "NVIDIA GeForce RTX 4090"
 CREATES = r"^/v2/pods$"

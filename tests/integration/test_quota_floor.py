@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import math
 
-import pytest
 from helpers.playbooks import play, pod_task
 
-# make compat skips this file: what it proves does not depend on ansible-core
 # (the quota keeper's pacing (module_utils), the same code on every core).
-pytestmark = pytest.mark.core_neutral
 
 GPU = "NVIDIA GeForce RTX 4090"
 QUOTA, SCALE = 30, 1 / 15

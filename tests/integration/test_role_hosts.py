@@ -14,6 +14,7 @@ import hashlib
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers.playbooks import STRICT_SSH_ENV
 
 GPU = "NVIDIA RTX A4000"
@@ -196,6 +197,7 @@ def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, 
     assert sim.admin.requests() == []
 
 
+@pytest.mark.core
 def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_path):
     # No hosts_api_key, no RUNPOD_API_KEY: the key is only in the play's module_defaults. The role omits api_key,
     # so Ansible fills it from module_defaults: per module (pod and pod_info, the modules the create and its wait

@@ -86,6 +86,7 @@ LIFECYCLE = """
 """
 
 
+@pytest.mark.core
 def test_the_secret_lifecycle_shows_no_value_at_vvvv(sim, run_playbook, tmp_path):
     made = create_through_the_api(sim, "made_elsewhere", VALUES["api"])
     sim.admin.clear_requests()

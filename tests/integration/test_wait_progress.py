@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
 from helpers.simulated import FOREVER, fresh_account
 from test_pod_wait import start_sshd_once_polled
 from test_pod_wait import wait_args as _args
+
+pytestmark = pytest.mark.core
 
 PLAYBOOK = play(
     pod_task("ok", _args("booting")),

@@ -19,6 +19,7 @@ import sys
 import textwrap
 import time
 
+import pytest
 from ansible.parsing.vault import VaultLib, VaultSecret
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
@@ -31,6 +32,8 @@ from test_pod_wait import (
     wait_args,
     wait_until_polling,
 )
+
+pytestmark = pytest.mark.core
 
 # Compared on both paths; "delegated" runs on the controller path only (it is the module's own wait anyway).
 COMPARED = ("check", "diff", "secret", "async")

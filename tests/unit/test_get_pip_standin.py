@@ -9,6 +9,8 @@ sanity suite proves the whole path, these tests the choices it makes."""
 from __future__ import annotations
 
 import importlib.util
+import re
+from pathlib import Path
 
 import pytest
 from helpers.paths import REPO_ROOT
@@ -70,3 +72,24 @@ def test_pip_through_ensurepip_only_without_uv_or_when_uv_fails(monkeypatch, uv,
     uv_commands = [command for command in calls.commands if command[0] == "/bin/uv"]
     assert len(uv_commands) == (1 if uv else 0)
     assert [command for command in calls.commands if command[0] != "/bin/uv"] == (pip_commands if pip_runs else [])
+
+
+def test_ansible_test_still_takes_get_pip_from_the_cache_file_make_sanity_fills():
+    """The one step ``make sanity`` takes outside ansible-test (docs/dev/developing.md, "Sanity offline") relies on
+    two private parts of ansible-test: its pip pin in ``python_requirements.py`` (hack/ansible_test_pip_version.py
+    reads it) and the cache file its bootstrap reads before it would download get-pip. When either moves, this
+    fails, before a fresh machine's sanity run fails on the download."""
+    import subprocess
+    import sys
+
+    import ansible_test
+
+    root = Path(ansible_test.__file__).parent
+    bootstrap = (root / "_util" / "target" / "setup" / "requirements.py").read_text()
+    cache = """cache_path = os.path.expanduser('~/.ansible/test/cache/get_pip_%s.py' % pip_version.replace(".", "_"))"""
+    assert cache in bootstrap
+    assert "if os.path.exists(cache_path):" in bootstrap  # the cache wins over the download
+    assert "env.update(GET_PIP=cache_path)" in bootstrap  # and is what runs
+    version = subprocess.run([sys.executable, str(REPO_ROOT / "hack" / "ansible_test_pip_version.py")],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert re.fullmatch(r"\d+(\.\d+)+", version), version
