@@ -52,8 +52,8 @@ options:
       - Falls back to the E(RUNPOD_API_KEY) environment variable.
       - Templated, so a vaulted value or an C(ansible.builtin.env) lookup works (see the examples).
       - Never written to the inventory, the cache or any message.
-      - Declared as a secret, so ansible-core 2.22 and later register its value for masking; older versions ignore
-        the declaration.
+      - Declared as a secret, so ansible-core 2.22 and later mask its value in all output, and the plugin registers
+        a templated key as it renders it; older versions ignore the declaration.
     type: str
     required: true
     secret: true
@@ -413,6 +413,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         return value
 
     def _connection_options(self):
+        from ansible_collections.runpod.cloud.plugins.module_utils._module.base import hide_secrets
+
         options = {}
         for name in CONNECTION_OPTIONS:
             options[name] = self._templated(name) if name in TEMPLATED_OPTIONS else self.get_option(name)
@@ -421,6 +423,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 "The runpod.cloud.runpod inventory needs an API key: set api_key in the inventory file "
                 "(a vaulted value works) or the RUNPOD_API_KEY environment variable."
             )
+        # ansible-core 2.22 registers the option as given (`secret: true`); a lookup's or a template's key only here.
+        hide_secrets([options["api_key"]])
         return options
 
     # --- reading -------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.inputs import HA
 from ansible_collections.runpod.cloud.plugins.module_utils._module.base import (
     HANDOFF_ENV,
     HANDOFF_KEY,
+    hide_secrets,
     key_fingerprint,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module.controller import resume_wait
@@ -120,7 +121,10 @@ class WaitingAction(ActionBase):
         environment = {}
         self._compute_environment_string(raw_environment_out=environment)
         api_key = args.get("api_key") or environment.get(API_KEY_ENV) or os.environ.get(API_KEY_ENV)
-        return api_key if isinstance(api_key, str) and api_key else None
+        if not (isinstance(api_key, str) and api_key):
+            return None
+        hide_secrets([api_key])  # the controller's lines and results never show it (ansible-core 2.22 masks it)
+        return api_key
 
     def _run_handing_off(self, task_vars, api_key):
         original = self._task.environment

@@ -23,9 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ansible.release import __version__ as ansible_version
+
 from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, VENV_BIN
 
 ANSIBLE_PLAYBOOK = VENV_BIN / "ansible-playbook"
+# ansible-core 2.22 and later mask every registered secret in what callbacks and the display show ($REDACTED$).
+MASKS_SECRETS = tuple(int(part) for part in ansible_version.split(".")[:2]) >= (2, 22)
 CALLBACK_DIR = SIMULATOR_ROOT / "ansible_plugins" / "callback"
 # The harness's ansible.cfg (what only the configuration file can set).
 HARNESS_ANSIBLE_CFG = Path(__file__).resolve().parent / "ansible.cfg"

@@ -7,11 +7,13 @@ handoff of its wait. One file, as every module imports all of it (docs/dev/archi
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
 from ansible.module_utils.basic import missing_required_lib
@@ -37,11 +39,9 @@ _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.in
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
 # What a handoff carries of the module's options: every option a waiter reads, never the api key.
-HANDOFF_OPTIONS = (
-    *(key for key in CONNECTION_KEYS if key != "api_key"),
-    "state", "wait", "wait_timeout", "wait_interval", "wait_for", "name", "id",
-    "pod_count", "logs", "host_key_checking", "ssh_private_key_file",
-)
+HANDOFF_OPTIONS = (*(key for key in CONNECTION_KEYS if key != "api_key"), "state", "wait", "wait_timeout",
+                   "wait_interval", "wait_for", "name", "id", "pod_count", "logs", "host_key_checking",
+                   "ssh_private_key_file")
 
 
 def key_fingerprint(api_key: str | None) -> str:
@@ -88,20 +88,23 @@ def input_problem(model: Any, params: dict) -> tuple[Any, str | None]:
 
 def check_input(runner: Any, model: Any) -> Any:
     """The validated input, or ``bad_request``; a refusal shows no key option's value (nor any line of it)."""
-    module = runner.module
-    validated, problem = input_problem(model, module.params)
+    params = runner.module.params
+    validated, problem = input_problem(model, params)
     if problem is None:
         return validated
-    hidden = getattr(module, "no_log_values", None)
-    if hidden is not None:
-        # Here, not at the top: a read-only task (billing_info) checks its input without the value checks.
-        from ansible_collections.runpod.cloud.plugins.module_utils._api.values import secret_suspects
+    # Here, not at the top: a read-only task (billing_info) checks its input without the value checks.
+    from ansible_collections.runpod.cloud.plugins.module_utils._api.values import secret_suspects
 
-        for option in KEY_OPTIONS:
-            value = module.params.get(option)
-            if isinstance(value, str):
-                hidden.update(secret_suspects(value))
+    hide_secrets([line for key in KEY_OPTIONS for line in secret_suspects(params.get(key))], runner.module)
     runner.fail(problem, code="bad_request")
+
+
+def hide_secrets(values: Iterable[Any], module: Any = None, import_module: Callable = importlib.import_module) -> None:
+    """Keep secrets a task got or made out of every output (docs/dev/architecture.md, "Secrets registered")."""
+    texts = [str(value) for value in values if value not in (None, "")]
+    getattr(module, "no_log_values", set[str]()).update(texts)  # what exit_json hides before 2.22; the log maskers too
+    with contextlib.suppress(ImportError):  # ansible-core 2.16 to 2.21 have no secret masker
+        import_module("ansible.module_utils.secrets").register_secrets(texts)
 
 
 def missing_libraries() -> list[tuple[str, str | None]]:

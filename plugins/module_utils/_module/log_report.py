@@ -42,11 +42,9 @@ LIVE_QUIET = 0.5
 def task_secrets(owner):
     """The values a log line must never show (docs/dev/logs.md, "Where logs appear")."""
     params = owner.params
-    found = [value for value in (params.get("env") or {}).values() if value is not None]
-    found.extend(params.get(key) for key in SECRET_OPTIONS if params.get(key))
-    found.extend(owner.no_log_values)
-    found.extend(getattr(owner, "log_secrets", None) or ())
-    return [str(value) for value in found]
+    found = [*(params.get("env") or {}).values(), *(params.get(key) for key in SECRET_OPTIONS), *owner.no_log_values,
+             *(getattr(owner, "log_secrets", None) or ())]
+    return [str(value) for value in found if value not in (None, "")]
 
 
 def reader(owner, **settings):

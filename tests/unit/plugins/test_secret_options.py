@@ -1,14 +1,18 @@
 """One list of secret options (``specs.SECRET_OPTIONS``): every ``no_log`` option of every module is on it, every
-option on it is ``no_log`` wherever a module has it, and the log maskers of both sides hide its values."""
+option on it is ``no_log`` wherever a module has it, and the log maskers of both sides hide its values. One helper
+(``base.hide_secrets``) registers the secrets a task gets or makes: with ansible-core 2.22's masker, else in
+``no_log_values``."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report, specs
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base, log_report, specs
 from ansible_collections.runpod.cloud.plugins.plugin_utils import _wait_action
 
 MODULES = sorted(path.stem for path in (Path(__file__).resolve().parents[3] / "plugins" / "modules").glob("*.py"))
@@ -49,3 +53,38 @@ def test_both_log_maskers_hide_every_secret_option():
 
     assert set(values.values()) <= set(log_report.task_secrets(Owner()))
     assert set(values.values()) <= set(_wait_action.task_secrets(values))
+
+
+CORE_SECRETS = "ansible.module_utils.secrets"  # ansible-core 2.22 and later
+
+
+def test_hide_secrets_registers_with_the_core_masker_on_2_22():
+    registered = []
+    core = {CORE_SECRETS: SimpleNamespace(register_secrets=registered.extend)}
+    module = SimpleNamespace(no_log_values=set())
+    base.hide_secrets(["rpa_KEY_0123", None, "", 42], module, import_module=core.__getitem__)
+    assert registered == ["rpa_KEY_0123", "42"]
+    assert module.no_log_values == {"rpa_KEY_0123", "42"}  # the log maskers read them on every core
+    base.hide_secrets(["rpa_CONTROLLER"], import_module=core.__getitem__)  # on the controller: no module
+    assert registered[-1] == "rpa_CONTROLLER"
+
+
+def test_hide_secrets_falls_back_to_no_log_values_before_2_22():
+    def before_2_22(name):
+        raise ModuleNotFoundError(f"No module named {name!r}")
+
+    module = SimpleNamespace(no_log_values=set())
+    base.hide_secrets(["rpa_KEY_0123"], module, import_module=before_2_22)
+    assert module.no_log_values == {"rpa_KEY_0123"}  # what exit_json and fail_json hide before 2.22
+    base.hide_secrets(["rpa_CONTROLLER"], import_module=before_2_22)  # the controller has nothing to do
+
+
+def test_hide_secrets_uses_the_running_cores_masker():
+    secret = "rpa_UNIT_MASKED_5f0c2b9e7d41"
+    module = SimpleNamespace(no_log_values=set())
+    base.hide_secrets([secret], module)
+    assert module.no_log_values == {secret}
+    if importlib.util.find_spec(CORE_SECRETS) is not None:
+        from ansible.module_utils.secrets import mask_secrets  # ansible-core 2.22 and later
+
+        assert mask_secrets(f"key={secret}.") == "key=$REDACTED$."

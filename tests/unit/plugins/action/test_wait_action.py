@@ -127,6 +127,8 @@ def test_no_key_anywhere_lets_the_module_wait():
 
 
 def test_the_key_from_the_tasks_environment_then_the_controllers(monkeypatch):
+    hidden = []  # each key the controller waits with is registered as a secret (base.hide_secrets)
+    monkeypatch.setattr(_wait_action, "hide_secrets", hidden.extend)
     task_env = [{"RUNPOD_API_KEY": "from-the-play"}, {"OTHER": "x"}, {"RUNPOD_API_KEY": "from-the-task"}]
     assert action(environment=task_env)._controller_api_key() == "from-the-task"
     assert action(environment={"RUNPOD_API_KEY": "one-dict"})._controller_api_key() == "one-dict"
@@ -135,6 +137,7 @@ def test_the_key_from_the_tasks_environment_then_the_controllers(monkeypatch):
     # The module resolves api_key before RUNPOD_API_KEY, and the task's environment before the controller's.
     assert action(environment=task_env)._controller_api_key() == "from-the-task"
     assert action({"api_key": KEY}, environment=task_env)._controller_api_key() == KEY
+    assert hidden == ["from-the-task", "one-dict", "from-the-controller", "from-the-task", KEY]
 
 
 def test_a_key_from_module_defaults_is_a_task_arg_by_the_time_the_action_runs():

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ansible_collections.runpod.cloud.plugins.inventory import runpod as plugin
+from ansible_collections.runpod.cloud.plugins.module_utils._module import base
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView, SshAddress
 
 
@@ -187,3 +189,15 @@ def test_the_api_key_option_is_declared_a_secret():
     options = yaml.safe_load(plugin.DOCUMENTATION)["options"]
     assert options["api_key"]["secret"] is True
     assert [name for name, option in options.items() if option.get("secret")] == ["api_key"]
+
+
+def test_the_key_is_registered_as_a_secret_once_templated(monkeypatch):
+    # ansible-core 2.22 registers the option's value as given (a lookup's text, say); the key it gives, only this.
+    hidden = []
+    monkeypatch.setattr(base, "hide_secrets", hidden.extend)
+    inventory = plugin.InventoryModule()
+    given = {"api_key": "{{ lookup('ansible.builtin.env', 'MY_KEY') }}", "validate_certs": True}
+    monkeypatch.setattr(inventory, "get_option", given.get)
+    inventory.templar = SimpleNamespace(is_template=lambda value: "{{" in value, template=lambda value: "rpa_TEMPLATED")
+    assert inventory._connection_options()["api_key"] == "rpa_TEMPLATED"
+    assert hidden == ["rpa_TEMPLATED"]
