@@ -65,6 +65,8 @@ PLAN = {
 # of network volume (RunPod bills 0.07 USD per GB-month, rounded up here).
 CPU_USD_PER_HOUR = float(os.environ.get("RUNPOD_LIVE_CPU_USD_PER_HOUR", "0.10"))
 VOLUME_USD_PER_GB_HOUR = 0.0001
+# What ansible-core prints before a deprecation: a run whose output has one fails (ansible_test).
+DEPRECATION = "[DEPRECATION WARNING]"
 # How long a target may keep what it created (hours): the targets' wait timeouts are far below it.
 HOURS_PER_TARGET = float(os.environ.get("RUNPOD_LIVE_HOURS_PER_TARGET", "0.25"))
 
@@ -108,12 +110,26 @@ def write_config(tree: Path, values: dict[str, object]) -> Path:
 
 
 def ansible_test(tree: Path, targets: list[str]) -> int:
+    """ansible-test's exit code, or 1 when its output (stderr merged, passed through as it comes) carries a
+    deprecation warning: no ansible-core may warn of one (tests/integration/callback_plugins/target_deprecations.py
+    prints a task's, which ansible-test's ANSIBLE_DEPRECATION_WARNINGS=false would hide)."""
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     command = [str(BIN / "ansible-test"), "integration", "--local", "--python", PYTHON_VERSION, "--color", "no",
                *os.environ.get("RUNPOD_TARGETS_ARGS", "").split(), *targets]
     say(" ".join(command[1:]))
-    return subprocess.run(command, cwd=tree, env=env, check=False).returncode
+    deprecations = []
+    with subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          errors="replace") as run:
+        assert run.stdout is not None
+        for line in run.stdout:
+            print(line, end="", flush=True)
+            if DEPRECATION in line:
+                deprecations.append(line.rstrip())
+    if deprecations and run.returncode == 0:
+        say(f"FAILED: {len(deprecations)} deprecation warning(s); fix their cause:\n" + "\n".join(deprecations))
+        return 1
+    return run.returncode
 
 
 def run_prefix() -> str:

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from helpers.paths import REPO_ROOT, VENV_BIN, tool
+from helpers.playbooks import DEPRECATION
 
 OUTPUT_DIR = REPO_ROOT / "tests" / "output" / "ecosystem"
 # The Makefile's SANITY_LOCK: ansible-test shares its virtualenvs under ~/.ansible/test, so every ansible-test
@@ -57,11 +58,25 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+# ansible-core's own commands: their output must carry no deprecation warning (as the integration suite's runs).
+ANSIBLE_CORE_COMMANDS = ("ansible-doc", "ansible-galaxy", "ansible-inventory", "ansible-playbook")
+
+
 def run(argv: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300):
-    """Run a command, capture text output; the caller asserts on ``returncode``."""
-    return subprocess.run(
+    """Run a command, capture text output; the caller asserts on ``returncode``. An ansible-core command whose
+    output has a deprecation warning fails the test here."""
+    result = subprocess.run(
         argv, cwd=cwd or REPO_ROOT, env=env or clean_env(), capture_output=True, text=True, timeout=timeout, check=False
     )
+    if Path(argv[0]).name in ANSIBLE_CORE_COMMANDS:
+        assert DEPRECATION not in result.stdout + result.stderr, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+def assert_no_deprecation(runner: Any) -> None:
+    """An ansible-runner job's output has no deprecation warning (``run`` checks ansible-core's commands)."""
+    said = runner.stdout.read()
+    assert DEPRECATION not in said, said[-4000:]
 
 
 def module_names() -> list[str]:

@@ -23,7 +23,7 @@ from pathlib import Path
 import ansible_runner
 from conftest import REPO_ROOT, VENV_BIN
 from helpers.paths import COLLECTIONS_ROOT
-from helpers.playbooks import harness_env
+from helpers.playbooks import DEPRECATION, harness_env
 
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
 OWN_PLAYBOOK = Path(__file__).resolve().parent / "playbooks" / "runner_pod_info.yml"
@@ -76,6 +76,7 @@ def test_runner_job_keeps_the_api_key_out_of_artifacts(sim, tmp_path: Path) -> N
     )
     stdout = result.stdout.read()
     assert result.status == "successful" and result.rc == 0, stdout[-6000:]
+    assert DEPRECATION not in stdout, stdout[-6000:]
     assert sim.admin.count() > 0, "the play never reached the simulator"
 
     # The job really ran the collection's modules (the events are AWX's view of the job).

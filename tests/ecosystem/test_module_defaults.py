@@ -18,7 +18,7 @@ from pathlib import Path
 import ansible_runner
 import httpx
 import yaml
-from conftest import REPO_ROOT, VENV_BIN
+from conftest import REPO_ROOT, VENV_BIN, assert_no_deprecation
 from helpers.paths import COLLECTIONS_ROOT
 from helpers.playbooks import harness_env
 from helpers.simulated import queue_endpoint
@@ -58,7 +58,7 @@ def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:
     (private / "inventory" / "hosts").write_text(
         f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
     )
-    return ansible_runner.run(
+    runner = ansible_runner.run(
         private_data_dir=str(private),
         playbook="play.yml",
         envvars={
@@ -71,6 +71,8 @@ def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:
         quiet=True,
         timeout=300,
     )
+    assert_no_deprecation(runner)
+    return runner
 
 
 def _results(runner: ansible_runner.Runner) -> dict[str, tuple[str, dict]]:

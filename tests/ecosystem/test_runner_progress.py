@@ -10,7 +10,7 @@ from pathlib import Path
 
 import ansible_runner
 import yaml
-from conftest import VENV_BIN
+from conftest import VENV_BIN, assert_no_deprecation
 from helpers.paths import COLLECTIONS_ROOT
 
 POD = {
@@ -47,6 +47,7 @@ def test_runner_events_carry_the_wait_lines_before_the_task_ends(sim, tmp_path: 
         timeout=300,
     )
     assert result.status == "successful", result.stdout.read()[-4000:]
+    assert_no_deprecation(result)
     events = list(result.events)
     ok = next(e for e in events if e["event"] == "runner_on_ok")
     pod_id = ok["event_data"]["res"]["pod"]["id"]

@@ -28,6 +28,9 @@ from ansible.release import __version__ as ansible_version
 from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, VENV_BIN
 
 ANSIBLE_PLAYBOOK = VENV_BIN / "ansible-playbook"
+# What ansible-core prints before a deprecation. A run whose output has it fails (no ansible-core from 2.16 to 2.22
+# may warn of a deprecation in any suite); a test of the collection's own deprecations passes allow_deprecations.
+DEPRECATION = "[DEPRECATION WARNING]"
 # ansible-core 2.22 and later mask every registered secret in what callbacks and the display show ($REDACTED$).
 MASKS_SECRETS = tuple(int(part) for part in ansible_version.split(".")[:2]) >= (2, 22)
 CALLBACK_DIR = SIMULATOR_ROOT / "ansible_plugins" / "callback"
@@ -46,8 +49,13 @@ class PlaybookResult:
     command: list[str] = field(default_factory=list)
 
     @classmethod
-    def parse(cls, rc: int, stdout: str, stderr: str, command: list[str]) -> PlaybookResult:
-        """A result from the raw output of a run with the ``sim_json`` stdout callback."""
+    def parse(cls, rc: int, stdout: str, stderr: str, command: list[str],
+              allow_deprecations: bool = False) -> PlaybookResult:
+        """A result from the raw output of a run with the ``sim_json`` stdout callback; ``AssertionError`` when the
+        output has a deprecation warning and ``allow_deprecations`` is false."""
+        said = [line for line in (stdout + "\n" + stderr).splitlines() if DEPRECATION in line]
+        if said and not allow_deprecations:
+            raise AssertionError("the run printed deprecation warnings (fix their cause):\n" + "\n".join(said))
         report = None
         # The report is the last thing printed; at -v and above lines before it may hold a "{" too, so
         # after the first "{" try each line that starts with one.
@@ -149,7 +157,6 @@ def playbook_env(
             "ANSIBLE_SSH_CONTROL_PATH_DIR": tempfile.mkdtemp(prefix="rpcp_"),
             "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=30s -o UserKnownHostsFile=/dev/null",
             "ANSIBLE_PYTHON_INTERPRETER": "auto_silent",
-            "ANSIBLE_DEPRECATION_WARNINGS": "False",
             "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
             **harness_env(),
         }
@@ -171,8 +178,10 @@ def run_playbook(
     extra_args: tuple[str, ...] | list[str] = (),
     check: bool = False,
     timeout: float = 300,
+    allow_deprecations: bool = False,
 ) -> PlaybookResult:
-    """Run ``<venv>/bin/ansible-playbook`` on ``playbook_yaml_text`` in ``tmp_path`` against ``sim``."""
+    """Run ``<venv>/bin/ansible-playbook`` on ``playbook_yaml_text`` in ``tmp_path`` against ``sim``; a deprecation
+    warning in its output fails the test unless ``allow_deprecations`` (``PlaybookResult.parse``)."""
     tmp_path = Path(tmp_path)
     playbook, inventory = write_playbook(tmp_path, playbook_yaml_text)
     run_env = playbook_env(sim, tmp_path, env=env)
@@ -182,7 +191,7 @@ def run_playbook(
     completed = subprocess.run(
         command, cwd=tmp_path, env=run_env, capture_output=True, text=True, timeout=timeout, check=False
     )
-    return PlaybookResult.parse(completed.returncode, completed.stdout, completed.stderr, command)
+    return PlaybookResult.parse(completed.returncode, completed.stdout, completed.stderr, command, allow_deprecations)
 
 
 # Ctrl-C from a terminal reaches a process whose SIGINT is at its default. A CI runner may start us with SIGINT

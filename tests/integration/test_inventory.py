@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.playbooks import MASKS_SECRETS, STRICT_SSH_ENV
+from helpers.playbooks import DEPRECATION, MASKS_SECRETS, STRICT_SSH_ENV
 from helpers.simulated import list_reads
 
 pytestmark = pytest.mark.core
@@ -30,7 +30,6 @@ def inventory_env(sim, **extra):
         {
             "ANSIBLE_INVENTORY_ENABLED": "runpod.cloud.runpod",
             "ANSIBLE_NOCOLOR": "1",
-            "ANSIBLE_DEPRECATION_WARNINGS": "False",
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         }
     )
@@ -65,6 +64,7 @@ def ansible_inventory(sim, tmp_path, config_text, *, name="pods.runpod.yml", arg
         check=False,
     )
     data = plain(json.loads(output.read_text())) if output.exists() else None
+    assert DEPRECATION not in completed.stdout + completed.stderr, completed.stderr  # as run_playbook's runs
     return data, completed
 
 
@@ -207,7 +207,7 @@ cache_timeout: 3600
         [str(ANSIBLE_PLAYBOOK), "-i", str(tmp_path / "pods.runpod.yml"), "--flush-cache", "--list-hosts", "noop.yml"],
         cwd=tmp_path, env=inventory_env(sim), capture_output=True, text=True, timeout=120, check=False,
     )
-    assert flushed.returncode == 0, flushed.stderr
+    assert flushed.returncode == 0 and DEPRECATION not in flushed.stderr, flushed.stderr
     assert len(list_reads(sim)) == 2
 
 

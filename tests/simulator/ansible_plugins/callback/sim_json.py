@@ -65,6 +65,9 @@ class CallbackModule(CallbackBase):
         host = result._host.get_name()
         payload = dict(result._result)
         payload.update(extra)
+        # The task's deprecations on stderr, as the default callback shows them (tests/helpers/playbooks.py fails a run
+        # on one); a copy, so the report keeps them.
+        self._handle_warnings({"deprecations": payload.get("deprecations")})
         failed = self.item_failed.pop((str(result._task._uuid), host), [])
         if isinstance(payload.get("results"), list) and len(failed) == len(payload["results"]):
             payload["results"] = [
