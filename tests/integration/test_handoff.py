@@ -26,6 +26,7 @@ import pytest
 import yaml
 from helpers.playbooks import Background
 from helpers.simulated import FOREVER
+from test_pod_wait import KEPT, assert_kept
 
 from ansible_collections.runpod.cloud.plugins.modules import pod as pod_module
 
@@ -104,7 +105,7 @@ def test_the_add_host_example_connects_checking_the_key_and_an_interrupt_keeps_t
     # (15m0s, or 15m once durations print as given)
     assert re.fullmatch(rf"waiting for ssh on pod {pod_id} \(timeout 15m(0s)?; Ctrl-C keeps the pod, a rerun resumes\)",
                         first_line), first_line
-    assert sim.admin.pod(pod_id)["status"] == "RUNNING" and sim.admin.count("DELETE") == 0
+    assert_kept(sim, pod_id, KEPT)  # at whatever point of its boot Ctrl-C came
 
     # The rerun resumes on the kept pod and hands off over real SSH, the key checked, known_hosts untouched.
     sim.admin.set_pod_behaviour(pod_id, ssh_delay=0)

@@ -96,10 +96,15 @@ def start_sshd_once_polled(sim, bg, name, timeout=120.0):
     sim.admin.set_pod_behaviour(pod_id, ssh_delay=0)
 
 
-def assert_kept(sim, pod_id: str, status: str | None = None) -> None:
+# A pod an interrupt kept, whatever point of its boot the signal came at (a loaded machine slows the boot, not the
+# signal): never stopped or terminated.
+KEPT = ("PROVISIONING", "STARTING", "RUNNING")
+
+
+def assert_kept(sim, pod_id: str, status: str | tuple[str, ...] | None = None) -> None:
     state = sim.admin.pod(pod_id)
     if status:
-        assert state["status"] == status
+        assert state["status"] in ((status,) if isinstance(status, str) else status), state["status"]
     assert sim.admin.count("DELETE") == 0
     assert sim.admin.count("POST", r"/pods/[^/]+/(action|stop|terminate)") == 0
 
@@ -388,7 +393,7 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
     assert interrupted.rc == 99 and "User interrupted execution" in interrupted.stderr, (
         interrupted.stdout[-3000:] + interrupted.stderr[-3000:]
     )
-    assert_kept(sim, web, "RUNNING")
+    assert_kept(sim, web, KEPT)
     # The documented way back to the id: the task again (or pod_info by name) finds the pod, never a second one.
     rerun = run_playbook(tmp_path / "rerun", play(pod_task("find", {"name": "web", "state": "present"})))
     found = rerun.task_result("find")
