@@ -114,11 +114,13 @@ define banner
 @$(BIN)/python -c 'import ansible, platform, sys; print(f"== $(1): ansible-core {ansible.__version__}, Python {platform.python_version()} ($(VENV))", flush=True)'
 endef
 
-# The virtualenv and the Debian packages install side by side (uv and apt wait on the network and the disk more
-# than on a core), then every suite runs in one schedule, three at a time (--output-sync prints each suite's output
-# in one piece when it ends; a failing suite stops new ones from starting).
+# The virtualenvs, the SDKs and the Debian packages install side by side (uv, npm and apt wait on the network and
+# the disk more than on a core), then every suite runs in one schedule, three at a time (--output-sync prints each
+# suite's output in one piece when it ends; a failing suite stops new ones from starting). Installing the SDKs first
+# lets the integration suite, the longest, take the first slot instead of the one left after three others
+# (docs/dev/developing.md, "Time budget").
 test:
-	$(MAKE) --no-print-directory -j2 venv sysdeps
+	$(MAKE) --no-print-directory -j3 venv sysdeps sdk-js sdk-python galaxy-importer
 	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
 
 # The integration suite and the targets on the oldest ansible-core the README promises and on the next one, each in
