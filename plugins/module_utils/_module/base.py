@@ -223,7 +223,7 @@ class RunPodModule:
             self.report.fail(f"wait_interval ({params['wait_interval']}) must not be longer than wait_timeout "
                              f"({params['wait_timeout']})", {"code": "bad_request", "changed": False})
         return _specs.WaitSettings(bool(params["wait"]) and not self.check_mode, values["wait_timeout"],
-                            values["wait_interval"], params.get("wait_for"))
+                                   values["wait_interval"], params.get("wait_for"))
 
     def mark_changed(self) -> None:
         self.result["changed"] = True
