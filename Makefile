@@ -68,7 +68,13 @@ $(STAMP): requirements.txt requirements-test.txt $(REQUIREMENTS) | $(VENV)/bin/p
 
 venv: $(STAMP)
 
-sysdeps:
+# The check runs once per virtualenv (a stamp beside it), so a suite's prerequisites are files that are up to date by
+# the time make test schedules the suites: a goal with a recipe to run, however short, waits for a free slot, and
+# make test's integration suite, the longest, would start after three others instead of first.
+SYSDEPS := $(VENV)/.sysdeps
+sysdeps: $(SYSDEPS)
+
+$(SYSDEPS): | $(VENV)/bin/python
 	@missing=""; \
 	for entry in $(SYSTEM_PACKAGES); do \
 	  command -v "$${entry%%:*}" >/dev/null || missing="$$missing $${entry#*:}"; \
@@ -81,11 +87,16 @@ sysdeps:
 	    echo "Please install:$$missing (e.g. sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
+	touch $@
 
-# The JavaScript runpod-sdk and RunPod's MCP server (@runpod/mcp-server, tests/integration/test_mcp_server.py), pinned by tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the
-# locked tree); installed once, when node_modules is missing.
-sdk-js: sysdeps
-	@[ -d tests/sdk-js/node_modules/runpod-sdk ] && [ -d tests/sdk-js/node_modules/@runpod/mcp-server ] || (cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error)
+# The JavaScript runpod-sdk and RunPod's MCP server (@runpod/mcp-server, tests/integration/test_mcp_server.py), pinned by
+# tests/sdk-js/package.json and package-lock.json (npm ci installs exactly the locked tree); installed again only when
+# those change: npm ci writes node_modules/.package-lock.json, the stamp.
+SDK_JS := tests/sdk-js/node_modules/.package-lock.json
+sdk-js: $(SDK_JS)
+$(SDK_JS): tests/sdk-js/package.json tests/sdk-js/package-lock.json | $(SYSDEPS)
+	cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file.
 define isolated_venv

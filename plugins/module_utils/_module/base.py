@@ -25,7 +25,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection i
     transport_warnings,
 )
 from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
-from ansible_collections.runpod.cloud.plugins.module_utils._module.specs import CONNECTION_KEYS, WaitSettings
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab import duration as _duration
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.record import spec_problem
 
@@ -39,7 +38,7 @@ _PYDANTIC_GUARD = "ansible_collections.runpod.cloud.plugins.module_utils._api.in
 HANDOFF_ENV = "RUNPOD_CLOUD_WAIT_HANDOFF"
 HANDOFF_KEY = "_runpod_wait_handoff"
 # What a handoff carries of the module's options: every option a waiter reads, never the api key.
-HANDOFF_OPTIONS = (*(key for key in CONNECTION_KEYS if key != "api_key"), "state", "wait", "wait_timeout",
+HANDOFF_OPTIONS = (*(key for key in _specs.CONNECTION_KEYS if key != "api_key"), "state", "wait", "wait_timeout",
                    "wait_interval", "wait_for", "name", "id", "pod_count", "logs", "host_key_checking",
                    "ssh_private_key_file")
 
@@ -140,7 +139,7 @@ class RunPodModule:
     resource_kind = "resource"
     module: Any  # the AnsibleModule
     result: dict[str, Any]
-    wait_settings: WaitSettings | None
+    wait_settings: _specs.WaitSettings | None
     # The module's wait (``_module.waiter.Waiter``), which the action plugin may take to the controller.
     waiter: Any = None
     # The ``_backend`` resource classes the task reaches (``Secrets``, ...): its backend builds those only, and the
@@ -167,7 +166,7 @@ class RunPodModule:
         self._run_command = run_command
 
     @property
-    def wait_options(self) -> WaitSettings:
+    def wait_options(self) -> _specs.WaitSettings:
         if self.wait_settings is None:
             raise TypeError(f"{type(self).__name__} has no wait options")
         return self.wait_settings
@@ -176,7 +175,7 @@ class RunPodModule:
     def backend(self):
         # Built lazily so option checks that fail run before any client exists.
         if self._backend is None:
-            options = {key: self.params.get(key) for key in CONNECTION_KEYS}
+            options = {key: self.params.get(key) for key in _specs.CONNECTION_KEYS}
             self._backend = make_backend(options, uses=(*self.uses, *getattr(self.waiter, "uses", ())))
             _specs.report_pauses(self, self._backend)  # "quota: 0 of 60 left this minute, resuming in 41 s"
         return self._backend
@@ -204,7 +203,7 @@ class RunPodModule:
             self.report.fail("no RunPod API key: set api_key (per play: module_defaults for group/runpod.cloud.all)"
                              " or RUNPOD_API_KEY in the environment", {"code": "no_credentials", "changed": False})
         try:
-            resolved = resolve_options({key: self.params.get(key) for key in CONNECTION_KEYS})
+            resolved = resolve_options({key: self.params.get(key) for key in _specs.CONNECTION_KEYS})
         except ValueError as exc:
             self.report.fail(str(exc), {"code": "bad_request", "changed": False})
         for warning in transport_warnings(resolved):
@@ -223,8 +222,8 @@ class RunPodModule:
         if values["wait_interval"] > values["wait_timeout"]:
             self.report.fail(f"wait_interval ({params['wait_interval']}) must not be longer than wait_timeout "
                              f"({params['wait_timeout']})", {"code": "bad_request", "changed": False})
-        return WaitSettings(bool(params["wait"]) and not self.check_mode, values["wait_timeout"],
-                            values["wait_interval"], params.get("wait_for"))
+        return _specs.WaitSettings(bool(params["wait"]) and not self.check_mode, values["wait_timeout"],
+                                   values["wait_interval"], params.get("wait_for"))
 
     def mark_changed(self) -> None:
         self.result["changed"] = True

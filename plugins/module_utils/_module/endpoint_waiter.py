@@ -11,7 +11,6 @@ from ansible_collections.runpod.cloud.plugins.module_utils._api.client import Ru
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.endpoints import Endpoints
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.build_poller import BUILD_FAILED_CODE, BuildPoller
 from ansible_collections.runpod.cloud.plugins.module_utils._engine.endpoint_poller import EndpointPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import endpoint_failure_logs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.endpoint_fields import (
     describe_build,
@@ -44,6 +43,7 @@ class EndpointWaiter(Waiter):
         return describe_endpoint(resource, self.host.backend.serverless_url, health)
 
     def wait_for(self, resource):
+        from ansible_collections.runpod.cloud.plugins.module_utils._module.log_report import endpoint_failure_logs
         endpoint_id, result = resource.id, self.host.result
         before = result["endpoint"]  # the endpoint as last read before the wait (what the module described)
         if not before["workers_min"]:

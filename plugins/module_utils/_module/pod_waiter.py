@@ -3,15 +3,12 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # This module_utils file is private to runpod.cloud and may change without notice.
 """The waits of ``runpod.cloud.pod`` and ``pod_info``, which their action plugins build too (docs/dev/architecture.md,
-"Waiters")."""
+"Waiters"); each imports the wait machinery where the wait runs (docs/dev/architecture.md, "Import cost")."""
 
 from __future__ import annotations
 
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.connection import Gpus
 from ansible_collections.runpod.cloud.plugins.module_utils._backend.pods import Pods
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
-from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
-from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
 from ansible_collections.runpod.cloud.plugins.module_utils._module.waiter import Waiter
 from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import describe_pod
 
@@ -23,6 +20,7 @@ class PodWaiter(Waiter):
     uses = (Pods, Gpus)
 
     def resume(self, handoff):
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
         if "members" in handoff:  # a fleet's one batch wait (``count``)
             return _batch.wait_fleet(self, handoff["members"])
         return super().resume(handoff)
@@ -38,6 +36,9 @@ class PodWaiter(Waiter):
         return result["pod"]["runtime_status"] if result.get("pod") else "unknown"
 
     def wait_for(self, resource):
+        from ansible_collections.runpod.cloud.plugins.module_utils._engine.pod_pollers import PodPoller
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
         pod_id, result = resource.id, self.host.result
         before = result.get("pod")  # the pod as last read before the wait (what the module described)
         wait_for = self.host.wait_options.wait_for
@@ -73,8 +74,8 @@ class PodsWaiter(Waiter):
     uses = (Pods, Gpus)
 
     def resume(self, handoff):
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import log_report as _logs
         from ansible_collections.runpod.cloud.plugins.module_utils._vocab.pod_fields import PodView
-
         first_read = [PodView.model_validate(pod) for pod in handoff["first_read"]]
         self.wait_pods(handoff["pod_ids"], handoff["names"], handoff["timeout"], first_read=first_read)
         # ``logs: N``: the pods as the task returns them, after the wait (the module reads them on its side).
@@ -83,6 +84,7 @@ class PodsWaiter(Waiter):
     def wait_pods(self, pod_ids, names, timeout, first_read):
         """Wait until every pod of ``pod_ids`` is ready; sets ``pods`` (each as last read), ``missing`` and ``wait``.
         ``first_read`` (the module's one list read) is the first poll: no second read."""
+        from ansible_collections.runpod.cloud.plugins.module_utils._module import batch as _batch
         result = self.host.result
         before = {pod["id"]: pod for pod in result["pods"]}
         missing = result["missing"]

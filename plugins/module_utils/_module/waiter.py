@@ -15,7 +15,6 @@ from typing import Any, NoReturn
 from ansible_collections.runpod.cloud.plugins.module_utils._api.client import RunPodError
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import outcome as _outcome
 from ansible_collections.runpod.cloud.plugins.module_utils._engine import poll as _wait
-from ansible_collections.runpod.cloud.plugins.module_utils._engine.poll import Poller
 from ansible_collections.runpod.cloud.plugins.module_utils._module import base as _base
 from ansible_collections.runpod.cloud.plugins.module_utils._module import specs as _specs
 
@@ -77,7 +76,7 @@ class Waiter:
         self.host.fail(msg, **extra)
 
     def until(
-        self, poller: Poller, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None,
+        self, poller: _wait.Poller, *, label, resource_id, describe_last, probe_interval=0.25, explain_failure=None,
         timeout=None, failure_logs=None, live_logs=None,
     ):
         """The poll engine, SIGINT/SIGTERM wired to ``wait_interrupted``. ``describe_last()``: the resource(s) for a
