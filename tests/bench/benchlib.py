@@ -220,7 +220,6 @@ def ansible_env(sim: SimProcess, workdir: Path, forks: int) -> dict[str, str]:
             "ANSIBLE_NOCOLOR": "1",
             "ANSIBLE_RETRY_FILES_ENABLED": "0",
             "ANSIBLE_HOST_KEY_CHECKING": "0",
-            "ANSIBLE_DEPRECATION_WARNINGS": "0",
             "ANSIBLE_LOCALHOST_WARNING": "0",
             "ANSIBLE_INVENTORY_UNPARSED_WARNING": "0",
             "ANSIBLE_PYTHON_INTERPRETER": PYTHON,
