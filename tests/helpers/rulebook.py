@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.paths import COLLECTIONS_ROOT, VENV_BIN
+from helpers.playbooks import DEPRECATION
 
 ANSIBLE_RULEBOOK = VENV_BIN / "ansible-rulebook"
 
@@ -45,10 +46,14 @@ def start_rulebook(sim: Any, tmp_path: Path, rulebook: str, variables: str) -> s
 
 
 def finish(process: subprocess.Popen, timeout: float = 120) -> str:
-    """The rulebook's output once it ended by itself (its source's ``run_time``); killed if it did not."""
+    """The rulebook's output once it ended by itself (its source's ``run_time``); killed if it did not.
+    ``AssertionError`` when its playbooks printed a deprecation warning (as for any playbook run of the suites)."""
     try:
-        return process.communicate(timeout=timeout)[0]
+        output = process.communicate(timeout=timeout)[0]
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
+    said = [line for line in output.splitlines() if DEPRECATION in line]
+    assert not said, "the rulebook's playbooks printed deprecation warnings (fix their cause):\n" + "\n".join(said)
+    return output
