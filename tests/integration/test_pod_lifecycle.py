@@ -47,45 +47,20 @@ def diffed(task: str) -> str:
 # --- lifecycle ----------------------------------------------------------------------------------------------
 
 
-def test_an_update_is_one_patch_that_keeps_the_ssh_key_and_check_mode_sends_none(sim, run_playbook, tmp_path):
-    """A changed image/env/ports is one PATCH; check mode reports it with a diff and sends nothing; the rerun
-    sends nothing. (The create/rerun/stop/start/restart/absent walk is the pod target's:
-    tests/integration/targets/pod.)"""
-    wanted = create_args("upd", image="runpod/base:2.0", env={"A": "2"}, ports=["8888/http"])
-    tasks = [
-        pod_task("create upd", create_args("upd", env={"A": "1"})),
-        checked(pod_task("check update", wanted)),
-        diffed(pod_task("update", wanted)),
-        pod_task("rerun update", wanted),
-    ]
-    result = run(run_playbook, tmp_path, *tasks)
-    assert result.rc == 0, result.stdout + result.stderr
-    upd_id = result.task_result("create upd")["pod"]["id"]
-    checked_update = result.task_result("check update")
-    assert checked_update["changed"] is True and checked_update["actions"] == ["update"]
-    assert checked_update["updated_fields"] == ["image", "ports", "env"]
-    assert checked_update["diff"]["before"]["image"] == "runpod/base:1.0"
-    assert checked_update["diff"]["after"]["image"] == "runpod/base:2.0"
-    # The key startSsh injected stays: replacing the environment must not cut the pod's SSH access.
-    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY}
-    assert checked_update["diff"]["after"]["env"] == {"A": "2", **kept}
-    updated = result.task_result("update")
-    assert updated["changed"] is True and updated["pod"]["id"] == upd_id
-    assert updated["pod"]["image"] == "runpod/base:2.0"
-    assert sorted(updated["pod"]["ports"]) == ["22/tcp", "8888/http"]
-    assert updated["diff"]["after"]["env"] == {"A": "2", **kept}
-    assert result.task_result("rerun update")["changed"] is False
-    # One create and one PATCH in the whole run: the update's (not the check-mode one's, nor the rerun's).
-    assert sim.admin.count("POST", r"^/v2/pods$") == 1
-    assert sim.admin.count("PATCH") == 1
-    assert [p["id"] for p in live_pods(sim)] == [upd_id]
+def test_update_and_refusals_in_one_run(sim, run_playbook, tmp_path):
+    """One run, two subjects on differently named pods.
 
+    The update (pod ``upd``): a changed image/env/ports is one PATCH; check mode reports it with a diff and sends
+    nothing; the rerun sends nothing. (The create/rerun/stop/start/restart/absent walk is the pod target's:
+    tests/integration/targets/pod.)
 
-def test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_warnings(sim, run_playbook, tmp_path):
-    """One run: a missing pod for stopped/restarted/present-by-id is not_found and creates nothing; two pods
-    sharing a name are refused (present and absent) and neither is deleted; a CPU pod on community cloud with
-    wait previews (check mode) with both warnings; a bad wait_timeout is refused. No task of the run may create
-    or delete anything."""
+    The refusals: a missing pod for stopped/restarted/present-by-id is not_found and creates nothing; two pods
+    sharing a name (``dup``) are refused (present and absent) and neither is deleted; a CPU pod on community cloud
+    with wait previews (check mode) with both warnings; a bad wait_timeout is refused. None of these tasks may create
+    or delete anything: the run's only POST is upd's create, and it deletes nothing.
+    (Folded from test_an_update_is_one_patch_that_keeps_the_ssh_key_and_check_mode_sends_none and
+    test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_warnings: one ansible-playbook run
+    instead of two, issue 55.)"""
     import httpx
 
     ids = []
@@ -106,7 +81,12 @@ def test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_w
         "cloud_type": "COMMUNITY",
         "wait": True,
     }
+    wanted = create_args("upd", image="runpod/base:2.0", env={"A": "2"}, ports=["8888/http"])
     tasks = [
+        pod_task("create upd", create_args("upd", env={"A": "1"})),
+        checked(pod_task("check update", wanted)),
+        diffed(pod_task("update", wanted)),
+        pod_task("rerun update", wanted),
         pod_task("stop", {"name": "ghost", "state": "stopped"}, ignore_errors=True),
         pod_task("restart", {"id": "nosuchpod", "state": "restarted"}, ignore_errors=True),
         pod_task("present by id", {"id": "nosuchpod", "image": "x"}, ignore_errors=True),
@@ -120,6 +100,30 @@ def test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_w
     ]
     result = run(run_playbook, tmp_path, *tasks)
     assert result.rc == 0, result.stdout + result.stderr
+
+    # -- the update
+    upd_id = result.task_result("create upd")["pod"]["id"]
+    checked_update = result.task_result("check update")
+    assert checked_update["changed"] is True and checked_update["actions"] == ["update"]
+    assert checked_update["updated_fields"] == ["image", "ports", "env"]
+    assert checked_update["diff"]["before"]["image"] == "runpod/base:1.0"
+    assert checked_update["diff"]["after"]["image"] == "runpod/base:2.0"
+    # The key startSsh injected stays: replacing the environment must not cut the pod's SSH access.
+    kept = {"PUBLIC_KEY": ACCOUNT_SSH_KEY}
+    assert checked_update["diff"]["after"]["env"] == {"A": "2", **kept}
+    updated = result.task_result("update")
+    assert updated["changed"] is True and updated["pod"]["id"] == upd_id
+    assert updated["pod"]["image"] == "runpod/base:2.0"
+    assert sorted(updated["pod"]["ports"]) == ["22/tcp", "8888/http"]
+    assert updated["diff"]["after"]["env"] == {"A": "2", **kept}
+    assert result.task_result("rerun update")["changed"] is False
+    # One create and one PATCH in the whole run: upd's create and the update's PATCH (not the check-mode one's,
+    # nor the rerun's, and none from the refused tasks below).
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1
+    assert sim.admin.count("PATCH") == 1
+    assert [p["id"] for p in live_pods(sim, "upd")] == [upd_id]
+
+    # -- the refusals
     stop = result.task_result("stop")
     assert stop["failed"] is True and stop["code"] == "not_found" and stop["changed"] is False
     assert "no pod with name 'ghost' exists" in stop["msg"] and "never creates a pod" in stop["msg"]
@@ -144,6 +148,8 @@ def test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_w
     assert bad["failed"] is True and bad.get("changed", False) is False
     assert "invalid wait_timeout" in bad["msg"] and "out of range" in bad["msg"], bad["msg"]
 
-    assert sim.admin.count("POST") == 0 and sim.admin.count("DELETE") == 0
-    # The two dup pods are the only pods: nothing was created for ghost, nosuchpod or cpu.
-    assert sorted(p["id"] for p in live_pods(sim)) == sorted(ids)
+    # No refused task created or deleted anything: the run's only POST is upd's create (above), it deleted nothing.
+    assert [(e["method"], e["path"]) for e in sim.admin.requests() if e["method"] == "POST"] == [("POST", "/v2/pods")]
+    assert sim.admin.count("DELETE") == 0
+    # The two dup pods and upd are the only pods: nothing was created for ghost, nosuchpod or cpu.
+    assert sorted(p["id"] for p in live_pods(sim)) == sorted([*ids, upd_id])
