@@ -1,7 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs."""
+"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs: the lifecycle
+and a rename in one run, scripted health and waits that fail in another (one endpoint per case), and shipping a new
+image (its own run: it slows the simulator's workers and rollout)."""
 
 from __future__ import annotations
 
@@ -75,7 +77,34 @@ def health_gets(sim, endpoint_id):
     return sim.admin.count("GET", rf"^/invoke/v2/{endpoint_id}/health$")
 
 
-def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_path):
+# After the lifecycle's delete, on endpoints of their own (named, other): a rename by id, refused onto a name taken.
+RENAME_TASKS = f"""
+    - name: first
+      runpod.cloud.endpoint: &named
+        name: named
+        template_id: "{{{{ tpl.template.id }}}}"
+        gpu_type_ids: {json.dumps(GPUS)}
+    - name: second
+      runpod.cloud.endpoint:
+        <<: *named
+        name: other
+      register: second
+    - name: onto named
+      runpod.cloud.endpoint:
+        id: "{{{{ second.endpoint.id }}}}"
+        name: named
+      ignore_errors: true
+    - name: rename
+      runpod.cloud.endpoint:
+        id: "{{{{ second.endpoint.id }}}}"
+        name: other-2
+      diff: true
+"""
+
+
+def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_playbook, tmp_path):
+    """One run: endpoint ep's lifecycle (check mode, create and wait, rerun, update, info, delete), then a rename by
+    id on two endpoints of their own, never onto another endpoint's name."""
     tasks = TEMPLATE_TASK + f"""
     - name: preview
       runpod.cloud.endpoint: &ep
@@ -129,7 +158,7 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
       runpod.cloud.endpoint:
         name: ep
         state: absent
-"""
+""" + RENAME_TASKS
     result = run_playbook(tmp_path, play(tasks))
     assert result.rc == 0, result.stdout + result.stderr
     prefix = PREFIX
@@ -192,14 +221,31 @@ def test_lifecycle_create_wait_rerun_update_info_delete(sim, run_playbook, tmp_p
     assert deleted["changed"] is True and deleted["endpoint"]["id"] == endpoint["id"]
     assert result.task_result("delete again")["changed"] is False
 
-    # One create, one update, one delete: check mode and reruns never mutate.
-    assert sim.admin.count("POST", rf"^{prefix}$") == 1
-    assert sim.admin.count("PATCH", rf"^{prefix}/") == 1
+    # One create, one update, one delete of ep: check mode and reruns never mutate (the two creates after it are the
+    # rename's, whose one PATCH is its own).
+    assert sim.admin.count("POST", rf"^{prefix}$") == 1 + 2
+    assert sim.admin.count("PATCH", rf"^{prefix}/{endpoint['id']}$") == 1
     assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
     # Health reads: the wait's polls plus one per endpoint_info listing that found the endpoint.
     # Health reads: the waits' polls (the rerun waits too, ready at once) plus one per endpoint_info hit.
     assert rerun["wait"]["polls"] == 1 and rerun["ready_signal"] == created["ready_signal"]
     assert health_gets(sim, endpoint["id"]) == created["wait"]["polls"] + 1 + 2
+
+    # A rename by id, never onto another endpoint's name.
+    first = result.task_result("first")["endpoint"]["id"]
+    second = result.task_result("second")["endpoint"]["id"]
+    # Two endpoints named alike would make every later task using the name fail as ambiguous: refused.
+    refused = result.task_result("onto named")
+    assert refused["failed"] is True and refused["code"] == "conflict" and refused["changed"] is False
+    assert refused["id"] == second and refused["ids"] == [first]
+    assert f"endpoint {first} is already named 'named'" in refused["msg"]
+    renamed = result.task_result("rename")
+    assert renamed["changed"] is True
+    assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "other-2"
+    assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "other-2"}}
+    assert sim.admin.count("PATCH", rf"^{PREFIX}/") == 1 + 1  # ep's update and this rename
+    assert sim.admin.count("PATCH", rf"^{PREFIX}/{second}$") == 1
+    assert sim.admin.count("DELETE", rf"^{PREFIX}/({first}|{second})$") == 0
 
 
 def test_scripted_health_and_a_never_propagating_endpoint_in_one_run(sim, run_playbook, tmp_path):
@@ -312,46 +358,6 @@ def test_scripted_health_and_a_never_propagating_endpoint_in_one_run(sim, run_pl
     # No failed wait deleted anything, and each of the five endpoints was created once.
     assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
     assert sim.admin.count("POST", rf"^{PREFIX}$") == 5
-
-
-def test_rename_by_id_but_never_onto_another_endpoints_name(sim, run_playbook, tmp_path):
-    tasks = TEMPLATE_TASK + f"""
-    - name: first
-      runpod.cloud.endpoint: &ep
-        name: ep
-        template_id: "{{{{ tpl.template.id }}}}"
-        gpu_type_ids: {json.dumps(GPUS)}
-    - name: second
-      runpod.cloud.endpoint:
-        <<: *ep
-        name: other
-      register: second
-    - name: onto ep
-      runpod.cloud.endpoint:
-        id: "{{{{ second.endpoint.id }}}}"
-        name: ep
-      ignore_errors: true
-    - name: rename
-      runpod.cloud.endpoint:
-        id: "{{{{ second.endpoint.id }}}}"
-        name: ep-2
-      diff: true
-"""
-    result = run_playbook(tmp_path, play(tasks))
-    assert result.rc == 0, result.stdout + result.stderr
-    first = result.task_result("first")["endpoint"]["id"]
-    second = result.task_result("second")["endpoint"]["id"]
-    # Two endpoints named ep would make every later task using the name fail as ambiguous: refused.
-    refused = result.task_result("onto ep")
-    assert refused["failed"] is True and refused["code"] == "conflict" and refused["changed"] is False
-    assert refused["id"] == second and refused["ids"] == [first]
-    assert f"endpoint {first} is already named 'ep'" in refused["msg"]
-    renamed = result.task_result("rename")
-    assert renamed["changed"] is True
-    assert renamed["endpoint"]["id"] == second and renamed["endpoint"]["name"] == "ep-2"
-    assert renamed["diff"] == {"before": {"name": "other"}, "after": {"name": "ep-2"}}
-    assert sim.admin.count("PATCH", rf"^{PREFIX}/") == 1
-    assert sim.admin.count("DELETE", rf"^{PREFIX}/") == 0
 
 
 def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_playbook, tmp_path):

@@ -3,7 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """runpod.cloud.endpoint_job against the simulator's runtime API, with real ansible-playbook runs: each terminal
 status and failure code, a job that outlives wait_timeout (never cancelled), cancel and its rerun, check mode, an
-endpoint found by name, and one of the input rules before any call (the rest are unit tests)."""
+endpoint found by name, and one of the input rules before any call (the rest are unit tests). Cases that need no
+signal and no request log of their own share a run, each on its own endpoint: the jobs that complete with the
+cancels, the jobs that do not complete with check mode."""
 
 from __future__ import annotations
 
@@ -35,15 +37,30 @@ def runtime(sim, endpoint_id: str, what: str = "") -> list[dict[str, Any]]:
             and (not what or entry["path"][len(prefix):].split("/")[0] == what)]
 
 
-def test_a_quick_job_in_one_runsync_request_and_a_longer_one_polled_on_status(sim, run_playbook, tmp_path):
-    """One run, one endpoint per job (each job's runtime requests are its endpoint's)."""
+def test_jobs_that_complete_in_one_runsync_or_polled_and_cancel_its_rerun_and_a_wait_on_a_cancelled_job(
+        sim, run_playbook, tmp_path):
+    """One run, one endpoint per part (each part's runtime requests are its endpoint's): a quick job answered in one
+    /runsync request; a longer one polled on /status; a job cancelled then read with a wait fails with
+    job_cancelled; a cancel's rerun reads the job and sends nothing."""
     quick_id, longer_id = make_endpoint(sim, name="smoke-quick"), make_endpoint(sim, name="smoke-longer")
+    waited_id, rerun_id = make_endpoint(sim, name="smoke-waited"), make_endpoint(sim, name="smoke-rerun")
     sim.admin.job_script(quick_id, run_time=1, output="format", output_format="Hello {name}")
     sim.admin.job_script(longer_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
+    sim.admin.job_script(waited_id, run_time=600)
+    sim.admin.job_script(rerun_id, run_time=100_000)
+    cancel = {"endpoint_id": rerun_id, "id": "{{ queued_rerun.job.id }}", "state": "cancelled"}
     result = run_playbook(tmp_path, play(
         job_task("quick", endpoint_id=quick_id, input={"name": "Ada"}, wait_interval="5s", ignore_errors=False),
         job_task("longer", endpoint_id=longer_id, input={"n": [1, 2]}, wait_interval="1s", wait_timeout="60s",
                  ignore_errors=False),
+        job_task("submit", register="queued", ignore_errors=False, endpoint_id=waited_id, input={}, wait=False),
+        job_task("cancel to wait on", register="cancelled", ignore_errors=False, endpoint_id=waited_id,
+                 id="{{ queued.job.id }}", state="cancelled"),
+        job_task("read", endpoint_id=waited_id, id="{{ queued.job.id }}", wait_interval="1s"),
+        job_task("submit to cancel twice", register="queued_rerun", ignore_errors=False, endpoint_id=rerun_id,
+                 input={}, wait=False),
+        job_task("cancel", register="first", ignore_errors=False, **cancel),
+        job_task("rerun", register="second", ignore_errors=False, **cancel),
     ))
     assert result.rc == 0, result.stdout
 
@@ -69,6 +86,22 @@ def test_a_quick_job_in_one_runsync_request_and_a_longer_one_polled_on_status(si
     assert status_reads and out["wait"]["polls"] == 1 + len(status_reads)
     assert "COMPLETED" in out["wait"]["ready_detail"]
 
+    # A job cancelled, then read with a wait: job_cancelled.
+    queued = result.task_result("submit")
+    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
+    # (The run's one rc check covers both parts; this cancel's own result is checked here.)
+    cancelled = result.task_result("cancel to wait on")
+    assert cancelled["changed"] is True and cancelled["job"]["status"] == "CANCELLED", cancelled
+    assert runtime(sim, waited_id, "run")[0]["method"] == "POST" and runtime(sim, waited_id, "runsync") == []
+    read = result.task_result("read")
+    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
+
+    first, second = result.task_result("cancel"), result.task_result("rerun")
+    assert first["changed"] is True and first["job"]["status"] == "CANCELLED"
+    assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
+    assert len(runtime(sim, rerun_id, "cancel")) == 1  # the rerun read the job and sent nothing
+    assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
+
 
 NOT_COMPLETED = {
     # name: (job script, extra task args, code, text in the message, job status)
@@ -78,14 +111,17 @@ NOT_COMPLETED = {
 }
 
 
-def test_a_job_that_does_not_complete_fails_with_its_code_and_check_mode_submits_and_cancels_nothing(
+def test_unfinished_jobs_fail_with_their_code_are_never_cancelled_and_check_mode_sends_nothing(
         sim, run_playbook, tmp_path):
-    """One run, one endpoint per case (so each case's runtime requests are its endpoint's); the check-mode
-    tasks (task-level check_mode) have their own endpoint too."""
+    """One run, one endpoint per case (so each case's runtime requests are its endpoint's): a failed and a timed-out
+    job fail with their code; a job that outlives wait_timeout fails naming it and is never cancelled; the check-mode
+    tasks (task-level check_mode) have their own endpoint too. No task of the run sends a cancel."""
     endpoints = {}
     for name, (script, _args, _code, _needle, _status) in NOT_COMPLETED.items():
         endpoints[name] = make_endpoint(sim, name=f"smoke-{name}")
         sim.admin.job_script(endpoints[name], **script)
+    long_id = make_endpoint(sim, name="smoke-long")
+    sim.admin.job_script(long_id, run_time=100_000)
     checked_id = make_endpoint(sim, name="smoke-checked")
     sim.admin.job_script(checked_id, run_time=100_000)
     job_id = httpx.post(f"{sim.urls['serverless']}/{checked_id}/run", json={"input": {}},
@@ -94,6 +130,7 @@ def test_a_job_that_does_not_complete_fails_with_its_code_and_check_mode_submits
     tasks = [job_task(name, endpoint_id=endpoints[name], input={"x": 1}, wait_interval="1s", wait_timeout="60s",
                       **args) for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items()]
     tasks += [
+        job_task("outlives", endpoint_id=long_id, input={"long": True}, wait_interval="500ms", wait_timeout="2s"),
         job_task("check submit", endpoint_id=checked_id, input={"x": 1}) + "\n  check_mode: true",
         job_task("check cancel", endpoint_id=checked_id, id=job_id, state="cancelled") + "\n  check_mode: true",
     ]
@@ -114,19 +151,14 @@ def test_a_job_that_does_not_complete_fails_with_its_code_and_check_mode_submits
             assert sim.admin.job(out["id"])["execution_timeout_ms"] == 5000
         assert runtime(sim, endpoints[name], "cancel") == []
 
-
-def test_a_job_that_outlives_wait_timeout_fails_naming_it_and_is_never_cancelled(sim, run_playbook, tmp_path):
-    endpoint_id = make_endpoint(sim)
-    sim.admin.job_script(endpoint_id, run_time=100_000)
-    result = run_playbook(tmp_path, play(job_task("smoke", endpoint_id=endpoint_id, input={"long": True},
-                                                  wait_interval="500ms", wait_timeout="2s")))
-    out = result.task_result("smoke")
+    # A job that outlives wait_timeout: the failure names it and how to cancel it.
+    out = result.task_result("outlives")
     assert out["code"] == "wait_timeout" and out["changed"] is True
     job_id = out["id"]
     assert out["job"]["id"] == job_id and out["job"]["status"] == "IN_PROGRESS"
     assert f"id={job_id} state=cancelled" in out["msg"] and "was not cancelled" in out["msg"]
     assert out["wait"]["elapsed"] >= 1 and "IN_PROGRESS" in out["wait"]["last_state"]
-    # No cancel was sent: the simulator's request log and the job itself say so.
+    # No cancel was sent (by any task of the run): the simulator's request log and the job itself say so.
     assert not [entry for entry in sim.admin.requests() if "/cancel/" in entry["path"]]
     assert sim.admin.job(job_id)["status"] == "IN_PROGRESS"
     # The reads kept to the cadence: at most T / interval + 3 (the submit counted as the first).
@@ -147,39 +179,6 @@ def test_an_interrupted_wait_names_the_job_and_leaves_it_running(sim, tmp_path):
     assert "state=cancelled" in out["msg"]
     assert sim.admin.jobs(endpoint_id)[0]["status"] in ("IN_QUEUE", "IN_PROGRESS")
     assert not runtime(sim, endpoint_id, "cancel")
-
-
-def test_cancel_its_rerun_and_a_wait_on_a_cancelled_job(sim, run_playbook, tmp_path):
-    """One run, one endpoint per part (each part's runtime requests are its endpoint's): a job cancelled then
-    read with a wait fails with job_cancelled; a cancel's rerun reads the job and sends nothing."""
-    waited_id, rerun_id = make_endpoint(sim, name="smoke-waited"), make_endpoint(sim, name="smoke-rerun")
-    sim.admin.job_script(waited_id, run_time=600)
-    sim.admin.job_script(rerun_id, run_time=100_000)
-    cancel = {"endpoint_id": rerun_id, "id": "{{ queued_rerun.job.id }}", "state": "cancelled"}
-    tasks = [
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=waited_id, input={}, wait=False),
-        job_task("cancel to wait on", register="cancelled", ignore_errors=False, endpoint_id=waited_id,
-                 id="{{ queued.job.id }}", state="cancelled"),
-        job_task("read", endpoint_id=waited_id, id="{{ queued.job.id }}", wait_interval="1s"),
-        job_task("submit to cancel twice", register="queued_rerun", ignore_errors=False, endpoint_id=rerun_id,
-                 input={}, wait=False),
-        job_task("cancel", register="first", ignore_errors=False, **cancel),
-        job_task("rerun", register="second", ignore_errors=False, **cancel),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
-    assert result.rc == 0, result.stdout
-
-    queued = result.task_result("submit")
-    assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
-    assert runtime(sim, waited_id, "run")[0]["method"] == "POST" and runtime(sim, waited_id, "runsync") == []
-    read = result.task_result("read")
-    assert read["code"] == "job_cancelled" and read["job"]["status"] == "CANCELLED" and read["changed"] is False
-
-    first, second = result.task_result("cancel"), result.task_result("rerun")
-    assert first["changed"] is True and first["job"]["status"] == "CANCELLED"
-    assert second["changed"] is False and second["job"]["status"] == "CANCELLED"
-    assert len(runtime(sim, rerun_id, "cancel")) == 1  # the rerun read the job and sent nothing
-    assert sim.admin.job(first["job"]["id"])["status"] == "CANCELLED"
 
 
 def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tmp_path):

@@ -2,8 +2,9 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """RunPod's paged lists (docs/dev/api-notes.md, section 7.1) against the simulator at two entries a page (the
-integration default, conftest.py): the name lookup that makes a create idempotent, ``pod_info``, a fleet's batch
-wait, the inventory and the EDA source see every pod of every page, and no cursor ever leaves its query."""
+integration default, conftest.py): the name lookup that makes a create idempotent (of a pod, a fleet, a template,
+an endpoint: one run for all), ``pod_info``, ``endpoint_info``, a fleet's batch wait, the inventory and the EDA source
+see every entry of every page, and no cursor ever leaves its query."""
 
 from __future__ import annotations
 
@@ -45,7 +46,40 @@ def fleet_args(**extra):
             "wait_interval": "100ms", "wait_timeout": "60s", **extra}
 
 
-def test_lookups_waits_and_info_span_every_page(sim, run_playbook, tmp_path):
+def template_and_endpoint_tasks():
+    """Templates tpl-a..c and endpoints ep-a..c (two pages of each), their reruns and an endpoint_info: tasks
+    for the first run of test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints."""
+    template = {"image": "runpod/serverless-hello-world:1", "serverless": True}
+    endpoint = {"template_id": "{{ tpl.template.id }}", "gpu_type_ids": [GPU], "workers_min": 0}
+    tasks = [module_task("template", f"template {name}", {"name": f"tpl-{name}", **template}) for name in "abc"]
+    tasks.append(module_task("template", "template a", {"name": "tpl-a", **template}, register="tpl"))
+    tasks += [module_task("endpoint", f"endpoint {name}", {"name": f"ep-{name}", **endpoint}) for name in "abc"]
+    tasks += [
+        module_task("template", "rerun template c", {"name": "tpl-c", **template}),
+        module_task("endpoint", "rerun endpoint a", {"name": "ep-a", **endpoint}),
+        module_task("endpoint", "rerun endpoint c", {"name": "ep-c", **endpoint}),
+        module_task("endpoint_info", "endpoint info", {}, register="endpoint_info"),
+    ]
+    return tasks
+
+
+def assert_template_and_endpoint_lookups_spanned_pages(sim, result):
+    assert result.task_results("template a")[0]["changed"] is True  # the first tpl-a task created it
+    for name in ("template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
+        assert result.task_results(name)[-1]["changed"] is False, name
+    # Three of each, never a second one: the lookups read both pages of each list.
+    assert sim.admin.count("POST", r"^/v2/templates$") == 3
+    assert sim.admin.count("POST", r"^/v2/serverless$") == 3
+    listed = {endpoint["name"] for endpoint in result.task_result("endpoint info")["endpoints"]}
+    assert listed == {"ep-a", "ep-b", "ep-c"}
+    for path in ("/v2/templates", "/v2/serverless"):
+        assert any("cursor=" in entry["query"] for entry in sim.admin.requests() if entry["path"] == path), path
+    assert_no_cursor_refused(sim)
+
+
+def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(sim, run_playbook, tmp_path):
+    """Two runs over pods seeded across pages; the first also creates three templates and three endpoints (two
+    pages of each) and reruns them."""
     assert sim.admin.config()["page_size"] == PAGE_SIZE
     # Newest first: the oldest pod, "target-00000", sits behind four newer ones, on page 3.
     target = seed_one(sim, "target", image=IMAGE, gpu_type=GPU)
@@ -56,6 +90,7 @@ def test_lookups_waits_and_info_span_every_page(sim, run_playbook, tmp_path):
         pod_task("adopt", adopt),
         pod_task("fleet", fleet_args()),
         module_task("pod_info", "info", {}, register="info"),
+        *template_and_endpoint_tasks(),
     ))
     assert first.rc == 0, first.stdout + first.stderr
 
@@ -69,6 +104,7 @@ def test_lookups_waits_and_info_span_every_page(sim, run_playbook, tmp_path):
     listed = {pod["name"] for pod in first.task_result("info")["pods"]}
     assert listed == {"target-00000", "fleet-1", "fleet-2", "fleet-3", *(f"filler{i}-00000" for i in range(4))}
     assert len(pod_reads(sim)) > len(walks(sim))  # the reads crossed pages
+    assert_template_and_endpoint_lookups_spanned_pages(sim, first)
 
     # Three newer pods push the fleet to pages 2 and 3 and the target to page 6: a rerun still finds all of them
     # (one walk per lookup) and its batch wait sees every member.
@@ -114,29 +150,3 @@ async def eda_initial_events(sim):
     await source.main(queue, {"api_key": env["RUNPOD_API_KEY"], "api_url": env["RUNPOD_API_URL"],
                               "interval": "1s", "emit_initial": True, "run_time": "10ms"})
     return [queue.get_nowait() for _event in range(queue.qsize())]
-
-
-def test_template_and_endpoint_lookups_span_pages(sim, run_playbook, tmp_path):
-    template = {"image": "runpod/serverless-hello-world:1", "serverless": True}
-    endpoint = {"template_id": "{{ tpl.template.id }}", "gpu_type_ids": [GPU], "workers_min": 0}
-    tasks = [module_task("template", f"template {name}", {"name": f"tpl-{name}", **template}) for name in "abc"]
-    tasks.append(module_task("template", "template a", {"name": "tpl-a", **template}, register="tpl"))
-    tasks += [module_task("endpoint", f"endpoint {name}", {"name": f"ep-{name}", **endpoint}) for name in "abc"]
-    tasks += [
-        module_task("template", "rerun template c", {"name": "tpl-c", **template}),
-        module_task("endpoint", "rerun endpoint a", {"name": "ep-a", **endpoint}),
-        module_task("endpoint", "rerun endpoint c", {"name": "ep-c", **endpoint}),
-        module_task("endpoint_info", "info", {}, register="info"),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
-    assert result.rc == 0, result.stdout + result.stderr
-    for name in ("template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
-        assert result.task_results(name)[-1]["changed"] is False, name
-    # Three of each, never a second one: the lookups read both pages of each list.
-    assert sim.admin.count("POST", r"^/v2/templates$") == 3
-    assert sim.admin.count("POST", r"^/v2/serverless$") == 3
-    listed = {endpoint["name"] for endpoint in result.task_result("info")["endpoints"]}
-    assert listed == {"ep-a", "ep-b", "ep-c"}
-    for path in ("/v2/templates", "/v2/serverless"):
-        assert any("cursor=" in entry["query"] for entry in sim.admin.requests() if entry["path"] == path), path
-    assert_no_cursor_refused(sim)
