@@ -4,7 +4,7 @@
 """RunPod's logs in failed waits, live lines and the info modules (docs/pods.md, "When it is not ready: logs"),
 with real ansible-playbook runs against the simulator's Server-Sent Events streams (held open, as RunPod's are).
 The subjects that need no clock of their own share one run (each on a pod or endpoint of its own name), plus the
-module path's run (issue 55); the stream that never closes keeps its two timed runs."""
+module path's run; the stream that never closes keeps its two timed runs."""
 
 from __future__ import annotations
 
@@ -63,11 +63,7 @@ def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_
     * info-*: pod_info returns the newest lines of each pod;
     * ep: an endpoint whose worker dies on an import error quotes it, and endpoint_info lists it;
     * unread: logs that cannot be read (503, injected last, just before it) leave the failure as it was.
-
-    (Folded for issue 55 from test_a_crashing_container_fails_the_wait_with_its_error_line_and_the_secret_masked
-    [controller, module], test_a_slow_pull_shows_its_system_lines_live_on_the_controller,
-    test_pod_info_returns_the_newest_lines_of_each_pod, test_an_endpoint_whose_worker_dies_on_an_import_error and
-    test_logs_that_cannot_be_read_leave_the_failure_as_it_was: two ansible-playbook runs instead of six.)"""
+"""
     # The pulling pod stays STARTING for the whole test; a layer line every 60 simulated seconds (1.2 s here).
     sim.admin.configure(name_overrides={"crashy": REFUSED, "unread": REFUSED, "crashy-module": REFUSED,
                                         "pulling": {"starting_delay": 100000}})

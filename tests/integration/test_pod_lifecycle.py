@@ -57,10 +57,7 @@ def test_update_and_refusals_in_one_run(sim, run_playbook, tmp_path):
     The refusals: a missing pod for stopped/restarted/present-by-id is not_found and creates nothing; two pods
     sharing a name (``dup``) are refused (present and absent) and neither is deleted; a CPU pod on community cloud
     with wait previews (check mode) with both warnings; a bad wait_timeout is refused. None of these tasks may create
-    or delete anything: the run's only POST is upd's create, and it deletes nothing.
-    (Folded from test_an_update_is_one_patch_that_keeps_the_ssh_key_and_check_mode_sends_none and
-    test_missing_or_duplicate_pods_create_and_delete_nothing_and_cpu_community_warnings: one ansible-playbook run
-    instead of two, issue 55.)"""
+    or delete anything: the run's only POST is upd's create, and it deletes nothing."""
     import httpx
 
     ids = []

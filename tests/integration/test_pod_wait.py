@@ -7,7 +7,7 @@ Out-of-band events that must land *during* a wait (terminate, stop, 401, SIGTERM
 sighting) run the playbook in the background and act once the simulator's request log shows the wait polling.
 No test sleeps to let time pass: delays come from the simulator's scaled lifecycle (time_scale 0.02).
 The waits that need no event at a moment of their own (ready, timed out and resumed, bursts ridden out) share one
-run, each on a pod of its own name, since every ansible-playbook run costs its start-up (issue 55).
+run, each on a pod of its own name, since every ansible-playbook run costs its start-up.
 """
 
 from __future__ import annotations
@@ -125,9 +125,7 @@ def assert_failure_names_pod(outcome: dict, pod_id: str, code: str) -> None:
 
 # --- one run: waits that end well, time out, resume, or ride out bursts -----------------------------------------
 # Each subject has a pod of its own name, so the run's tasks are independent; the checks below are grouped by
-# subject. (Folded for issue 55 from test_wait_for_real_sshd_then_log_in, test_running_long_before_sshd,
-# test_accept_close_and_non_ssh_time_out_then_rerun_resumes and test_5xx_and_429_bursts_ridden_out: one
-# ansible-playbook run instead of four.)
+# subject.
 
 
 def behaviour_task(sim, name: str, pod_id: str, **overrides) -> str:
