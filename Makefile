@@ -59,13 +59,14 @@ help:
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-# uv installs the toolchain in about a quarter of pip's time on a fresh machine (pip is the fallback). Both compile
-# the bytecode as they install (about 9 CPU-s for .venv): where PYTHONDONTWRITEBYTECODE is set (our machines set it),
-# no process writes a .pyc, and every start of pytest, the simulator or ansible-lint compiled their sources again.
-UV_INSTALL = $(BIN)/uv pip install --quiet --compile-bytecode
+# uv installs the toolchain in about a quarter of pip's time on a fresh machine (pip is the fallback). Where a
+# virtualenv's programs start many times, both compile the bytecode as they install (about 9 CPU-s for .venv): where
+# PYTHONDONTWRITEBYTECODE is set (our machines set it), no process writes a .pyc, and every start of pytest, the
+# simulator or ansible-lint compiled their sources again.
+UV_INSTALL = $(BIN)/uv pip install --quiet
 $(STAMP): requirements.txt requirements-test.txt $(REQUIREMENTS) | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv>=0.5"
-	$(UV_INSTALL) --python $(BIN)/python -r $(REQUIREMENTS) $(if $(CORE),"$(CORE)") || \
+	$(UV_INSTALL) --compile-bytecode --python $(BIN)/python -r $(REQUIREMENTS) $(if $(CORE),"$(CORE)") || \
 	  $(BIN)/python -m pip install --quiet -r $(REQUIREMENTS) $(if $(CORE),"$(CORE)")
 	touch $@
 
@@ -102,11 +103,11 @@ $(SDK_JS): tests/sdk-js/package.json tests/sdk-js/package-lock.json | $(SYSDEPS)
 	touch $@
 
 # Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file, $(3) the
-# interpreter it is made on (default: .venv's).
+# interpreter it is made on (default: .venv's), $(4) uv's extra options.
 define isolated_venv
 $(1)/.installed: $(2) | $(STAMP)
 	rm -rf $(1) && $(or $(3),$(BIN)/python) -m venv --without-pip $(1)
-	$(UV_INSTALL) --python $(1)/bin/python -r $(2) || \
+	$(UV_INSTALL) $(4) --python $(1)/bin/python -r $(2) || \
 	  $(BIN)/python -m pip --python $(1)/bin/python install --quiet -r $(2)
 	touch $$@
 endef
@@ -129,13 +130,13 @@ MODULE_BASE_PYTHON ?= $(shell /usr/bin/python3 -c 'import sys, venv; sys.exit(sy
 MODULE_PYTHON ?= $(CURDIR)/$(MODULE_VENV)/bin/python
 MODULE_STAMP := $(if $(MODULE_PYTHON),$(MODULE_VENV)/.installed)
 modules-venv: $(MODULE_STAMP)
-$(eval $(call isolated_venv,$(MODULE_VENV),requirements.txt,$(MODULE_BASE_PYTHON)))
+$(eval $(call isolated_venv,$(MODULE_VENV),requirements.txt,$(MODULE_BASE_PYTHON),--compile-bytecode))
 
 # Galaxy's importer (make ecosystem runs it on the release tarball), pinned by tests/galaxy-importer/requirements.txt:
 # it caps attrs and ansible-lint below what the toolchain installs.
 GALAXY_IMPORTER := tests/galaxy-importer/.venv
 galaxy-importer: $(GALAXY_IMPORTER)/.installed
-$(eval $(call isolated_venv,$(GALAXY_IMPORTER),tests/galaxy-importer/requirements.txt))
+$(eval $(call isolated_venv,$(GALAXY_IMPORTER),tests/galaxy-importer/requirements.txt,,--compile-bytecode))
 
 # --- checks --------------------------------------------------------------------------------------------
 # Each suite starts by printing the ansible-core and Python it runs on (CI's log shows what each stage tested).
