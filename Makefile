@@ -243,9 +243,9 @@ integration: venv sysdeps sdk-js sdk-python $(MODULE_STAMP)
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
 TARGET ?=
-targets: venv sysdeps
+targets: venv sysdeps $(MODULE_STAMP)
 	$(call banner,targets)
-	VENV=$(VENV) VENV_BIN=$(BIN) hack/timed.sh targets $(BIN)/python hack/integration_targets.py sim $(TARGET)
+	RUNPOD_MODULE_PYTHON=$(MODULE_PYTHON) VENV=$(VENV) VENV_BIN=$(BIN) hack/timed.sh targets $(BIN)/python hack/integration_targets.py sim $(TARGET)
 
 live: venv sysdeps
 	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py live $(TARGET)
