@@ -31,7 +31,7 @@ ifneq ($(JAVA_HOME),)
 export JAVA_HOME
 endif
 
-.PHONY: help venv modules-venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
+.PHONY: help venv sysdeps test checks lint conflict-markers ruff mypy ansible-lint docs-lint changelog-lint sanity ecosystem unit integration \
 	targets live docs sim demo bench bench-timing clean distclean sdk-js sdk-python galaxy-importer compat
 
 help:
@@ -102,12 +102,12 @@ $(SDK_JS): tests/sdk-js/package.json tests/sdk-js/package-lock.json | $(SYSDEPS)
 	cd tests/sdk-js && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file, $(3) the
-# interpreter it is made on (default: .venv's), $(4) uv's extra options.
+# Pinned tools in virtualenvs of their own, installed once: $(1) the virtualenv, $(2) its requirements file, $(3) uv's
+# extra options.
 define isolated_venv
 $(1)/.installed: $(2) | $(STAMP)
-	rm -rf $(1) && $(or $(3),$(BIN)/python) -m venv --without-pip $(1)
-	$(UV_INSTALL) $(4) --python $(1)/bin/python -r $(2) || \
+	rm -rf $(1) && $(BIN)/python -m venv --without-pip $(1)
+	$(UV_INSTALL) $(3) --python $(1)/bin/python -r $(2) || \
 	  $(BIN)/python -m pip --python $(1)/bin/python install --quiet -r $(2)
 	touch $$@
 endef
@@ -118,25 +118,11 @@ SDK_PYTHON := tests/sdk-python/.venv
 sdk-python: $(SDK_PYTHON)/.installed
 $(eval $(call isolated_venv,$(SDK_PYTHON),tests/sdk-python/requirements.txt))
 
-# Where the test suites run the collection's modules (tests/helpers/paths.py: RUNPOD_MODULE_PYTHON): a virtualenv of
-# requirements.txt alone, inside .venv, on the distribution's Python 3 when it has a usable one. Debian builds its
-# Python with PGO and LTO, pyenv without: a module process costs about a third less CPU there, and make test runs
-# about 800 of them (docs/dev/developing.md, "Module interpreter"). It also proves requirements.txt is all
-# the modules need. Without /usr/bin/python3 (3.9 or later) the virtualenv is made on .venv's interpreter.
-# make compat leaves MODULE_PYTHON empty: there the modules run on each compat virtualenv's own Python.
-MODULE_VENV := $(VENV)/modules
-MODULE_BASE_PYTHON ?= $(shell /usr/bin/python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 9))' \
-	>/dev/null 2>&1 && echo /usr/bin/python3)
-MODULE_PYTHON ?= $(CURDIR)/$(MODULE_VENV)/bin/python
-MODULE_STAMP := $(if $(MODULE_PYTHON),$(MODULE_VENV)/.installed)
-modules-venv: $(MODULE_STAMP)
-$(eval $(call isolated_venv,$(MODULE_VENV),requirements.txt,$(MODULE_BASE_PYTHON),--compile-bytecode))
-
 # Galaxy's importer (make ecosystem runs it on the release tarball), pinned by tests/galaxy-importer/requirements.txt:
 # it caps attrs and ansible-lint below what the toolchain installs.
 GALAXY_IMPORTER := tests/galaxy-importer/.venv
 galaxy-importer: $(GALAXY_IMPORTER)/.installed
-$(eval $(call isolated_venv,$(GALAXY_IMPORTER),tests/galaxy-importer/requirements.txt,,--compile-bytecode))
+$(eval $(call isolated_venv,$(GALAXY_IMPORTER),tests/galaxy-importer/requirements.txt,--compile-bytecode))
 
 # --- checks --------------------------------------------------------------------------------------------
 # Each suite starts by printing the ansible-core and Python it runs on (CI's log shows what each stage tested).
@@ -150,7 +136,7 @@ endef
 # lets the integration suite, the longest, take the first slot instead of the one left after three others
 # (docs/dev/developing.md, "Time budget").
 test:
-	$(MAKE) --no-print-directory -j3 venv sysdeps sdk-js sdk-python galaxy-importer modules-venv
+	$(MAKE) --no-print-directory -j3 venv sysdeps sdk-js sdk-python galaxy-importer
 	$(MAKE) --no-print-directory -j3 --output-sync=target integration targets sanity ecosystem unit lint
 
 # The integration suite and the targets on the oldest ansible-core the README promises and on the next one, each in
@@ -168,7 +154,7 @@ compat-%: sysdeps
 	$(MAKE) --no-print-directory VENV=.venv-compat-$* REQUIREMENTS=requirements-test.txt CORE="$(CORE_$*)" \
 	  PYTHON="$(PYTHON_$*)" venv
 	$(MAKE) --no-print-directory -j2 --output-sync=target VENV=.venv-compat-$* REQUIREMENTS=requirements-test.txt \
-	  CORE="$(CORE_$*)" MODULE_PYTHON= INTEGRATION_SELECT="-m core" integration targets
+	  CORE="$(CORE_$*)" INTEGRATION_SELECT="-m core" integration targets
 
 checks: sanity lint unit ecosystem
 
@@ -215,9 +201,9 @@ sanity: venv sysdeps
 	cd $$tree && VENV=$(VENV) $(CURDIR)/hack/timed.sh sanity flock $(SANITY_LOCK) $(BIN)/ansible-test sanity --local --python $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') --color no
 
 # Only the quality-gate test runs ansible-test: it takes SANITY_LOCK itself (tests/ecosystem/conftest.py).
-ecosystem: venv sysdeps galaxy-importer $(MODULE_STAMP)
+ecosystem: venv sysdeps galaxy-importer
 	$(call banner,ecosystem)
-	RUNPOD_MODULE_PYTHON=$(MODULE_PYTHON) RUNPOD_GALAXY_IMPORTER=$(CURDIR)/$(GALAXY_IMPORTER)/bin/python RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) \
+	RUNPOD_GALAXY_IMPORTER=$(CURDIR)/$(GALAXY_IMPORTER)/bin/python RUNPOD_CLOUD_SANITY_LOCK=$(SANITY_LOCK) \
 	  VENV=$(VENV) hack/timed.sh ecosystem $(PYTEST) tests/ecosystem -q
 
 # pytest-xdist: each worker process starts its own simulator. Integration tests wait on the simulator's scaled clock
@@ -235,17 +221,17 @@ unit: venv
 	VENV=$(VENV) hack/timed.sh unit $(PYTEST) tests/unit tests/simulator/tests -q -n $(UNIT_WORKERS) --dist worksteal
 
 # --durations: the log names the slowest tests, where the time budget of make test goes.
-integration: venv sysdeps sdk-js sdk-python $(MODULE_STAMP)
+integration: venv sysdeps sdk-js sdk-python
 	$(call banner,integration)
-	RUNPOD_MODULE_PYTHON=$(MODULE_PYTHON) VENV=$(VENV) hack/timed.sh integration $(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load \
+	VENV=$(VENV) hack/timed.sh integration $(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load \
 	  --durations=15 $(INTEGRATION_SELECT)
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped
 # by hack/integration_targets.py; TARGET="pod template" runs some. `make live` runs them against RunPod.
 TARGET ?=
-targets: venv sysdeps $(MODULE_STAMP)
+targets: venv sysdeps
 	$(call banner,targets)
-	RUNPOD_MODULE_PYTHON=$(MODULE_PYTHON) VENV=$(VENV) VENV_BIN=$(BIN) hack/timed.sh targets $(BIN)/python hack/integration_targets.py sim $(TARGET)
+	VENV=$(VENV) VENV_BIN=$(BIN) hack/timed.sh targets $(BIN)/python hack/integration_targets.py sim $(TARGET)
 
 live: venv sysdeps
 	VENV_BIN=$(BIN) $(BIN)/python hack/integration_targets.py live $(TARGET)

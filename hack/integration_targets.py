@@ -109,13 +109,6 @@ def write_config(tree: Path, values: dict[str, object]) -> Path:
     return path
 
 
-def module_interpreter() -> dict[str, str]:
-    """Against the simulator, the modules run on RUNPOD_MODULE_PYTHON when make sets it (docs/dev/developing.md,
-    "Module interpreter"): an extra variable, so it also reaches the simulated pods, which are this machine."""
-    module_python = os.environ.get("RUNPOD_MODULE_PYTHON")
-    return {"ansible_python_interpreter": module_python} if module_python else {}
-
-
 def ansible_test(tree: Path, targets: list[str]) -> int:
     """ansible-test's exit code, or 1 when its output (stderr merged, passed through as it comes) carries a
     deprecation warning: no ansible-core may warn of one (tests/integration/callback_plugins/target_deprecations.py
@@ -200,7 +193,6 @@ def run_sim(targets: list[str]) -> int:
                 "runpod_wait_timeout": "2m",
                 "runpod_gpu_type_id": "NVIDIA RTX A4000",
                 "runpod_cluster_gpu_type_id": "NVIDIA H100 80GB HBM3",
-                **module_interpreter(),
             })
             rc = ansible_test(tree, targets)
         finally:

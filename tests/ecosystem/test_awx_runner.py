@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 import secrets
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import ansible_runner
 from conftest import REPO_ROOT, VENV_BIN
-from helpers.paths import COLLECTIONS_ROOT, MODULE_PYTHON
+from helpers.paths import COLLECTIONS_ROOT
 from helpers.playbooks import DEPRECATION, harness_env
 
 DEMO = REPO_ROOT / "playbooks" / "demo.yml"
@@ -47,7 +48,7 @@ def test_runner_job_keeps_the_api_key_out_of_artifacts(sim, tmp_path: Path) -> N
     playbook = _project(private)
     (private / "inventory").mkdir()
     (private / "inventory" / "hosts").write_text(
-        f"localhost ansible_connection=local ansible_python_interpreter={MODULE_PYTHON}\n"
+        f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
     )
     marker = f"marker-{secrets.token_hex(8)}"
     home = tmp_path / "home"

@@ -12,13 +12,14 @@ the connection options can only come from the group defaults.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import ansible_runner
 import httpx
 import yaml
 from conftest import REPO_ROOT, VENV_BIN, assert_no_deprecation
-from helpers.paths import COLLECTIONS_ROOT, MODULE_PYTHON
+from helpers.paths import COLLECTIONS_ROOT
 from helpers.playbooks import harness_env
 from helpers.simulated import queue_endpoint
 
@@ -55,7 +56,7 @@ def _run(tmp_path: Path, plays: list[dict]) -> ansible_runner.Runner:
     (private / "project" / "play.yml").write_text(yaml.safe_dump(plays, sort_keys=False))
     (private / "inventory").mkdir()
     (private / "inventory" / "hosts").write_text(
-        f"localhost ansible_connection=local ansible_python_interpreter={MODULE_PYTHON}\n"
+        f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
     )
     runner = ansible_runner.run(
         private_data_dir=str(private),

@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import ansible_runner
 import yaml
 from conftest import VENV_BIN, assert_no_deprecation
-from helpers.paths import COLLECTIONS_ROOT, MODULE_PYTHON
+from helpers.paths import COLLECTIONS_ROOT
 
 POD = {
     "name": "runner-progress",
@@ -30,7 +31,7 @@ def test_runner_events_carry_the_wait_lines_before_the_task_ends(sim, tmp_path: 
     (private / "project" / "play.yml").write_text(yaml.safe_dump(play, sort_keys=False))
     (private / "inventory").mkdir()
     (private / "inventory" / "hosts").write_text(
-        f"localhost ansible_connection=local ansible_python_interpreter={MODULE_PYTHON}\n"
+        f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n"
     )
     result = ansible_runner.run(
         private_data_dir=str(private),

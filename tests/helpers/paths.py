@@ -23,10 +23,6 @@ TESTS_ROOT = REPO_ROOT / "tests"
 # The simulator package lives beside the tests, outside plugins/.
 SIMULATOR_ROOT = TESTS_ROOT / "simulator"
 VENV_BIN = Path(sys.executable).parent
-# The interpreter the tests' inventories give localhost, where the modules run: RUNPOD_MODULE_PYTHON (make sets it to
-# a virtualenv with requirements.txt alone, on the system's Python: docs/dev/developing.md, "Module interpreter"),
-# else this one.
-MODULE_PYTHON = Path(os.environ.get("RUNPOD_MODULE_PYTHON") or sys.executable)
 
 
 def collections_root() -> Path:

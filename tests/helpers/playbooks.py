@@ -25,7 +25,7 @@ from typing import Any
 
 from ansible.release import __version__ as ansible_version
 
-from helpers.paths import COLLECTIONS_ROOT, MODULE_PYTHON, SIMULATOR_ROOT, VENV_BIN
+from helpers.paths import COLLECTIONS_ROOT, SIMULATOR_ROOT, VENV_BIN
 
 ANSIBLE_PLAYBOOK = VENV_BIN / "ansible-playbook"
 # What ansible-core prints before a deprecation. A run whose output has it fails (no ansible-core from 2.16 to 2.22
@@ -109,7 +109,7 @@ def write_playbook(tmp_path: Path, playbook_yaml_text: str) -> tuple[Path, Path]
     playbook.write_text(playbook_yaml_text)
     inventory = tmp_path / "inventory.ini"
     if not inventory.exists():
-        inventory.write_text(f"localhost ansible_connection=local ansible_python_interpreter={MODULE_PYTHON}\n")
+        inventory.write_text(f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n")
     return playbook, inventory
 
 

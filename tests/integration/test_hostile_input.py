@@ -12,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers.paths import MODULE_PYTHON
 from helpers.playbooks import flat
 
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
@@ -246,7 +245,7 @@ def test_forks_creating_one_name_at_once_are_reported_not_deleted(sim, run_playb
     """Four hosts each create 'trainer' at the same moment: a list read after each create reports the duplicates."""
     hosts = [f"worker{index}" for index in range(4)]
     (tmp_path / "inventory.ini").write_text(
-        "".join(f"{host} ansible_connection=local ansible_python_interpreter={MODULE_PYTHON}\n" for host in hosts)
+        "".join(f"{host} ansible_connection=local ansible_python_interpreter={sys.executable}\n" for host in hosts)
     )
     # The creates are held until all four have arrived, so every fork's name lookup (made before its create) found
     # no pod and all four create, however slowly a loaded machine starts the forks. (A fixed delay was not enough:

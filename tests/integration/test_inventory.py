@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.paths import MODULE_PYTHON
 from helpers.playbooks import DEPRECATION, MASKS_SECRETS, STRICT_SSH_ENV
 from helpers.simulated import list_reads
 
@@ -255,7 +254,7 @@ host_key_checking: strict
 known_hosts_dir: {known}
 compose:
   ansible_ssh_private_key_file: "'{key}'"
-  ansible_python_interpreter: "'{MODULE_PYTHON}'"
+  ansible_python_interpreter: "'{sys.executable}'"
 """
     )
     result = run_playbook(

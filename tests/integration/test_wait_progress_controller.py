@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
+import sys
 import textwrap
 import time
 
 import pytest
 from ansible.parsing.vault import VaultLib, VaultSecret
-from helpers.paths import MODULE_PYTHON
 from helpers.playbooks import Background, play, pod_task
 from helpers.same_results import normalise
 from helpers.simulated import FOREVER, fresh_account
@@ -69,7 +69,7 @@ def _playbook(sim, key_file=None) -> str:
                     ansible_port: "{{{{ jump.pod.ssh.port }}}}"
                     ansible_user: root
                     ansible_ssh_private_key_file: {key_file}
-                    ansible_python_interpreter: {MODULE_PYTHON}
+                    ansible_python_interpreter: {sys.executable}
                 """
             ),
             # The module runs on the pod, over ssh, and reaches the API there: it waits by itself.
