@@ -207,9 +207,8 @@ ecosystem: venv sysdeps galaxy-importer
 	  VENV=$(VENV) hack/timed.sh ecosystem $(PYTEST) tests/ecosystem -q
 
 # pytest-xdist: each worker process starts its own simulator. Integration tests wait on the simulator's scaled clock
-# between ansible-playbook runs, so more workers than the 2 cores keep both busy. The unit suite's worksteal lets a
-# worker that ran out of tests take half of another's queue; the integration suite hands out its longest tests first
-# (tests/integration/conftest.py) with load scheduling, one test at a time to whichever worker is free.
+# between ansible-playbook runs, so more workers than the 2 cores keep both busy; worksteal lets a worker that ran
+# out of tests take half of another's queue.
 UNIT_WORKERS ?= 2
 INTEGRATION_WORKERS ?= 4
 # Which integration tests run: all of them by default; make compat runs those marked core (their subject is
@@ -223,7 +222,7 @@ unit: venv
 # --durations: the log names the slowest tests, where the time budget of make test goes.
 integration: venv sysdeps sdk-js sdk-python
 	$(call banner,integration)
-	VENV=$(VENV) hack/timed.sh integration $(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist load \
+	VENV=$(VENV) hack/timed.sh integration $(PYTEST) tests/integration -q -n $(INTEGRATION_WORKERS) --dist worksteal \
 	  --durations=15 $(INTEGRATION_SELECT)
 
 # ansible-test integration targets (tests/integration/targets) in one run against a simulator started and stopped

@@ -60,39 +60,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "core: the subject is ansible-core's part; make compat runs these on each core")
 
 
-# The longest tests first (wall seconds measured on 2026-12-05 with other work beside them; the folded pod-wait and
-# logs tests from their own runs): with xdist's load scheduling they start at once on the four workers and the short
-# ones fill in behind them, instead of the suite ending on one long test that began last. A prefix of a node id under
-# tests/integration/.
-LONGEST_FIRST = (
-    "test_role_hosts.py::test_rerun_changes_nothing",  # 91 s
-    "test_cluster.py::test_example_playbook",  # 54
-    "test_demo.py::test_make_demo",  # 46
-    "test_doc_examples.py::test_the_examples_run_as_written[roles/hosts]",  # 46
-    "test_logs.py::test_failed_waits_and_the_info_modules_show_the_logs",  # about 40
-    "test_pod_wait.py::test_waits_end_well_time_out_resume_and_ride_out_bursts",  # about 38
-    "test_pod_watchdog.py::",  # 37
-    "test_host_keys.py::test_host_keys_and_login",  # 36 each
-    "test_price_placement.py::test_cheapest",  # 36
-    "test_placement.py::",  # 32
-    "test_wait_progress_services.py::test_cluster_progress",  # 32
-    "test_account.py::test_volume_registry",  # 31
-    "test_wait_progress_batch.py::test_batch_waits",  # 31
-    "test_wait_progress_controller.py::test_check_diff",  # 30
-    "test_wait_progress_services.py::test_endpoint_progress",  # 29
-    "test_doc_examples.py::test_the_examples_run_as_written[plugins/modules/pod_info.py]",  # 28
-)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        local = item.nodeid.rpartition("integration/")[2]
-        return next((index for index, prefix in enumerate(LONGEST_FIRST) if local.startswith(prefix)),
-                    len(LONGEST_FIRST))
-
-    items.sort(key=rank)  # stable: the rest keep their order
-
-
 INTEGRATION_TIME_SCALE = float(os.environ.get("RUNPOD_SIM_TIME_SCALE", "0.02"))
 # Small pages by default, so every list read of every test crosses pages (RunPod's default is 1000 a page: a
 # collection that stopped at the first page would pass every test with it). RUNPOD_SIM_PAGE_SIZE=1000 runs RunPod's.
