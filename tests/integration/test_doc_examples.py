@@ -165,7 +165,7 @@ def _groups(sources: list[doc_examples.Source]) -> list[list[doc_examples.Source
 
     adding = sorted((s for s in sources if _adds_hosts(s)), key=lambda s: (-cost(s), s.path))
     groups: list[list[doc_examples.Source]] = [[source] for source in adding]
-    groups += [[] for _ in range(GROUP_COUNT - len(groups))]
+    groups += [[] for _index in range(GROUP_COUNT - len(groups))]
     totals = [sum(cost(s) for s in group) for group in groups]
     for source in sorted((s for s in sources if not _adds_hosts(s)), key=lambda s: (-cost(s), s.path)):
         index = totals.index(min(totals))
