@@ -1,27 +1,16 @@
 """Getting a GPU when stock is short: gpu_type_info and the pod create's placement, against the simulator.
 
-One playbook walks createPod's table row by row: between tasks an ``ansible.builtin.uri`` task arms the next
-simulator fault on the admin API, so each row costs one task and the suite one ansible-playbook run.
+The rows of createPod's table run one after the other, each module in this test's process (helpers.in_process:
+the modules' own code over real HTTP, no ansible-playbook), and between rows the simulator's admin API arms the next
+fault. The subject is what module_utils decides; Ansible's part of a pod task is the playbook tests'.
 """
 
 from __future__ import annotations
 
-import json
-
-from helpers.playbooks import module_task, play, pod_task
-
-# (the placement rules (module_utils), the same code on every core).
+from helpers.in_process import ModuleRuns
 
 A, B, C, D = "NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090", "NVIDIA RTX A5000", "NVIDIA RTX A6000"
 POSTS = r"^/v2/pods$"
-
-
-def fault(admin: str, name: str, route: str, kind: str, method: str = "POST", **params) -> str:
-    body = {"route": route, "kind": kind, "method": method, **params}
-    return (
-        f"- name: {name}\n"
-        f"  ansible.builtin.uri: {json.dumps({'url': f'{admin}/faults', 'method': 'POST', 'body_format': 'json', 'body': body, 'status_code': [200, 201]})}"  # noqa: E501
-    )
 
 
 def create(name: str, types: list[str], **extra) -> dict:
@@ -32,36 +21,33 @@ def attempts(result: dict) -> list[tuple]:
     return [(a["gpu_type_id"], a["status"]) for a in result["placement"]["attempts"]]
 
 
-def test_every_row_of_the_create_table(sim, run_playbook, tmp_path):
-    admin = sim.urls["admin"]
+def test_every_row_of_the_create_table(sim, capsys):
+    result = ModuleRuns(sim, capsys)
     sim.admin.configure(out_of_stock_gpu_types=[A, B])
-    tasks = [
-        module_task("gpu_type_info", "catalog", {"min_stock": "LOW", "min_memory_gb": 24, "max_price": 0.6}),
-        module_task("gpu_type_info", "chosen ids", {"ids": [D, A, C], "data_centers": True}),
-        pod_task("first two out of stock", create("p-catalog", [A, B, C])),
-        fault(admin, "arm a stock-out after the catalog read", POSTS, "stock_out"),
-        pod_task("stock-out between catalog and create", create("p-race", [C, D])),
-        fault(admin, "arm a 403", POSTS, "status", status=403, detail="this account cannot use the pool"),
-        pod_task("403 skips", create("p-403", [C, D])),
-        fault(admin, "arm a 429", POSTS, "status", status=429, detail="slow down", retry_after=1),
-        pod_task("429 backs off and resumes", create("p-429", [C, D])),
-        fault(admin, "arm a failing catalog", r"^/v2/catalog/gpus$", "status", method="GET", status=503,
-              detail="catalog down"),
-        pod_task("failed catalog read keeps the order", create("p-nocatalog", [A, C])),
-        fault(admin, "arm 400 twice", POSTS, "stock_out", count=2),
-        pod_task("every candidate 400", create("p-none", [C, D]), ignore_errors=True),
-        fault(admin, "arm a 402", POSTS, "status", status=402, detail="insufficient balance"),
-        pod_task("402 stops", create("p-402", [C, D]), ignore_errors=True),
-        fault(admin, "arm a 422", POSTS, "status", status=422, detail="Request validation failed."),
-        pod_task("422 never retried", create("p-422", [C, D]), ignore_errors=True),
-        fault(admin, "arm a 5xx after the create", POSTS, "error_after_create", status=500),
-        pod_task("5xx looks the pod up by name", create("p-5xx", [C, D])),
-        pod_task("CUDA constraints exclusive",
-                 create("p-cuda", [C], allowed_cuda_versions=["12.8"], min_cuda_version="12.4"), ignore_errors=True),
-        pod_task("CUDA floor placed", create("p-cuda", [C], min_cuda_version="12.4")),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
-    assert result.rc == 0, result.stdout + result.stderr
+    result.run("catalog", "gpu_type_info", {"min_stock": "LOW", "min_memory_gb": 24, "max_price": 0.6})
+    result.run("chosen ids", "gpu_type_info", {"ids": [D, A, C], "data_centers": True})
+    result.run("first two out of stock", "pod", create("p-catalog", [A, B, C]))
+    sim.admin.inject_fault(POSTS, "stock_out", method="POST")  # after the catalog read
+    result.run("stock-out between catalog and create", "pod", create("p-race", [C, D]))
+    sim.admin.inject_fault(POSTS, "status", method="POST", status=403, detail="this account cannot use the pool")
+    result.run("403 skips", "pod", create("p-403", [C, D]))
+    sim.admin.inject_fault(POSTS, "status", method="POST", status=429, detail="slow down", retry_after=1)
+    result.run("429 backs off and resumes", "pod", create("p-429", [C, D]))
+    sim.admin.inject_fault(r"^/v2/catalog/gpus$", "status", method="GET", status=503, detail="catalog down")
+    result.run("failed catalog read keeps the order", "pod", create("p-nocatalog", [A, C]))
+    sim.admin.inject_fault(POSTS, "stock_out", method="POST", count=2)
+    result.run("every candidate 400", "pod", create("p-none", [C, D]))
+    sim.admin.inject_fault(POSTS, "status", method="POST", status=402, detail="insufficient balance")
+    result.run("402 stops", "pod", create("p-402", [C, D]))
+    sim.admin.inject_fault(POSTS, "status", method="POST", status=422, detail="Request validation failed.")
+    result.run("422 never retried", "pod", create("p-422", [C, D]))
+    sim.admin.inject_fault(POSTS, "error_after_create", method="POST", status=500)
+    result.run("5xx looks the pod up by name", "pod", create("p-5xx", [C, D]))
+    result.run("CUDA constraints exclusive", "pod",
+               create("p-cuda", [C], allowed_cuda_versions=["12.8"], min_cuda_version="12.4"))
+    result.run("CUDA floor placed", "pod", create("p-cuda", [C], min_cuda_version="12.4"))
+    refusals = {"every candidate 400", "402 stops", "422 never retried", "CUDA constraints exclusive"}
+    assert not [name for name, row in result.results.items() if row.get("failed") and name not in refusals]
 
     listed = result.task_result("catalog")["gpu_types"]
     assert {A, B}.isdisjoint(gpu["id"] for gpu in listed)

@@ -1,0 +1,56 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, runpod.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Modules run in the test's own process against the simulator, over real HTTP, without ``ansible-playbook``.
+
+For a table whose rows are the collection's own decisions (what ``module_utils`` does with the answers the
+simulator gives), a playbook run adds a module process per row (about 0.4 CPU-s each) and proves nothing more:
+the issue's rule is one test per behaviour, through ``ansible-playbook`` only where Ansible's part is the subject
+(docs/dev/developing.md, "Quick, without tricks"). The module's ``main()`` gets its arguments as a task's module
+would, with the simulator's URLs and key, and builds its own client: only the process, the action plugin and the
+callback are left out, and the playbook tests cover those.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+import pytest
+
+
+class ModuleRuns:
+    """``run(name, module, args)`` runs ``runpod.cloud.<module>`` and keeps its result under ``name``;
+    ``task_result(name)`` reads it back, as ``PlaybookResult.task_result`` does for a playbook's tasks."""
+
+    def __init__(self, sim: Any, capsys: pytest.CaptureFixture[str]) -> None:
+        self.sim = sim
+        self.capsys = capsys
+        self.results: dict[str, dict[str, Any]] = {}
+
+    def run(self, name: str, module: str, args: dict[str, Any], *, check_mode: bool = False) -> dict[str, Any]:
+        from ansible.module_utils.testing import patch_module_args
+
+        code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
+        given = {"api_key": self.sim.api_key, "api_url": self.sim.urls["api_v2"],
+                 "serverless_url": self.sim.urls["serverless"], **args}
+        if check_mode:
+            given["_ansible_check_mode"] = True
+        self.capsys.readouterr()  # what came before is not this module's output
+        with patch_module_args(given), pytest.raises(SystemExit):
+            code.main()
+        out = self.capsys.readouterr().out
+        assert self.sim.api_key not in out, f"{name}: the API key is in the module's output"
+        result = json.loads(out)
+        # ansible-core 2.19 and later print a warning as a summary object; the controller shows its message.
+        result["warnings"] = [_message(warning) for warning in result.get("warnings", [])]
+        self.results[name] = result
+        return result
+
+    def task_result(self, name: str) -> dict[str, Any]:
+        return self.results[name]
+
+
+def _message(warning: Any) -> str:
+    return warning["event"]["msg"] if isinstance(warning, dict) else warning
