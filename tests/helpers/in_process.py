@@ -31,7 +31,8 @@ class ModuleRuns:
         self.capsys = capsys
         self.results: dict[str, dict[str, Any]] = {}
 
-    def run(self, name: str, module: str, args: dict[str, Any], *, check_mode: bool = False) -> dict[str, Any]:
+    def run(self, name: str, module: str, args: dict[str, Any], *, check_mode: bool = False,
+            diff: bool = False) -> dict[str, Any]:
         from ansible.module_utils.testing import patch_module_args
 
         code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
@@ -39,6 +40,8 @@ class ModuleRuns:
                  "serverless_url": self.sim.urls["serverless"], **args}
         if check_mode:
             given["_ansible_check_mode"] = True
+        if diff:
+            given["_ansible_diff"] = True
         self.capsys.readouterr()  # what came before is not this module's output
         with patch_module_args(given), pytest.raises(SystemExit):
             code.main()

@@ -1,12 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""network_volume(_info), container_registry, ssh_key and billing_info against the simulator (real playbook runs).
+"""network_volume(_info), container_registry, ssh_key and billing_info against the simulator.
 
-Each test is one playbook run exercising several steps, so the suite stays lean. The plain walks (check mode, create,
-rerun, absent, absent again, the refusals a real account can show) are the targets' (tests/integration/targets);
-these runs keep what needs the simulator: seeded state (a volume in use, a registry in use, billing records) and the
-request log (a refusal or a rerun that sends nothing).
+The walk of the four modules runs them in this process (helpers.in_process), the ambiguous name in a playbook run.
+The plain walks (check mode, create, rerun, absent, absent again, the refusals a real account can show) are the
+targets' (tests/integration/targets); these runs keep what needs the simulator: seeded state (a volume in use, a
+registry in use, billing records) and the request log (a refusal or a rerun that sends nothing).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from helpers.in_process import ModuleRuns
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -37,102 +38,13 @@ def failed(result, name):
     return task
 
 
-VOLUME_PLAYBOOK = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: create
-      runpod.cloud.network_volume: {name: datasets, size_gb: 20, data_center_id: EU-RO-1, type: STANDARD}
-      register: volume
-    - name: pod mounting the volume
-      runpod.cloud.pod:
-        name: trainer
-        image: ubuntu
-        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
-        data_center_ids: ["{{ volume.network_volume.data_center_id }}"]
-        network_volume_id: "{{ volume.network_volume.id }}"
-        volume_mount_path: /workspace
-        wait: false
-      register: pod
-    - name: grow
-      runpod.cloud.network_volume: {name: datasets, size_gb: 40}
-      diff: true
-    - name: rename by id
-      runpod.cloud.network_volume: {id: "{{ volume.network_volume.id }}", name: datasets-2}
-    - name: shrink refused
-      runpod.cloud.network_volume: {name: datasets-2, size_gb: 30}
-      ignore_errors: true
-    - name: move refused
-      runpod.cloud.network_volume: {name: datasets-2, data_center_id: US-TX-3}
-      ignore_errors: true
-    - name: retype refused
-      runpod.cloud.network_volume: {name: datasets-2, type: HIGH_PERFORMANCE}
-      ignore_errors: true
-    - name: too big refused
-      runpod.cloud.network_volume: {name: other, size_gb: 5000, data_center_id: EU-RO-1}
-      ignore_errors: true
-    - name: delete attached
-      runpod.cloud.network_volume: {name: datasets-2, state: absent}
-      ignore_errors: true
-    - name: info
-      runpod.cloud.network_volume_info: {name: datasets-2}
-    - name: terminate the pod
-      runpod.cloud.pod: {id: "{{ pod.pod.id }}", state: absent}
-    - name: delete
-      runpod.cloud.network_volume: {name: datasets-2, state: absent}
-      diff: true
-    - name: unknown id
-      runpod.cloud.network_volume: {id: nope, size_gb: 10}
-      ignore_errors: true
-"""
-
-
-REGISTRY_PLAYBOOK = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: registry create
-      runpod.cloud.container_registry: {name: hub, username: me, password: first-secret}
-      register: registry
-    - name: registry preview replace
-      runpod.cloud.container_registry: &rotate
-        name: hub
-        username: me
-        password: second-secret
-        update_password: always
-      check_mode: true
-      diff: true
-    - name: registry replace
-      runpod.cloud.container_registry: *rotate
-      diff: true
-      register: replaced
-    - name: registry rename refused
-      runpod.cloud.container_registry: {id: "{{ replaced.container_registry.id }}", name: other}
-      ignore_errors: true
-    - name: registry pod from a private image
-      runpod.cloud.pod: &pod
-        name: private
-        image: me/private:1
-        gpu_type_ids: ["NVIDIA GeForce RTX 4090"]
-        registry_id: "{{ replaced.container_registry.id }}"
-        wait: false
-      register: private_pod
-    - name: registry pod rerun
-      runpod.cloud.pod: *pod
-    - name: registry delete in use
-      runpod.cloud.container_registry: {name: hub, state: absent}
-      ignore_errors: true
-    - name: registry terminate the pod
-      runpod.cloud.pod: {id: "{{ private_pod.pod.id }}", state: absent}
-    - name: registry delete
-      runpod.cloud.container_registry: {name: hub, state: absent}
-"""
-
-
-def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_path):
-    """One playbook run: the network volume lifecycle with a pod mounting it, the container registry's create,
-    replace and refusals, the ssh_key steps (from an account without keys) and billing_info's reports. Request
-    counts are per route, so each part's counts are its own."""
+def test_volume_registry_ssh_key_and_billing_in_one_run(sim, capsys):
+    """The network volume lifecycle with a pod mounting it, the container registry's create, replace and refusals,
+    the ssh_key steps (from an account without keys) and billing_info's reports, one module call a step in this
+    process (helpers.in_process: the modules' own code over real HTTP): the subject is what the modules decide and
+    send; check mode, diff and no_log through Ansible are the playbook tests' (test_secrets,
+    test_wait_progress_controller) and the targets'. Request counts are per route, so each part's counts are its
+    own."""
     yesterday = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(days=1)
     charges = [
         {"kind": "pods", "resource_id": "pod1", "time": (yesterday + timedelta(hours=2)).isoformat(), "gpu": 4.5},
@@ -146,49 +58,60 @@ def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_p
     assert response.status_code == 200, response.text
     day = yesterday.strftime("%Y-%m-%d")
     sim.admin.clear_requests()
-    # The integration account starts with one registered key (conftest); the ssh_key steps start from none:
-    # the first of them empties the list through the API (one PUT, counted below).
-    ssh_reset = {
-        "url": sim.urls["api_v2"] + "/account/ssh-keys",
-        "method": "PUT",
-        "headers": {"Authorization": f"Bearer {sim.api_key}"},
-        "body_format": "json",
-        "body": {"keys": []},
-    }
-    ssh_and_billing = f"""
-    - name: start the ssh_key steps from an account without keys
-      ansible.builtin.uri: {json.dumps(ssh_reset)}
-      no_log: true
-    - name: add
-      runpod.cloud.ssh_key: {{key: "{KEY_A}"}}
-    - name: add two more
-      runpod.cloud.ssh_key:
-        key: |
-          {KEY_B}
-          # a comment line
-          {KEY_C}
-    - name: exclusive
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
-      diff: true
-    - name: exclusive rerun
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", exclusive: true}}
-    - name: absent
-      runpod.cloud.ssh_key: {{key: "{KEY_C}", state: absent}}
-    - name: spend per day
-      runpod.cloud.billing_info: {{kind: all, bucket_size: day, last_n: 2}}
-      register: spend
-    - name: report
-      ansible.builtin.debug:
-        msg: >-
-          GPU spend on {{{{ y.start_time[:10] }}}}:
-          {{{{ '%.2f' | format(y.pod_gpu + y.serverless_gpu + y.cluster_gpu) }}}} USD
-      vars:
-        y: "{{{{ spend.billing.records[0] }}}}"
-    - name: one pod
-      runpod.cloud.billing_info: {{kind: pods, resource_id: pod1, start_time: "{day}", end_time: "{day}T23:59:59Z"}}
-"""
-    result = run_playbook(tmp_path, VOLUME_PLAYBOOK + REGISTRY_PLAYBOOK.split("  tasks:\n", 1)[1] + ssh_and_billing)
-    assert result.rc == 0, result.stdout + result.stderr
+    result = ModuleRuns(sim, capsys)
+    run = result.run
+
+    # The network volume, with a pod mounting it.
+    volume = run("create", "network_volume",
+                 {"name": "datasets", "size_gb": 20, "data_center_id": "EU-RO-1", "type": "STANDARD"})
+    run("pod mounting the volume", "pod", {
+        "name": "trainer", "image": "ubuntu", "gpu_type_ids": ["NVIDIA GeForce RTX 4090"],
+        "data_center_ids": [volume["network_volume"]["data_center_id"]],
+        "network_volume_id": volume["network_volume"]["id"], "volume_mount_path": "/workspace", "wait": False})
+    run("grow", "network_volume", {"name": "datasets", "size_gb": 40}, diff=True)
+    run("rename by id", "network_volume", {"id": volume["network_volume"]["id"], "name": "datasets-2"})
+    run("shrink refused", "network_volume", {"name": "datasets-2", "size_gb": 30})
+    run("move refused", "network_volume", {"name": "datasets-2", "data_center_id": "US-TX-3"})
+    run("retype refused", "network_volume", {"name": "datasets-2", "type": "HIGH_PERFORMANCE"})
+    run("too big refused", "network_volume", {"name": "other", "size_gb": 5000, "data_center_id": "EU-RO-1"})
+    run("delete attached", "network_volume", {"name": "datasets-2", "state": "absent"})
+    run("info", "network_volume_info", {"name": "datasets-2"})
+    run("terminate the pod", "pod", {"id": result.task_result("pod mounting the volume")["pod"]["id"],
+                                     "state": "absent"})
+    run("delete", "network_volume", {"name": "datasets-2", "state": "absent"}, diff=True)
+    run("unknown id", "network_volume", {"id": "nope", "size_gb": 10})
+
+    # The container registry.
+    run("registry create", "container_registry", {"name": "hub", "username": "me", "password": "first-secret"})
+    rotate = {"name": "hub", "username": "me", "password": "second-secret", "update_password": "always"}
+    run("registry preview replace", "container_registry", rotate, check_mode=True, diff=True)
+    replaced_id = run("registry replace", "container_registry", rotate, diff=True)["container_registry"]["id"]
+    run("registry rename refused", "container_registry", {"id": replaced_id, "name": "other"})
+    private = {"name": "private", "image": "me/private:1", "gpu_type_ids": ["NVIDIA GeForce RTX 4090"],
+               "registry_id": replaced_id, "wait": False}
+    run("registry pod from a private image", "pod", private)
+    run("registry pod rerun", "pod", private)
+    run("registry delete in use", "container_registry", {"name": "hub", "state": "absent"})
+    run("registry terminate the pod", "pod", {
+        "id": result.task_result("registry pod from a private image")["pod"]["id"], "state": "absent"})
+    run("registry delete", "container_registry", {"name": "hub", "state": "absent"})
+
+    # The ssh_key steps start from an account without keys (conftest registered one): one PUT, counted below.
+    with api(sim) as client:
+        assert client.put("/account/ssh-keys", json={"keys": []}).status_code in (200, 204)
+    run("add", "ssh_key", {"key": KEY_A})
+    run("add two more", "ssh_key", {"key": f"{KEY_B}\n# a comment line\n{KEY_C}\n"})
+    run("exclusive", "ssh_key", {"key": KEY_C, "exclusive": True}, diff=True)
+    run("exclusive rerun", "ssh_key", {"key": KEY_C, "exclusive": True})
+    run("absent", "ssh_key", {"key": KEY_C, "state": "absent"})
+
+    # billing_info.
+    run("spend per day", "billing_info", {"kind": "all", "bucket_size": "day", "last_n": 2})
+    run("one pod", "billing_info",
+        {"kind": "pods", "resource_id": "pod1", "start_time": day, "end_time": f"{day}T23:59:59Z"})
+    refusals = {"shrink refused", "move refused", "retype refused", "too big refused", "delete attached",
+                "unknown id", "registry rename refused", "registry delete in use"}
+    assert not [name for name, step in result.results.items() if step.get("failed") and name not in refusals]
 
     # --- network volume
 
@@ -240,7 +163,8 @@ def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_p
     new_id = replaced["container_registry"]["id"]
     assert new_id != old_id and replaced["replaced_id"] == old_id
     assert replaced["diff"]["after"] == {"id": new_id, "name": "hub", "credential": "replaced"}
-    assert "second-secret" not in result.stdout + result.stderr and "first-secret" not in result.stdout
+    shown = json.dumps(result.results)
+    assert "second-secret" not in shown and "first-secret" not in shown
     assert failed(result, "registry rename refused")["code"] == "bad_request"
 
     assert result.task_result("registry pod rerun")["changed"] is False
@@ -264,8 +188,9 @@ def test_volume_registry_ssh_key_and_billing_in_one_run(sim, run_playbook, tmp_p
     assert sim.admin.count("PUT", r"^/v2/account/ssh-keys$") == 5
 
     # --- billing_info
-    report = result.task_result("report")
-    assert report["msg"] == f"GPU spend on {day}: 7.75 USD"
+    first = result.task_result("spend per day")["billing"]["records"][0]
+    report = f"GPU spend on {first['start_time'][:10]}: {first['pod_gpu'] + first['serverless_gpu'] + first['cluster_gpu']:.2f} USD"  # noqa: E501
+    assert report == f"GPU spend on {day}: 7.75 USD"
     spend = result.task_result("spend per day")["billing"]
     assert spend["kind"] == "all" and len(spend["records"]) == 2
     assert spend["records"][0]["total"] == pytest.approx(4.5 + 1.25 + 0.5 + 2 + 0.25 + 0.75)
