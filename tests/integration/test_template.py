@@ -1,75 +1,29 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.template against the simulator, with real ansible-playbook runs."""
+"""runpod.cloud.template against the simulator: the module's decisions, in the test's process."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
+from helpers.in_process import ModuleRuns
 
 pytestmark = pytest.mark.timeout(180)
 
 PREFIX = "/v2/templates"
 
 
-PLAYBOOK = """
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: create
-      runpod.cloud.template: &tpl
-        name: hello-worker
-        image: runpod/serverless-hello-world:1
-        serverless: true
-        container_disk_gb: 10
-        env: {MODEL: tiny, THREADS: 4}
-        ports: [8000/http]
-        docker_args: python handler.py --port 8000
-      diff: true
-    - name: rerun with reordered ports and image only
-      runpod.cloud.template:
-        name: hello-worker
-        image: runpod/serverless-hello-world:1
-    - name: preview update
-      runpod.cloud.template:
-        <<: *tpl
-        image: runpod/serverless-hello-world:2
-        env: {MODEL: large, THREADS: 4}
-      check_mode: true
-      diff: true
-    - name: update
-      runpod.cloud.template:
-        <<: *tpl
-        image: runpod/serverless-hello-world:2
-        env: {MODEL: large, THREADS: 4}
-      diff: true
-    - name: delete
-      runpod.cloud.template:
-        name: hello-worker
-        state: absent
-      diff: true
-    - name: template
-      runpod.cloud.template: {name: busy, image: "runpod/serverless-hello-world:1", serverless: true}
-      register: tpl
-    - name: endpoint
-      runpod.cloud.endpoint:
-        name: busy-ep
-        template_id: "{{ tpl.template.id }}"
-        gpu_type_ids: [NVIDIA L4]
-    - name: delete busy
-      runpod.cloud.template: {name: busy, state: absent}
-      ignore_errors: true
-    - name: update twin
-      runpod.cloud.template: {name: twin, image: alpine}
-      ignore_errors: true
-"""
+TPL = {"name": "hello-worker", "image": "runpod/serverless-hello-world:1", "serverless": True, "container_disk_gb": 10,
+       "env": {"MODEL": "tiny", "THREADS": 4}, "ports": ["8000/http"], "docker_args": "python handler.py --port 8000"}
+NEXT = {**TPL, "image": "runpod/serverless-hello-world:2", "env": {"MODEL": "large", "THREADS": 4}}
 
 
-def test_template_lifecycle_in_use_and_duplicate_names(sim, run_playbook, tmp_path):
-    """One run: hello-worker's create, update and delete with their diffs and request counts (a rerun with the
-    ports in another order and the check-mode update send nothing; the whole walk with its reruns is the template
-    target's, tests/integration/targets/template), then a template an endpoint uses is not deleted and says why,
+def test_template_lifecycle_in_use_and_duplicate_names(sim, capsys):
+    """One walk, each step a module call in this process (helpers.in_process: the module's own code over real
+    HTTP; the template target walks it through ansible-playbook, tests/integration/targets/template):
+    hello-worker's create, update and delete with their diffs and request counts (a rerun with the ports in another
+    order and the check-mode update send nothing), then a template an endpoint uses is not deleted and says why,
     then a name two templates share is refused with their ids."""
     # REST v2 states no uniqueness rule, so duplicates can exist there; the module must not guess.
     headers = {"Authorization": f"Bearer {sim.api_key}"}
@@ -79,8 +33,21 @@ def test_template_lifecycle_in_use_and_duplicate_names(sim, run_playbook, tmp_pa
         for _ignored in range(2)
     )
     sim.admin.clear_requests()
-    result = run_playbook(tmp_path, PLAYBOOK)
-    assert result.rc == 0, result.stdout + result.stderr
+    result = ModuleRuns(sim, capsys)
+    result.run("create", "template", TPL, diff=True)
+    result.run("rerun with reordered ports and image only", "template",
+               {"name": "hello-worker", "image": "runpod/serverless-hello-world:1"})
+    result.run("preview update", "template", NEXT, check_mode=True, diff=True)
+    result.run("update", "template", NEXT, diff=True)
+    result.run("delete", "template", {"name": "hello-worker", "state": "absent"}, diff=True)
+    busy = result.run("template", "template",
+                      {"name": "busy", "image": "runpod/serverless-hello-world:1", "serverless": True})
+    result.run("endpoint", "endpoint",
+               {"name": "busy-ep", "template_id": busy["template"]["id"], "gpu_type_ids": ["NVIDIA L4"]})
+    result.run("delete busy", "template", {"name": "busy", "state": "absent"})
+    result.run("update twin", "template", {"name": "twin", "image": "alpine"})
+    refusals = {"delete busy", "update twin"}
+    assert not [name for name, step in result.results.items() if step.get("failed") and name not in refusals]
     prefix = PREFIX
 
     created = result.task_result("create")
