@@ -411,18 +411,24 @@ def run_module(module: Any, backend: Any, capsys: Any, monkeypatch: Any, *, chec
                diff: bool = False, **args: Any) -> dict[str, Any]:
     """Run ``module.main()`` with ``args`` against ``backend`` (``None``: building one fails the test) and
     return its parsed result; the API key it is given never appears in the output."""
-    from ansible.module_utils.testing import patch_module_args
-
     install_backend(monkeypatch, backend)
     args = {"api_key": UNIT_API_KEY, **args}  # a test may pass api_key="" (no key)
-    if check_mode:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    with patch_module_args(args), pytest.raises(SystemExit):
+    return module_result(module, args, capsys, check_mode=check_mode, diff=diff)
+
+
+def module_result(module: Any, args: dict[str, Any], capsys: Any, *, check_mode: bool = False,
+                  diff: bool = False) -> dict[str, Any]:
+    """``module.main()`` run here with ``args`` as a task's module gets them: its parsed result, in which the
+    ``api_key`` it was given never appears."""
+    from ansible.module_utils.testing import patch_module_args
+
+    given = {**args, **({"_ansible_check_mode": True} if check_mode else {}),
+             **({"_ansible_diff": True} if diff else {})}
+    capsys.readouterr()  # what came before is not this module's output
+    with patch_module_args(given), pytest.raises(SystemExit):
         module.main()
     out = capsys.readouterr().out
-    assert UNIT_API_KEY not in out
+    assert not args.get("api_key") or args["api_key"] not in out, "the API key is in the module's output"
     return json.loads(out)
 
 

@@ -16,10 +16,11 @@ the controller's display instead of the result, so a row that warns runs as a ta
 from __future__ import annotations
 
 import importlib
-import json
 from typing import Any
 
 import pytest
+
+from helpers.fakes import module_result
 
 
 class ModuleRuns:
@@ -33,21 +34,10 @@ class ModuleRuns:
 
     def run(self, name: str, module: str, args: dict[str, Any], *, check_mode: bool = False,
             diff: bool = False) -> dict[str, Any]:
-        from ansible.module_utils.testing import patch_module_args
-
         code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
         given = {"api_key": self.sim.api_key, "api_url": self.sim.urls["api_v2"],
                  "serverless_url": self.sim.urls["serverless"], **args}
-        if check_mode:
-            given["_ansible_check_mode"] = True
-        if diff:
-            given["_ansible_diff"] = True
-        self.capsys.readouterr()  # what came before is not this module's output
-        with patch_module_args(given), pytest.raises(SystemExit):
-            code.main()
-        out = self.capsys.readouterr().out
-        assert self.sim.api_key not in out, f"{name}: the API key is in the module's output"
-        self.results[name] = json.loads(out)
+        self.results[name] = module_result(code, given, self.capsys, check_mode=check_mode, diff=diff)
         return self.results[name]
 
     def task_result(self, name: str) -> dict[str, Any]:
