@@ -41,19 +41,12 @@ def _results(run, tasks):
     return {name: normalise(result, found) for name, result in results.items()}
 
 
-def _both_paths(sim, run_playbook, tmp_path, text, configure, steer_live=None):
-    """The playbook on the controller path, then (after a reset) with the module waiting by itself.
-    ``steer_live(bg)``, if given, acts on the controller path's run while it runs (``configure(live=True)``)."""
+def _both_paths(sim, run_playbook, tmp_path, text, configure):
+    """The playbook on the controller path, then (after a reset) with the module waiting by itself."""
     for part in ("controller", "module"):
         (tmp_path / part).mkdir()
-    if steer_live is None:
-        configure()
-        live = run_playbook(tmp_path / "controller", text)
-    else:
-        configure(live=True)
-        bg = Background(sim, tmp_path / "controller", text)
-        steer_live(bg)
-        live = bg.result(timeout=300)
+    configure()
+    live = run_playbook(tmp_path / "controller", text)
     assert live.report is not None, live.stdout[-4000:] + live.stderr[-2000:]
     fresh_account(sim)
     configure()
@@ -108,27 +101,13 @@ def _endpoint_playbook(admin):
     )
 
 
-def _boot_once_polled(sim, bg, name, timeout=120.0):
-    """End the boot of endpoint ``name``'s workers once the wait has read its health twice while they booted: the
-    wait then sees at least two states, however long the machine took to reach it. (With a fixed boot delay, a
-    loaded machine reached the first read after the worker was up: one state.)"""
-
-    def health_read_twice():
-        listed = _api_get(sim, "serverless").json().get("endpoints") or []
-        found = [endpoint for endpoint in listed if endpoint and endpoint["name"] == name]
-        return found[0]["id"] if found and sim.admin.count("GET", rf"/{found[0]['id']}/health$") >= 2 else None
-
-    endpoint_id = bg.until(health_read_twice, timeout=timeout, what=f"the wait read {name}'s health twice")
-    sim.admin.boot_workers(endpoint_id)
-
-
 def test_endpoint_progress_lines_and_the_same_results_on_both_paths(sim, run_playbook, tmp_path):
-    def configure(live=False):
-        # A worker boots in 2 s (initializing, then idle); on the controller path it boots when the test says.
-        sim.admin.configure(worker_boot_delay=FOREVER if live else 100)
+    def configure():
+        # A worker boots (initializing, then idle) at its endpoint's third /health read, on both paths: the wait
+        # sees at least two states however loaded the machine is, and both reads of a poll see the same worker.
+        sim.admin.configure(worker_boot_delay=FOREVER, worker_boot_health_reads=3)
 
-    live, plain = _both_paths(sim, run_playbook, tmp_path, _endpoint_playbook(sim.urls["admin"]), configure,
-                              steer_live=lambda bg: _boot_once_polled(sim, bg, "ok-ep"))
+    live, plain = _both_paths(sim, run_playbook, tmp_path, _endpoint_playbook(sim.urls["admin"]), configure)
     assert live.rc == 0 and plain.rc == 0, live.stdout[-3000:] + plain.stdout[-3000:]
 
     ok = live.task_result("ok")

@@ -396,16 +396,7 @@ async def boot_workers(sim: Sim, ctx: Ctx) -> Reply:
     """End the boot (``worker_boot_delay``) of every allocated worker now; an old worker a booted replacement
     stands in for retires now too. A test steps the lifecycle instead of racing the scaled clock."""
     endpoint = _endpoint(sim, ctx)
-    now = sim.store.now()
-    booted = set()
-    for worker in sim.store.live_workers(endpoint):
-        if worker.ready_at > now:
-            worker.ready_at = now
-            booted.add(worker.id)
-    for worker in endpoint.workers:
-        if worker.replaced_by in booted:
-            worker.retire_at = now
-    sim.store.live_workers(endpoint)  # drops the retired ones
+    sim.store.boot_workers(endpoint)
     return Reply(200, views.workers_v2(sim.store, endpoint))
 
 

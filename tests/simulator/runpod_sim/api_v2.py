@@ -572,4 +572,5 @@ async def endpoint_health(sim: Sim, ctx: Ctx) -> Reply:
             detail = entry.get("error") or ("endpoint not found" if entry["status"] == 404 else "upstream error")
             return Reply(int(entry["status"]), {"error": detail})
         return Reply(200, {key: value for key, value in entry.items() if key != "status"})
+    store.count_health_read(endpoint)
     return Reply(200, views.health(store, endpoint))

@@ -127,6 +127,10 @@ class SimConfig:
     ssh_login: str = "key"
     propagation_lag: float = 3.0
     worker_boot_delay: float = 5.0
+    # 0 (default): off. N > 0: a worker that boots ends its boot at its endpoint's Nth /health read while it boots,
+    # before that read is answered, so a test steps the boot to a poll of the wait instead of racing the clock
+    # (then both of one poll's reads, /health and the worker list, see it booted).
+    worker_boot_health_reads: int = 0
     # How long a REST v2 pod create takes to answer; RunPod needs about a second. Creates overlap:
     # each waits on its own, and the store is changed only after the wait, in one step (no await inside).
     create_latency: float = 1.0
@@ -252,7 +256,13 @@ def apply_config(config: SimConfig, changes: Any) -> None:
             if not isinstance(value, dict):
                 raise ConfigError("name_overrides must be an object of pod name -> overrides")
             value = {str(name): validate_pod_overrides(item) for name, item in value.items()}
-        elif key in ("rate_limit_per_minute", "rate_limit_per_hour", "rate_limit_per_day", "gpu_stock_default"):
+        elif key in (
+            "rate_limit_per_minute",
+            "rate_limit_per_hour",
+            "rate_limit_per_day",
+            "gpu_stock_default",
+            "worker_boot_health_reads",
+        ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ConfigError(f"{key} must be a non-negative integer")
         elif key == "gpu_stock":
@@ -453,6 +463,7 @@ class Endpoint:
     network_volumes: list[str] = field(default_factory=list)
     workers: list[Worker] = field(default_factory=list)
     health_sequence: list[Any] = field(default_factory=list)
+    health_reads_while_booting: int = 0  # counted for worker_boot_health_reads
     version: int = 1
     # Release history, oldest first: {"id", "version", "source", "buildId", "createdAt" (epoch), "diff"}.
     releases: list[dict[str, Any]] = field(default_factory=list)
@@ -878,6 +889,32 @@ class Store:
             replacement = self._new_worker(endpoint, now + index * step)
             worker.retire_at, worker.replaced_by = replacement.ready_at, replacement.id
             endpoint.workers.append(replacement)
+
+    def boot_workers(self, endpoint: Endpoint) -> set[str]:
+        """End the boot of every allocated worker now; an old worker a booted replacement stands in for retires now
+        too. Returns the ids of the workers booted."""
+        now = self.now()
+        booted = set()
+        for worker in self.live_workers(endpoint):
+            if worker.ready_at > now:
+                worker.ready_at = now
+                booted.add(worker.id)
+        for worker in endpoint.workers:
+            if worker.replaced_by in booted:
+                worker.retire_at = now
+        self.live_workers(endpoint)  # drops the retired ones
+        return booted
+
+    def count_health_read(self, endpoint: Endpoint) -> None:
+        """A /health read: with worker_boot_health_reads set, the Nth read while a worker boots ends the boot."""
+        reads = self.config.worker_boot_health_reads
+        now = self.now()
+        if not reads or not any(worker.ready_at > now for worker in self.live_workers(endpoint)):
+            return
+        endpoint.health_reads_while_booting += 1
+        if endpoint.health_reads_while_booting >= reads:
+            endpoint.health_reads_while_booting = 0
+            self.boot_workers(endpoint)
 
     def worker_status(self, worker: Worker) -> str:
         if worker.status_override:

@@ -124,6 +124,25 @@ def test_serverless_health_propagation_workers_and_sequence(sim, v2):
     assert httpx.get(health_url, headers=headers).status_code == 404
 
 
+def test_worker_boot_health_reads_boots_at_the_nth_read_before_answering(sim, v2):
+    # The boot ends at the second /health read while the worker boots, before that read is answered, so that read
+    # and the worker list after it agree; reads of an endpoint whose workers all run count nothing.
+    sim.admin.configure(propagation_lag=0, worker_boot_delay=1_000_000, worker_boot_health_reads=2)
+    body = {"name": "e", "type": "QUEUE", "image": "worker:1", "gpu": {"pools": ["ADA_24"]}, "workers": {"min": 1},
+            "scaling": {"type": "QUEUE_DELAY", "queueDelay": 4}}
+    endpoint = v2.post("/serverless", json=body).json()
+    health_url = f"{sim.urls['serverless']}/{endpoint['id']}/health"
+    headers = {"Authorization": f"Bearer {sim.api_key}"}
+    booting = httpx.get(health_url, headers=headers).json()["workers"]
+    assert (booting["running"], booting["ready"]) == (1, 0)
+    booted = httpx.get(health_url, headers=headers).json()["workers"]
+    assert (booted["running"], booted["ready"], booted["idle"]) == (0, 1, 1)
+    assert v2.get(f"/serverless/{endpoint['id']}/workers").json()["summary"]["idle"] == 1
+    assert httpx.get(health_url, headers=headers).json()["workers"]["ready"] == 1
+    with pytest.raises(SimAdminError, match="worker_boot_health_reads must be a non-negative integer"):
+        sim.admin.configure(worker_boot_health_reads=1.5)
+
+
 def test_serverless_workers_min_zero_never_ready(sim, v2):
     endpoint = v2.post(
         "/serverless",
