@@ -381,14 +381,16 @@ def test_interrupts_outside_the_wait_still_name_the_pod_and_ctrl_c_keeps_it(sim,
     """SIGTERM while the create is in flight: the pod it made is reported. Ctrl-C on ansible-playbook: kept."""
     for part in ("term", "int", "rerun"):
         (tmp_path / part).mkdir()
-    sim.admin.inject_fault(LIST_ROUTE, "delay", method="POST", seconds=2.0)
+    # The create is held in the simulator (a barrier for two, listed until deleted: count 2) until the signal is
+    # sent, so the signal always lands while the create is in flight. (The request log shows a request once
+    # answered: a signal sent then could reach a module that had already returned.)
+    hold = sim.admin.inject_fault(LIST_ROUTE, "hold", method="POST", parties=2, timeout=120, count=2)
     bg = Background(sim, tmp_path / "term", play(pod_task("create", wait_args())))
     module = bg.module_pid()
-    deadline = time.monotonic() + 30
-    while not any(entry["method"] == "POST" for entry in sim.admin.requests()):
-        assert time.monotonic() < deadline and bg.process.poll() is None
-        time.sleep(0.05)
+    bg.until(lambda: any(rule["id"] == hold["id"] and rule["waiting"] == 1 for rule in sim.admin.faults()),
+             timeout=30, what="the create held in the simulator")
     os.kill(module, signal.SIGTERM)
+    sim.admin.delete_fault(hold["id"])
     outcome = bg.result().task_result("create")
     (pod_id,) = [pod["id"] for pod in sim.admin.pods()]
     assert outcome["failed"] is True and outcome["changed"] is True and outcome["code"] == "interrupted"

@@ -75,8 +75,14 @@ class FaultRule:
             "remaining": self.remaining,
             "expires_in": None if self.expires_at is None else max(0.0, self.expires_at - time.monotonic()),
             "hits": self.hits,
+            **({"waiting": self.waiting} if self.kind == "hold" else {}),
             **self.params,
         }
+
+    def release(self) -> None:
+        """Let every request a ``hold`` rule holds go on (the rule is being removed)."""
+        if self.gate is not None:
+            self.gate.set()
 
 
 class FaultBook:
@@ -85,6 +91,8 @@ class FaultBook:
         self._ids = itertools.count(1)
 
     def clear(self) -> None:
+        for rule in self.rules:
+            rule.release()
         self.rules.clear()
 
     def add(self, spec: Any) -> FaultRule:
@@ -134,9 +142,12 @@ class FaultBook:
         return rule
 
     def remove(self, rule_id: int) -> bool:
-        before = len(self.rules)
+        """Remove a rule; the requests a removed ``hold`` holds go on."""
+        removed = [rule for rule in self.rules if rule.id == rule_id]
+        for rule in removed:
+            rule.release()
         self.rules = [rule for rule in self.rules if rule.id != rule_id]
-        return len(self.rules) != before
+        return bool(removed)
 
     def take(self, method: str, path: str) -> list[FaultRule]:
         """Consume one use of every active rule matching this request."""

@@ -135,6 +135,10 @@ class SimAdmin:
     def clear_faults(self) -> None:
         self._call("DELETE", "/faults")
 
+    def delete_fault(self, fault_id: int) -> None:
+        """Remove one fault; the requests a ``hold`` fault holds go on."""
+        self._call("DELETE", f"/faults/{fault_id}")
+
     def health_sequence(self, endpoint_id: str, sequence: list[dict[str, Any]]) -> dict[str, Any]:
         """Script ``/health``: each entry is a body ({"workers": {...}}) or {"status": 404}; the last one repeats."""
         return self._call("POST", f"/endpoints/{endpoint_id}/health-sequence", {"sequence": sequence})

@@ -71,6 +71,19 @@ def test_hold_fault_lets_requests_go_only_together(sim, v2):
         sim.admin.inject_fault(r"/v2/pods", "hold", parties=0)
 
 
+def test_a_hold_shows_what_it_holds_and_deleting_it_lets_them_go_on(sim, v2):
+    """The way a test acts while a request is in flight: it sees the request held, acts, deletes the fault."""
+    hold = sim.admin.inject_fault(r"/v2/pods", "hold", method="GET", parties=2, count=2, timeout=120)
+    answered = []
+    first = threading.Thread(target=lambda: answered.append(v2.get("/pods").status_code))
+    first.start()
+    wait_for(lambda: [rule["waiting"] for rule in sim.admin.faults()] == [1])
+    assert answered == []
+    sim.admin.delete_fault(hold["id"])
+    first.join(10)
+    assert answered == [200] and sim.admin.faults() == []
+
+
 def test_malformed_body(sim, v2, create_pod):
     create_pod()
     sim.admin.inject_fault(r"/v2/pods", "malformed", method="GET")
