@@ -30,8 +30,9 @@ ALL = (*PODS, *FLEET)
 ROLE = "runpod.cloud.hosts : "  # prefix of the role's task names in the report
 
 
-def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None) -> str:
-    """The role over ``pods`` (hosts_pods YAML lines; default: PODS and FLEET_ENTRY), then the hand-off play."""
+def role_playbook(work_dir: Path, state: str = "present", pods: str | None = None, handoff: bool = True) -> str:
+    """The role over ``pods`` (hosts_pods YAML lines; default: PODS and FLEET_ENTRY), then (present, unless
+    ``handoff`` is false) the hand-off play."""
     pods = pods or "\n".join(
         f"""          - name: {name}
             image: runpod/base:0.6.2-cuda12.4.1
@@ -54,7 +55,7 @@ def role_playbook(work_dir: Path, state: str = "present", pods: str | None = Non
       ansible.builtin.debug:
         msg: "{{ ansible_ssh_common_args }}"
 """
-        if state == "present"
+        if state == "present" and handoff
         else ""
     )
     return f"""
@@ -199,10 +200,11 @@ def test_duplicate_pod_names_are_refused_before_any_api_call(sim, run_playbook, 
 
 @pytest.mark.core
 def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_path):
-    # No hosts_api_key, no RUNPOD_API_KEY: the key is only in the play's module_defaults. The role omits api_key,
+    # No hosts_api_key, no RUNPOD_API_KEY: the key is only in each play's module_defaults. The role omits api_key,
     # so Ansible fills it from module_defaults: per module (pod and pod_info, the modules the create and its wait
-    # use) for the create, for the collection's action group for the delete. (That group defaults reach every
-    # module is tests/ecosystem/test_module_defaults.py's.)
+    # use) in the play that creates, for the collection's action group in the play that deletes (one run, two
+    # plays; the hand-off is the other test's). (That group defaults reach every module is
+    # tests/ecosystem/test_module_defaults.py's.)
     work_dir = tmp_path / "keys"
     pods = f"""          - name: role-defaults
             image: runpod/base:0.6.2-cuda12.4.1
@@ -216,15 +218,14 @@ def test_the_api_key_can_come_from_module_defaults_only(sim, run_playbook, tmp_p
         defaults = "  module_defaults:\n" + "".join(f"    {name}:\n      api_key: {sim.api_key}\n" for name in modules)
         return text.replace(head, "  gather_facts: false\n" + defaults + "  tasks:\n", 1)
 
-    first = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, pods=pods),
-                                                 ["runpod.cloud.pod", "runpod.cloud.pod_info"]), env=env)
-    assert first.rc == 0, first.stdout[-4000:] + first.stderr[-2000:]
-    result = first.task_result("Show the role result")["hosts_result"]
-    assert [pod["name"] for pod in result["pods"]] == ["role-defaults"] and result["pods"][0]["ssh"] is not None
-    assert [pod["name"] for pod in live(sim, "pods")] == ["role-defaults"]
-    removed = run_playbook(tmp_path, with_defaults(role_playbook(work_dir, "absent", pods=pods),
-                                                   ["group/runpod.cloud.all"]), env=env)
-    assert removed.rc == 0, removed.stdout[-4000:] + removed.stderr[-2000:]
+    create = with_defaults(role_playbook(work_dir, pods=pods, handoff=False),
+                           ["runpod.cloud.pod", "runpod.cloud.pod_info"])
+    delete = with_defaults(role_playbook(work_dir, "absent", pods=pods), ["group/runpod.cloud.all"])
+    run = run_playbook(tmp_path, create + delete, env=env)
+    assert run.rc == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    created, deleted = (entry["hosts_result"] for entry in run.task_results("Show the role result"))
+    assert [pod["name"] for pod in created["pods"]] == ["role-defaults"] and created["pods"][0]["ssh"] is not None
+    assert created["created"] == ["role-defaults"] and deleted["deleted"] == ["role-defaults"]
+    assert sim.admin.count("POST", r"^/v2/pods$") == 1 and sim.admin.count("DELETE", r"^/v2/pods/") == 1
     assert live(sim, "pods") == []
-    for run in (first, removed):
-        assert sim.api_key not in run.stdout + run.stderr
+    assert sim.api_key not in run.stdout + run.stderr
