@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers.in_process import ModuleRuns
+from helpers.playbooks import module_task
+from helpers.playbooks import play as one_play
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -24,6 +27,7 @@ def play(tasks: str, **extra_vars) -> str:
     return header + "  tasks:\n" + tasks
 
 
+TEMPLATE = {"name": "worker-tpl", "image": "runpod/serverless-hello-world:latest", "serverless": True}
 TEMPLATE_TASK = """
     - name: template
       runpod.cloud.template:
@@ -77,90 +81,40 @@ def health_gets(sim, endpoint_id):
     return sim.admin.count("GET", rf"^/invoke/v2/{endpoint_id}/health$")
 
 
-# After the lifecycle's delete, on endpoints of their own (named, other): a rename by id, refused onto a name taken.
-RENAME_TASKS = f"""
-    - name: first
-      runpod.cloud.endpoint: &named
-        name: named
-        template_id: "{{{{ tpl.template.id }}}}"
-        gpu_type_ids: {json.dumps(GPUS)}
-    - name: second
-      runpod.cloud.endpoint:
-        <<: *named
-        name: other
-      register: second
-    - name: onto named
-      runpod.cloud.endpoint:
-        id: "{{{{ second.endpoint.id }}}}"
-        name: named
-      ignore_errors: true
-    - name: rename
-      runpod.cloud.endpoint:
-        id: "{{{{ second.endpoint.id }}}}"
-        name: other-2
-      diff: true
-"""
-
-
-def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_playbook, tmp_path):
-    """One run: endpoint ep's lifecycle (check mode, create and wait, rerun, update, info, delete), then a rename by
-    id on two endpoints of their own, never onto another endpoint's name."""
-    tasks = TEMPLATE_TASK + f"""
-    - name: preview
-      runpod.cloud.endpoint: &ep
-        name: ep
-        template_id: "{{{{ tpl.template.id }}}}"
-        gpu_type_ids: {json.dumps(GPUS)}
-        workers_min: 1
-        workers_max: 3
-        idle_timeout: 5
-        scaler_type: QUEUE_DELAY
-        scaler_value: 4
-        execution_timeout_ms: 600000
-        data_center_ids: [EU-RO-1]
-        wait: true
-      check_mode: true
-      diff: true
-    - name: create
-      runpod.cloud.endpoint:
-        <<: *ep
-        wait: true
-        wait_interval: 100ms
-        wait_timeout: 30s
-    - name: rerun
-      runpod.cloud.endpoint: *ep
-    - name: update
-      runpod.cloud.endpoint:
-        <<: *ep
-        wait: false
-        workers_max: 5
-        idle_timeout: 7
-      diff: true
-    - name: rerun update
-      runpod.cloud.endpoint:
-        <<: *ep
-        wait: false
-        workers_max: 5
-        idle_timeout: 7
-    - name: info
-      runpod.cloud.endpoint_info:
-        name: ep
-    - name: info all
-      runpod.cloud.endpoint_info:
-    - name: info unknown id
-      runpod.cloud.endpoint_info:
-        id: nope-nope
-    - name: delete
-      runpod.cloud.endpoint:
-        name: ep
-        state: absent
-    - name: delete again
-      runpod.cloud.endpoint:
-        name: ep
-        state: absent
-""" + RENAME_TASKS
-    result = run_playbook(tmp_path, play(tasks))
-    assert result.rc == 0, result.stdout + result.stderr
+def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_playbook, capsys, tmp_path):
+    """Endpoint ep's lifecycle (check mode, create and wait, rerun, update, info, delete), then a rename by id on
+    two endpoints of their own, never onto another endpoint's name. Each step is a module call in this process
+    (helpers.in_process: the module's own code over real HTTP) but the create, a task of its own: its check that
+    the wait warns of nothing is a warning's (one in this process could go to a display). The endpoint target walks
+    check mode, diff, the create's wait and the rerun through ansible-playbook (tests/integration/targets/endpoint),
+    test_wait_progress_services the wait on both paths."""
+    result = ModuleRuns(sim, capsys)
+    run = result.run
+    template_id = run("template", "template", TEMPLATE)["template"]["id"]
+    ep = {"name": "ep", "template_id": template_id, "gpu_type_ids": GPUS, "workers_min": 1, "workers_max": 3,
+          "idle_timeout": 5, "scaler_type": "QUEUE_DELAY", "scaler_value": 4, "execution_timeout_ms": 600000,
+          "data_center_ids": ["EU-RO-1"], "wait": True}
+    run("preview", "endpoint", ep, check_mode=True, diff=True)
+    create = {**ep, "wait_interval": "100ms", "wait_timeout": "30s"}
+    played = run_playbook(tmp_path, one_play(module_task("endpoint", "create", create)))
+    assert played.rc == 0, played.stdout + played.stderr
+    run("rerun", "endpoint", ep)
+    updated = {**ep, "wait": False, "workers_max": 5, "idle_timeout": 7}
+    run("update", "endpoint", updated, diff=True)
+    run("rerun update", "endpoint", updated)
+    run("info", "endpoint_info", {"name": "ep"})
+    run("info all", "endpoint_info", {})
+    run("info unknown id", "endpoint_info", {"id": "nope-nope"})
+    run("delete", "endpoint", {"name": "ep", "state": "absent"})
+    run("delete again", "endpoint", {"name": "ep", "state": "absent"})
+    # After the lifecycle's delete, on endpoints of their own (named, other): a rename by id, refused onto a name
+    # taken.
+    named = {"name": "named", "template_id": template_id, "gpu_type_ids": GPUS}
+    run("first", "endpoint", named)
+    second = run("second", "endpoint", {**named, "name": "other"})["endpoint"]["id"]
+    run("onto named", "endpoint", {"id": second, "name": "named"})
+    run("rename", "endpoint", {"id": second, "name": "other-2"}, diff=True)
+    assert not [name for name, step in result.results.items() if step.get("failed") and name != "onto named"]
     prefix = PREFIX
 
     preview = result.task_result("preview")
@@ -170,7 +124,7 @@ def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_play
     assert preview["diff"]["after"]["workers_min"] == 1
     assert "ready_signal" not in preview  # check mode never waits
 
-    created = result.task_result("create")
+    created = played.task_result("create")
     endpoint = created["endpoint"]
     assert created["changed"] is True
     assert endpoint["id"] and endpoint["name"] == "ep"
@@ -226,14 +180,12 @@ def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_play
     assert sim.admin.count("POST", rf"^{prefix}$") == 1 + 2
     assert sim.admin.count("PATCH", rf"^{prefix}/{endpoint['id']}$") == 1
     assert sim.admin.count("DELETE", rf"^{prefix}/") == 1
-    # Health reads: the wait's polls plus one per endpoint_info listing that found the endpoint.
     # Health reads: the waits' polls (the rerun waits too, ready at once) plus one per endpoint_info hit.
     assert rerun["wait"]["polls"] == 1 and rerun["ready_signal"] == created["ready_signal"]
     assert health_gets(sim, endpoint["id"]) == created["wait"]["polls"] + 1 + 2
 
     # A rename by id, never onto another endpoint's name.
     first = result.task_result("first")["endpoint"]["id"]
-    second = result.task_result("second")["endpoint"]["id"]
     # Two endpoints named alike would make every later task using the name fail as ambiguous: refused.
     refused = result.task_result("onto named")
     assert refused["failed"] is True and refused["code"] == "conflict" and refused["changed"] is False
