@@ -1,30 +1,28 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.endpoint and endpoint_info against the simulator, with real ansible-playbook runs: the lifecycle
-and a rename in one run, scripted health and waits that fail in another (one endpoint per case), and shipping a new
-image (its own run: it slows the simulator's workers and rollout)."""
+"""runpod.cloud.endpoint and endpoint_info against the simulator: the lifecycle and a rename, scripted health and
+waits that fail (one endpoint per case), and shipping a new image (it slows the simulator's workers and rollout).
+
+The steps are the modules' decisions (results, diffs, check mode, the request log, the engine's waits), so they run
+as module calls in the test's process (helpers.in_process); a step whose check is a warning (or its absence) runs as
+a task in an ansible-playbook run. Check mode, diff, the create's wait and the rerun through Ansible are the endpoint
+target's (tests/integration/targets/endpoint); the wait on the controller and the module giving the same results,
+test_wait_progress_services'."""
 
 from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 from helpers.in_process import ModuleRuns
-from helpers.playbooks import module_task
-from helpers.playbooks import play as one_play
+from helpers.playbooks import module_task, play
 
 pytestmark = pytest.mark.timeout(180)
 
 PREFIX = "/v2/serverless"
 GPUS = ["NVIDIA GeForce RTX 4090", "NVIDIA L4"]
-
-
-def play(tasks: str, **extra_vars) -> str:
-    header = "- hosts: localhost\n  gather_facts: false\n"
-    if extra_vars:
-        header += "  vars:\n" + "".join(f"    {key}: {json.dumps(value)}\n" for key, value in extra_vars.items())
-    return header + "  tasks:\n" + tasks
 
 
 TEMPLATE = {"name": "worker-tpl", "image": "runpod/serverless-hello-world:latest", "serverless": True}
@@ -49,7 +47,7 @@ def test_lifecycle_create_wait_rerun_update_info_delete_and_rename(sim, run_play
           "data_center_ids": ["EU-RO-1"], "wait": True}
     run("preview", "endpoint", ep, check_mode=True, diff=True)
     create = {**ep, "wait_interval": "100ms", "wait_timeout": "30s"}
-    played = run_playbook(tmp_path, one_play(module_task("endpoint", "create", create)))
+    played = run_playbook(tmp_path, play(module_task("endpoint", "create", create)))
     assert played.rc == 0, played.stdout + played.stderr
     run("rerun", "endpoint", ep)
     updated = {**ep, "wait": False, "workers_max": 5, "idle_timeout": 7}
@@ -183,7 +181,7 @@ def test_scripted_health_and_a_never_propagating_endpoint_in_one_run(sim, run_pl
         return endpoint_id
 
     sim.admin.health_sequence(setup("zero"), lag)
-    played = run_playbook(tmp_path, one_play(module_task("endpoint", "wait zero", waiting("zero"))))
+    played = run_playbook(tmp_path, play(module_task("endpoint", "wait zero", waiting("zero"))))
     assert played.rc == 0, played.stdout + played.stderr
     sim.admin.health_sequence(setup("gone"), deleted)
     run("wait gone", "endpoint", waiting("gone"))
@@ -278,55 +276,35 @@ def test_scripted_health_and_a_never_propagating_endpoint_in_one_run(sim, run_pl
     assert sim.admin.count("POST", rf"^{PREFIX}$") == 5
 
 
-def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_playbook, tmp_path):
+def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, capsys):
     """Create from an image (no template), rerun, ship a new image (ready, then rollout), a stalled rollout,
-    a CPU endpoint. Simulated seconds: a worker boots in 50 (1 s real), one old worker is replaced every 150."""
+    a CPU endpoint. Simulated seconds: a worker boots in 50 (1 s real), one old worker is replaced every 150. The
+    waits are the engine's decisions, so each step is a module call in this process (helpers.in_process; a module's
+    own wait, proven to give the controller path's results by test_wait_progress_services; the endpoint target walks
+    the create's wait through ansible-playbook)."""
     sim.admin.configure(worker_boot_delay=50, rollout_step=150)
     ep = {"name": "ship", "gpu_type_ids": GPUS[:1], "workers_min": 2, "workers_max": 3, "env": {"MODEL": "a"},
           "wait_interval": "100ms", "wait_timeout": "60s"}
-    workers_url = f"{sim.urls['api_v2']}/serverless/{{{{ created.endpoint.id }}}}/workers"
-    tasks = f"""
-    - name: create
-      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:1", wait=True))}
-      register: created
-    - name: rerun
-      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:1"))}
-    - name: ship
-      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:2", wait=True))}
-      diff: true
-    - name: workers right after ready
-      ansible.builtin.uri:
-        url: "{workers_url}"
-        headers: {{Authorization: "Bearer {sim.api_key}"}}
-      register: after_ready
-    - name: rollout
-      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:2", wait=True, wait_for="rollout"))}
-    - name: info
-      runpod.cloud.endpoint_info:
-        name: ship
-    - name: cpu
-      runpod.cloud.endpoint: &cpu
-        name: cpu-ep
-        image: my-org/cpu-worker:1
-        cpu_flavor_ids: [cpu3c, cpu5c]
-        vcpu_count: 4
-        workers_max: 1
-    - name: cpu rerun
-      runpod.cloud.endpoint: *cpu
-    - name: stall the next rollout
-      ansible.builtin.uri:
-        url: "{sim.urls['admin']}/config"
-        method: POST
-        body_format: json
-        body: {{rollout_step: 1000000}}
-    - name: stalled
-      runpod.cloud.endpoint: {json.dumps(dict(ep, image="my-org/worker:3", wait=True, wait_for="rollout",
-                                              wait_timeout="3s"))}
-"""
-    result = run_playbook(tmp_path, play(tasks))
-    prefix = PREFIX
-    created = result.task_result("create")
+    result = ModuleRuns(sim, capsys)
+    run = result.run
+    created = run("create", "endpoint", dict(ep, image="my-org/worker:1", wait=True))
     endpoint_id = created["endpoint"]["id"]
+    run("rerun", "endpoint", dict(ep, image="my-org/worker:1"))
+    run("ship", "endpoint", dict(ep, image="my-org/worker:2", wait=True), diff=True)
+    response = httpx.get(f"{sim.urls['api_v2']}/serverless/{endpoint_id}/workers", timeout=10,
+                         headers={"Authorization": f"Bearer {sim.api_key}"})
+    assert response.status_code == 200, response.text
+    run("rollout", "endpoint", dict(ep, image="my-org/worker:2", wait=True, wait_for="rollout"))
+    run("info", "endpoint_info", {"name": "ship"})
+    cpu_ep = {"name": "cpu-ep", "image": "my-org/cpu-worker:1", "cpu_flavor_ids": ["cpu3c", "cpu5c"],
+              "vcpu_count": 4, "workers_max": 1}
+    run("cpu", "endpoint", cpu_ep)
+    run("cpu rerun", "endpoint", cpu_ep)
+    # Stall the next rollout.
+    sim.admin.configure(rollout_step=1000000)
+    run("stalled", "endpoint", dict(ep, image="my-org/worker:3", wait=True, wait_for="rollout", wait_timeout="3s"))
+    assert not [name for name, step in result.results.items() if step.get("failed") and name != "stalled"]
+    prefix = PREFIX
     assert created["changed"] is True and created["endpoint"]["image"] == "my-org/worker:1"
     assert created["release"]["version"] == 1
     assert result.task_result("rerun")["changed"] is False
@@ -336,7 +314,7 @@ def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_pl
     assert shipped["release"] == {**shipped["release"], "version": 2, "source": "MANUAL"}
     # Ready came from a worker of release 2, while an old worker still served (the rollout was not over).
     assert shipped["ready_signal"] == "worker_idle" and shipped["rollout"]["in_progress"] is True
-    listed = {w["id"]: w for w in result.task_result("workers right after ready")["json"]["workers"]}
+    listed = {w["id"]: w for w in response.json()["workers"]}
     ready_worker = listed[shipped["ready_worker_id"]]
     assert ready_worker["version"] == 2 and ready_worker["isStale"] is False
     assert ready_worker["image"] == "my-org/worker:2"
@@ -353,7 +331,7 @@ def test_ship_a_new_image_waits_for_the_new_release_then_the_rollout(sim, run_pl
     assert result.task_result("cpu rerun")["changed"] is False
 
     stalled = result.task_result("stalled")
-    assert result.rc != 0 and stalled["code"] == "wait_timeout" and stalled["id"] == endpoint_id
+    assert stalled["failed"] is True and stalled["code"] == "wait_timeout" and stalled["id"] == endpoint_id
     assert f"endpoint {endpoint_id}" in stalled["msg"]
     assert "release v3: 1 of 2 workers on it, 1 stale" in stalled["msg"]
     assert stalled["release"]["version"] == 3 and stalled["rollout"]["in_progress"] is True
