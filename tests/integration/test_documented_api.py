@@ -7,29 +7,18 @@
 2. a CPU pod gets a vcpuCount, and a bad one or a pod volume is refused before any POST;
 3. a change of only volume_mount_path moves the mount (no empty PATCH, no endless "changed");
 4. wait_for ssh with no key that can reach the pod is refused before the create (own_sshd opts out).
+
+The subject is what the modules decide and send, so the steps run in this process (helpers.in_process); a wait runs
+the module-side wait, which test_wait_progress_controller.py proves the controller's gives the same results as.
 """
 
 from __future__ import annotations
 
-import json
-import textwrap
-
 import httpx
+from helpers.in_process import ModuleRuns
 
 GPU = "NVIDIA GeForce RTX 4090"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ me@example.com"
-
-
-def play(*tasks: str) -> str:
-    body = "\n".join(textwrap.indent(textwrap.dedent(task).strip("\n"), "    ") for task in tasks)
-    return f"- hosts: localhost\n  gather_facts: false\n  tasks:\n{body}\n"
-
-
-def task(name: str, module: str, args: dict, *, ignore_errors: bool = False) -> str:
-    lines = [f"- name: {name}", f"  runpod.cloud.{module}: {json.dumps(args)}"]
-    if ignore_errors:
-        lines.append("  ignore_errors: true")
-    return "\n".join(lines)
 
 
 def v2_get(sim, path: str) -> dict:
@@ -37,63 +26,43 @@ def v2_get(sim, path: str) -> dict:
     return httpx.get(sim.urls["api_v2"] + path, headers=headers, timeout=10).json()
 
 
-def test_the_documented_api_cases_in_one_run(sim, run_playbook, tmp_path):
-    """One playbook run, one part per case above (each part's resources have their own names; request counts are
-    per route and the totals are each part's sum). The CPU pod's refused vcpu counts and pod volume are refused
-    before any client is built: tests/unit/plugins/modules/test_refused_input.py ("cpu ..." rows)."""
+def test_the_documented_api_cases_in_one_run(sim, capsys):
+    """One walk, one part per case above, each step a module call in this process (each part's resources have their
+    own names; request counts are per route and the totals are each part's sum). The CPU pod's refused vcpu counts
+    and pod volume are refused before any client is built: tests/unit/plugins/modules/test_refused_input.py
+    ("cpu ..." rows)."""
     sim.admin.configure(own_sshd_images=["my/sshd:1"])
+    result = ModuleRuns(sim, capsys)
+    run = result.run
     template = {"name": "tpl", "image": "runpod/worker:1", "serverless": True}
-    endpoint = {
-        "name": "ep",
-        "template_id": "{{ tpl.template.id }}",
-        "gpu_type_ids": ["ADA_24"],
-        "workers_max": 2,
-    }
     cpu = {"name": "cpu", "image": "runpod/base:1.0", "compute_type": "CPU", "cpu_flavor_ids": ["cpu3c"], "ssh": False}
     vol = {"name": "vol", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "volume_gb": 20}
     moved = {**vol, "volume_mount_path": "/data"}
     wait = {"wait": True, "wait_interval": "100ms", "wait_timeout": "30s"}
-    empty_keys = f"""\
-- name: the account's keys removed
-  ansible.builtin.uri:
-    url: {sim.urls["api_v2"]}/account/ssh-keys
-    method: PUT
-    headers: {{Authorization: "Bearer {sim.api_key}"}}
-    body_format: json
-    body: {{keys: []}}
-"""
-    text = play(
-        # 1. an endpoint rerun sends no PATCH
-        task("template", "template", template) + "\n  register: tpl",
-        task("endpoint create", "endpoint", endpoint),
-        task("endpoint rerun", "endpoint", endpoint),
-        # 2. a CPU pod gets its default vcpuCount
-        task("default vcpus", "pod", cpu),
-        # 3. volume_mount_path alone moves the mount once
-        task("vol create", "pod", vol),
-        task("move", "pod", moved),
-        task("move rerun", "pod", moved),
-        # 4. the account's key (conftest registered one) is enough for wait_for ssh ...
-        task("account key", "pod", {"name": "acct", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait}),
-        # ... and without any key that can reach the pod, wait_for ssh is refused before the create
-        empty_keys,
-        task(
-            "keyless",
-            "pod",
-            {"name": "k", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait},
-            ignore_errors=True,
-        ),
-        # ... and so is a fleet's (its members create without a wait of their own; the fleet's wait needs the key)
-        task(
-            "keyless fleet",
-            "pod",
-            {"name": "kf", "count": 2, "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait},
-            ignore_errors=True,
-        ),
-        task("own sshd", "pod", {"name": "o", "image": "my/sshd:1", "gpu_type_ids": [GPU], "own_sshd": True, **wait}),
-    )
-    result = run_playbook(tmp_path, text)
-    assert result.rc == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+    # 1. an endpoint rerun sends no PATCH
+    endpoint = {"name": "ep", "template_id": run("template", "template", template)["template"]["id"],
+                "gpu_type_ids": ["ADA_24"], "workers_max": 2}
+    run("endpoint create", "endpoint", endpoint)
+    run("endpoint rerun", "endpoint", endpoint)
+    # 2. a CPU pod gets its default vcpuCount
+    run("default vcpus", "pod", cpu)
+    # 3. volume_mount_path alone moves the mount once
+    run("vol create", "pod", vol)
+    run("move", "pod", moved)
+    run("move rerun", "pod", moved)
+    # 4. the account's key (conftest registered one) is enough for wait_for ssh ...
+    run("account key", "pod", {"name": "acct", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait})
+    # ... and without any key that can reach the pod, wait_for ssh is refused before the create
+    with httpx.Client(base_url=sim.urls["api_v2"], headers={"Authorization": f"Bearer {sim.api_key}"},
+                      timeout=10) as client:
+        assert client.put("/account/ssh-keys", json={"keys": []}).status_code in (200, 204)
+    run("keyless", "pod", {"name": "k", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait})
+    # ... and so is a fleet's (its members create without a wait of their own; the fleet's wait needs the key)
+    run("keyless fleet", "pod", {"name": "kf", "count": 2, "image": "runpod/base:1.0", "gpu_type_ids": [GPU], **wait})
+    run("own sshd", "pod", {"name": "o", "image": "my/sshd:1", "gpu_type_ids": [GPU], "own_sshd": True, **wait})
+    refusals = {"keyless", "keyless fleet"}
+    assert not [name for name, step in result.results.items() if step.get("failed") and name not in refusals]
 
     # 1.
     assert result.task_result("endpoint create")["changed"] is True

@@ -1,17 +1,17 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The autumn 2026 fields through ansible-playbook and the simulator, in one run of two rounds of the same tasks: the
-exec-form command on a template (with no mounts: the answer omits ``mounts``), a pod (with the host floors, and its
-GPU totals in the result), an endpoint created without a timeout (read back as 0) and a cluster from a template id;
-the second round changes nothing. A create body over RunPod's limit is refused before any call."""
+"""The autumn 2026 fields against the simulator, in two rounds of the same module calls (in this process,
+helpers.in_process): the exec-form command on a template (with no mounts: the answer omits ``mounts``), a pod (with
+the host floors, and its GPU totals in the result), an endpoint created without a timeout (read back as 0) and a
+cluster from a template id; the second round changes nothing. A create body over RunPod's limit is refused before any
+call. The subject is what the modules send and read back; the targets run these modules through ansible-playbook."""
 
 from __future__ import annotations
 
-import json
-
 import httpx
 import pytest
+from helpers.in_process import ModuleRuns
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -27,32 +27,26 @@ TASKS = {
         "entrypoint": ["python", "-u"], "cmd": ["-m", "http.server", "8000"]}),
     "endpoint": ("endpoint", {"name": "nf-ep", "image": "my-org/worker:1", "gpu_type_ids": [GPU],
                               "cmd": ["python", "handler.py"], "workers_min": 0}),
-    "cluster": ("cluster", {"name": "nf-cl", "gpu_type_id": CLUSTER_GPU, "pod_count": 2,
-                            "template_id": "{{ round1_template.template.id }}"}),
+    # template_id: the first round's template's id (filled in by run_round).
+    "cluster": ("cluster", {"name": "nf-cl", "gpu_type_id": CLUSTER_GPU, "pod_count": 2}),
 }
 
 
-def round_tasks(round_no):
-    lines = []
+def run_round(result: ModuleRuns, round_no: int) -> None:
     for key, (module, args) in TASKS.items():
-        lines += [f"    - name: {key} {round_no}", f"      runpod.cloud.{module}: {json.dumps(args)}",
-                  f"      register: round{round_no}_{key}"]
-    return "\n".join(lines) + "\n"
+        if key == "cluster":
+            args = {**args, "template_id": result.task_result("template 1")["template"]["id"]}
+        result.run(f"{key} {round_no}", module, args)
 
 
-def test_new_fields_round_trip_without_a_diff_and_a_large_body_is_refused(sim, run_playbook, tmp_path):
+def test_new_fields_round_trip_without_a_diff_and_a_large_body_is_refused(sim, capsys):
     big_env = {f"VAR_{i}": "x" * 1000 for i in range(105)}
-    big_pod = json.dumps({"name": "nf-big", "image": "my-org/app:1", "gpu_type_ids": [GPU], "env": big_env})
-    play = f"""- hosts: localhost
-  gather_facts: false
-  tasks:
-{round_tasks(1)}{round_tasks(2)}\
-    - name: too large
-      runpod.cloud.pod: {big_pod}
-      ignore_errors: true
-"""
-    result = run_playbook(tmp_path, play, timeout=200)
-    assert result.rc == 0, result.stdout[-4000:]
+    big_pod = {"name": "nf-big", "image": "my-org/app:1", "gpu_type_ids": [GPU], "env": big_env}
+    result = ModuleRuns(sim, capsys)
+    run_round(result, 1)
+    run_round(result, 2)
+    result.run("too large", "pod", big_pod)
+    assert not [name for name, step in result.results.items() if step.get("failed") and name != "too large"]
     first = {key: result.task_result(f"{key} 1") for key in TASKS}
     second = {key: result.task_result(f"{key} 2") for key in TASKS}
     assert all(first[key]["changed"] is True for key in TASKS), first
