@@ -1,10 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Bad input, hostile names and interrupted runs: refused before any API call, never duplicated, never hijacked."""
+"""Bad input, hostile names and interrupted runs: refused before any API call, never duplicated, never hijacked.
+The refusals the modules decide run in the test's process (helpers.in_process); what Ansible adds (warnings, no_log
+masking, the inventory, forks) runs through ansible-playbook."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -12,6 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from helpers.fakes import module_result
+from helpers.in_process import ModuleRuns
 from helpers.playbooks import flat
 
 ANSIBLE_INVENTORY = Path(sys.executable).parent / "ansible-inventory"
@@ -101,29 +106,30 @@ def run_playbook_env(sim):
 
 
 # The whole table of refused input (every module, every rule) is tests/unit/plugins/modules/test_refused_input.py;
-# this run sends one case per module through ansible-playbook and shows in the simulator's request log that none of
-# them reached the API.
+# here one case per module runs against the simulator and its request log shows that none of them reached the API.
+# What a module decides runs in this process (helpers.in_process); what Ansible does with the result (a warning, the
+# masking of a no_log value in the output) runs through ansible-playbook (the TASK_ rows).
 POD = {"image": "runpod/base:1.0", "gpu_type_ids": [GPU]}
 CLUSTER = {"type": "TRAINING", "gpu_type_id": GPU, "pod_count": 2, "image": "runpod/base:1.0"}
 REFUSED = [
-    ("runpod.cloud.pod", "pod duplicate port", {"name": "t", "ports": ["8080/http", "8080/http"], **POD},
-     "more than once"),
-    ("runpod.cloud.pod", "pod yaml block newline", {"name": "t\n", **POD}, "leading or trailing whitespace"),
-    ("runpod.cloud.template", "template bad port", {"name": "tpl", "image": "x", "ports": ["80"]}, "80/tcp"),
-    ("runpod.cloud.cluster", "cluster bad port", {"name": "train", "ports": ["8888"], **CLUSTER}, "8888/tcp"),
-    ("runpod.cloud.network_volume", "volume trailing space",
+    ("pod", "pod duplicate port", {"name": "t", "ports": ["8080/http", "8080/http"], **POD}, "more than once"),
+    ("pod", "pod yaml block newline", {"name": "t\n", **POD}, "leading or trailing whitespace"),
+    ("template", "template bad port", {"name": "tpl", "image": "x", "ports": ["80"]}, "80/tcp"),
+    ("cluster", "cluster bad port", {"name": "train", "ports": ["8888"], **CLUSTER}, "8888/tcp"),
+    ("network_volume", "volume trailing space",
      {"name": "data ", "size_gb": 10, "data_center_id": "EU-RO-1"}, "leading or trailing whitespace"),
-    # The password is no_log: Ansible masks it wherever it appears in the output, so it must not be a common word.
-    ("runpod.cloud.container_registry", "registry newline",
-     {"name": "hub\n", "username": "robot", "password": "s3cret-registry-pw"}, "leading or trailing whitespace"),
-    ("runpod.cloud.endpoint", "endpoint three mistakes",
+    ("endpoint", "endpoint three mistakes",
      {"name": "ep", "template_id": "t", "gpu_type_ids": ["NVIDIA GeForce RTX 3070"], "workers_min": 4,
       "workers_max": 2, "wait": True, "scaler_type": "REQUEST_COUNT", "idle_timeout": 5},
      "workers_min (4) must not be larger than workers_max (2)"),
-    ("runpod.cloud.pod_info", "timeout nan", {"request_timeout": "nan"},
-     "request_timeout must be a number of seconds above 0"),
-    # Fails on its own bad wait_timeout before any request, so the non-loopback URL is never contacted.
-    ("runpod.cloud.pod_info", "plain http off loopback",
+    ("pod_info", "timeout nan", {"request_timeout": "nan"}, "request_timeout must be a number of seconds above 0"),
+]
+TASK_REFUSED = [
+    # The password is no_log: Ansible masks it wherever it appears in the output, so it must not be a common word.
+    ("container_registry", "registry newline",
+     {"name": "hub\n", "username": "robot", "password": "s3cret-registry-pw"}, "leading or trailing whitespace"),
+    # Fails on its own bad wait_timeout before any request, so the non-loopback URL is never contacted; it warns.
+    ("pod_info", "plain http off loopback",
      {"api_url": "http://api.runpod.example.test/v2", "wait": True, "wait_timeout": "soon"}, "wait_timeout"),
 ]
 # Last in the run: the only task that reaches the API (its one list read).
@@ -131,67 +137,83 @@ UNVERIFIED_TLS_TASK = """
     - name: unverified tls
       runpod.cloud.pod_info: {validate_certs: false}
 """
-# No key: refused before any request, naming where a key goes. A wrong key: one read answered 401, and the failure
-# says where the key came from (the variable or the option), never the key.
-KEY_TASKS = """
-    - name: no key
-      runpod.cloud.pod_info: {name: web}
-      environment: {RUNPOD_API_KEY: ""}
-      ignore_errors: true
-    - name: wrong key in RUNPOD_API_KEY
-      runpod.cloud.pod_info: {name: web}
-      environment: {RUNPOD_API_KEY: wrong-key-from-env}
-      ignore_errors: true
-    - name: wrong key in api_key
-      runpod.cloud.pod_info: {name: web, api_key: wrong-key-from-option}
-      ignore_errors: true
-"""
+
+
+def assert_refused(outcome, label, needle):
+    assert outcome["failed"] is True and outcome["code"] == "bad_request", (label, outcome)
+    assert outcome["changed"] is False, label
+    assert needle in outcome["msg"], (label, outcome["msg"])
+    assert "Traceback" not in json.dumps(outcome), label
+
+
+def run_with_the_environments_key(steps, name, module, args):
+    """``steps.run`` without the ``api_key`` it adds, so the module takes RUNPOD_API_KEY, as a task does."""
+    code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
+    given = {"api_url": steps.sim.urls["api_v2"], "serverless_url": steps.sim.urls["serverless"], **args}
+    steps.results[name] = module_result(code, given, steps.capsys)
+    return steps.results[name]
+
+
+def test_bad_input_and_missing_or_wrong_keys_are_refused_before_any_request(sim, capsys, monkeypatch):
+    """Bad module input (one case for each module) and a bad connection option are refused before any request; no
+    key and a wrong key say where a key goes or came from (the variable or the option), never the key. Each row a
+    module call in this process (helpers.in_process; the environment is this process's, as a task's
+    ``environment:`` is its module's): no request but the wrong keys' list reads, one 401 each, not retried."""
+    steps = ModuleRuns(sim, capsys)
+    for module, label, args, _needle in REFUSED:
+        steps.run(label, module, args)
+    monkeypatch.setenv("RUNPOD_API_KEY", "")
+    run_with_the_environments_key(steps, "no key", "pod_info", {"name": "web"})
+    monkeypatch.setenv("RUNPOD_API_KEY", "wrong-key-from-env")
+    run_with_the_environments_key(steps, "wrong key in RUNPOD_API_KEY", "pod_info", {"name": "web"})
+    monkeypatch.setenv("RUNPOD_API_KEY", sim.api_key)  # a task's, from the simulator's environment
+    steps.run("wrong key in api_key", "pod_info", {"name": "web", "api_key": "wrong-key-from-option"})
+
+    for _module, label, _args, needle in REFUSED:
+        assert_refused(steps.task_result(label), label, needle)
+    missing = steps.task_result("no key")
+    assert missing["failed"] is True and missing["code"] == "no_credentials", missing
+    assert all(word in missing["msg"] for word in ("api_key", "RUNPOD_API_KEY", "module_defaults")), missing["msg"]
+    for label, source in (("wrong key in RUNPOD_API_KEY", "RUNPOD_API_KEY"), ("wrong key in api_key", "api_key")):
+        wrong = steps.task_result(label)
+        assert wrong["failed"] is True and wrong["code"] == "unauthorized", wrong
+        assert f"RunPod refused the API key from {'the api_key option' if source == 'api_key' else source}" in (
+            wrong["msg"]), wrong["msg"]
+    assert "wrong-key-from" not in json.dumps(steps.results)
+    # Nothing reached the simulator (no read, no create, no update) but the wrong keys' list reads, each answered
+    # 401 and not retried.
+    assert [(entry["method"], entry["status"]) for entry in sim.admin.requests()] == [("GET", 401), ("GET", 401)]
 
 
 @pytest.mark.core
 def test_bad_input_and_connection_options_are_refused_or_warned_before_any_request(sim, run_playbook, tmp_path):
-    """Bad module input (one case for each module) and a bad connection option are refused before any request;
-    http off loopback and validate_certs=false warn; no key and a wrong key say where a key goes or came from. One
-    run: no task makes a request but the wrong keys' (one 401 each) and the last (unverified tls) one list read."""
+    """What Ansible does with a module's result, in one playbook run: a refused registry's no_log password is masked
+    in the output; http off loopback (refused for its bad wait_timeout) and validate_certs=false warn. No task
+    makes a request but the last (unverified tls) one list read."""
     tasks = "".join(
         f"""
     - name: {label}
-      {module}: {json.dumps(args)}
+      runpod.cloud.{module}: {json.dumps(args)}
       ignore_errors: true
 """
-        for module, label, args, _needle in REFUSED
+        for module, label, args, _needle in TASK_REFUSED
     )
     result = run_playbook(tmp_path, f"""
 - hosts: localhost
   gather_facts: false
-  tasks:{tasks}{KEY_TASKS}{UNVERIFIED_TLS_TASK}
+  tasks:{tasks}{UNVERIFIED_TLS_TASK}
 """)
     assert result.rc == 0, result.stdout + result.stderr
-    for _module, label, _args, needle in REFUSED:
-        outcome = result.task_result(label)
-        assert outcome["failed"] is True and outcome["code"] == "bad_request", (label, outcome)
-        assert outcome["changed"] is False, label
-        assert needle in outcome["msg"], (label, outcome["msg"])
-        assert "Traceback" not in json.dumps(outcome), label
+    for _module, label, _args, needle in TASK_REFUSED:
+        assert_refused(result.task_result(label), label, needle)
     http = result.task_result("plain http off loopback")
     assert any("api_url http://api.runpod.example.test/v2 uses plain http" in w for w in http["warnings"]), http
     assert "s3cret-registry-pw" not in result.stdout + result.stderr
     tls = result.task_result("unverified tls")
     assert tls.get("failed") is not True
     assert any(w.startswith("validate_certs is false") for w in tls["warnings"]), tls
-    missing = result.task_result("no key")
-    assert missing["failed"] is True and missing["code"] == "no_credentials", missing
-    assert all(word in missing["msg"] for word in ("api_key", "RUNPOD_API_KEY", "module_defaults")), missing["msg"]
-    for label, source in (("wrong key in RUNPOD_API_KEY", "RUNPOD_API_KEY"), ("wrong key in api_key", "api_key")):
-        wrong = result.task_result(label)
-        assert wrong["failed"] is True and wrong["code"] == "unauthorized", wrong
-        assert f"RunPod refused the API key from {'the api_key option' if source == 'api_key' else source}" in (
-            wrong["msg"]), wrong["msg"]
-    assert "wrong-key-from" not in result.stdout + result.stderr
-    # Nothing reached the simulator (no read, no create, no update) but the wrong keys' list reads, each answered
-    # 401 and not retried, and the last task's one list read: the unverified-tls task succeeded.
-    assert [(entry["method"], entry["status"]) for entry in sim.admin.requests()] == [
-        ("GET", 401), ("GET", 401), ("GET", 200)]
+    # Nothing reached the simulator but the last task's one list read: the unverified-tls task succeeded.
+    assert [(entry["method"], entry["status"]) for entry in sim.admin.requests()] == [("GET", 200)]
 
 
 # --- modules: never hijack, never duplicate ------------------------------------------------------------------------

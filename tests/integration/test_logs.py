@@ -2,9 +2,10 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """RunPod's logs in failed waits, live lines and the info modules (docs/pods.md, "When it is not ready: logs"),
-with real ansible-playbook runs against the simulator's Server-Sent Events streams (held open, as RunPod's are).
-The subjects that need no clock of their own share one run (each on a pod or endpoint of its own name), plus the
-module path's run; the stream that never closes keeps its two timed runs."""
+against the simulator's Server-Sent Events streams (held open, as RunPod's are). What the controller path shows
+(the crash's failure, the live lines of a pull) is one ansible-playbook run; what the modules decide (the module
+path's crash, pod_info, the endpoint's failed wait and endpoint_info, unreadable logs) runs in the test's process
+(helpers.in_process); the stream that never closes keeps its two timed runs."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ import json
 import re
 import time
 
+from helpers.in_process import ModuleRuns
 from helpers.playbooks import play, pod_task
 from helpers.simulated import fresh_account
-from test_endpoint import play as endpoint_play
-from test_endpoint import scripted, wait_task
+from test_endpoint import GPUS
 from test_pod_wait import wait_args
 
 SECRET = "hf_tok-very-secret-4242"
@@ -53,16 +54,18 @@ def _assert_crash_quoted(failed):
     assert SECRET not in json.dumps(logs) + failed["msg"]
 
 
-def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_path):
-    """One run on the controller path (the default), each subject on a pod or endpoint of its own, then the crash
-    again on the module path (RUNPOD_CLOUD_CONTROLLER_WAIT=false: the path is the controller's environment, so it
-    takes a run of its own):
+def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_path, capsys):
+    """What the controller path shows runs as tasks, in one playbook run; the rest is what the modules decide, each
+    step a module call in this process (helpers.in_process; a wait there is the module-side wait, as with
+    RUNPOD_CLOUD_CONTROLLER_WAIT=false: that both paths decide alike is test_wait_progress*'s). Each subject on a
+    pod or endpoint of its own:
 
-    * crashy: a crashing container fails the wait with its error line quoted and the secret masked (both paths);
-    * pulling: a slow pull shows its system lines live on the controller, rate-limited;
+    * crashy: a crashing container fails the wait with its error line quoted and the secret masked (both paths: a
+      task on the controller path, crashy-module in this process);
+    * pulling: a slow pull shows its system lines live on the controller, rate-limited (a task);
     * info-*: pod_info returns the newest lines of each pod;
     * ep: an endpoint whose worker dies on an import error quotes it, and endpoint_info lists it;
-    * unread: logs that cannot be read (503, injected last, just before it) leave the failure as it was.
+    * unread: logs that cannot be read (503, injected after every other pod's reads) leave the failure as it was.
 """
     # The pulling pod stays STARTING for the whole test; a layer line every 60 simulated seconds (1.2 s here).
     sim.admin.configure(name_overrides={"crashy": REFUSED, "unread": REFUSED, "crashy-module": REFUSED,
@@ -73,40 +76,28 @@ def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_
     ids = sim.admin._call("POST", "/seed", {"count": 2, "name_prefix": "info"})["ids"]
     sim.admin._call("POST", f"/pods/{ids[0]}/logs", {"preset": "traceback", "every": 0})
     crash = pod_task("crash", wait_args("crashy", wait_timeout="2s", env={"HF_TOKEN": SECRET}), ignore_errors=True)
-    pod_tasks = play(
-        f"- name: pod info\n  runpod.cloud.pod_info: {json.dumps({'ids': ids, 'logs': 2})}\n  register: out\n",
-        crash,
-        pod_task("pull", wait_args("pulling", wait_timeout="11s"), ignore_errors=True),
-        # Last: the fault stays for the rest of the run (every pod's log reads answer 503).
-        f"""- name: logs answer 503
-  ansible.builtin.uri:
-    url: {sim.urls["admin"]}/faults
-    method: POST
-    body_format: json
-    body: {json.dumps({"route": r"/v2/pods/[^/]+/logs", "kind": "status", "status": 503, "duration": 120})}
-    status_code: [200, 201]
-""",
-        pod_task("unread", wait_args("unread", wait_timeout="2s"), ignore_errors=True),
-    )
-    endpoint_tasks = scripted("workers", {"statuses": ["UNHEALTHY"]}) + """
-    - name: worker logs
-      ansible.builtin.uri:
-        url: "{{ admin }}/endpoints/{{ setup.endpoint.id }}/workers/*/logs"
-        method: POST
-        body_format: json
-        body: {"preset": "traceback", "every": 0}
-""" + wait_task(interval="200ms", timeout="1s") + """      ignore_errors: true
-    - name: info
-      runpod.cloud.endpoint_info:
-        id: "{{ setup.endpoint.id }}"
-        logs: 1
-      register: info
-"""
-    # The endpoint's play first: the 503 fault on pods' logs comes at the very end of the pods' play.
-    text = endpoint_play(endpoint_tasks, admin=sim.urls["admin"]) + pod_tasks
+    pull = pod_task("pull", wait_args("pulling", wait_timeout="11s"), ignore_errors=True)
     (tmp_path / "controller").mkdir()
-    result = run_playbook(tmp_path / "controller", text, env=BOTH_PATHS["controller"])
+    result = run_playbook(tmp_path / "controller", play(crash, pull), env=BOTH_PATHS["controller"])
     assert result.rc == 0, result.stdout + result.stderr
+
+    steps = ModuleRuns(sim, capsys)
+    steps.run("pod info", "pod_info", {"ids": ids, "logs": 2})
+    template = steps.run("template", "template",
+                         {"name": "worker-tpl", "image": "runpod/serverless-hello-world:latest", "serverless": True})
+    endpoint = {"name": "ep", "template_id": template["template"]["id"], "gpu_type_ids": GPUS, "workers_min": 0}
+    endpoint_id = steps.run("setup", "endpoint", endpoint)["endpoint"]["id"]
+    sim.admin._call("POST", f"/endpoints/{endpoint_id}/workers", {"statuses": ["UNHEALTHY"]})
+    sim.admin._call("POST", f"/endpoints/{endpoint_id}/workers/*/logs", {"preset": "traceback", "every": 0})
+    steps.run("wait", "endpoint", {**endpoint, "wait": True, "wait_interval": "200ms", "wait_timeout": "1s"})
+    steps.run("info", "endpoint_info", {"id": endpoint_id, "logs": 1})
+    # After every other pod's log reads: the fault answers each pod's log read with 503 until it is cleared.
+    sim.admin.inject_fault(r"/v2/pods/[^/]+/logs", "status", status=503, duration=120)
+    steps.run("unread", "pod", wait_args("unread", wait_timeout="2s"))
+    sim.admin.clear_faults()
+    # crashy again, on the module path (a pod of its own name: the controller run's crashy is still there)
+    steps.run("crash on the module path", "pod",
+              wait_args("crashy-module", wait_timeout="2s", env={"HF_TOKEN": SECRET}))
 
     # -- crashy, on the controller path
     _assert_crash_quoted(result.task_result("crash"))
@@ -125,7 +116,7 @@ def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_
     assert sim.admin.count("GET", rf"^/v2/pods/{pod_id}/logs$") <= 3 + 2  # + the two reads of the failure
 
     # -- info-*: pod_info's newest lines
-    pods = {pod["id"]: pod for pod in result.task_result("pod info")["pods"]}
+    pods = {pod["id"]: pod for pod in steps.task_result("pod info")["pods"]}
     assert [entry["line"] for entry in pods[ids[0]]["logs"]["container"]] == [
         "    from vllm import LLM", "ModuleNotFoundError: No module named 'vllm'"]
     assert [entry["line"] for entry in pods[ids[0]]["logs"]["system"]] == [
@@ -133,29 +124,25 @@ def test_failed_waits_and_the_info_modules_show_the_logs(sim, run_playbook, tmp_
     assert pods[ids[1]]["logs"] == {"container": [], "system": [], "unavailable": None}
 
     # -- ep: the endpoint's worker
-    failed = result.task_result("wait")
+    failed = steps.task_result("wait")
     assert failed["code"] == "wait_timeout"
     logs = failed["logs"]
     assert logs["worker_id"] and logs["container"][-1]["line"] == "ModuleNotFoundError: No module named 'vllm'"
     assert "last container line: \"ModuleNotFoundError: No module named 'vllm'\"" in failed["msg"]
     assert f"worker {logs['worker_id']}" in failed["msg"]
-    listed = result.task_result("info")["endpoints"][0]["logs"]
+    listed = steps.task_result("info")["endpoints"][0]["logs"]
     assert listed == [{"worker_id": logs["worker_id"], "status": "UNHEALTHY", "unavailable": None,
                        "container": [logs["container"][-1]], "system": [logs["system"][-1]]}]
 
     # -- unread: logs unavailable, the failure as it was
-    failed = result.task_result("unread")
+    failed = steps.task_result("unread")
     assert failed["code"] == "wait_timeout"
     assert failed["logs"]["container"] == [] and failed["logs"]["unavailable"].endswith("(server_error)")
     head, _sep, tail = failed["msg"].rpartition("; logs unavailable: ")
     assert tail.endswith("(server_error)") and "imed out after" in head and "was kept" in head
 
-    # -- crashy again, on the module path (a pod of its own name: the controller run's crashy is still there)
-    sim.admin.clear_faults()  # the controller run's 503s on log reads
-    (tmp_path / "module").mkdir()
-    module_crash = pod_task("crash", wait_args("crashy-module", wait_timeout="2s", env={"HF_TOKEN": SECRET}))
-    result = run_playbook(tmp_path / "module", play(module_crash), env=BOTH_PATHS["module"])
-    _assert_crash_quoted(result.task_result("crash"))
+    # -- crashy on the module path
+    _assert_crash_quoted(steps.task_result("crash on the module path"))
     assert not sim.admin._call("GET", "/contract")["violations"]
 
 

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """RunPod's paged lists (docs/dev/api-notes.md, section 7.1) against the simulator at two entries a page (the
 integration default, conftest.py): the name lookup that makes a create idempotent (of a pod, a fleet, a template,
-an endpoint: one run for all), ``pod_info``, ``endpoint_info``, a fleet's batch wait, the inventory and the EDA source
-see every entry of every page, and no cursor ever leaves its query."""
+an endpoint: one walk for all, the modules run in this process), ``pod_info``, ``endpoint_info``, a fleet's batch
+wait, the inventory and the EDA source see every entry of every page, and no cursor ever leaves its query."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import asyncio
 import importlib.util
 import json
 
+from helpers.in_process import ModuleRuns
 from helpers.paths import REPO_ROOT
-from helpers.playbooks import module_task, play, pod_task
 from test_inventory import ansible_inventory
 
 PAGE_SIZE = 2
@@ -46,27 +46,26 @@ def fleet_args(**extra):
             "wait_interval": "100ms", "wait_timeout": "60s", **extra}
 
 
-def template_and_endpoint_tasks():
-    """Templates tpl-a..c and endpoints ep-a..c (two pages of each), their reruns and an endpoint_info: tasks
-    for the first run of test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints."""
+def run_templates_and_endpoints(result):
+    """Templates tpl-a..c and endpoints ep-a..c (two pages of each), their reruns and an endpoint_info: steps of
+    the first walk of test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints."""
     template = {"image": "runpod/serverless-hello-world:1", "serverless": True}
-    endpoint = {"template_id": "{{ tpl.template.id }}", "gpu_type_ids": [GPU], "workers_min": 0}
-    tasks = [module_task("template", f"template {name}", {"name": f"tpl-{name}", **template}) for name in "abc"]
-    tasks.append(module_task("template", "template a", {"name": "tpl-a", **template}, register="tpl"))
-    tasks += [module_task("endpoint", f"endpoint {name}", {"name": f"ep-{name}", **endpoint}) for name in "abc"]
-    tasks += [
-        module_task("template", "rerun template c", {"name": "tpl-c", **template}),
-        module_task("endpoint", "rerun endpoint a", {"name": "ep-a", **endpoint}),
-        module_task("endpoint", "rerun endpoint c", {"name": "ep-c", **endpoint}),
-        module_task("endpoint_info", "endpoint info", {}, register="endpoint_info"),
-    ]
-    return tasks
+    for name in "abc":
+        result.run(f"template {name}", "template", {"name": f"tpl-{name}", **template})
+    tpl = result.run("rerun template a", "template", {"name": "tpl-a", **template})
+    endpoint = {"template_id": tpl["template"]["id"], "gpu_type_ids": [GPU], "workers_min": 0}
+    for name in "abc":
+        result.run(f"endpoint {name}", "endpoint", {"name": f"ep-{name}", **endpoint})
+    result.run("rerun template c", "template", {"name": "tpl-c", **template})
+    result.run("rerun endpoint a", "endpoint", {"name": "ep-a", **endpoint})
+    result.run("rerun endpoint c", "endpoint", {"name": "ep-c", **endpoint})
+    result.run("endpoint info", "endpoint_info", {})
 
 
 def assert_template_and_endpoint_lookups_spanned_pages(sim, result):
-    assert result.task_results("template a")[0]["changed"] is True  # the first tpl-a task created it
-    for name in ("template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
-        assert result.task_results(name)[-1]["changed"] is False, name
+    assert result.task_result("template a")["changed"] is True  # the first tpl-a step created it
+    for name in ("rerun template a", "rerun template c", "rerun endpoint a", "rerun endpoint c"):
+        assert result.task_result(name)["changed"] is False, name
     # Three of each, never a second one: the lookups read both pages of each list.
     assert sim.admin.count("POST", r"^/v2/templates$") == 3
     assert sim.admin.count("POST", r"^/v2/serverless$") == 3
@@ -77,22 +76,27 @@ def assert_template_and_endpoint_lookups_spanned_pages(sim, result):
     assert_no_cursor_refused(sim)
 
 
-def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(sim, run_playbook, tmp_path):
-    """Two runs over pods seeded across pages; the first also creates three templates and three endpoints (two
-    pages of each) and reruns them."""
+def failures(result):
+    return {name: step for name, step in result.results.items() if step.get("failed")}
+
+
+def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(sim, capsys):
+    """Two walks over pods seeded across pages; the first also creates three templates and three endpoints (two
+    pages of each) and reruns them. Each step is a module call in this process (helpers.in_process): the subject
+    is what the lookups, the batch wait (module-side) and the info modules read; their playbook path is the
+    targets' (pod, template, endpoint, pod_info, endpoint_info) and test_wait_progress*'s."""
     assert sim.admin.config()["page_size"] == PAGE_SIZE
     # Newest first: the oldest pod, "target-00000", sits behind four newer ones, on page 3.
     target = seed_one(sim, "target", image=IMAGE, gpu_type=GPU)
     for index in range(4):
         seed_one(sim, f"filler{index}")
     adopt = {"name": "target-00000", "image": IMAGE, "gpu_type_ids": [GPU]}
-    first = run_playbook(tmp_path, play(
-        pod_task("adopt", adopt),
-        pod_task("fleet", fleet_args()),
-        module_task("pod_info", "info", {}, register="info"),
-        *template_and_endpoint_tasks(),
-    ))
-    assert first.rc == 0, first.stdout + first.stderr
+    first = ModuleRuns(sim, capsys)
+    first.run("adopt", "pod", adopt)
+    first.run("fleet", "pod", fleet_args())
+    first.run("info", "pod_info", {})
+    run_templates_and_endpoints(first)
+    assert not failures(first), failures(first)
 
     adopted = first.task_result("adopt")
     assert adopted["changed"] is False and adopted["pod"]["id"] == target, adopted
@@ -111,11 +115,10 @@ def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(
     for index in range(3):
         seed_one(sim, f"late{index}")
     sim.admin.clear_requests()
-    second = run_playbook(tmp_path, play(
-        pod_task("rerun fleet", fleet_args()),
-        pod_task("adopt again", adopt),
-    ))
-    assert second.rc == 0, second.stdout + second.stderr
+    second = ModuleRuns(sim, capsys)
+    second.run("rerun fleet", "pod", fleet_args())
+    second.run("adopt again", "pod", adopt)
+    assert not failures(second), failures(second)
     rerun = second.task_result("rerun fleet")
     assert rerun["changed"] is False and rerun["ids"] == fleet["ids"], rerun
     assert second.task_result("adopt again")["changed"] is False
