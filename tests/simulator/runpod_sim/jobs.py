@@ -265,6 +265,11 @@ class JobBook:
                 self._start(start[1], start[2], start[0])
         self._scale(now)
 
+    def next_end(self) -> float | None:
+        """When the first running job ends (None: no job runs)."""
+        return min((job.ends_at for job in self.jobs.values() if job.status == IN_PROGRESS and job.ends_at is not None),
+                   default=None)
+
     def _queue(self, endpoint_id: str) -> list[Job]:
         queued = [job for job in self.jobs.values() if job.endpoint_id == endpoint_id and job.status == IN_QUEUE]
         return sorted(queued, key=lambda job: (job.low_priority, job.submitted_at))

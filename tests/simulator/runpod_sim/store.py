@@ -603,6 +603,15 @@ class Store:
         self._advance_timed(moment)
         self.jobs.advance(moment)
 
+    def next_due(self) -> float | None:
+        """The earliest deadline ``advance`` will act on: a scripted event, a pod's next lifecycle step or a job's
+        end (monotonic; None: nothing scheduled). The ticker sleeps until then instead of polling."""
+        moments = [deadline for deadline, _action in self._scheduled]
+        for pod in self._timed.values():
+            moments += [pod.next_at, pod.ports_at, pod.ssh_ready_at]
+        moments.append(self.jobs.next_end())
+        return min((moment for moment in moments if moment is not None), default=None)
+
     def _advance_timed(self, now: float) -> None:
         for pod in list(self._timed.values()):
             self._advance_pod(pod, now)

@@ -228,3 +228,27 @@ def test_a_scripted_event_finds_every_step_due_before_it_done(monkeypatch):
     store.advance()
     assert (late.status, late.machine_id is not None) == ("ERROR", True)
     assert (early.status, early.machine_id) == ("ERROR", None)  # failed while it still waited for a host
+
+
+def test_next_due_is_the_earliest_deadline_advance_acts_on(monkeypatch):
+    # The ticker sleeps until next_due(): a deadline it left out would move a port's opening by up to TICK_IDLE.
+    clock = [0.0]
+    monkeypatch.setattr(Store, "now", staticmethod(lambda: clock[0]))
+    store = Store(SimConfig(provisioning_delay=7, starting_delay=100, port_map_delay=3))
+    assert store.next_due() is None
+    pod = store.add_pod(Pod(id="p1", name="p", image="i", created_at=0.0))
+    assert store.next_due() == 7.0  # placed
+    store.schedule(5, lambda: None)
+    assert store.next_due() == 5.0  # a scripted event first
+    clock[0] = 6.0
+    store.advance()
+    assert store.next_due() == 7.0
+    clock[0] = 7.0
+    store.advance()
+    assert (pod.status, store.next_due()) == ("STARTING", 107.0)
+    clock[0] = 107.0
+    store.advance()
+    assert (pod.status, store.next_due()) == ("RUNNING", 110.0)  # its ports are published 3 s later
+    clock[0] = 110.0
+    store.advance()
+    assert store.next_due() is None
