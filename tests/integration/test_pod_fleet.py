@@ -4,15 +4,14 @@
 """runpod.cloud.pod with ``count`` against the simulator: real concurrent creates, one batch wait over real
 SSH ports, a 429 ridden out, rerun, scale-down rules, check mode and a partial failure that deletes nothing.
 
-The fleet's walk is the module's decisions (its results, the request log, the engine's batch wait), so its steps
-run as module calls in the test's process (helpers.in_process). The fleet's wait on the controller and the module's own
+The steps are the module's decisions (its results, the request log, the engine's batch wait), so they run as
+module calls in the test's process (helpers.in_process). The fleet's wait on the controller and the module's own
 giving the same results is test_wait_progress_batch's; check mode and the pod module through ansible-playbook,
 the pod target's (tests/integration/targets/pod)."""
 
 from __future__ import annotations
 
 from helpers.in_process import ModuleRuns
-from helpers.playbooks import play, pod_task
 
 GPU = "NVIDIA GeForce RTX 4090"
 CREATES = r"^/v2/pods$"
@@ -65,11 +64,9 @@ def test_fleet_check_create_wait_rerun_and_absent(sim, capsys):
     assert sim.admin.count("DELETE") == 2
 
 
-def test_fleet_partial_failure_keeps_what_was_created(sim, run_playbook, tmp_path):
+def test_fleet_partial_failure_keeps_what_was_created(sim, capsys):
     sim.admin.inject_fault(CREATES, "status", method="POST", count=2, status=403, detail="quota exceeded")
-    tasks = [pod_task("create", fleet_args(count=4, wait=True, wait_interval="100ms"), ignore_errors=True)]
-    result = run_playbook(tmp_path, play(*tasks))
-    failed = result.task_result("create")
+    failed = ModuleRuns(sim, capsys).run("create", "pod", fleet_args(count=4, wait=True, wait_interval="100ms"))
     assert failed["failed"] is True and failed["code"] == "forbidden" and failed["changed"] is True
     assert len(failed["failures"]) == 2 and all("quota exceeded" in f["msg"] for f in failed["failures"])
     assert len(failed["ids"]) == 2
