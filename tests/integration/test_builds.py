@@ -2,61 +2,39 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """``runpod.cloud.endpoint`` with ``wait_for: build`` and ``endpoint_info`` with ``builds`` against the simulator,
-whose GitHub builds the play scripts through the admin API (real HTTP): a failed build ends the wait at once with its
-error, commit and branch and deletes nothing; a completed build's wait ends on a worker of the release it made."""
+whose GitHub builds the test scripts through the admin API (real HTTP): a failed build ends the wait at once with its
+error, commit and branch and deletes nothing; a completed build's wait ends on a worker of the release it made.
+
+The steps are the modules' decisions (the engine's build wait, its results, the request log), so they run as module
+calls in the test's process (helpers.in_process); the wait on the controller and the module's own giving the same
+results (the same EndpointWaiter) is test_wait_progress_services'."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
+from helpers.in_process import ModuleRuns
 
 pytestmark = pytest.mark.timeout(240)
 
 GPU = "NVIDIA GeForce RTX 4090"
+WAIT = {"name": "built", "wait": True, "wait_for": "build", "wait_interval": "200ms", "wait_timeout": "60s"}
 
 
-def build_step(name, path, body, register=None):
-    lines = [f"    - name: {name}", "      ansible.builtin.uri:",
-             f'        url: "{{{{ admin }}}}/endpoints/{{{{ ep.endpoint.id }}}}/{path}"',
-             "        method: POST", "        body_format: json", f"        body: {json.dumps(body)}",
-             "        status_code: [200, 201]"]
-    if register:
-        lines.append(f"      register: {register}")
-    return "\n".join(lines) + "\n"
-
-
-def wait_task(name, register):
-    return f"""    - name: {name}
-      runpod.cloud.endpoint: {{name: built, wait: true, wait_for: build, wait_interval: 200ms, wait_timeout: 60s}}
-      register: {register}
-      ignore_errors: true
-"""
-
-
-def test_a_failed_build_ends_the_wait_and_a_completed_one_waits_for_its_worker(sim, run_playbook, tmp_path):
-    play = f"""- hosts: localhost
-  gather_facts: false
-  vars:
-    admin: {sim.urls["admin"]}
-  tasks:
-    - name: endpoint
-      runpod.cloud.endpoint: {{name: built, image: "my-org/worker:1", gpu_type_ids: ["{GPU}"], workers_min: 1}}
-      register: ep
-{build_step("push 1", "builds", {"commitHash": "abc1234", "branch": "feature/x"}, register="b1")}\
-{build_step("build 1 fails", "builds/{{ b1.json.id }}", {"status": "FAILED", "error": "docker build: exit 1"})}\
-{wait_task("wait for build 1", "failed")}\
-{build_step("push 2", "builds", {"commitHash": "def5678", "branch": "main"}, register="b2")}\
-{build_step("build 2 tests", "builds/{{ b2.json.id }}", {"status": "TESTING"})}\
-{build_step("build 2 completes", "builds/{{ b2.json.id }}", {"status": "COMPLETED"})}\
-{wait_task("wait for build 2", "built")}\
-    - name: info
-      runpod.cloud.endpoint_info: {{name: built, builds: 3}}
-      register: info
-"""
-    result = run_playbook(tmp_path, play, timeout=200)
-    assert result.rc == 0, result.stdout[-4000:]
-    endpoint_id = result.task_result("endpoint")["endpoint"]["id"]
+def test_a_failed_build_ends_the_wait_and_a_completed_one_waits_for_its_worker(sim, capsys):
+    result = ModuleRuns(sim, capsys)
+    run = result.run
+    endpoint_id = run("endpoint", "endpoint", {"name": "built", "image": "my-org/worker:1", "gpu_type_ids": [GPU],
+                                               "workers_min": 1})["endpoint"]["id"]
+    first = sim.admin.add_build(endpoint_id, commitHash="abc1234", branch="feature/x")
+    sim.admin.move_build(endpoint_id, first["id"], "FAILED", error="docker build: exit 1")
+    run("wait for build 1", "endpoint", WAIT)
+    second = sim.admin.add_build(endpoint_id, commitHash="def5678", branch="main")
+    sim.admin.move_build(endpoint_id, second["id"], "TESTING")
+    sim.admin.move_build(endpoint_id, second["id"], "COMPLETED")
+    run("wait for build 2", "endpoint", WAIT)
+    run("info", "endpoint_info", {"name": "built", "builds": 3})
+    # The playbook's rc: only the failed build's wait fails.
+    assert [name for name, step in result.results.items() if step.get("failed")] == ["wait for build 1"]
 
     failed = result.task_result("wait for build 1")
     assert failed["failed"] is True and failed["code"] == "build_failed", failed

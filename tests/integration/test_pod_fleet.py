@@ -2,11 +2,16 @@
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """runpod.cloud.pod with ``count`` against the simulator: real concurrent creates, one batch wait over real
-SSH ports, a 429 ridden out, rerun, scale-down rules, check mode and a partial failure that deletes nothing."""
+SSH ports, a 429 ridden out, rerun, scale-down rules, check mode and a partial failure that deletes nothing.
+
+The steps are the module's decisions (its results, the request log, the engine's batch wait), so they run as
+module calls in the test's process (helpers.in_process). The fleet's wait on the controller and the module's own
+giving the same results is test_wait_progress_batch's; check mode and the pod module through ansible-playbook,
+the pod target's (tests/integration/targets/pod)."""
 
 from __future__ import annotations
 
-from helpers.playbooks import play, pod_task
+from helpers.in_process import ModuleRuns
 
 GPU = "NVIDIA GeForce RTX 4090"
 CREATES = r"^/v2/pods$"
@@ -22,17 +27,16 @@ def live(sim) -> dict[str, dict]:
     return {p["name"]: p for p in sim.admin.pods() if p["status"] != "TERMINATED"}
 
 
-def test_fleet_check_create_wait_rerun_and_absent(sim, run_playbook, tmp_path):
+def test_fleet_check_create_wait_rerun_and_absent(sim, capsys):
     sim.admin.inject_fault(CREATES, "status", method="POST", status=429, detail="slow down", retry_after=1)
     waited = fleet_args(wait=True, wait_interval="100ms", wait_timeout="30s")
-    tasks = [
-        pod_task("check", fleet_args()) + "\n  check_mode: true",
-        pod_task("create", waited),
-        pod_task("rerun", waited),
-        pod_task("scale down to two, fleet-3 stays", fleet_args(count=2, state="absent")),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
-    assert result.rc == 0, result.stdout + result.stderr
+    result = ModuleRuns(sim, capsys)
+    result.run("check", "pod", fleet_args(), check_mode=True)
+    result.run("create", "pod", waited)
+    result.run("rerun", "pod", waited)
+    result.run("scale down to two, fleet-3 stays", "pod", fleet_args(count=2, state="absent"))
+    # The playbook's rc: no step fails.
+    assert not [name for name, step in result.results.items() if step.get("failed")], result.results
 
     checked = result.task_result("check")
     assert checked["changed"] is True and checked["pods"] == [None, None, None] and checked["ids"] == []
@@ -60,11 +64,9 @@ def test_fleet_check_create_wait_rerun_and_absent(sim, run_playbook, tmp_path):
     assert sim.admin.count("DELETE") == 2
 
 
-def test_fleet_partial_failure_keeps_what_was_created(sim, run_playbook, tmp_path):
+def test_fleet_partial_failure_keeps_what_was_created(sim, capsys):
     sim.admin.inject_fault(CREATES, "status", method="POST", count=2, status=403, detail="quota exceeded")
-    tasks = [pod_task("create", fleet_args(count=4, wait=True, wait_interval="100ms"), ignore_errors=True)]
-    result = run_playbook(tmp_path, play(*tasks))
-    failed = result.task_result("create")
+    failed = ModuleRuns(sim, capsys).run("create", "pod", fleet_args(count=4, wait=True, wait_interval="100ms"))
     assert failed["failed"] is True and failed["code"] == "forbidden" and failed["changed"] is True
     assert len(failed["failures"]) == 2 and all("quota exceeded" in f["msg"] for f in failed["failures"])
     assert len(failed["ids"]) == 2
