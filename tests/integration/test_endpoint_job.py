@@ -1,11 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""runpod.cloud.endpoint_job against the simulator's runtime API, with real ansible-playbook runs: each terminal
-status and failure code, a job that outlives wait_timeout (never cancelled), cancel and its rerun, check mode, an
-endpoint found by name, and one of the input rules before any call (the rest are unit tests). Cases that need no
-signal and no request log of their own share a run, each on its own endpoint: the jobs that complete with the
-cancels, the jobs that do not complete with check mode."""
+"""runpod.cloud.endpoint_job against the simulator's runtime API: each terminal status and failure code, a job that
+outlives wait_timeout (never cancelled), cancel and its rerun, check mode, an endpoint found by name, and one of the
+input rules before any call (the rest are unit tests). Cases that need no signal and no request log of their own
+share a test, each on its own endpoint: the jobs that complete with the cancels, the jobs that do not complete with
+check mode.
+
+Those walks are the module's decisions (results, the request log, its own wait: endpoint_job has no action plugin),
+so they run as module calls in the test's process (helpers.in_process). What is Ansible's stays an ansible-playbook
+run: no_log (test_no_log_keeps_the_input_and_output_out_of_the_output), a signal to the module's process
+(test_an_interrupted_wait_names_the_job_and_leaves_it_running), the module's EXAMPLES (test_doc_examples)."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers.in_process import ModuleRuns
 from helpers.playbooks import Background, module_task, play
 from helpers.simulated import queue_endpoint
 
@@ -38,31 +44,31 @@ def runtime(sim, endpoint_id: str, what: str = "") -> list[dict[str, Any]]:
 
 
 def test_jobs_that_complete_in_one_runsync_or_polled_and_cancel_its_rerun_and_a_wait_on_a_cancelled_job(
-        sim, run_playbook, tmp_path):
-    """One run, one endpoint per part (each part's runtime requests are its endpoint's): a quick job answered in one
-    /runsync request; a longer one polled on /status; a job cancelled then read with a wait fails with
-    job_cancelled; a cancel's rerun reads the job and sends nothing."""
+        sim, capsys):
+    """One walk in this process, one endpoint per part (each part's runtime requests are its endpoint's): a quick
+    job answered in one /runsync request; a longer one polled on /status; a job cancelled then read with a wait
+    fails with job_cancelled; a cancel's rerun reads the job and sends nothing."""
     quick_id, longer_id = make_endpoint(sim, name="smoke-quick"), make_endpoint(sim, name="smoke-longer")
     waited_id, rerun_id = make_endpoint(sim, name="smoke-waited"), make_endpoint(sim, name="smoke-rerun")
     sim.admin.job_script(quick_id, run_time=1, output="format", output_format="Hello {name}")
     sim.admin.job_script(longer_id, queue_delay=10, run_time=40)  # 0.2 s + 0.8 s at time_scale 0.02
     sim.admin.job_script(waited_id, run_time=600)
     sim.admin.job_script(rerun_id, run_time=100_000)
-    cancel = {"endpoint_id": rerun_id, "id": "{{ queued_rerun.job.id }}", "state": "cancelled"}
-    result = run_playbook(tmp_path, play(
-        job_task("quick", endpoint_id=quick_id, input={"name": "Ada"}, wait_interval="5s", ignore_errors=False),
-        job_task("longer", endpoint_id=longer_id, input={"n": [1, 2]}, wait_interval="1s", wait_timeout="60s",
-                 ignore_errors=False),
-        job_task("submit", register="queued", ignore_errors=False, endpoint_id=waited_id, input={}, wait=False),
-        job_task("cancel to wait on", register="cancelled", ignore_errors=False, endpoint_id=waited_id,
-                 id="{{ queued.job.id }}", state="cancelled"),
-        job_task("read", endpoint_id=waited_id, id="{{ queued.job.id }}", wait_interval="1s"),
-        job_task("submit to cancel twice", register="queued_rerun", ignore_errors=False, endpoint_id=rerun_id,
-                 input={}, wait=False),
-        job_task("cancel", register="first", ignore_errors=False, **cancel),
-        job_task("rerun", register="second", ignore_errors=False, **cancel),
-    ))
-    assert result.rc == 0, result.stdout
+    result = ModuleRuns(sim, capsys)
+    run = result.run
+    run("quick", "endpoint_job", {"endpoint_id": quick_id, "input": {"name": "Ada"}, "wait_interval": "5s"})
+    run("longer", "endpoint_job", {"endpoint_id": longer_id, "input": {"n": [1, 2]}, "wait_interval": "1s",
+                                   "wait_timeout": "60s"})
+    waited_job = run("submit", "endpoint_job", {"endpoint_id": waited_id, "input": {}, "wait": False})["job"]["id"]
+    run("cancel to wait on", "endpoint_job", {"endpoint_id": waited_id, "id": waited_job, "state": "cancelled"})
+    run("read", "endpoint_job", {"endpoint_id": waited_id, "id": waited_job, "wait_interval": "1s"})
+    rerun_job = run("submit to cancel twice", "endpoint_job",
+                    {"endpoint_id": rerun_id, "input": {}, "wait": False})["job"]["id"]
+    cancel = {"endpoint_id": rerun_id, "id": rerun_job, "state": "cancelled"}
+    run("cancel", "endpoint_job", cancel)
+    run("rerun", "endpoint_job", cancel)
+    # Every step but the read of the cancelled job succeeds (what the playbook's rc said).
+    assert not [name for name, step in result.results.items() if step.get("failed") and name != "read"], result.results
 
     # A quick job: the worker's output in one /runsync request.
     out = result.task_result("quick")
@@ -89,7 +95,7 @@ def test_jobs_that_complete_in_one_runsync_or_polled_and_cancel_its_rerun_and_a_
     # A job cancelled, then read with a wait: job_cancelled.
     queued = result.task_result("submit")
     assert queued["job"]["status"] == "IN_QUEUE" and queued["changed"] is True
-    # (The run's one rc check covers both parts; this cancel's own result is checked here.)
+    # (The walk's one check of failures covers both parts; this cancel's own result is checked here.)
     cancelled = result.task_result("cancel to wait on")
     assert cancelled["changed"] is True and cancelled["job"]["status"] == "CANCELLED", cancelled
     assert runtime(sim, waited_id, "run")[0]["method"] == "POST" and runtime(sim, waited_id, "runsync") == []
@@ -111,11 +117,10 @@ NOT_COMPLETED = {
 }
 
 
-def test_unfinished_jobs_fail_with_their_code_are_never_cancelled_and_check_mode_sends_nothing(
-        sim, run_playbook, tmp_path):
-    """One run, one endpoint per case (so each case's runtime requests are its endpoint's): a failed and a timed-out
-    job fail with their code; a job that outlives wait_timeout fails naming it and is never cancelled; the check-mode
-    tasks (task-level check_mode) have their own endpoint too. No task of the run sends a cancel."""
+def test_unfinished_jobs_fail_with_their_code_are_never_cancelled_and_check_mode_sends_nothing(sim, capsys):
+    """One walk in this process, one endpoint per case (so each case's runtime requests are its endpoint's): a
+    failed and a timed-out job fail with their code; a job that outlives wait_timeout fails naming it and is never
+    cancelled; the check-mode calls have their own endpoint too. No step of the walk sends a cancel."""
     endpoints = {}
     for name, (script, _args, _code, _needle, _status) in NOT_COMPLETED.items():
         endpoints[name] = make_endpoint(sim, name=f"smoke-{name}")
@@ -127,14 +132,15 @@ def test_unfinished_jobs_fail_with_their_code_are_never_cancelled_and_check_mode
     job_id = httpx.post(f"{sim.urls['serverless']}/{checked_id}/run", json={"input": {}},
                         headers={"Authorization": f"Bearer {sim.api_key}"}).json()["id"]
     sim.admin.clear_requests()
-    tasks = [job_task(name, endpoint_id=endpoints[name], input={"x": 1}, wait_interval="1s", wait_timeout="60s",
-                      **args) for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items()]
-    tasks += [
-        job_task("outlives", endpoint_id=long_id, input={"long": True}, wait_interval="500ms", wait_timeout="2s"),
-        job_task("check submit", endpoint_id=checked_id, input={"x": 1}) + "\n  check_mode: true",
-        job_task("check cancel", endpoint_id=checked_id, id=job_id, state="cancelled") + "\n  check_mode: true",
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
+    result = ModuleRuns(sim, capsys)
+    for name, (_script, args, _code, _needle, _status) in NOT_COMPLETED.items():
+        result.run(name, "endpoint_job", {"endpoint_id": endpoints[name], "input": {"x": 1}, "wait_interval": "1s",
+                                          "wait_timeout": "60s", **args})
+    result.run("outlives", "endpoint_job", {"endpoint_id": long_id, "input": {"long": True},
+                                            "wait_interval": "500ms", "wait_timeout": "2s"})
+    result.run("check submit", "endpoint_job", {"endpoint_id": checked_id, "input": {"x": 1}}, check_mode=True)
+    result.run("check cancel", "endpoint_job", {"endpoint_id": checked_id, "id": job_id, "state": "cancelled"},
+               check_mode=True)
     submit, cancel = result.task_result("check submit"), result.task_result("check cancel")
     assert submit["changed"] is True and submit["job"] is None and not submit.get("failed")
     assert cancel["changed"] is True and cancel["job"]["status"] in ("IN_QUEUE", "IN_PROGRESS"), cancel
@@ -158,7 +164,7 @@ def test_unfinished_jobs_fail_with_their_code_are_never_cancelled_and_check_mode
     assert out["job"]["id"] == job_id and out["job"]["status"] == "IN_PROGRESS"
     assert f"id={job_id} state=cancelled" in out["msg"] and "was not cancelled" in out["msg"]
     assert out["wait"]["elapsed"] >= 1 and "IN_PROGRESS" in out["wait"]["last_state"]
-    # No cancel was sent (by any task of the run): the simulator's request log and the job itself say so.
+    # No cancel was sent (by any step of the walk): the simulator's request log and the job itself say so.
     assert not [entry for entry in sim.admin.requests() if "/cancel/" in entry["path"]]
     assert sim.admin.job(job_id)["status"] == "IN_PROGRESS"
     # The reads kept to the cadence: at most T / interval + 3 (the submit counted as the first).
@@ -181,21 +187,21 @@ def test_an_interrupted_wait_names_the_job_and_leaves_it_running(sim, tmp_path):
     assert not runtime(sim, endpoint_id, "cancel")
 
 
-def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tmp_path):
+def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, capsys):
+    """A job on an endpoint found by name; a name two endpoints share and a name none has fail before any job;
+    bad input fails before any call. Module calls in this process."""
     endpoint_id = make_endpoint(sim, name="by-name")
     twins = sorted([make_endpoint(sim, name="twin", workers_min=0), make_endpoint(sim, name="twin", workers_min=0)])
     sim.admin.job_script(endpoint_id, run_time=1, output="constant", output_value={"ok": True})
     sim.admin.clear_requests()  # the three creates above
-    tasks = [
-        job_task("named", endpoint_name="by-name", input={"q": 1}, wait_interval="2s"),
-        job_task("twins", endpoint_name="twin", input={"q": 1}),
-        job_task("nobody", endpoint_name="nobody", input={"q": 1}),
-        # Bad input fails before any call (the whole table of input rules is
-        # tests/unit/plugins/modules/test_refused_input.py's, "job ..." rows): the list-read count below shows
-        # that this one, through ansible-playbook, read nothing.
-        job_task("bad", endpoint_id="ep1", endpoint_name="x", input={}),
-    ]
-    result = run_playbook(tmp_path, play(*tasks))
+    result = ModuleRuns(sim, capsys)
+    result.run("named", "endpoint_job", {"endpoint_name": "by-name", "input": {"q": 1}, "wait_interval": "2s"})
+    result.run("twins", "endpoint_job", {"endpoint_name": "twin", "input": {"q": 1}})
+    result.run("nobody", "endpoint_job", {"endpoint_name": "nobody", "input": {"q": 1}})
+    # Bad input fails before any call (the whole table of input rules is
+    # tests/unit/plugins/modules/test_refused_input.py's, "job ..." rows): the list-read count below shows
+    # that this one, against the simulator, read nothing.
+    result.run("bad", "endpoint_job", {"endpoint_id": "ep1", "endpoint_name": "x", "input": {}})
     named = result.task_result("named")
     assert named["job"]["output"] == {"ok": True} and named["job"]["endpoint_id"] == endpoint_id
     twin = result.task_result("twins")
@@ -204,7 +210,7 @@ def test_an_endpoint_found_by_name_and_the_names_that_fail(sim, run_playbook, tm
     bad = result.task_result("bad")
     assert bad["failed"] is True and bad["code"] == "bad_request", bad
     assert "exactly one of endpoint_id and endpoint_name" in bad["msg"]
-    # Three list walks (one per task that names an endpoint; a walk spans pages at the suite's page size).
+    # Three list walks (one per call that names an endpoint; a walk spans pages at the suite's page size).
     lists = [entry for entry in sim.admin.requests() if entry["path"] == "/v2/serverless"]
     assert len([entry for entry in lists if "cursor=" not in entry["query"]]) == 3
     assert len(sim.admin.requests()) == len(runtime(sim, endpoint_id)) + len(lists)  # and nothing else either

@@ -4,7 +4,8 @@
 """Two clients nobody here wrote, against the simulator's runtime API: runpod-python (tests/sdk-python, its own
 virtualenv, ``make sdk-python``) and the JavaScript runpod-sdk (tests/sdk-js, ``make sdk-js``). Both must get the
 output runpod.cloud.endpoint_job gets, for a job that ends inside one /runsync and for one that outlasts it (the
-SDKs then poll /status or /status-sync)."""
+SDKs then poll /status or /status-sync). The module's side is a call in the test's process (helpers.in_process: its
+result is the module's own); the SDKs run as their own processes, as a user runs them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.playbooks import module_task, play
+from helpers.in_process import ModuleRuns
 from helpers.simulated import queue_endpoint as make_endpoint
 
 # (RunPod's SDKs against the simulator (the module's side is test_endpoint_job's)).
@@ -58,12 +59,11 @@ def run_python(sim, endpoint_id: str, mode: str) -> dict[str, Any]:
     return run_sdk([str(SDK_PYTHON / ".venv" / "bin" / "python"), "run_sdk.py"], SDK_PYTHON, sim, endpoint_id, mode)
 
 
-def module_output(run_playbook, tmp_path, endpoint_id: str) -> Any:
-    task = module_task("endpoint_job", "smoke", {"endpoint_id": endpoint_id, "input": INPUT, "wait_interval": "1s",
-                                                 "wait_timeout": "2m"}, register="out")
-    result = run_playbook(tmp_path, play(task))
-    assert result.rc == 0, result.stdout
-    return result.task_result("smoke")["job"]["output"]
+def module_output(sim, capsys, endpoint_id: str) -> Any:
+    out = ModuleRuns(sim, capsys).run("smoke", "endpoint_job", {"endpoint_id": endpoint_id, "input": INPUT,
+                                                                "wait_interval": "1s", "wait_timeout": "2m"})
+    assert not out.get("failed"), out
+    return out["job"]["output"]
 
 
 @pytest.mark.parametrize(
@@ -71,12 +71,12 @@ def module_output(run_playbook, tmp_path, endpoint_id: str) -> Any:
     [(1, False), (150, True)],  # 150 simulated s = 3 s here, beyond a 90 s (1.8 s) /runsync: the SDKs poll
     ids=["inside-runsync", "outlasts-runsync"],
 )
-def test_both_sdks_get_the_output_the_module_gets(sim, run_playbook, tmp_path, sdks, run_time, polls):
+def test_both_sdks_get_the_output_the_module_gets(sim, capsys, sdks, run_time, polls):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=run_time, output="format",
                          output_format="{name}: {numbers} {nested[flag]}")
     expected = "Ada: [1, 2, 3] True"
-    assert module_output(run_playbook, tmp_path, endpoint_id) == expected
+    assert module_output(sim, capsys, endpoint_id) == expected
     assert run_python(sim, endpoint_id, "runSync") == {"output": expected}
     assert run_python(sim, endpoint_id, "run") == {"output": expected, "status": "COMPLETED"}
     js_sync = run_js(sim, endpoint_id, "runSync")
@@ -89,12 +89,10 @@ def test_both_sdks_get_the_output_the_module_gets(sim, run_playbook, tmp_path, s
     assert [job["input"] for job in sim.admin.jobs(endpoint_id)] == [INPUT] * 5
 
 
-def test_both_sdks_see_the_failure_the_module_reports(sim, run_playbook, tmp_path, sdks):
+def test_both_sdks_see_the_failure_the_module_reports(sim, capsys, sdks):
     endpoint_id = make_endpoint(sim)
     sim.admin.job_script(endpoint_id, run_time=1, outcome="FAILED", error="model weights missing")
-    task = module_task("endpoint_job", "smoke", {"endpoint_id": endpoint_id, "input": INPUT}, register="out",
-                       ignore_errors=True)
-    out = run_playbook(tmp_path, play(task)).task_result("smoke")
+    out = ModuleRuns(sim, capsys).run("smoke", "endpoint_job", {"endpoint_id": endpoint_id, "input": INPUT})
     assert out["code"] == "job_failed" and out["job"]["error"] == "model weights missing"
     js = run_js(sim, endpoint_id, "runSync")
     assert js["status"] == "FAILED" and js["succeeded"] is False and js["error"] == "model weights missing"
