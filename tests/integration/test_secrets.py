@@ -1,11 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, runpod.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Account secrets against the simulator (real playbook runs at -vvvv, issue 43): the secret lifecycle (check mode,
-create, rerun unchanged, rotate with ``update_value: always``, adopt a secret made through the API, a failed
-description after a rotated value, info, delete) with no value in any output; and ``secret_env`` on a pod: a missing
-secret refused before any create, then a pod created with the placeholder, booted with the value, and rerun
-without a change. Tables of bad names are the unit tests' (test_refused_input.py, test_secret.py)."""
+"""Account secrets against the simulator (issue 43): the secret lifecycle (check mode, create, rerun unchanged,
+rotate with ``update_value: always``, adopt a secret made through the API, a failed description after a rotated
+value, info, delete) in a real playbook run with no value in its -vvvv output; and ``secret_env`` on a pod, its
+modules run in this process (helpers.in_process): a missing secret refused before any create, then a pod created
+with the placeholder, booted with the value, and rerun without a change, no value in any result. Tables of bad
+names are the unit tests' (test_refused_input.py, test_secret.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import json
 
 import httpx
 import pytest
+from helpers.in_process import ModuleRuns
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -39,6 +41,15 @@ def assert_no_value(result):
         assert value not in result.stdout and value not in result.stderr, value
     # Ansible masks a no_log value wherever it would show: a mask is a leak it covered up.
     assert "********" not in result.stdout + result.stderr
+
+
+def assert_no_value_in(results):
+    """``assert_no_value`` for modules run in this process: what each module returned (a task's whole output)."""
+    said = json.dumps(results)
+    for value in VALUES.values():
+        assert value not in said, value
+    # The module masks a no_log value it would return (AnsibleModule's exit): a mask is a leak it covered up.
+    assert "********" not in said
 
 
 LIFECYCLE = """
@@ -130,28 +141,22 @@ def test_the_secret_lifecycle_shows_no_value_at_vvvv(sim, run_playbook, tmp_path
     assert [secret["id"] for secret in sim.admin.secrets()] == [made["id"]]
 
 
-def test_secret_env_refuses_a_missing_secret_then_boots_with_the_value(sim, run_playbook, tmp_path):
+def test_secret_env_refuses_a_missing_secret_then_boots_with_the_value(sim, capsys):
+    """The steps run in this process (helpers.in_process: the modules' own code over real HTTP): what is checked
+    is what the pod and secret modules decide, send and return; the pod's wait is the module-side wait. What
+    ansible-playbook shows of a secret at -vvvv (no_log, the display) is the lifecycle test's, above; the pod
+    module is never given a value (secret_env holds names), so what it returns is all it could show."""
     pod = {"name": "reader", "image": "runpod/base:1.0", "gpu_type_ids": [GPU], "ssh": False,
            "env": {"MODEL": "tiny"}, "secret_env": {"HF_TOKEN": "hf_token"}}
-    playbook = f"""
-- hosts: localhost
-  gather_facts: false
-  tasks:
-    - name: missing
-      runpod.cloud.pod: {{name: reader, image: runpod/base:1.0, gpu_type_ids: ["{GPU}"],
-                         secret_env: {{HF_TOKEN: hf_token, OTHER: not_there}}}}
-      ignore_errors: true
-    - name: store
-      runpod.cloud.secret: {{name: hf_token, value: "{VALUES['first']}"}}
-    - name: pod
-      runpod.cloud.pod: {json.dumps(dict(pod, wait=True, wait_for="running"))}
-    - name: pod again
-      runpod.cloud.pod: {json.dumps(pod)}
-    - name: remove
-      runpod.cloud.pod: {{name: reader, state: absent}}
-"""
-    result = run_playbook(tmp_path, playbook, extra_args=["-vvvv"])
-    assert_no_value(result)
+    result = ModuleRuns(sim, capsys)
+    result.run("missing", "pod", {"name": "reader", "image": "runpod/base:1.0", "gpu_type_ids": [GPU],
+                                  "secret_env": {"HF_TOKEN": "hf_token", "OTHER": "not_there"}})
+    result.run("store", "secret", {"name": "hf_token", "value": VALUES["first"]})
+    result.run("pod", "pod", dict(pod, wait=True, wait_for="running"))
+    result.run("pod again", "pod", pod)
+    result.run("remove", "pod", {"name": "reader", "state": "absent"})
+    assert_no_value_in(result.results)
+    assert not [name for name, step in result.results.items() if step.get("failed") and name != "missing"]
     missing = result.task_result("missing")
     assert missing["failed"] is True and missing["code"] == "bad_request" and missing["changed"] is False
     assert "does not have: hf_token, not_there" in missing["msg"]
