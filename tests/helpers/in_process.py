@@ -33,12 +33,17 @@ class ModuleRuns:
         self.results: dict[str, dict[str, Any]] = {}
 
     def run(self, name: str, module: str, args: dict[str, Any], *, check_mode: bool = False,
-            diff: bool = False) -> dict[str, Any]:
+            diff: bool = False, with_key: bool = True) -> dict[str, Any]:
+        """``with_key=False`` leaves ``api_key`` out, so the module takes RUNPOD_API_KEY as a task's module does."""
         code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
-        given = {"api_key": self.sim.api_key, "api_url": self.sim.urls["api_v2"],
+        given = {**({"api_key": self.sim.api_key} if with_key else {}), "api_url": self.sim.urls["api_v2"],
                  "serverless_url": self.sim.urls["serverless"], **args}
         self.results[name] = module_result(code, given, self.capsys, check_mode=check_mode, diff=diff)
         return self.results[name]
 
     def task_result(self, name: str) -> dict[str, Any]:
         return self.results[name]
+
+    def failed(self) -> set[str]:
+        """The names of the steps that failed (a walk compares them with the refusals it expects)."""
+        return {name for name, result in self.results.items() if result.get("failed")}

@@ -34,7 +34,7 @@ def test_a_failed_build_ends_the_wait_and_a_completed_one_waits_for_its_worker(s
     run("wait for build 2", "endpoint", WAIT)
     run("info", "endpoint_info", {"name": "built", "builds": 3})
     # The playbook's rc: only the failed build's wait fails.
-    assert [name for name, step in result.results.items() if step.get("failed")] == ["wait for build 1"]
+    assert result.failed() == {"wait for build 1"}
 
     failed = result.task_result("wait for build 1")
     assert failed["failed"] is True and failed["code"] == "build_failed", failed

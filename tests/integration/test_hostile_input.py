@@ -7,7 +7,6 @@ masking, the inventory, forks) runs through ansible-playbook."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
@@ -15,7 +14,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers.fakes import module_result
 from helpers.in_process import ModuleRuns
 from helpers.playbooks import flat
 
@@ -146,14 +144,6 @@ def assert_refused(outcome, label, needle):
     assert "Traceback" not in json.dumps(outcome), label
 
 
-def run_with_the_environments_key(steps, name, module, args):
-    """``steps.run`` without the ``api_key`` it adds, so the module takes RUNPOD_API_KEY, as a task does."""
-    code = importlib.import_module(f"ansible_collections.runpod.cloud.plugins.modules.{module}")
-    given = {"api_url": steps.sim.urls["api_v2"], "serverless_url": steps.sim.urls["serverless"], **args}
-    steps.results[name] = module_result(code, given, steps.capsys)
-    return steps.results[name]
-
-
 def test_bad_input_and_missing_or_wrong_keys_are_refused_before_any_request(sim, capsys, monkeypatch):
     """Bad module input (one case for each module) and a bad connection option are refused before any request; no
     key and a wrong key say where a key goes or came from (the variable or the option), never the key. Each row a
@@ -163,9 +153,9 @@ def test_bad_input_and_missing_or_wrong_keys_are_refused_before_any_request(sim,
     for module, label, args, _needle in REFUSED:
         steps.run(label, module, args)
     monkeypatch.setenv("RUNPOD_API_KEY", "")
-    run_with_the_environments_key(steps, "no key", "pod_info", {"name": "web"})
+    steps.run("no key", "pod_info", {"name": "web"}, with_key=False)
     monkeypatch.setenv("RUNPOD_API_KEY", "wrong-key-from-env")
-    run_with_the_environments_key(steps, "wrong key in RUNPOD_API_KEY", "pod_info", {"name": "web"})
+    steps.run("wrong key in RUNPOD_API_KEY", "pod_info", {"name": "web"}, with_key=False)
     monkeypatch.setenv("RUNPOD_API_KEY", sim.api_key)  # a task's, from the simulator's environment
     steps.run("wrong key in api_key", "pod_info", {"name": "web", "api_key": "wrong-key-from-option"})
 

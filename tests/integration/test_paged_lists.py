@@ -76,10 +76,6 @@ def assert_template_and_endpoint_lookups_spanned_pages(sim, result):
     assert_no_cursor_refused(sim)
 
 
-def failures(result):
-    return {name: step for name, step in result.results.items() if step.get("failed")}
-
-
 def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(sim, capsys):
     """Two walks over pods seeded across pages; the first also creates three templates and three endpoints (two
     pages of each) and reruns them. Each step is a module call in this process (helpers.in_process): the subject
@@ -96,7 +92,7 @@ def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(
     first.run("fleet", "pod", fleet_args())
     first.run("info", "pod_info", {})
     run_templates_and_endpoints(first)
-    assert not failures(first), failures(first)
+    assert not first.failed(), first.results
 
     adopted = first.task_result("adopt")
     assert adopted["changed"] is False and adopted["pod"]["id"] == target, adopted
@@ -118,7 +114,7 @@ def test_lookups_waits_and_info_span_every_page_of_pods_templates_and_endpoints(
     second = ModuleRuns(sim, capsys)
     second.run("rerun fleet", "pod", fleet_args())
     second.run("adopt again", "pod", adopt)
-    assert not failures(second), failures(second)
+    assert not second.failed(), second.results
     rerun = second.task_result("rerun fleet")
     assert rerun["changed"] is False and rerun["ids"] == fleet["ids"], rerun
     assert second.task_result("adopt again")["changed"] is False

@@ -36,7 +36,7 @@ def test_fleet_check_create_wait_rerun_and_absent(sim, capsys):
     result.run("rerun", "pod", waited)
     result.run("scale down to two, fleet-3 stays", "pod", fleet_args(count=2, state="absent"))
     # The playbook's rc: no step fails.
-    assert not [name for name, step in result.results.items() if step.get("failed")], result.results
+    assert not result.failed(), result.results
 
     checked = result.task_result("check")
     assert checked["changed"] is True and checked["pods"] == [None, None, None] and checked["ids"] == []
